@@ -1,0 +1,199 @@
+"""One normalised description of every quantization format, with what it leaves unquantized.
+
+Formats spell the same facts differently (AWQ `modules_to_not_convert` by substring, compressed-
+tensors `ignore` with `re:` regexes, ModelOpt `exclude_modules` with wildcards). This module turns
+each into bits, group size, weight/activation precision, and per component group: how many linear
+modules the declaration excludes and how many the tensors actually show unquantized. The digest's
+two failures (GDN layers quantized at W4A4; a vision tower quantized and unshardable) are both
+visible here before anyone downloads a byte.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from typing import Any
+
+from pydantic import BaseModel
+
+from servebox.checkpoint.source import CheckpointSource
+from servebox.checkpoint.tensors import TensorInventory
+from servebox.errors import InputError
+
+# Groups an operator cares about, in the order reports show them.
+REPORTED_GROUPS = ("vision_tower", "linear_attention", "mamba", "mtp", "lm_head", "attention", "mlp", "moe_experts", "moe_router")
+
+
+class GroupQuantization(BaseModel):
+    modules: int
+    declared_excluded: int
+    quantized_in_tensors: int | None
+    fully_excluded: bool
+
+
+class Quantization(BaseModel):
+    method: str  # none, awq, gptq, compressed-tensors, fp8, modelopt, bitsandbytes, gguf
+    format: str | None = None
+    weight_bits: int | None = None
+    weight_type: str | None = None  # int or float
+    group_size: int | None = None
+    activation_bits: int | None = None  # None: activations stay 16-bit
+    activation_dynamic: bool | None = None
+    symmetric: bool | None = None
+    scheme: str = "W16A16"
+    declared_exclusions: list[str] = []
+    exclusion_rule: str | None = None
+    groups: dict[str, GroupQuantization] = {}
+    excluded_groups: list[str] = []
+    quantized_groups: list[str] = []
+    kv_cache_scheme: str | None = None
+
+
+def _scheme(weight_bits: int | None, weight_type: str | None, act_bits: int | None, fmt: str | None) -> str:
+    if weight_bits is None:
+        return "W16A16"
+    label = f"W{weight_bits}A{act_bits or 16}"
+    if fmt and "nvfp4" in fmt.lower():
+        return f"{label} (NVFP4)"
+    if fmt and "mxfp4" in fmt.lower():
+        return f"{label} (MXFP4)"
+    if weight_type == "float" and weight_bits == 8:
+        return f"{label} (FP8)"
+    return label
+
+
+def _matcher(rule: str, entries: list[str]):
+    """How each format's list matches a module name (as vLLM applies it)."""
+    if rule == "substring":  # AWQ / GPTQ / FP8 / bitsandbytes modules_to_not_convert
+        return lambda module: any(e and e in module for e in entries)
+    if rule == "wildcard":  # ModelOpt exclude_modules
+        return lambda module: any(fnmatch.fnmatchcase(module, e) or fnmatch.fnmatchcase(module, e + ".*") for e in entries)
+    regexes = [re.compile(e[3:]) for e in entries if e.startswith("re:")]
+    exact = {e for e in entries if not e.startswith("re:")}
+
+    def compressed_tensors(module: str) -> bool:  # exact names, or re: patterns anchored at the start
+        return module in exact or any(module.endswith("." + e) for e in exact) or any(r.match(module) for r in regexes)
+
+    return compressed_tensors
+
+
+def _from_compressed_tensors(qc: dict[str, Any], q: Quantization, source: str) -> str:
+    q.format = qc.get("format")
+    groups = qc.get("config_groups") or {}
+    if not isinstance(groups, dict) or not groups:
+        raise InputError(source, "quantization_config.config_groups", "missing: compressed-tensors needs at least one group")
+    first = next(iter(groups.values()))
+    weights = first.get("weights") or {}
+    acts = first.get("input_activations") or None
+    q.weight_bits = weights.get("num_bits")
+    q.weight_type = weights.get("type")
+    q.group_size = weights.get("group_size")
+    q.symmetric = weights.get("symmetric")
+    if acts:
+        q.activation_bits = acts.get("num_bits")
+        q.activation_dynamic = acts.get("dynamic") not in (False, None)
+    kv = qc.get("kv_cache_scheme")
+    if isinstance(kv, dict):
+        q.kv_cache_scheme = f"{kv.get('type', '')}{kv.get('num_bits', '')}"
+    q.declared_exclusions = list(qc.get("ignore") or [])
+    return "compressed-tensors"
+
+
+def _from_modelopt(hq: dict[str, Any], q: Quantization) -> str:
+    quant = hq.get("quantization", hq)
+    algo = str(quant.get("quant_algo") or "")
+    q.format = algo
+    if "FP4" in algo.upper():
+        q.weight_bits, q.weight_type, q.activation_bits = 4, "float", 4
+    elif "FP8" in algo.upper():
+        q.weight_bits, q.weight_type, q.activation_bits = 8, "float", 8
+    elif "W4A16" in algo.upper() or "AWQ" in algo.upper():
+        q.weight_bits, q.weight_type = 4, "int"
+    q.group_size = quant.get("group_size")
+    q.kv_cache_scheme = quant.get("kv_cache_quant_algo")
+    q.declared_exclusions = list(quant.get("exclude_modules") or [])
+    return "wildcard"
+
+
+def quantization_config_of(config: dict[str, Any]) -> dict[str, Any] | None:
+    qc = config.get("quantization_config")
+    if qc is None and isinstance(config.get("text_config"), dict):
+        qc = config["text_config"].get("quantization_config")
+    return qc
+
+
+def parse_quantization(source: CheckpointSource, config: dict[str, Any], inv: TensorInventory | None) -> Quantization:
+    where = source.location("config.json")
+    qc = quantization_config_of(config)
+    modelopt = source.read_json("hf_quant_config.json") if source.has("hf_quant_config.json") else None
+    if qc is None and source.has("quantize_config.json"):  # old AutoGPTQ layout
+        qc = source.read_json("quantize_config.json")
+        qc.setdefault("quant_method", "gptq")
+        where = source.location("quantize_config.json")
+    if qc is not None and not isinstance(qc, dict):
+        raise InputError(where, "quantization_config", "must be an object")
+    q = Quantization(method="none")
+    rule = None
+    if modelopt is not None and (qc is None or qc.get("quant_method") in ("modelopt", "modelopt_fp4", None)):
+        q.method = "modelopt"
+        rule = _from_modelopt(modelopt, q)
+    elif qc is not None:
+        method = str(qc.get("quant_method") or "").lower()
+        if not method:
+            raise InputError(where, "quantization_config.quant_method", "missing")
+        q.method = method
+        if method == "compressed-tensors":
+            rule = _from_compressed_tensors(qc, q, where)
+        elif method in ("awq", "gptq", "awq_marlin", "gptq_marlin", "autoround", "auto-round"):
+            q.weight_bits, q.weight_type = qc.get("bits", qc.get("w_bit")), "int"
+            q.group_size = qc.get("group_size", qc.get("q_group_size"))
+            q.symmetric = qc.get("sym", None if method.startswith("awq") else True)
+            q.format = qc.get("version") or qc.get("checkpoint_format")
+            q.declared_exclusions = list(qc.get("modules_to_not_convert") or [])
+            rule = "substring"
+        elif method == "fp8":
+            q.weight_bits, q.weight_type, q.activation_bits = 8, "float", 8
+            q.format = qc.get("fmt", "e4m3")
+            block = qc.get("weight_block_size")
+            q.group_size = block[-1] if isinstance(block, list) and block else None
+            q.activation_dynamic = qc.get("activation_scheme") == "dynamic"
+            q.declared_exclusions = list(qc.get("modules_to_not_convert") or qc.get("ignored_layers") or [])
+            rule = "substring"
+        elif method == "bitsandbytes":
+            four = qc.get("load_in_4bit") or qc.get("_load_in_4bit")
+            q.weight_bits = 4 if four else 8
+            q.weight_type = "float" if four and qc.get("bnb_4bit_quant_type") in ("nf4", "fp4") else "int"
+            q.format = qc.get("bnb_4bit_quant_type") if four else "llm.int8"
+            q.declared_exclusions = list(qc.get("llm_int8_skip_modules") or [])
+            rule = "substring"
+        elif method in ("mxfp4", "modelopt", "modelopt_fp4"):
+            q.weight_bits, q.weight_type, q.format = 4, "float", method
+            q.declared_exclusions = list(qc.get("modules_to_not_convert") or qc.get("ignore") or [])
+            rule = "substring"
+        else:
+            raise InputError(where, "quantization_config.quant_method", f"unknown quantization method {method!r}")
+    q.exclusion_rule = rule or None
+    q.scheme = _scheme(q.weight_bits, q.weight_type, q.activation_bits, q.format)
+    if q.method != "none" and inv is not None:
+        _exclusions_by_group(q, inv, rule)
+    return q
+
+
+def _exclusions_by_group(q: Quantization, inv: TensorInventory, rule: str | None) -> None:
+    matches = _matcher(rule or "compressed-tensors", q.declared_exclusions)
+    for group in REPORTED_GROUPS:
+        members = [m for m in inv.modules.values() if (m.component if group in ("vision_tower", "mtp") else m.group) == group]
+        if group not in ("vision_tower", "mtp"):
+            members = [m for m in members if m.component not in ("vision_tower", "mtp")]
+        if not members:
+            continue
+        declared = sum(1 for m in members if matches(m.name))
+        quantized = sum(1 for m in members if m.quantized)
+        q.groups[group] = GroupQuantization(
+            modules=len(members),
+            declared_excluded=declared,
+            quantized_in_tensors=quantized,
+            fully_excluded=quantized == 0,
+        )
+    q.excluded_groups = [g for g, v in q.groups.items() if v.fully_excluded]
+    q.quantized_groups = [g for g, v in q.groups.items() if not v.fully_excluded]

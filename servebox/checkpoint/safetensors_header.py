@@ -1,0 +1,89 @@
+"""Read a safetensors header (8-byte little-endian length + JSON) from a local file, defensively.
+
+`huggingface_hub` reads headers, locally and by range request, without touching tensor data (the
+`safetensors` library validates a whole file first, so it cannot read a partial download or a
+header-only fixture). It does not check that each entry is consistent, so a hostile header could
+claim absurd shapes; this module adds that validation and names the offending tensor and field.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+from huggingface_hub import HfApi, parse_local_safetensors_file_metadata
+from huggingface_hub.errors import SafetensorsParsingError
+from huggingface_hub.utils import SafetensorsFileMetadata
+
+from servebox.errors import InputError
+
+# Bits per element of every dtype the safetensors format defines.
+DTYPE_BITS: dict[str, int] = {
+    "F64": 64, "I64": 64, "U64": 64,
+    "F32": 32, "I32": 32, "U32": 32,
+    "F16": 16, "BF16": 16, "I16": 16, "U16": 16,
+    "I8": 8, "U8": 8, "BOOL": 8,
+    "F8_E4M3": 8, "F8_E5M2": 8, "F8_E8M0": 8,
+    "F6_E2M3": 6, "F6_E3M2": 6, "F4": 4,
+}
+
+
+def tensor_nbytes(dtype: str, shape: list[int]) -> int:
+    return math.ceil(math.prod(shape) * DTYPE_BITS[dtype] / 8)
+
+
+def validate_header(meta: SafetensorsFileMetadata, source: str) -> SafetensorsFileMetadata:
+    """Check what `huggingface_hub` does not: known dtypes, sane shapes, offsets that match them."""
+    if not isinstance(meta.metadata, dict):
+        raise InputError(source, "__metadata__", "must be an object of strings")
+    for name, info in meta.tensors.items():
+        field = f"tensor {name!r}"
+        if info.dtype not in DTYPE_BITS:
+            raise InputError(source, f"{field}.dtype", f"unknown dtype {info.dtype!r}")
+        if not isinstance(info.shape, list) or not all(isinstance(d, int) and d >= 0 for d in info.shape):
+            raise InputError(source, f"{field}.shape", f"must be a list of non-negative integers, got {info.shape!r}")
+        offsets = info.data_offsets
+        if len(offsets) != 2 or not all(isinstance(o, int) and o >= 0 for o in offsets) or offsets[1] < offsets[0]:
+            raise InputError(source, f"{field}.data_offsets", f"must be [begin, end] with begin <= end, got {list(offsets)!r}")
+        expected = tensor_nbytes(info.dtype, info.shape)
+        if offsets[1] - offsets[0] != expected:
+            raise InputError(
+                source, f"{field}.data_offsets", f"spans {offsets[1] - offsets[0]} bytes but {info.dtype}{info.shape} needs {expected}"
+            )
+    return meta
+
+
+def _parsing_error(exc: Exception, source: str) -> InputError:
+    text = str(exc)
+    field = "header length" if ("too small" in text or "limit" in text or "exceeds" in text) else "header"
+    return InputError(source, field, text.split("): ", 1)[-1])
+
+
+def read_local_header(path: Path) -> SafetensorsFileMetadata:
+    """Header of a local file through `huggingface_hub` (reads only the header bytes), then validated."""
+    try:
+        meta = parse_local_safetensors_file_metadata(path)
+    except SafetensorsParsingError as exc:
+        raise _parsing_error(exc, str(path)) from None
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise InputError(str(path), "header", f"tensor entry is missing or mistyped a field ({exc})") from None
+    except OSError as exc:
+        raise InputError(str(path), None, f"cannot read: {exc.strerror or exc}") from None
+    return validate_header(meta, str(path))
+
+
+def read_remote_header(api: HfApi, repo_id: str, filename: str, revision: str | None) -> SafetensorsFileMetadata:
+    """Header of a hub file by range request (`huggingface_hub`), then validated."""
+    source = f"{repo_id}/{filename}"
+    try:
+        meta = api.parse_safetensors_file_metadata(repo_id, filename, revision=revision)
+    except SafetensorsParsingError as exc:
+        raise _parsing_error(exc, source) from None
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise InputError(source, "header", f"tensor entry is missing or mistyped a field ({exc})") from None
+    return validate_header(meta, source)
+
+
+def data_bytes(meta: SafetensorsFileMetadata) -> int:
+    """Bytes of tensor data the header says follow it (the end of the last tensor)."""
+    return max((info.data_offsets[1] for info in meta.tensors.values()), default=0)

@@ -1,0 +1,26 @@
+"""The two kinds of failure a verb reports: bad input (exit 2) and a firm 'no' (exit 1).
+
+Bad input always names the file and the field, so the CLI can print one line and nothing else.
+"""
+
+from __future__ import annotations
+
+
+class InputError(Exception):
+    """The user's input (a file, a flag, a repo) is wrong or unreadable: exit code 2."""
+
+    exit_code = 2
+
+    def __init__(self, source: str, field: str | None, message: str):
+        self.source = str(source)
+        self.field = field
+        self.message = message
+        super().__init__(self.one_line())
+
+    def one_line(self) -> str:
+        where = self.source if not self.field else f"{self.source}: {self.field}"
+        return f"{where}: {self.message}"
+
+
+class UnknownArchitectureError(InputError):
+    """An architecture or layer kind servebox has no model for: it fails closed, never guesses dense."""

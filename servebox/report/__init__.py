@@ -1,0 +1,1 @@
+"""Human-readable views (rich) of the typed results the verbs return."""
