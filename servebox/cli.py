@@ -14,11 +14,16 @@ from rich.console import Console
 
 from servebox.errors import InputError
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, help=__doc__.splitlines()[0])
+app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None, help=__doc__.splitlines()[0])
 out = Console()
 err = Console(stderr=True)
 
 JSON_OPTION = typer.Option(False, "--json", help="Print machine-readable JSON instead of tables.")
+
+
+@app.callback()
+def _group() -> None:
+    """servebox: plan, check, deploy, watch and diagnose self-hosted LLM engines."""
 
 
 def emit_json(data: Any) -> None:
@@ -50,13 +55,11 @@ def main() -> None:
         sys.exit(exc.exit_code)
     except typer.Exit as exc:
         sys.exit(exc.exit_code)
-    except Exception as exc:  # click usage errors
-        import click
-
-        if isinstance(exc, click.ClickException):
+    except Exception as exc:  # usage errors from click (typer vendors its own copy of click)
+        if hasattr(exc, "show") and hasattr(exc, "exit_code"):
             exc.show()
             sys.exit(2)
-        if isinstance(exc, click.exceptions.Abort):
+        if type(exc).__name__ == "Abort":
             sys.exit(130)
         raise
 

@@ -26,7 +26,7 @@ class TensorSummary(BaseModel):
     total_bytes: int
     bytes_by_dtype: dict[str, int]
     bytes_by_component: dict[str, int]
-    params_by_component: dict[str, int]
+    elements_by_component: dict[str, int]
     complete: bool
     shards: list[dict[str, Any]]
     linear_modules: int
@@ -68,7 +68,7 @@ def _summary(inv: TensorInventory) -> TensorSummary:
         total_bytes=inv.total_bytes,
         bytes_by_dtype=inv.bytes_by_dtype,
         bytes_by_component=inv.bytes_by_component,
-        params_by_component=inv.params_by_component,
+        elements_by_component=inv.elements_by_component,
         complete=inv.complete,
         shards=[_shard(s) for s in inv.shards],
         linear_modules=len(inv.modules),

@@ -9,6 +9,7 @@ A `.gguf` file is a third kind of source, handled by `gguf_file`.
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -107,7 +108,7 @@ class HubSource(CheckpointSource):
         from huggingface_hub import HfApi
         from huggingface_hub.errors import GatedRepoError, RepositoryNotFoundError, RevisionNotFoundError
 
-        api = HfApi()
+        api = HfApi(endpoint=os.environ.get("HF_ENDPOINT") or None)
         display = repo_id + (f"@{revision}" if revision else "")
         try:
             info = api.model_info(repo_id, revision=revision, files_metadata=True)

@@ -23,7 +23,7 @@ VISION_RE = re.compile(
 )
 MTP_RE = re.compile(r"(^|\.)(mtp|mtp_layers|nextn)\.")
 LAYER_INDEX_RE = re.compile(r"(?:^|\.)layers\.(\d+)\.")
-EMBEDDING_RE = re.compile(r"(^|\.)(embed_tokens|lm_head|wte|word_embeddings|tok_embeddings|embedding|output_layer)(\.|$)")
+EMBEDDING_RE = re.compile(r"(^|\.)(embed_tokens|lm_head|wte|word_embeddings|tok_embeddings|embeddings?|output_layer)(\.|$)")
 # Parameter names that belong to a module, quantized formats included; stripping them gives the module.
 PARAM_SUFFIXES = (
     "weight", "bias", "qweight", "qzeros", "scales", "g_idx", "weight_scale", "weight_scale_inv", "input_scale",
@@ -36,7 +36,8 @@ MODULE_GROUP_RULES: list[tuple[str, re.Pattern[str]]] = [
     ("vision_tower", VISION_RE),
     ("mtp", MTP_RE),
     ("lm_head", re.compile(r"(^|\.)(lm_head|output_layer)$")),
-    ("embeddings", re.compile(r"(^|\.)(embed_tokens|wte|word_embeddings|tok_embeddings|embedding)$")),
+    ("embeddings", re.compile(r"(^|\.)(embed_tokens|wte|word_embeddings|tok_embeddings|embeddings?|pos_embed)$")),
+    ("mlp", re.compile(r"(^|\.)mixer\.(up_proj|down_proj|gate_proj)$")),
     ("linear_attention", re.compile(r"(^|\.)linear_attn\.")),
     ("mamba", re.compile(r"(^|\.)(mamba|mixer)\.(in_proj|out_proj|conv1d|x_proj|dt_proj)")),
     ("moe_router", re.compile(r"\.(mlp\.gate|router|block_sparse_moe\.gate|shared_expert_gate|mlp\.router)$")),
@@ -101,7 +102,7 @@ class TensorInventory:
     total_bytes: int = 0
     bytes_by_dtype: dict[str, int] = field(default_factory=dict)
     bytes_by_component: dict[str, int] = field(default_factory=dict)
-    params_by_component: dict[str, int] = field(default_factory=dict)
+    elements_by_component: dict[str, int] = field(default_factory=dict)
     shards: list[ShardCheck] = field(default_factory=list)
     complete: bool = True
     modules: dict[str, LinearModule] = field(default_factory=dict)
@@ -169,8 +170,8 @@ def inventory(source: CheckpointSource, mtp_layer_start: int | None = None) -> T
             module_params[module][param] = (info.dtype, list(info.shape))
     for module, parts in module_params.items():
         weight = parts.get("weight") or parts.get("qweight") or parts.get("weight_packed")
-        if weight is None or len(weight[1]) < 2:
-            continue  # norms, biases, conv state: not linear modules
+        if weight is None or len(weight[1]) != 2:
+            continue  # norms and biases (1-D), convolutions (3-D and up): not linear modules
         dtype = weight[0]
         quantized = bool(QUANTIZED_PARAMS & parts.keys()) or dtype.startswith("F8") or dtype in ("U8", "I8", "F4")
         inv.modules[module] = LinearModule(
@@ -185,5 +186,5 @@ def inventory(source: CheckpointSource, mtp_layer_start: int | None = None) -> T
     inv.total_bytes = sum(by_dtype.values())
     inv.bytes_by_dtype = dict(by_dtype.most_common())
     inv.bytes_by_component = dict(by_component.most_common())
-    inv.params_by_component = dict(params.most_common())
+    inv.elements_by_component = dict(params.most_common())
     return inv

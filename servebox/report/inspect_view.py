@@ -47,9 +47,9 @@ def show_inspect(facts: CheckpointFacts, console: Console) -> None:
     console.print(table)
     t = facts.tensors
     if t is not None:
-        table = Table("component", "bytes", "params", title=f"Tensors: {t.tensor_count} in {len(t.shards)} shard(s), {fmt_bytes(t.total_bytes)}")
+        table = Table("component", "bytes", "stored elements", title=f"Tensors: {t.tensor_count} in {len(t.shards)} shard(s), {fmt_bytes(t.total_bytes)}")
         for comp, nbytes in t.bytes_by_component.items():
-            table.add_row(comp, fmt_bytes(nbytes), f"{t.params_by_component.get(comp, 0):,}")
+            table.add_row(comp, fmt_bytes(nbytes), f"{t.elements_by_component.get(comp, 0):,}")
         table.add_row("[dim]by dtype[/dim]", ", ".join(f"{k} {fmt_bytes(v)}" for k, v in t.bytes_by_dtype.items()), "")
         console.print(table)
         bad = [s for s in t.shards if not s["complete"]]
