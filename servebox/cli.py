@@ -14,7 +14,9 @@ from rich.console import Console
 
 from servebox.errors import InputError
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None, help=__doc__.splitlines()[0])
+app = typer.Typer(
+    add_completion=False, no_args_is_help=True, rich_markup_mode=None, help=__doc__.splitlines()[0]
+)
 out = Console()
 err = Console(stderr=True)
 
@@ -32,7 +34,9 @@ def emit_json(data: Any) -> None:
 
 @app.command()
 def inspect(
-    source: str = typer.Argument(..., help="A checkpoint directory, a .gguf file, or a hub repo id org/name[@revision]."),
+    source: str = typer.Argument(
+        ..., help="A checkpoint directory, a .gguf file, or a hub repo id org/name[@revision]."
+    ),
     as_json: bool = JSON_OPTION,
 ) -> None:
     """What a checkpoint is, from metadata only: layers, tensors, quantization, chat template."""

@@ -19,7 +19,7 @@ class InputError(Exception):
 
     def one_line(self) -> str:
         where = self.source if not self.field else f"{self.source}: {self.field}"
-        return f"{where}: {self.message}"
+        return " ".join(f"{where}: {self.message}".split())  # one line, whatever the message held
 
 
 class UnknownArchitectureError(InputError):

@@ -32,12 +32,25 @@ LAYER_TYPE_NAMES = {
 ARCHITECTURES: dict[str, str] = {
     **dict.fromkeys(
         [
-            "LlamaForCausalLM", "MistralForCausalLM", "Qwen2ForCausalLM", "Qwen3ForCausalLM", "Phi3ForCausalLM",
-            "GemmaForCausalLM", "GraniteForCausalLM", "Olmo2ForCausalLM", "InternLM3ForCausalLM",
-            "MixtralForCausalLM", "Qwen2MoeForCausalLM", "Qwen3MoeForCausalLM", "GraniteMoeForCausalLM",
-            "LlavaForConditionalGeneration", "Qwen2VLForConditionalGeneration",
-            "Qwen2_5_VLForConditionalGeneration", "Qwen3VLForConditionalGeneration",
-            "Qwen3VLMoeForConditionalGeneration", "Mistral3ForConditionalGeneration",
+            "LlamaForCausalLM",
+            "MistralForCausalLM",
+            "Qwen2ForCausalLM",
+            "Qwen3ForCausalLM",
+            "Phi3ForCausalLM",
+            "GemmaForCausalLM",
+            "GraniteForCausalLM",
+            "Olmo2ForCausalLM",
+            "InternLM3ForCausalLM",
+            "MixtralForCausalLM",
+            "Qwen2MoeForCausalLM",
+            "Qwen3MoeForCausalLM",
+            "GraniteMoeForCausalLM",
+            "LlavaForConditionalGeneration",
+            "Qwen2VLForConditionalGeneration",
+            "Qwen2_5_VLForConditionalGeneration",
+            "Qwen3VLForConditionalGeneration",
+            "Qwen3VLMoeForConditionalGeneration",
+            "Mistral3ForConditionalGeneration",
         ],
         "transformer",
     ),
@@ -48,8 +61,11 @@ ARCHITECTURES: dict[str, str] = {
     **dict.fromkeys(["DeepseekV2ForCausalLM", "DeepseekV3ForCausalLM", "KimiK2ForCausalLM"], "mla"),
     **dict.fromkeys(
         [
-            "Qwen3NextForCausalLM", "Qwen3_5ForCausalLM", "Qwen3_5ForConditionalGeneration",
-            "Qwen3_5MoeForCausalLM", "Qwen3_5MoeForConditionalGeneration",
+            "Qwen3NextForCausalLM",
+            "Qwen3_5ForCausalLM",
+            "Qwen3_5ForConditionalGeneration",
+            "Qwen3_5MoeForCausalLM",
+            "Qwen3_5MoeForConditionalGeneration",
         ],
         "gated_deltanet_hybrid",
     ),
@@ -150,14 +166,21 @@ def _layer_types(cfg: dict[str, Any], n: int, source: str) -> list[str]:
 
 
 def _layer_kinds(layout: str, cfg: dict[str, Any], n: int, source: str) -> list[str]:
-    if cfg.get("layer_types") is not None and layout in ("transformer", "interleaved_sliding", "gated_deltanet_hybrid", "layer_types"):
+    if cfg.get("layer_types") is not None and layout in (
+        "transformer",
+        "interleaved_sliding",
+        "gated_deltanet_hybrid",
+        "layer_types",
+    ):
         return _layer_types(cfg, n, source)
     if layout == "transformer":
         window = cfg.get("sliding_window")
         uses_window = window and cfg.get("use_sliding_window", True)
         if uses_window and cfg.get("max_window_layers") is not None:
             # Qwen2 convention: layers below max_window_layers use full attention.
-            return ["full_attention" if i < cfg["max_window_layers"] else "sliding_attention" for i in range(n)]
+            return [
+                "full_attention" if i < cfg["max_window_layers"] else "sliding_attention" for i in range(n)
+            ]
         return ["sliding_attention" if uses_window else "full_attention"] * n
     if layout == "interleaved_sliding":
         pattern = cfg.get("sliding_window_pattern")
@@ -176,7 +199,9 @@ def _layer_kinds(layout: str, cfg: dict[str, Any], n: int, source: str) -> list[
         codes = {"M": "mamba", "*": "full_attention", "-": "mlp_only", "E": "mlp_only"}
         for i, code in enumerate(pattern):
             if code not in codes:
-                raise UnknownArchitectureError(source, f"hybrid_override_pattern[{i}]", f"unknown layer code {code!r}")
+                raise UnknownArchitectureError(
+                    source, f"hybrid_override_pattern[{i}]", f"unknown layer code {code!r}"
+                )
         return [codes[c] for c in pattern]
     if layout == "jamba":
         period, offset = _int(cfg, "attn_layer_period", source), _int(cfg, "attn_layer_offset", source)
@@ -205,7 +230,9 @@ def parse_architecture(config: dict[str, Any], source: str) -> Architecture:
     layout = ARCHITECTURES.get(arch)
     if layout is None:
         raise UnknownArchitectureError(
-            source, "architectures", f"unknown architecture {arch!r}: servebox has no layer model for it (it will not guess dense)"
+            source,
+            "architectures",
+            f"unknown architecture {arch!r}: servebox has no layer model for it (it will not guess dense)",
         )
     text = text_config_of(config)
     n = _int(text, "num_hidden_layers", source, "n_layer", "num_layers")
@@ -250,9 +277,13 @@ def parse_architecture(config: dict[str, Any], source: str) -> Architecture:
     if n_experts:
         moe = MoEShape(
             num_experts=n_experts,
-            experts_per_token=text.get("num_experts_per_tok") or text.get("num_experts_per_token") or text.get("moe_topk") or 0,
+            experts_per_token=text.get("num_experts_per_tok")
+            or text.get("num_experts_per_token")
+            or text.get("moe_topk")
+            or 0,
             moe_intermediate_size=text.get("moe_intermediate_size"),
-            shared_experts=text.get("n_shared_experts") or (1 if text.get("shared_expert_intermediate_size") else 0),
+            shared_experts=text.get("n_shared_experts")
+            or (1 if text.get("shared_expert_intermediate_size") else 0),
         )
     vision = None
     vcfg = config.get("vision_config")

@@ -77,7 +77,13 @@ def _summary(inv: TensorInventory) -> TensorSummary:
 
 
 def _shard(s: ShardCheck) -> dict[str, Any]:
-    return {"file": s.filename, "tensors": s.tensors, "bytes": s.actual_bytes, "complete": s.complete, "problem": s.problem}
+    return {
+        "file": s.filename,
+        "tensors": s.tensors,
+        "bytes": s.actual_bytes,
+        "complete": s.complete,
+        "problem": s.problem,
+    }
 
 
 def load_checkpoint(spec: str, with_template: bool = True) -> Checkpoint:
@@ -85,9 +91,13 @@ def load_checkpoint(spec: str, with_template: bool = True) -> Checkpoint:
     if path.is_file() and path.suffix == ".gguf":
         g = read_gguf(path)
         types = sorted(g.bytes_by_type, key=g.bytes_by_type.get, reverse=True)
-        quant = Quantization(method="gguf", format=g.file_type or g.predominant_type, scheme=f"GGUF {g.predominant_type}")
+        quant = Quantization(
+            method="gguf", format=g.file_type or g.predominant_type, scheme=f"GGUF {g.predominant_type}"
+        )
         quant.quantized_groups = types
-        return Checkpoint(CheckpointFacts(source=str(path), kind="gguf", quantization=quant, gguf=g), None, None)
+        return Checkpoint(
+            CheckpointFacts(source=str(path), kind="gguf", quantization=quant, gguf=g), None, None
+        )
     source = open_source(spec)
     return load_from_source(source, with_template)
 
@@ -100,8 +110,12 @@ def load_from_source(source: CheckpointSource, with_template: bool = True) -> Ch
     quant = parse_quantization(source, config, inv)
     template = None
     if with_template:
-        tokenizer_config = source.read_json("tokenizer_config.json") if source.has("tokenizer_config.json") else None
-        generation_config = source.read_json("generation_config.json") if source.has("generation_config.json") else None
+        tokenizer_config = (
+            source.read_json("tokenizer_config.json") if source.has("tokenizer_config.json") else None
+        )
+        generation_config = (
+            source.read_json("generation_config.json") if source.has("generation_config.json") else None
+        )
         found = template_text(source, tokenizer_config)
         if found is not None:
             template = analyse_template(found[0], found[1], tokenizer_config, generation_config)

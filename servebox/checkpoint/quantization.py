@@ -21,7 +21,17 @@ from servebox.checkpoint.tensors import TensorInventory
 from servebox.errors import InputError
 
 # Groups an operator cares about, in the order reports show them.
-REPORTED_GROUPS = ("vision_tower", "linear_attention", "mamba", "mtp", "lm_head", "attention", "mlp", "moe_experts", "moe_router")
+REPORTED_GROUPS = (
+    "vision_tower",
+    "linear_attention",
+    "mamba",
+    "mtp",
+    "lm_head",
+    "attention",
+    "mlp",
+    "moe_experts",
+    "moe_router",
+)
 
 
 class GroupQuantization(BaseModel):
@@ -67,12 +77,18 @@ def _matcher(rule: str, entries: list[str]):
     if rule == "substring":  # AWQ / GPTQ / FP8 / bitsandbytes modules_to_not_convert
         return lambda module: any(e and e in module for e in entries)
     if rule == "wildcard":  # ModelOpt exclude_modules
-        return lambda module: any(fnmatch.fnmatchcase(module, e) or fnmatch.fnmatchcase(module, e + ".*") for e in entries)
+        return lambda module: any(
+            fnmatch.fnmatchcase(module, e) or fnmatch.fnmatchcase(module, e + ".*") for e in entries
+        )
     regexes = [re.compile(e[3:]) for e in entries if e.startswith("re:")]
     exact = {e for e in entries if not e.startswith("re:")}
 
     def compressed_tensors(module: str) -> bool:  # exact names, or re: patterns anchored at the start
-        return module in exact or any(module.endswith("." + e) for e in exact) or any(r.match(module) for r in regexes)
+        return (
+            module in exact
+            or any(module.endswith("." + e) for e in exact)
+            or any(r.match(module) for r in regexes)
+        )
 
     return compressed_tensors
 
@@ -81,7 +97,11 @@ def _from_compressed_tensors(qc: dict[str, Any], q: Quantization, source: str) -
     q.format = qc.get("format")
     groups = qc.get("config_groups") or {}
     if not isinstance(groups, dict) or not groups:
-        raise InputError(source, "quantization_config.config_groups", "missing: compressed-tensors needs at least one group")
+        raise InputError(
+            source,
+            "quantization_config.config_groups",
+            "missing: compressed-tensors needs at least one group",
+        )
     first = next(iter(groups.values()))
     weights = first.get("weights") or {}
     acts = first.get("input_activations") or None
@@ -122,7 +142,9 @@ def quantization_config_of(config: dict[str, Any]) -> dict[str, Any] | None:
     return qc
 
 
-def parse_quantization(source: CheckpointSource, config: dict[str, Any], inv: TensorInventory | None) -> Quantization:
+def parse_quantization(
+    source: CheckpointSource, config: dict[str, Any], inv: TensorInventory | None
+) -> Quantization:
     where = source.location("config.json")
     qc = quantization_config_of(config)
     modelopt = source.read_json("hf_quant_config.json") if source.has("hf_quant_config.json") else None
@@ -171,7 +193,9 @@ def parse_quantization(source: CheckpointSource, config: dict[str, Any], inv: Te
             q.declared_exclusions = list(qc.get("modules_to_not_convert") or qc.get("ignore") or [])
             rule = "substring"
         else:
-            raise InputError(where, "quantization_config.quant_method", f"unknown quantization method {method!r}")
+            raise InputError(
+                where, "quantization_config.quant_method", f"unknown quantization method {method!r}"
+            )
     q.exclusion_rule = rule or None
     q.scheme = _scheme(q.weight_bits, q.weight_type, q.activation_bits, q.format)
     if q.method != "none" and inv is not None:
@@ -182,7 +206,11 @@ def parse_quantization(source: CheckpointSource, config: dict[str, Any], inv: Te
 def _exclusions_by_group(q: Quantization, inv: TensorInventory, rule: str | None) -> None:
     matches = _matcher(rule or "compressed-tensors", q.declared_exclusions)
     for group in REPORTED_GROUPS:
-        members = [m for m in inv.modules.values() if (m.component if group in ("vision_tower", "mtp") else m.group) == group]
+        members = [
+            m
+            for m in inv.modules.values()
+            if (m.component if group in ("vision_tower", "mtp") else m.group) == group
+        ]
         if group not in ("vision_tower", "mtp"):
             members = [m for m in members if m.component not in ("vision_tower", "mtp")]
         if not members:

@@ -19,12 +19,25 @@ from servebox.errors import InputError
 
 # Bits per element of every dtype the safetensors format defines.
 DTYPE_BITS: dict[str, int] = {
-    "F64": 64, "I64": 64, "U64": 64,
-    "F32": 32, "I32": 32, "U32": 32,
-    "F16": 16, "BF16": 16, "I16": 16, "U16": 16,
-    "I8": 8, "U8": 8, "BOOL": 8,
-    "F8_E4M3": 8, "F8_E5M2": 8, "F8_E8M0": 8,
-    "F6_E2M3": 6, "F6_E3M2": 6, "F4": 4,
+    "F64": 64,
+    "I64": 64,
+    "U64": 64,
+    "F32": 32,
+    "I32": 32,
+    "U32": 32,
+    "F16": 16,
+    "BF16": 16,
+    "I16": 16,
+    "U16": 16,
+    "I8": 8,
+    "U8": 8,
+    "BOOL": 8,
+    "F8_E4M3": 8,
+    "F8_E5M2": 8,
+    "F8_E8M0": 8,
+    "F6_E2M3": 6,
+    "F6_E3M2": 6,
+    "F4": 4,
 }
 
 
@@ -41,21 +54,35 @@ def validate_header(meta: SafetensorsFileMetadata, source: str) -> SafetensorsFi
         if info.dtype not in DTYPE_BITS:
             raise InputError(source, f"{field}.dtype", f"unknown dtype {info.dtype!r}")
         if not isinstance(info.shape, list) or not all(isinstance(d, int) and d >= 0 for d in info.shape):
-            raise InputError(source, f"{field}.shape", f"must be a list of non-negative integers, got {info.shape!r}")
+            raise InputError(
+                source, f"{field}.shape", f"must be a list of non-negative integers, got {info.shape!r}"
+            )
         offsets = info.data_offsets
-        if len(offsets) != 2 or not all(isinstance(o, int) and o >= 0 for o in offsets) or offsets[1] < offsets[0]:
-            raise InputError(source, f"{field}.data_offsets", f"must be [begin, end] with begin <= end, got {list(offsets)!r}")
+        if (
+            len(offsets) != 2
+            or not all(isinstance(o, int) and o >= 0 for o in offsets)
+            or offsets[1] < offsets[0]
+        ):
+            raise InputError(
+                source,
+                f"{field}.data_offsets",
+                f"must be [begin, end] with begin <= end, got {list(offsets)!r}",
+            )
         expected = tensor_nbytes(info.dtype, info.shape)
         if offsets[1] - offsets[0] != expected:
             raise InputError(
-                source, f"{field}.data_offsets", f"spans {offsets[1] - offsets[0]} bytes but {info.dtype}{info.shape} needs {expected}"
+                source,
+                f"{field}.data_offsets",
+                f"spans {offsets[1] - offsets[0]} bytes but {info.dtype}{info.shape} needs {expected}",
             )
     return meta
 
 
 def _parsing_error(exc: Exception, source: str) -> InputError:
     text = str(exc)
-    field = "header length" if ("too small" in text or "limit" in text or "exceeds" in text) else "header"
+    field = (
+        "header length" if any(w in text for w in ("too small", "too big", "limit", "exceeds")) else "header"
+    )
     return InputError(source, field, text.split("): ", 1)[-1])
 
 
@@ -66,13 +93,17 @@ def read_local_header(path: Path) -> SafetensorsFileMetadata:
     except SafetensorsParsingError as exc:
         raise _parsing_error(exc, str(path)) from None
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise InputError(str(path), "header", f"tensor entry is missing or mistyped a field ({exc})") from None
+        raise InputError(
+            str(path), "header", f"tensor entry is missing or mistyped a field ({exc})"
+        ) from None
     except OSError as exc:
         raise InputError(str(path), None, f"cannot read: {exc.strerror or exc}") from None
     return validate_header(meta, str(path))
 
 
-def read_remote_header(api: HfApi, repo_id: str, filename: str, revision: str | None) -> SafetensorsFileMetadata:
+def read_remote_header(
+    api: HfApi, repo_id: str, filename: str, revision: str | None
+) -> SafetensorsFileMetadata:
     """Header of a hub file by range request (`huggingface_hub`), then validated."""
     source = f"{repo_id}/{filename}"
     try:

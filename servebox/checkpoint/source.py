@@ -30,7 +30,9 @@ def parse_json_text(text: str | bytes, source: str) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise InputError(source, f"line {exc.lineno} column {exc.colno}", f"malformed JSON: {exc.msg}") from None
+        raise InputError(
+            source, f"line {exc.lineno} column {exc.colno}", f"malformed JSON: {exc.msg}"
+        ) from None
     except UnicodeDecodeError as exc:
         raise InputError(source, None, f"not UTF-8 text: {exc.reason}") from None
 
@@ -113,9 +115,13 @@ class HubSource(CheckpointSource):
         try:
             info = api.model_info(repo_id, revision=revision, files_metadata=True)
         except GatedRepoError:
-            raise InputError(display, None, "gated repo: accept its terms on the hub and set HF_TOKEN") from None
+            raise InputError(
+                display, None, "gated repo: accept its terms on the hub and set HF_TOKEN"
+            ) from None
         except RepositoryNotFoundError:
-            raise InputError(display, None, "no such repo on the hub (or it is private: set HF_TOKEN)") from None
+            raise InputError(
+                display, None, "no such repo on the hub (or it is private: set HF_TOKEN)"
+            ) from None
         except RevisionNotFoundError:
             raise InputError(display, "revision", f"no revision {revision!r}") from None
         except Exception as exc:  # network down, offline mode, proxy errors: one line, not a traceback
@@ -131,7 +137,9 @@ class HubSource(CheckpointSource):
         try:
             path = hf_hub_download(self.repo_id, filename, revision=self.revision, endpoint=self.api.endpoint)
         except Exception as exc:
-            raise InputError(self.location(filename), None, f"cannot download: {type(exc).__name__}: {exc}") from None
+            raise InputError(
+                self.location(filename), None, f"cannot download: {type(exc).__name__}: {exc}"
+            ) from None
         return Path(path).read_text(encoding="utf-8")
 
     def read_header(self, filename: str) -> SafetensorsFileMetadata:
@@ -145,5 +153,7 @@ def open_source(spec: str) -> CheckpointSource:
         return LocalSource.open(path)
     match = HUB_REPO_RE.match(spec)
     if not match:
-        raise InputError(spec, None, "neither an existing directory, a .gguf file, nor a hub repo id 'org/name[@revision]'")
+        raise InputError(
+            spec, None, "neither an existing directory, a .gguf file, nor a hub repo id 'org/name[@revision]'"
+        )
     return HubSource.open(match["repo"], match["revision"])

@@ -22,9 +22,28 @@ from servebox.errors import InputError
 
 # Variables the serving engine itself supplies to every chat template (vLLM, transformers).
 ENGINE_VARIABLES = {
-    "messages", "tools", "add_generation_prompt", "bos_token", "eos_token", "pad_token", "unk_token",
-    "documents", "raise_exception", "strftime_now", "tools_in_user_message", "date_string", "custom_tools",
-    "builtin_tools", "continue_final_message", "add_vision_id", "range", "namespace", "loop", "true", "false", "none",
+    "messages",
+    "tools",
+    "add_generation_prompt",
+    "bos_token",
+    "eos_token",
+    "pad_token",
+    "unk_token",
+    "documents",
+    "raise_exception",
+    "strftime_now",
+    "tools_in_user_message",
+    "date_string",
+    "custom_tools",
+    "builtin_tools",
+    "continue_final_message",
+    "add_vision_id",
+    "range",
+    "namespace",
+    "loop",
+    "true",
+    "false",
+    "none",
 }
 # (start, end) reasoning marker pairs used by public reasoning models.
 REASONING_MARKERS = [
@@ -81,7 +100,9 @@ def _check_sandbox(ast: nodes.Template, source: str) -> None:
         attr = node.attr if isinstance(node, nodes.Getattr) else getattr(node.arg, "value", None)
         if isinstance(attr, str) and attr.startswith("_"):
             raise InputError(
-                source, f"chat_template line {node.lineno}", f"reads attribute {attr!r}: an attempt to escape the jinja2 sandbox"
+                source,
+                f"chat_template line {node.lineno}",
+                f"reads attribute {attr!r}: an attempt to escape the jinja2 sandbox",
             )
 
 
@@ -115,7 +136,9 @@ def _analyse_variables(ast: nodes.Template) -> dict[str, TemplateVariable]:
             add_branch(node.node.name, [{"true": True, "false": False, "none": None}[node.name]])
     for node in ast.find_all(nodes.Getitem):  # {'low': ..., 'high': ...}[reasoning_effort]
         if isinstance(node.arg, nodes.Name) and isinstance(node.node, nodes.Dict):
-            add_branch(node.arg.name, [p.key.value for p in node.node.items if isinstance(p.key, nodes.Const)])
+            add_branch(
+                node.arg.name, [p.key.value for p in node.node.items if isinstance(p.key, nodes.Const)]
+            )
     for node in ast.find_all(nodes.Filter):  # x | default('v')
         if node.name in ("default", "d") and isinstance(node.node, nodes.Name) and node.args:
             if isinstance(node.args[0], nodes.Const):
@@ -125,7 +148,11 @@ def _analyse_variables(ast: nodes.Template) -> dict[str, TemplateVariable]:
         if not isinstance(node.target, nodes.Name):
             continue
         name, value = node.target.name, node.node
-        if isinstance(value, nodes.CondExpr) and isinstance(value.test, nodes.Test) and value.test.name == "defined":
+        if (
+            isinstance(value, nodes.CondExpr)
+            and isinstance(value.test, nodes.Test)
+            and value.test.name == "defined"
+        ):
             fallback = value.expr2 if isinstance(value.expr1, nodes.Name) else value.expr1
             if isinstance(fallback, nodes.Const):
                 entry = var(name)
@@ -134,7 +161,11 @@ def _analyse_variables(ast: nodes.Template) -> dict[str, TemplateVariable]:
         test = node.test.node if isinstance(node.test, nodes.Not) else None
         if isinstance(test, nodes.Test) and test.name == "defined" and isinstance(test.node, nodes.Name):
             for child in node.body:
-                if isinstance(child, nodes.Assign) and isinstance(child.target, nodes.Name) and isinstance(child.node, nodes.Const):
+                if (
+                    isinstance(child, nodes.Assign)
+                    and isinstance(child.target, nodes.Name)
+                    and isinstance(child.node, nodes.Const)
+                ):
                     if child.target.name == test.node.name:
                         entry = var(test.node.name)
                         entry.default, entry.default_source = child.node.value, "set if not defined"
@@ -156,7 +187,9 @@ def _token_text(value: Any) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def template_text(source: CheckpointSource, tokenizer_config: dict[str, Any] | None) -> tuple[str, str] | None:
+def template_text(
+    source: CheckpointSource, tokenizer_config: dict[str, Any] | None
+) -> tuple[str, str] | None:
     """The default chat template and where it came from, in the order transformers looks."""
     if source.has("chat_template.jinja"):
         return source.read_text("chat_template.jinja") or "", source.location("chat_template.jinja")
@@ -177,13 +210,18 @@ def template_text(source: CheckpointSource, tokenizer_config: dict[str, Any] | N
     return None
 
 
-def _sample_render(env: ImmutableSandboxedEnvironment, ast_source: str, tokenizer_config: dict[str, Any]) -> str | None:
+def _sample_render(
+    env: ImmutableSandboxedEnvironment, ast_source: str, tokenizer_config: dict[str, Any]
+) -> str | None:
     def raise_exception(message: str) -> None:
         raise ValueError(message)
 
     template = env.from_string(ast_source)
     template.render(
-        messages=[{"role": "system", "content": "You are terse."}, {"role": "user", "content": "What is 2+2?"}],
+        messages=[
+            {"role": "system", "content": "You are terse."},
+            {"role": "user", "content": "What is 2+2?"},
+        ],
         add_generation_prompt=True,
         bos_token=_token_text(tokenizer_config.get("bos_token")) or "",
         eos_token=_token_text(tokenizer_config.get("eos_token")) or "",
@@ -197,14 +235,20 @@ def analyse_template(
     text: str, where: str, tokenizer_config: dict[str, Any] | None, generation_config: dict[str, Any] | None
 ) -> ChatTemplate:
     tokenizer_config = tokenizer_config or {}
-    env = ImmutableSandboxedEnvironment(trim_blocks=True, lstrip_blocks=True, extensions=["jinja2.ext.loopcontrols"])
+    env = ImmutableSandboxedEnvironment(
+        trim_blocks=True, lstrip_blocks=True, extensions=["jinja2.ext.loopcontrols"]
+    )
     try:
         ast = env.parse(text)
     except TemplateSyntaxError as exc:
-        raise InputError(where, f"chat_template line {exc.lineno}", f"template syntax error: {exc.message}") from None
+        raise InputError(
+            where, f"chat_template line {exc.lineno}", f"template syntax error: {exc.message}"
+        ) from None
     _check_sandbox(ast, where)
     found = _analyse_variables(ast)
-    kwargs = sorted((v for n, v in found.items() if n not in ENGINE_VARIABLES and v.lines), key=lambda v: v.name)
+    kwargs = sorted(
+        (v for n, v in found.items() if n not in ENGINE_VARIABLES and v.lines), key=lambda v: v.name
+    )
     # Loop variables and names the template sets itself are not inputs.
     assigned = {n.name for n in ast.find_all(nodes.Name) if n.ctx in ("store", "param")}
     kwargs = [v for v in kwargs if v.name not in assigned or v.default_source]
@@ -242,14 +286,18 @@ def analyse_template(
     try:
         error = _sample_render(env, text, tokenizer_config)
     except SecurityError as exc:
-        raise InputError(where, "chat_template", f"tried to escape the jinja2 sandbox while rendering: {exc}") from None
+        raise InputError(
+            where, "chat_template", f"tried to escape the jinja2 sandbox while rendering: {exc}"
+        ) from None
     except Exception as exc:  # the template's own raise_exception, undefined filters, etc.
         error = f"{type(exc).__name__}: {exc}"
     return ChatTemplate(
         source=where,
         chars=len(text),
         variables=kwargs,
-        engine_variables=sorted(n for n in found if n in ENGINE_VARIABLES and n not in ("true", "false", "none")),
+        engine_variables=sorted(
+            n for n in found if n in ENGINE_VARIABLES and n not in ("true", "false", "none")
+        ),
         reasoning=reasoning,
         reasoning_default_on=reasoning_default_on,
         eos_tokens=eos_tokens,

@@ -23,24 +23,52 @@ VISION_RE = re.compile(
 )
 MTP_RE = re.compile(r"(^|\.)(mtp|mtp_layers|nextn)\.")
 LAYER_INDEX_RE = re.compile(r"(?:^|\.)layers\.(\d+)\.")
-EMBEDDING_RE = re.compile(r"(^|\.)(embed_tokens|lm_head|wte|word_embeddings|tok_embeddings|embeddings?|output_layer)(\.|$)")
+EMBEDDING_RE = re.compile(
+    r"(^|\.)(embed_tokens|lm_head|wte|word_embeddings|tok_embeddings|embeddings?|output_layer)(\.|$)"
+)
 # Parameter names that belong to a module, quantized formats included; stripping them gives the module.
 PARAM_SUFFIXES = (
-    "weight", "bias", "qweight", "qzeros", "scales", "g_idx", "weight_scale", "weight_scale_inv", "input_scale",
-    "weight_packed", "weight_global_scale", "input_global_scale", "weight_zero_point", "weight_shape",
-    "weight_scale_2", "k_scale", "v_scale", "SCB", "weight_format", "absmax", "quant_map", "quant_state",
-    "nested_absmax", "nested_quant_map",
+    "weight",
+    "bias",
+    "qweight",
+    "qzeros",
+    "scales",
+    "g_idx",
+    "weight_scale",
+    "weight_scale_inv",
+    "input_scale",
+    "weight_packed",
+    "weight_global_scale",
+    "input_global_scale",
+    "weight_zero_point",
+    "weight_shape",
+    "weight_scale_2",
+    "k_scale",
+    "v_scale",
+    "SCB",
+    "weight_format",
+    "absmax",
+    "quant_map",
+    "quant_state",
+    "nested_absmax",
+    "nested_quant_map",
 )
 QUANTIZED_PARAMS = {"qweight", "weight_packed"}
 MODULE_GROUP_RULES: list[tuple[str, re.Pattern[str]]] = [
     ("vision_tower", VISION_RE),
     ("mtp", MTP_RE),
     ("lm_head", re.compile(r"(^|\.)(lm_head|output_layer)$")),
-    ("embeddings", re.compile(r"(^|\.)(embed_tokens|wte|word_embeddings|tok_embeddings|embeddings?|pos_embed)$")),
+    (
+        "embeddings",
+        re.compile(r"(^|\.)(embed_tokens|wte|word_embeddings|tok_embeddings|embeddings?|pos_embed)$"),
+    ),
     ("mlp", re.compile(r"(^|\.)mixer\.(up_proj|down_proj|gate_proj)$")),
     ("linear_attention", re.compile(r"(^|\.)linear_attn\.")),
     ("mamba", re.compile(r"(^|\.)(mamba|mixer)\.(in_proj|out_proj|conv1d|x_proj|dt_proj)")),
-    ("moe_router", re.compile(r"\.(mlp\.gate|router|block_sparse_moe\.gate|shared_expert_gate|mlp\.router)$")),
+    (
+        "moe_router",
+        re.compile(r"\.(mlp\.gate|router|block_sparse_moe\.gate|shared_expert_gate|mlp\.router)$"),
+    ),
     ("moe_experts", re.compile(r"\.(experts|shared_experts?)\.")),
     ("attention", re.compile(r"(^|\.)(self_attn|attn|attention|mixer)\.")),
     ("mlp", re.compile(r"(^|\.)(mlp|feed_forward|ffn|block_sparse_moe)\.")),
@@ -122,10 +150,14 @@ def shard_filenames(source: CheckpointSource) -> tuple[list[str], dict[str, str]
             raise InputError(source.location(SAFETENSORS_INDEX), "weight_map", "missing or empty")
         for tensor, shard in weight_map.items():
             if not isinstance(shard, str) or "/" in shard or shard.startswith("."):
-                raise InputError(source.location(SAFETENSORS_INDEX), f"weight_map[{tensor!r}]", f"bad shard name {shard!r}")
+                raise InputError(
+                    source.location(SAFETENSORS_INDEX), f"weight_map[{tensor!r}]", f"bad shard name {shard!r}"
+                )
             if not source.has(shard):
                 raise InputError(
-                    source.location(SAFETENSORS_INDEX), f"weight_map[{tensor!r}]", f"names shard {shard!r}, which is missing"
+                    source.location(SAFETENSORS_INDEX),
+                    f"weight_map[{tensor!r}]",
+                    f"names shard {shard!r}, which is missing",
                 )
         return sorted(set(weight_map.values())), weight_map
     if source.has(SAFETENSORS_SINGLE):
@@ -173,7 +205,9 @@ def inventory(source: CheckpointSource, mtp_layer_start: int | None = None) -> T
         if weight is None or len(weight[1]) != 2:
             continue  # norms and biases (1-D), convolutions (3-D and up): not linear modules
         dtype = weight[0]
-        quantized = bool(QUANTIZED_PARAMS & parts.keys()) or dtype.startswith("F8") or dtype in ("U8", "I8", "F4")
+        quantized = (
+            bool(QUANTIZED_PARAMS & parts.keys()) or dtype.startswith("F8") or dtype in ("U8", "I8", "F4")
+        )
         inv.modules[module] = LinearModule(
             name=module,
             group=module_group(module),
