@@ -39,7 +39,9 @@ def parse_floor(files: list[Path]) -> None:
 
 
 def main() -> None:
-    sources = sorted(p for p in (FIXTURES / "checkpoints").iterdir() if p.is_dir()) + [FIXTURES / "tiny-llama-q8_0.gguf"]
+    sources = sorted(p for p in (FIXTURES / "checkpoints").iterdir() if p.is_dir()) + [
+        FIXTURES / "tiny-llama-q8_0.gguf"
+    ]
     worst = 0.0
     print(f"{'fixture':32} {'inspect s':>10} {'parse floor s':>13} {'ratio':>7}")
     for src in sources:
@@ -48,12 +50,16 @@ def main() -> None:
         took = best_of(lambda src=src: inspect_checkpoint(str(src)))
         worst = max(worst, took)
         print(f"{src.name:32} {took:10.4f} {raw:13.4f} {took / raw:7.1f}x")
-    print(f"slowest inspect (in process): {worst:.4f} s (target < {TARGET_S} s): {'ok' if worst < TARGET_S else 'TOO SLOW'}")
+    print(
+        f"slowest inspect (in process): {worst:.4f} s (target < {TARGET_S} s): {'ok' if worst < TARGET_S else 'TOO SLOW'}"
+    )
     biggest = FIXTURES / "checkpoints" / "qwen3.5-27b-digest-w4a4"
     cmd = [sys.executable, "-m", "servebox.cli", "inspect", str(biggest), "--json"]
     whole = best_of(lambda: subprocess.run(cmd, check=True, capture_output=True), repeats=3)
     floor = best_of(lambda: subprocess.run([sys.executable, "-c", "pass"], check=True), repeats=3)
-    print(f"whole command on {biggest.name}: {whole:.3f} s (bare interpreter start {floor:.3f} s, ratio {whole / floor:.1f}x)")
+    print(
+        f"whole command on {biggest.name}: {whole:.3f} s (bare interpreter start {floor:.3f} s, ratio {whole / floor:.1f}x)"
+    )
 
 
 if __name__ == "__main__":

@@ -1,0 +1,144 @@
+"""vLLM's own `vllm serve` flag names, parsed into the settings the planner uses.
+
+The same parser reads `servebox plan SOURCE --flag ...` and `--from-command "vllm serve MODEL ..."`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+from dataclasses import dataclass, field
+from typing import Any
+
+from servebox.errors import InputError
+
+
+@dataclass
+class ServeFlags:
+    model: str | None = None
+    tensor_parallel_size: int = 1
+    pipeline_parallel_size: int = 1
+    gpu_memory_utilization: float = 0.9
+    max_model_len: str | None = None  # an int, "auto", or None (the model's max positions)
+    max_num_seqs: int | None = None
+    max_num_batched_tokens: int | None = None
+    kv_cache_dtype: str = "auto"
+    kv_cache_memory_bytes: int | None = None
+    enforce_eager: bool = False
+    compilation_config: dict[str, Any] = field(default_factory=dict)
+    speculative_config: dict[str, Any] | None = None
+    mamba_cache_mode: str | None = None
+    enable_prefix_caching: bool | None = None
+    language_model_only: bool = False
+    block_size: int | None = None
+    dtype: str = "auto"
+
+
+def _json_arg(flag: str):
+    def parse(text: str) -> dict[str, Any]:
+        try:
+            value = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise InputError(flag, None, f"not valid JSON ({exc.msg}): {text!r}") from None
+        if not isinstance(value, dict):
+            raise InputError(flag, None, "must be a JSON object")
+        return value
+
+    return parse
+
+
+def _bytes(text: str) -> int:
+    units = {"k": 10**3, "m": 10**6, "g": 10**9, "ki": 2**10, "mi": 2**20, "gi": 2**30}
+    t = text.strip().lower().rstrip("b")
+    for suffix in sorted(units, key=len, reverse=True):
+        if t.endswith(suffix):
+            return int(float(t[: -len(suffix)]) * units[suffix])
+    return int(float(t))
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # one line, exit 2 through InputError
+        raise InputError("vllm flags", None, message)
+
+
+def parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="vllm serve", add_help=False, allow_abbrev=False)
+    p.add_argument("model", nargs="?")
+    p.add_argument("--model", dest="model_flag")
+    p.add_argument("--tensor-parallel-size", "-tp", type=int, default=1)
+    p.add_argument("--pipeline-parallel-size", "-pp", type=int, default=1)
+    p.add_argument("--gpu-memory-utilization", type=float, default=0.9)
+    p.add_argument("--max-model-len", type=str)
+    p.add_argument("--max-num-seqs", type=int)
+    p.add_argument("--max-num-batched-tokens", type=int)
+    p.add_argument("--kv-cache-dtype", default="auto")
+    p.add_argument("--kv-cache-memory-bytes", "--kv-cache-memory", type=_bytes)
+    p.add_argument("--enforce-eager", action="store_true")
+    p.add_argument("--compilation-config", "-O", type=_json_arg("--compilation-config"), default={})
+    p.add_argument("--speculative-config", type=_json_arg("--speculative-config"))
+    p.add_argument("--mamba-cache-mode")
+    p.add_argument("--enable-prefix-caching", action=argparse.BooleanOptionalAction, default=None)
+    p.add_argument("--language-model-only", action="store_true")
+    p.add_argument("--block-size", type=int)
+    p.add_argument("--dtype", default="auto")
+    return p
+
+
+def parse_flags(argv: list[str]) -> tuple[ServeFlags, list[str]]:
+    """Known flags into ServeFlags; the rest (flags the planner does not need) are returned, not rejected."""
+    ns, rest = parser().parse_known_args(argv)
+    if ns.max_model_len is not None and ns.max_model_len != "auto":
+        try:
+            ns.max_model_len = str(
+                _bytes(ns.max_model_len.replace("k", "ki"))
+                if ns.max_model_len[-1:].lower() == "k"
+                else int(ns.max_model_len)
+            )
+        except ValueError:
+            raise InputError(
+                "--max-model-len", None, f"must be an integer or 'auto', got {ns.max_model_len!r}"
+            ) from None
+    if not 0 < ns.gpu_memory_utilization <= 1:
+        raise InputError(
+            "--gpu-memory-utilization", None, f"must be in (0, 1], got {ns.gpu_memory_utilization}"
+        )
+    flags = ServeFlags(
+        model=ns.model_flag or ns.model,
+        tensor_parallel_size=ns.tensor_parallel_size,
+        pipeline_parallel_size=ns.pipeline_parallel_size,
+        gpu_memory_utilization=ns.gpu_memory_utilization,
+        max_model_len=ns.max_model_len,
+        max_num_seqs=ns.max_num_seqs,
+        max_num_batched_tokens=ns.max_num_batched_tokens,
+        kv_cache_dtype=ns.kv_cache_dtype,
+        kv_cache_memory_bytes=ns.kv_cache_memory_bytes,
+        enforce_eager=ns.enforce_eager,
+        compilation_config=ns.compilation_config,
+        speculative_config=ns.speculative_config,
+        mamba_cache_mode=ns.mamba_cache_mode,
+        enable_prefix_caching=ns.enable_prefix_caching,
+        language_model_only=ns.language_model_only,
+        block_size=ns.block_size,
+        dtype=ns.dtype,
+    )
+    return flags, rest
+
+
+def parse_command(command: str) -> tuple[ServeFlags, list[str]]:
+    """`vllm serve MODEL ...` or `python -m vllm.entrypoints.openai.api_server --model MODEL ...`."""
+    try:
+        words = shlex.split(command)
+    except ValueError as exc:
+        raise InputError("--from-command", None, f"cannot split the command line: {exc}") from None
+    if "serve" in words:
+        words = words[words.index("serve") + 1 :]
+    elif any("api_server" in w for w in words):
+        words = words[next(i for i, w in enumerate(words) if "api_server" in w) + 1 :]
+    else:
+        raise InputError(
+            "--from-command",
+            None,
+            "expected 'vllm serve MODEL ...' or '... vllm.entrypoints.openai.api_server ...'",
+        )
+    return parse_flags(words)

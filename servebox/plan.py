@@ -1,0 +1,344 @@
+"""`servebox plan`: what vLLM will print at startup, per rank, before anyone waits for a cold start.
+
+vLLM (v1/worker/gpu_worker.py determine_available_memory) requests ceil(total * utilization) and
+gives the KV cache what is left after the weights ('Model loading took'), the profile run's peak
+activation, the memory outside torch that appeared since start-up, and, from v0.21, its CUDA-graph
+estimate. The KV layout (engines/vllm/kv_spec.py) turns that into blocks, tokens and concurrency.
+Figures vLLM measures and no config holds (activation peak, non-torch memory, graph pool) are
+estimated from the model's shapes, printed as assumptions, and can be overridden with the measured
+value.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from pydantic import BaseModel
+
+from servebox.checkpoint.facts import Checkpoint
+from servebox.engines.vllm.flags import ServeFlags
+from servebox.engines.vllm.kv_spec import KVLayout, build_layout, capture_sizes, cdiv
+from servebox.engines.vllm.profile import EngineProfile
+from servebox.errors import InputError
+from servebox.hardware import GPU
+from servebox.units import GiB
+
+MTP_METHODS = {
+    "mtp",
+    "deepseek_mtp",
+    "qwen3_next_mtp",
+    "qwen3_5_mtp",
+    "ernie_mtp",
+    "glm4_moe_mtp",
+    "mimo_mtp",
+}
+TABLE_LENGTHS = (4096, 8192, 16384, 32768, 65536, 131072, 262144, 524288, 1048576)
+
+
+class Plan(BaseModel):
+    model: str
+    gpu: str
+    gpu_total_gib: float
+    vllm_profile: str
+    tensor_parallel_size: int
+    pipeline_parallel_size: int
+    gpu_memory_utilization: float
+    requested_gib: float
+    model_loading_gib: float
+    activation_gib: float
+    non_torch_gib: float
+    cudagraph_estimate_gib: float
+    cudagraph_subtracted: bool
+    available_kv_gib: float
+    block_size: int
+    num_blocks: int
+    kv_groups: list[dict[str, Any]]
+    per_token_kv_bytes: int
+    max_model_len: int
+    blocks_per_request: int
+    kv_cache_tokens: int
+    max_concurrency: float
+    fits: bool
+    max_model_len_that_fits: int
+    error: str | None
+    log_lines: list[str]
+    context_table: list[dict[str, Any]]
+    assumptions: list[str]
+    explain: list[str]
+    breakdown: dict[str, float]
+
+
+def _weights_per_rank(
+    ckpt: Checkpoint, flags: ServeFlags, tp: int, pp: int, uses_mtp: bool, dtype_bytes: int
+) -> tuple[int, list[str]]:
+    inv = ckpt.inventory
+    arch = ckpt.architecture
+    assert inv is not None
+    comps = inv.bytes_by_component
+    lm = comps.get("language_model", 0)
+    emb = comps.get("embeddings", 0)
+    vision = 0 if flags.language_model_only else comps.get("vision_tower", 0)
+    mtp = comps.get("mtp", 0) if uses_mtp else 0
+    rope_dim = arch.head_dim
+    if arch.rope_scaling and arch.rope_scaling.get("partial_rotary_factor"):
+        rope_dim = int(arch.head_dim * arch.rope_scaling["partial_rotary_factor"])
+    rotary = (arch.max_position_embeddings or 0) * rope_dim * dtype_bytes if arch.num_attention_heads else 0
+    total = lm // (tp * pp) + emb // tp + vision // tp + mtp // tp + rotary
+    lines = [
+        f"weights/rank = language model {lm / GiB:.2f} / (TP {tp} x PP {pp}) + embeddings+lm_head {emb / GiB:.2f} / TP"
+        + (f" + vision tower {vision / GiB:.2f} / TP" if vision else "")
+        + (f" + MTP head {mtp / GiB:.2f} / TP" if mtp else "")
+        + f" + rotary cache {rotary / GiB:.3f} = {total / GiB:.2f} GiB"
+    ]
+    if comps.get("vision_tower") and flags.language_model_only:
+        lines.append(
+            f"--language-model-only: the vision tower ({comps['vision_tower'] / GiB:.2f} GiB) is not loaded"
+        )
+    return total, lines
+
+
+def _activation_bytes(ckpt: Checkpoint, tp: int, tokens: int, seqs: int, act_bytes: int) -> tuple[int, str]:
+    a = ckpt.architecture
+    inter = a.intermediate_size or 4 * a.hidden_size
+    if a.moe is not None:
+        inter = (a.moe.moe_intermediate_size or inter) * max(1, a.moe.experts_per_token)
+    qkv = (a.num_attention_heads + 2 * a.num_key_value_heads) * a.head_dim
+    forward = tokens * (2 * inter // tp + qkv // tp + 2 * a.hidden_size) * act_bytes
+    sampler = seqs * a.vocab_size * 16
+    peak = max(forward, sampler)
+    which = "forward" if forward >= sampler else "sampler warm-up"
+    return peak, (
+        f"activation peak = max(forward {tokens} tokens x (2*{inter}/TP + {qkv}/TP + 2*{a.hidden_size}) x {act_bytes} B = "
+        f"{forward / GiB:.2f} GiB, sampler {seqs} seqs x vocab {a.vocab_size} x 16 B = {sampler / GiB:.2f} GiB) "
+        f"= {peak / GiB:.2f} GiB ({which})"
+    )
+
+
+def _tokens(
+    profile: EngineProfile, layout: KVLayout, num_blocks: int, concurrency: float, max_len: int
+) -> int:
+    if profile.kv_report == "concurrency":
+        return int(concurrency * max_len)
+    return num_blocks // len(layout.groups) * layout.block_size
+
+
+def make_plan(
+    ckpt: Checkpoint,
+    flags: ServeFlags,
+    gpu: GPU,
+    profile: EngineProfile,
+    activation_gib: float | None = None,
+    non_torch_gib: float | None = None,
+    cudagraph_gib: float | None = None,
+) -> Plan:
+    arch = ckpt.architecture
+    tp, pp = flags.tensor_parallel_size, flags.pipeline_parallel_size
+    if tp < 1 or pp < 1:
+        raise InputError("--tensor-parallel-size", None, "must be at least 1")
+    if arch.num_attention_heads % tp:
+        raise InputError(
+            "--tensor-parallel-size",
+            None,
+            f"{arch.num_attention_heads} attention heads are not divisible by TP {tp}",
+        )
+    assumptions: list[str] = []
+    explain: list[str] = []
+    model_dtype = flags.dtype if flags.dtype != "auto" else (arch.torch_dtype or "bfloat16")
+    if model_dtype == "bfloat16" and not gpu.bf16:
+        assumptions.append(
+            f"{gpu.name} (compute capability {gpu.compute_capability[0]}.{gpu.compute_capability[1]}) has no bf16: vLLM casts to float16 (same bytes)"
+        )
+        model_dtype = "float16"
+    dtype_bytes = 4 if model_dtype in ("float32", "float") else 2
+    big_gpu = gpu.total_bytes >= 70 * GiB
+    seqs = flags.max_num_seqs or (1024 if big_gpu else 256)
+    tokens = flags.max_num_batched_tokens or (8192 if big_gpu else 2048)
+    if flags.max_num_seqs is None or flags.max_num_batched_tokens is None:
+        assumptions.append(
+            f"vLLM's API-server defaults for a {gpu.total_gib:.0f} GiB GPU: max_num_seqs {seqs}, max_num_batched_tokens {tokens}"
+        )
+    spec = flags.speculative_config or {}
+    method = str(spec.get("method") or "")
+    uses_mtp = method in MTP_METHODS or "mtp" in method
+    n_spec = int(spec.get("num_speculative_tokens") or 0)
+    if spec.get("model") and not uses_mtp:
+        assumptions.append(
+            "draft model weights are not counted (servebox does not read the draft checkpoint yet)"
+        )
+
+    total = gpu.total_bytes
+    if not gpu.measured:
+        assumptions.append(
+            f"{gpu.name} total memory taken as {gpu.source}; pass --gpu-memory-gib with torch's figure to be exact"
+        )
+    requested = math.ceil(total * flags.gpu_memory_utilization)
+    explain.append(
+        f"requested = ceil({total / GiB:.2f} GiB x {flags.gpu_memory_utilization}) = {requested / GiB:.2f} GiB"
+    )
+    weights, lines = _weights_per_rank(ckpt, flags, tp, pp, uses_mtp, dtype_bytes)
+    explain += lines
+    if activation_gib is not None:
+        activation = int(activation_gib * GiB)
+        explain.append(f"activation peak = {activation_gib} GiB (measured, --activation-gib)")
+    else:
+        activation, line = _activation_bytes(ckpt, tp, tokens, seqs, dtype_bytes)
+        explain.append(line)
+        assumptions.append(
+            "activation peak estimated from shapes (pass --activation-gib with the measured value)"
+        )
+    a = profile.assumptions
+    if non_torch_gib is None:
+        non_torch_gib = a["non_torch_gib_tp1"] + (a["non_torch_gib_per_extra_rank"] if tp * pp > 1 else 0.0)
+        assumptions.append(
+            f"non-torch memory {non_torch_gib:.2f} GiB assumed (pass --non-torch-gib with the measured value)"
+        )
+    non_torch = int(non_torch_gib * GiB)
+    layers_per_rank = cdiv(sum(1 for k in arch.layer_kinds if k != "mlp_only"), pp)
+    if flags.enforce_eager:
+        sizes: list[int] = []
+    else:
+        cc = flags.compilation_config or {}
+        sizes = cc.get("cudagraph_capture_sizes") or capture_sizes(
+            cc.get("max_cudagraph_capture_size") and cc["max_cudagraph_capture_size"] // 2 or seqs, n_spec
+        )
+    if cudagraph_gib is not None:
+        graphs = int(cudagraph_gib * GiB)
+    else:
+        graphs = int(len(sizes) * layers_per_rank * a["cudagraph_mib_per_layer_per_size"] * 2**20)
+        if sizes:
+            assumptions.append(
+                f"CUDA-graph pool estimated at {a['cudagraph_mib_per_layer_per_size']} MiB per layer per captured size (pass --cudagraph-gib)"
+            )
+    subtract = profile.subtract_cudagraph_estimate and bool(sizes)
+    explain.append(
+        f"CUDA graphs: {len(sizes)} capture sizes {sizes[:4]}...{sizes[-1:] if sizes else ''} -> estimate {graphs / GiB:.2f} GiB"
+        + (
+            " (subtracted from the KV budget)"
+            if subtract
+            else " (not subtracted by this vLLM version: it comes out of the 1 - utilization headroom)"
+        )
+    )
+    if flags.kv_cache_memory_bytes:
+        available = flags.kv_cache_memory_bytes
+        explain.append(
+            f"available KV = --kv-cache-memory-bytes {available / GiB:.2f} GiB (gpu_memory_utilization ignored)"
+        )
+    else:
+        available = requested - weights - activation - non_torch - (graphs if subtract else 0)
+        explain.append(
+            f"available KV = {requested / GiB:.2f} - weights {weights / GiB:.2f} - activation {activation / GiB:.2f} - non-torch "
+            f"{non_torch / GiB:.2f}"
+            + (f" - graphs {graphs / GiB:.2f}" if subtract else "")
+            + f" = {available / GiB:.2f} GiB"
+        )
+    layout = build_layout(
+        arch,
+        tp,
+        pp,
+        flags.kv_cache_dtype,
+        model_dtype,
+        flags.block_size,
+        profile.default_block_size,
+        ssm_state_dtype="float32" if arch.linear_attention or arch.mamba else model_dtype,
+    )
+    explain += layout.notes
+    num_blocks = max(0, available) // layout.bytes_per_block
+    explain.append(
+        f"KV groups: {len(layout.groups)} ({', '.join(f'{g.kind} x{g.layers}' for g in layout.groups[:6])}{'...' if len(layout.groups) > 6 else ''}), "
+        f"block {layout.block_size} tokens, {layout.bytes_per_block:,} B per block id -> {num_blocks:,} blocks"
+    )
+    mode = flags.mamba_cache_mode or "none"
+    window = arch.sliding_window
+
+    def blocks_for(length: int) -> int:
+        mamba_blocks = 2 if mode == "align" else (cdiv(length, layout.block_size) if mode == "all" else 1)
+        return layout.blocks_per_request(length, window, tokens, mamba_blocks)
+
+    max_positions = arch.max_position_embeddings or 131072
+    lo, hi = 0, max_positions
+    while lo < hi:  # largest length whose blocks fit (blocks_for is monotonic in length)
+        mid = (lo + hi + 1) // 2
+        if blocks_for(mid) <= num_blocks:
+            lo = mid
+        else:
+            hi = mid - 1
+    largest = lo
+    if flags.max_model_len in (None, "auto"):
+        max_len = largest if flags.max_model_len == "auto" else max_positions
+    else:
+        max_len = int(flags.max_model_len)
+    if max_len > max_positions and not (arch.rope_scaling or {}).get("factor"):
+        assumptions.append(
+            f"max_model_len {max_len} exceeds the model's {max_positions} positions: vLLM refuses it without rope scaling"
+        )
+    bpr = blocks_for(max(1, max_len))
+    concurrency = num_blocks / bpr if bpr else 0.0
+    kv_tokens = _tokens(profile, layout, num_blocks, concurrency, max_len)
+    fits = bpr <= num_blocks and available > 0
+    error = None
+    if not fits:
+        needed = bpr * layout.bytes_per_block / max(1, len(layout.groups) if len(layout.groups) > 1 else 1)
+        error = (
+            f"ValueError: To serve at least one request with the models's max seq len ({max_len}), ({needed / GiB:.2f} GiB KV cache is "
+            f"needed, which is larger than the available KV cache memory ({max(available, 0) / GiB:.2f} GiB). Based on the available "
+            f"memory, the estimated maximum model length is {largest}. Try increasing `gpu_memory_utilization` or decreasing "
+            f"`max_model_len` when initializing the engine."
+        )
+    table = []
+    for length in sorted({*[t for t in TABLE_LENGTHS if t <= max_positions], max_len}):
+        need = blocks_for(length)
+        table.append(
+            {
+                "context": length,
+                "blocks_per_request": need,
+                "max_concurrency": round(num_blocks / need, 2) if need else None,
+            }
+        )
+    log_lines = [
+        f"Model loading took {weights / GiB:.4f} GiB",
+        f"Available KV cache memory: {available / GiB:.2f} GiB",
+        f"GPU KV cache size: {kv_tokens:,} tokens",
+        f"Maximum concurrency for {max_len:,} tokens per request: {concurrency:.2f}x",
+    ]
+    return Plan(
+        model=ckpt.facts.source,
+        gpu=gpu.name,
+        gpu_total_gib=round(total / GiB, 2),
+        vllm_profile=f"{profile.version} (profile {profile.matched})",
+        tensor_parallel_size=tp,
+        pipeline_parallel_size=pp,
+        gpu_memory_utilization=flags.gpu_memory_utilization,
+        requested_gib=requested / GiB,
+        model_loading_gib=weights / GiB,
+        activation_gib=activation / GiB,
+        non_torch_gib=non_torch / GiB,
+        cudagraph_estimate_gib=graphs / GiB,
+        cudagraph_subtracted=subtract,
+        available_kv_gib=available / GiB,
+        block_size=layout.block_size,
+        num_blocks=num_blocks,
+        kv_groups=[
+            {"kind": g.kind, "layers": g.layers, "page_bytes": g.spec.page_bytes} for g in layout.groups
+        ],
+        per_token_kv_bytes=layout.per_token_kv_bytes,
+        max_model_len=max_len,
+        blocks_per_request=bpr,
+        kv_cache_tokens=kv_tokens,
+        max_concurrency=concurrency,
+        fits=fits,
+        max_model_len_that_fits=largest,
+        error=error,
+        log_lines=log_lines,
+        context_table=table,
+        assumptions=assumptions,
+        explain=explain,
+        breakdown={
+            "weights_gib": weights / GiB,
+            "activation_gib": activation / GiB,
+            "non_torch_gib": non_torch / GiB,
+            "cudagraph_gib": graphs / GiB if subtract else 0.0,
+            "kv_cache_gib": max(available, 0) / GiB,
+            "unrequested_gib": (total - requested) / GiB,
+        },
+    )

@@ -1,0 +1,36 @@
+"""`servebox plan` as vLLM's own log lines, a context x concurrency table, and the arithmetic."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.table import Table
+
+from servebox.plan import Plan
+
+
+def show_plan(plan: Plan, console: Console, explain: bool) -> None:
+    console.print(
+        f"[bold]{plan.model}[/bold] on {plan.gpu} ({plan.gpu_total_gib} GiB) x TP {plan.tensor_parallel_size} "
+        f"x PP {plan.pipeline_parallel_size}, vLLM {plan.vllm_profile}, utilization {plan.gpu_memory_utilization}"
+    )
+    console.print("[dim]vLLM will log (per rank):[/dim]")
+    for line in plan.log_lines:
+        console.print(f"  {line}", markup=False, highlight=False)
+    if plan.fits:
+        console.print(
+            f"[green]fits[/green]: max_model_len {plan.max_model_len:,}; the largest that fits is {plan.max_model_len_that_fits:,}"
+        )
+    else:
+        console.print("[red]does not fit[/red]:", plan.error, markup=False)
+    table = Table(
+        "context", "blocks / request", "max concurrency", title="Context x concurrency (per the KV pool)"
+    )
+    for row in plan.context_table:
+        table.add_row(f"{row['context']:,}", str(row["blocks_per_request"]), f"{row['max_concurrency']:.2f}x")
+    console.print(table)
+    if explain:
+        console.print("[bold]Arithmetic[/bold]")
+        for line in plan.explain:
+            console.print(f"  {line}", markup=False, highlight=False)
+    for line in plan.assumptions:
+        console.print(f"[yellow]assumption:[/yellow] {line}", highlight=False)
