@@ -123,7 +123,9 @@ def plan(
 
 def main() -> None:
     try:
-        app(standalone_mode=False)
+        rc = app(standalone_mode=False)  # click returns the code of typer.Exit here instead of raising
+        if isinstance(rc, int) and rc:
+            sys.exit(rc)
     except InputError as exc:
         err.print(f"servebox: error: {exc.one_line()}", markup=False, highlight=False, soft_wrap=True)
         sys.exit(exc.exit_code)

