@@ -249,6 +249,12 @@ def make_plan(
         f"block {layout.block_size} tokens, {layout.bytes_per_block:,} B per block id -> {num_blocks:,} blocks"
     )
     mode = flags.mamba_cache_mode or "none"
+    if (arch.linear_attention or arch.mamba) and flags.enable_prefix_caching is not False and mode == "none":
+        # vLLM (MambaModelConfig.verify_and_update_config): prefix caching, on by default, turns 'none' into 'align'
+        mode = "align"
+        explain.append(
+            "mamba cache mode 'align': prefix caching is on (vLLM's default), which vLLM requires to align recurrent states"
+        )
     window = arch.sliding_window
 
     def blocks_for(length: int) -> int:
