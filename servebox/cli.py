@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 import typer
@@ -77,6 +78,12 @@ def plan(
         None, "--cudagraph-gib", help="Measured CUDA-graph pool, instead of the estimate."
     ),
     explain: bool = typer.Option(False, "--explain", help="Show the arithmetic."),
+    calibrate: str = typer.Option(
+        None, "--calibrate", help="A real vLLM startup log: print predicted vs reported figures."
+    ),
+    html_path: str = typer.Option(
+        None, "--html", help="Write an HTML report (memory bar, concurrency curve) to this file."
+    ),
     as_json: bool = JSON_OPTION,
 ) -> None:
     """What vLLM will log at startup: weights, KV memory, KV tokens, concurrency, the largest context that fits.
@@ -111,12 +118,27 @@ def plan(
     result = make_plan(
         ckpt, flags, device, load_profile(vllm_version), activation_gib, non_torch_gib, cudagraph_gib
     )
+    comparison = None
+    if calibrate:
+        from servebox.engines.vllm.logs import read_startup_figures
+        from servebox.plan import compare_with_log
+
+        comparison = compare_with_log(result, read_startup_figures(Path(calibrate)))
+    if html_path:
+        from servebox.report.html import write_plan_html
+
+        write_plan_html(result, Path(html_path))
     if as_json:
-        emit_json(result.model_dump(mode="json"))
+        data = result.model_dump(mode="json")
+        if comparison is not None:
+            data["calibration"] = comparison
+        emit_json(data)
     else:
-        from servebox.report.plan_view import show_plan
+        from servebox.report.plan_view import show_calibration, show_plan
 
         show_plan(result, out, explain)
+        if comparison is not None:
+            show_calibration(comparison, out)
     if not result.fits:
         raise typer.Exit(1)
 

@@ -348,3 +348,40 @@ def make_plan(
             "unrequested_gib": (total - requested) / GiB,
         },
     )
+
+
+def compare_with_log(plan: Plan, figures) -> list[dict[str, Any]]:
+    """Predicted vs reported, for every figure the log holds (engines/vllm/logs.py)."""
+    rows = []
+    pairs = [
+        ("model_loading_gib", plan.model_loading_gib, figures.model_loading_gib),
+        ("available_kv_gib", plan.available_kv_gib, figures.available_kv_gib),
+        ("kv_cache_tokens", plan.kv_cache_tokens, figures.kv_cache_tokens),
+        ("max_concurrency", plan.max_concurrency, figures.max_concurrency),
+        ("block_size", plan.block_size, figures.block_size),
+        ("cudagraph_gib", plan.cudagraph_estimate_gib, figures.graph_capture_gib),
+    ]
+    for name, predicted, reported in pairs:
+        if reported is None:
+            continue
+        error = (predicted - reported) / reported if reported else None
+        rows.append(
+            {
+                "figure": name,
+                "predicted": predicted,
+                "reported": reported,
+                "relative_error": error,
+                "log_line": figures.lines.get(name if name != "cudagraph_gib" else "graph_capture_gib"),
+            }
+        )
+    if figures.max_concurrency_len and figures.max_concurrency_len != plan.max_model_len:
+        rows.append(
+            {
+                "figure": "max_model_len",
+                "predicted": plan.max_model_len,
+                "reported": figures.max_concurrency_len,
+                "relative_error": None,
+                "log_line": figures.lines.get("max_concurrency"),
+            }
+        )
+    return rows

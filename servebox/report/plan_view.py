@@ -34,3 +34,13 @@ def show_plan(plan: Plan, console: Console, explain: bool) -> None:
             console.print(f"  {line}", markup=False, highlight=False)
     for line in plan.assumptions:
         console.print(f"[yellow]assumption:[/yellow] {line}", highlight=False)
+
+
+def show_calibration(rows: list[dict], console: Console) -> None:
+    table = Table("figure", "predicted", "reported (log)", "error", "log line", title="Predicted vs reported")
+    for r in rows:
+        err = "" if r["relative_error"] is None else f"{100 * r['relative_error']:+.2f}%"
+        table.add_row(
+            r["figure"], f"{r['predicted']:,.2f}", f"{r['reported']:,.2f}", err, str(r["log_line"] or "")
+        )
+    console.print(table)
