@@ -284,7 +284,7 @@ def make_plan(
     fits = bpr <= num_blocks and available > 0
     error = None
     if not fits:
-        needed = bpr * layout.bytes_per_block / max(1, len(layout.groups) if len(layout.groups) > 1 else 1)
+        needed = bpr * layout.bytes_per_block  # every group's blocks for one max-length request
         error = (
             f"ValueError: To serve at least one request with the models's max seq len ({max_len}), ({needed / GiB:.2f} GiB KV cache is "
             f"needed, which is larger than the available KV cache memory ({max(available, 0) / GiB:.2f} GiB). Based on the available "

@@ -21,7 +21,8 @@ def show_plan(plan: Plan, console: Console, explain: bool) -> None:
             f"[green]fits[/green]: max_model_len {plan.max_model_len:,}; the largest that fits is {plan.max_model_len_that_fits:,}"
         )
     else:
-        console.print("[red]does not fit[/red]:", plan.error, markup=False)
+        console.print("[red]does not fit[/red]")
+        console.print(plan.error, markup=False, highlight=False)
     table = Table(
         "context", "blocks / request", "max concurrency", title="Context x concurrency (per the KV pool)"
     )
