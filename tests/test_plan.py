@@ -258,7 +258,7 @@ def test_html_report(run_cli, tmp_path):
         "plan",
         CHECKPOINTS / "qwen3.5-27b",
         "--gpu",
-        "v100-32gb",
+        "h100-80gb",
         "-tp",
         "2",
         "--max-model-len",
@@ -266,6 +266,6 @@ def test_html_report(run_cli, tmp_path):
         "--html",
         out,
     )
-    assert r.code in (0, 1)
+    assert r.code == 0
     text = out.read_text()
     assert "<svg" in text and "KV cache" in text and "polyline" in text and "<script" not in text
