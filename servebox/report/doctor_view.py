@@ -1,0 +1,35 @@
+"""`servebox doctor` as a ranked list of diagnoses and a table of probes."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.table import Table
+
+from servebox.doctor.probes import Probe
+from servebox.doctor.triage import TriageResult
+
+STYLE = {"pass": "green", "fail": "red", "n/a": "dim"}
+
+
+def show_triage(result: TriageResult, console: Console) -> None:
+    console.print(f"[bold]{result.source}[/bold]: {result.lines:,} lines, {result.verdict}")
+    for rank, d in enumerate(result.diagnoses, 1):
+        tag = "[red]cause[/red]" if d.role == "cause" else "[yellow]symptom[/yellow]"
+        console.print(
+            f"{rank}. {tag} [bold]{d.id}[/bold] ({d.category}, confidence {d.confidence:.2f}, {d.occurrences}x)"
+        )
+        console.print(f"   cause: {d.cause}", markup=False, highlight=False)
+        console.print(f"   fix:   {d.fix}", markup=False, highlight=False)
+        for e in d.evidence:
+            console.print(f"   line {e.line}: {e.text}", markup=False, highlight=False)
+    if result.verdict != "cause found" and result.last_error_lines:
+        console.print("last error-looking lines:")
+        for e in result.last_error_lines:
+            console.print(f"   line {e.line}: {e.text}", markup=False, highlight=False)
+
+
+def show_probes(probes: list[Probe], console: Console) -> None:
+    table = Table("probe", "status", "evidence", "fix", title="Environment")
+    for p in probes:
+        table.add_row(p.name, f"[{STYLE[p.status]}]{p.status}[/{STYLE[p.status]}]", p.evidence, p.fix or "")
+    console.print(table)

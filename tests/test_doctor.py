@@ -1,0 +1,220 @@
+"""servebox doctor: every knowledge-base excerpt, whole logs with causes buried under symptoms, and
+environment probes run against real failing conditions (MDWE, prlimit, a noexec mount, a taken port)."""
+
+from __future__ import annotations
+
+import io
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tomllib
+from importlib import resources
+
+import pytest
+
+from servebox.doctor.triage import load_signatures, triage_stream
+from tests.conftest import FIXTURES
+
+LOGS = FIXTURES / "logs"
+ENTRIES = tomllib.loads(resources.files("servebox.doctor").joinpath("signatures.toml").read_text())[
+    "signature"
+]
+
+
+def test_knowledge_base_is_large_and_well_formed():
+    assert len(ENTRIES) >= 45
+    ids = [e["id"] for e in ENTRIES]
+    assert len(ids) == len(set(ids))
+    assert {e["role"] for e in ENTRIES} == {"cause", "symptom"}
+    assert len(load_signatures()) == len(ENTRIES)
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=[e["id"] for e in ENTRIES])
+def test_each_excerpt_is_diagnosed_as_its_entry(entry):
+    log = entry["excerpt"] + "\n" + (entry.get("context", "") + "\n" if entry.get("context") else "")
+    result = triage_stream(io.StringIO(log), "excerpt")
+    assert result.diagnoses, f"{entry['id']}: nothing matched"
+    top = result.diagnoses[0]
+    assert top.id == entry["id"], [d.id for d in result.diagnoses]
+    assert top.evidence[0].line == 1 and top.evidence[0].text == entry["excerpt"].strip()[:400]
+    assert "?" not in top.cause or "?" in entry["cause"], top.cause  # every {placeholder} was filled
+
+
+def test_triton_cause_under_router_symptoms():
+    with open(LOGS / "digest-llama-swap-triton.log") as handle:
+        result = triage_stream(handle, "log")
+    assert result.verdict == "cause found"
+    top = result.diagnoses[0]
+    assert top.id == "jit-cache-cannot-map" and top.evidence[0].line == 10
+    symptoms = [d.id for d in result.diagnoses if d.role == "symptom"]
+    assert "router-upstream-exited" in symptoms and "subprocess-error" in symptoms
+    assert result.diagnoses.index(next(d for d in result.diagnoses if d.id == "router-upstream-exited")) > 0
+
+
+def test_graph_capture_oom_under_worker_and_core_symptoms():
+    with open(LOGS / "vllm-tp2-graph-capture-oom.log") as handle:
+        result = triage_stream(handle, "log")
+    assert result.diagnoses[0].id == "cudagraph-capture-oom"
+    ids = [d.id for d in result.diagnoses]
+    assert "cuda-oom-generic" not in ids  # the specific entry replaces the generic one
+    assert {"worker-failed", "engine-core-init-failed"} <= set(ids)
+
+
+def test_hang_is_traced_to_memlock():
+    with open(LOGS / "vllm-hang-memlock.log") as handle:
+        result = triage_stream(handle, "log")
+    assert result.diagnoses[0].id == "memlock-page-table"
+    stall = next(d for d in result.diagnoses if d.id == "shm-broadcast-stall")
+    assert stall.occurrences == 2 and "60 s" in stall.cause
+
+
+def test_systemd_crash_loop_names_the_json_quotes():
+    with open(LOGS / "systemd-json-quotes-crashloop.log") as handle:
+        result = triage_stream(handle, "log")
+    top = result.diagnoses[0]
+    assert top.id == "json-arg-quotes-stripped" and "{enable_thinking:true}" in top.cause
+
+
+def test_unknown_log_is_not_guessed(run_cli):
+    result = run_cli("doctor", "--log", LOGS / "unknown.log", "--json")
+    data = result.json()["triage"]
+    assert result.code == 0 and data["verdict"] == "no known signature" and data["diagnoses"] == []
+    assert data["last_error_lines"][-1]["line"] == 3 and "failed" in data["last_error_lines"][-1]["text"]
+
+
+def test_symptoms_only_point_elsewhere(run_cli):
+    log = "RuntimeError: Engine core initialization failed. See root cause above.\n"
+    data = triage_stream(io.StringIO(log), "x")
+    assert data.verdict == "symptoms only" and data.diagnoses[0].id == "engine-core-init-failed"
+
+
+def test_cli_reads_stdin_and_exits_1_on_a_cause():
+    proc = subprocess.run(
+        [sys.executable, "-m", "servebox.cli", "doctor", "--log", "-"],
+        input=(LOGS / "digest-llama-swap-triton.log").read_text(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 1 and "jit-cache-cannot-map" in proc.stdout and "line 10" in proc.stdout
+
+
+def test_chunk_boundaries_do_not_lose_lines():
+    from servebox.doctor.triage import Triage
+
+    text = (LOGS / "digest-llama-swap-triton.log").read_text()
+    t = Triage("pieces")
+    for i in range(0, len(text), 37):  # feed in odd-sized pieces that cut lines
+        t.feed(text[i : i + 37])
+    result = t.result()
+    assert result.diagnoses[0].id == "jit-cache-cannot-map" and result.diagnoses[0].evidence[0].line == 10
+    assert result.lines == text.count("\n")
+
+
+def test_missing_log_is_bad_input(run_cli, tmp_path):
+    r = run_cli("doctor", "--log", tmp_path / "nope.log")
+    assert r.code == 2 and "nope.log" in r.err
+
+
+# ---- probes against real conditions ----
+
+
+def probe_json(*args, prefix=()):
+    proc = subprocess.run(
+        [*prefix, sys.executable, "-m", "servebox.cli", "doctor", "--env", "--json", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    import json
+
+    return {p["name"]: p for p in json.loads(proc.stdout)["probes"]}, proc.returncode
+
+
+def test_write_execute_probe_under_real_mdwe():
+    # PR_SET_MDWE (Linux >= 6.3) is what MemoryDenyWriteExecute= becomes on new kernels: set it in a child for real.
+    code = (
+        "import ctypes, sys; libc = ctypes.CDLL(None, use_errno=True)\n"
+        "if libc.prctl(65, 1, 0, 0, 0) != 0: sys.exit(77)\n"
+        "from servebox.doctor.probes import probe_write_execute; p = probe_write_execute(); print(p.status); print(p.evidence)"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    if proc.returncode == 77:
+        pytest.skip("kernel without PR_SET_MDWE (needs Linux >= 6.3)")
+    status, evidence = proc.stdout.splitlines()[:2]
+    assert status == "fail" and "PROT_WRITE|PROT_EXEC" in evidence
+    from servebox.doctor.probes import probe_write_execute
+
+    assert probe_write_execute().status == "pass"  # and this process, without MDWE, may
+
+
+@pytest.mark.skipif(shutil.which("prlimit") is None, reason="prlimit (util-linux) not installed")
+def test_memlock_probe_under_prlimit():
+    # a real 8 MiB RLIMIT_MEMLOCK (the digest's hang): 1 GiB needed fails, 4 MiB needed passes
+    low, rc = probe_json("--memlock-need-gib", "1", prefix=("prlimit", "--memlock=8388608:8388608"))
+    assert low["memlock"]["status"] == "fail" and "8 MiB" in low["memlock"]["evidence"] and rc == 1
+    ok, _ = probe_json("--memlock-need-gib", "0.004", prefix=("prlimit", "--memlock=8388608:8388608"))
+    assert ok["memlock"]["status"] == "pass"
+
+
+def test_noexec_cache_dir(tmp_path):
+    mnt = tmp_path / "noexec"
+    mnt.mkdir()
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "noexec,size=1m", "tmpfs", str(mnt)], capture_output=True
+    )
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot mount a noexec tmpfs here: {mounted.stderr.decode().strip()}")
+    try:
+        from servebox.doctor.probes import probe_exec_mappable
+
+        bad = probe_exec_mappable(mnt / "triton")
+        assert bad.status == "fail" and "mapping a file executable fails" in bad.evidence
+        good = probe_exec_mappable(tmp_path / "cache")
+        assert good.status == "pass"
+    finally:
+        subprocess.run(["umount", str(mnt)], check=False)
+
+
+def test_port_probe_sees_a_taken_port():
+    from servebox.doctor.probes import probe_port
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        assert probe_port(port).status == "fail"
+    assert probe_port(port).status == "pass"
+
+
+def test_socket_families_open_here():
+    from servebox.doctor.probes import probe_socket_families
+
+    assert {p.name: p.status for p in probe_socket_families()} == {
+        "socket AF_UNIX": "pass",
+        "socket AF_INET": "pass",
+        "socket AF_INET6": "pass",
+        "socket AF_NETLINK": "pass",
+    }
+
+
+def test_unloadable_library_fails():
+    from servebox.doctor.probes import probe_library
+
+    assert probe_library("libdefinitely-not-here.so.9").status == "fail"
+    assert probe_library("libz.so.1").status == "pass"
+
+
+def test_cuda_toolkit_probe_follows_nvcc_itself(tmp_path, monkeypatch):
+    from servebox.doctor.probes import probe_cuda_toolkit
+
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    (fake / "nvcc").write_text("#!/bin/sh\necho '#$ INCLUDES=\"-I/nonexistent/include\"' >&2\n")
+    (fake / "nvcc").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{fake}:{os.environ['PATH']}")
+    monkeypatch.delenv("NVCC_PREPEND_FLAGS", raising=False)
+    p = probe_cuda_toolkit()
+    assert p.status == "fail" and "/nonexistent/include" in p.evidence and "NVCC_PREPEND_FLAGS" in p.fix
