@@ -107,7 +107,7 @@ def test_chunk_boundaries_do_not_lose_lines():
     text = (LOGS / "digest-llama-swap-triton.log").read_text()
     t = Triage("pieces")
     for i in range(0, len(text), 37):  # feed in odd-sized pieces that cut lines
-        t.feed(text[i : i + 37])
+        t.feed(text[i : i + 37].encode())
     result = t.result()
     assert result.diagnoses[0].id == "jit-cache-cannot-map" and result.diagnoses[0].evidence[0].line == 10
     assert result.lines == text.count("\n")
@@ -218,3 +218,23 @@ def test_cuda_toolkit_probe_follows_nvcc_itself(tmp_path, monkeypatch):
     monkeypatch.delenv("NVCC_PREPEND_FLAGS", raising=False)
     p = probe_cuda_toolkit()
     assert p.status == "fail" and "/nonexistent/include" in p.evidence and "NVCC_PREPEND_FLAGS" in p.fix
+
+
+def test_keyword_finder_without_re2_gives_the_same_hits(monkeypatch):
+    from servebox.doctor import triage as triage_mod
+
+    text = (LOGS / "vllm-tp2-graph-capture-oom.log").read_bytes()
+    words = [k for s in load_signatures() for k in s.keywords]
+    fast = triage_mod.KeywordFinder(words).iter(text)
+    monkeypatch.setitem(sys.modules, "re2", None)  # import re2 now raises ImportError
+    slow = triage_mod.KeywordFinder(words).iter(text)
+    assert sorted(fast) == sorted(slow) and fast
+
+
+def test_overlapping_keywords_at_one_spot_are_all_found():
+    from servebox.doctor.triage import KeywordFinder
+
+    hits = KeywordFinder(["health check", "ealth check", "out of memory"]).iter(
+        b"x health check timed out; out of memory\n"
+    )
+    assert {w for _, w in hits} == {"health check", "ealth check", "out of memory"}
