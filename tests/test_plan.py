@@ -154,7 +154,7 @@ def test_from_command_parses_a_real_command_line(run_cli):
         "--max-model-len 16384 --default-chat-template-kwargs '{\"enable_thinking\": true}'"
     )
     flags, rest = parse_command(cmd)
-    assert flags.max_model_len == "16384" and "--default-chat-template-kwargs" in rest
+    assert flags.max_model_len == "16384" and flags.default_chat_template_kwargs == {"enable_thinking": True}
     result = run_cli("plan", "--gpu", "a100-80gb", "--from-command", cmd, "--json")
     assert result.code == 0 and result.json()["max_model_len"] == 16384
 

@@ -33,6 +33,14 @@ class ServeFlags:
     language_model_only: bool = False
     block_size: int | None = None
     dtype: str = "auto"
+    default_chat_template_kwargs: dict[str, Any] = field(default_factory=dict)
+    quantization: str | None = None
+    attention_backend: str | None = None
+    kv_offloading_size: float | None = None
+    served_model_name: list[str] = field(default_factory=list)
+    port: int | None = None
+    host: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)  # other known flags, kept verbatim for rendering
 
 
 def _json_arg(flag: str):
@@ -82,6 +90,42 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--language-model-only", action="store_true")
     p.add_argument("--block-size", type=int)
     p.add_argument("--dtype", default="auto")
+    p.add_argument(
+        "--default-chat-template-kwargs",
+        "--chat-template-kwargs",
+        type=_json_arg("--default-chat-template-kwargs"),
+        default={},
+    )
+    p.add_argument("--quantization", "-q")
+    p.add_argument("--attention-backend")
+    p.add_argument("--kv-offloading-size", type=float)
+    p.add_argument("--served-model-name", nargs="+", default=[])
+    p.add_argument("--port", type=int)
+    p.add_argument("--host")
+    # flags the planner does not use but must not mistake for the model argument
+    for flag in (
+        "--reasoning-parser",
+        "--tool-call-parser",
+        "--chat-template",
+        "--tokenizer",
+        "--revision",
+        "--download-dir",
+        "--limit-mm-per-prompt",
+        "--mm-processor-kwargs",
+        "--generation-config",
+        "--api-key",
+        "--override-generation-config",
+        "--hf-overrides",
+        "--kv-transfer-config",
+        "--swap-space",
+        "--cpu-offload-gb",
+        "--seed",
+        "--load-format",
+        "--distributed-executor-backend",
+        "--max-logprobs",
+        "--uvicorn-log-level",
+    ):
+        p.add_argument(flag, dest="extra_" + flag.strip("-").replace("-", "_"))
     return p
 
 
@@ -121,6 +165,16 @@ def parse_flags(argv: list[str]) -> tuple[ServeFlags, list[str]]:
         language_model_only=ns.language_model_only,
         block_size=ns.block_size,
         dtype=ns.dtype,
+        default_chat_template_kwargs=ns.default_chat_template_kwargs,
+        quantization=ns.quantization,
+        attention_backend=ns.attention_backend,
+        kv_offloading_size=ns.kv_offloading_size,
+        served_model_name=ns.served_model_name,
+        port=ns.port,
+        host=ns.host,
+        extra={
+            k[len("extra_") :]: v for k, v in vars(ns).items() if k.startswith("extra_") and v is not None
+        },
     )
     return flags, rest
 

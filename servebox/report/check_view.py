@@ -1,0 +1,25 @@
+"""`servebox check` as findings grouped by severity, each with its evidence and fix."""
+
+from __future__ import annotations
+
+from rich.console import Console
+
+from servebox.check import CheckReport
+
+STYLE = {"error": "bold red", "warn": "yellow", "info": "cyan"}
+
+
+def show_check(report: CheckReport, console: Console) -> None:
+    console.print(
+        f"[bold]{report.source}[/bold] on {report.gpu} with {report.engine_profile}: "
+        f"{report.errors} error(s), {report.warnings} warning(s)"
+    )
+    for f in report.findings:
+        console.print(
+            f"[{STYLE[f.severity]}]{f.severity:5}[/{STYLE[f.severity]}] [bold]{f.rule}[/bold]: ", end=""
+        )
+        console.print(f.message, markup=False, highlight=False)
+        for line in f.evidence:
+            console.print(f"        {line}", markup=False, highlight=False)
+        if f.fix:
+            console.print(f"        fix: {f.fix}", markup=False, highlight=False)
