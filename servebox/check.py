@@ -381,6 +381,28 @@ def rule_kv_backend(ctx: Context) -> list[Finding]:
                 "choose a KV cache dtype one of the backends supports",
             )
         ]
+    forced = ctx.flags.attention_backend
+    if forced:
+        if forced not in backends:
+            return [
+                _finding(
+                    "attention-backend",
+                    "error",
+                    f"{ctx.engine.name} has no attention backend {forced!r}",
+                    evidence,
+                    f"choose one of {', '.join(backends)}",
+                )
+            ]
+        if forced not in serving:
+            return [
+                _finding(
+                    "kv-dtype-backend",
+                    "error",
+                    f"Selected backend {forced} is not valid for this configuration. Reason: ['kv_cache_dtype not supported']",
+                    evidence,
+                    f"{dtype} is served by {', '.join(serving)}: drop --attention-backend (the dtype implies the backend)",
+                )
+            ]
     spec = ctx.flags.speculative_config or {}
     needed = ctx.engine.data.get("spec_decode_backend")
     if spec and needed and needed not in serving:

@@ -41,6 +41,8 @@ ARCHITECTURES: dict[str, str] = {
             "GraniteForCausalLM",
             "Olmo2ForCausalLM",
             "InternLM3ForCausalLM",
+            "CohereForCausalLM",
+            "BaichuanForCausalLM",
             "MixtralForCausalLM",
             "Qwen2MoeForCausalLM",
             "Qwen3MoeForCausalLM",
