@@ -1,0 +1,1 @@
+"""Deploy artifacts: the spec, systemd units, the router's config, provisioned engine venvs."""

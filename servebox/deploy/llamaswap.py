@@ -1,0 +1,122 @@
+"""The llama-swap config: passthrough entries for engines in their own units, managed ones for llama.cpp.
+
+Only keys llama-swap documents are rendered, and `LlamaSwapConfig` below (servebox's own model of
+the schema of llama-swap's config-schema.json, legacy `groups` form, `aliases` as strings)
+rejects anything else. A passthrough entry proxies to the engine's fixed port, checks /health,
+and carries an inert `cmd` (the key is required; the engine lives in its own unit).
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from servebox.deploy.spec import Model, Spec
+from servebox.deploy.systemd import engine_argv
+
+INERT_CMD = "/bin/sleep infinity"
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class LSModel(_Strict):
+    cmd: str = Field(min_length=1)
+    cmdStop: str | None = None  # noqa: N815 - llama-swap's own key names
+    name: str | None = Field(default=None, max_length=128)
+    description: str | None = Field(default=None, max_length=1024)
+    env: list[str] = []
+    proxy: str | None = None
+    aliases: list[str] = []
+    checkEndpoint: str = "/health"  # noqa: N815
+    ttl: int = Field(default=0, ge=0)
+    useModelName: str | None = None  # noqa: N815
+    metadata: dict[str, Any] = {}
+    concurrencyLimit: int = Field(default=0, ge=0)  # noqa: N815
+    unlisted: bool = False
+
+    @field_validator("env")
+    @classmethod
+    def env_format(cls, value: list[str]) -> list[str]:
+        for item in value:
+            if not re.match(r"^[A-Z_][A-Z0-9_]*=.*$", item):
+                raise ValueError(f"env entry {item!r} must be NAME=value")
+        return value
+
+    @field_validator("checkEndpoint")
+    @classmethod
+    def endpoint(cls, value: str) -> str:
+        if not (value.startswith("/") or value == "none"):
+            raise ValueError("checkEndpoint must start with / or be 'none'")
+        return value
+
+
+class LSGroup(_Strict):
+    swap: bool = True
+    exclusive: bool = True
+    persistent: bool = False
+    members: list[str]
+
+
+class LlamaSwapConfig(_Strict):
+    healthCheckTimeout: int = Field(default=120, ge=15)  # noqa: N815
+    logLevel: str = "info"  # noqa: N815
+    logToStdout: str = "proxy"  # noqa: N815
+    startPort: int = 5800  # noqa: N815
+    apiKeys: list[str] = []  # noqa: N815
+    models: dict[str, LSModel]
+    groups: dict[str, LSGroup] = {}
+
+
+def model_entry(model: Model) -> LSModel:
+    common = {
+        "name": model.name,
+        "description": f"{model.engine} {model.checkpoint}",
+        "concurrencyLimit": model.concurrency_limit or int(model.flags.get("max-num-seqs", 0) or 0),
+        "metadata": {"servebox": {"engine": model.engine, "port": model.port}},
+    }
+    if model.own_unit:
+        # The engine runs as its own systemd unit: the router only proxies. cmd is required by llama-swap, so it is inert.
+        return LSModel(
+            cmd=INERT_CMD, proxy=f"http://127.0.0.1:{model.port}", checkEndpoint="/health", ttl=0, **common
+        )
+    return LSModel(
+        cmd=shlex.join(engine_argv(model)),
+        proxy=f"http://127.0.0.1:{model.port}",
+        checkEndpoint="/health",
+        ttl=model.ttl_s,
+        env=[f"{k}={v}" for k, v in model.env.items()],
+        **common,
+    )
+
+
+def render_config(spec: Spec) -> LlamaSwapConfig:
+    slowest = max(m.cold_start_s for m in spec.models)
+    timeout = spec.router.health_check_timeout_s or max(120, int(slowest * 1.5))
+    if timeout < slowest:
+        raise ValueError(
+            f"router.health_check_timeout_s {timeout} is below the slowest cold start ({slowest} s)"
+        )
+    groups: dict[str, LSGroup] = {}
+    for m in spec.models:
+        if m.group:
+            groups.setdefault(m.group, LSGroup(swap=True, exclusive=True, members=[])).members.append(m.name)
+    return LlamaSwapConfig(
+        healthCheckTimeout=timeout,
+        logLevel=spec.router.log_level,
+        logToStdout="both",
+        apiKeys=spec.router.api_keys,
+        models={m.name: model_entry(m) for m in spec.models},
+        groups=groups,
+    )
+
+
+def to_yaml(config: LlamaSwapConfig) -> str:
+    data = config.model_dump(exclude_defaults=False, exclude_none=True)
+    header = "# llama-swap config rendered by servebox: engines in their own units are proxied, llama.cpp models are managed.\n"
+    return header + yaml.safe_dump(data, sort_keys=False, default_flow_style=False, width=1000)

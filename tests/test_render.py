@@ -1,0 +1,146 @@
+"""servebox render: units verified by systemd's own tools, argv read back through systemd's parser,
+the router config parsed back and validated, atomic output."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from servebox.deploy.llamaswap import LlamaSwapConfig
+from servebox.deploy.render import render_files, write_atomically
+from servebox.deploy.spec import load_spec
+from servebox.deploy.systemd import systemd_unquote_runtime
+from servebox.deploy.verify import check_units, parsed_exec_start
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "servebox" / "examples" / "digest-2xv100.toml"
+needs_systemd = pytest.mark.skipif(
+    shutil.which("systemd-analyze") is None, reason="systemd-analyze not installed"
+)
+
+
+def local_spec(tmp_path: Path) -> Path:
+    """The digest's spec with binaries that exist on this machine, so verify judges the units, not the host."""
+    venv = Path(sys.executable).parent.parent
+    text = EXAMPLE.read_text().replace('venv = "/var/lib/vllm/venv"', f'venv = "{venv}"')
+    text = text.replace('binary = "/usr/local/bin/llama-swap"', 'binary = "/bin/true"').replace(
+        'binary = "/usr/local/bin/llama-server"', 'binary = "/bin/true"'
+    )
+    path = tmp_path / "spec.toml"
+    path.write_text(text)
+    return path
+
+
+def test_render_writes_every_artifact(run_cli, tmp_path):
+    r = run_cli("render", EXAMPLE, "--out", tmp_path / "out", "--json")
+    assert r.code == 0
+    files = set(r.json()["files"])
+    assert files == {
+        "env/servebox-qwen38-nvfp4.env",
+        "llama-swap.yaml",
+        "systemd/servebox-qwen38-nvfp4.service",
+        "systemd/servebox-router.service",
+    }
+
+
+def test_engine_unit_properties(tmp_path):
+    files = render_files(load_spec(EXAMPLE))
+    unit = files["systemd/servebox-qwen38-nvfp4.service"]
+    lines = unit.splitlines()
+    assert sum(line.startswith("ExecStart=") for line in lines) == 1
+    assert "MemoryDenyWriteExecute" not in "\n".join(line for line in lines if not line.startswith("#"))
+    assert "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6 AF_NETLINK" in lines
+    assert "LimitMEMLOCK=infinity" in lines and "MemoryMax=16G" in lines
+    assert "StateDirectory=servebox/qwen38-nvfp4" in lines
+    assert "Environment=TRITON_CACHE_DIR=/var/lib/servebox/qwen38-nvfp4/cache/triton" in lines
+    assert int(next(line for line in lines if line.startswith("TimeoutStartSec="))[16:]) >= 360
+    assert {"DeviceAllow=/dev/nvidia0 rw", "DeviceAllow=/dev/nvidia1 rw", "DevicePolicy=closed"} <= set(lines)
+    router = files["systemd/servebox-router.service"].splitlines()
+    assert (
+        "MemoryDenyWriteExecute=yes" in router
+        and "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6" in router
+    )
+    env = files["env/servebox-qwen38-nvfp4.env"]
+    assert (
+        'TRITON_LIBCUDA_PATH="/run/opengl-driver/lib"' in env
+        and 'NVCC_PREPEND_FLAGS="-I/opt/cuda-12.8/include"' in env
+    )
+
+
+def test_router_config_parses_back_and_matches_the_schema():
+    config = yaml.safe_load(render_files(load_spec(EXAMPLE))["llama-swap.yaml"])
+    LlamaSwapConfig.model_validate(config)  # extra keys or wrong types raise
+    vllm = config["models"]["qwen38-nvfp4"]
+    assert (
+        vllm["proxy"] == "http://127.0.0.1:5810"
+        and vllm["checkEndpoint"] == "/health"
+        and vllm["cmd"] == "/bin/sleep infinity"
+    )
+    assert config["healthCheckTimeout"] >= 360
+    assert config["groups"]["gpu-llm"]["members"] == ["qwen38-nvfp4", "gemma3-12b-q4"]
+    llama = config["models"]["gemma3-12b-q4"]
+    assert llama["cmd"].startswith("/usr/local/bin/llama-server -m ") and llama["ttl"] == 600
+
+
+@needs_systemd
+def test_units_pass_systemd_analyze_and_exposure_targets(tmp_path):
+    out = tmp_path / "out"
+    write_atomically(render_files(load_spec(local_spec(tmp_path))), out)
+    verdicts = {v.unit: v for v in check_units(out / "systemd")}
+    engine, router = verdicts["servebox-qwen38-nvfp4.service"], verdicts["servebox-router.service"]
+    assert engine.verify_rc == 0 and not engine.missing_here, engine.verify_output
+    assert router.verify_rc == 0, router.verify_output
+    assert engine.exposure is not None and engine.exposure <= 4.0
+    assert router.exposure is not None and router.exposure <= 2.5
+
+
+@needs_systemd
+def test_verify_catches_a_broken_setting(tmp_path):
+    out = tmp_path / "out"
+    write_atomically(render_files(load_spec(local_spec(tmp_path))), out)
+    unit = out / "systemd" / "servebox-router.service"
+    unit.write_text(unit.read_text().replace("DeviceAllow=/dev/nvidia0 rw", "DeviceAllow=/dev/nvidia0 rwz"))
+    verdict = next(v for v in check_units(out / "systemd") if v.unit == "servebox-router.service")
+    assert verdict.verify_rc != 0 and "Invalid device rights" in verdict.verify_output
+
+
+@needs_systemd
+def test_json_and_special_characters_reach_the_engine_through_systemd(tmp_path):
+    out = tmp_path / "out"
+    spec = load_spec(local_spec(tmp_path))
+    spec.models[0].flags["override-generation-config"] = {"stop": ["50% off", "$HOME", "a\\b", 'quote"d']}
+    write_atomically(render_files(spec), out)
+    argv = parsed_exec_start(out / "systemd" / "servebox-qwen38-nvfp4.service")
+    received = [systemd_unquote_runtime(a) for a in argv]
+    i = received.index("--default-chat-template-kwargs")
+    assert received[i + 1] == '{"enable_thinking": true}'
+    j = received.index("--override-generation-config")
+    assert received[j + 1] == '{"stop": ["50% off", "$HOME", "a\\\\b", "quote\\"d"]}'
+
+
+def test_bad_spec_names_the_key(run_cli, tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text(EXAMPLE.read_text().replace("cold_start_s = 360", "cold_start_s = 360\nscript = 'oops'"))
+    r = run_cli("render", bad, "--out", tmp_path / "out")
+    assert r.code == 2 and "models[qwen38-nvfp4].script" in r.err and len(r.err.strip().splitlines()) == 1
+    bad.write_text("[[models]]\nname = 'x'\ncheckpoint = '/m'\nport = 80\n")
+    r = run_cli("render", bad, "--out", tmp_path / "out")
+    assert r.code == 2 and "port" in r.err
+    bad.write_text("[[models]\n")
+    assert run_cli("render", bad, "--out", tmp_path / "out").code == 2
+    assert not (tmp_path / "out").exists()  # nothing half-written
+
+
+def test_render_error_leaves_the_old_output_untouched(run_cli, tmp_path):
+    out = tmp_path / "out"
+    assert run_cli("render", EXAMPLE, "--out", out).code == 0
+    before = {p.name: p.read_text() for p in out.rglob("*") if p.is_file()}
+    bad = tmp_path / "bad.toml"
+    bad.write_text(EXAMPLE.read_text().replace("health_check_timeout_s = 900", "health_check_timeout_s = 60"))
+    r = run_cli("render", bad, "--out", out)
+    assert r.code == 2 and "cold start" in r.err
+    assert {p.name: p.read_text() for p in out.rglob("*") if p.is_file()} == before
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".out.")]
