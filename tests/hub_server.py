@@ -61,6 +61,18 @@ class FakeHub:
 
             def do_GET(self):
                 hub.requests.append(f"GET {self.path} {self.headers.get('range', '')}")
+                if self.path.startswith(f"/api/models/{hub.repo}/tree/"):  # snapshot_download's file listing
+                    files = [
+                        {
+                            "type": "file",
+                            "path": str(p.relative_to(hub.root)),
+                            "size": self._size(p),
+                            "oid": "0" * 40,
+                        }
+                        for p in sorted(hub.root.rglob("*"))
+                        if p.is_file()
+                    ]
+                    return self._send(200, json.dumps(files).encode(), {"Content-Type": "application/json"})
                 if self.path.startswith(f"/api/models/{hub.repo}"):
                     siblings = [
                         {"rfilename": str(p.relative_to(hub.root)), "size": self._size(p)}

@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from servebox.deploy.provision import ProvisionSpec
 from servebox.errors import InputError
 from servebox.hardware import CATALOG
 
@@ -77,6 +78,7 @@ class Model(Strict):
     toolchain: Toolchain = Toolchain()
     ttl_s: int = 0
     concurrency_limit: int | None = None
+    provision: ProvisionSpec | None = None
 
     @field_validator("name")
     @classmethod

@@ -1,0 +1,200 @@
+"""servebox provision / lock / fetch-model: real venvs from a wheel the test builds, hashes enforced,
+atomic switch and rollback; a download from a local hub server verified against its listing."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+from safetensors.numpy import save_file
+
+from servebox.deploy.provision import ProvisionSpec, canonical_wheel_name, provision, rollback, sha256_file
+from servebox.errors import InputError
+
+
+def build_wheel(directory: Path, version: str, prefix: str = "") -> Path:
+    """A real, installable wheel of a one-module package `sbx_tiny` (the zip layout pip expects)."""
+    name = f"{prefix}sbx_tiny-{version}-py3-none-any.whl"
+    path = directory / name
+    files = {
+        "sbx_tiny/__init__.py": f"VERSION = {version!r}\n",
+        f"sbx_tiny-{version}.dist-info/METADATA": f"Metadata-Version: 2.1\nName: sbx-tiny\nVersion: {version}\n",
+        f"sbx_tiny-{version}.dist-info/WHEEL": "Wheel-Version: 1.0\nGenerator: servebox-tests\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
+    }
+    record = []
+    with zipfile.ZipFile(path, "w") as zf:
+        for arc, text in files.items():
+            data = text.encode()
+            zf.writestr(arc, data)
+            digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+            record.append(f"{arc},sha256={digest},{len(data)}")
+        record.append(f"sbx_tiny-{version}.dist-info/RECORD,,")
+        zf.writestr(f"sbx_tiny-{version}.dist-info/RECORD", "\n".join(record) + "\n")
+    return path
+
+
+def installed_version(link: Path) -> str:
+    return subprocess.run(
+        [str(link / "bin" / "python"), "-c", "import sbx_tiny; print(sbx_tiny.VERSION)"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+
+
+def test_canonical_name_strips_a_store_prefix():
+    assert (
+        canonical_wheel_name("q3kz0rr8n3x7-vllm-1.5.0+cu128-cp312-cp312-linux_x86_64.whl")
+        == "vllm-1.5.0+cu128-cp312-cp312-linux_x86_64.whl"
+    )
+
+
+def test_provision_builds_verifies_switches_and_rolls_back(tmp_path):
+    wheels = tmp_path / "wheels"
+    wheels.mkdir()
+    w1 = build_wheel(wheels, "0.1.0", prefix="9f2c1a-")  # a store-path-like prefix pip would refuse
+    link = tmp_path / "venvs" / "engine"
+    link.parent.mkdir()
+    spec1 = ProvisionSpec(wheel=str(w1), sha256=sha256_file(w1), python=sys.executable)
+    first = provision(spec1, link)
+    assert first.changed and link.is_symlink() and installed_version(link) == "0.1.0"
+    assert (
+        json.loads((link / "servebox-stamp.json").read_text())["wheel"] == "sbx_tiny-0.1.0-py3-none-any.whl"
+    )
+    again = provision(spec1, link)
+    assert not again.changed and again.target == first.target  # same inputs: nothing rebuilt
+
+    w2 = build_wheel(wheels, "0.2.0")
+    bad = ProvisionSpec(wheel=str(w2), sha256="0" * 64, python=sys.executable)
+    with pytest.raises(InputError, match="does not match the pinned"):
+        provision(bad, link)
+    assert installed_version(link) == "0.1.0"  # a wrong hash switches nothing
+    assert not [p for p in link.parent.iterdir() if p.name.endswith(".building")]
+
+    second = provision(ProvisionSpec(wheel=str(w2), sha256=sha256_file(w2), python=sys.executable), link)
+    assert second.changed and second.previous == first.target and installed_version(link) == "0.2.0"
+    assert Path(first.target).exists()  # kept for rollback
+    assert rollback(link) == first.target and installed_version(link) == "0.1.0"
+
+
+def test_provision_cli_with_spec_and_lock(run_cli, tmp_path):
+    wheels = tmp_path / "wheels"
+    wheels.mkdir()
+    wheel = build_wheel(wheels, "1.0.0")
+    lockfile = tmp_path / "requirements.lock"
+    lockfile.write_text("# nothing beyond the wheel\n")
+    venv = tmp_path / "venv-link"
+    spec = tmp_path / "spec.toml"
+    spec.write_text(f"""
+[[models]]
+name = "tiny"
+checkpoint = "/models/tiny"
+port = 5900
+venv = "{venv}"
+[models.provision]
+wheel = "{wheel}"
+sha256 = "{sha256_file(wheel)}"
+requirements = "{lockfile}"
+python = "{sys.executable}"
+""")
+    r = run_cli("provision", spec, "--json")
+    assert r.code == 0 and r.json()[0]["changed"] is True
+    assert run_cli("provision", spec, "--json").json()[0]["changed"] is False
+    assert run_cli("lock", venv, "--out", tmp_path / "frozen.lock").code == 0
+    frozen = (tmp_path / "frozen.lock").read_text()
+    assert (
+        "# excluded (direct reference" in frozen and "sbx-tiny @ file://" in frozen
+    )  # the engine wheel pins itself
+
+
+def test_lock_hashes_what_an_index_serves(run_cli, tmp_path):
+    wheels = tmp_path / "wheels"
+    wheels.mkdir()
+    wheel = build_wheel(wheels, "2.0.0")
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    pip = [
+        str(venv / "bin" / "python"),
+        "-m",
+        "pip",
+        "install",
+        "-q",
+        "--no-index",
+        "--find-links",
+        str(wheels),
+        "sbx-tiny",
+    ]
+    subprocess.run(pip, check=True)
+    r = run_cli("lock", venv, "--out", tmp_path / "req.lock", "--find-links", wheels)
+    assert r.code == 0
+    line = next(x for x in (tmp_path / "req.lock").read_text().splitlines() if x.startswith("sbx"))
+    assert line == f"sbx-tiny==2.0.0 --hash=sha256:{sha256_file(wheel)}"
+
+
+def test_fetch_model_from_a_local_hub(tmp_path):
+    from tests.hub_server import FakeHub
+
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "config.json").write_text(
+        json.dumps(
+            {
+                "architectures": ["LlamaForCausalLM"],
+                "hidden_size": 64,
+                "num_hidden_layers": 1,
+                "num_attention_heads": 4,
+                "vocab_size": 32,
+            }
+        )
+    )
+    save_file({"model.embed_tokens.weight": np.ones((32, 64), np.float16)}, repo / "model.safetensors")
+    with FakeHub(repo) as hub:
+        env = {
+            **os.environ,
+            "HF_ENDPOINT": hub.url,
+            "HF_HOME": str(tmp_path / "hf"),
+            "HF_HUB_DISABLE_XET": "1",
+        }
+        env.pop("HF_HUB_OFFLINE", None)
+        proc = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "servebox.cli",
+                "fetch-model",
+                "org/model",
+                "--dir",
+                str(tmp_path / "dl"),
+                "--json",
+            ],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=120,
+        )
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout)
+    assert result["complete"] and result["files"] == 2
+    assert (tmp_path / "dl" / "model.safetensors").read_bytes() == (repo / "model.safetensors").read_bytes()
+
+
+def test_truncated_download_is_named(tmp_path):
+    from servebox.deploy.fetch import verify_download
+
+    d = tmp_path / "ckpt"
+    d.mkdir()
+    save_file({"w": np.ones((256, 256), np.float32)}, d / "model.safetensors")
+    size = (d / "model.safetensors").stat().st_size
+    with open(d / "model.safetensors", "r+b") as handle:
+        handle.truncate(size - 1000)
+    result = verify_download("org/model", d, {"model.safetensors": size})
+    assert not result.complete and any("the hub lists" in p for p in result.problems)
+    assert any("header implies" in p for p in result.problems)
