@@ -45,36 +45,77 @@ def memory_bar(plan: Plan, width: int = 760) -> str:
     return f'<svg width="{width}" height="70" xmlns="http://www.w3.org/2000/svg">{"".join(parts)}</svg>'
 
 
-def concurrency_curve(plan: Plan, width: int = 760, height: int = 260) -> str:
-    rows = [r for r in plan.context_table if r["max_concurrency"]]
-    if not rows:
+def line_chart(
+    series: dict[str, list[tuple[float, float]]],
+    x_label: str,
+    y_label: str,
+    width: int = 760,
+    height: int = 260,
+    x_ticks: list[str] | None = None,
+    reference_y: float | None = None,
+) -> str:
+    """An SVG line chart of one or more series over the same x positions (points are (x index or value, y))."""
+    points = [p for pts in series.values() for p in pts]
+    if not points:
         return ""
-    xs = list(range(len(rows)))
-    top = max(r["max_concurrency"] for r in rows)
+    xs = sorted({x for x, _ in points})
+    top = max(y for _, y in points) or 1.0
 
-    def px(i):
-        return 50 + (width - 70) * i / max(1, len(rows) - 1)
+    def px(x: float) -> float:
+        return 50 + (width - 70) * (xs.index(x) / max(1, len(xs) - 1))
 
-    def py(c):
-        return height - 30 - (height - 50) * c / top
+    def py(y: float) -> float:
+        return height - 30 - (height - 50) * y / top
 
-    points = " ".join(f"{px(i):.1f},{py(r['max_concurrency']):.1f}" for i, r in zip(xs, rows, strict=True))
-    marks = "".join(
-        f'<circle cx="{px(i):.1f}" cy="{py(r["max_concurrency"]):.1f}" r="4" fill="{"#59a14f" if r["max_concurrency"] >= 1 else "#e15759"}">'
-        f"<title>{r['context']:,} tokens: {r['max_concurrency']:.2f}x</title></circle>"
-        f'<text x="{px(i):.1f}" y="{height - 10}" font-size="11" text-anchor="middle">{r["context"] // 1024}k</text>'
-        for i, r in zip(xs, rows, strict=True)
+    colors = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2"]
+    parts = []
+    if reference_y is not None and reference_y <= top:
+        parts.append(
+            f'<line x1="50" x2="{width - 20}" y1="{py(reference_y):.1f}" y2="{py(reference_y):.1f}" stroke="#999" stroke-dasharray="4"/>'
+        )
+    for (name, pts), color in zip(series.items(), colors, strict=False):
+        poly = " ".join(f"{px(x):.1f},{py(y):.1f}" for x, y in pts)
+        parts.append(
+            f'<polyline points="{poly}" fill="none" stroke="{color}" stroke-width="2"><title>{html.escape(name)}</title></polyline>'
+        )
+        parts += [
+            f'<circle cx="{px(x):.1f}" cy="{py(y):.1f}" r="3.5" fill="{color}"><title>{html.escape(name)}: {y:.3g}</title></circle>'
+            for x, y in pts
+        ]
+    labels = x_ticks or [f"{x:g}" for x in xs]
+    parts += [
+        f'<text x="{px(x):.1f}" y="{height - 10}" font-size="11" text-anchor="middle">{html.escape(label)}</text>'
+        for x, label in zip(xs, labels, strict=False)
+    ]
+    legend = " · ".join(
+        f'<tspan fill="{c}">{html.escape(n)}</tspan>' for n, c in zip(series, colors, strict=False)
     )
-    one = (
-        f'<line x1="50" x2="{width - 20}" y1="{py(1):.1f}" y2="{py(1):.1f}" stroke="#999" stroke-dasharray="4"/>'
-        if top >= 1
-        else ""
+    parts.append(
+        f'<text x="5" y="15" font-size="12">{html.escape(y_label)} vs {html.escape(x_label)}: {legend}</text>'
     )
-    return (
-        f'<svg width="{width}" height="{height}" xmlns="http://www.w3.org/2000/svg">{one}'
-        f'<polyline points="{points}" fill="none" stroke="#4e79a7" stroke-width="2"/>{marks}'
-        f'<text x="5" y="15" font-size="12">max concurrency (requests at full context)</text></svg>'
+    return f'<svg width="{width}" height="{height}" xmlns="http://www.w3.org/2000/svg">{"".join(parts)}</svg>'
+
+
+def concurrency_curve(plan: Plan) -> str:
+    rows = [r for r in plan.context_table if r["max_concurrency"]]
+    points = [(i, r["max_concurrency"]) for i, r in enumerate(rows)]
+    return line_chart(
+        {"max concurrency": points},
+        "context",
+        "requests at full context",
+        x_ticks=[f"{r['context'] // 1024}k" for r in rows],
+        reference_y=1.0,
     )
+
+
+def write_html(title: str, body: list[str], path: Path) -> None:
+    doc = (
+        f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title></head>"
+        f"<body style='font-family:sans-serif'><style>pre{{white-space:pre-wrap}}</style>{''.join(body)}</body></html>"
+    )
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(doc, encoding="utf-8")
+    tmp.replace(path)
 
 
 def write_plan_html(plan: Plan, path: Path) -> None:
@@ -99,7 +140,4 @@ def write_plan_html(plan: Plan, path: Path) -> None:
         "<h2>Arithmetic</h2><pre>" + esc("\n".join(plan.explain)) + "</pre>",
         "<h2>Assumptions</h2><ul>" + "".join(f"<li>{esc(a)}</li>" for a in plan.assumptions) + "</ul>",
     ]
-    doc = f"<!doctype html><html><head><meta charset='utf-8'><title>servebox plan</title></head><body style='font-family:sans-serif'><style>pre{{white-space:pre-wrap}}</style>{''.join(body)}</body></html>"
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(doc, encoding="utf-8")
-    tmp.replace(path)
+    write_html("servebox plan", body, path)

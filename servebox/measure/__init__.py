@@ -1,0 +1,1 @@
+"""Measurements through the client path: throughput and latency (bench), answer quality (eval)."""

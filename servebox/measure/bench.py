@@ -1,0 +1,282 @@
+"""`servebox bench`: throughput and latency through the client path, with the engine's own view.
+
+Load shapes: a fixed concurrency, a concurrency sweep (1, 2, 4, ... until throughput stops
+growing), or Poisson arrivals at a request rate. Every request's timer starts when it is created,
+before any client-side waiting, and the HTTP client holds one connection per concurrent request.
+While the load runs, the engine's /metrics (running, waiting, KV usage, preemptions) is sampled.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import statistics
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+from prometheus_client.parser import text_string_to_metric_families
+from pydantic import BaseModel
+
+from servebox.errors import InputError
+from servebox.measure.client import Completion, chat, make_client
+
+ENGINE_GAUGES = {
+    "vllm:num_requests_running": "running",
+    "vllm:num_requests_waiting": "waiting",
+    "vllm:kv_cache_usage_perc": "kv_usage",
+    "vllm:num_preemptions_total": "preemptions",
+    "vllm:num_preemptions": "preemptions",
+}
+
+
+def percentiles(values: list[float]) -> dict[str, float | None]:
+    if not values:
+        return {"p50": None, "p90": None, "p99": None, "mean": None}
+    ordered = sorted(values)
+
+    def pct(p: float) -> float:
+        k = (len(ordered) - 1) * p
+        lo, hi = int(k), min(int(k) + 1, len(ordered) - 1)
+        return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
+
+    return {"p50": pct(0.5), "p90": pct(0.9), "p99": pct(0.99), "mean": statistics.fmean(ordered)}
+
+
+class LevelResult(BaseModel):
+    concurrency: int | None
+    request_rate: float | None
+    requests: int
+    errors: int
+    duration_s: float
+    requests_per_s: float
+    output_tokens_per_s: float
+    total_tokens_per_s: float
+    ttft_s: dict[str, float | None]
+    ttfat_s: dict[str, float | None]
+    tpot_s: dict[str, float | None]
+    itl_s: dict[str, float | None]
+    e2e_s: dict[str, float | None]
+    goodput_per_s: float | None
+    engine: dict[str, float | None]
+    error_samples: list[str]
+
+
+async def synthetic_prompt(
+    client: httpx.AsyncClient, base_url: str, model: str, input_tokens: int
+) -> tuple[str, str]:
+    """A prompt of INPUT_TOKENS tokens by the server's own tokenizer (/tokenize), else by a 4-characters-a-token estimate."""
+    words = "the quick brown fox jumps over the lazy dog while servebox measures every token ".split()
+    text = " ".join(words[i % len(words)] for i in range(input_tokens))
+    root = base_url.rstrip("/").removesuffix("/v1")
+    try:
+        for _ in range(6):
+            r = await client.post(f"{root}/tokenize", json={"model": model, "prompt": text})
+            if r.status_code != 200:
+                raise httpx.HTTPError("no /tokenize")
+            count = r.json().get("count") or len(r.json().get("tokens", []))
+            if count == input_tokens or count == 0:
+                break
+            scale = input_tokens / count
+            n = max(1, round(len(text.split()) * scale))
+            text = " ".join(words[i % len(words)] for i in range(n))
+        return text, "server tokenizer (/tokenize)"
+    except (httpx.HTTPError, ValueError, KeyError):
+        return " ".join(
+            words[i % len(words)] for i in range(max(1, input_tokens * 3 // 4))
+        ), "estimate (no /tokenize)"
+
+
+async def sample_metrics(
+    client: httpx.AsyncClient, base_url: str, stop: asyncio.Event, samples: list[dict[str, float]]
+) -> None:
+    root = base_url.rstrip("/").removesuffix("/v1")
+    while not stop.is_set():
+        try:
+            r = await client.get(f"{root}/metrics", timeout=5)
+            if r.status_code == 200:
+                sample: dict[str, float] = {}
+                for family in text_string_to_metric_families(r.text):
+                    for s in family.samples:
+                        key = ENGINE_GAUGES.get(s.name) or ENGINE_GAUGES.get(s.name.removesuffix("_total"))
+                        if key:
+                            sample[key] = sample.get(key, 0.0) + s.value
+                samples.append(sample)
+        except (httpx.HTTPError, ValueError):
+            pass
+        try:
+            await asyncio.wait_for(stop.wait(), timeout=0.25)
+        except TimeoutError:
+            pass
+
+
+def summarise_level(
+    results: list[Completion],
+    duration: float,
+    concurrency: int | None,
+    rate: float | None,
+    slo: dict[str, float],
+    samples: list[dict[str, float]],
+) -> LevelResult:
+    ok = [r for r in results if r.ok]
+    out_tokens = sum(r.completion_tokens or len(r.token_times) for r in ok)
+    in_tokens = sum(r.prompt_tokens or 0 for r in ok)
+    good = None
+    if slo:
+        good = (
+            sum(
+                1
+                for r in ok
+                if (r.ttft or 1e9) <= slo.get("ttft_s", 1e9)
+                and (r.tpot or 0) <= slo.get("tpot_s", 1e9)
+                and r.e2e <= slo.get("e2e_s", 1e9)
+            )
+            / duration
+        )
+    engine = {}
+    for key in ("running", "waiting", "kv_usage"):
+        values = [s[key] for s in samples if key in s]
+        engine[f"{key}_max"] = max(values) if values else None
+        engine[f"{key}_mean"] = statistics.fmean(values) if values else None
+    pre = [s["preemptions"] for s in samples if "preemptions" in s]
+    engine["preemptions"] = (pre[-1] - pre[0]) if len(pre) >= 2 else None
+    return LevelResult(
+        concurrency=concurrency,
+        request_rate=rate,
+        requests=len(results),
+        errors=len(results) - len(ok),
+        duration_s=duration,
+        requests_per_s=len(ok) / duration,
+        output_tokens_per_s=out_tokens / duration,
+        total_tokens_per_s=(out_tokens + in_tokens) / duration,
+        ttft_s=percentiles([r.ttft for r in ok if r.ttft is not None]),
+        ttfat_s=percentiles([r.ttfat for r in ok if r.ttfat is not None]),
+        tpot_s=percentiles([r.tpot for r in ok if r.tpot is not None]),
+        itl_s=percentiles([x for r in ok for x in r.itls]),
+        e2e_s=percentiles([r.e2e for r in ok]),
+        goodput_per_s=good,
+        engine=engine,
+        error_samples=[r.error or f"HTTP {r.status}" for r in results if not r.ok][:3],
+    )
+
+
+async def run_level(
+    base_url: str,
+    bodies: list[dict[str, Any]],
+    concurrency: int | None,
+    rate: float | None,
+    slo: dict[str, float],
+    api_key: str | None,
+    timeout_s: float,
+    seed: int = 0,
+) -> LevelResult:
+    width = concurrency or max(8, int((rate or 1) * 8))
+    async with make_client(width, timeout_s, api_key) as client:
+        stop, samples = asyncio.Event(), []
+        sampler = asyncio.create_task(sample_metrics(client, base_url, stop, samples))
+        start = time.perf_counter()
+        results: list[Completion] = []
+        if rate:
+            rng = random.Random(seed)
+            tasks = []
+            for (
+                body
+            ) in bodies:  # open loop: the timer starts at the arrival, whatever the client then waits for
+                tasks.append(asyncio.create_task(chat(client, base_url, body, start=time.perf_counter())))
+                await asyncio.sleep(rng.expovariate(rate))
+            results = list(await asyncio.gather(*tasks))
+        else:
+            queue = list(bodies)
+
+            async def worker() -> (
+                None
+            ):  # closed loop: a request starts when its worker sends it, before the HTTP pool
+                while queue:
+                    body = queue.pop()
+                    results.append(await chat(client, base_url, body))
+
+            await asyncio.gather(*(worker() for _ in range(concurrency or 1)))
+        duration = time.perf_counter() - start
+        stop.set()
+        await sampler
+    return summarise_level(results, duration, concurrency, rate, slo, samples)
+
+
+def request_bodies(
+    model: str, prompt: str, output_tokens: int, count: int, prompts_file: Path | None
+) -> list[dict[str, Any]]:
+    prompts = [prompt] * count
+    if prompts_file:
+        try:
+            rows = [json.loads(line) for line in prompts_file.read_text().splitlines() if line.strip()]
+        except (OSError, json.JSONDecodeError) as exc:
+            raise InputError(str(prompts_file), None, f"not a JSONL file of prompts: {exc}") from None
+        texts = [r.get("prompt") or r.get("text") for r in rows if isinstance(r, dict)]
+        if not texts or not all(isinstance(t, str) for t in texts):
+            raise InputError(str(prompts_file), "prompt", "every line needs a string 'prompt'")
+        prompts = [texts[i % len(texts)] for i in range(count)]
+    return [
+        {
+            "model": model,
+            "messages": [{"role": "user", "content": p}],
+            "max_tokens": output_tokens,
+            "min_tokens": output_tokens,
+            "ignore_eos": True,
+            "temperature": 0.0,
+        }
+        for p in prompts
+    ]
+
+
+class BenchReport(BaseModel):
+    url: str
+    model: str
+    prompt_source: str
+    input_tokens: int
+    output_tokens: int
+    levels: list[LevelResult]
+
+
+async def run_bench(
+    url: str,
+    model: str,
+    *,
+    concurrency: int | None = None,
+    sweep_max: int | None = None,
+    rate: float | None = None,
+    requests: int = 32,
+    input_tokens: int = 128,
+    output_tokens: int = 64,
+    prompts_file: Path | None = None,
+    slo: dict[str, float] | None = None,
+    api_key: str | None = None,
+    timeout_s: float = 600,
+) -> BenchReport:
+    async with make_client(2, 30, api_key) as client:
+        prompt, source = (
+            await synthetic_prompt(client, url, model, input_tokens) if not prompts_file else ("", "file")
+        )
+    bodies = request_bodies(model, prompt, output_tokens, requests, prompts_file)
+    levels: list[LevelResult] = []
+    if rate:
+        levels.append(await run_level(url, bodies, None, rate, slo or {}, api_key, timeout_s))
+    elif sweep_max:
+        width = 1
+        while width <= sweep_max:
+            level = await run_level(url, bodies, width, None, slo or {}, api_key, timeout_s)
+            levels.append(level)
+            if len(levels) >= 2 and level.output_tokens_per_s < 1.05 * levels[-2].output_tokens_per_s:
+                break  # throughput stopped growing
+            width *= 2
+    else:
+        levels.append(await run_level(url, bodies, concurrency or 1, None, slo or {}, api_key, timeout_s))
+    return BenchReport(
+        url=url,
+        model=model,
+        prompt_source=source,
+        input_tokens=input_tokens,
+        output_tokens=output_tokens,
+        levels=levels,
+    )

@@ -1,0 +1,124 @@
+"""A small OpenAI-compatible ASGI server (starlette + uvicorn, real HTTP on loopback) that replays
+recorded responses, for testing scoring and degeneration classes and the bench's mechanics.
+
+`responses` maps a substring of the user message to (reasoning, content, finish_reason); content
+is streamed in small chunks with `delta.content`, reasoning with `delta.reasoning` (or
+`reasoning_content` when `old_field` is set, as llama.cpp and SGLang send it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import threading
+import time
+
+import uvicorn
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, StreamingResponse
+from starlette.routing import Route
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class ReplayServer:
+    def __init__(
+        self,
+        responses: dict[str, tuple[str, str, str]] | None = None,
+        old_field: bool = False,
+        token_delay_s: float = 0.0,
+        chunk_chars: int = 8,
+    ):
+        self.responses = responses or {}
+        self.old_field = old_field
+        self.token_delay_s = token_delay_s
+        self.chunk_chars = chunk_chars
+        self.requests: list[dict] = []
+        self.running = 0
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}/v1"
+        app = Starlette(
+            routes=[
+                Route("/v1/chat/completions", self.chat, methods=["POST"]),
+                Route("/tokenize", self.tokenize, methods=["POST"]),
+                Route("/metrics", self.metrics),
+                Route("/health", lambda r: PlainTextResponse("")),
+            ]
+        )
+        self.server = uvicorn.Server(
+            uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="error", lifespan="off")
+        )
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def __enter__(self) -> ReplayServer:
+        self.thread.start()
+        deadline = time.time() + 10
+        while not self.server.started and time.time() < deadline:
+            time.sleep(0.02)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+
+    def pick(self, text: str) -> tuple[str, str, str]:
+        for key, value in self.responses.items():
+            if key in text:
+                return value
+        return "", "Answer: 0", "stop"
+
+    async def tokenize(self, request: Request):
+        body = await request.json()
+        tokens = body.get("prompt", "").split()
+        return JSONResponse({"count": len(tokens), "tokens": list(range(len(tokens)))})
+
+    async def metrics(self, request: Request):
+        return PlainTextResponse(
+            "# TYPE vllm:num_requests_running gauge\n"
+            f'vllm:num_requests_running{{model_name="m"}} {self.running}\n'
+            "# TYPE vllm:num_requests_waiting gauge\n"
+            'vllm:num_requests_waiting{model_name="m"} 0\n'
+            "# TYPE vllm:kv_cache_usage_perc gauge\n"
+            f'vllm:kv_cache_usage_perc{{model_name="m"}} {0.1 * self.running}\n'
+        )
+
+    async def chat(self, request: Request):
+        body = await request.json()
+        self.requests.append(body)
+        text = " ".join(m["content"] for m in body["messages"] if m["role"] == "user")
+        reasoning, content, finish = self.pick(text)
+        if body.get("ignore_eos") and body.get("max_tokens"):  # bench: exactly max_tokens one-word tokens
+            reasoning, content, finish = "", " tok" * body["max_tokens"], "length"
+        field = "reasoning_content" if self.old_field else "reasoning"
+        step = self.chunk_chars
+
+        async def stream():
+            self.running += 1
+            try:
+                pieces = [(field, reasoning[i : i + step]) for i in range(0, len(reasoning), step)]
+                if body.get("ignore_eos"):
+                    pieces += [("content", " tok") for _ in range(body["max_tokens"])]
+                else:
+                    pieces += [("content", content[i : i + step]) for i in range(0, len(content), step)]
+                for key, piece in pieces:
+                    if self.token_delay_s:
+                        await asyncio.sleep(self.token_delay_s)
+                    yield f"data: {json.dumps({'choices': [{'index': 0, 'delta': {key: piece}, 'finish_reason': None}]})}\n\n"
+                yield f"data: {json.dumps({'choices': [{'index': 0, 'delta': {}, 'finish_reason': finish}]})}\n\n"
+                usage = {
+                    "prompt_tokens": len(text.split()),
+                    "completion_tokens": len(pieces),
+                    "total_tokens": len(text.split()) + len(pieces),
+                }
+                yield f"data: {json.dumps({'choices': [], 'usage': usage})}\n\n"
+                yield "data: [DONE]\n\n"
+            finally:
+                self.running -= 1
+
+        return StreamingResponse(stream(), media_type="text/event-stream")
