@@ -1,0 +1,1 @@
+"""The running service: engine processes, the watcher, the supervisor and the router."""

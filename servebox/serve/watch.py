@@ -1,0 +1,186 @@
+"""Is an engine healthy, starting, idle, busy, hung, dead or degraded?
+
+/health alone lies: the digest's engine hung for good (tokens stopped, `num_requests_running`
+stayed at 2) while /health still answered. So each poll reads /metrics too, and the verdict comes
+from the counters: requests in flight with no growth of generated or prompt tokens nor of
+finished requests for longer than the window (the worst prefill) is a hang; a vanished process,
+failing health, EngineDeadError in the log, or counters that went backwards is a death;
+preemptions climbing or the KV cache pinned full is degradation.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from dataclasses import asdict, dataclass, field
+
+import httpx
+from prometheus_client.parser import text_string_to_metric_families
+
+COUNTERS = ("generation_tokens", "prompt_tokens", "success")
+METRIC_KEYS = {
+    "vllm:num_requests_running": "running",
+    "vllm:num_requests_waiting": "waiting",
+    "vllm:generation_tokens": "generation_tokens",
+    "vllm:prompt_tokens": "prompt_tokens",
+    "vllm:request_success": "success",
+    "vllm:kv_cache_usage_perc": "kv_usage",
+    "vllm:num_preemptions": "preemptions",
+    # llama.cpp server (--metrics)
+    "llamacpp:requests_processing": "running",
+    "llamacpp:requests_deferred": "waiting",
+    "llamacpp:tokens_predicted_total": "generation_tokens",
+    "llamacpp:prompt_tokens_total": "prompt_tokens",
+}
+
+
+@dataclass
+class Snapshot:
+    at: float
+    alive: bool
+    health_ok: bool
+    metrics_ok: bool = False
+    running: float = 0.0
+    waiting: float = 0.0
+    generation_tokens: float = 0.0
+    prompt_tokens: float = 0.0
+    success: float = 0.0
+    kv_usage: float = 0.0
+    preemptions: float = 0.0
+    probe_ok: bool | None = None
+
+
+def parse_metrics(text: str) -> dict[str, float]:
+    values: dict[str, float] = {}
+    for family in text_string_to_metric_families(text):
+        key = METRIC_KEYS.get(family.name) or METRIC_KEYS.get(family.name.removesuffix("_total"))
+        if key is None:
+            continue
+        total = sum(
+            s.value for s in family.samples if not s.name.endswith(("_created", "_bucket", "_sum", "_count"))
+        )
+        values[key] = values.get(key, 0.0) + total
+    return values
+
+
+def poll(
+    base_url: str,
+    alive: bool,
+    timeout_s: float = 3.0,
+    probe_model: str | None = None,
+    probe_timeout_s: float = 10.0,
+) -> Snapshot:
+    snap = Snapshot(at=time.monotonic(), alive=alive, health_ok=False)
+    if not alive:
+        return snap
+    with httpx.Client(timeout=timeout_s) as client:
+        try:
+            snap.health_ok = client.get(f"{base_url}/health").status_code == 200
+        except httpx.HTTPError:
+            snap.health_ok = False
+        try:
+            r = client.get(f"{base_url}/metrics")
+            if r.status_code == 200:
+                for key, value in parse_metrics(r.text).items():
+                    setattr(snap, key, value)
+                snap.metrics_ok = True
+        except (httpx.HTTPError, ValueError):
+            pass
+        if probe_model and snap.health_ok:
+            try:
+                r = client.post(
+                    f"{base_url}/v1/completions",
+                    json={"model": probe_model, "prompt": "1", "max_tokens": 1},
+                    timeout=probe_timeout_s,
+                )
+                snap.probe_ok = r.status_code == 200
+            except httpx.HTTPError:
+                snap.probe_ok = False
+    return snap
+
+
+@dataclass
+class Verdict:
+    state: str  # starting, idle, busy, hung, dead, degraded
+    reason: str
+    snapshot: dict = field(default_factory=dict)
+
+
+@dataclass
+class Watcher:
+    """Decides an engine's state from successive snapshots (no I/O here: testable with synthetic snapshots)."""
+
+    window_s: float = (
+        30.0  # longer than the worst prefill: no progress for this long with work in flight is a hang
+    )
+    dead_after_failures: int = 3
+    cold_start_s: float = 600.0
+    history: deque = field(default_factory=lambda: deque(maxlen=600))
+    ever_healthy: bool = False
+    health_failures: int = 0
+    started_at: float = field(default_factory=time.monotonic)
+
+    def reset(self) -> None:
+        self.history.clear()
+        self.ever_healthy = False
+        self.health_failures = 0
+        self.started_at = time.monotonic()
+
+    def decide(self, snap: Snapshot, log_tail: str = "") -> Verdict:
+        self.history.append(snap)
+        info = asdict(snap)
+        if not snap.alive:
+            return Verdict("dead", "the engine process is gone", info)
+        if "EngineDeadError" in log_tail or "EngineCore encountered a fatal error" in log_tail:
+            return Verdict("dead", "EngineDeadError in the engine's log", info)
+        if not snap.health_ok:
+            if not self.ever_healthy:
+                if snap.at - self.started_at > self.cold_start_s:
+                    return Verdict("dead", f"not healthy {self.cold_start_s:.0f} s after start", info)
+                return Verdict("starting", "waiting for /health", info)
+            self.health_failures += 1
+            if self.health_failures >= self.dead_after_failures:
+                return Verdict("dead", f"/health failed {self.health_failures} times in a row", info)
+            return Verdict("degraded", "/health failed", info)
+        self.ever_healthy, self.health_failures = True, 0
+        previous = [s for s in self.history if s.metrics_ok and s is not snap]
+        if (
+            snap.metrics_ok
+            and previous
+            and any(getattr(snap, c) < getattr(previous[-1], c) for c in COUNTERS)
+        ):
+            return Verdict("dead", "engine counters went backwards: the engine restarted underneath", info)
+        in_flight = snap.running + snap.waiting
+        if snap.probe_ok is False:
+            return Verdict("hung", "the one-token probe timed out while /health answered", info)
+        if in_flight > 0 and snap.metrics_ok:
+            since = self._unchanged_since(snap)
+            if since is not None and snap.at - since > self.window_s:
+                return Verdict(
+                    "hung",
+                    f"{in_flight:.0f} request(s) in flight and no token or request finished for "
+                    f"{snap.at - since:.0f} s (window {self.window_s:.0f} s)",
+                    info,
+                )
+        window = [s for s in self.history if s.metrics_ok and snap.at - s.at <= self.window_s]
+        if len(window) >= 2 and window[-1].preemptions > window[0].preemptions:
+            return Verdict(
+                "degraded",
+                f"{window[-1].preemptions - window[0].preemptions:.0f} preemptions in the last "
+                f"{self.window_s:.0f} s: the KV cache is too small for the load",
+                info,
+            )
+        if len(window) >= 3 and all(s.kv_usage >= 0.99 for s in window):
+            return Verdict("degraded", "KV cache usage pinned at 100%", info)
+        return Verdict("busy" if in_flight > 0 else "idle", f"{in_flight:.0f} request(s) in flight", info)
+
+    def _unchanged_since(self, snap: Snapshot) -> float | None:
+        """When the progress counters last had the values they have now (while work was in flight)."""
+        since = None
+        for s in reversed(self.history):
+            if not s.metrics_ok:
+                continue
+            if any(getattr(s, c) != getattr(snap, c) for c in COUNTERS) or s.running + s.waiting == 0:
+                break
+            since = s.at
+        return since
