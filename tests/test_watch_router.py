@@ -166,3 +166,14 @@ def test_api_keys(tmp_path):
                 f"{router.url}/v1/chat/completions", json=body, headers={"Authorization": "Bearer secret"}
             )
             assert ok.status_code == 200
+
+
+def test_requests_open_in_the_router_count_as_in_flight():
+    # frozen before the engine core scheduled them: the engine's gauges say 0, the router holds 3 open
+    w = Watcher(window_s=5)
+    assert w.decide(snap(0, router_inflight=3, router_relayed=10)).state == "busy"
+    assert w.decide(snap(3, router_inflight=3, router_relayed=10)).state == "busy"
+    assert w.decide(snap(6, router_inflight=3, router_relayed=10)).state == "hung"
+    w2 = Watcher(window_s=5)
+    for t in range(0, 12, 2):  # chunks keep flowing: busy, never hung
+        assert w2.decide(snap(t, router_inflight=1, router_relayed=t * 10)).state == "busy"

@@ -118,11 +118,15 @@ def build_app(sup: Supervisor, api_keys: list[str] | None = None) -> Starlette:
         added.labels(name).observe(time.perf_counter() - started)
         requests_total.labels(name, str(response.status_code)).inc()
 
+        st.inflight += 1
+
         async def relay():
             try:
                 async for chunk in response.aiter_raw():
+                    st.relayed += 1
                     yield chunk
             finally:  # runs on completion and when the client disconnects: the upstream request is closed
+                st.inflight -= 1
                 await response.aclose()
 
         out_headers = {k: v for k, v in response.headers.items() if k.lower() not in HOP_HEADERS}

@@ -32,6 +32,8 @@ class EngineState:
     last_request: float = 0.0
     busy_starting: threading.Lock = field(default_factory=threading.Lock)
     failed: bool = False
+    inflight: int = 0  # requests the router holds open to this engine
+    relayed: int = 0  # stream chunks the router relayed from it (progress the router can see)
 
 
 class Supervisor:
@@ -159,6 +161,7 @@ class Supervisor:
         alive = st.process.alive() if managed else True
         url = st.process.base_url if managed else f"http://127.0.0.1:{st.model.port}"
         snap = poll(url, alive, probe_model=st.model.name if self.probe else None)
+        snap.router_inflight, snap.router_relayed = st.inflight, st.relayed
         tail = st.process.log_tail(80) if managed else ""
         verdict = st.watcher.decide(snap, tail)
         if verdict.state != st.verdict.state:

