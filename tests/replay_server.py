@@ -21,6 +21,13 @@ from starlette.responses import JSONResponse, PlainTextResponse, StreamingRespon
 from starlette.routing import Route
 
 
+def content_text(content) -> str:
+    """OpenAI message content: a string, or a list of parts ({"type": "text", "text": ...})."""
+    if isinstance(content, str):
+        return content
+    return " ".join(part.get("text", "") for part in content if isinstance(part, dict))
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -91,10 +98,11 @@ class ReplayServer:
     async def chat(self, request: Request):
         body = await request.json()
         self.requests.append(body)
-        text = " ".join(m["content"] for m in body["messages"] if m["role"] == "user")
+        text = " ".join(content_text(m["content"]) for m in body["messages"] if m["role"] == "user")
         reasoning, content, finish = self.pick(text)
-        if body.get("ignore_eos") and body.get("max_tokens"):  # bench: exactly max_tokens one-word tokens
-            reasoning, content, finish = "", " tok" * body["max_tokens"], "length"
+        limit = body.get("max_tokens") or body.get("max_completion_tokens")
+        if body.get("ignore_eos") and limit:  # bench: exactly max_tokens one-word tokens
+            reasoning, content, finish = "", " tok" * limit, "length"
         field = "reasoning_content" if self.old_field else "reasoning"
         step = self.chunk_chars
 
@@ -103,7 +111,7 @@ class ReplayServer:
             try:
                 pieces = [(field, reasoning[i : i + step]) for i in range(0, len(reasoning), step)]
                 if body.get("ignore_eos"):
-                    pieces += [("content", " tok") for _ in range(body["max_tokens"])]
+                    pieces += [("content", " tok") for _ in range(limit)]
                 else:
                     pieces += [("content", content[i : i + step]) for i in range(0, len(content), step)]
                 for key, piece in pieces:

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
+import aiohttp
 from prometheus_client.parser import text_string_to_metric_families
 from pydantic import BaseModel
 
@@ -65,7 +65,7 @@ class LevelResult(BaseModel):
 
 
 async def synthetic_prompt(
-    client: httpx.AsyncClient, base_url: str, model: str, input_tokens: int
+    client: aiohttp.ClientSession, base_url: str, model: str, input_tokens: int
 ) -> tuple[str, str]:
     """A prompt of INPUT_TOKENS tokens by the server's own tokenizer (/tokenize), else by a 4-characters-a-token estimate."""
     words = "the quick brown fox jumps over the lazy dog while servebox measures every token ".split()
@@ -73,38 +73,39 @@ async def synthetic_prompt(
     root = base_url.rstrip("/").removesuffix("/v1")
     try:
         for _ in range(6):
-            r = await client.post(f"{root}/tokenize", json={"model": model, "prompt": text})
-            if r.status_code != 200:
-                raise httpx.HTTPError("no /tokenize")
-            count = r.json().get("count") or len(r.json().get("tokens", []))
+            async with client.post(f"{root}/tokenize", json={"model": model, "prompt": text}) as r:
+                if r.status != 200:
+                    raise ValueError("no /tokenize")
+                reply = await r.json()
+            count = reply.get("count") or len(reply.get("tokens", []))
             if count == input_tokens or count == 0:
                 break
-            scale = input_tokens / count
-            n = max(1, round(len(text.split()) * scale))
+            n = max(1, round(len(text.split()) * input_tokens / count))
             text = " ".join(words[i % len(words)] for i in range(n))
         return text, "server tokenizer (/tokenize)"
-    except (httpx.HTTPError, ValueError, KeyError):
+    except (aiohttp.ClientError, TimeoutError, ValueError, KeyError):
         return " ".join(
             words[i % len(words)] for i in range(max(1, input_tokens * 3 // 4))
         ), "estimate (no /tokenize)"
 
 
 async def sample_metrics(
-    client: httpx.AsyncClient, base_url: str, stop: asyncio.Event, samples: list[dict[str, float]]
+    client: aiohttp.ClientSession, base_url: str, stop: asyncio.Event, samples: list[dict[str, float]]
 ) -> None:
     root = base_url.rstrip("/").removesuffix("/v1")
     while not stop.is_set():
         try:
-            r = await client.get(f"{root}/metrics", timeout=5)
-            if r.status_code == 200:
+            async with client.get(f"{root}/metrics", timeout=aiohttp.ClientTimeout(total=5)) as r:
+                text = await r.text() if r.status == 200 else ""
+            if text:
                 sample: dict[str, float] = {}
-                for family in text_string_to_metric_families(r.text):
+                for family in text_string_to_metric_families(text):
                     for s in family.samples:
                         key = ENGINE_GAUGES.get(s.name) or ENGINE_GAUGES.get(s.name.removesuffix("_total"))
                         if key:
                             sample[key] = sample.get(key, 0.0) + s.value
                 samples.append(sample)
-        except (httpx.HTTPError, ValueError):
+        except (aiohttp.ClientError, TimeoutError, ValueError):
             pass
         try:
             await asyncio.wait_for(stop.wait(), timeout=0.25)
