@@ -142,7 +142,8 @@ def gpu_devices(spec: Spec, model: Model) -> list[str]:
     ]
 
 
-JIT_SAFE_HARDENING = """\
+# What both tiers share: no privileges, a read-only system, private /tmp, kernel and control groups untouchable.
+BASE_HARDENING = """\
 NoNewPrivileges=yes
 ProtectSystem=strict
 ProtectHome=yes
@@ -163,14 +164,33 @@ CapabilityBoundingSet=
 AmbientCapabilities=
 SystemCallArchitectures=native
 SystemCallFilter=@system-service
-SystemCallFilter=~@privileged @mount @swap @reboot @obsolete @cpu-emulation @debug @module @raw-io
 SystemCallErrorNumber=EPERM
+UMask=0077
+"""
+
+# The engine tier: everything that does not break a JIT engine, plus netlink for NCCL and localhost-only IP.
+JIT_SAFE_HARDENING = (
+    BASE_HARDENING
+    + """\
+SystemCallFilter=~@privileged @mount @swap @reboot @obsolete @cpu-emulation @debug @module @raw-io
 RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6 AF_NETLINK
 IPAddressDeny=any
 IPAddressAllow=localhost
-UMask=0077
 # MemoryDenyWriteExecute is deliberately absent: a JIT engine (Triton, TorchInductor, tilelang) maps the code it writes.
 """
+)
+
+# The web tier of the router: W^X on, its own user namespace, no resource-tuning syscalls, no netlink.
+WEB_HARDENING = (
+    BASE_HARDENING
+    + """\
+PrivateUsers=yes
+ProcSubset=pid
+MemoryDenyWriteExecute=yes
+SystemCallFilter=~@privileged @resources @mount @swap @reboot @obsolete @cpu-emulation @debug @module @raw-io
+RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6
+"""
+)
 
 
 def engine_unit(spec: Spec, model: Model, env_path: str) -> str:
@@ -228,7 +248,8 @@ def router_unit(spec: Spec, config_path: str) -> str:
         devices = ""
         private_devices = "PrivateDevices=yes\n"
     argv = [r.binary, "--config", config_path, "--listen", r.listen]
-    return f"""[Unit]
+    return (
+        f"""[Unit]
 Description=servebox router (llama-swap) on {r.listen}
 After=network-online.target
 Wants=network-online.target
@@ -242,34 +263,10 @@ Environment=HOME=/var/lib/servebox/router
 ExecStart={" ".join(systemd_quote(a) for a in argv)}
 Restart=on-failure
 RestartSec=5
-{devices}{private_devices}NoNewPrivileges=yes
-ProtectSystem=strict
-ProtectHome=yes
-PrivateTmp=yes
-PrivateUsers=yes
-ProtectKernelTunables=yes
-ProtectKernelModules=yes
-ProtectKernelLogs=yes
-ProtectControlGroups=yes
-ProtectClock=yes
-ProtectHostname=yes
-ProtectProc=invisible
-ProcSubset=pid
-RestrictNamespaces=yes
-RestrictRealtime=yes
-RestrictSUIDSGID=yes
-LockPersonality=yes
-MemoryDenyWriteExecute=yes
-RemoveIPC=yes
-CapabilityBoundingSet=
-AmbientCapabilities=
-SystemCallArchitectures=native
-SystemCallFilter=@system-service
-SystemCallFilter=~@privileged @resources @mount @swap @reboot @obsolete @cpu-emulation @debug @module @raw-io
-SystemCallErrorNumber=EPERM
-RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6
-UMask=0077
-
+{devices}{private_devices}"""
+        + WEB_HARDENING
+        + """
 [Install]
 WantedBy=multi-user.target
 """
+    )
