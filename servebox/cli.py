@@ -502,6 +502,7 @@ def up(
     """Run the spec's engines behind one OpenAI-compatible router, watch them, restart the sick ones."""
     import json as _json
     import os
+    import signal
 
     import uvicorn
 
@@ -525,6 +526,9 @@ def up(
         sup.start_eager(wait=True)
         sup.run_watch()
         err.print(f"router on http://{spec.router.listen}/v1 (models: {', '.join(sup.engines)})")
+        # uvicorn shuts down gracefully on SIGTERM and then re-raises it: exit through `finally` so the
+        # engines are stopped and the pid record removed, instead of dying by the default handler.
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
         uvicorn.run(
             build_app(sup, spec.router.api_keys),
             host=host or "127.0.0.1",
