@@ -10,22 +10,14 @@ import json
 import struct
 import subprocess
 import sys
-import time
 from pathlib import Path
+
+from timing import best_of
 
 from servebox.checkpoint.facts import inspect_checkpoint
 
 FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "fixtures"
 TARGET_S = 0.5
-
-
-def best_of(fn, repeats: int = 5) -> float:
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def parse_floor(files: list[Path]) -> None:

@@ -15,8 +15,9 @@ from __future__ import annotations
 import json
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+from timing import best_of
 
 from servebox.checkpoint.facts import load_checkpoint
 from servebox.engines.vllm.flags import parse_flags
@@ -180,17 +181,9 @@ def main() -> None:
     auto, _ = parse_flags(["--tensor-parallel-size", "2", "--max-model-len", "auto"])
     profile, gpu = load_profile("0.32.0"), get_gpu("v100-32gb")
 
-    def best(fn, n=5):
-        times = []
-        for _ in range(n):
-            t = time.perf_counter()
-            fn()
-            times.append(time.perf_counter() - t)
-        return min(times)
-
-    base = best(lambda: load_checkpoint(src, False))
-    one = best(lambda: make_plan(load_checkpoint(src, False), flags, gpu, profile))
-    longest = best(lambda: make_plan(load_checkpoint(src, False), auto, gpu, profile))
+    base = best_of(lambda: load_checkpoint(src, False))
+    one = best_of(lambda: make_plan(load_checkpoint(src, False), flags, gpu, profile))
+    longest = best_of(lambda: make_plan(load_checkpoint(src, False), auto, gpu, profile))
     print(
         f"one plan {one:.4f} s (target 0.2), --max-model-len auto {longest:.4f} s (target 1); "
         f"loading the facts alone {base:.4f} s: plan adds {one / base:.2f}x"
