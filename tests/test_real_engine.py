@@ -108,7 +108,12 @@ def test_sigstop_hang_is_declared_recorded_and_restarted(real_engine):
         declared_after = time.monotonic() - frozen_at
         incident = incidents[0]
         assert incident["state"] == "hung" and "in flight" in incident["reason"]
-        assert declared_after <= st.watcher.window_s + 2 * sup.poll_s + 8
+        assert (
+            declared_after <= st.watcher.window_s + 2 * sup.poll_s + 1.0
+        )  # two polls past the window (+ this loop's 0.5 s step)
+        print(
+            f"hung declared {declared_after:.1f} s after SIGSTOP (window {st.watcher.window_s:.0f} s, poll {sup.poll_s:.0f} s)"
+        )
         assert (
             max(incident["metrics"]["running"], incident["metrics"]["router_inflight"]) >= 1
             and "verdict" in incident["diagnosis"]
