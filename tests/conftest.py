@@ -104,3 +104,36 @@ def real_engine(tiny_model, tmp_path_factory):
         pytest.fail(f"the real vLLM engine did not become healthy:\n{tail}")
     yield sup
     sup.stop_all()
+
+
+def llama_server() -> str | None:
+    import os
+
+    for candidate in (
+        os.environ.get("SERVEBOX_LLAMA_SERVER"),
+        str(REPO / ".llama-cpp" / "bin" / "llama-server"),
+    ):
+        if candidate and Path(candidate).exists():
+            return candidate
+    return None
+
+
+@pytest.fixture(scope="session")
+def tiny_gguf(tiny_model, tmp_path_factory):
+    """The tiny model's shape and tokenizer as a GGUF that llama.cpp loads (tests/engine/make_tiny_gguf.py)."""
+    import subprocess
+    import sys
+
+    out = tmp_path_factory.mktemp("tiny-gguf") / "tiny-llama-f32.gguf"
+    subprocess.run(
+        [
+            sys.executable,
+            str(REPO / "tests" / "engine" / "make_tiny_gguf.py"),
+            str(tiny_model / "tokenizer.json"),
+            str(out),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
+    return out
