@@ -519,11 +519,20 @@ def up(
         poll_s=poll_s,
         window_s=window_s,
         probe=probe,
-        on_event=lambda t: err.print(f"[dim]watch[/dim] {t}"),
+        on_event=lambda t: (
+            live["status"].update(f"[bold]{t}[/bold]") if live else err.print(f"[dim]watch[/dim] {t}")
+        ),
     )
+    live: dict = {}
     (state_dir / "up.json").write_text(_json.dumps({"pid": os.getpid(), "listen": spec.router.listen}))
     try:
-        sup.start_eager(wait=True)
+        # a live line with each engine's start-up phase (importing, loading weights, profiling, compiling, kv cache, ready)
+        with err.status("starting engines ...") as status:
+            live["status"] = status
+            sup.start_eager(wait=True)
+        live.clear()
+        for name, state in sup.status().items():
+            err.print(f"{name}: {state['state']} ({state['reason']})")
         sup.run_watch()
         err.print(f"router on http://{spec.router.listen}/v1 (models: {', '.join(sup.engines)})")
         # uvicorn shuts down gracefully on SIGTERM and then re-raises it: exit through `finally` so the
