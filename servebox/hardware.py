@@ -10,8 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from servebox.errors import InputError
-
-MiB = 2**20
+from servebox.units import GiB, MiB
 
 
 @dataclass(frozen=True)
@@ -26,7 +25,7 @@ class GPU:
 
     @property
     def total_gib(self) -> float:
-        return self.total_bytes / 2**30
+        return self.total_bytes / GiB
 
 
 def _gpu(name, model, cc, total_bytes, measured, source):
@@ -52,7 +51,7 @@ CATALOG: dict[str, GPU] = {
             "h100-80gb",
             "H100 80GB HBM3",
             (9, 0),
-            round(79.19 * 2**30),
+            round(79.19 * GiB),
             True,
             "79.19 GiB as vLLM reported it (llm-d planner sweep, shared/calibration)",
         ),
@@ -85,4 +84,4 @@ def get_gpu(name: str) -> GPU:
 
 
 def custom_gpu(total_gib: float, cc: tuple[int, int] = (8, 0)) -> GPU:
-    return _gpu("custom", f"{total_gib} GiB GPU", cc, int(total_gib * 2**30), True, "--gpu-memory-gib")
+    return _gpu("custom", f"{total_gib} GiB GPU", cc, int(total_gib * GiB), True, "--gpu-memory-gib")

@@ -22,7 +22,7 @@ from servebox.engines.vllm.kv_spec import KVLayout, build_layout, capture_sizes,
 from servebox.engines.vllm.profile import EngineProfile
 from servebox.errors import InputError
 from servebox.hardware import GPU
-from servebox.units import GiB
+from servebox.units import GiB, MiB
 
 MTP_METHODS = {
     "mtp",
@@ -200,12 +200,12 @@ def make_plan(
     else:
         cc = flags.compilation_config or {}
         sizes = cc.get("cudagraph_capture_sizes") or capture_sizes(
-            cc.get("max_cudagraph_capture_size") and cc["max_cudagraph_capture_size"] // 2 or seqs, n_spec
+            seqs, n_spec, cc.get("max_cudagraph_capture_size")
         )
     if cudagraph_gib is not None:
         graphs = int(cudagraph_gib * GiB)
     else:
-        graphs = int(len(sizes) * layers_per_rank * a["cudagraph_mib_per_layer_per_size"] * 2**20)
+        graphs = int(len(sizes) * layers_per_rank * a["cudagraph_mib_per_layer_per_size"] * MiB)
         if sizes:
             assumptions.append(
                 f"CUDA-graph pool estimated at {a['cudagraph_mib_per_layer_per_size']} MiB per layer per captured size (pass --cudagraph-gib)"

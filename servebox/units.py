@@ -1,15 +1,7 @@
-"""Units as vLLM prints them: GiB = 2**30, with the same rounding its log lines use."""
+"""Units as vLLM prints them: GiB = 2**30 (one definition for every module)."""
 
 GiB = 2**30
 MiB = 2**20
-
-
-def gib(nbytes: float) -> float:
-    return nbytes / GiB
-
-
-def fmt_gib(nbytes: float, digits: int = 2) -> str:
-    return f"{nbytes / GiB:.{digits}f} GiB"
 
 
 def fmt_bytes(nbytes: float) -> str:

@@ -269,3 +269,19 @@ def test_html_report(run_cli, tmp_path):
     assert r.code == 0
     text = out.read_text()
     assert "<svg" in text and "KV cache" in text and "polyline" in text and "<script" not in text
+
+
+def test_explicit_max_capture_size_is_taken_as_given():
+    assert capture_sizes(256, 4, largest=64)[-1] == 64
+    p = plan(
+        "llama-3.1-8b-instruct",
+        "--max-model-len",
+        "8192",
+        "--compilation-config",
+        '{"max_cudagraph_capture_size": 64}',
+        "--speculative-config",
+        '{"method": "ngram", "num_speculative_tokens": 3}',
+    )
+    assert "-> estimate" in next(e for e in p.explain if e.startswith("CUDA graphs")) and "[64]" in next(
+        e for e in p.explain if e.startswith("CUDA graphs")
+    )

@@ -42,10 +42,6 @@ class CheckpointFacts(BaseModel):
     chat_template: ChatTemplate | None = None
     tokenizer_files: list[str] = []
     gguf: GGUFFacts | None = None
-    remote_bytes_read: int | None = None
-
-    # The raw pieces later verbs need; excluded from JSON output.
-    model_config = {"arbitrary_types_allowed": True}
 
 
 class Checkpoint:
@@ -127,7 +123,6 @@ def load_from_source(source: CheckpointSource, with_template: bool = True) -> Ch
         quantization=quant,
         chat_template=template,
         tokenizer_files=[f for f in TOKENIZER_FILES if source.has(f)],
-        remote_bytes_read=None,
     )
     if isinstance(source, HubSource):
         facts.source = f"hf://{source.name}"

@@ -137,9 +137,6 @@ class TensorInventory:
     tensor_shapes: dict[str, tuple[str, list[int]]] = field(default_factory=dict)
     header_bytes_read: int = 0
 
-    def modules_in(self, group: str) -> list[LinearModule]:
-        return [m for m in self.modules.values() if m.group == group or m.component == group]
-
 
 def shard_filenames(source: CheckpointSource) -> tuple[list[str], dict[str, str] | None]:
     """The shards the checkpoint declares, and the index's weight map if there is one."""

@@ -23,8 +23,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-MiB = 2**20
-GiB = 2**30
+from servebox.units import GiB, MiB
 
 
 class Probe(BaseModel):

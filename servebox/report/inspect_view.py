@@ -133,5 +133,3 @@ def show_inspect(facts: CheckpointFacts, console: Console) -> None:
             + ("ok" if ct.sample_render_ok else f"failed ({ct.sample_render_error})")
         )
     console.print(f"tokenizer files: {', '.join(facts.tokenizer_files) or '[red]none[/red]'}")
-    if facts.remote_bytes_read is not None:
-        console.print(f"read from the hub: {facts.remote_bytes_read:,} bytes")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import threading
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -230,7 +230,3 @@ class Supervisor:
         if not self.incidents_path.exists():
             return []
         return [json.loads(line) for line in self.incidents_path.read_text().splitlines() if line.strip()]
-
-
-def snapshot_dict(verdict: Verdict) -> dict[str, Any]:
-    return asdict(verdict)

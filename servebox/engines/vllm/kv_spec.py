@@ -111,7 +111,7 @@ def build_layout(
         )
     # Layers per rank: pipeline stages split layers; the planner reports the largest stage.
     counts = {k: cdiv(n, pp) for k, n in counts.items()}
-    kv_heads = max(1, arch.num_key_value_heads // tp) if arch.num_key_value_heads >= tp else 1
+    kv_heads = max(1, arch.num_key_value_heads // tp)  # fewer KV heads than ranks: one replicated head each
     notes = []
     if arch.num_key_value_heads < tp:
         notes.append(f"{arch.num_key_value_heads} KV heads < TP {tp}: each rank holds a replicated KV head")
@@ -171,8 +171,11 @@ def build_layout(
     )
 
 
-def capture_sizes(max_num_seqs: int, num_speculative_tokens: int = 0) -> list[int]:
-    """vLLM V1's default CUDA-graph batch sizes: [1, 2, 4] + range(8, 256, 8) + range(256, max+1, 16)."""
-    largest = min(max_num_seqs * 2 * (1 + num_speculative_tokens), 512)
+def capture_sizes(
+    max_num_seqs: int, num_speculative_tokens: int = 0, largest: int | None = None
+) -> list[int]:
+    """vLLM V1's default CUDA-graph batch sizes: [1, 2, 4] + range(8, 256, 8) + range(256, max+1, 16), where max
+    is --compilation-config max_cudagraph_capture_size when given, else min(max_num_seqs * 2 * (1 + spec tokens), 512)."""
+    largest = largest or min(max_num_seqs * 2 * (1 + num_speculative_tokens), 512)
     sizes = [1, 2, 4] + list(range(8, 256, 8)) + list(range(256, largest + 1, 16))
     return [s for s in sizes if s <= largest]
