@@ -1,0 +1,63 @@
+"""`servebox check`: will this checkpoint load and behave on this engine build and GPU."""
+
+from __future__ import annotations
+
+import typer
+
+from servebox.cli.app import JSON_OPTION, app, emit_json, out
+from servebox.errors import InputError
+
+
+@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+def check(
+    ctx: typer.Context,
+    source: str = typer.Argument(
+        None, help="Checkpoint directory or hub repo id; may come from --from-command instead."
+    ),
+    gpu: str = typer.Option(None, "--gpu", help="GPU name from the catalog, e.g. v100-32gb."),
+    engine_profile: str = typer.Option(
+        "vllm-0.32", "--engine-profile", help="Engine build: vllm-0.32, 1cat-vllm-1.5-volta."
+    ),
+    from_command: str = typer.Option(
+        None, "--from-command", help='A whole "vllm serve MODEL ..." command line.'
+    ),
+    metadata_only: bool = typer.Option(
+        False,
+        "--metadata-only",
+        help="The directory is a metadata copy: skip shard sizes and tokenizer files.",
+    ),
+    env_forces_marlin: bool = typer.Option(
+        False, "--env-forces-marlin", help="The engine's environment forces the marlin kernel."
+    ),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Will this checkpoint load and behave on this engine build and GPU? Findings with evidence; exit 1 on any error.
+
+    Any vLLM serve flag may follow SOURCE, as for `servebox plan`.
+    """
+    from servebox.check import load_engine_rules, run_check
+    from servebox.checkpoint.facts import load_checkpoint
+    from servebox.engines.vllm.flags import parse_command, parse_flags
+    from servebox.hardware import get_gpu
+
+    flags, rest = parse_command(from_command) if from_command else parse_flags(list(ctx.args))
+    source = source or flags.model
+    if not source:
+        raise InputError("check", "SOURCE", "name a checkpoint (or give --from-command with a model)")
+    if not gpu:
+        raise InputError("check", "--gpu", "name a GPU (e.g. --gpu v100-32gb)")
+    device, rules = get_gpu(gpu), load_engine_rules(engine_profile)
+    ckpt = load_checkpoint(source)
+    if ckpt.facts.kind != "safetensors":
+        raise InputError(
+            source, None, "check models vLLM on safetensors checkpoints; GGUF checks are not implemented"
+        )
+    report = run_check(ckpt, flags, device, rules, rest, metadata_only, env_forces_marlin)
+    if as_json:
+        emit_json(report.model_dump(mode="json"))
+    else:
+        from servebox.report.check_view import show_check
+
+        show_check(report, out)
+    if report.errors:
+        raise typer.Exit(1)
