@@ -18,11 +18,12 @@ from pydantic import BaseModel
 
 from servebox.checkpoint.facts import Checkpoint
 from servebox.engines.vllm.flags import ServeFlags
-from servebox.engines.vllm.kv_spec import KVLayout, build_layout, capture_sizes, cdiv
+from servebox.engines.vllm.kv_spec import KVLayout, build_layout, cdiv
+from servebox.engines.vllm.non_kv import non_kv_memory
 from servebox.engines.vllm.profile import EngineProfile
 from servebox.errors import InputError
 from servebox.hardware import GPU
-from servebox.units import GiB, MiB
+from servebox.units import GiB
 
 MTP_METHODS = {
     "mtp",
@@ -98,23 +99,6 @@ def _weights_per_rank(
     return total, lines
 
 
-def _activation_bytes(ckpt: Checkpoint, tp: int, tokens: int, seqs: int, act_bytes: int) -> tuple[int, str]:
-    a = ckpt.architecture
-    inter = a.intermediate_size or 4 * a.hidden_size
-    if a.moe is not None:
-        inter = (a.moe.moe_intermediate_size or inter) * max(1, a.moe.experts_per_token)
-    qkv = (a.num_attention_heads + 2 * a.num_key_value_heads) * a.head_dim
-    forward = tokens * (2 * inter // tp + qkv // tp + 2 * a.hidden_size) * act_bytes
-    sampler = seqs * a.vocab_size * 16
-    peak = max(forward, sampler)
-    which = "forward" if forward >= sampler else "sampler warm-up"
-    return peak, (
-        f"activation peak = max(forward {tokens} tokens x (2*{inter}/TP + {qkv}/TP + 2*{a.hidden_size}) x {act_bytes} B = "
-        f"{forward / GiB:.2f} GiB, sampler {seqs} seqs x vocab {a.vocab_size} x 16 B = {sampler / GiB:.2f} GiB) "
-        f"= {peak / GiB:.2f} GiB ({which})"
-    )
-
-
 def _tokens(
     profile: EngineProfile, layout: KVLayout, num_blocks: int, concurrency: float, max_len: int
 ) -> int:
@@ -178,47 +162,23 @@ def make_plan(
     )
     weights, lines = _weights_per_rank(ckpt, flags, tp, pp, uses_mtp, dtype_bytes)
     explain += lines
-    if activation_gib is not None:
-        activation = int(activation_gib * GiB)
-        explain.append(f"activation peak = {activation_gib} GiB (measured, --activation-gib)")
-    else:
-        activation, line = _activation_bytes(ckpt, tp, tokens, seqs, dtype_bytes)
-        explain.append(line)
-        assumptions.append(
-            "activation peak estimated from shapes (pass --activation-gib with the measured value)"
-        )
-    a = profile.assumptions
-    if non_torch_gib is None:
-        non_torch_gib = a["non_torch_gib_tp1"] + (a["non_torch_gib_per_extra_rank"] if tp * pp > 1 else 0.0)
-        assumptions.append(
-            f"non-torch memory {non_torch_gib:.2f} GiB assumed (pass --non-torch-gib with the measured value)"
-        )
-    non_torch = int(non_torch_gib * GiB)
-    layers_per_rank = cdiv(sum(1 for k in arch.layer_kinds if k != "mlp_only"), pp)
-    if flags.enforce_eager:
-        sizes: list[int] = []
-    else:
-        cc = flags.compilation_config or {}
-        sizes = cc.get("cudagraph_capture_sizes") or capture_sizes(
-            seqs, n_spec, cc.get("max_cudagraph_capture_size")
-        )
-    if cudagraph_gib is not None:
-        graphs = int(cudagraph_gib * GiB)
-    else:
-        graphs = int(len(sizes) * layers_per_rank * a["cudagraph_mib_per_layer_per_size"] * MiB)
-        if sizes:
-            assumptions.append(
-                f"CUDA-graph pool estimated at {a['cudagraph_mib_per_layer_per_size']} MiB per layer per captured size (pass --cudagraph-gib)"
-            )
-    subtract = profile.subtract_cudagraph_estimate and bool(sizes)
-    explain.append(
-        f"CUDA graphs: {len(sizes)} capture sizes {sizes[:4]}...{sizes[-1:] if sizes else ''} -> estimate {graphs / GiB:.2f} GiB"
-        + (
-            " (subtracted from the KV budget)"
-            if subtract
-            else " (not subtracted by this vLLM version: it comes out of the 1 - utilization headroom)"
-        )
+    nk = non_kv_memory(
+        ckpt,
+        flags,
+        profile,
+        tp,
+        pp,
+        seqs,
+        tokens,
+        n_spec,
+        dtype_bytes,
+        activation_gib,
+        non_torch_gib,
+        cudagraph_gib,
     )
+    explain += nk.explain
+    assumptions += nk.assumptions
+    activation, non_torch, graphs, subtract = nk.activation, nk.non_torch, nk.graphs, nk.subtract_graphs
     if flags.kv_cache_memory_bytes:
         available = flags.kv_cache_memory_bytes
         explain.append(
