@@ -8,6 +8,7 @@ import typer
 
 from servebox.cli.app import JSON_OPTION, app, emit_json, out
 from servebox.errors import InputError
+from servebox.units import GiB
 
 
 @app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
@@ -38,6 +39,14 @@ def plan(
     explain: bool = typer.Option(False, "--explain", help="Show the arithmetic."),
     calibrate: str = typer.Option(
         None, "--calibrate", help="A real vLLM startup log: print predicted vs reported figures."
+    ),
+    save: bool = typer.Option(
+        False, "--save", help="With --calibrate: keep what the log measured for later plans."
+    ),
+    calibration_dir: str = typer.Option(
+        None,
+        "--calibration-dir",
+        help="Where calibrations live (default $XDG_DATA_HOME/servebox/calibrations).",
     ),
     html_path: str = typer.Option(
         None, "--html", help="Write an HTML report (memory bar, concurrency curve) to this file."
@@ -73,15 +82,33 @@ def plan(
         raise InputError(
             source, None, "plan models vLLM on safetensors checkpoints; GGUF planning is not implemented"
         )
-    result = make_plan(
-        ckpt, flags, device, load_profile(vllm_version), activation_gib, non_torch_gib, cudagraph_gib
-    )
-    comparison = None
+    profile = load_profile(vllm_version)
+    if save and not calibrate:
+        raise InputError("plan", "--save", "needs --calibrate LOG (the start-up log to learn from)")
+    cal_dir = Path(calibration_dir) if calibration_dir else None
+    given = (activation_gib, non_torch_gib, cudagraph_gib)
+    calibrated = None if calibrate else _calibrated_terms(ckpt, flags, device, profile, cal_dir, given)
+    if calibrated is not None:
+        activation_gib, non_torch_gib, cudagraph_gib = (
+            calibrated.activation_gib,
+            calibrated.non_torch_gib,
+            calibrated.cudagraph_gib,
+        )
+    result = make_plan(ckpt, flags, device, profile, activation_gib, non_torch_gib, cudagraph_gib)
+    comparison = saved = None
+    if calibrated is not None:
+        from servebox.engines.vllm.calibration import describe
+
+        result.assumptions.insert(0, describe(calibrated))
+        result.explain += calibrated.notes
     if calibrate:
         from servebox.engines.vllm.logs import read_startup_figures
         from servebox.plan import compare_with_log
 
-        comparison = compare_with_log(result, read_startup_figures(Path(calibrate)))
+        figures = read_startup_figures(Path(calibrate))
+        comparison = compare_with_log(result, figures)
+        if save:
+            saved = _save_calibration(figures, result, ckpt, flags, device, profile, Path(calibrate), cal_dir)
     if html_path:
         from servebox.report.html import write_plan_html
 
@@ -90,6 +117,10 @@ def plan(
         data = result.model_dump(mode="json")
         if comparison is not None:
             data["calibration"] = comparison
+        if calibrated is not None:
+            data["calibrated_from"] = calibrated.source.log
+        if saved is not None:
+            data["calibration_saved"] = str(saved)
         emit_json(data)
     else:
         from servebox.report.plan_view import show_calibration, show_plan
@@ -97,5 +128,25 @@ def plan(
         show_plan(result, out, explain)
         if comparison is not None:
             show_calibration(comparison, out)
+        if saved is not None:
+            out.print(f"calibration saved: {saved}", highlight=False)
     if not result.fits:
         raise typer.Exit(1)
+
+
+def _calibrated_terms(ckpt, flags, device, profile, cal_dir, given):
+    """A saved calibration for this model, GPU and profile, scaled to these flags (None if none or overridden)."""
+    if any(v is not None for v in given):
+        return None
+    from servebox.engines.vllm.calibration import batch_shape, lookup, terms_for
+
+    tp_pp = flags.tensor_parallel_size * flags.pipeline_parallel_size
+    cal = lookup(ckpt, device.name, device.total_bytes / GiB, profile.matched, tp_pp, cal_dir)
+    return terms_for(cal, *batch_shape(flags, device.total_bytes)) if cal else None
+
+
+def _save_calibration(figures, result, ckpt, flags, device, profile, log, cal_dir) -> Path:
+    from servebox.engines.vllm.calibration import batch_shape, from_log, save
+
+    tokens, sizes = batch_shape(flags, device.total_bytes)
+    return save(from_log(figures, result, ckpt, profile.matched, log, tokens, sizes), cal_dir)

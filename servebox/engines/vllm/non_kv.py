@@ -1,13 +1,20 @@
 """The memory vLLM's start-up takes besides weights and KV: activation peak, non-torch memory, CUDA-graph pool.
 
-vLLM measures these in its profile run; no config holds them. Until a real start-up log calibrates them
-(plan --calibrate), they are estimates from shapes and the profile's [assumptions], labelled as such.
+vLLM measures these in its profile run; no config holds them. A profile with a `[profile."X".non_kv]` table
+in vllm.toml (0.26+) is modelled from real H200 start-up logs (tests/fixtures/gpu-logs/): which model runner
+vLLM picks, the profile run's forward peak per batched token, non-torch memory, and whether the graph
+estimate comes out of the KV budget. Older profiles keep the shape estimate and the [assumptions] table.
+A value the caller gives (measured, or from a saved calibration) replaces the estimate.
 """
 
 from __future__ import annotations
 
+import tomllib
 from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
 
+from servebox.checkpoint.architecture import Architecture
 from servebox.checkpoint.facts import Checkpoint
 from servebox.engines.vllm.flags import ServeFlags
 from servebox.engines.vllm.kv_spec import capture_sizes, cdiv
@@ -24,6 +31,62 @@ class NonKV:
     capture_sizes: list[int]
     explain: list[str] = field(default_factory=list)
     assumptions: list[str] = field(default_factory=list)
+    model_runner: str | None = None  # "v1" | "v2" where the profile knows vLLM runs two
+
+
+@lru_cache(maxsize=1)
+def _profiles() -> dict:
+    text = resources.files("servebox.engines.vllm").joinpath("profiles/vllm.toml").read_text()
+    return tomllib.loads(text)["profile"]
+
+
+def non_kv_model(profile: EngineProfile) -> dict | None:
+    """The profile's measured non-KV model (`[profile."X".non_kv]`), or None where it has none."""
+    return _profiles().get(profile.matched, {}).get("non_kv")
+
+
+def model_runner(arch: Architecture, model: dict) -> str:
+    """V2 unless the model is MoE, hybrid or attention-free and its class is not on the V2 default list
+    (vllm/config/vllm.py use_v2_model_runner; what the 0.26 logs showed is recorded in vllm.toml)."""
+    kinds = set(arch.layer_kinds)
+    special = arch.moe is not None or bool(kinds & {"linear_attention", "mamba"})
+    if special and arch.architecture not in model["v2_default_architectures"]:
+        return "v1"
+    return "v2"
+
+
+def _layer_widths(arch: Architecture, tp: int, runner: str, model: dict) -> dict[str, float]:
+    """Per-token activation elements of the widest op in each kind of layer, as the logs measured them."""
+    widths: dict[str, float] = {}
+    h = arch.hidden_size
+    inter = arch.intermediate_size or 4 * h
+    widths["MLP 3 x I/TP"] = 3 * inter / tp
+    if arch.moe is not None:
+        moe_i = arch.moe.moe_intermediate_size or inter
+        k = model["moe_factor"][runner]
+        shared = 3 * moe_i * arch.moe.shared_experts / tp
+        widths[f"MoE {k} x top-{arch.moe.experts_per_token} x max(2I, H)/TP + shared"] = (
+            k * arch.moe.experts_per_token * max(2 * moe_i, h) / tp + shared
+        )
+    la = arch.linear_attention
+    if la is not None:
+        width = 2 * la.num_key_heads * la.key_head_dim + 2 * la.num_value_heads * la.value_head_dim
+        widths[f"GDN {model['gdn_factor']} x (2 q/k + 2 v/z dims)/TP"] = model["gdn_factor"] * width / tp
+    return widths
+
+
+def activation_measured_model(
+    arch: Architecture, tp: int, tokens: int, act_bytes: int, runner: str, model: dict
+) -> tuple[int, str]:
+    widths = _layer_widths(arch, tp, runner, model)
+    widest = max(widths, key=widths.__getitem__)
+    per_token = model["hidden_factor"] * arch.hidden_size + widths[widest]
+    peak = int(tokens * per_token * act_bytes)
+    return peak, (
+        f"activation peak = {tokens} batched tokens x ({model['hidden_factor']} x H {arch.hidden_size} + widest op: "
+        f"{widest} = {widths[widest]:.0f}) x {act_bytes} B = {peak / GiB:.2f} GiB "
+        f"(profile run's forward; max_num_seqs and the sampler did not move it on the H200 logs)"
+    )
 
 
 def activation_bytes(ckpt: Checkpoint, tp: int, tokens: int, seqs: int, act_bytes: int) -> tuple[int, str]:
@@ -43,6 +106,15 @@ def activation_bytes(ckpt: Checkpoint, tp: int, tokens: int, seqs: int, act_byte
     )
 
 
+def _sizes(flags: ServeFlags, seqs: int, n_spec: int) -> list[int]:
+    if flags.enforce_eager:
+        return []
+    cc = flags.compilation_config or {}
+    return cc.get("cudagraph_capture_sizes") or capture_sizes(
+        seqs, n_spec, cc.get("max_cudagraph_capture_size")
+    )
+
+
 def non_kv_memory(
     ckpt: Checkpoint,
     flags: ServeFlags,
@@ -59,47 +131,63 @@ def non_kv_memory(
 ) -> NonKV:
     """Per-rank non-KV terms; a value given by the caller (measured or calibrated) replaces the estimate."""
     arch = ckpt.architecture
+    model = non_kv_model(profile)
+    runner = model_runner(arch, model) if model else None
     explain: list[str] = []
     assumptions: list[str] = []
+    if runner:
+        explain.append(f"model runner: {runner.upper()} (vLLM {profile.matched} picks it by architecture)")
     if activation_gib is not None:
         activation = int(activation_gib * GiB)
-        explain.append(f"activation peak = {activation_gib} GiB (measured, --activation-gib)")
+        explain.append(f"activation peak = {activation_gib:.2f} GiB (given: measured or calibrated)")
+    elif model:
+        activation, line = activation_measured_model(arch, tp, tokens, dtype_bytes, runner, model)
+        explain.append(line)
+        if arch.vision is not None and not flags.language_model_only:
+            assumptions.append(
+                "the vision encoder's profiling pass is not modelled (no H200 log with a loaded vision tower yet)"
+            )
     else:
         activation, line = activation_bytes(ckpt, tp, tokens, seqs, dtype_bytes)
         explain.append(line)
         assumptions.append(
             "activation peak estimated from shapes (pass --activation-gib with the measured value)"
         )
-    a = profile.assumptions
+    a = model or profile.assumptions
     if non_torch_gib is None:
         non_torch_gib = a["non_torch_gib_tp1"] + (a["non_torch_gib_per_extra_rank"] if tp * pp > 1 else 0.0)
+        label = "measured on H200 logs at TP 1" if model and tp * pp == 1 else "assumed"
         assumptions.append(
-            f"non-torch memory {non_torch_gib:.2f} GiB assumed (pass --non-torch-gib with the measured value)"
+            f"non-torch memory {non_torch_gib:.2f} GiB {label} (pass --non-torch-gib to override)"
         )
     non_torch = int(non_torch_gib * GiB)
-    layers_per_rank = cdiv(sum(1 for k in arch.layer_kinds if k != "mlp_only"), pp)
-    if flags.enforce_eager:
-        sizes: list[int] = []
-    else:
-        cc = flags.compilation_config or {}
-        sizes = cc.get("cudagraph_capture_sizes") or capture_sizes(
-            seqs, n_spec, cc.get("max_cudagraph_capture_size")
-        )
-    if cudagraph_gib is not None:
-        graphs = int(cudagraph_gib * GiB)
-    else:
-        graphs = int(len(sizes) * layers_per_rank * a["cudagraph_mib_per_layer_per_size"] * MiB)
-        if sizes:
-            assumptions.append(
-                f"CUDA-graph pool estimated at {a['cudagraph_mib_per_layer_per_size']} MiB per layer per captured size (pass --cudagraph-gib)"
-            )
-    subtract = profile.subtract_cudagraph_estimate and bool(sizes)
+    graphs, subtract, sizes = _graphs(
+        arch, flags, profile, model, runner, pp, seqs, n_spec, cudagraph_gib, assumptions
+    )
     explain.append(
-        f"CUDA graphs: {len(sizes)} capture sizes {sizes[:4]}...{sizes[-1:] if sizes else ''} -> estimate {graphs / GiB:.2f} GiB"
+        f"CUDA graphs: {len(sizes)} capture sizes {sizes[:4]}...{sizes[-1:] if sizes else ''} -> {graphs / GiB:.2f} GiB"
         + (
-            " (subtracted from the KV budget)"
+            " (estimate subtracted from the KV budget)"
             if subtract
-            else " (not subtracted by this vLLM version: it comes out of the 1 - utilization headroom)"
+            else " (not subtracted: it comes out of the 1 - utilization headroom)"
         )
     )
-    return NonKV(activation, non_torch, graphs, subtract, sizes, explain, assumptions)
+    return NonKV(activation, non_torch, graphs, subtract, sizes, explain, assumptions, runner)
+
+
+def _graphs(arch, flags, profile, model, runner, pp, seqs, n_spec, cudagraph_gib, assumptions):
+    sizes = _sizes(flags, seqs, n_spec)
+    layers_per_rank = cdiv(sum(1 for k in arch.layer_kinds if k != "mlp_only"), pp)
+    if model:
+        subtract = bool(sizes) and model["subtract_graph_estimate"][runner]
+        mib = model["graph_mib_per_layer_per_size"][runner]
+    else:
+        subtract = profile.subtract_cudagraph_estimate and bool(sizes)
+        mib = profile.assumptions["cudagraph_mib_per_layer_per_size"]
+    if cudagraph_gib is not None:
+        return int(cudagraph_gib * GiB), subtract, sizes
+    graphs = int(len(sizes) * layers_per_rank * mib * MiB)
+    if sizes:
+        what = "vLLM's own estimate" if subtract else "graph pool"
+        assumptions.append(f"{what} taken as {mib} MiB per layer per captured size (pass --cudagraph-gib)")
+    return graphs, subtract, sizes

@@ -1,0 +1,181 @@
+"""Learn from one cold start: what a real vLLM start-up log measured (activation peak, non-torch memory,
+CUDA-graph term), kept per engine profile, GPU and model, and reused by later plans with other flags.
+
+`servebox plan MODEL FLAGS --calibrate LOG --save` stores one small JSON file under
+$XDG_DATA_HOME/servebox/calibrations/ (or --calibration-dir); a later `plan` of the same model on the
+same GPU and profile reads it and says "calibrated from LOG". Terms that depend on a flag are scaled:
+the activation peak with max_num_batched_tokens (the profile run's forward is linear in it, see non_kv),
+the graph term with the number of captured sizes (0 when eager). Non-torch memory depends on TP, so a
+calibration is used only at the TP x PP it was taken at.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from servebox.errors import InputError
+from servebox.units import GiB
+
+FORMAT = 1
+
+
+@dataclass
+class Calibration:
+    model: str  # the checkpoint as the user named it
+    config_sha256: str  # config.json's content: the same model wherever it lives
+    gpu: str
+    gpu_total_gib: float
+    profile: str  # engine profile (vllm.toml) the plan used
+    vllm_version: str | None  # what the log says it was
+    tp_pp: int
+    max_num_batched_tokens: int
+    capture_sizes: int
+    activation_gib: float
+    non_torch_gib: float
+    graph_gib: float  # the term the plan uses: vLLM's subtracted estimate, or the pool where not subtracted
+    measured: str  # "summary" (0.26+ 'Actual usage' line) or "lumped" (requested - weights - available)
+    log: str
+    format: int = FORMAT
+
+
+@dataclass
+class Terms:
+    """Calibrated non-KV terms for one plan's flags, and how they were scaled."""
+
+    activation_gib: float
+    non_torch_gib: float
+    cudagraph_gib: float
+    source: Calibration
+    notes: list[str]
+
+
+def default_dir() -> Path:
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "servebox" / "calibrations"
+
+
+def config_digest(ckpt) -> str:
+    raw = json.dumps(ckpt.config, sort_keys=True).encode()
+    return hashlib.sha256(raw).hexdigest()
+
+
+def _key(config_sha: str, gpu: str, total_gib: float, profile: str, tp_pp: int) -> str:
+    text = f"{config_sha}|{gpu}|{total_gib:.2f}|{profile}|{tp_pp}"
+    return hashlib.sha256(text.encode()).hexdigest()[:20]
+
+
+def from_log(
+    figures, plan, ckpt, profile: str, log: Path, tokens_planned: int, graph_sizes: int
+) -> Calibration:
+    """What the log measured, checked against the plan made with the log's own flags (exit 2 on a mismatch)."""
+    tokens = figures.max_num_batched_tokens
+    if tokens is not None and tokens != tokens_planned:
+        raise InputError(
+            str(log),
+            "max_num_batched_tokens",
+            f"the log ran with {tokens}, the plan's flags give {tokens_planned}: plan with the log's flags",
+        )
+    subtracted = figures.graph_estimate_gib
+    if figures.non_kv_measured:
+        activation, non_torch, measured = figures.activation_gib, figures.non_torch_gib, "summary"
+        graph = subtracted if subtracted is not None else (figures.cudagraph_gib or 0.0)
+    else:
+        if figures.model_loading_gib is None or figures.available_kv_gib is None:
+            raise InputError(
+                str(log), None, "needs 'Model loading took' and 'Available KV cache memory' to calibrate"
+            )
+        requested = figures.requested_gib or plan.requested_gib
+        graph = (
+            subtracted
+            if subtracted is not None
+            else (plan.cudagraph_estimate_gib if plan.cudagraph_subtracted else 0.0)
+        )
+        lump = (
+            requested
+            - figures.model_loading_gib
+            - figures.available_kv_gib
+            - (graph if plan.cudagraph_subtracted else 0.0)
+        )
+        non_torch = min(plan.non_torch_gib, max(lump, 0.0))
+        activation, measured = max(lump - non_torch, 0.0), "lumped"
+    return Calibration(
+        model=plan.model,
+        config_sha256=config_digest(ckpt),
+        gpu=plan.gpu,
+        gpu_total_gib=round(plan.gpu_total_gib, 2),
+        profile=profile,
+        vllm_version=figures.vllm_version,
+        tp_pp=plan.tensor_parallel_size * plan.pipeline_parallel_size,
+        max_num_batched_tokens=tokens_planned,
+        capture_sizes=graph_sizes,
+        activation_gib=activation,
+        non_torch_gib=non_torch,
+        graph_gib=graph,
+        measured=measured,
+        log=str(log),
+    )
+
+
+def save(cal: Calibration, directory: Path | None) -> Path:
+    """Write atomically (temp file + rename): a crash never leaves half a calibration."""
+    directory = directory or default_dir()
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / f"{_key(cal.config_sha256, cal.gpu, cal.gpu_total_gib, cal.profile, cal.tp_pp)}.json"
+    fd, tmp = tempfile.mkstemp(dir=directory, suffix=".tmp")
+    with os.fdopen(fd, "w") as handle:
+        json.dump(asdict(cal), handle, indent=1)
+    os.replace(tmp, path)
+    return path
+
+
+def lookup(
+    ckpt, gpu: str, total_gib: float, profile: str, tp_pp: int, directory: Path | None
+) -> Calibration | None:
+    path = (
+        directory or default_dir()
+    ) / f"{_key(config_digest(ckpt), gpu, round(total_gib, 2), profile, tp_pp)}.json"
+    if not path.is_file():
+        return None
+    try:
+        data = json.loads(path.read_text())
+        return Calibration(**data) if data.get("format") == FORMAT else None
+    except (OSError, ValueError, TypeError) as exc:
+        raise InputError(str(path), None, f"unreadable calibration: {exc}") from None
+
+
+def batch_shape(flags, gpu_total_bytes: int) -> tuple[int, int]:
+    """(max_num_batched_tokens, captured sizes) as make_plan resolves them for these flags."""
+    from servebox.engines.vllm.non_kv import _sizes
+
+    big = gpu_total_bytes >= 70 * GiB
+    seqs = flags.max_num_seqs or (1024 if big else 256)
+    tokens = flags.max_num_batched_tokens or (8192 if big else 2048)
+    spec = flags.speculative_config or {}
+    return tokens, len(_sizes(flags, seqs, int(spec.get("num_speculative_tokens") or 0)))
+
+
+def terms_for(cal: Calibration, tokens: int, sizes: int) -> Terms:
+    """The calibrated terms scaled to this plan's batched tokens and captured sizes."""
+    notes = []
+    activation = cal.activation_gib * tokens / cal.max_num_batched_tokens
+    if tokens != cal.max_num_batched_tokens:
+        notes.append(
+            f"activation {cal.activation_gib:.2f} GiB at {cal.max_num_batched_tokens} batched tokens scaled to {tokens}"
+        )
+    graph = cal.graph_gib * sizes / cal.capture_sizes if cal.capture_sizes else 0.0
+    if sizes != cal.capture_sizes:
+        notes.append(f"graph term {cal.graph_gib:.2f} GiB for {cal.capture_sizes} sizes scaled to {sizes}")
+    return Terms(activation, cal.non_torch_gib, graph, cal, notes)
+
+
+def describe(terms: Terms) -> str:
+    c = terms.source
+    return (
+        f"calibrated from {c.log} ({c.vllm_version or 'vLLM'} on {c.gpu}, {c.measured}): activation "
+        f"{terms.activation_gib:.2f} GiB, non-torch {terms.non_torch_gib:.2f} GiB, graphs {terms.cudagraph_gib:.2f} GiB"
+    )
