@@ -7,6 +7,8 @@ Two kinds of check: end to end (the planner derives the KV memory itself; target
 0.1 GiB on model loading) and pure KV arithmetic (the case's reported available KV memory is given
 as --kv-cache-memory-bytes; target 2% on tokens). Cases servebox does not model are listed with the
 reason. Constants are never fitted to these cases.
+Then the real H200 start-ups (benchmarks/plan_accuracy_h200.py): end-to-end error on vLLM 0.26 logs taken
+for this project, and calibrate-on-one / predict-the-others per model.
 Run: python benchmarks/plan_accuracy.py [path/to/vllm_startup_cases.json]
 """
 
@@ -192,3 +194,7 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+    print()
+    import plan_accuracy_h200
+
+    plan_accuracy_h200.main()

@@ -165,7 +165,7 @@ def non_kv_memory(
         arch, flags, profile, model, runner, pp, seqs, n_spec, cudagraph_gib, assumptions
     )
     explain.append(
-        f"CUDA graphs: {len(sizes)} capture sizes {sizes[:4]}...{sizes[-1:] if sizes else ''} -> {graphs / GiB:.2f} GiB"
+        f"CUDA graphs: {len(sizes)} capture sizes {sizes[:4]}...{sizes[-1:] if sizes else ''} -> estimate {graphs / GiB:.2f} GiB"
         + (
             " (estimate subtracted from the KV budget)"
             if subtract

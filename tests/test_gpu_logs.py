@@ -1,0 +1,121 @@
+"""Real vLLM 0.26.0 start-ups on an NVIDIA H200 (tests/fixtures/gpu-logs/, taken with the kit in shared/gpu):
+the log parser reads 0.26's own summary and model runner, the logs' own arithmetic fixes which runner takes
+its CUDA-graph estimate out of the KV budget, and the 0.26 profile plans each case as the engine sized it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from servebox.checkpoint.facts import load_checkpoint
+from servebox.engines.vllm.flags import parse_flags
+from servebox.engines.vllm.logs import read_startup_figures
+from servebox.engines.vllm.non_kv import model_runner, non_kv_model
+from servebox.engines.vllm.profile import load_profile
+from servebox.errors import InputError
+from servebox.hardware import custom_gpu
+from servebox.plan import make_plan
+
+ROOT = Path(__file__).resolve().parent.parent
+LOGS = ROOT / "tests" / "fixtures" / "gpu-logs"
+CASES = sorted(p.stem for p in LOGS.glob("c*.json"))
+RUNNER = {
+    "c01-llama8b-base": "v2",
+    "c04-qwen3moe-base": "v1",
+    "c09-dsv2lite-base": "v2",
+    "c10-qwen35-27b": "v1",
+}
+
+
+def case(name: str) -> tuple[dict, object]:
+    return json.loads((LOGS / f"{name}.json").read_text()), read_startup_figures(LOGS / f"{name}.log")
+
+
+def test_every_case_has_its_arguments_and_a_trimmed_log():
+    assert set(RUNNER) <= set(CASES)
+    for name in CASES:
+        spec, fig = case(name)
+        assert spec["llm_kwargs"]["model"].startswith(".gpu/models/") and spec["model_config"]["source"]
+        assert (ROOT / spec["model_config"]["checkpoint"] / "config.json").is_file()
+        assert fig.vllm_version == "0.26.0" and fig.total_gib == 139.8
+        assert sum(1 for _ in (LOGS / f"{name}.log").open()) < 60
+
+
+@pytest.mark.parametrize("name", sorted(RUNNER))
+def test_summary_line_and_runner_are_read(name):
+    _, fig = case(name)
+    assert fig.non_kv_measured and fig.weights_gib == fig.model_loading_gib
+    assert fig.model_runner == RUNNER[name]
+    # only V1 prints (and subtracts) its own graph estimate
+    assert (fig.graph_estimate_gib is not None) == (RUNNER[name] == "v1")
+
+
+@pytest.mark.parametrize("name", sorted(RUNNER))
+def test_available_kv_is_requested_minus_the_four_terms_per_runner(name):
+    """The logs' own arithmetic: V1 takes its graph estimate out, V2 takes nothing (0.99-1.2 GiB pools)."""
+    _, f = case(name)
+    subtracted = f.graph_estimate_gib or 0.0
+    left = f.requested_gib - f.weights_gib - f.activation_gib - f.non_torch_gib - subtracted
+    assert abs(left - f.available_kv_gib) <= 0.02
+    if f.model_runner == "v2":
+        assert abs(left - f.cudagraph_gib - f.available_kv_gib) > 0.5
+
+
+@pytest.mark.parametrize("name", sorted(RUNNER))
+def test_servebox_picks_the_runner_vllm_picked(name):
+    spec, fig = case(name)
+    ckpt = load_checkpoint(str(ROOT / spec["model_config"]["checkpoint"]), with_template=False)
+    assert model_runner(ckpt.architecture, non_kv_model(load_profile("0.26.0"))) == fig.model_runner
+
+
+def _plan(name: str):
+    spec, fig = case(name)
+    kw = spec["llm_kwargs"]
+    argv = [
+        "--gpu-memory-utilization",
+        str(kw["gpu_memory_utilization"]),
+        "--max-model-len",
+        str(kw["max_model_len"]),
+    ]
+    argv += [
+        "--max-num-batched-tokens",
+        str(fig.max_num_batched_tokens),
+        "--max-num-seqs",
+        str(fig.max_num_seqs),
+    ]
+    if kw.get("limit_mm_per_prompt"):
+        argv += ["--language-model-only", "--no-enable-prefix-caching"]
+    ckpt = load_checkpoint(str(ROOT / spec["model_config"]["checkpoint"]), with_template=False)
+    return make_plan(ckpt, parse_flags(argv)[0], custom_gpu(fig.total_gib), load_profile("0.26.0")), fig
+
+
+@pytest.mark.parametrize("name", sorted(RUNNER))
+def test_profile_026_plans_available_kv_within_half_a_percent(name):
+    plan, fig = _plan(name)
+    assert plan.cudagraph_subtracted == (fig.model_runner == "v1")
+    assert abs(plan.available_kv_gib - fig.available_kv_gib) / fig.available_kv_gib < 0.005
+    assert abs(plan.model_loading_gib - fig.model_loading_gib) < 0.1
+
+
+def test_the_older_profile_misses_the_v2_runner_and_the_measured_terms():
+    """Without the 0.26 data the V2 runner's graph pool is subtracted and Llama's pool is 1% short."""
+    plan_old = make_plan(
+        load_checkpoint(str(ROOT / "tests/fixtures/checkpoints/llama-3.1-8b-instruct"), with_template=False),
+        parse_flags(
+            ["--max-model-len", "8192", "--max-num-batched-tokens", "16384", "--max-num-seqs", "1024"]
+        )[0],
+        custom_gpu(139.8),
+        load_profile("0.25.0"),
+    )
+    _, fig = case("c01-llama8b-base")
+    assert plan_old.cudagraph_subtracted
+    assert abs(plan_old.available_kv_gib - fig.available_kv_gib) / fig.available_kv_gib > 0.005
+
+
+def test_a_log_without_figures_is_one_line_bad_input(tmp_path):
+    log = tmp_path / "empty.log"
+    log.write_text("INFO nothing here\n")
+    with pytest.raises(InputError, match="no vLLM startup figures"):
+        read_startup_figures(log)
