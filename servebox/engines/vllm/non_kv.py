@@ -143,6 +143,10 @@ def non_kv_memory(
     elif model:
         activation, line = activation_measured_model(arch, tp, tokens, dtype_bytes, runner, model)
         explain.append(line)
+        if "mamba" in arch.layer_kinds:
+            assumptions.append(
+                "the Mamba2 mixer's activation is not measured on a GPU log yet: MLP and hidden terms only"
+            )
         if arch.vision is not None and not flags.language_model_only:
             assumptions.append(
                 "the vision encoder's profiling pass is not modelled (no H200 log with a loaded vision tower yet)"
