@@ -92,7 +92,16 @@ def end_to_end(cases: list[Case], version: str) -> list[dict]:
     rows = []
     for case in cases:
         *_, plan = plan_case(case, version)
-        rows.append({"case": case.name, "runner": case.figures.model_runner, **errors(plan, case.figures)})
+        f = case.figures
+        terms = {
+            "activation_gib": (plan.activation_gib, f.activation_gib),
+            "non_torch_gib": (plan.non_torch_gib, f.non_torch_gib),
+            "graph_subtracted_gib": (
+                plan.cudagraph_estimate_gib if plan.cudagraph_subtracted else 0.0,
+                f.graph_estimate_gib or 0.0,
+            ),
+        }
+        rows.append({"case": case.name, "runner": f.model_runner, **errors(plan, f), "terms": terms})
     return rows
 
 
@@ -150,7 +159,8 @@ def main() -> None:
     print(f"{len(cases)} real H200 start-ups (vLLM 0.26.0), plan vs log, relative error")
     for r in report["end_to_end"]:
         cells = "  ".join(f"{k} {r[k]:+.2%}" for k in FIGURES if k in r)
-        print(f"  {r['case']:<38} {r['runner'] or '?':<3} {cells}")
+        terms = "  ".join(f"{k} {p:.2f}/{m:.2f}" for k, (p, m) in r["terms"].items())
+        print(f"  {r['case']:<22} {r['runner'] or '?':<3} {cells}\n      planned/measured GiB: {terms}")
     for label in ("summary", "baseline_summary", "calibrated_summary"):
         print(f"{label}: {json.dumps(report[label], indent=None)}")
 
