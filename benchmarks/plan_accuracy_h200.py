@@ -119,8 +119,8 @@ def calibrate_on_one(cases: list[Case]) -> dict[str, list[dict]]:
             for target in group:
                 if target is source:
                     continue
-                t_flags = parse_flags(target.argv)[0]
-                terms = calibration.terms_for(cal, *calibration.batch_shape(t_flags, gpu.total_bytes))
+                *_, estimate = plan_case(target, target.figures.vllm_version)
+                terms = calibration.terms_for(cal, estimate)
                 *_, predicted = plan_case(target, target.figures.vllm_version, terms)
                 rows.append({"from": source.name, "to": target.name, **errors(predicted, target.figures)})
         result[model] = rows

@@ -25,16 +25,10 @@ def run(*argv: str):
     return done.returncode, done.stdout + done.stderr
 
 
-def test_save_then_plan_other_flags_uses_the_scaled_calibration(tmp_path):
-    code, out = run(
-        *C04,
-        "--calibrate",
-        str(LOGS / "c04-qwen3moe-base.log"),
-        "--save",
-        "--calibration-dir",
-        str(tmp_path),
-        "--json",
-    )
+def test_save_then_plan_other_flags_uses_the_calibration(tmp_path):
+    """c04 (compiled, 16384 batched tokens) calibrates the plan of c05 (eager, 4096): its real log says 66.31 GiB."""
+    log = str(LOGS / "c04-qwen3moe-base.log")
+    code, out = run(*C04, "--calibrate", log, "--save", "--calibration-dir", str(tmp_path), "--json")
     assert code == 0, out
     saved = json.loads(Path(json.loads(out)["calibration_saved"]).read_text())
     assert (saved["activation_gib"], saved["non_torch_gib"], saved["graph_gib"]) == (3.21, 0.24, 0.64)
@@ -43,10 +37,11 @@ def test_save_then_plan_other_flags_uses_the_scaled_calibration(tmp_path):
     eager = [MOE, *H200, "--max-model-len", "16384", "--max-num-batched-tokens", "4096", "--enforce-eager"]
     code, out = run(*eager, "--calibration-dir", str(tmp_path), "--json")
     plan = json.loads(out)
-    assert code == 0 and plan["calibrated_from"].endswith("c04-qwen3moe-base.log")
-    assert abs(plan["activation_gib"] - 3.21 / 4) < 1e-6 and plan["cudagraph_estimate_gib"] == 0
+    assert code == 0 and plan["calibrated_from"] == log
     assert plan["assumptions"][0].startswith("calibrated from")
-    # the same plan with no calibration estimates instead (and says nothing about a log)
+    assert plan["cudagraph_estimate_gib"] == 0 and abs(plan["non_torch_gib"] - 0.24) < 1e-6
+    assert abs(plan["available_kv_gib"] - 66.31) / 66.31 < 0.005
+    # the same plan with no calibration estimates instead (and names no log)
     code, out = run(*eager, "--calibration-dir", str(tmp_path / "none"), "--json")
     assert "calibrated_from" not in json.loads(out)
 

@@ -87,14 +87,13 @@ def plan(
         raise InputError("plan", "--save", "needs --calibrate LOG (the start-up log to learn from)")
     cal_dir = Path(calibration_dir) if calibration_dir else None
     given = (activation_gib, non_torch_gib, cudagraph_gib)
-    calibrated = None if calibrate else _calibrated_terms(ckpt, flags, device, profile, cal_dir, given)
+    result = make_plan(ckpt, flags, device, profile, *given)
+    calibrated = (
+        None if calibrate else _calibrated_terms(ckpt, flags, device, profile, cal_dir, given, result)
+    )
     if calibrated is not None:
-        activation_gib, non_torch_gib, cudagraph_gib = (
-            calibrated.activation_gib,
-            calibrated.non_torch_gib,
-            calibrated.cudagraph_gib,
-        )
-    result = make_plan(ckpt, flags, device, profile, activation_gib, non_torch_gib, cudagraph_gib)
+        terms = (calibrated.activation_gib, calibrated.non_torch_gib, calibrated.cudagraph_gib)
+        result = make_plan(ckpt, flags, device, profile, *terms)
     comparison = saved = None
     if calibrated is not None:
         from servebox.engines.vllm.calibration import describe
@@ -134,15 +133,15 @@ def plan(
         raise typer.Exit(1)
 
 
-def _calibrated_terms(ckpt, flags, device, profile, cal_dir, given):
-    """A saved calibration for this model, GPU and profile, scaled to these flags (None if none or overridden)."""
+def _calibrated_terms(ckpt, flags, device, profile, cal_dir, given, estimate):
+    """A saved calibration for this model, GPU and profile, carried to these flags (None if none or overridden)."""
     if any(v is not None for v in given):
         return None
-    from servebox.engines.vllm.calibration import batch_shape, lookup, terms_for
+    from servebox.engines.vllm.calibration import lookup, terms_for
 
     tp_pp = flags.tensor_parallel_size * flags.pipeline_parallel_size
     cal = lookup(ckpt, device.name, device.total_bytes / GiB, profile.matched, tp_pp, cal_dir)
-    return terms_for(cal, *batch_shape(flags, device.total_bytes)) if cal else None
+    return terms_for(cal, estimate) if cal else None
 
 
 def _save_calibration(figures, result, ckpt, flags, device, profile, log, cal_dir) -> Path:

@@ -3,10 +3,11 @@ CUDA-graph term), kept per engine profile, GPU and model, and reused by later pl
 
 `servebox plan MODEL FLAGS --calibrate LOG --save` stores one small JSON file under
 $XDG_DATA_HOME/servebox/calibrations/ (or --calibration-dir); a later `plan` of the same model on the
-same GPU and profile reads it and says "calibrated from LOG". Terms that depend on a flag are scaled:
-the activation peak with max_num_batched_tokens (the profile run's forward is linear in it, see non_kv),
-the graph term with the number of captured sizes (0 when eager). Non-torch memory depends on TP, so a
-calibration is used only at the TP x PP it was taken at.
+same GPU and profile reads it and says "calibrated from LOG". Terms that depend on flags keep the model's
+dependence and take the log's magnitude: the plan's own estimate for the new flags times measured/estimated
+at the log's flags (activation: batched tokens, max_num_seqs on the V1 runner, eager vs compiled; graphs:
+captured sizes, 0 when eager). Non-torch memory depends on TP, so a calibration is used only at the TP x PP
+it was taken at.
 """
 
 from __future__ import annotations
@@ -38,6 +39,8 @@ class Calibration:
     activation_gib: float
     non_torch_gib: float
     graph_gib: float  # the term the plan uses: vLLM's subtracted estimate, or the pool where not subtracted
+    activation_model_gib: float  # what servebox estimated for the log's own flags
+    graph_model_gib: float
     measured: str  # "summary" (0.26+ 'Actual usage' line) or "lumped" (requested - weights - available)
     log: str
     format: int = FORMAT
@@ -116,6 +119,8 @@ def from_log(
         activation_gib=activation,
         non_torch_gib=non_torch,
         graph_gib=graph,
+        activation_model_gib=plan.activation_gib,
+        graph_model_gib=plan.cudagraph_estimate_gib,
         measured=measured,
         log=str(log),
     )
@@ -159,17 +164,19 @@ def batch_shape(flags, gpu_total_bytes: int) -> tuple[int, int]:
     return tokens, len(_sizes(flags, seqs, int(spec.get("num_speculative_tokens") or 0)))
 
 
-def terms_for(cal: Calibration, tokens: int, sizes: int) -> Terms:
-    """The calibrated terms scaled to this plan's batched tokens and captured sizes."""
-    notes = []
-    activation = cal.activation_gib * tokens / cal.max_num_batched_tokens
-    if tokens != cal.max_num_batched_tokens:
-        notes.append(
-            f"activation {cal.activation_gib:.2f} GiB at {cal.max_num_batched_tokens} batched tokens scaled to {tokens}"
-        )
-    graph = cal.graph_gib * sizes / cal.capture_sizes if cal.capture_sizes else 0.0
-    if sizes != cal.capture_sizes:
-        notes.append(f"graph term {cal.graph_gib:.2f} GiB for {cal.capture_sizes} sizes scaled to {sizes}")
+def terms_for(cal: Calibration, estimate) -> Terms:
+    """The calibrated terms for a plan whose uncalibrated estimate is `estimate` (a Plan of the new flags)."""
+    ratio = cal.activation_gib / cal.activation_model_gib if cal.activation_model_gib else 1.0
+    activation = estimate.activation_gib * ratio
+    notes = [
+        f"activation = estimate {estimate.activation_gib:.2f} GiB x measured/estimated at the log's flags {ratio:.3f}"
+    ]
+    if estimate.cudagraph_estimate_gib and cal.graph_model_gib:
+        graph_ratio = cal.graph_gib / cal.graph_model_gib
+        graph = estimate.cudagraph_estimate_gib * graph_ratio
+        notes.append(f"graphs = estimate {estimate.cudagraph_estimate_gib:.2f} GiB x {graph_ratio:.3f}")
+    else:
+        graph = estimate.cudagraph_estimate_gib
     return Terms(activation, cal.non_torch_gib, graph, cal, notes)
 
 

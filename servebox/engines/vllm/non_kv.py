@@ -55,7 +55,7 @@ def model_runner(arch: Architecture, model: dict) -> str:
     return "v2"
 
 
-def _layer_widths(arch: Architecture, tp: int, runner: str, model: dict) -> dict[str, float]:
+def _layer_widths(arch: Architecture, tp: int, mode: str, model: dict) -> dict[str, float]:
     """Per-token activation elements of the widest op in each kind of layer, as the logs measured them."""
     widths: dict[str, float] = {}
     h = arch.hidden_size
@@ -63,7 +63,8 @@ def _layer_widths(arch: Architecture, tp: int, runner: str, model: dict) -> dict
     widths["MLP 3 x I/TP"] = 3 * inter / tp
     if arch.moe is not None:
         moe_i = arch.moe.moe_intermediate_size or inter
-        k = model["moe_factor"][runner]
+        factors = model["moe_factor"]
+        k = factors.get(mode) or factors.get(mode.split("_")[0]) or factors[f"{mode.split('_')[0]}_compiled"]
         shared = 3 * moe_i * arch.moe.shared_experts / tp
         widths[f"MoE {k} x top-{arch.moe.experts_per_token} x max(2I, H)/TP + shared"] = (
             k * arch.moe.experts_per_token * max(2 * moe_i, h) / tp + shared
@@ -76,17 +77,28 @@ def _layer_widths(arch: Architecture, tp: int, runner: str, model: dict) -> dict
 
 
 def activation_measured_model(
-    arch: Architecture, tp: int, tokens: int, act_bytes: int, runner: str, model: dict
+    arch: Architecture, tp: int, tokens: int, seqs: int, act_bytes: int, runner: str, eager: bool, model: dict
 ) -> tuple[int, str]:
-    widths = _layer_widths(arch, tp, runner, model)
+    """The profile run's peak: its forward over the batched tokens and, on the V1 runner only, the sampler
+    warm-up over max_num_seqs rows of logits (V2's did not show in the logs), whichever is larger."""
+    mode = f"{runner}_eager" if eager else f"{runner}_compiled"
+    widths = _layer_widths(arch, tp, mode, model)
     widest = max(widths, key=widths.__getitem__)
     per_token = model["hidden_factor"] * arch.hidden_size + widths[widest]
-    peak = int(tokens * per_token * act_bytes)
-    return peak, (
-        f"activation peak = {tokens} batched tokens x ({model['hidden_factor']} x H {arch.hidden_size} + widest op: "
-        f"{widest} = {widths[widest]:.0f}) x {act_bytes} B = {peak / GiB:.2f} GiB "
-        f"(profile run's forward; max_num_seqs and the sampler did not move it on the H200 logs)"
+    forward = int(tokens * per_token * act_bytes)
+    line = (
+        f"forward {tokens} batched tokens x ({model['hidden_factor']} x H {arch.hidden_size} + widest op: "
+        f"{widest} = {widths[widest]:.0f}) x {act_bytes} B = {forward / GiB:.2f} GiB"
     )
+    per_logit = model["sampler_bytes_per_logit"].get(runner, 0)
+    sampler = seqs * arch.vocab_size * per_logit
+    if not per_logit:
+        return (
+            forward,
+            f"activation peak = {line} (the {runner.upper()} runner's sampler warm-up did not show)",
+        )
+    sampler_line = f"sampler {seqs} seqs x vocab {arch.vocab_size} x {per_logit} B = {sampler / GiB:.2f} GiB"
+    return max(forward, sampler), f"activation peak = max({line}, {sampler_line})"
 
 
 def activation_bytes(ckpt: Checkpoint, tp: int, tokens: int, seqs: int, act_bytes: int) -> tuple[int, str]:
@@ -141,7 +153,9 @@ def non_kv_memory(
         activation = int(activation_gib * GiB)
         explain.append(f"activation peak = {activation_gib:.2f} GiB (given: measured or calibrated)")
     elif model:
-        activation, line = activation_measured_model(arch, tp, tokens, dtype_bytes, runner, model)
+        activation, line = activation_measured_model(
+            arch, tp, tokens, seqs, dtype_bytes, runner, flags.enforce_eager, model
+        )
         explain.append(line)
         if "mamba" in arch.layer_kinds:
             assumptions.append(
