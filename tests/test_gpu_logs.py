@@ -141,3 +141,22 @@ def test_a_log_without_figures_is_one_line_bad_input(tmp_path):
     log.write_text("INFO nothing here\n")
     with pytest.raises(InputError, match="no vLLM startup figures"):
         read_startup_figures(log)
+
+
+def test_gdn_state_in_the_model_dtype_gives_the_block_size_the_026_log_printed():
+    """c10 printed 'Setting attention block size to 400 tokens': 0.26 keeps Gated DeltaNet states in bf16."""
+    from servebox.engines.vllm.kv_spec import build_layout
+    from servebox.engines.vllm.non_kv import recurrent_state_dtype
+
+    _, fig = case("c10-qwen35-27b")
+    arch = load_checkpoint(
+        str(ROOT / "tests/fixtures/checkpoints/qwen3.5-27b"), with_template=False
+    ).architecture
+    blocks = {}
+    for version in ("0.26.0", "0.32.0"):
+        dtype = recurrent_state_dtype(load_profile(version), arch, "bfloat16")
+        blocks[version] = build_layout(
+            arch, 1, 1, "auto", "bfloat16", None, 16, ssm_state_dtype=dtype
+        ).block_size
+    assert blocks["0.26.0"] == fig.block_size == 400
+    assert blocks["0.32.0"] != 400  # 0.32 keeps them in float32

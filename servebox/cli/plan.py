@@ -96,10 +96,9 @@ def plan(
         result = make_plan(ckpt, flags, device, profile, *terms)
     comparison = saved = None
     if calibrated is not None:
-        from servebox.engines.vllm.calibration import describe
+        from servebox.engines.vllm.calibration import describe, relabel
 
-        result.assumptions.insert(0, describe(calibrated))
-        result.explain += calibrated.notes
+        relabel(result, describe(calibrated), calibrated.notes)
     if calibrate:
         from servebox.engines.vllm.logs import read_startup_figures
         from servebox.plan import compare_with_log

@@ -186,3 +186,19 @@ def describe(terms: Terms) -> str:
         f"calibrated from {c.log} ({c.vllm_version or 'vLLM'} on {c.gpu}, {c.measured}): activation "
         f"{terms.activation_gib:.2f} GiB, non-torch {terms.non_torch_gib:.2f} GiB, graphs {terms.cudagraph_gib:.2f} GiB"
     )
+
+
+def relabel(plan, line: str, notes: list[str]) -> None:
+    """Mark a plan made with calibrated terms as such: its first assumption, its calibration status and its
+    figure labels say "calibrated from LOG" (the labels exist where the plan carries them)."""
+    plan.assumptions.insert(0, line)
+    plan.explain += notes
+    status = getattr(plan, "calibration_status", None)
+    if isinstance(status, dict):
+        status.update({"calibrated": True, "line": line})
+    labels = getattr(plan, "labels", None)
+    if isinstance(labels, dict) and labels:
+        for name in ("activation_gib", "non_torch_gib", "cudagraph_estimate_gib"):
+            labels[name] = "calibrated"
+        if labels.get("available_kv_gib") != "given" and labels.get("model_loading_gib") == "derived":
+            labels["available_kv_gib"] = "calibrated"
