@@ -94,3 +94,19 @@ def test_the_deployment_log_predicts_its_mtp_configuration(tmp_path):
     assert abs(plan["available_kv_gib"] - 2.39) / 2.39 < 0.05
     code, out = run(*base, *mtp, "--calibration-dir", str(tmp_path / "none"), "--json")
     assert json.loads(out)["available_kv_gib"] > 10
+
+
+def test_a_pre_026_log_calibrates_by_difference(tmp_path):
+    """Logs without 0.26's summary give the non-KV memory as requested - loading - available. The llm-d sweep
+    (shared/calibration) saw the same 58.11 GiB and 476,016 tokens at every max_model_len from 2048 to 32768."""
+    base = [str(ROOT / "tests/fixtures/checkpoints/llama-3.1-8b-instruct"), "--gpu", "h100-80gb"]
+    base += ["--vllm-version", "0.19.0", "--gpu-memory-utilization", "0.95"]
+    log = str(ROOT / "tests/fixtures/logs/llama31-8b-h100-startup.log")
+    code, out = run(
+        *base, "--max-model-len", "8192", "--calibrate", log, "--save", "--calibration-dir", str(tmp_path)
+    )
+    assert code == 0, out
+    code, out = run(*base, "--max-model-len", "32768", "--calibration-dir", str(tmp_path), "--json")
+    plan = json.loads(out)
+    assert plan["calibrated_from"] == log
+    assert abs(plan["available_kv_gib"] - 58.11) < 0.01 and abs(plan["kv_cache_tokens"] - 476_016) <= 16

@@ -93,10 +93,15 @@ def from_log(
                 str(log), None, "needs 'Model loading took' and 'Available KV cache memory' to calibrate"
             )
         requested = figures.requested_gib or plan.requested_gib
+        pool = (
+            figures.graph_capture_gib
+            if figures.graph_capture_gib is not None
+            else plan.cudagraph_estimate_gib
+        )
         graph = (
             subtracted
             if subtracted is not None
-            else (plan.cudagraph_estimate_gib if plan.cudagraph_subtracted else 0.0)
+            else (plan.cudagraph_estimate_gib if plan.cudagraph_subtracted else pool)
         )
         lump = (
             requested
