@@ -1,12 +1,35 @@
-"""Load the vLLM engine profile for a version from profiles/vllm.toml (engine facts as data)."""
+"""Load the vLLM engine profile for a version from profiles/vllm.toml (engine facts as data), and say
+whether a planned configuration lies inside what the profile was calibrated on (the `calibrated` schema
+described at the top of vllm.toml)."""
 
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 
 from servebox.errors import InputError
+
+# compute capability (major) -> architecture name used by `gpu_arch` in vllm.toml
+GPU_ARCHS = {6: "pascal", 7: "volta", 8: "ampere", 9: "hopper", 10: "blackwell", 12: "blackwell"}
+
+
+def gpu_arch(compute_capability: tuple[int, int]) -> str:
+    major, minor = compute_capability
+    if (major, minor) == (7, 5):
+        return "turing"
+    if (major, minor) == (8, 9):
+        return "ada"
+    return GPU_ARCHS.get(major, f"sm{major}{minor}")
+
+
+@dataclass(frozen=True)
+class Calibration:
+    builds: tuple[str, ...]
+    gpu_arch: str
+    quant: tuple[str, ...]
+    tp: tuple[int, ...] | None
+    source: str
 
 
 @dataclass(frozen=True)
@@ -18,6 +41,16 @@ class EngineProfile:
     default_block_size: int
     source: str
     assumptions: dict
+    covers: str = ""
+    calibrated: tuple[Calibration, ...] = field(default_factory=tuple)
+
+    def calibration_for(self, build: str, arch: str, quant: str, tp: int) -> Calibration | None:
+        """The entry covering this build (an engines.toml name, "upstream" for releases), GPU arch, quant path
+        and TP size; None when the profile's measured terms were never checked on such a start-up."""
+        for c in self.calibrated:
+            if build in c.builds and c.gpu_arch == arch and quant in c.quant and (c.tp is None or tp in c.tp):
+                return c
+        return None
 
 
 def _key(version: str) -> tuple[int, ...]:
@@ -28,6 +61,19 @@ def _key(version: str) -> tuple[int, ...]:
             break
         parts.append(int(digits))
     return tuple(parts)
+
+
+def _calibrations(entries: list[dict]) -> tuple[Calibration, ...]:
+    return tuple(
+        Calibration(
+            tuple(e.get("builds", ["upstream"])),
+            e["gpu_arch"],
+            tuple(e["quant"]),
+            tuple(e["tp"]) if "tp" in e else None,
+            e.get("source", ""),
+        )
+        for e in entries
+    )
 
 
 def load_profile(version: str) -> EngineProfile:
@@ -52,4 +98,6 @@ def load_profile(version: str) -> EngineProfile:
         p["default_block_size"],
         p["source"],
         data["assumptions"],
+        p.get("covers", ""),
+        _calibrations(p.get("calibrated", [])),
     )
