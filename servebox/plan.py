@@ -18,7 +18,7 @@ from pydantic import BaseModel
 
 from servebox.checkpoint.facts import Checkpoint
 from servebox.engines.vllm.flags import ServeFlags
-from servebox.engines.vllm.kv_spec import KVLayout, build_layout, cdiv
+from servebox.engines.vllm.kv_spec import KVLayout, build_layout
 from servebox.engines.vllm.non_kv import non_kv_memory
 from servebox.engines.vllm.profile import EngineProfile
 from servebox.errors import InputError
@@ -99,6 +99,27 @@ def _weights_per_rank(
     return total, lines
 
 
+def derived_max_len(arch) -> int:
+    """vLLM's derived max_model_len: max_position_embeddings, or for rope scalings that extend it, the
+    original length times the factor (yarn) / the positions times the factor (others but llama3/su/longrope)."""
+    positions = arch.max_position_embeddings or 131072
+    rope = arch.rope_scaling or {}
+    kind = rope.get("rope_type") or rope.get("type")
+    factor = rope.get("factor")
+    if not factor or kind in ("su", "longrope", "llama3", None):
+        return positions
+    if kind == "yarn":
+        return int(rope.get("original_max_position_embeddings", positions) * factor)
+    return int(positions * factor)
+
+
+def _batches_in_flight(profile: EngineProfile, flags: ServeFlags, pp: int) -> int:
+    """VllmConfig.max_concurrent_batches: async scheduling (the default from profile.async_scheduling) keeps two
+    batches in flight on the V1 runner without PP; otherwise one per pipeline stage."""
+    async_on = profile.async_scheduling if flags.async_scheduling is None else flags.async_scheduling
+    return 2 if async_on and pp <= 1 else pp
+
+
 def _tokens(
     profile: EngineProfile, layout: KVLayout, num_blocks: int, concurrency: float, max_len: int
 ) -> int:
@@ -115,6 +136,7 @@ def make_plan(
     activation_gib: float | None = None,
     non_torch_gib: float | None = None,
     cudagraph_gib: float | None = None,
+    weights_gib: float | None = None,
 ) -> Plan:
     arch = ckpt.architecture
     tp, pp = flags.tensor_parallel_size, flags.pipeline_parallel_size
@@ -160,7 +182,10 @@ def make_plan(
     explain.append(
         f"requested = ceil({total / GiB:.2f} GiB x {flags.gpu_memory_utilization}) = {requested / GiB:.2f} GiB"
     )
-    weights, lines = _weights_per_rank(ckpt, flags, tp, pp, uses_mtp, dtype_bytes)
+    if weights_gib is not None:
+        weights, lines = int(weights_gib * GiB), [f"weights/rank = {weights_gib} GiB (given, --weights-gib)"]
+    else:
+        weights, lines = _weights_per_rank(ckpt, flags, tp, pp, uses_mtp, dtype_bytes)
     explain += lines
     nk = non_kv_memory(
         ckpt,
@@ -201,6 +226,8 @@ def make_plan(
         flags.block_size,
         profile.default_block_size,
         ssm_state_dtype="float32" if arch.linear_attention or arch.mamba else model_dtype,
+        num_speculative_tokens=n_spec if (uses_mtp or spec.get("model")) else 0,
+        drafter_layers=arch.mtp_layers if uses_mtp else 0,
     )
     explain += layout.notes
     num_blocks = max(0, available) // layout.bytes_per_block
@@ -216,32 +243,33 @@ def make_plan(
             "mamba cache mode 'align': prefix caching is on (vLLM's default), which vLLM requires to align recurrent states"
         )
     window = arch.sliding_window
+    in_flight = tokens * _batches_in_flight(profile, flags, pp)
 
     def blocks_for(length: int) -> int:
-        mamba_blocks = 2 if mode == "align" else (cdiv(length, layout.block_size) if mode == "all" else 1)
-        return layout.blocks_per_request(length, window, tokens, mamba_blocks)
+        return layout.blocks_per_request(length, window, in_flight, mode)
 
-    max_positions = arch.max_position_embeddings or 131072
+    usable = num_blocks - 1 if num_blocks else 0  # vLLM's block pool holds one null block back
+    max_positions = derived_max_len(arch)
     lo, hi = 0, max_positions
     while lo < hi:  # largest length whose blocks fit (blocks_for is monotonic in length)
         mid = (lo + hi + 1) // 2
-        if blocks_for(mid) <= num_blocks:
+        if blocks_for(mid) <= usable:
             lo = mid
         else:
             hi = mid - 1
     largest = lo
     if flags.max_model_len in (None, "auto"):
-        max_len = largest if flags.max_model_len == "auto" else max_positions
+        max_len = (largest or max_positions) if flags.max_model_len == "auto" else max_positions
     else:
         max_len = int(flags.max_model_len)
-    if max_len > max_positions and not (arch.rope_scaling or {}).get("factor"):
+    if max_len > max_positions:
         assumptions.append(
             f"max_model_len {max_len} exceeds the model's {max_positions} positions: vLLM refuses it without rope scaling"
         )
     bpr = blocks_for(max(1, max_len))
     concurrency = num_blocks / bpr if bpr else 0.0
     kv_tokens = _tokens(profile, layout, num_blocks, concurrency, max_len)
-    fits = bpr <= num_blocks and available > 0
+    fits = bpr <= usable and available > 0
     error = None
     if not fits:
         needed = bpr * layout.bytes_per_block  # every group's blocks for one max-length request

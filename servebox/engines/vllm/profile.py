@@ -42,6 +42,7 @@ class EngineProfile:
     source: str
     assumptions: dict
     covers: str = ""
+    async_scheduling: bool = False  # the release's default: two batches in flight (sliding windows hold both)
     calibrated: tuple[Calibration, ...] = field(default_factory=tuple)
 
     def calibration_for(self, build: str, arch: str, quant: str, tp: int) -> Calibration | None:
@@ -99,5 +100,6 @@ def load_profile(version: str) -> EngineProfile:
         p["source"],
         data["assumptions"],
         p.get("covers", ""),
+        p.get("async_scheduling", False),
         _calibrations(p.get("calibrated", [])),
     )
