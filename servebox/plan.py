@@ -14,13 +14,13 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, PrivateAttr
 
 from servebox.checkpoint.facts import Checkpoint
 from servebox.engines.vllm.flags import ServeFlags
 from servebox.engines.vllm.kv_spec import KVLayout, build_layout
 from servebox.engines.vllm.non_kv import non_kv_memory
-from servebox.engines.vllm.profile import EngineProfile
+from servebox.engines.vllm.profile import EngineProfile, gpu_arch
 from servebox.errors import InputError
 from servebox.hardware import GPU
 from servebox.units import GiB
@@ -68,6 +68,41 @@ class Plan(BaseModel):
     assumptions: list[str]
     explain: list[str]
     breakdown: dict[str, float]
+    calibration_status: dict[str, Any] = {}
+    labels: dict[str, str] = {}
+    largest_bounded_by: str = "memory"
+    _blocks_for: Any = PrivateAttr(default=None)  # length -> blocks one request of it holds (for C@L rules)
+
+    def blocks_needed(self, length: int) -> int:
+        return self._blocks_for(length)
+
+
+def _load_factor(ckpt: Checkpoint, flags: ServeFlags, dtype_bytes: int) -> tuple[float, float, list[str]]:
+    """How vLLM changes the stored bytes at load, as (factor for linear layers, factor for the rest): a 16-bit
+    checkpoint cast by --dtype float32 doubles; runtime --quantization fp8 stores linear weights in 1 byte."""
+    q = ckpt.facts.quantization.method
+    stored = _dtype_bytes_of(ckpt.architecture.torch_dtype)
+    if q != "none":
+        if flags.quantization and flags.quantization not in (q, "auto"):
+            raise InputError(
+                "--quantization",
+                None,
+                f"{flags.quantization} on a checkpoint already quantized with {q}: not modelled",
+            )
+        return 1.0, 1.0, []
+    cast = dtype_bytes / stored
+    lines = [f"--dtype: {stored}-byte weights loaded as {dtype_bytes}-byte ({cast:g}x)"] if cast != 1 else []
+    if flags.quantization in (None, "auto"):
+        return cast, cast, lines
+    if flags.quantization == "fp8":
+        return 1 / stored, cast, lines + ["--quantization fp8: linear weights stored in 1 byte at load"]
+    raise InputError(
+        "--quantization", None, f"runtime quantization {flags.quantization!r} is not modelled (modelled: fp8)"
+    )
+
+
+def _dtype_bytes_of(name: str | None) -> int:
+    return 4 if str(name).replace("torch.", "") in ("float32", "float") else 2
 
 
 def _weights_per_rank(
@@ -75,8 +110,17 @@ def _weights_per_rank(
 ) -> tuple[int, list[str]]:
     inv = ckpt.inventory
     arch = ckpt.architecture
-    assert inv is not None
-    comps = inv.bytes_by_component
+    if inv is None or not inv.total_bytes:
+        raise InputError(
+            ckpt.facts.source,
+            None,
+            "no weights: the folder has no safetensors shards (config.json only); pass --weights-gib to plan without them",
+        )
+    linear, other, lines0 = _load_factor(ckpt, flags, dtype_bytes)
+    comps = {
+        k: int(v * (linear if k in ("language_model", "vision_tower", "mtp") else other))
+        for k, v in inv.bytes_by_component.items()
+    }
     lm = comps.get("language_model", 0)
     emb = comps.get("embeddings", 0)
     vision = 0 if flags.language_model_only else comps.get("vision_tower", 0)
@@ -92,6 +136,7 @@ def _weights_per_rank(
         + (f" + MTP head {mtp / GiB:.2f} / TP" if mtp else "")
         + f" + rotary cache {rotary / GiB:.3f} = {total / GiB:.2f} GiB"
     ]
+    lines += lines0
     if comps.get("vision_tower") and flags.language_model_only:
         lines.append(
             f"--language-model-only: the vision tower ({comps['vision_tower'] / GiB:.2f} GiB) is not loaded"
@@ -137,6 +182,7 @@ def make_plan(
     non_torch_gib: float | None = None,
     cudagraph_gib: float | None = None,
     weights_gib: float | None = None,
+    build: str = "upstream",
 ) -> Plan:
     arch = ckpt.architecture
     tp, pp = flags.tensor_parallel_size, flags.pipeline_parallel_size
@@ -279,6 +325,23 @@ def make_plan(
             f"memory, the estimated maximum model length is {largest}. Try increasing `gpu_memory_utilization` or decreasing "
             f"`max_model_len` when initializing the engine."
         )
+    bounded_by = "memory"
+    if largest >= max_positions:
+        bounded_by = "model positions"
+        explain.append(
+            f"largest that fits = the model's position limit {max_positions:,} (memory allows more)"
+        )
+    cal = calibration_status(ckpt, flags, gpu, profile, build, tp)
+    labels = _labels(
+        flags,
+        cal["calibrated"],
+        {
+            "weights": weights_gib is not None,
+            "activation_gib": activation_gib is not None,
+            "non_torch_gib": non_torch_gib is not None,
+            "cudagraph_estimate_gib": cudagraph_gib is not None,
+        },
+    )
     table = []
     for length in sorted({*[t for t in TABLE_LENGTHS if t <= max_positions], max_len}):
         need = blocks_for(length)
@@ -295,7 +358,7 @@ def make_plan(
         f"GPU KV cache size: {kv_tokens:,} tokens",
         f"Maximum concurrency for {max_len:,} tokens per request: {concurrency:.2f}x",
     ]
-    return Plan(
+    plan = Plan(
         model=ckpt.facts.source,
         gpu=gpu.name,
         gpu_total_gib=round(total / GiB, 2),
@@ -335,7 +398,88 @@ def make_plan(
             "kv_cache_gib": max(available, 0) / GiB,
             "unrequested_gib": (total - requested) / GiB,
         },
+        calibration_status=cal,
+        labels=labels,
+        largest_bounded_by=bounded_by,
     )
+    plan._blocks_for = blocks_for
+    return plan
+
+
+def quant_path(ckpt: Checkpoint, flags: ServeFlags) -> str:
+    """The quantization path as vllm.toml's `calibrated` entries name it."""
+    q = ckpt.facts.quantization
+    if q.method == "none":
+        return f"runtime:{flags.quantization}" if flags.quantization not in (None, "auto") else "none"
+    return f"compressed-tensors:{q.scheme}" if q.method == "compressed-tensors" else q.method
+
+
+def calibration_status(
+    ckpt: Checkpoint, flags: ServeFlags, gpu: GPU, profile: EngineProfile, build: str, tp: int
+) -> dict[str, Any]:
+    arch, path = gpu_arch(gpu.compute_capability), quant_path(ckpt, flags)
+    entry = profile.calibration_for(build, arch, path, tp)
+    where = f"vLLM profile {profile.matched} ({build} build) on {arch} GPUs, {path} weights, TP {tp}"
+    if entry is None:
+        line = f"uncalibrated: {where} was never checked against a real start-up; activation, non-torch and CUDA-graph figures are assumed"
+    else:
+        line = f"calibrated: {where} (from {entry.source})"
+    return {
+        "calibrated": entry is not None,
+        "line": line,
+        "gpu_arch": arch,
+        "quant_path": path,
+        "build": build,
+    }
+
+
+def _labels(flags: ServeFlags, calibrated: bool, given: dict[str, bool]) -> dict[str, str]:
+    """derived (from the checkpoint and vLLM's code), given (a flag), calibrated or assumed (measured terms)."""
+    measured = "calibrated" if calibrated else "assumed"
+    out = {"requested_gib": "derived", "model_loading_gib": "given" if given["weights"] else "derived"}
+    for name in ("activation_gib", "non_torch_gib", "cudagraph_estimate_gib"):
+        out[name] = "given" if given[name] else measured
+    if flags.kv_cache_memory_bytes:
+        out["available_kv_gib"] = "given"
+    else:
+        parts = [out[n] for n in ("activation_gib", "non_torch_gib", "cudagraph_estimate_gib")]
+        out["available_kv_gib"] = (
+            "assumed" if "assumed" in parts else ("calibrated" if "calibrated" in parts else "derived")
+        )
+    kv = (
+        "derived"
+        if out["available_kv_gib"] in ("derived", "given")
+        else f"derived from {out['available_kv_gib']} KV memory"
+    )
+    for name in ("num_blocks", "kv_cache_tokens", "max_concurrency", "max_model_len_that_fits"):
+        out[name] = kv
+    out["block_size"] = out["blocks_per_request"] = "derived"
+    return out
+
+
+def check_requirements(plan: Plan, kv_tokens: int | None, concurrency: str | None) -> list[str]:
+    """The user's decision rule: --require-kv-tokens N and --require-concurrency C@L; each unmet one is a line."""
+    unmet = []
+    if kv_tokens is not None and plan.kv_cache_tokens < kv_tokens:
+        unmet.append(
+            f"KV cache holds {plan.kv_cache_tokens:,} tokens, fewer than --require-kv-tokens {kv_tokens:,}"
+        )
+    if concurrency is not None:
+        try:
+            c_text, l_text = concurrency.split("@")
+            want_c, want_len = float(c_text), int(l_text)
+        except ValueError:
+            raise InputError(
+                "--require-concurrency", None, f"expected C@L (e.g. 4@32768), got {concurrency!r}"
+            ) from None
+        if want_len > plan.max_model_len:
+            unmet.append(f"{want_len:,}-token requests exceed max_model_len {plan.max_model_len:,}")
+        else:
+            row = plan.blocks_needed(want_len)
+            have = plan.num_blocks / row if row else 0.0
+            if have < want_c:
+                unmet.append(f"{have:.2f} requests of {want_len:,} tokens fit at once, fewer than {want_c:g}")
+    return unmet
 
 
 def compare_with_log(plan: Plan, figures) -> list[dict[str, Any]]:

@@ -115,15 +115,18 @@ def rule_scheduler(ctx: Context, defaults: tuple[int, int]) -> list[Finding]:
 def rule_plan(ctx: Context) -> list[Finding]:
     from servebox.plan import make_plan
 
-    plan = make_plan(ctx.ckpt, ctx.flags, ctx.gpu, load_profile(ctx.engine.version))
+    build = "upstream" if ctx.engine.name.startswith("vllm-") else ctx.engine.name
+    plan = make_plan(ctx.ckpt, ctx.flags, ctx.gpu, load_profile(ctx.engine.version), build=build)
     if plan.fits:
+        calibrated = plan.calibration_status.get("calibrated")
         return [
             finding(
                 "plan",
-                "info",
-                f"fits: {plan.kv_cache_tokens:,} KV tokens, {plan.max_concurrency:.2f}x at {plan.max_model_len:,} "
+                "info" if calibrated else "warn",
+                ("" if calibrated else "uncalibrated, ")
+                + f"fits: {plan.kv_cache_tokens:,} KV tokens, {plan.max_concurrency:.2f}x at {plan.max_model_len:,} "
                 f"(largest that fits {plan.max_model_len_that_fits:,})",
-                plan.log_lines,
+                ([] if calibrated else [plan.calibration_status["line"]]) + plan.log_lines,
             )
         ]
     return [

@@ -21,7 +21,21 @@ def plan(
         None, "--gpu-memory-gib", help="Total GPU memory as torch reports it, instead of --gpu."
     ),
     vllm_version: str = typer.Option(
-        "0.32.0", "--vllm-version", help="vLLM release whose behaviour to model."
+        None,
+        "--vllm-version",
+        help="vLLM release whose behaviour to model (an upstream build; default 0.32.0).",
+    ),
+    engine_profile: str = typer.Option(
+        None, "--engine-profile", help="Engine build as `check` names it: vllm-0.32, 1cat-vllm-1.5-volta."
+    ),
+    weights_gib: float = typer.Option(
+        None, "--weights-gib", help="Weights per rank in GiB, for a folder without weights (or to override)."
+    ),
+    require_kv_tokens: int = typer.Option(
+        None, "--require-kv-tokens", help="Exit 1 unless the KV cache holds at least N tokens."
+    ),
+    require_concurrency: str = typer.Option(
+        None, "--require-concurrency", help="C@L: exit 1 unless C requests of L tokens fit at once."
     ),
     from_command: str = typer.Option(
         None, "--from-command", help='A whole "vllm serve MODEL ..." command line.'
@@ -73,9 +87,26 @@ def plan(
         raise InputError(
             source, None, "plan models vLLM on safetensors checkpoints; GGUF planning is not implemented"
         )
+    build, version = "upstream", vllm_version or "0.32.0"
+    if engine_profile and not vllm_version:
+        from servebox.check.context import load_engine_rules
+
+        version = load_engine_rules(engine_profile).version
+        build = "upstream" if engine_profile.startswith("vllm-") else engine_profile
     result = make_plan(
-        ckpt, flags, device, load_profile(vllm_version), activation_gib, non_torch_gib, cudagraph_gib
+        ckpt,
+        flags,
+        device,
+        load_profile(version),
+        activation_gib,
+        non_torch_gib,
+        cudagraph_gib,
+        weights_gib=weights_gib,
+        build=build,
     )
+    from servebox.plan import check_requirements
+
+    unmet = check_requirements(result, require_kv_tokens, require_concurrency)
     comparison = None
     if calibrate:
         from servebox.engines.vllm.logs import read_startup_figures
@@ -90,6 +121,7 @@ def plan(
         data = result.model_dump(mode="json")
         if comparison is not None:
             data["calibration"] = comparison
+        data["requirements_unmet"] = unmet
         emit_json(data)
     else:
         from servebox.report.plan_view import show_calibration, show_plan
@@ -97,5 +129,7 @@ def plan(
         show_plan(result, out, explain)
         if comparison is not None:
             show_calibration(comparison, out)
-    if not result.fits:
+        for line in unmet:
+            out.print(f"[red]requirement not met:[/red] {line}", highlight=False)
+    if not result.fits or unmet:
         raise typer.Exit(1)
