@@ -43,6 +43,9 @@ class EngineProfile:
     assumptions: dict
     covers: str = ""
     async_scheduling: bool = False  # the release's default: two batches in flight (sliding windows hold both)
+    weight_load: dict = field(
+        default_factory=dict
+    )  # method -> gpu arch -> {factor, source}: repacking at load
     calibrated: tuple[Calibration, ...] = field(default_factory=tuple)
 
     def calibration_for(self, build: str, arch: str, quant: str, tp: int) -> Calibration | None:
@@ -101,5 +104,6 @@ def load_profile(version: str) -> EngineProfile:
         data["assumptions"],
         p.get("covers", ""),
         p.get("async_scheduling", False),
+        data.get("weight_load", {}),
         _calibrations(p.get("calibrated", [])),
     )
