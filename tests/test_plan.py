@@ -460,3 +460,19 @@ def test_check_warns_on_an_uncalibrated_fit(run_cli):
     plan_findings = [f for f in r.json()["findings"] if f["rule"] == "plan"]
     assert plan_findings and plan_findings[0]["severity"] == "warn"
     assert plan_findings[0]["message"].startswith("uncalibrated")
+
+
+def test_mtp3_layout_matches_a_public_qwen_27b_log():
+    # A public Qwen3.8-27B deployment (fp8 KV, max_model_len 262,144, MTP k=3) logged 'GPU KV cache size:
+    # 300,220 tokens' (310,472 with the vision tower kept). Both are int(n / 179 * 262,144) for whole block counts
+    # n = 205 and 212: the MTP-3 layout (block 1600 tokens, 164 attention blocks + 3 GDN groups x (2 + 3 spec
+    # blocks)). The layout without MTP gave 334,459 for the same memory: the issue's reported error.
+    spec = ["--speculative-config", '{"method":"mtp","num_speculative_tokens":3}']
+    base = ["--max-model-len", "262144", "--kv-cache-dtype", "fp8", "--kv-cache-memory-bytes"]
+    probe = plan("qwen3.5-27b", *base, str(11 * GiB), *spec)
+    per_block = probe.kv_groups[0]["page_bytes"] * 17  # 16 attention layers + the MTP drafter's
+    assert (probe.block_size, probe.blocks_per_request) == (1600, 179)
+    for blocks, logged in ((205, 300_220), (212, 310_472)):
+        memory = str(blocks * per_block + per_block // 2)
+        assert plan("qwen3.5-27b", *base, memory, *spec).kv_cache_tokens == logged
+    assert plan("qwen3.5-27b", *base, str(205 * per_block + per_block // 2)).kv_cache_tokens == 334_459

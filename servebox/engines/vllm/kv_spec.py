@@ -60,7 +60,13 @@ class KVLayout:
     sw_extra_retained: int = 0  # multi-module MTP keeps num_speculative_tokens - 1 more tokens in each window
 
     def group_blocks(
-        self, g: KVGroup, max_model_len: int, window: int | None, in_flight: int, mamba_mode: str
+        self,
+        g: KVGroup,
+        max_model_len: int,
+        window: int | None,
+        in_flight: int,
+        mamba_mode: str,
+        chunk: int = 0,
     ) -> int:
         """Blocks one max-length request holds in group g: vLLM's max_memory_usage_bytes / page size per spec
         class (v1/kv_cache_interface.py). `in_flight` is max_num_batched_tokens times the batches in flight
@@ -70,14 +76,18 @@ class KVLayout:
         if g.kind == "sliding_attention":
             tokens = min((window or max_model_len) - 1 + self.sw_extra_retained + in_flight, max_model_len)
             return cdiv(tokens, g.spec.block_size) + 1
+        if g.kind == "chunked_attention":  # ChunkedLocalAttentionSpec: one chunk plus what is in flight
+            return cdiv(min(chunk + in_flight, max_model_len), g.spec.block_size)
         if mamba_mode == "align":
             return 2 + self.num_speculative_tokens + self.mamba_checkpoint_blocks
         return 1 + self.num_speculative_tokens
 
     def blocks_per_request(
-        self, max_model_len: int, window: int | None, in_flight: int, mamba_mode: str
+        self, max_model_len: int, window: int | None, in_flight: int, mamba_mode: str, chunk: int = 0
     ) -> int:
-        return sum(self.group_blocks(g, max_model_len, window, in_flight, mamba_mode) for g in self.groups)
+        return sum(
+            self.group_blocks(g, max_model_len, window, in_flight, mamba_mode, chunk) for g in self.groups
+        )
 
 
 def _dtype_bytes(name: str | None, fallback: int = 2) -> int:
@@ -143,7 +153,14 @@ def build_layout(
     for kind in arch.layer_kinds:
         counts[kind] = counts.get(kind, 0) + 1
     counts.pop("mlp_only", None)
-    unknown = set(counts) - {"full_attention", "sliding_attention", "mla", "linear_attention", "mamba"}
+    unknown = set(counts) - {
+        "full_attention",
+        "sliding_attention",
+        "chunked_attention",
+        "mla",
+        "linear_attention",
+        "mamba",
+    }
     if unknown:
         raise UnknownArchitectureError(
             arch.architecture, "layer_types", f"no KV model for layer kind(s) {sorted(unknown)}"
@@ -160,7 +177,9 @@ def build_layout(
     attn_token_bytes = 2 * kv_heads * arch.head_dim * kv_bytes
     if arch.mla is not None:
         attn_token_bytes = (arch.mla.kv_lora_rank + arch.mla.qk_rope_head_dim) * kv_bytes
-    attention_kinds = [k for k in counts if k in ("full_attention", "sliding_attention", "mla")]
+    attention_kinds = [
+        k for k in counts if k in ("full_attention", "sliding_attention", "chunked_attention", "mla")
+    ]
     recurrent_kinds = [k for k in counts if k in ("linear_attention", "mamba")]
     state = 0
     if recurrent_kinds:
