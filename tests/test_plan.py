@@ -476,3 +476,11 @@ def test_mtp3_layout_matches_a_public_qwen_27b_log():
         memory = str(blocks * per_block + per_block // 2)
         assert plan("qwen3.5-27b", *base, memory, *spec).kv_cache_tokens == logged
     assert plan("qwen3.5-27b", *base, str(205 * per_block + per_block // 2)).kv_cache_tokens == 334_459
+
+
+def test_a_draft_model_drafter_is_refused_not_guessed(run_cli):
+    spec = '{"method":"eagle","model":"yuhuili/EAGLE-LLaMA3.1-Instruct-8B","num_speculative_tokens":3}'
+    r = run_cli(
+        "plan", CHECKPOINTS / "llama-3.1-8b-instruct", "--gpu", "h100-80gb", "--speculative-config", spec
+    )
+    assert r.code == 2 and "drafter" in r.err and len(r.err.strip().splitlines()) == 1

@@ -113,10 +113,16 @@ def rule_scheduler(ctx: Context, defaults: tuple[int, int]) -> list[Finding]:
 
 
 def rule_plan(ctx: Context) -> list[Finding]:
+    from servebox.errors import InputError
     from servebox.plan import make_plan
 
     build = "upstream" if ctx.engine.name.startswith("vllm-") else ctx.engine.name
-    plan = make_plan(ctx.ckpt, ctx.flags, ctx.gpu, load_profile(ctx.engine.version), build=build)
+    try:
+        plan = make_plan(ctx.ckpt, ctx.flags, ctx.gpu, load_profile(ctx.engine.version), build=build)
+    except (
+        InputError
+    ) as exc:  # what the planner does not model (e.g. a draft-model drafter): say so, do not pass
+        return [finding("plan", "warn", f"not planned: {exc.message}", [str(exc)])]
     if plan.fits:
         calibrated = plan.calibration_status.get("calibrated")
         return [

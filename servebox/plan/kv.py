@@ -68,7 +68,7 @@ def kv_layout(arch: Architecture, flags: ServeFlags, s: Settings, profile: Engin
         flags.block_size,
         profile.default_block_size,
         ssm_state_dtype="float32" if arch.linear_attention or arch.mamba else s.model_dtype,
-        num_speculative_tokens=s.n_spec if (s.uses_mtp or s.draft_model) else 0,
+        num_speculative_tokens=s.n_spec,  # VllmConfig.num_speculative_tokens, whatever the method
         drafter_layers=arch.mtp_layers if s.uses_mtp else 0,
     )
 

@@ -62,8 +62,11 @@ def settings(ckpt: Checkpoint, flags: ServeFlags, gpu: GPU, assumptions: list[st
     method = str(spec.get("method") or "")
     uses_mtp = method in MTP_METHODS or "mtp" in method
     if spec.get("model") and not uses_mtp:
-        assumptions.append(
-            "draft model weights are not counted (servebox does not read the draft checkpoint yet)"
+        # EAGLE / draft-model drafters bring their own attention layers (KV) and weights, read from another checkpoint
+        raise InputError(
+            "--speculative-config",
+            "model",
+            f"{method or 'draft model'} speculative decoding: the drafter's weights and KV cache are not modelled",
         )
     dtype_bytes = 4 if model_dtype in ("float32", "float") else 2
     n_spec = int(spec.get("num_speculative_tokens") or 0)
