@@ -118,7 +118,11 @@ def plan(
 
         write_plan_html(result, Path(html_path))
     if as_json:
-        data = result.model_dump(mode="json")
+        dumped = result.model_dump(mode="json")
+        data = {
+            "calibration_status": dumped.pop("calibration_status"),
+            **dumped,
+        }  # the honesty line comes first
         if comparison is not None:
             data["calibration"] = comparison
         data["requirements_unmet"] = unmet

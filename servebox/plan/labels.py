@@ -26,7 +26,8 @@ def calibration_status(
 ) -> dict[str, Any]:
     arch, path = gpu_arch(gpu.compute_capability), quant_path(ckpt, flags)
     entry = profile.calibration_for(build, arch, path, tp)
-    where = f"vLLM profile {profile.matched} ({build} build) on {arch} GPUs, {path} weights, TP {tp}"
+    weights = "unquantized" if path == "none" else path
+    where = f"vLLM profile {profile.matched} ({build} build) on {arch} GPUs, {weights} weights, TP {tp}"
     if entry is None:
         line = (
             f"uncalibrated: {where} was never checked against a real start-up; "
