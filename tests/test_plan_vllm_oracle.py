@@ -93,6 +93,14 @@ def matrix() -> list[dict]:
             if hybrid and not prefix and rng.random() < 0.5:
                 case["mamba_cache_mode"] = "none"
             cases.append(case)
+    for name in (
+        "qwen3-next-80b-a3b",
+        "nemotron-h-8b-base",
+    ):  # a mode vLLM 0.32 refuses: servebox must refuse it
+        cases.append({**cases[-1], "model": name, "config_dir": str(CHECKPOINTS / name), "tp": 1})
+        cases[-1].update(
+            mamba_cache_mode="all", enable_prefix_caching=True, hf_overrides=None, speculative_config=None
+        )
     return cases
 
 

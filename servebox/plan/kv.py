@@ -14,6 +14,7 @@ from servebox.checkpoint.architecture import Architecture
 from servebox.engines.vllm.flags import ServeFlags
 from servebox.engines.vllm.kv_spec import KVLayout, build_layout
 from servebox.engines.vllm.profile import EngineProfile
+from servebox.errors import InputError
 from servebox.plan.model import Settings
 
 
@@ -87,6 +88,12 @@ def request_blocks(
         f"{layout.bytes_per_block:,} B per block id -> {num_blocks:,} blocks (one is vLLM's null block)"
     )
     mode = flags.mamba_cache_mode or "none"
+    if mode not in profile.mamba_cache_modes:
+        raise InputError(
+            "--mamba-cache-mode",
+            None,
+            f"vLLM {profile.version} accepts {', '.join(profile.mamba_cache_modes)}, not {mode!r}",
+        )
     if (arch.linear_attention or arch.mamba) and flags.enable_prefix_caching is not False and mode == "none":
         mode = "align"  # MambaModelConfig.verify_and_update_config: prefix caching (default on) needs aligned states
         explain.append(

@@ -80,6 +80,8 @@ class KVLayout:
             return cdiv(min(chunk + in_flight, max_model_len), g.spec.block_size)
         if mamba_mode == "align":
             return 2 + self.num_speculative_tokens + self.mamba_checkpoint_blocks
+        if mamba_mode == "all":  # releases that had it cached a state per block (0.32 refuses the mode)
+            return cdiv(max_model_len, self.block_size)
         return 1 + self.num_speculative_tokens
 
     def blocks_per_request(

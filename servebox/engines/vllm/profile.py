@@ -43,9 +43,9 @@ class EngineProfile:
     assumptions: dict
     covers: str = ""
     async_scheduling: bool = False  # the release's default: two batches in flight (sliding windows hold both)
-    weight_load: dict = field(
-        default_factory=dict
-    )  # method -> gpu arch -> {factor, source}: repacking at load
+    # method -> gpu arch -> {factor, source}: what repacking at load does to weights (calibrated, vllm.toml)
+    weight_load: dict = field(default_factory=dict)
+    mamba_cache_modes: tuple[str, ...] = ("none", "align", "all")
     calibrated: tuple[Calibration, ...] = field(default_factory=tuple)
 
     def calibration_for(self, build: str, arch: str, quant: str, tp: int) -> Calibration | None:
@@ -95,15 +95,16 @@ def load_profile(version: str) -> EngineProfile:
     match = candidates[-1]
     p = data["profile"][match]
     return EngineProfile(
-        version,
-        match,
-        p["kv_report"],
-        p["subtract_cudagraph_estimate"],
-        p["default_block_size"],
-        p["source"],
-        data["assumptions"],
-        p.get("covers", ""),
-        p.get("async_scheduling", False),
-        data.get("weight_load", {}),
-        _calibrations(p.get("calibrated", [])),
+        version=version,
+        matched=match,
+        kv_report=p["kv_report"],
+        subtract_cudagraph_estimate=p["subtract_cudagraph_estimate"],
+        default_block_size=p["default_block_size"],
+        source=p["source"],
+        assumptions=data["assumptions"],
+        covers=p.get("covers", ""),
+        async_scheduling=p.get("async_scheduling", False),
+        weight_load=data.get("weight_load", {}),
+        mamba_cache_modes=tuple(p.get("mamba_cache_modes", ("none", "align", "all"))),
+        calibrated=_calibrations(p.get("calibrated", [])),
     )
