@@ -484,3 +484,11 @@ def test_a_draft_model_drafter_is_refused_not_guessed(run_cli):
         "plan", CHECKPOINTS / "llama-3.1-8b-instruct", "--gpu", "h100-80gb", "--speculative-config", spec
     )
     assert r.code == 2 and "drafter" in r.err and len(r.err.strip().splitlines()) == 1
+
+
+def test_longer_than_the_model_is_refused_as_vllm_does(run_cli):
+    # vLLM 0.32's ModelConfig: 'User-specified max_model_len (262144) is greater than the derived max_model_len'
+    r = run_cli(
+        "plan", CHECKPOINTS / "llama-3.1-8b-instruct", "--gpu", "h100-80gb", "--max-model-len", "262144"
+    )
+    assert r.code == 2 and "131072" in r.err and len(r.err.strip().splitlines()) == 1

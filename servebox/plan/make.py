@@ -73,16 +73,19 @@ def settings(ckpt: Checkpoint, flags: ServeFlags, gpu: GPU, assumptions: list[st
     return Settings(tp, pp, model_dtype, dtype_bytes, seqs, tokens, uses_mtp, n_spec, bool(spec.get("model")))
 
 
-def verdict(rb: RequestBlocks, flags: ServeFlags, limit: int, available: int, assumptions: list[str]) -> dict:
+def verdict(rb: RequestBlocks, flags: ServeFlags, limit: int, available: int) -> dict:
     """Fits or vLLM's own error, the length served ('auto': the largest that fits), tokens and concurrency."""
     largest = rb.largest_fitting(limit)
     if flags.max_model_len in (None, "auto"):
         max_len = (largest or limit) if flags.max_model_len == "auto" else limit
     else:
         max_len = int(flags.max_model_len)
-    if max_len > limit:
-        assumptions.append(
-            f"max_model_len {max_len} exceeds the model's {limit} positions: vLLM refuses it without rope scaling"
+    if max_len > limit:  # ModelConfig validation refuses it before anything is loaded
+        raise InputError(
+            "--max-model-len",
+            None,
+            f"{max_len} is greater than the model's derived max_model_len {limit} (max_position_embeddings and rope "
+            "scaling): vLLM refuses it unless VLLM_ALLOW_LONG_MAX_MODEL_LEN=1",
         )
     bpr = rb.blocks_for(max(1, max_len))
     fits = bpr <= rb.usable and available > 0
@@ -168,7 +171,7 @@ def make_plan(
     explain += rb.explain
     # 5. verdict
     limit = derived_max_len(arch)
-    v = verdict(rb, flags, limit, available, assumptions)
+    v = verdict(rb, flags, limit, available)
     bounded_by = "model positions" if v["largest"] >= limit else "memory"
     if bounded_by == "model positions":
         explain.append(f"largest that fits = the model's position limit {limit:,} (memory allows more)")
