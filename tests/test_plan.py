@@ -492,3 +492,32 @@ def test_longer_than_the_model_is_refused_as_vllm_does(run_cli):
         "plan", CHECKPOINTS / "llama-3.1-8b-instruct", "--gpu", "h100-80gb", "--max-model-len", "262144"
     )
     assert r.code == 2 and "131072" in r.err and len(r.err.strip().splitlines()) == 1
+
+
+def test_deployment_ceiling_from_its_own_available_kv(run_cli):
+    # The deployment (shared/seed/DIGEST.md): 1Cat-vLLM (0.17-based) on 2x V100, MTP-4, fp8_e5m2, util 0.94 logged
+    # 'Available KV cache memory: 2.39 GiB' and a 117,968-token ceiling; 163,840 did not fit. Given that memory, the
+    # KV layout (block 1616, 16 + 1 MTP attention layers, 3 GDN groups x (2 + 4) blocks) gives exactly that ceiling:
+    # 73 attention blocks of 1616 with all 91 blocks counted (this release reserved no null block).
+    r = run_cli(
+        "plan",
+        CHECKPOINTS / "qwen3.5-27b-digest-w4a4",
+        "--gpu",
+        "v100-32gb",
+        "--engine-profile",
+        "1cat-vllm-1.5-volta",
+        "--tensor-parallel-size",
+        "2",
+        "--kv-cache-dtype",
+        "fp8_e5m2",
+        "--max-model-len",
+        "163840",
+        "--speculative-config",
+        '{"method":"mtp","num_speculative_tokens":4}',
+        "--kv-cache-memory-bytes",
+        "2.39GiB",
+        "--json",
+    )
+    data = r.json()
+    assert r.code == 1 and not data["fits"]
+    assert (data["block_size"], data["max_model_len_that_fits"]) == (1616, 117_968)

@@ -2,7 +2,8 @@
 
 Per-request blocks are vLLM's max_memory_usage_bytes / page size per KV cache group; sliding windows hold
 max_num_batched_tokens for every batch in flight (two under async scheduling); one block of the pool is the
-null block, so 'auto' and 'largest that fits' plan against num_blocks - 1 (kv_cache_utils.get_kv_cache_configs).
+null block, so 'auto' and 'largest that fits' plan against num_blocks - 1 (kv_cache_utils.get_kv_cache_configs;
+older releases counted every block: the profile says which).
 """
 
 from __future__ import annotations
@@ -26,10 +27,11 @@ class RequestBlocks:
     in_flight_tokens: int
     blocks_for: Callable[[int], int]
     explain: list[str]
+    null_block: bool = True
 
     @property
     def usable(self) -> int:
-        return max(0, self.num_blocks - 1)  # vLLM's block pool holds one null block back
+        return max(0, self.num_blocks - int(self.null_block))  # vLLM's block pool holds one null block back
 
     def largest_fitting(self, limit: int) -> int:
         lo, hi = 0, limit
@@ -85,7 +87,8 @@ def request_blocks(
     )
     explain.append(
         f"KV groups: {len(layout.groups)} ({kinds}), block {layout.block_size} tokens, "
-        f"{layout.bytes_per_block:,} B per block id -> {num_blocks:,} blocks (one is vLLM's null block)"
+        f"{layout.bytes_per_block:,} B per block id -> {num_blocks:,} blocks"
+        + (" (one is vLLM's null block)" if profile.null_block_reserved else "")
     )
     mode = flags.mamba_cache_mode or "none"
     if mode not in profile.mamba_cache_modes:
@@ -110,4 +113,6 @@ def request_blocks(
             length, arch.sliding_window, in_flight, mode, arch.attention_chunk_size or 0
         )
 
-    return RequestBlocks(layout, num_blocks, mode, in_flight, blocks_for, explain)
+    return RequestBlocks(
+        layout, num_blocks, mode, in_flight, blocks_for, explain, profile.null_block_reserved
+    )

@@ -46,6 +46,7 @@ class EngineProfile:
     # method -> gpu arch -> {factor, source}: what repacking at load does to weights (calibrated, vllm.toml)
     weight_load: dict = field(default_factory=dict)
     mamba_cache_modes: tuple[str, ...] = ("none", "align", "all")
+    null_block_reserved: bool = True  # auto-fit and the memory check plan against num_blocks - 1
     calibrated: tuple[Calibration, ...] = field(default_factory=tuple)
 
     def calibration_for(self, build: str, arch: str, quant: str, tp: int) -> Calibration | None:
@@ -106,5 +107,6 @@ def load_profile(version: str) -> EngineProfile:
         async_scheduling=p.get("async_scheduling", False),
         weight_load=data.get("weight_load", {}),
         mamba_cache_modes=tuple(p.get("mamba_cache_modes", ("none", "align", "all"))),
+        null_block_reserved=p.get("null_block_reserved", True),
         calibrated=_calibrations(p.get("calibrated", [])),
     )
