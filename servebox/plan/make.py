@@ -195,7 +195,8 @@ def make_plan(
         model=ckpt.facts.source,
         gpu=gpu.name,
         gpu_total_gib=round(total / GiB, 2),
-        vllm_profile=f"{profile.version} (profile {profile.matched})",
+        vllm_profile=f"{profile.version} (profile {profile.matched})"
+        + ("" if build == "upstream" else f", build {build}"),
         tensor_parallel_size=s.tp,
         pipeline_parallel_size=s.pp,
         gpu_memory_utilization=flags.gpu_memory_utilization,
