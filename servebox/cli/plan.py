@@ -65,7 +65,7 @@ def plan(
     """
     from servebox.checkpoint.facts import load_checkpoint
     from servebox.engines.vllm.flags import parse_command, parse_flags
-    from servebox.engines.vllm.profile import load_profile
+    from servebox.engines.vllm.profile import resolve_engine
     from servebox.hardware import custom_gpu, get_gpu
     from servebox.plan import make_plan
 
@@ -87,17 +87,12 @@ def plan(
         raise InputError(
             source, None, "plan models vLLM on safetensors checkpoints; GGUF planning is not implemented"
         )
-    build, version = "upstream", vllm_version or "0.32.0"
-    if engine_profile and not vllm_version:
-        from servebox.check.context import load_engine_rules
-
-        version = load_engine_rules(engine_profile).version
-        build = "upstream" if engine_profile.startswith("vllm-") else engine_profile
+    profile, build = resolve_engine(engine_profile, vllm_version)
     result = make_plan(
         ckpt,
         flags,
         device,
-        load_profile(version),
+        profile,
         activation_gib,
         non_torch_gib,
         cudagraph_gib,

@@ -110,3 +110,16 @@ def load_profile(version: str) -> EngineProfile:
         null_block_reserved=p.get("null_block_reserved", True),
         calibrated=_calibrations(p.get("calibrated", [])),
     )
+
+
+def resolve_engine(engine_profile: str | None, vllm_version: str | None) -> tuple[EngineProfile, str]:
+    """(profile, build) for `plan`: --engine-profile names a build in engines.toml (its version picks the
+    profile; a fork keeps its own name for calibration), --vllm-version an upstream release; default 0.32.0."""
+    if engine_profile and vllm_version:
+        raise InputError("--engine-profile", None, "give --engine-profile or --vllm-version, not both")
+    if not engine_profile:
+        return load_profile(vllm_version or "0.32.0"), "upstream"
+    from servebox.check.context import load_engine_rules
+
+    version = load_engine_rules(engine_profile).version
+    return load_profile(version), "upstream" if engine_profile.startswith("vllm-") else engine_profile
