@@ -45,7 +45,9 @@ def load_factors(
                 None,
                 f"{flags.quantization} on a checkpoint quantized with {q}: not modelled",
             )
-        return 1.0, 1.0, "derived", []
+        # kernels may repack quantized weights at load (Marlin, emulation): never measured for this method here
+        note = f"{q} weights taken at their file size: repacking at load on {arch} GPUs not measured"
+        return 1.0, 1.0, "assumed", [note]
     stored = _dtype_bytes_of(ckpt.architecture.torch_dtype)
     cast = s.dtype_bytes / stored
     lines = (
