@@ -141,10 +141,12 @@ def make_plan(
         weights, weights_label = int(weights_gib * GiB), "given"
         explain.append(f"weights/rank = {weights_gib} GiB (given, --weights-gib)")
     else:
-        weights, weights_label, lines = weights_per_rank(
+        weights, weights_label, lines, notes = weights_per_rank(
             ckpt, flags, s, profile, gpu_arch(gpu.compute_capability)
         )
-        explain += lines
+        explain += lines + notes
+        if weights_label != "derived":
+            assumptions += notes
     # 3. non-KV memory and the KV budget
     nk = non_kv_memory(
         ckpt, flags, profile, s.tp, s.pp, s.seqs, s.tokens, s.n_spec, s.dtype_bytes,

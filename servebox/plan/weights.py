@@ -69,7 +69,8 @@ def load_factors(
 
 def weights_per_rank(
     ckpt: Checkpoint, flags: ServeFlags, s: Settings, profile: EngineProfile, arch: str
-) -> tuple[int, str, list[str]]:
+) -> tuple[int, str, list[str], list[str]]:
+    """(bytes per rank, label, arithmetic lines, what loading changed: a note per cast, quantization or repack)."""
     inv = ckpt.inventory
     if inv is None or not inv.total_bytes:
         raise InputError(
@@ -96,10 +97,9 @@ def weights_per_rank(
         + (f" + vision tower {vision / GiB:.2f} / TP" if vision else "")
         + (f" + MTP head {mtp / GiB:.2f} / TP" if mtp else "")
         + f" + rotary cache {rotary / GiB:.3f} = {total / GiB:.2f} GiB",
-        *notes,
     ]
     if comps.get("vision_tower") and flags.language_model_only:
         lines.append(
             f"--language-model-only: the vision tower ({comps['vision_tower'] / GiB:.2f} GiB) is not loaded"
         )
-    return total, label, lines
+    return total, label, lines, notes
