@@ -285,3 +285,239 @@ def test_explicit_max_capture_size_is_taken_as_given():
     assert "-> estimate" in next(e for e in p.explain if e.startswith("CUDA graphs")) and "[64]" in next(
         e for e in p.explain if e.startswith("CUDA graphs")
     )
+
+
+# Issue 11: each expected figure below was computed by vLLM 0.32's own code (tests/oracle/vllm_kv_oracle.py builds
+# the real model class) or read from a public log, before servebox was changed.
+GIB2 = str(2 * GiB)
+
+
+def test_sliding_window_holds_two_batches_in_flight():
+    # Mistral-7B-v0.1 (window 4096), 32,768 tokens in 2 GiB, max_num_batched_tokens 8192, async scheduling:
+    # vLLM 0.32 refuses; largest = 16,352 (cdiv(L, 16) + 1 <= 1023 usable blocks). One chunk would say "fits".
+    p = plan(
+        "mistral-7b-v0.1",
+        "--max-model-len",
+        "32768",
+        "--kv-cache-memory-bytes",
+        GIB2,
+        "--max-num-batched-tokens",
+        "8192",
+        weights_gib=13.5,
+    )
+    assert not p.fits and p.max_model_len_that_fits == 16_352
+    assert "max seq len (32768)" in p.error
+    sync = plan(
+        "mistral-7b-v0.1",
+        "--max-model-len",
+        "32768",
+        "--kv-cache-memory-bytes",
+        GIB2,
+        "--max-num-batched-tokens",
+        "8192",
+        "--no-async-scheduling",
+        weights_gib=13.5,
+    )
+    assert sync.max_model_len_that_fits > p.max_model_len_that_fits
+
+
+def test_null_block_makes_auto_one_block_shorter():
+    # vLLM 0.32, Llama-3.1-8B, fp8 KV, 2 GiB: 2048 blocks of 16 tokens, one held back: auto = 32,752, not 32,768
+    p = plan(
+        "llama-3.1-8b-instruct",
+        "--max-model-len",
+        "auto",
+        "--kv-cache-memory-bytes",
+        GIB2,
+        "--kv-cache-dtype",
+        "fp8_e4m3",
+    )
+    assert (p.num_blocks, p.max_model_len, p.max_model_len_that_fits) == (2048, 32_752, 32_752)
+
+
+def test_mamba2_prefix_caching_keeps_a_checkpoint_block():
+    # Nemotron-H-8B, 2 GiB, 8192 tokens, prefix caching on ('align'): vLLM 0.32 block 1040, 126 blocks, 39,699
+    # tokens; each of the 6 Mamba groups holds 3 blocks (2 + the prefill checkpoint), the attention group 8
+    p = plan("nemotron-h-8b-base", "--max-model-len", "8192", "--kv-cache-memory-bytes", GIB2)
+    assert (p.block_size, p.num_blocks, p.kv_cache_tokens, p.blocks_per_request) == (
+        1040,
+        126,
+        39_699,
+        6 * 3 + 8,
+    )
+
+
+def test_mtp_adds_drafter_layers_and_speculative_state():
+    # Qwen3-Next-80B-A3B, TP 4, 4 GiB, MTP-3: vLLM 0.32 block 544 (conv state + 3 positions), 593 blocks, 285,756
+    # tokens (13 attention layers with the drafter's). Without MTP: block 528, 661 blocks, 330,681 tokens.
+    argv = ["-tp", "4", "--max-model-len", "65536", "--kv-cache-memory-bytes", str(4 * GiB)]
+    spec = ["--speculative-config", '{"method":"qwen3_next_mtp","num_speculative_tokens":3}']
+    with_mtp = plan("qwen3-next-80b-a3b", *argv, *spec, weights_gib=40)
+    without = plan("qwen3-next-80b-a3b", *argv, weights_gib=40)
+    assert (with_mtp.block_size, with_mtp.num_blocks, with_mtp.kv_cache_tokens) == (544, 593, 285_756)
+    assert (without.block_size, without.num_blocks, without.kv_cache_tokens) == (528, 661, 330_681)
+
+
+def test_weights_as_vllm_loads_them():
+    # Llama-3.1-8B is 14.99 GiB in bf16 (the llm-d sweep); --dtype float32 doubles it; runtime fp8 quantizes the
+    # linear layers to 1 byte and keeps embeddings and lm_head in 16 bits
+    base = plan("llama-3.1-8b-instruct", "--max-model-len", "8192").model_loading_gib
+    fp32 = plan("llama-3.1-8b-instruct", "--max-model-len", "8192", "--dtype", "float32").model_loading_gib
+    fp8 = plan("llama-3.1-8b-instruct", "--max-model-len", "8192", "--quantization", "fp8").model_loading_gib
+    assert abs(base - 14.99) < 0.05 and abs(fp32 - 2 * base) < 0.05 and 8.3 < fp8 < 8.6
+
+
+def test_gpt_oss_120b_on_one_h100_does_not_fit(run_cli):
+    # Public logs of gpt-oss-120b on one H100 80GB failing at start-up: vllm-project/vllm#23278 ('Model loading
+    # took 65.9651 GiB', 'Available KV cache memory: -2.14 GiB'), #33155 (64.38 GiB, OOM on 0.14.1), #27508
+    # (1.71 GiB available at 0.95, still refused). MXFP4 experts are repacked at load: weights are not file size.
+    r = run_cli("plan", CHECKPOINTS / "gpt-oss-120b", "--gpu", "h100-80gb", "--json")
+    data = r.json()
+    assert r.code == 1 and not data["fits"]
+    assert (
+        abs(data["model_loading_gib"] - 64.38) < 0.05 and data["labels"]["model_loading_gib"] == "calibrated"
+    )
+
+
+def test_folder_without_weights_is_refused_unless_weights_given(run_cli):
+    r = run_cli("plan", CHECKPOINTS / "mistral-7b-v0.1", "--gpu", "h100-80gb")
+    assert r.code == 2 and "no weights" in r.err and len(r.err.strip().splitlines()) == 1
+    r = run_cli(
+        "plan", CHECKPOINTS / "mistral-7b-v0.1", "--gpu", "h100-80gb", "--weights-gib", "13.5", "--json"
+    )
+    assert r.code == 0 and r.json()["labels"]["model_loading_gib"] == "given"
+
+
+def test_mamba1_is_refused_in_one_line(run_cli):
+    r = run_cli("plan", CHECKPOINTS / "jamba-v0.1", "--gpu", "h100-80gb", "--weights-gib", "90")
+    assert r.code == 2 and "Mamba1" in r.err and len(r.err.strip().splitlines()) == 1
+
+
+def test_deployment_says_uncalibrated_before_any_number(run_cli):
+    argv = [
+        "plan",
+        CHECKPOINTS / "qwen3.5-27b-digest-w4a4",
+        "--gpu",
+        "v100-32gb",
+        "--engine-profile",
+        "1cat-vllm-1.5-volta",
+        "--tensor-parallel-size",
+        "2",
+        "--gpu-memory-utilization",
+        "0.94",
+        "--kv-cache-dtype",
+        "fp8_e5m2",
+        "--max-model-len",
+        "163840",
+        "--speculative-config",
+        '{"method":"mtp","num_speculative_tokens":4}',
+    ]
+    r = run_cli(*argv)
+    assert r.out.lstrip().startswith("uncalibrated")
+    first_digit = min(i for i, ch in enumerate(r.out) if ch.isdigit())
+    assert r.out.index("uncalibrated") < first_digit or r.out.index("uncalibrated") == 0
+    data = run_cli(*argv, "--json").json()
+    assert data["calibration_status"]["calibrated"] is False
+    assert data["calibration_status"]["build"] == "1cat-vllm-1.5-volta"
+    assert data["labels"]["activation_gib"] == "assumed"
+
+
+def test_calibrated_profile_says_so():
+    # the 0.10 profile was checked on H100 (hopper), bf16 weights, TP 1 (the llm-d sweep, vLLM 0.19.0)
+    p = plan("llama-3.1-8b-instruct", "--max-model-len", "8192", version="0.19.0")
+    assert p.calibration_status["calibrated"] and p.labels["activation_gib"] == "calibrated"
+    assert not plan("llama-3.1-8b-instruct", "-tp", "2", version="0.19.0").calibration_status["calibrated"]
+
+
+def test_position_limit_is_labelled():
+    p = plan("llama-3.1-8b-instruct", "--max-model-len", "8192", "--kv-cache-memory-bytes", str(40 * GiB))
+    assert p.largest_bounded_by == "model positions" and p.max_model_len_that_fits == 131_072
+    q = plan("llama-3.1-8b-instruct", "--max-model-len", "8192", "--kv-cache-memory-bytes", GIB2)
+    assert q.largest_bounded_by == "memory"
+
+
+def test_requirements_set_the_exit_code(run_cli):
+    base = ["plan", CHECKPOINTS / "llama-3.1-8b-instruct", "--gpu", "h100-80gb", "--max-model-len", "32768"]
+    tokens = run_cli(*base, "--json").json()["kv_cache_tokens"]
+    assert run_cli(*base, "--require-kv-tokens", str(tokens)).code == 0
+    assert run_cli(*base, "--require-kv-tokens", str(tokens + 1)).code == 1
+    assert run_cli(*base, "--require-concurrency", "4@32768").code == 0
+    r = run_cli(*base, "--require-concurrency", "400@32768", "--json")
+    assert r.code == 1 and r.json()["requirements_unmet"]
+    assert run_cli(*base, "--require-concurrency", "4x32768").code == 2
+
+
+def test_check_warns_on_an_uncalibrated_fit(run_cli):
+    r = run_cli(
+        "check",
+        CHECKPOINTS / "llama-3.1-8b-instruct",
+        "--gpu",
+        "h100-80gb",
+        "--max-model-len",
+        "8192",
+        "--json",
+    )
+    plan_findings = [f for f in r.json()["findings"] if f["rule"] == "plan"]
+    assert plan_findings and plan_findings[0]["severity"] == "warn"
+    assert plan_findings[0]["message"].startswith("uncalibrated")
+
+
+def test_mtp3_layout_matches_a_public_qwen_27b_log():
+    # A public Qwen3.8-27B deployment (fp8 KV, max_model_len 262,144, MTP k=3) logged 'GPU KV cache size:
+    # 300,220 tokens' (310,472 with the vision tower kept). Both are int(n / 179 * 262,144) for whole block counts
+    # n = 205 and 212: the MTP-3 layout (block 1600 tokens, 164 attention blocks + 3 GDN groups x (2 + 3 spec
+    # blocks)). The layout without MTP gave 334,459 for the same memory: the issue's reported error.
+    spec = ["--speculative-config", '{"method":"mtp","num_speculative_tokens":3}']
+    base = ["--max-model-len", "262144", "--kv-cache-dtype", "fp8", "--kv-cache-memory-bytes"]
+    probe = plan("qwen3.5-27b", *base, str(11 * GiB), *spec)
+    per_block = probe.kv_groups[0]["page_bytes"] * 17  # 16 attention layers + the MTP drafter's
+    assert (probe.block_size, probe.blocks_per_request) == (1600, 179)
+    for blocks, logged in ((205, 300_220), (212, 310_472)):
+        memory = str(blocks * per_block + per_block // 2)
+        assert plan("qwen3.5-27b", *base, memory, *spec).kv_cache_tokens == logged
+    assert plan("qwen3.5-27b", *base, str(205 * per_block + per_block // 2)).kv_cache_tokens == 334_459
+
+
+def test_a_draft_model_drafter_is_refused_not_guessed(run_cli):
+    spec = '{"method":"eagle","model":"yuhuili/EAGLE-LLaMA3.1-Instruct-8B","num_speculative_tokens":3}'
+    r = run_cli(
+        "plan", CHECKPOINTS / "llama-3.1-8b-instruct", "--gpu", "h100-80gb", "--speculative-config", spec
+    )
+    assert r.code == 2 and "drafter" in r.err and len(r.err.strip().splitlines()) == 1
+
+
+def test_longer_than_the_model_is_refused_as_vllm_does(run_cli):
+    # vLLM 0.32's ModelConfig: 'User-specified max_model_len (262144) is greater than the derived max_model_len'
+    r = run_cli(
+        "plan", CHECKPOINTS / "llama-3.1-8b-instruct", "--gpu", "h100-80gb", "--max-model-len", "262144"
+    )
+    assert r.code == 2 and "131072" in r.err and len(r.err.strip().splitlines()) == 1
+
+
+def test_deployment_ceiling_from_its_own_available_kv(run_cli):
+    # The deployment (shared/seed/DIGEST.md): 1Cat-vLLM (0.17-based) on 2x V100, MTP-4, fp8_e5m2, util 0.94 logged
+    # 'Available KV cache memory: 2.39 GiB' and a 117,968-token ceiling; 163,840 did not fit. Given that memory, the
+    # KV layout (block 1616, 16 + 1 MTP attention layers, 3 GDN groups x (2 + 4) blocks) gives exactly that ceiling:
+    # 73 attention blocks of 1616 with all 91 blocks counted (this release reserved no null block).
+    r = run_cli(
+        "plan",
+        CHECKPOINTS / "qwen3.5-27b-digest-w4a4",
+        "--gpu",
+        "v100-32gb",
+        "--engine-profile",
+        "1cat-vllm-1.5-volta",
+        "--tensor-parallel-size",
+        "2",
+        "--kv-cache-dtype",
+        "fp8_e5m2",
+        "--max-model-len",
+        "163840",
+        "--speculative-config",
+        '{"method":"mtp","num_speculative_tokens":4}',
+        "--kv-cache-memory-bytes",
+        "2.39GiB",
+        "--json",
+    )
+    data = r.json()
+    assert r.code == 1 and not data["fits"]
+    assert (data["block_size"], data["max_model_len_that_fits"]) == (1616, 117_968)

@@ -113,17 +113,26 @@ def rule_scheduler(ctx: Context, defaults: tuple[int, int]) -> list[Finding]:
 
 
 def rule_plan(ctx: Context) -> list[Finding]:
+    from servebox.errors import InputError
     from servebox.plan import make_plan
 
-    plan = make_plan(ctx.ckpt, ctx.flags, ctx.gpu, load_profile(ctx.engine.version))
+    build = "upstream" if ctx.engine.name.startswith("vllm-") else ctx.engine.name
+    try:
+        plan = make_plan(ctx.ckpt, ctx.flags, ctx.gpu, load_profile(ctx.engine.version), build=build)
+    except (
+        InputError
+    ) as exc:  # what the planner does not model (e.g. a draft-model drafter): say so, do not pass
+        return [finding("plan", "warn", f"not planned: {exc.message}", [str(exc)])]
     if plan.fits:
+        calibrated = plan.calibration_status.get("calibrated")
         return [
             finding(
                 "plan",
-                "info",
-                f"fits: {plan.kv_cache_tokens:,} KV tokens, {plan.max_concurrency:.2f}x at {plan.max_model_len:,} "
+                "info" if calibrated else "warn",
+                ("" if calibrated else "uncalibrated, ")
+                + f"fits: {plan.kv_cache_tokens:,} KV tokens, {plan.max_concurrency:.2f}x at {plan.max_model_len:,} "
                 f"(largest that fits {plan.max_model_len_that_fits:,})",
-                plan.log_lines,
+                ([] if calibrated else [plan.calibration_status["line"]]) + plan.log_lines,
             )
         ]
     return [

@@ -15,7 +15,15 @@ from pydantic import BaseModel
 from servebox.errors import InputError, UnknownArchitectureError
 
 # Layer kinds servebox models. "mlp_only" layers (Nemotron-H '-'/'E') carry no sequence state.
-LAYER_KINDS = ("full_attention", "sliding_attention", "mla", "linear_attention", "mamba", "mlp_only")
+LAYER_KINDS = (
+    "full_attention",
+    "sliding_attention",
+    "chunked_attention",
+    "mla",
+    "linear_attention",
+    "mamba",
+    "mlp_only",
+)
 LAYER_TYPE_NAMES = {
     "full_attention": "full_attention",
     "attention": "full_attention",
@@ -72,6 +80,8 @@ ARCHITECTURES: dict[str, str] = {
         "gated_deltanet_hybrid",
     ),
     "GraniteMoeHybridForCausalLM": "layer_types",
+    "Llama4ForCausalLM": "llama4",
+    "Llama4ForConditionalGeneration": "llama4",
     "NemotronHForCausalLM": "nemotron_h",
     "JambaForCausalLM": "jamba",
     "Mamba2ForCausalLM": "mamba",
@@ -141,6 +151,7 @@ class Architecture(BaseModel):
     moe: MoEShape | None = None
     mtp_layers: int = 0
     vision: VisionShape | None = None
+    attention_chunk_size: int | None = None  # Llama-4 chunked local attention
 
 
 def _int(cfg: dict[str, Any], key: str, source: str, *alts: str, default: int | None = None) -> int:
@@ -205,9 +216,19 @@ def _layer_kinds(layout: str, cfg: dict[str, Any], n: int, source: str) -> list[
                     source, f"hybrid_override_pattern[{i}]", f"unknown layer code {code!r}"
                 )
         return [codes[c] for c in pattern]
+    if layout == "llama4":
+        # transformers' Llama4TextConfig: no_rope_layers[i] == 0 marks a global NoPE layer (default every 4th);
+        # the RoPE layers attend within attention_chunk_size-token chunks when it is set
+        flags = cfg.get("no_rope_layers") or [int((i + 1) % 4 != 0) for i in range(n)]
+        local = "chunked_attention" if cfg.get("attention_chunk_size") else "full_attention"
+        return [local if flags[i] else "full_attention" for i in range(n)]
     if layout == "jamba":
-        period, offset = _int(cfg, "attn_layer_period", source), _int(cfg, "attn_layer_offset", source)
-        return ["full_attention" if i % period == offset else "mamba" for i in range(n)]
+        # Jamba's Mamba1 (selective-scan) state has another shape than Mamba2's: not modelled, so refused
+        raise UnknownArchitectureError(
+            source,
+            "architectures",
+            "Mamba1 layers (Jamba) are not modelled: servebox has no KV/state model for them",
+        )
     if layout == "mamba":
         return ["mamba"] * n
     raise UnknownArchitectureError(source, "layer_types", f"no rule for layout {layout!r}")
@@ -312,6 +333,7 @@ def parse_architecture(config: dict[str, Any], source: str) -> Architecture:
         max_position_embeddings=text.get("max_position_embeddings"),
         rope_scaling=rope if isinstance(rope, dict) else None,
         sliding_window=text.get("sliding_window") if "sliding_attention" in kinds else None,
+        attention_chunk_size=text.get("attention_chunk_size") if "chunked_attention" in kinds else None,
         torch_dtype=text.get("torch_dtype") or text.get("dtype") or config.get("torch_dtype"),
         tie_word_embeddings=bool(text.get("tie_word_embeddings", config.get("tie_word_embeddings", False))),
         linear_attention=linear,

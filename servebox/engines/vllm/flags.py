@@ -30,6 +30,7 @@ class ServeFlags:
     speculative_config: dict[str, Any] | None = None
     mamba_cache_mode: str | None = None
     enable_prefix_caching: bool | None = None
+    async_scheduling: bool | None = None
     language_model_only: bool = False
     block_size: int | None = None
     dtype: str = "auto"
@@ -87,6 +88,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--speculative-config", type=_json_arg("--speculative-config"))
     p.add_argument("--mamba-cache-mode")
     p.add_argument("--enable-prefix-caching", action=argparse.BooleanOptionalAction, default=None)
+    p.add_argument("--async-scheduling", action=argparse.BooleanOptionalAction, default=None)
     p.add_argument("--language-model-only", action="store_true")
     p.add_argument("--block-size", type=int)
     p.add_argument("--dtype", default="auto")
@@ -162,6 +164,7 @@ def parse_flags(argv: list[str]) -> tuple[ServeFlags, list[str]]:
         speculative_config=ns.speculative_config,
         mamba_cache_mode=ns.mamba_cache_mode,
         enable_prefix_caching=ns.enable_prefix_caching,
+        async_scheduling=ns.async_scheduling,
         language_model_only=ns.language_model_only,
         block_size=ns.block_size,
         dtype=ns.dtype,

@@ -55,20 +55,41 @@ class KVLayout:
     bytes_per_block: int
     per_token_kv_bytes: int  # attention KV bytes per token per rank (all attention layers)
     notes: list[str] = field(default_factory=list)
+    mamba_checkpoint_blocks: int = 0  # Mamba2 mixers keep a prefill checkpoint block in 'align' mode
+    num_speculative_tokens: int = 0
+    sw_extra_retained: int = 0  # multi-module MTP keeps num_speculative_tokens - 1 more tokens in each window
+
+    def group_blocks(
+        self,
+        g: KVGroup,
+        max_model_len: int,
+        window: int | None,
+        in_flight: int,
+        mamba_mode: str,
+        chunk: int = 0,
+    ) -> int:
+        """Blocks one max-length request holds in group g: vLLM's max_memory_usage_bytes / page size per spec
+        class (v1/kv_cache_interface.py). `in_flight` is max_num_batched_tokens times the batches in flight
+        (two under async scheduling): sliding-window blocks are freed only once a step settles."""
+        if g.kind in ("full_attention", "mla"):
+            return cdiv(max_model_len, self.block_size)
+        if g.kind == "sliding_attention":
+            tokens = min((window or max_model_len) - 1 + self.sw_extra_retained + in_flight, max_model_len)
+            return cdiv(tokens, g.spec.block_size) + 1
+        if g.kind == "chunked_attention":  # ChunkedLocalAttentionSpec: one chunk plus what is in flight
+            return cdiv(min(chunk + in_flight, max_model_len), g.spec.block_size)
+        if mamba_mode == "align":
+            return 2 + self.num_speculative_tokens + self.mamba_checkpoint_blocks
+        if mamba_mode == "all":  # releases that had it cached a state per block (0.32 refuses the mode)
+            return cdiv(max_model_len, self.block_size)
+        return 1 + self.num_speculative_tokens
 
     def blocks_per_request(
-        self, max_model_len: int, sliding_window: int | None, max_num_batched_tokens: int, mamba_blocks: int
+        self, max_model_len: int, window: int | None, in_flight: int, mamba_mode: str, chunk: int = 0
     ) -> int:
-        total = 0
-        for g in self.groups:
-            if g.kind in ("full_attention", "mla"):
-                total += cdiv(max_model_len, self.block_size)
-            elif g.kind == "sliding_attention":
-                window = min(max_model_len, (sliding_window or max_model_len) - 1 + max_num_batched_tokens)
-                total += cdiv(window, self.block_size) + 1
-            else:
-                total += mamba_blocks
-        return total
+        return sum(
+            self.group_blocks(g, max_model_len, window, in_flight, mamba_mode, chunk) for g in self.groups
+        )
 
 
 def _dtype_bytes(name: str | None, fallback: int = 2) -> int:
@@ -76,6 +97,45 @@ def _dtype_bytes(name: str | None, fallback: int = 2) -> int:
         return fallback
     value = DTYPE_BYTES.get(str(name).lower().replace("torch.", ""))
     return value or fallback
+
+
+def _kv_bytes(kv_cache_dtype: str, model_dtype: str) -> float:
+    if kv_cache_dtype == "auto":
+        return _dtype_bytes(model_dtype)
+    if kv_cache_dtype in KV_DTYPE_BYTES:
+        return KV_DTYPE_BYTES[kv_cache_dtype]
+    raise InputError(
+        "--kv-cache-dtype",
+        None,
+        f"unknown KV cache dtype {kv_cache_dtype!r}; known: auto, {', '.join(KV_DTYPE_BYTES)}",
+    )
+
+
+def _recurrent_state(arch: Architecture, tp: int, num_spec: int, state_each: int, ssm_each: int) -> int:
+    """Bytes of one request's recurrent state per layer per rank (vLLM's mamba_utils state shapes: the conv
+    state keeps conv_kernel - 1 + num_speculative_tokens positions)."""
+    if arch.linear_attention is not None:
+        la = arch.linear_attention
+        conv_dim = (2 * la.num_key_heads * la.key_head_dim + la.num_value_heads * la.value_head_dim) // tp
+        state = conv_dim * (la.conv_kernel_dim - 1 + num_spec) * state_each
+        return state + (la.num_value_heads // tp) * la.key_head_dim * la.value_head_dim * ssm_each
+    m = arch.mamba
+    assert m is not None
+    conv_dim = (m.intermediate_size + 2 * m.n_groups * m.state_size) // tp
+    state = conv_dim * (m.conv_kernel - 1 + num_spec) * state_each
+    return state + (m.num_heads // tp) * m.head_dim * m.state_size * ssm_each
+
+
+def _group(counts: dict[str, int], pages: dict[str, LayerSpec]) -> tuple[list[KVGroup], int]:
+    """vLLM's _get_kv_cache_groups_uniform_page_size: groups of equal size (the smallest kind's count, or the
+    largest when it is under 1.5x the smallest), a kind split into cdiv(n, size) groups."""
+    smallest, largest = min(counts.values()), max(counts.values())
+    size = largest if largest < smallest * 1.5 else smallest
+    groups = []
+    for kind, n in counts.items():
+        parts = cdiv(n, size)
+        groups += [KVGroup(kind, len(range(i, n, parts)), pages[kind]) for i in range(parts)]
+    return groups, size
 
 
 def build_layout(
@@ -87,28 +147,29 @@ def build_layout(
     block_size: int | None,
     default_block_size: int,
     ssm_state_dtype: str,
+    num_speculative_tokens: int = 0,
+    drafter_layers: int = 0,
 ) -> KVLayout:
-    if kv_cache_dtype == "auto":
-        kv_bytes: float = _dtype_bytes(model_dtype)
-    elif kv_cache_dtype in KV_DTYPE_BYTES:
-        kv_bytes = KV_DTYPE_BYTES[kv_cache_dtype]
-    else:
-        raise InputError(
-            "--kv-cache-dtype",
-            None,
-            f"unknown KV cache dtype {kv_cache_dtype!r}; known: auto, {', '.join(KV_DTYPE_BYTES)}",
-        )
-    state_bytes_each = _dtype_bytes(model_dtype)
-    ssm_bytes_each = _dtype_bytes(ssm_state_dtype, state_bytes_each)
+    kv_bytes = _kv_bytes(kv_cache_dtype, model_dtype)
     counts: dict[str, int] = {}
     for kind in arch.layer_kinds:
         counts[kind] = counts.get(kind, 0) + 1
     counts.pop("mlp_only", None)
-    unknown = set(counts) - {"full_attention", "sliding_attention", "mla", "linear_attention", "mamba"}
+    unknown = set(counts) - {
+        "full_attention",
+        "sliding_attention",
+        "chunked_attention",
+        "mla",
+        "linear_attention",
+        "mamba",
+    }
     if unknown:
         raise UnknownArchitectureError(
             arch.architecture, "layer_types", f"no KV model for layer kind(s) {sorted(unknown)}"
         )
+    if drafter_layers:  # an MTP drafter's attention layers join the target's KV cache groups
+        kind = "mla" if arch.mla is not None else "full_attention"
+        counts[kind] = counts.get(kind, 0) + drafter_layers
     # Layers per rank: pipeline stages split layers; the planner reports the largest stage.
     counts = {k: cdiv(n, pp) for k, n in counts.items()}
     kv_heads = max(1, arch.num_key_value_heads // tp)  # fewer KV heads than ranks: one replicated head each
@@ -118,21 +179,16 @@ def build_layout(
     attn_token_bytes = 2 * kv_heads * arch.head_dim * kv_bytes
     if arch.mla is not None:
         attn_token_bytes = (arch.mla.kv_lora_rank + arch.mla.qk_rope_head_dim) * kv_bytes
-    state = 0
-    if "linear_attention" in counts:
-        la = arch.linear_attention
-        assert la is not None
-        conv_dim = (2 * la.num_key_heads * la.key_head_dim + la.num_value_heads * la.value_head_dim) // tp
-        state = conv_dim * (la.conv_kernel_dim - 1) * state_bytes_each
-        state += (la.num_value_heads // tp) * la.key_head_dim * la.value_head_dim * ssm_bytes_each
-    elif "mamba" in counts:
-        m = arch.mamba
-        assert m is not None
-        conv_dim = (m.intermediate_size + 2 * m.n_groups * m.state_size) // tp
-        state = conv_dim * (m.conv_kernel - 1) * state_bytes_each
-        state += (m.num_heads // tp) * m.head_dim * m.state_size * ssm_bytes_each
-    attention_kinds = [k for k in counts if k in ("full_attention", "sliding_attention", "mla")]
+    attention_kinds = [
+        k for k in counts if k in ("full_attention", "sliding_attention", "chunked_attention", "mla")
+    ]
     recurrent_kinds = [k for k in counts if k in ("linear_attention", "mamba")]
+    state = 0
+    if recurrent_kinds:
+        state_each = _dtype_bytes(model_dtype)
+        state = _recurrent_state(
+            arch, tp, num_speculative_tokens, state_each, _dtype_bytes(ssm_state_dtype, state_each)
+        )
     bs = block_size or default_block_size
     if recurrent_kinds and attention_kinds:
         # Hybrid: raise the attention block so that one page holds a whole recurrent state.
@@ -148,26 +204,23 @@ def build_layout(
         page = int(state)
     else:
         page = int(bs * attn_token_bytes)
-    # Groups: every group has the same number of layers (the smallest kind's count), one pool of blocks.
-    group_size = min(counts.values())
-    groups = []
-    for kind, n in counts.items():
-        spec = LayerSpec(
+    pages = {
+        kind: LayerSpec(
             kind, page, int(state) if kind in recurrent_kinds else int(bs * attn_token_bytes), bs, int(state)
         )
-        for start in range(0, n, group_size):
-            groups.append(KVGroup(kind, min(group_size, n - start), spec))
-    if len(groups) == 1:
-        bytes_per_block = page * groups[0].layers
-    else:
-        bytes_per_block = page * group_size
+        for kind in counts
+    }
+    groups, size = _group(counts, pages)
     per_token = int(sum(attn_token_bytes * n for k, n in counts.items() if k in attention_kinds))
     return KVLayout(
         block_size=bs,
         groups=groups,
-        bytes_per_block=bytes_per_block,
+        bytes_per_block=page * size,
         per_token_kv_bytes=per_token,
         notes=notes,
+        mamba_checkpoint_blocks=1 if "mamba" in counts else 0,  # Mamba2 mixer; GDN layers keep none
+        num_speculative_tokens=num_speculative_tokens,
+        sw_extra_retained=max(0, num_speculative_tokens - 1) if drafter_layers > 1 else 0,
     )
 
 

@@ -1,12 +1,35 @@
-"""Load the vLLM engine profile for a version from profiles/vllm.toml (engine facts as data)."""
+"""Load the vLLM engine profile for a version from profiles/vllm.toml (engine facts as data), and say
+whether a planned configuration lies inside what the profile was calibrated on (the `calibrated` schema
+described at the top of vllm.toml)."""
 
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 
 from servebox.errors import InputError
+
+# compute capability (major) -> architecture name used by `gpu_arch` in vllm.toml
+GPU_ARCHS = {6: "pascal", 7: "volta", 8: "ampere", 9: "hopper", 10: "blackwell", 12: "blackwell"}
+
+
+def gpu_arch(compute_capability: tuple[int, int]) -> str:
+    major, minor = compute_capability
+    if (major, minor) == (7, 5):
+        return "turing"
+    if (major, minor) == (8, 9):
+        return "ada"
+    return GPU_ARCHS.get(major, f"sm{major}{minor}")
+
+
+@dataclass(frozen=True)
+class Calibration:
+    builds: tuple[str, ...]
+    gpu_arch: str
+    quant: tuple[str, ...]
+    tp: tuple[int, ...] | None
+    source: str
 
 
 @dataclass(frozen=True)
@@ -18,6 +41,21 @@ class EngineProfile:
     default_block_size: int
     source: str
     assumptions: dict
+    covers: str = ""
+    async_scheduling: bool = False  # the release's default: two batches in flight (sliding windows hold both)
+    # method -> gpu arch -> {factor, source}: what repacking at load does to weights (calibrated, vllm.toml)
+    weight_load: dict = field(default_factory=dict)
+    mamba_cache_modes: tuple[str, ...] = ("none", "align", "all")
+    null_block_reserved: bool = True  # auto-fit and the memory check plan against num_blocks - 1
+    calibrated: tuple[Calibration, ...] = field(default_factory=tuple)
+
+    def calibration_for(self, build: str, arch: str, quant: str, tp: int) -> Calibration | None:
+        """The entry covering this build (an engines.toml name, "upstream" for releases), GPU arch, quant path
+        and TP size; None when the profile's measured terms were never checked on such a start-up."""
+        for c in self.calibrated:
+            if build in c.builds and c.gpu_arch == arch and quant in c.quant and (c.tp is None or tp in c.tp):
+                return c
+        return None
 
 
 def _key(version: str) -> tuple[int, ...]:
@@ -28,6 +66,19 @@ def _key(version: str) -> tuple[int, ...]:
             break
         parts.append(int(digits))
     return tuple(parts)
+
+
+def _calibrations(entries: list[dict]) -> tuple[Calibration, ...]:
+    return tuple(
+        Calibration(
+            tuple(e.get("builds", ["upstream"])),
+            e["gpu_arch"],
+            tuple(e["quant"]),
+            tuple(e["tp"]) if "tp" in e else None,
+            e.get("source", ""),
+        )
+        for e in entries
+    )
 
 
 def load_profile(version: str) -> EngineProfile:
@@ -45,11 +96,30 @@ def load_profile(version: str) -> EngineProfile:
     match = candidates[-1]
     p = data["profile"][match]
     return EngineProfile(
-        version,
-        match,
-        p["kv_report"],
-        p["subtract_cudagraph_estimate"],
-        p["default_block_size"],
-        p["source"],
-        data["assumptions"],
+        version=version,
+        matched=match,
+        kv_report=p["kv_report"],
+        subtract_cudagraph_estimate=p["subtract_cudagraph_estimate"],
+        default_block_size=p["default_block_size"],
+        source=p["source"],
+        assumptions=data["assumptions"],
+        covers=p.get("covers", ""),
+        async_scheduling=p.get("async_scheduling", False),
+        weight_load=data.get("weight_load", {}),
+        mamba_cache_modes=tuple(p.get("mamba_cache_modes", ("none", "align", "all"))),
+        null_block_reserved=p.get("null_block_reserved", True),
+        calibrated=_calibrations(p.get("calibrated", [])),
     )
+
+
+def resolve_engine(engine_profile: str | None, vllm_version: str | None) -> tuple[EngineProfile, str]:
+    """(profile, build) for `plan`: --engine-profile names a build in engines.toml (its version picks the
+    profile; a fork keeps its own name for calibration), --vllm-version an upstream release; default 0.32.0."""
+    if engine_profile and vllm_version:
+        raise InputError("--engine-profile", None, "give --engine-profile or --vllm-version, not both")
+    if not engine_profile:
+        return load_profile(vllm_version or "0.32.0"), "upstream"
+    from servebox.check.context import load_engine_rules
+
+    version = load_engine_rules(engine_profile).version
+    return load_profile(version), "upstream" if engine_profile.startswith("vllm-") else engine_profile

@@ -1,0 +1,105 @@
+"""Step 1, weights per rank as vLLM loads them (its 'Model loading took' line), not as the files lie on disk.
+
+The checkpoint's bytes by component (safetensors headers), split by TP and PP, then what loading changes:
+--dtype casts of 16-bit weights, runtime --quantization fp8 (linear weights in 1 byte), per-method repacking
+(MXFP4 MoE: a calibrated factor per GPU architecture from vllm.toml [weight_load]), the MTP head when MTP
+drafts, the vision tower unless --language-model-only, and the rotary cache.
+"""
+
+from __future__ import annotations
+
+from servebox.checkpoint.facts import Checkpoint
+from servebox.engines.vllm.flags import ServeFlags
+from servebox.engines.vllm.profile import EngineProfile
+from servebox.errors import InputError
+from servebox.plan.model import Settings
+from servebox.units import GiB
+
+LINEAR_COMPONENTS = ("language_model", "vision_tower", "mtp")  # embeddings and lm_head stay in 16 bits
+
+
+def _dtype_bytes_of(name: str | None) -> int:
+    return 4 if str(name).replace("torch.", "") in ("float32", "float") else 2
+
+
+def load_factors(
+    ckpt: Checkpoint, flags: ServeFlags, s: Settings, profile: EngineProfile, arch: str
+) -> tuple[float, float, str, list[str]]:
+    """(factor on linear components, factor on the rest, label, explanation) for what loading does to bytes."""
+    q = ckpt.facts.quantization.method
+    if q in profile.weight_load:
+        entry = profile.weight_load[q].get(arch)
+        if entry is None:
+            return (
+                1.0,
+                1.0,
+                "assumed",
+                [f"{q}: repacking at load on {arch} GPUs never measured; file size taken"],
+            )
+        f = entry["factor"]
+        return f, f, "calibrated", [f"{q} on {arch}: weights x {f} as repacked at load ({entry['source']})"]
+    if q != "none":
+        if flags.quantization not in (None, "auto", q):
+            raise InputError(
+                "--quantization",
+                None,
+                f"{flags.quantization} on a checkpoint quantized with {q}: not modelled",
+            )
+        # kernels may repack quantized weights at load (Marlin, emulation): never measured for this method here
+        note = f"{q} weights taken at their file size: repacking at load on {arch} GPUs not measured"
+        return 1.0, 1.0, "assumed", [note]
+    stored = _dtype_bytes_of(ckpt.architecture.torch_dtype)
+    cast = s.dtype_bytes / stored
+    lines = (
+        [f"--dtype: {stored}-byte weights loaded as {s.dtype_bytes}-byte (x{cast:g})"] if cast != 1 else []
+    )
+    if flags.quantization in (None, "auto"):
+        return cast, cast, "derived", lines
+    if flags.quantization == "fp8":
+        return (
+            1 / stored,
+            cast,
+            "derived",
+            lines + ["--quantization fp8: linear weights stored in 1 byte at load"],
+        )
+    raise InputError(
+        "--quantization", None, f"runtime quantization {flags.quantization!r} is not modelled (modelled: fp8)"
+    )
+
+
+def weights_per_rank(
+    ckpt: Checkpoint, flags: ServeFlags, s: Settings, profile: EngineProfile, arch: str
+) -> tuple[int, str, list[str], list[str]]:
+    """(bytes per rank, label, arithmetic lines, what loading changed: a note per cast, quantization or repack)."""
+    inv = ckpt.inventory
+    if inv is None or not inv.total_bytes:
+        raise InputError(
+            ckpt.facts.source,
+            None,
+            "no weights: the folder has no safetensors shards (config.json only); pass --weights-gib to plan without them",
+        )
+    linear, other, label, notes = load_factors(ckpt, flags, s, profile, arch)
+    comps = {
+        k: int(v * (linear if k in LINEAR_COMPONENTS else other)) for k, v in inv.bytes_by_component.items()
+    }
+    a = ckpt.architecture
+    lm, emb = comps.get("language_model", 0), comps.get("embeddings", 0)
+    vision = 0 if flags.language_model_only else comps.get("vision_tower", 0)
+    mtp = comps.get("mtp", 0) if s.uses_mtp else 0
+    rope_dim = a.head_dim
+    if a.rope_scaling and a.rope_scaling.get("partial_rotary_factor"):
+        rope_dim = int(a.head_dim * a.rope_scaling["partial_rotary_factor"])
+    rotary = (a.max_position_embeddings or 0) * rope_dim * s.dtype_bytes if a.num_attention_heads else 0
+    tp, pp = s.tp, s.pp
+    total = lm // (tp * pp) + emb // tp + vision // tp + mtp // tp + rotary
+    lines = [
+        f"weights/rank = language model {lm / GiB:.2f} / (TP {tp} x PP {pp}) + embeddings+lm_head {emb / GiB:.2f} / TP"
+        + (f" + vision tower {vision / GiB:.2f} / TP" if vision else "")
+        + (f" + MTP head {mtp / GiB:.2f} / TP" if mtp else "")
+        + f" + rotary cache {rotary / GiB:.3f} = {total / GiB:.2f} GiB",
+    ]
+    if comps.get("vision_tower") and flags.language_model_only:
+        lines.append(
+            f"--language-model-only: the vision tower ({comps['vision_tower'] / GiB:.2f} GiB) is not loaded"
+        )
+    return total, label, lines, notes
