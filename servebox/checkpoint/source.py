@@ -10,20 +10,18 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from huggingface_hub.utils import SafetensorsFileMetadata
 
+from servebox.checkpoint.hub_id import HUB_REPO_RE
 from servebox.checkpoint.safetensors_header import read_local_header, read_remote_header
 from servebox.errors import InputError
 
 SAFETENSORS_INDEX = "model.safetensors.index.json"
 SAFETENSORS_SINGLE = "model.safetensors"
-# org/name[@revision]: the hub's own repo-id grammar (letters, digits, - _ .), at most 96 chars a part.
-HUB_REPO_RE = re.compile(r"^(?P<repo>[A-Za-z0-9][\w.\-]{0,95}/[\w.\-]{1,96})(?:@(?P<revision>[\w.\-/]+))?$")
 
 
 def parse_json_text(text: str | bytes, source: str) -> Any:

@@ -10,6 +10,7 @@ engine byte for byte.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from typing import Any
@@ -84,6 +85,31 @@ def engine_argv(model: Model) -> list[str]:
             model.name,
         ]
     return head + flag_args(model.flags)
+
+
+def service_user(model: Model) -> str:
+    """The system user an engine unit runs as: `servebox-NAME` when NAME makes a valid user name
+    (systemd-sysusers: at most 31 characters, no dots), else a short form with a hash of NAME."""
+    if re.fullmatch(r"[A-Za-z0-9_-]{1,22}", model.name):
+        return f"servebox-{model.name}"
+    digest = hashlib.sha256(model.name.encode()).hexdigest()[:8]
+    return f"servebox-{re.sub(r'[^A-Za-z0-9_-]', '_', model.name)[:13]}-{digest}"
+
+
+def sysusers(spec: Spec) -> str:
+    """A sysusers.d(5) file creating each engine unit's user (the router runs with DynamicUser=)."""
+    lines = [
+        f'u {service_user(m)} - "servebox engine {m.name}" {state_dir(m)} -'
+        for m in spec.models
+        if m.own_unit
+    ]
+    if not lines:
+        return ""
+    return (
+        "# servebox: the users its engine units run as; install into /etc/sysusers.d/, then run systemd-sysusers\n"
+        + "\n".join(lines)
+        + "\n"
+    )
 
 
 def state_dir(model: Model) -> str:
@@ -209,8 +235,8 @@ StartLimitBurst=5
 
 [Service]
 Type=exec
-User=servebox-{model.name}
-Group=servebox-{model.name}
+User={service_user(model)}
+Group={service_user(model)}
 DynamicUser=no
 StateDirectory=servebox/{model.name}
 StateDirectoryMode=0750
