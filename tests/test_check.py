@@ -248,8 +248,14 @@ def test_mtp_requested_without_mtp_weights():
     assert "mtp-weights" in errors(r)
 
 
-def test_completeness_and_tokenizer_when_not_a_metadata_copy():
+def test_completeness_and_tokenizer_when_not_a_metadata_copy(tmp_path):
     r = check(CHECKPOINTS / "llama-3.1-8b-instruct", "--max-model-len", "8192", metadata_only=False)
+    assert not errors(r) and "header-only" in {f.rule for f in r.findings}  # a header-only copy is named
+    d = tmp_path / "cut"
+    shutil.copytree(CHECKPOINTS / "llama-3.1-8b-instruct", d)
+    last = d / "model-00004-of-00004.safetensors"
+    last.write_bytes(last.read_bytes() + b"\0" * 64)  # data started, then the download stopped
+    r = check(d, "--max-model-len", "8192", metadata_only=False)
     assert {"completeness", "tokenizer-files"} <= errors(r)
 
 

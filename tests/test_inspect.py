@@ -33,9 +33,9 @@ def test_llama_dense_bytes_match_the_published_index(run_cli):
     # embed_tokens + lm_head: 2 x 128256 x 4096 x 2 bytes
     assert facts["tensors"]["bytes_by_component"]["embeddings"] == 2 * 128256 * 4096 * 2
     assert facts["quantization"]["method"] == "none"
-    # header-only fixture: every shard is short of the size its header implies
-    assert facts["tensors"]["complete"] is False
-    assert "header implies" in facts["tensors"]["shards"][0]["problem"]
+    # header-only fixture: every shard is exactly its header, named as such (not "partial or corrupt")
+    assert facts["tensors"]["complete"] is False and facts["tensors"]["header_only"] is True
+    assert "header only" in facts["tensors"]["shards"][0]["problem"]
 
 
 def test_hybrid_gdn_vision_tower_and_mtp(run_cli):

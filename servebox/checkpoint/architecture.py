@@ -12,6 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from servebox.checkpoint.config_schema import check_config
 from servebox.errors import InputError, UnknownArchitectureError
 
 # Layer kinds servebox models. "mlp_only" layers (Nemotron-H '-'/'E') carry no sequence state.
@@ -237,6 +238,7 @@ def parse_architecture(config: dict[str, Any], source: str) -> Architecture:
             f"unknown architecture {arch!r}: servebox has no layer model for it (it will not guess dense)",
         )
     text = text_config_of(config)
+    check_config(config, text, source)
     n = _int(text, "num_hidden_layers", source, "n_layer", "num_layers")
     hidden = _int(text, "hidden_size", source, "d_model", "n_embd")
     heads = _int(text, "num_attention_heads", source, "n_head", default=0)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,7 +25,31 @@ SAFETENSORS_INDEX = "model.safetensors.index.json"
 SAFETENSORS_SINGLE = "model.safetensors"
 
 
+MAX_JSON_BYTES = 64 << 20  # the largest public index.json files are under 10 MB
+MAX_TEXT_BYTES = MAX_JSON_BYTES
+MAX_JSON_DEPTH = 64  # real configs nest 4 deep; Python's parser recurses out near 100,000
+JSON_TOKEN_RE = re.compile(rb'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+
+
+def check_json_shape(data: bytes, source: str) -> None:
+    """Size and nesting depth of a JSON document, measured before it is parsed."""
+    if len(data) > MAX_JSON_BYTES:
+        raise InputError(
+            source, None, f"{len(data):,} bytes: larger than the {MAX_JSON_BYTES:,}-byte limit for JSON"
+        )
+    depth = 0
+    for match in JSON_TOKEN_RE.finditer(data):
+        token = match.group()
+        if token in (b"[", b"{"):
+            depth += 1
+            if depth > MAX_JSON_DEPTH:
+                raise InputError(source, None, f"JSON nested deeper than {MAX_JSON_DEPTH} levels")
+        elif token in (b"]", b"}"):
+            depth -= 1
+
+
 def parse_json_text(text: str | bytes, source: str) -> Any:
+    check_json_shape(text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text, source)
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
@@ -33,6 +58,8 @@ def parse_json_text(text: str | bytes, source: str) -> Any:
         ) from None
     except UnicodeDecodeError as exc:
         raise InputError(source, None, f"not UTF-8 text: {exc.reason}") from None
+    except RecursionError:
+        raise InputError(source, None, "JSON nested too deep") from None
 
 
 @dataclass
@@ -47,6 +74,10 @@ class CheckpointSource:
 
     def read_header(self, filename: str) -> SafetensorsFileMetadata:  # pragma: no cover - abstract
         raise NotImplementedError
+
+    def header_length(self, filename: str) -> int | None:
+        """Bytes of FILENAME's JSON header, where known (a local file): tells a header-only copy."""
+        return None
 
     def location(self, filename: str) -> str:
         return f"{self.name}/{filename}"
@@ -85,6 +116,8 @@ class LocalSource(CheckpointSource):
         if not path.is_file():
             return None
         try:
+            if path.stat().st_size > MAX_TEXT_BYTES:
+                raise InputError(str(path), None, f"larger than {MAX_TEXT_BYTES:,} bytes: not a metadata file")
             return path.read_text(encoding="utf-8")
         except UnicodeDecodeError as exc:
             raise InputError(str(path), None, f"not UTF-8 text: {exc.reason}") from None
@@ -93,6 +126,13 @@ class LocalSource(CheckpointSource):
 
     def read_header(self, filename: str) -> SafetensorsFileMetadata:
         return read_local_header(self.root / filename)
+
+    def header_length(self, filename: str) -> int | None:
+        try:
+            with (self.root / filename).open("rb") as handle:
+                return int.from_bytes(handle.read(8), "little")
+        except OSError:
+            return None
 
 
 @dataclass
@@ -132,6 +172,8 @@ class HubSource(CheckpointSource):
 
         if filename not in self.file_sizes:
             return None
+        if (self.file_sizes[filename] or 0) > MAX_TEXT_BYTES:
+            raise InputError(self.location(filename), None, f"larger than {MAX_TEXT_BYTES:,} bytes: not a metadata file")
         try:
             path = hf_hub_download(self.repo_id, filename, revision=self.revision, endpoint=self.api.endpoint)
         except Exception as exc:
