@@ -117,7 +117,9 @@ class LocalSource(CheckpointSource):
             return None
         try:
             if path.stat().st_size > MAX_TEXT_BYTES:
-                raise InputError(str(path), None, f"larger than {MAX_TEXT_BYTES:,} bytes: not a metadata file")
+                raise InputError(
+                    str(path), None, f"larger than {MAX_TEXT_BYTES:,} bytes: not a metadata file"
+                )
             return path.read_text(encoding="utf-8")
         except UnicodeDecodeError as exc:
             raise InputError(str(path), None, f"not UTF-8 text: {exc.reason}") from None
@@ -173,7 +175,9 @@ class HubSource(CheckpointSource):
         if filename not in self.file_sizes:
             return None
         if (self.file_sizes[filename] or 0) > MAX_TEXT_BYTES:
-            raise InputError(self.location(filename), None, f"larger than {MAX_TEXT_BYTES:,} bytes: not a metadata file")
+            raise InputError(
+                self.location(filename), None, f"larger than {MAX_TEXT_BYTES:,} bytes: not a metadata file"
+            )
         try:
             path = hf_hub_download(self.repo_id, filename, revision=self.revision, endpoint=self.api.endpoint)
         except Exception as exc:
