@@ -135,3 +135,39 @@ def _text_key(config: dict[str, Any]) -> str | None:
         if isinstance(config.get(key), dict) and config[key]:
             return key
     return None
+
+
+Names = Field(None, max_length=100_000)
+
+
+class QuantConfigSchema(_Checked):
+    """quantization_config (or quantize_config.json): the fields servebox reads, typed."""
+
+    quant_method: str | None = Field(None, max_length=64)
+    bits: int | None = Field(None, ge=1, le=64)
+    w_bit: int | None = Field(None, ge=1, le=64)
+    group_size: int | None = Field(None, ge=-1, le=1 << 20)
+    q_group_size: int | None = Field(None, ge=-1, le=1 << 20)
+    sym: bool | None = None
+    version: str | None = Field(None, max_length=64)
+    checkpoint_format: str | None = Field(None, max_length=64)
+    format: str | None = Field(None, max_length=64)
+    fmt: str | None = Field(None, max_length=64)
+    activation_scheme: str | None = Field(None, max_length=64)
+    weight_block_size: list[int] | None = Field(None, max_length=4)
+    load_in_4bit: bool | None = None
+    bnb_4bit_quant_type: str | None = Field(None, max_length=64)
+    config_groups: dict[str, Any] | None = None
+    ignore: list[str] | None = Names
+    modules_to_not_convert: list[str] | None = Names
+    ignored_layers: list[str] | None = Names
+    llm_int8_skip_modules: list[str] | None = Names
+
+
+def check_quant_config(qc: dict[str, Any], where: str) -> None:
+    try:
+        QuantConfigSchema.model_validate(qc)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        field = "quantization_config." + ".".join(str(p) for p in err["loc"])
+        raise InputError(where, field, err["msg"].removeprefix("Value error, ")) from None

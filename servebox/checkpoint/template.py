@@ -18,8 +18,10 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment
 from pydantic import BaseModel
 
 from servebox.checkpoint.source import CheckpointSource
+from servebox.checkpoint.template_budget import BudgetExceeded, render_bounded
 from servebox.errors import InputError
 
+MAX_TEMPLATE_CHARS = 256 * 1024  # the longest public chat templates are a few tens of KB
 # Variables the serving engine itself supplies to every chat template (vLLM, transformers).
 ENGINE_VARIABLES = {
     "messages",
@@ -210,14 +212,14 @@ def template_text(
     return None
 
 
-def _sample_render(
-    env: ImmutableSandboxedEnvironment, ast_source: str, tokenizer_config: dict[str, Any]
-) -> str | None:
+def _sample_render(text: str, tokenizer_config: dict[str, Any]) -> str | None:
+    """Render TEXT once with a two-message conversation, inside the budgeted sandbox."""
+
     def raise_exception(message: str) -> None:
         raise ValueError(message)
 
-    template = env.from_string(ast_source)
-    template.render(
+    render_bounded(
+        text,
         messages=[
             {"role": "system", "content": "You are terse."},
             {"role": "user", "content": "What is 2+2?"},
@@ -235,6 +237,12 @@ def analyse_template(
     text: str, where: str, tokenizer_config: dict[str, Any] | None, generation_config: dict[str, Any] | None
 ) -> ChatTemplate:
     tokenizer_config = tokenizer_config or {}
+    if len(text) > MAX_TEMPLATE_CHARS:
+        raise InputError(
+            where,
+            "chat_template",
+            f"{len(text):,} characters: longer than any real chat template ({MAX_TEMPLATE_CHARS:,})",
+        )
     env = ImmutableSandboxedEnvironment(
         trim_blocks=True, lstrip_blocks=True, extensions=["jinja2.ext.loopcontrols"]
     )
@@ -244,6 +252,8 @@ def analyse_template(
         raise InputError(
             where, f"chat_template line {exc.lineno}", f"template syntax error: {exc.message}"
         ) from None
+    except RecursionError:
+        raise InputError(where, "chat_template", "template syntax nested too deep") from None
     _check_sandbox(ast, where)
     found = _analyse_variables(ast)
     kwargs = sorted(
@@ -284,7 +294,13 @@ def analyse_template(
         else:
             reasoning_default_on = True  # markers but no switch: the model always reasons
     try:
-        error = _sample_render(env, text, tokenizer_config)
+        error = _sample_render(text, tokenizer_config)
+    except BudgetExceeded as exc:
+        raise InputError(
+            where, "chat_template", f"rendering a two-message conversation exceeded the budget: {exc}"
+        ) from None
+    except RecursionError:
+        raise InputError(where, "chat_template", "rendering recursed too deep") from None
     except SecurityError as exc:
         raise InputError(
             where, "chat_template", f"tried to escape the jinja2 sandbox while rendering: {exc}"
