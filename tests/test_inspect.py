@@ -333,3 +333,20 @@ def test_remote_missing_repo(tmp_path):
     assert proc.returncode == 2
     assert len(proc.stderr.strip().splitlines()) == 1 and "other/repo" in proc.stderr
     assert "no such repo" in proc.stderr
+
+
+PHI3_LIKE = (
+    "{% for message in messages %}<|{{ message['role'] }}|>\n{{ message['content'] }}<|end|>\n{% endfor %}"
+    "{% if add_generation_prompt %}<|assistant|>\n{% endif %}"
+)
+
+
+def test_no_reasoning_markers_for_a_template_without_them(run_cli, tmp_path):
+    """A tokenizer that carries <think> tokens (every Qwen3 tokenizer does) and a template that
+    never writes them, or one that only ends turns with <|end|> (Phi-3): no reasoning markers."""
+    d = tmp_path / "ckpt"
+    shutil.copytree(CHECKPOINTS / "qwen3-8b-fp8", d)
+    (d / "chat_template.jinja").write_text(PHI3_LIKE)
+    ct = inspect(run_cli, d)["chat_template"]
+    assert ct["reasoning"] is None and ct["reasoning_default_on"] is None
+    assert "reasoning markers" not in run_cli("inspect", d).out

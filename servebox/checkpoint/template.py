@@ -63,6 +63,7 @@ class TemplateVariable(BaseModel):
     default: Any = None
     default_source: str | None = None  # how the default is set, e.g. "set if not defined" or "| default"
     branch_values: list[Any] = []
+    truthiness_tested: bool = False  # `if x`, `x or ...`, `not x`: a true and a false branch
     lines: list[int] = []
 
 
@@ -136,6 +137,8 @@ def _analyse_variables(ast: nodes.Template) -> dict[str, TemplateVariable]:
     for node in ast.find_all(nodes.Test):
         if isinstance(node.node, nodes.Name) and node.name in ("true", "false", "none"):
             add_branch(node.node.name, [{"true": True, "false": False, "none": None}[node.name]])
+    for name in _truthiness_tested(ast):
+        var(name).truthiness_tested = True
     for node in ast.find_all(nodes.Getitem):  # {'low': ..., 'high': ...}[reasoning_effort]
         if isinstance(node.arg, nodes.Name) and isinstance(node.node, nodes.Dict):
             add_branch(
@@ -172,6 +175,33 @@ def _analyse_variables(ast: nodes.Template) -> dict[str, TemplateVariable]:
                         entry = var(test.node.name)
                         entry.default, entry.default_source = child.node.value, "set if not defined"
     return found
+
+
+def _truthiness_tested(ast: nodes.Template) -> set[str]:
+    """Names used as a condition on their own: `if x`, `x or y`, `not x`, `a if x else b`."""
+    conditions: list[nodes.Node] = []
+    for node in ast.find_all((nodes.If, nodes.CondExpr)):
+        conditions.append(node.test)
+    for node in ast.find_all((nodes.And, nodes.Or)):
+        conditions += [node.left, node.right]
+    for node in ast.find_all(nodes.Not):
+        conditions.append(node.node)
+    return {c.name for c in conditions if isinstance(c, nodes.Name)}
+
+
+def _undefined_means_on(ast: nodes.Template, name: str) -> bool:
+    """`x is not defined or ...`: an absent X takes the branch."""
+    for node in ast.find_all(nodes.Or):
+        left = node.left
+        if (
+            isinstance(left, nodes.Not)
+            and isinstance(left.node, nodes.Test)
+            and left.node.name == "defined"
+            and isinstance(left.node.node, nodes.Name)
+            and left.node.node.name == name
+        ):
+            return True
+    return False
 
 
 def _token_ids(tokenizer_config: dict[str, Any]) -> dict[str, int]:
@@ -276,8 +306,11 @@ def analyse_template(
     constants = " ".join(str(n.value) for n in ast.find_all(nodes.Const) if isinstance(n.value, str))
     constants += " ".join(n.data for n in ast.find_all(nodes.TemplateData))
     reasoning = None
-    for start, end in REASONING_MARKERS:
-        if end in constants or (start in ids and end in ids):
+    for (
+        start,
+        end,
+    ) in REASONING_MARKERS:  # the template itself must write both (a vocabulary may hold them unused)
+        if start in constants and end in constants:
             end_id = ids.get(end)
             reasoning = ReasoningMarkers(
                 start=start, end=end, end_token_id=end_id, end_is_eos=(end_id in eos_ids) or end in eos_tokens
@@ -289,8 +322,11 @@ def analyse_template(
         if thinking is not None and thinking.default_source:
             reasoning_default_on = bool(thinking.default)
         elif thinking is not None:
-            # `x is false` checks leave an undefined x as "on"; a plain truthiness test leaves it off.
-            reasoning_default_on = False in thinking.branch_values and True not in thinking.branch_values
+            # `x is false` checks leave an undefined x as "on"; a plain truthiness test leaves it off,
+            # unless it is guarded by `x is not defined or x` (then undefined is on as well).
+            reasoning_default_on = (
+                False in thinking.branch_values and True not in thinking.branch_values
+            ) or _undefined_means_on(ast, thinking.name)
         else:
             reasoning_default_on = True  # markers but no switch: the model always reasons
     try:
