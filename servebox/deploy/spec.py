@@ -36,6 +36,15 @@ from servebox.hardware import CATALOG
 REFERENCE = "docs/spec.md"
 MAX_SPEC_BYTES = 1 << 20
 ENV_NAME = r"^[A-Z_][A-Z0-9_]{0,127}$"
+# The why of fields whose model lives elsewhere (deploy/provision.py), for docs/spec.md.
+FIELD_NOTES = {
+    "models.provision": "A pinned engine venv: `servebox provision` builds it, switches it atomically, rolls it back.",
+    "models.provision.wheel": "The engine wheel: a path or an http(s) URL.",
+    "models.provision.sha256": "The wheel's sha256: checked before anything is installed.",
+    "models.provision.requirements": "A requirements lock with --hash lines (`servebox lock` writes one).",
+    "models.provision.python": "The Python the venv is built with.",
+    "models.provision.venv_root": "Where built venvs live; default: beside the `venv` link.",
+}
 
 
 class Strict(BaseModel):
@@ -171,7 +180,8 @@ class Model(Strict):
         [], max_length=256, description="Device indexes this engine may open; default all host GPUs."
     )
     flags: dict[str, Any] = Field(
-        {}, description="Engine flags by the engine's own names (max-model-len = 8192)."
+        {},
+        description="Engine flags by the engine's own names (max-model-len = 8192); true is --flag, a table is passed as JSON.",
     )
     env: dict[Annotated[str, Field(pattern=ENV_NAME)], Text] = Field(
         {}, description="Extra environment variables of the engine (names ^[A-Z_][A-Z0-9_]*$)."
