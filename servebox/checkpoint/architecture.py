@@ -245,6 +245,11 @@ def parse_architecture(config: dict[str, Any], source: str) -> Architecture:
     kv_heads = _int(text, "num_key_value_heads", source, default=heads)
     head_dim = text.get("head_dim") or (hidden // heads if heads else 0)
     kinds = _layer_kinds(layout, text, n, source)
+    if {"full_attention", "sliding_attention"} & set(kinds) and not (heads and kv_heads and head_dim):
+        field = (
+            "num_attention_heads" if not heads else ("num_key_value_heads" if not kv_heads else "head_dim")
+        )
+        raise InputError(source, field, "missing or 0, yet the model has attention layers")
 
     linear = None
     if "linear_attention" in kinds:

@@ -122,8 +122,9 @@ def check_config(config: dict[str, Any], text: dict[str, Any], source: str) -> N
             model.model_validate(data)
         except ValidationError as exc:
             err = exc.errors()[0]
-            where = ".".join(str(p) for p in err["loc"]) if err["loc"] else None
-            if model is TextConfigSchema and nested and err["loc"] and err["loc"][0] in config[nested]:
+            # a cross-field rule has no location: its message starts with the field it names
+            where = ".".join(str(p) for p in err["loc"]) if err["loc"] else err["msg"].split()[2]
+            if model is TextConfigSchema and nested and where.split(".")[0] in config[nested]:
                 where = f"{nested}.{where}"
             value = err.get("input")
             shown = f" (got {value!r:.60})" if err["loc"] and not isinstance(value, dict | list) else ""

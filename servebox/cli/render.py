@@ -29,7 +29,7 @@ def render(
     from servebox.deploy.spec import load_spec
 
     spec = load_spec(spec_path)
-    files = render_files(spec)
+    files = render_files(spec, str(spec_path))
     if check_units:
         from servebox.deploy.verify import have_systemd_tools
 

@@ -26,7 +26,7 @@ MANIFEST = ".servebox-manifest.json"
 SYSUSERS = "sysusers.d/servebox.conf"
 
 
-def render_files(spec: Spec) -> dict[str, str]:
+def render_files(spec: Spec, source: str = "spec") -> dict[str, str]:
     files: dict[str, str] = {}
     for model in spec.models:
         if model.own_unit:
@@ -38,7 +38,7 @@ def render_files(spec: Spec) -> dict[str, str]:
     try:
         config = llamaswap.render_config(spec)
     except ValueError as exc:
-        raise InputError("spec", "router", str(exc)) from None
+        raise InputError(source, "router", str(exc)) from None
     files["llama-swap.yaml"] = llamaswap.to_yaml(config)
     files["systemd/servebox-router.service"] = systemd.router_unit(spec, f"{CONFIG_DIR}/llama-swap.yaml")
     users = systemd.sysusers(spec)

@@ -205,6 +205,16 @@ class Model(Strict):
     def clean_flags(cls, value: dict[str, Any]) -> dict[str, Any]:
         return check_flags(value)
 
+    @field_validator("flags")
+    @classmethod
+    def router_reads_max_num_seqs(cls, value: dict[str, Any]) -> dict[str, Any]:
+        seqs = value.get("max-num-seqs")
+        if seqs is not None and (type(seqs) is not int or not 1 <= seqs <= 1_000_000):
+            raise ValueError(
+                f"max-num-seqs must be an integer 1-1000000 (the router's concurrency limit), got {seqs!r:.40}"
+            )
+        return value
+
     @model_validator(mode="after")
     def engine_needs(self) -> Model:
         if self.engine == "llama.cpp" and not self.binary:
