@@ -8,13 +8,18 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import tempfile
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from servebox.deploy.verify import verify_unit
 from tests.fuzz_contract import assert_contract, examples, report
+
+MAX_VERIFIED = 15
+VERIFIED = [0]
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "servebox" / "examples" / "digest-2xv100.toml"
 TEXT = EXAMPLE.read_text()
@@ -93,6 +98,11 @@ def test_fuzz_render_spec(text):
             "render spec", Path(tmp), "render", [str(spec), "--out", str(out)], "spec.toml", out
         )
         if code == 0:  # what was accepted rendered no directive of its own and no prefix
+            if shutil.which("systemd-analyze") and VERIFIED[0] < MAX_VERIFIED:
+                VERIFIED[0] += 1  # and systemd's own parser accepts the units (the first few, for time)
+                for unit in (out / "systemd").glob("*.service"):
+                    rc, text, _missing = verify_unit(unit)
+                    assert rc == 0, text
             for unit in (out / "systemd").glob("*.service"):
                 lines = unit.read_text().splitlines()
                 assert not any(line.startswith(("ExecStartPre", "ExecStartPost")) for line in lines)

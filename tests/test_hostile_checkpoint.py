@@ -193,3 +193,13 @@ def test_no_finding_speaks_of_the_digest(run_cli, name, argv):
     )
     assert r.code in (0, 1) and r.out.strip()
     assert "digest" not in r.out.lower().replace("qwen3.5-27b-digest", "")
+
+
+def test_error_lines_carry_no_terminal_escapes():
+    from servebox.errors import InputError
+
+    line = InputError(
+        "/x/config.json", "model_type", "bad value '\x1b[2J\x1b]0;pwned\x07' \u2028 next"
+    ).one_line()
+    assert "\x1b" not in line and "\x07" not in line and "\u2028" not in line and "\n" not in line
+    assert "\\x1b[2J" in line and line.startswith("/x/config.json: model_type: bad value")

@@ -141,6 +141,32 @@ def _text_key(config: dict[str, Any]) -> str | None:
 Names = Field(None, max_length=100_000)
 
 
+class QuantArgsSchema(_Checked):
+    """compressed-tensors `weights` / `input_activations` of one config group."""
+
+    num_bits: int | None = Field(None, ge=1, le=64)
+    type: str | None = Field(None, max_length=32)
+    group_size: int | None = Field(None, ge=-1, le=1 << 20)
+    symmetric: bool | None = None
+    dynamic: bool | str | None = None
+    strategy: str | None = Field(None, max_length=32)
+
+
+class QuantGroupSchema(_Checked):
+    weights: QuantArgsSchema | None = None
+    input_activations: QuantArgsSchema | None = None
+    targets: list[str] | None = Names
+
+
+class ModelOptSchema(_Checked):
+    """hf_quant_config.json's `quantization` table."""
+
+    quant_algo: str | None = Field(None, max_length=64)
+    group_size: int | None = Field(None, ge=-1, le=1 << 20)
+    kv_cache_quant_algo: str | None = Field(None, max_length=64)
+    exclude_modules: list[str] | None = Names
+
+
 class QuantConfigSchema(_Checked):
     """quantization_config (or quantize_config.json): the fields servebox reads, typed."""
 
@@ -158,17 +184,20 @@ class QuantConfigSchema(_Checked):
     weight_block_size: list[int] | None = Field(None, max_length=4)
     load_in_4bit: bool | None = None
     bnb_4bit_quant_type: str | None = Field(None, max_length=64)
-    config_groups: dict[str, Any] | None = None
+    config_groups: dict[str, QuantGroupSchema] | None = None
+    kv_cache_scheme: dict[str, Any] | None = None
     ignore: list[str] | None = Names
     modules_to_not_convert: list[str] | None = Names
     ignored_layers: list[str] | None = Names
     llm_int8_skip_modules: list[str] | None = Names
 
 
-def check_quant_config(qc: dict[str, Any], where: str) -> None:
+def check_quant_config(qc: dict[str, Any], where: str, schema: type[BaseModel] = QuantConfigSchema) -> None:
+    """Raise an InputError naming the first mistyped quantization field (config.json or hf_quant_config.json)."""
+    prefix = "quantization_config." if schema is QuantConfigSchema else "quantization."
     try:
-        QuantConfigSchema.model_validate(qc)
+        schema.model_validate(qc)
     except ValidationError as exc:
         err = exc.errors()[0]
-        field = "quantization_config." + ".".join(str(p) for p in err["loc"])
+        field = prefix + ".".join(str(p) for p in err["loc"])
         raise InputError(where, field, err["msg"].removeprefix("Value error, ")) from None

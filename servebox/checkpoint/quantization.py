@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from servebox.checkpoint.config_schema import check_quant_config
+from servebox.checkpoint.config_schema import ModelOptSchema, check_quant_config
 from servebox.checkpoint.source import CheckpointSource
 from servebox.checkpoint.tensors import TensorInventory
 from servebox.errors import InputError
@@ -144,8 +144,11 @@ def _from_compressed_tensors(qc: dict[str, Any], q: Quantization, source: str) -
     return "compressed-tensors"
 
 
-def _from_modelopt(hq: dict[str, Any], q: Quantization) -> str:
+def _from_modelopt(hq: dict[str, Any], q: Quantization, where: str = "hf_quant_config.json") -> str:
     quant = hq.get("quantization", hq)
+    if not isinstance(quant, dict):
+        raise InputError(where, "quantization", "must be an object")
+    check_quant_config(quant, where, ModelOptSchema)
     algo = str(quant.get("quant_algo") or "")
     q.format = algo
     if "FP4" in algo.upper():
@@ -185,7 +188,7 @@ def parse_quantization(
     rule = None
     if modelopt is not None and (qc is None or qc.get("quant_method") in ("modelopt", "modelopt_fp4", None)):
         q.method = "modelopt"
-        rule = _from_modelopt(modelopt, q)
+        rule = _from_modelopt(modelopt, q, source.location("hf_quant_config.json"))
     elif qc is not None:
         method = str(qc.get("quant_method") or "").lower()
         if not method:
