@@ -142,6 +142,7 @@ INJECTIONS = [
     ('listen = "127.0.0.1:8000"', 'listen = "127.0.0.1:99999"', "router.listen"),
     ('listen = "127.0.0.1:8000"', 'listen = "no.such.host.invalid:8000"', "router.listen"),
     ('listen = "127.0.0.1:8000"', 'listen = "::1:8000"', "router.listen"),
+    ('listen = "127.0.0.1:8000"', 'listen = "localhost"', "router.listen"),
     ("max-num-seqs = 32", 'max-num-seqs = "32\\nExecStartPre=/bin/sh"', "flags"),
     ('reasoning-parser = "qwen3"', '"reasoning-parser\\nX" = "qwen3"', "flags"),
     ('memlock = "infinity"', 'memlock = "lots"', "memlock"),

@@ -25,7 +25,7 @@ MAX_CHARS = 1_000_000  # every string built or emitted, and the total output
 MAX_INT_ARG = 100_000  # widths, counts and repeats passed to filters and methods
 MAX_INT_BITS = 65_536
 WIDE_FORMAT_RE = re.compile(r"%[-#0 +]*(\*|\d{5,})|%[-#0 +]*\d*\.(\*|\d{5,})|\{[^{}]*\d{5,}[^{}]*\}")
-ITER, OUT = "servebox_budget_iter", "servebox_budget_out"
+ITER, OUT, LITERAL = "servebox_budget_iter", "servebox_budget_out", "servebox_budget_literal"
 
 
 class BudgetExceeded(Exception):
@@ -41,7 +41,7 @@ class BudgetSandbox(ImmutableSandboxedEnvironment):
         self.steps = 0
         self.emitted = 0
         self.globals.pop("lipsum", None)
-        self.globals.update({"range": self._range, ITER: self._iter, OUT: self._out})
+        self.globals.update({"range": self._range, ITER: self._iter, OUT: self._out, LITERAL: self._literal})
         self.filters = {name: self._guarded(f) for name, f in self.filters.items()}
 
     # ---- the budget ----
@@ -118,6 +118,13 @@ class BudgetSandbox(ImmutableSandboxedEnvironment):
             raise BudgetExceeded(f"more than {MAX_CHARS:,} characters of output")
         return self.sized(value)
 
+    def _literal(self, length: int) -> str:
+        self._out("")
+        self.emitted += length
+        if self.emitted > MAX_CHARS:
+            raise BudgetExceeded(f"more than {MAX_CHARS:,} characters of output")
+        return ""
+
     def _guarded(self, func: Any) -> Any:
         @functools.wraps(func)
         def guarded(*args: Any, **kwargs: Any) -> Any:
@@ -154,10 +161,10 @@ def instrument(ast: nodes.Template) -> nodes.Template:
     for loop in list(ast.find_all(nodes.For)):
         loop.iter = _call(ITER, loop.iter, loop.lineno)
     for output in list(ast.find_all(nodes.Output)):
-        output.nodes = [
-            _call(OUT, nodes.Const(n.data) if isinstance(n, nodes.TemplateData) else n, output.lineno)
-            for n in output.nodes
-        ]
+        literal = sum(len(n.data) for n in output.nodes if isinstance(n, nodes.TemplateData))
+        output.nodes = [_call(LITERAL, nodes.Const(literal), output.lineno)] + [
+            n if isinstance(n, nodes.TemplateData) else _call(OUT, n, output.lineno) for n in output.nodes
+        ]  # literal text stays constant (jinja2 joins it at compile time); only its length is charged
     for concat in list(ast.find_all(nodes.Concat)):
         concat.nodes = [_call(OUT, n, concat.lineno) for n in concat.nodes]
     return ast
