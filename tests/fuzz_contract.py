@@ -86,9 +86,11 @@ def assert_contract(
     return code
 
 
-def report() -> str:
+def report(*labels: str) -> str:
     lines = ["fuzz inputs tried per verb (exit code: count):"]
     for label, n in sorted(TRIED.items()):
+        if labels and not label.endswith(labels):
+            continue
         codes = ", ".join(f"{c}: {k}" for (lab, c), k in sorted(OUTCOMES.items()) if lab == label)
         lines.append(f"  {label:28} {n:5}   ({codes})")
     return "\n".join(lines)

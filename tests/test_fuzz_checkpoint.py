@@ -232,4 +232,4 @@ def test_fuzz_inspect_chat_template(text):
 
 def test_fuzz_checkpoint_report(capsys):
     with capsys.disabled():
-        print("\n" + report())
+        print("\n" + report("config.json", "header", "template"))

@@ -126,4 +126,4 @@ def test_fuzz_provision_spec(text):
 
 def test_fuzz_spec_report(capsys):
     with capsys.disabled():
-        print("\n" + report())
+        print("\n" + report("spec"))

@@ -203,3 +203,9 @@ def test_error_lines_carry_no_terminal_escapes():
     ).one_line()
     assert "\x1b" not in line and "\x07" not in line and "\u2028" not in line and "\n" not in line
     assert "\\x1b[2J" in line and line.startswith("/x/config.json: model_type: bad value")
+
+
+def test_a_huge_directory_is_refused_without_walking_it(run_cli):
+    start = time.monotonic()
+    r = run_cli("inspect", "/usr")
+    assert r.code == 2 and "not a checkpoint directory" in r.err and time.monotonic() - start < 10

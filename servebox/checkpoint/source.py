@@ -28,6 +28,7 @@ SAFETENSORS_SINGLE = "model.safetensors"
 
 MAX_JSON_BYTES = 64 << 20  # the largest public index.json files are under 10 MB
 MAX_TEXT_BYTES = MAX_JSON_BYTES
+MAX_CHECKPOINT_ENTRIES = 20_000  # real repos hold tens of files; `inspect /` must not walk the disk
 MAX_JSON_DEPTH = 64  # real configs nest 4 deep; Python's parser recurses out near 100,000
 JSON_STRING_RE = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
 _NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
@@ -105,7 +106,16 @@ class LocalSource(CheckpointSource):
     def open(cls, root: Path) -> LocalSource:
         if not root.is_dir():
             raise InputError(str(root), None, "not a directory")
-        sizes = {str(p.relative_to(root)): p.stat().st_size for p in root.rglob("*") if p.is_file()}
+        sizes: dict[str, int | None] = {}
+        for count, path in enumerate(root.rglob("*")):
+            if count >= MAX_CHECKPOINT_ENTRIES:
+                raise InputError(
+                    str(root),
+                    None,
+                    f"more than {MAX_CHECKPOINT_ENTRIES:,} entries: not a checkpoint directory",
+                )
+            if path.is_file():
+                sizes[str(path.relative_to(root))] = path.stat().st_size
         return cls(name=str(root), file_sizes=sizes, root=root)
 
     def location(self, filename: str) -> str:
