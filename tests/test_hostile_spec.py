@@ -221,3 +221,39 @@ def test_render_prints_the_install_steps(run_cli, tmp_path):
     # each file the units name is installed where they name it
     assert any(s.endswith("/etc/servebox/llama-swap.yaml") for s in steps)
     assert any(s.endswith("/etc/servebox/env/servebox-qwen38-nvfp4.env") for s in steps)
+
+
+@pytest.mark.skipif(shutil.which("install") is None, reason="coreutils install missing")
+def test_the_printed_install_steps_put_every_file_where_the_units_read_it(run_cli, tmp_path):
+    """Run the printed steps for real into a scratch root (sudo dropped, absolute targets moved
+    under the root; systemctl is left out): every file a unit names must then exist there."""
+    import shlex
+
+    out, root = tmp_path / "out", tmp_path / "root"
+    steps = json.loads(run_cli("render", EXAMPLE, "--out", out, "--json").out)["install"]
+    assert steps[-2:] == [
+        "sudo systemctl daemon-reload",
+        "sudo systemctl enable --now servebox-qwen38-nvfp4.service servebox-router.service",
+    ]
+    (root / "etc" / "systemd" / "system").mkdir(parents=True)
+    (root / "etc" / "sysusers.d").mkdir(parents=True)
+    for step in steps[:-2]:
+        command = step.split(" && ")[0]
+        words = shlex.split(command)
+        assert words[:2] == ["sudo", "install"], step
+        words = [w if w.startswith(str(out)) or not w.startswith("/") else f"{root}{w}" for w in words[1:]]
+        subprocess.run(words, check=True, timeout=30)
+    units = sorted((root / "etc" / "systemd" / "system").glob("*.service"))
+    assert [u.name for u in units] == ["servebox-qwen38-nvfp4.service", "servebox-router.service"]
+    named = []
+    for unit in units:
+        for line in unit.read_text().splitlines():
+            if line.startswith("EnvironmentFile="):
+                named.append(line.split("=", 1)[1].lstrip("-"))
+            if line.startswith("ExecStart=") and "--config" in line:
+                named.append(shlex.split(line[10:])[shlex.split(line[10:]).index("--config") + 1])
+    assert named == ["/etc/servebox/env/servebox-qwen38-nvfp4.env", "/etc/servebox/llama-swap.yaml"]
+    for path in named:
+        assert (root / path.lstrip("/")).is_file(), path
+    assert oct((root / named[0].lstrip("/")).stat().st_mode & 0o777) == "0o600"
+    assert (root / "etc/sysusers.d/servebox.conf").read_text().startswith("# servebox")
