@@ -166,7 +166,7 @@ class Model(Strict):
     run_as_unit: bool | None = Field(
         None,
         description="Run the engine as its own systemd unit; default: vLLM yes, llama.cpp managed by the router.",
-    )  # default: vLLM in its own unit, llama.cpp managed by the router
+    )
     cold_start_s: int = Field(
         360, ge=1, le=86400, description="Seconds a cold start takes (compile, graph capture): sets timeouts."
     )
