@@ -204,3 +204,17 @@ def test_env_file_values_cannot_break_out(tmp_path):
     files = render_files(load_spec(local_spec(tmp_path, text)))
     env = files["env/servebox-qwen38-nvfp4.env"]
     assert 'NVCC_PREPEND_FLAGS="-I/x\\" Y=\\"z"' in env
+
+
+@needs_systemd
+def test_the_router_reads_its_config_as_a_credential(tmp_path):
+    """The llama-swap config may hold API keys: installed 0600 (root), handed to the router's
+    dynamic user through LoadCredential=; systemd's own parser resolves --config to it."""
+    out = tmp_path / "out"
+    write_output(render_files(load_spec(local_spec(tmp_path, EXAMPLE.read_text()))), out)
+    unit = out / "systemd" / "servebox-router.service"
+    assert "LoadCredential=llama-swap.yaml:/etc/servebox/llama-swap.yaml" in unit.read_text().splitlines()
+    argv = parsed_exec_start(unit)
+    assert argv[argv.index("--config") + 1] == "/run/credentials/servebox-router.service/llama-swap.yaml"
+    verdict = next(v for v in check_units(out / "systemd") if v.unit == "servebox-router.service")
+    assert verdict.verify_rc == 0 and verdict.exposure is not None and verdict.exposure <= 2.5

@@ -250,10 +250,11 @@ def test_the_printed_install_steps_put_every_file_where_the_units_read_it(run_cl
         for line in unit.read_text().splitlines():
             if line.startswith("EnvironmentFile="):
                 named.append(line.split("=", 1)[1].lstrip("-"))
-            if line.startswith("ExecStart=") and "--config" in line:
-                named.append(shlex.split(line[10:])[shlex.split(line[10:]).index("--config") + 1])
+            if line.startswith("LoadCredential="):
+                named.append(line.split(":", 1)[1])
     assert named == ["/etc/servebox/env/servebox-qwen38-nvfp4.env", "/etc/servebox/llama-swap.yaml"]
     for path in named:
         assert (root / path.lstrip("/")).is_file(), path
-    assert oct((root / named[0].lstrip("/")).stat().st_mode & 0o777) == "0o600"
+    for secret in named:  # the env file and the router config (API keys) are root-only
+        assert oct((root / secret.lstrip("/")).stat().st_mode & 0o777) == "0o600"
     assert (root / "etc/sysusers.d/servebox.conf").read_text().startswith("# servebox")

@@ -19,6 +19,7 @@ from servebox.deploy.spec import Model, Router, Spec
 
 SAFE_WORD = re.compile(r"^[A-Za-z0-9_@+=:,./-]+$")
 STATE_ROOT = "/var/lib/servebox"
+CONFIG_CREDENTIAL = "llama-swap.yaml"
 # Flags that vLLM defines as BooleanOptionalAction: false renders as --no-<flag>.
 NEGATABLE = {"enable-prefix-caching", "enable-chunked-prefill", "async-scheduling", "enable-log-requests"}
 
@@ -273,7 +274,11 @@ def router_unit(spec: Spec, config_path: str) -> str:
     else:
         devices = ""
         private_devices = "PrivateDevices=yes\n"
-    argv = [r.binary, "--config", config_path, "--listen", r.listen]
+    # The config may hold API keys: it stays root-only (0600) on disk, and systemd hands the
+    # dynamic user a copy in the unit's private credentials directory (%d).
+    exec_start = " ".join(
+        [systemd_quote(r.binary), "--config", f"%d/{CONFIG_CREDENTIAL}", "--listen", systemd_quote(r.listen)]
+    )
     return (
         f"""[Unit]
 Description=servebox router (llama-swap) on {r.listen}
@@ -286,7 +291,8 @@ DynamicUser=yes
 StateDirectory=servebox/router
 CacheDirectory=servebox/router
 Environment=HOME=/var/lib/servebox/router
-ExecStart={" ".join(systemd_quote(a) for a in argv)}
+LoadCredential={CONFIG_CREDENTIAL}:{config_path}
+ExecStart={exec_start}
 Restart=on-failure
 RestartSec=5
 {devices}{private_devices}"""
