@@ -209,3 +209,23 @@ def test_a_huge_directory_is_refused_without_walking_it(run_cli):
     start = time.monotonic()
     r = run_cli("inspect", "/usr")
     assert r.code == 2 and "not a checkpoint directory" in r.err and time.monotonic() - start < 10
+
+
+def test_held_back_cases(run_cli, tmp_path):
+    """Cases written after the fixes and run once, expected answers first (10 of these 11 matched at
+    once; the filter-attribute one is in test_hostile_template.py)."""
+    d = copy(tmp_path)
+    edit_config(
+        d,
+        lambda c: c.update(
+            architectures=["Gemma2ForCausalLM"], sliding_window_pattern=0, sliding_window=4096
+        ),
+    )
+    one_line_error(run_cli("inspect", d), "config.json", "sliding_window_pattern")  # was a ZeroDivisionError
+    d = copy(tmp_path / "big")
+    with (d / "config.json").open("r+b") as handle:
+        handle.truncate(200 << 20)  # sparse: 200 MB claimed, nothing read
+    one_line_error(run_cli("inspect", d), "config.json", "larger than")
+    d = copy(tmp_path / "mixtral", CHECKPOINTS / "mixtral-8x7b-instruct")
+    edit_config(d, lambda c: c.update(num_experts_per_tok=9))
+    one_line_error(run_cli("plan", d, "--gpu", "h100-80gb"), "config.json", "num_experts_per_tok")

@@ -109,3 +109,14 @@ def test_real_ignore_regexes_still_match(run_cli, tmp_path):
     assert r.code == 0, r.err
     q = r.json()["quantization"]
     assert q["declared_exclusions"] == ["re:.*lm_head", "re:model[.]layers[.]0[.]mlp[.].*"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["{{ messages|map(attribute='__class__')|list }}", "{{ messages|sort(attribute='content.__class__') }}"],
+)
+def test_filter_attribute_paths_into_internals_are_refused(run_cli, tmp_path, text):
+    """Held back while building: the sandbox already made these harmless (Undefined), yet they are
+    attempts to reach Python internals and are now refused like `x.__class__`."""
+    r = run_cli("inspect", with_template(tmp_path, text))
+    assert r.code == 2 and "__class__" in r.err and "sandbox" in r.err

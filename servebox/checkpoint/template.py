@@ -99,9 +99,22 @@ def _const_values(node: nodes.Node) -> list[Any]:
 
 
 def _check_sandbox(ast: nodes.Template, source: str) -> None:
-    for node in ast.find_all((nodes.Getattr, nodes.Getitem)):
-        attr = node.attr if isinstance(node, nodes.Getattr) else getattr(node.arg, "value", None)
-        if isinstance(attr, str) and attr.startswith("_"):
+    """Refuse reads of `_` attributes: `x._y`, `x['_y']`, and `map(attribute='_y')`-style filter
+    arguments (dotted paths included), before anything renders."""
+    for node in ast.find_all((nodes.Getattr, nodes.Getitem, nodes.Filter, nodes.Test)):
+        if isinstance(node, nodes.Filter | nodes.Test):
+            paths = [
+                k.value.value
+                for k in node.kwargs
+                if k.key == "attribute" and isinstance(k.value, nodes.Const)
+            ]
+            attr = next(
+                (p for p in paths if isinstance(p, str) and any(x.startswith("_") for x in p.split("."))),
+                None,
+            )
+        else:
+            attr = node.attr if isinstance(node, nodes.Getattr) else getattr(node.arg, "value", None)
+        if isinstance(attr, str) and any(part.startswith("_") for part in attr.split(".")):
             raise InputError(
                 source,
                 f"chat_template line {node.lineno}",
