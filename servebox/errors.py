@@ -5,6 +5,12 @@ Bad input always names the file and the field, so the CLI can print one line and
 
 from __future__ import annotations
 
+import re
+
+# What remains of control characters once whitespace is collapsed: a hostile file's bytes must not
+# reach the terminal as escape sequences.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
 
 class InputError(Exception):
     """The user's input (a file, a flag, a repo) is wrong or unreadable: exit code 2."""
@@ -19,7 +25,8 @@ class InputError(Exception):
 
     def one_line(self) -> str:
         where = self.source if not self.field else f"{self.source}: {self.field}"
-        return " ".join(f"{where}: {self.message}".split())  # one line, whatever the message held
+        line = " ".join(f"{where}: {self.message}".split())  # one line, whatever the message held
+        return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", line)
 
 
 class UnknownArchitectureError(InputError):

@@ -248,8 +248,14 @@ def test_mtp_requested_without_mtp_weights():
     assert "mtp-weights" in errors(r)
 
 
-def test_completeness_and_tokenizer_when_not_a_metadata_copy():
+def test_completeness_and_tokenizer_when_not_a_metadata_copy(tmp_path):
     r = check(CHECKPOINTS / "llama-3.1-8b-instruct", "--max-model-len", "8192", metadata_only=False)
+    assert not errors(r) and "header-only" in {f.rule for f in r.findings}  # a header-only copy is named
+    d = tmp_path / "cut"
+    shutil.copytree(CHECKPOINTS / "llama-3.1-8b-instruct", d)
+    last = d / "model-00004-of-00004.safetensors"
+    last.write_bytes(last.read_bytes() + b"\0" * 64)  # data started, then the download stopped
+    r = check(d, "--max-model-len", "8192", metadata_only=False)
     assert {"completeness", "tokenizer-files"} <= errors(r)
 
 
@@ -496,3 +502,30 @@ def test_vllm_max_model_len_beyond_positions(tmp_path, issue, config, want):
     r = check(build(tmp_path, "m", config), "-tp", "4", "--max-model-len", str(want), gpu="a100-80gb")
     f = next(f for f in r.findings if f.rule == "max-model-len-positions")
     assert f.severity == "error" and f"User-specified max_model_len ({want})" in f.message, issue
+
+
+def test_truthiness_test_is_a_true_branch(tmp_path):
+    """`if enable_thinking is not defined or enable_thinking` handles True; with an `is false`
+    branch beside it, passing enable_thinking=true must not be told it matches no branch."""
+    d = tmp_path / "ckpt"
+    shutil.copytree(CHECKPOINTS / "qwen3.5-27b-digest-w4a4", d)
+    r = check(
+        d,
+        "-tp",
+        "2",
+        "--max-model-len",
+        "8192",
+        "--default-chat-template-kwargs",
+        '{"enable_thinking": true}',
+    )
+    assert "template-no-branch" not in warns(r), [f.message for f in r.findings]
+    r = check(
+        d,
+        "-tp",
+        "2",
+        "--max-model-len",
+        "8192",
+        "--default-chat-template-kwargs",
+        '{"reasoning_effort": "medium"}',
+    )
+    assert "template-no-branch" in warns(r)  # a string with no branch is still caught

@@ -33,9 +33,9 @@ def test_llama_dense_bytes_match_the_published_index(run_cli):
     # embed_tokens + lm_head: 2 x 128256 x 4096 x 2 bytes
     assert facts["tensors"]["bytes_by_component"]["embeddings"] == 2 * 128256 * 4096 * 2
     assert facts["quantization"]["method"] == "none"
-    # header-only fixture: every shard is short of the size its header implies
-    assert facts["tensors"]["complete"] is False
-    assert "header implies" in facts["tensors"]["shards"][0]["problem"]
+    # header-only fixture: every shard is exactly its header, named as such (not "partial or corrupt")
+    assert facts["tensors"]["complete"] is False and facts["tensors"]["header_only"] is True
+    assert "header only" in facts["tensors"]["shards"][0]["problem"]
 
 
 def test_hybrid_gdn_vision_tower_and_mtp(run_cli):
@@ -333,3 +333,20 @@ def test_remote_missing_repo(tmp_path):
     assert proc.returncode == 2
     assert len(proc.stderr.strip().splitlines()) == 1 and "other/repo" in proc.stderr
     assert "no such repo" in proc.stderr
+
+
+PHI3_LIKE = (
+    "{% for message in messages %}<|{{ message['role'] }}|>\n{{ message['content'] }}<|end|>\n{% endfor %}"
+    "{% if add_generation_prompt %}<|assistant|>\n{% endif %}"
+)
+
+
+def test_no_reasoning_markers_for_a_template_without_them(run_cli, tmp_path):
+    """A tokenizer that carries <think> tokens (every Qwen3 tokenizer does) and a template that
+    never writes them, or one that only ends turns with <|end|> (Phi-3): no reasoning markers."""
+    d = tmp_path / "ckpt"
+    shutil.copytree(CHECKPOINTS / "qwen3-8b-fp8", d)
+    (d / "chat_template.jinja").write_text(PHI3_LIKE)
+    ct = inspect(run_cli, d)["chat_template"]
+    assert ct["reasoning"] is None and ct["reasoning_default_on"] is None
+    assert "reasoning markers" not in run_cli("inspect", d).out

@@ -11,7 +11,7 @@ import pytest
 import yaml
 
 from servebox.deploy.llamaswap import LlamaSwapConfig
-from servebox.deploy.render import render_files, write_atomically
+from servebox.deploy.render import render_files, write_output
 from servebox.deploy.spec import load_spec
 from servebox.deploy.systemd import systemd_unquote_runtime
 from servebox.deploy.verify import check_units, parsed_exec_start
@@ -43,6 +43,7 @@ def test_render_writes_every_artifact(run_cli, tmp_path):
         "llama-swap.yaml",
         "systemd/servebox-qwen38-nvfp4.service",
         "systemd/servebox-router.service",
+        "sysusers.d/servebox.conf",
     }
 
 
@@ -88,7 +89,7 @@ def test_router_config_parses_back_and_matches_the_schema():
 @needs_systemd
 def test_units_pass_systemd_analyze_and_exposure_targets(tmp_path):
     out = tmp_path / "out"
-    write_atomically(render_files(load_spec(local_spec(tmp_path))), out)
+    write_output(render_files(load_spec(local_spec(tmp_path))), out)
     verdicts = {v.unit: v for v in check_units(out / "systemd")}
     engine, router = verdicts["servebox-qwen38-nvfp4.service"], verdicts["servebox-router.service"]
     assert engine.verify_rc == 0 and not engine.missing_here, engine.verify_output
@@ -100,7 +101,7 @@ def test_units_pass_systemd_analyze_and_exposure_targets(tmp_path):
 @needs_systemd
 def test_verify_catches_a_broken_setting(tmp_path):
     out = tmp_path / "out"
-    write_atomically(render_files(load_spec(local_spec(tmp_path))), out)
+    write_output(render_files(load_spec(local_spec(tmp_path))), out)
     unit = out / "systemd" / "servebox-router.service"
     unit.write_text(unit.read_text().replace("DeviceAllow=/dev/nvidia0 rw", "DeviceAllow=/dev/nvidia0 rwz"))
     verdict = next(v for v in check_units(out / "systemd") if v.unit == "servebox-router.service")
@@ -112,7 +113,7 @@ def test_json_and_special_characters_reach_the_engine_through_systemd(tmp_path):
     out = tmp_path / "out"
     spec = load_spec(local_spec(tmp_path))
     spec.models[0].flags["override-generation-config"] = {"stop": ["50% off", "$HOME", "a\\b", 'quote"d']}
-    write_atomically(render_files(spec), out)
+    write_output(render_files(spec), out)
     argv = parsed_exec_start(out / "systemd" / "servebox-qwen38-nvfp4.service")
     received = [systemd_unquote_runtime(a) for a in argv]
     i = received.index("--default-chat-template-kwargs")

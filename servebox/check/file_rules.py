@@ -1,4 +1,10 @@
-"""Rules on the files themselves: weights present and complete, tokenizer present."""
+"""Rules on the files themselves: weights present and complete, tokenizer present.
+
+Three cases are told apart: a header-only copy (every shard is exactly its header, as in the
+bundled fixtures and `--metadata-only` copies: the metadata is checked, the weights are not
+there by design), a checkpoint with no weight files at all (an interrupted download: an error),
+and shards cut short inside their data (partial or corrupt: an error).
+"""
 
 from __future__ import annotations
 
@@ -7,18 +13,32 @@ from servebox.check.context import Context, Finding, finding
 
 def rule_completeness(ctx: Context) -> list[Finding]:
     facts = ctx.ckpt.facts
-    out = []
-    if ctx.metadata_only:
+    tensors = facts.tensors
+    if tensors is not None and not tensors.shards:
         return [
             finding(
-                "completeness",
-                "info",
-                "metadata-only copy: shard sizes and tokenizer files not checked",
+                "no-weights",
+                "error",
+                "no weight files: the checkpoint holds no safetensors shard (an interrupted download?)",
                 [facts.source],
+                "download the weights (`servebox fetch-model REPO --dir DIR`) and check again",
             )
         ]
-    if facts.tensors and not facts.tensors.complete:
-        bad = [f"{s['file']}: {s['problem']}" for s in facts.tensors.shards if not s["complete"]]
+    if ctx.metadata_only or (tensors is not None and tensors.header_only):
+        why = "--metadata-only" if ctx.metadata_only else "every shard is its header with no tensor data"
+        return [
+            finding(
+                "header-only",
+                "info",
+                "header-only copy: the metadata (config, tensor headers, template) is checked; "
+                "shard sizes and tokenizer files are not",
+                [f"{facts.source}: {why}"],
+                "check the full download before serving it",
+            )
+        ]
+    out = []
+    if tensors and not tensors.complete:
+        bad = [f"{s['file']}: {s['problem']}" for s in tensors.shards if not s["complete"]]
         out.append(
             finding(
                 "completeness",

@@ -108,7 +108,7 @@ def rule_quantized_groups(ctx: Context) -> list[Finding]:
                 "linear-attention-w4a4",
                 "warn",
                 f"{gdn.quantized_in_tensors} of {gdn.modules} linear-attention (GDN) modules are quantized with 4-bit activations "
-                f"({q.scheme}): the recurrent state degrades (the digest measured 18/30 correct against 30/30 with GDN kept 16-bit)",
+                f"({q.scheme}): the recurrent state degrades (a measured deployment scored 18/30 correct against 30/30 with GDN kept 16-bit)",
                 [
                     f"declared exclusions: {len(q.declared_exclusions)} entries, {gdn.declared_excluded} linear-attention"
                 ],

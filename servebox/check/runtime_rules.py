@@ -176,7 +176,7 @@ def rule_hybrid_offloading(ctx: Context, rest: list[str]) -> list[Finding]:
             finding(
                 "hybrid-kv-offloading",
                 "warn",
-                "KV offloading on a hybrid (GDN/Mamba) model: the digest's engine died after 13-19 minutes "
+                "KV offloading on a hybrid (GDN/Mamba) model: a measured 2x V100 deployment's engine died after 13-19 minutes "
                 "(offloading connector assertion with --mamba-cache-mode align)",
                 [f"--kv-offloading-size {ctx.flags.kv_offloading_size}"],
                 "no KV offloading on hybrid models",

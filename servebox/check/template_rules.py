@@ -5,6 +5,14 @@ from __future__ import annotations
 from servebox.check.context import Context, Finding, finding
 
 
+def _bool_handled(var, value) -> bool:
+    """A boolean reaches a branch when the template tests the variable for truth (`if x`,
+    `x is not defined or x`) or compares it with either boolean (`x is false` has an else)."""
+    return isinstance(value, bool) and (
+        var.truthiness_tested or any(isinstance(b, bool) for b in var.branch_values)
+    )
+
+
 def rule_template(ctx: Context) -> list[Finding]:
     ct = ctx.ckpt.facts.chat_template
     if ct is None:
@@ -30,7 +38,7 @@ def rule_template(ctx: Context) -> list[Finding]:
                     f"drop {name} or use the template's own name",
                 )
             )
-        elif var.branch_values and value not in var.branch_values:
+        elif var.branch_values and value not in var.branch_values and not _bool_handled(var, value):
             out.append(
                 finding(
                     "template-no-branch",

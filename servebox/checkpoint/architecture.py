@@ -12,6 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from servebox.checkpoint.config_schema import check_config
 from servebox.errors import InputError, UnknownArchitectureError
 
 # Layer kinds servebox models. "mlp_only" layers (Nemotron-H '-'/'E') carry no sequence state.
@@ -258,12 +259,18 @@ def parse_architecture(config: dict[str, Any], source: str) -> Architecture:
             f"unknown architecture {arch!r}: servebox has no layer model for it (it will not guess dense)",
         )
     text = text_config_of(config)
+    check_config(config, text, source)
     n = _int(text, "num_hidden_layers", source, "n_layer", "num_layers")
     hidden = _int(text, "hidden_size", source, "d_model", "n_embd")
     heads = _int(text, "num_attention_heads", source, "n_head", default=0)
     kv_heads = _int(text, "num_key_value_heads", source, default=heads)
     head_dim = text.get("head_dim") or (hidden // heads if heads else 0)
     kinds = _layer_kinds(layout, text, n, source)
+    if {"full_attention", "sliding_attention"} & set(kinds) and not (heads and kv_heads and head_dim):
+        field = (
+            "num_attention_heads" if not heads else ("num_key_value_heads" if not kv_heads else "head_dim")
+        )
+        raise InputError(source, field, "missing or 0, yet the model has attention layers")
 
     linear = None
     if "linear_attention" in kinds:

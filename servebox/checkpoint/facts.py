@@ -28,6 +28,7 @@ class TensorSummary(BaseModel):
     bytes_by_component: dict[str, int]
     elements_by_component: dict[str, int]
     complete: bool
+    header_only: bool = False
     shards: list[dict[str, Any]]
     linear_modules: int
     quantized_modules: int
@@ -66,6 +67,7 @@ def _summary(inv: TensorInventory) -> TensorSummary:
         bytes_by_component=inv.bytes_by_component,
         elements_by_component=inv.elements_by_component,
         complete=inv.complete,
+        header_only=inv.header_only,
         shards=[_shard(s) for s in inv.shards],
         linear_modules=len(inv.modules),
         quantized_modules=sum(1 for m in inv.modules.values() if m.quantized),

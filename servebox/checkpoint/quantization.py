@@ -11,11 +11,11 @@ visible here before anyone downloads a byte.
 from __future__ import annotations
 
 import fnmatch
-import re
 from typing import Any
 
 from pydantic import BaseModel
 
+from servebox.checkpoint.config_schema import ModelOptSchema, check_quant_config
 from servebox.checkpoint.source import CheckpointSource
 from servebox.checkpoint.tensors import TensorInventory
 from servebox.errors import InputError
@@ -72,15 +72,40 @@ def _scheme(weight_bits: int | None, weight_type: str | None, act_bits: int | No
     return label
 
 
-def _matcher(rule: str, entries: list[str]):
+MAX_PATTERN_CHARS = 1024
+
+
+def _re2(pattern: str, where: str):
+    """A checkpoint's `re:` pattern compiled by RE2, whose matching time is linear in the input:
+    Python's backtracking `re` took 128 s on a 44-character name against `(a+)+$`."""
+    import re2
+
+    options = re2.Options()
+    options.log_errors = False  # RE2 would print its own complaint on stderr
+    if len(pattern) > MAX_PATTERN_CHARS:
+        raise InputError(
+            where, "ignore", f"a pattern of {len(pattern):,} characters (limit {MAX_PATTERN_CHARS})"
+        )
+    try:
+        return re2.compile(pattern, options)
+    except re2.error as exc:
+        detail = exc.args[0].decode() if exc.args and isinstance(exc.args[0], bytes) else str(exc)
+        raise InputError(
+            where, "ignore", f"pattern {pattern!r:.80} is not a linear-time (RE2) regex: {detail}"
+        ) from None
+
+
+def _matcher(rule: str, entries: list[str], where: str = "config.json"):
     """How each format's list matches a module name (as vLLM applies it)."""
+    if not all(isinstance(e, str) for e in entries):
+        raise InputError(where, "ignore", "every exclusion entry must be a string")
     if rule == "substring":  # AWQ / GPTQ / FP8 / bitsandbytes modules_to_not_convert
         return lambda module: any(e and e in module for e in entries)
     if rule == "wildcard":  # ModelOpt exclude_modules
         return lambda module: any(
             fnmatch.fnmatchcase(module, e) or fnmatch.fnmatchcase(module, e + ".*") for e in entries
         )
-    regexes = [re.compile(e[3:]) for e in entries if e.startswith("re:")]
+    regexes = [_re2(e[3:], where) for e in entries if e.startswith("re:")]
     exact = {e for e in entries if not e.startswith("re:")}
 
     def compressed_tensors(module: str) -> bool:  # exact names, or re: patterns anchored at the start
@@ -119,8 +144,11 @@ def _from_compressed_tensors(qc: dict[str, Any], q: Quantization, source: str) -
     return "compressed-tensors"
 
 
-def _from_modelopt(hq: dict[str, Any], q: Quantization) -> str:
+def _from_modelopt(hq: dict[str, Any], q: Quantization, where: str = "hf_quant_config.json") -> str:
     quant = hq.get("quantization", hq)
+    if not isinstance(quant, dict):
+        raise InputError(where, "quantization", "must be an object")
+    check_quant_config(quant, where, ModelOptSchema)
     algo = str(quant.get("quant_algo") or "")
     q.format = algo
     if "FP4" in algo.upper():
@@ -154,11 +182,13 @@ def parse_quantization(
         where = source.location("quantize_config.json")
     if qc is not None and not isinstance(qc, dict):
         raise InputError(where, "quantization_config", "must be an object")
+    if qc is not None:
+        check_quant_config(qc, where)
     q = Quantization(method="none")
     rule = None
     if modelopt is not None and (qc is None or qc.get("quant_method") in ("modelopt", "modelopt_fp4", None)):
         q.method = "modelopt"
-        rule = _from_modelopt(modelopt, q)
+        rule = _from_modelopt(modelopt, q, source.location("hf_quant_config.json"))
     elif qc is not None:
         method = str(qc.get("quant_method") or "").lower()
         if not method:
@@ -199,12 +229,12 @@ def parse_quantization(
     q.exclusion_rule = rule or None
     q.scheme = _scheme(q.weight_bits, q.weight_type, q.activation_bits, q.format)
     if q.method != "none" and inv is not None:
-        _exclusions_by_group(q, inv, rule)
+        _exclusions_by_group(q, inv, rule, where)
     return q
 
 
-def _exclusions_by_group(q: Quantization, inv: TensorInventory, rule: str | None) -> None:
-    matches = _matcher(rule or "compressed-tensors", q.declared_exclusions)
+def _exclusions_by_group(q: Quantization, inv: TensorInventory, rule: str | None, where: str) -> None:
+    matches = _matcher(rule or "compressed-tensors", q.declared_exclusions, where)
     for group in REPORTED_GROUPS:
         members = [
             m

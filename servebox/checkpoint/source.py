@@ -12,21 +12,45 @@ import json
 import os
 import re
 from dataclasses import dataclass, field
+from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
 from huggingface_hub.utils import SafetensorsFileMetadata
 
+from servebox.checkpoint.hub_id import HUB_REPO_RE
 from servebox.checkpoint.safetensors_header import read_local_header, read_remote_header
 from servebox.errors import InputError
 
 SAFETENSORS_INDEX = "model.safetensors.index.json"
 SAFETENSORS_SINGLE = "model.safetensors"
-# org/name[@revision]: the hub's own repo-id grammar (letters, digits, - _ .), at most 96 chars a part.
-HUB_REPO_RE = re.compile(r"^(?P<repo>[A-Za-z0-9][\w.\-]{0,95}/[\w.\-]{1,96})(?:@(?P<revision>[\w.\-/]+))?$")
+
+
+MAX_JSON_BYTES = 64 << 20  # the largest public index.json files are under 10 MB
+MAX_TEXT_BYTES = MAX_JSON_BYTES
+MAX_CHECKPOINT_ENTRIES = 20_000  # real repos hold tens of files; `inspect /` must not walk the disk
+MAX_JSON_DEPTH = 64  # real configs nest 4 deep; Python's parser recurses out near 100,000
+JSON_STRING_RE = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+_STEP = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
+
+
+def check_json_shape(data: bytes, source: str) -> None:
+    """Size and nesting depth of a JSON document, measured before it is parsed (strings dropped,
+    then a running sum over the brackets alone: C-speed, no recursion)."""
+    if len(data) > MAX_JSON_BYTES:
+        raise InputError(
+            source, None, f"{len(data):,} bytes: larger than the {MAX_JSON_BYTES:,}-byte limit for JSON"
+        )
+    if data.count(b"[") + data.count(b"{") <= MAX_JSON_DEPTH:
+        return  # fewer openers than the limit, strings included: cannot nest deeper
+    brackets = JSON_STRING_RE.sub(b"", data).translate(None, _NOT_BRACKETS)
+    if brackets and max(accumulate(map(_STEP.__getitem__, brackets))) > MAX_JSON_DEPTH:
+        raise InputError(source, None, f"JSON nested deeper than {MAX_JSON_DEPTH} levels")
 
 
 def parse_json_text(text: str | bytes, source: str) -> Any:
+    check_json_shape(text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text, source)
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
@@ -35,6 +59,8 @@ def parse_json_text(text: str | bytes, source: str) -> Any:
         ) from None
     except UnicodeDecodeError as exc:
         raise InputError(source, None, f"not UTF-8 text: {exc.reason}") from None
+    except RecursionError:
+        raise InputError(source, None, "JSON nested too deep") from None
 
 
 @dataclass
@@ -49,6 +75,10 @@ class CheckpointSource:
 
     def read_header(self, filename: str) -> SafetensorsFileMetadata:  # pragma: no cover - abstract
         raise NotImplementedError
+
+    def header_length(self, filename: str) -> int | None:
+        """Bytes of FILENAME's JSON header, where known (a local file): tells a header-only copy."""
+        return None
 
     def location(self, filename: str) -> str:
         return f"{self.name}/{filename}"
@@ -76,7 +106,16 @@ class LocalSource(CheckpointSource):
     def open(cls, root: Path) -> LocalSource:
         if not root.is_dir():
             raise InputError(str(root), None, "not a directory")
-        sizes = {str(p.relative_to(root)): p.stat().st_size for p in root.rglob("*") if p.is_file()}
+        sizes: dict[str, int | None] = {}
+        for count, path in enumerate(root.rglob("*")):
+            if count >= MAX_CHECKPOINT_ENTRIES:
+                raise InputError(
+                    str(root),
+                    None,
+                    f"more than {MAX_CHECKPOINT_ENTRIES:,} entries: not a checkpoint directory",
+                )
+            if path.is_file():
+                sizes[str(path.relative_to(root))] = path.stat().st_size
         return cls(name=str(root), file_sizes=sizes, root=root)
 
     def location(self, filename: str) -> str:
@@ -87,6 +126,10 @@ class LocalSource(CheckpointSource):
         if not path.is_file():
             return None
         try:
+            if path.stat().st_size > MAX_TEXT_BYTES:
+                raise InputError(
+                    str(path), None, f"larger than {MAX_TEXT_BYTES:,} bytes: not a metadata file"
+                )
             return path.read_text(encoding="utf-8")
         except UnicodeDecodeError as exc:
             raise InputError(str(path), None, f"not UTF-8 text: {exc.reason}") from None
@@ -95,6 +138,13 @@ class LocalSource(CheckpointSource):
 
     def read_header(self, filename: str) -> SafetensorsFileMetadata:
         return read_local_header(self.root / filename)
+
+    def header_length(self, filename: str) -> int | None:
+        try:
+            with (self.root / filename).open("rb") as handle:
+                return int.from_bytes(handle.read(8), "little")
+        except OSError:
+            return None
 
 
 @dataclass
@@ -134,6 +184,10 @@ class HubSource(CheckpointSource):
 
         if filename not in self.file_sizes:
             return None
+        if (self.file_sizes[filename] or 0) > MAX_TEXT_BYTES:
+            raise InputError(
+                self.location(filename), None, f"larger than {MAX_TEXT_BYTES:,} bytes: not a metadata file"
+            )
         try:
             path = hf_hub_download(self.repo_id, filename, revision=self.revision, endpoint=self.api.endpoint)
         except Exception as exc:

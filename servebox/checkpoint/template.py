@@ -18,8 +18,10 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment
 from pydantic import BaseModel
 
 from servebox.checkpoint.source import CheckpointSource
+from servebox.checkpoint.template_budget import BudgetExceeded, render_bounded
 from servebox.errors import InputError
 
+MAX_TEMPLATE_CHARS = 256 * 1024  # the longest public chat templates are a few tens of KB
 # Variables the serving engine itself supplies to every chat template (vLLM, transformers).
 ENGINE_VARIABLES = {
     "messages",
@@ -61,6 +63,7 @@ class TemplateVariable(BaseModel):
     default: Any = None
     default_source: str | None = None  # how the default is set, e.g. "set if not defined" or "| default"
     branch_values: list[Any] = []
+    truthiness_tested: bool = False  # `if x`, `x or ...`, `not x`: a true and a false branch
     lines: list[int] = []
 
 
@@ -96,9 +99,22 @@ def _const_values(node: nodes.Node) -> list[Any]:
 
 
 def _check_sandbox(ast: nodes.Template, source: str) -> None:
-    for node in ast.find_all((nodes.Getattr, nodes.Getitem)):
-        attr = node.attr if isinstance(node, nodes.Getattr) else getattr(node.arg, "value", None)
-        if isinstance(attr, str) and attr.startswith("_"):
+    """Refuse reads of `_` attributes: `x._y`, `x['_y']`, and `map(attribute='_y')`-style filter
+    arguments (dotted paths included), before anything renders."""
+    for node in ast.find_all((nodes.Getattr, nodes.Getitem, nodes.Filter, nodes.Test)):
+        if isinstance(node, nodes.Filter | nodes.Test):
+            paths = [
+                k.value.value
+                for k in node.kwargs
+                if k.key == "attribute" and isinstance(k.value, nodes.Const)
+            ]
+            attr = next(
+                (p for p in paths if isinstance(p, str) and any(x.startswith("_") for x in p.split("."))),
+                None,
+            )
+        else:
+            attr = node.attr if isinstance(node, nodes.Getattr) else getattr(node.arg, "value", None)
+        if isinstance(attr, str) and any(part.startswith("_") for part in attr.split(".")):
             raise InputError(
                 source,
                 f"chat_template line {node.lineno}",
@@ -134,6 +150,8 @@ def _analyse_variables(ast: nodes.Template) -> dict[str, TemplateVariable]:
     for node in ast.find_all(nodes.Test):
         if isinstance(node.node, nodes.Name) and node.name in ("true", "false", "none"):
             add_branch(node.node.name, [{"true": True, "false": False, "none": None}[node.name]])
+    for name in _truthiness_tested(ast):
+        var(name).truthiness_tested = True
     for node in ast.find_all(nodes.Getitem):  # {'low': ..., 'high': ...}[reasoning_effort]
         if isinstance(node.arg, nodes.Name) and isinstance(node.node, nodes.Dict):
             add_branch(
@@ -170,6 +188,33 @@ def _analyse_variables(ast: nodes.Template) -> dict[str, TemplateVariable]:
                         entry = var(test.node.name)
                         entry.default, entry.default_source = child.node.value, "set if not defined"
     return found
+
+
+def _truthiness_tested(ast: nodes.Template) -> set[str]:
+    """Names used as a condition on their own: `if x`, `x or y`, `not x`, `a if x else b`."""
+    conditions: list[nodes.Node] = []
+    for node in ast.find_all((nodes.If, nodes.CondExpr)):
+        conditions.append(node.test)
+    for node in ast.find_all((nodes.And, nodes.Or)):
+        conditions += [node.left, node.right]
+    for node in ast.find_all(nodes.Not):
+        conditions.append(node.node)
+    return {c.name for c in conditions if isinstance(c, nodes.Name)}
+
+
+def _undefined_means_on(ast: nodes.Template, name: str) -> bool:
+    """`x is not defined or ...`: an absent X takes the branch."""
+    for node in ast.find_all(nodes.Or):
+        left = node.left
+        if (
+            isinstance(left, nodes.Not)
+            and isinstance(left.node, nodes.Test)
+            and left.node.name == "defined"
+            and isinstance(left.node.node, nodes.Name)
+            and left.node.node.name == name
+        ):
+            return True
+    return False
 
 
 def _token_ids(tokenizer_config: dict[str, Any]) -> dict[str, int]:
@@ -210,14 +255,14 @@ def template_text(
     return None
 
 
-def _sample_render(
-    env: ImmutableSandboxedEnvironment, ast_source: str, tokenizer_config: dict[str, Any]
-) -> str | None:
+def _sample_render(text: str, tokenizer_config: dict[str, Any]) -> str | None:
+    """Render TEXT once with a two-message conversation, inside the budgeted sandbox."""
+
     def raise_exception(message: str) -> None:
         raise ValueError(message)
 
-    template = env.from_string(ast_source)
-    template.render(
+    render_bounded(
+        text,
         messages=[
             {"role": "system", "content": "You are terse."},
             {"role": "user", "content": "What is 2+2?"},
@@ -235,6 +280,12 @@ def analyse_template(
     text: str, where: str, tokenizer_config: dict[str, Any] | None, generation_config: dict[str, Any] | None
 ) -> ChatTemplate:
     tokenizer_config = tokenizer_config or {}
+    if len(text) > MAX_TEMPLATE_CHARS:
+        raise InputError(
+            where,
+            "chat_template",
+            f"{len(text):,} characters: longer than any real chat template ({MAX_TEMPLATE_CHARS:,})",
+        )
     env = ImmutableSandboxedEnvironment(
         trim_blocks=True, lstrip_blocks=True, extensions=["jinja2.ext.loopcontrols"]
     )
@@ -244,6 +295,8 @@ def analyse_template(
         raise InputError(
             where, f"chat_template line {exc.lineno}", f"template syntax error: {exc.message}"
         ) from None
+    except RecursionError:
+        raise InputError(where, "chat_template", "template syntax nested too deep") from None
     _check_sandbox(ast, where)
     found = _analyse_variables(ast)
     kwargs = sorted(
@@ -266,8 +319,11 @@ def analyse_template(
     constants = " ".join(str(n.value) for n in ast.find_all(nodes.Const) if isinstance(n.value, str))
     constants += " ".join(n.data for n in ast.find_all(nodes.TemplateData))
     reasoning = None
-    for start, end in REASONING_MARKERS:
-        if end in constants or (start in ids and end in ids):
+    for (
+        start,
+        end,
+    ) in REASONING_MARKERS:  # the template itself must write both (a vocabulary may hold them unused)
+        if start in constants and end in constants:
             end_id = ids.get(end)
             reasoning = ReasoningMarkers(
                 start=start, end=end, end_token_id=end_id, end_is_eos=(end_id in eos_ids) or end in eos_tokens
@@ -279,12 +335,21 @@ def analyse_template(
         if thinking is not None and thinking.default_source:
             reasoning_default_on = bool(thinking.default)
         elif thinking is not None:
-            # `x is false` checks leave an undefined x as "on"; a plain truthiness test leaves it off.
-            reasoning_default_on = False in thinking.branch_values and True not in thinking.branch_values
+            # `x is false` checks leave an undefined x as "on"; a plain truthiness test leaves it off,
+            # unless it is guarded by `x is not defined or x` (then undefined is on as well).
+            reasoning_default_on = (
+                False in thinking.branch_values and True not in thinking.branch_values
+            ) or _undefined_means_on(ast, thinking.name)
         else:
             reasoning_default_on = True  # markers but no switch: the model always reasons
     try:
-        error = _sample_render(env, text, tokenizer_config)
+        error = _sample_render(text, tokenizer_config)
+    except BudgetExceeded as exc:
+        raise InputError(
+            where, "chat_template", f"rendering a two-message conversation exceeded the budget: {exc}"
+        ) from None
+    except RecursionError:
+        raise InputError(where, "chat_template", "rendering recursed too deep") from None
     except SecurityError as exc:
         raise InputError(
             where, "chat_template", f"tried to escape the jinja2 sandbox while rendering: {exc}"

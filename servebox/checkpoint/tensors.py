@@ -122,6 +122,7 @@ class ShardCheck:
     actual_bytes: int | None
     complete: bool
     problem: str | None = None
+    header_only: bool = False  # exactly the 8-byte length and the header on disk: a metadata copy
 
 
 @dataclass
@@ -133,6 +134,7 @@ class TensorInventory:
     elements_by_component: dict[str, int] = field(default_factory=dict)
     shards: list[ShardCheck] = field(default_factory=list)
     complete: bool = True
+    header_only: bool = False  # every shard is a header-only copy (no tensor data, on purpose)
     modules: dict[str, LinearModule] = field(default_factory=dict)
     tensor_shapes: dict[str, tuple[str, list[int]]] = field(default_factory=dict)
     header_bytes_read: int = 0
@@ -175,8 +177,12 @@ def inventory(source: CheckpointSource, mtp_layer_start: int | None = None) -> T
         actual = source.file_sizes.get(shard)
         check = ShardCheck(shard, len(meta.tensors), shard_data + 8 + 2, actual, True)
         # size = 8 + header + data; a header is at least "{}" (2 bytes) and at most 25 MB (the hub's limit).
+        header_len = source.header_length(shard)
         if actual is None:
             check.complete, check.problem = False, "size unknown"
+        elif shard_data and header_len is not None and actual == 8 + header_len:
+            check.complete, check.header_only = False, True
+            check.problem = f"header only: no tensor data (the header declares {shard_data:,} bytes)"
         elif actual < check.expected_min_bytes or actual - shard_data - 8 > 25_000_000:
             check.complete = False
             check.problem = f"{actual:,} bytes on disk, header implies {shard_data:,} bytes of tensor data"
@@ -213,6 +219,7 @@ def inventory(source: CheckpointSource, mtp_layer_start: int | None = None) -> T
             weight_dtype=dtype,
             weight_shape=weight[1],
         )
+    inv.header_only = bool(inv.shards) and all(s.header_only for s in inv.shards)
     inv.tensor_count = sum(s.tensors for s in inv.shards)
     inv.total_bytes = sum(by_dtype.values())
     inv.bytes_by_dtype = dict(by_dtype.most_common())

@@ -1,34 +1,68 @@
 """The deployment spec: one TOML file describing a host, its router and its models.
 
-Validated with pydantic (unknown keys are errors, so a misplaced option cannot be silently
-ignored the way systemd ignored `script` in the digest); every error names the key path.
-Engine flags keep vLLM's own names (`max-model-len`, `tensor-parallel-size`, ...).
+A strict pydantic schema (unknown keys are errors, so a misplaced option cannot be silently ignored
+the way systemd ignored `script` in the deployment servebox grew from; no type coercion; numbers
+finite and in range) with value rules from `spec_values` (no control characters, no systemd
+prefixes, absolute paths, parsed listen addresses). Every field carries its one line of why, from
+which `tools/gen_spec_reference.py` writes docs/spec.md. Every error names the key path and links
+the reference. Engine flags keep vLLM's own names (`max-model-len`, `tensor-parallel-size`, ...).
 """
 
 from __future__ import annotations
 
-import re
 import tomllib
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from servebox.deploy.provision import ProvisionSpec
+from servebox.deploy.spec_values import (
+    NAME_RE,
+    AbsPath,
+    ApiKey,
+    CheckpointRef,
+    HostName,
+    Memlock,
+    Name,
+    Text,
+    check_flags,
+    find_control_characters,
+    parse_listen,
+)
 from servebox.errors import InputError
 from servebox.hardware import CATALOG
 
-NAME_RE = re.compile(r"^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,63}$")
+REFERENCE = "docs/spec.md"
+MAX_SPEC_BYTES = 1 << 20
+ENV_NAME = r"^[A-Z_][A-Z0-9_]{0,127}$"
+# The why of fields whose model lives elsewhere (deploy/provision.py), for docs/spec.md.
+FIELD_NOTES = {
+    "models.provision": "A pinned engine venv: `servebox provision` builds it, switches it atomically, rolls it back.",
+    "models.provision.wheel": "The engine wheel: a path or an http(s) URL.",
+    "models.provision.sha256": "The wheel's sha256: checked before anything is installed.",
+    "models.provision.requirements": "A requirements lock with --hash lines (`servebox lock` writes one).",
+    "models.provision.python": "The Python the venv is built with.",
+    "models.provision.venv_root": "Where built venvs live; default: beside the `venv` link.",
+}
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
 
 
 class Host(Strict):
-    name: str = "localhost"
-    gpus: list[str] = []
-    memory_gib: float | None = None
+    """The machine the units are rendered for."""
+
+    name: HostName = Field("localhost", description="Host name, for your records and the plan's report.")
+    gpus: list[str] = Field(
+        [],
+        max_length=64,
+        description="GPU catalog names, one per device (e.g. v100-32gb): plan and DeviceAllow use them.",
+    )
+    memory_gib: float | None = Field(
+        None, gt=0, le=65536, description="Host RAM in GiB, to budget CPU offload and swap space."
+    )
 
     @field_validator("gpus")
     @classmethod
@@ -40,59 +74,145 @@ class Host(Strict):
 
 
 class Toolchain(Strict):
-    """What a JIT engine's compilers need, per the digest: each one cost a crash to find."""
+    """What a JIT engine's compilers need: each one cost a crash to find in the real deployment."""
 
-    cuda_home: str | None = None
-    triton_libcuda_path: str | None = None
-    cc: str | None = None
-    cxx: str | None = None
-    ld_library_path: list[str] = []
-    nvcc_prepend_flags: str | None = None
+    cuda_home: AbsPath | None = Field(None, description="CUDA_HOME: where nvcc and the CUDA headers live.")
+    triton_libcuda_path: AbsPath | None = Field(
+        None, description="TRITON_LIBCUDA_PATH: the directory of the driver's libcuda.so, for Triton's JIT."
+    )
+    cc: AbsPath | None = Field(None, description="CC: the C compiler Triton and TorchInductor build with.")
+    cxx: AbsPath | None = Field(None, description="CXX: the C++ compiler for extensions built at start-up.")
+    ld_library_path: list[AbsPath] = Field(
+        [], max_length=64, description="LD_LIBRARY_PATH entries (absolute; joined with ':')."
+    )
+    nvcc_prepend_flags: Text | None = Field(
+        None, description="NVCC_PREPEND_FLAGS: extra nvcc flags, e.g. an include directory."
+    )
+
+    @field_validator("ld_library_path")
+    @classmethod
+    def no_colon(cls, value: list[str]) -> list[str]:
+        for entry in value:
+            if ":" in entry:
+                raise ValueError(f"entry {entry!r} holds ':', the separator of LD_LIBRARY_PATH")
+        return value
 
 
 class Router(Strict):
-    kind: Literal["llama-swap"] = "llama-swap"
-    binary: str = "/usr/local/bin/llama-swap"
-    listen: str = "127.0.0.1:8080"
-    api_keys: list[str] = []
-    health_check_timeout_s: int | None = None  # default: the slowest model's cold start, at least 120
-    log_level: Literal["debug", "info", "warn", "error"] = "info"
+    """The OpenAI-compatible front (llama-swap) that every model is reached through."""
+
+    kind: Literal["llama-swap"] = Field(
+        "llama-swap", description="The router program; llama-swap is the one rendered."
+    )
+    binary: AbsPath = Field(
+        "/usr/local/bin/llama-swap", description="Absolute path of the router binary (ExecStart)."
+    )
+    listen: Text = Field(
+        "127.0.0.1:8080",
+        description="Address the router binds: IPv4:PORT, [IPv6]:PORT, HOST:PORT (resolved) or :PORT.",
+    )
+    api_keys: list[ApiKey] = Field(
+        [], max_length=64, description="Keys clients must send; empty: no key needed."
+    )
+    health_check_timeout_s: int | None = Field(
+        None,
+        ge=15,
+        le=86400,
+        description="Seconds llama-swap waits for /health; default: 1.5x the slowest cold start, at least 120.",
+    )
+    log_level: Literal["debug", "info", "warn", "error"] = Field(
+        "info", description="llama-swap's log level."
+    )
+
+    @field_validator("listen")
+    @classmethod
+    def parsed(cls, value: str) -> str:
+        parse_listen(value)
+        return value
+
+    @property
+    def listen_host(self) -> str:
+        """The host part of `listen` without brackets ('' = every interface)."""
+        return parse_listen(self.listen)[0]
+
+    @property
+    def listen_port(self) -> int:
+        return parse_listen(self.listen)[1]
 
 
 class Model(Strict):
-    name: str
-    checkpoint: str
-    engine: Literal["vllm", "llama.cpp"] = "vllm"
-    engine_profile: str = "vllm-0.32"
-    port: int = Field(ge=1024, le=65535)
-    group: str | None = None
-    venv: str | None = None  # vLLM: the venv whose python runs the engine
-    binary: str | None = None  # llama.cpp: llama-server
-    run_as_unit: bool | None = None  # default: vLLM in its own unit, llama.cpp managed by the router
-    cold_start_s: int = 360
-    memory_max_gib: float | None = None
-    memlock: str = "infinity"
-    gpus: list[int] = []  # device indexes this engine may open; default all host GPUs
-    flags: dict[str, Any] = {}
-    env: dict[str, str] = {}
-    toolchain: Toolchain = Toolchain()
-    ttl_s: int = 0
-    concurrency_limit: int | None = None
-    provision: ProvisionSpec | None = None
+    """One served model: its engine, its flags, and how it is run."""
 
-    @field_validator("name")
-    @classmethod
-    def good_name(cls, value: str) -> str:
-        if not NAME_RE.match(value):
-            raise ValueError("must be 1-64 characters of letters, digits, '_', '.', '-'")
-        return value
+    name: Name = Field(description="The served model name clients ask for; also names its unit and user.")
+    checkpoint: CheckpointRef = Field(
+        description="Absolute path of the checkpoint (or .gguf), or a hub repo id org/name."
+    )
+    engine: Literal["vllm", "llama.cpp"] = Field("vllm", description="Which engine serves it.")
+    engine_profile: Name = Field(
+        "vllm-0.32", description="The engine build's facts for plan/check (servebox/engines/vllm/profiles)."
+    )
+    port: int = Field(
+        ge=1024,
+        le=65535,
+        description="Local port the engine listens on (127.0.0.1); the router proxies to it.",
+    )
+    group: Name | None = Field(
+        None, description="llama-swap group: models in one exclusive group swap the GPUs."
+    )
+    venv: AbsPath | None = Field(None, description="vLLM: the venv whose bin/python runs the engine.")
+    binary: AbsPath | None = Field(
+        None, description="llama.cpp: absolute path of llama-server (required for llama.cpp)."
+    )
+    run_as_unit: bool | None = Field(
+        None,
+        description="Run the engine as its own systemd unit; default: vLLM yes, llama.cpp managed by the router.",
+    )
+    cold_start_s: int = Field(
+        360, ge=1, le=86400, description="Seconds a cold start takes (compile, graph capture): sets timeouts."
+    )
+    memory_max_gib: float | None = Field(
+        None, gt=0, le=65536, description="MemoryMax= of the unit in GiB (host RAM cap)."
+    )
+    memlock: Memlock = Field(
+        "infinity", description="LimitMEMLOCK=: 'infinity' or a size; 8 MiB hung an engine that pins pages."
+    )
+    gpus: list[Annotated[int, Field(ge=0, le=255)]] = Field(
+        [], max_length=256, description="Device indexes this engine may open; default all host GPUs."
+    )
+    flags: dict[str, Any] = Field(
+        {},
+        description="Engine flags by the engine's own names (max-model-len = 8192); true is --flag, a table is passed as JSON.",
+    )
+    env: dict[Annotated[str, Field(pattern=ENV_NAME)], Text] = Field(
+        {}, description="Extra environment variables of the engine (names ^[A-Z_][A-Z0-9_]*$)."
+    )
+    toolchain: Toolchain = Field(Toolchain(), description="Compiler and CUDA paths a JIT engine needs.")
+    ttl_s: int = Field(
+        0, ge=0, le=31_536_000, description="llama-swap unloads a managed model idle this long; 0 = never."
+    )
+    concurrency_limit: int | None = Field(
+        None,
+        ge=1,
+        le=1_000_000,
+        description="Requests llama-swap lets through at once; default max-num-seqs.",
+    )
+    provision: ProvisionSpec | None = Field(
+        None, description="A pinned engine venv servebox provision builds (wheel, sha256, lock)."
+    )
 
-    @field_validator("env")
+    @field_validator("flags")
     @classmethod
-    def env_names(cls, value: dict[str, str]) -> dict[str, str]:
-        for key in value:
-            if not re.match(r"^[A-Z_][A-Z0-9_]*$", key):
-                raise ValueError(f"environment variable name {key!r} must match ^[A-Z_][A-Z0-9_]*$")
+    def clean_flags(cls, value: dict[str, Any]) -> dict[str, Any]:
+        return check_flags(value)
+
+    @field_validator("flags")
+    @classmethod
+    def router_reads_max_num_seqs(cls, value: dict[str, Any]) -> dict[str, Any]:
+        seqs = value.get("max-num-seqs")
+        if seqs is not None and (type(seqs) is not int or not 1 <= seqs <= 1_000_000):
+            raise ValueError(
+                f"max-num-seqs must be an integer 1-1000000 (the router's concurrency limit), got {seqs!r:.40}"
+            )
         return value
 
     @model_validator(mode="after")
@@ -107,9 +227,13 @@ class Model(Strict):
 
 
 class Spec(Strict):
-    host: Host = Host()
-    router: Router = Router()
-    models: list[Model]
+    """A host, its router and its models."""
+
+    host: Host = Field(Host(), description="The machine.")
+    router: Router = Field(Router(), description="The router in front of every model.")
+    models: list[Model] = Field(
+        min_length=1, max_length=256, description="The served models ([[models]] tables)."
+    )
 
     @model_validator(mode="after")
     def unique(self) -> Spec:
@@ -123,31 +247,63 @@ class Spec(Strict):
 
 
 def load_spec(path: Path) -> Spec:
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise InputError(str(path), None, f"cannot read: {exc.strerror or exc}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise InputError(str(path), None, f"malformed TOML: {exc}") from None
+    return validate_spec(_read_toml(path), str(path))
+
+
+def validate_spec(data: dict[str, Any], source: str) -> Spec:
+    """Parsed TOML -> Spec, or an InputError naming SOURCE, the key path, and the reference."""
+    found = find_control_characters(data)
+    if found:
+        raise InputError(
+            source, _named(found[0], data), f"holds a control character ({found[1]}) (see {REFERENCE})"
+        )
     try:
         return Spec.model_validate(data)
     except ValidationError as exc:
         err = exc.errors()[0]
-        where = ".".join(str(p) for p in err["loc"]) or "spec"
-        if isinstance(err["loc"][0:1], tuple) and err["loc"][:1] == ("models",) and len(err["loc"]) > 1:
-            index = err["loc"][1]
-            models = data.get("models") or []
-            if (
-                isinstance(index, int)
-                and index < len(models)
-                and isinstance(models[index], dict)
-                and models[index].get("name")
-            ):
-                where = f"models[{models[index]['name']}]" + (
-                    "." + ".".join(map(str, err["loc"][2:])) if len(err["loc"]) > 2 else ""
-                )
-        return _raise(path, where, err["msg"])
+        loc = [p for p in err["loc"] if not (isinstance(p, str) and p.startswith("function-"))]
+        where = _named(_dotted(loc), data) or "spec"
+        section = next((str(p) for p in loc if isinstance(p, str)), "")
+        raise InputError(
+            source, where, f"{err['msg'].removeprefix('Value error, ')} (see {REFERENCE}#{section})"
+        ) from None
 
 
-def _raise(path: Path, where: str, msg: str):
-    raise InputError(str(path), where, msg.removeprefix("Value error, "))
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        if path.is_dir() or (path.exists() and not path.is_file()):
+            raise InputError(str(path), None, "not a regular file (a spec is a TOML file)")
+        raw = path.read_bytes()[: MAX_SPEC_BYTES + 1]
+        if len(raw) > MAX_SPEC_BYTES:
+            raise InputError(str(path), None, f"larger than {MAX_SPEC_BYTES} bytes: not a spec")
+        return tomllib.loads(raw.decode("utf-8"))
+    except OSError as exc:
+        raise InputError(str(path), None, f"cannot read: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise InputError(str(path), None, f"not UTF-8 text: {exc.reason}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise InputError(str(path), None, f"malformed TOML: {exc}") from None
+    except RecursionError:
+        raise InputError(str(path), None, "malformed TOML: nested too deep") from None
+
+
+def _dotted(loc: list[Any]) -> str:
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+def _named(where: str, data: dict[str, Any]) -> str:
+    """`models[0].memlock` -> `models[qwen].memlock` when the model has a usable name."""
+    if not where.startswith("models["):
+        return where
+    index_text, _, rest = where[len("models[") :].partition("]")
+    models = data.get("models")
+    if not index_text.isdigit() or not isinstance(models, list) or int(index_text) >= len(models):
+        return where
+    entry = models[int(index_text)]
+    label = entry.get("name") if isinstance(entry, dict) else None
+    if isinstance(label, str) and NAME_RE.match(label):
+        return f"models[{label}]{rest}"
+    return where

@@ -10,6 +10,7 @@ engine byte for byte.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from typing import Any
@@ -18,6 +19,7 @@ from servebox.deploy.spec import Model, Router, Spec
 
 SAFE_WORD = re.compile(r"^[A-Za-z0-9_@+=:,./-]+$")
 STATE_ROOT = "/var/lib/servebox"
+CONFIG_CREDENTIAL = "llama-swap.yaml"
 # Flags that vLLM defines as BooleanOptionalAction: false renders as --no-<flag>.
 NEGATABLE = {"enable-prefix-caching", "enable-chunked-prefill", "async-scheduling", "enable-log-requests"}
 
@@ -84,6 +86,31 @@ def engine_argv(model: Model) -> list[str]:
             model.name,
         ]
     return head + flag_args(model.flags)
+
+
+def service_user(model: Model) -> str:
+    """The system user an engine unit runs as: `servebox-NAME` when NAME makes a valid user name
+    (systemd-sysusers: at most 31 characters, no dots), else a short form with a hash of NAME."""
+    if re.fullmatch(r"[A-Za-z0-9_-]{1,22}", model.name):
+        return f"servebox-{model.name}"
+    digest = hashlib.sha256(model.name.encode()).hexdigest()[:8]
+    return f"servebox-{re.sub(r'[^A-Za-z0-9_-]', '_', model.name)[:13]}-{digest}"
+
+
+def sysusers(spec: Spec) -> str:
+    """A sysusers.d(5) file creating each engine unit's user (the router runs with DynamicUser=)."""
+    lines = [
+        f'u {service_user(m)} - "servebox engine {m.name}" {state_dir(m)} -'
+        for m in spec.models
+        if m.own_unit
+    ]
+    if not lines:
+        return ""
+    return (
+        "# servebox: the users its engine units run as; install into /etc/sysusers.d/, then run systemd-sysusers\n"
+        + "\n".join(lines)
+        + "\n"
+    )
 
 
 def state_dir(model: Model) -> str:
@@ -209,8 +236,8 @@ StartLimitBurst=5
 
 [Service]
 Type=exec
-User=servebox-{model.name}
-Group=servebox-{model.name}
+User={service_user(model)}
+Group={service_user(model)}
 DynamicUser=no
 StateDirectory=servebox/{model.name}
 StateDirectoryMode=0750
@@ -247,7 +274,11 @@ def router_unit(spec: Spec, config_path: str) -> str:
     else:
         devices = ""
         private_devices = "PrivateDevices=yes\n"
-    argv = [r.binary, "--config", config_path, "--listen", r.listen]
+    # The config may hold API keys: it stays root-only (0600) on disk, and systemd hands the
+    # dynamic user a copy in the unit's private credentials directory (%d).
+    exec_start = " ".join(
+        [systemd_quote(r.binary), "--config", f"%d/{CONFIG_CREDENTIAL}", "--listen", systemd_quote(r.listen)]
+    )
     return (
         f"""[Unit]
 Description=servebox router (llama-swap) on {r.listen}
@@ -260,7 +291,8 @@ DynamicUser=yes
 StateDirectory=servebox/router
 CacheDirectory=servebox/router
 Environment=HOME=/var/lib/servebox/router
-ExecStart={" ".join(systemd_quote(a) for a in argv)}
+LoadCredential={CONFIG_CREDENTIAL}:{config_path}
+ExecStart={exec_start}
 Restart=on-failure
 RestartSec=5
 {devices}{private_devices}"""

@@ -87,9 +87,17 @@ def show_inspect(facts: CheckpointFacts, console: Console) -> None:
         )
         console.print(table)
         bad = [s for s in t.shards if not s["complete"]]
-        if bad:
+        if not t.shards:
+            console.print("[red]no weights:[/red] no safetensors shard in this checkpoint")
+        elif t.header_only:
             console.print(
-                f"[yellow]incomplete:[/yellow] {len(bad)} shard(s), e.g. {bad[0]['file']}: {bad[0]['problem']}"
+                "[cyan]header-only copy:[/cyan] every shard holds its header and no tensor data; "
+                "the figures above come from the headers"
+            )
+        elif bad:
+            console.print(
+                f"[yellow]incomplete:[/yellow] {len(bad)} shard(s), e.g. {bad[0]['file']}: {bad[0]['problem']}",
+                highlight=False,
             )
         else:
             console.print("[green]complete:[/green] every shard present with the size its header implies")
