@@ -68,7 +68,7 @@ class Model(Strict):
     group: str | None = None
     venv: str | None = None  # vLLM: the venv whose python runs the engine
     binary: str | None = None  # llama.cpp: llama-server
-    run_as_unit: bool | None = None  # default: vLLM in its own unit, llama.cpp managed by the router
+    run_as_unit: bool | None = None  # true: run by systemd, servebox proxies; default: servebox runs it
     cold_start_s: int = 360
     memory_max_gib: float | None = None
     memlock: str = "infinity"
@@ -103,7 +103,7 @@ class Model(Strict):
 
     @property
     def own_unit(self) -> bool:
-        return self.run_as_unit if self.run_as_unit is not None else self.engine == "vllm"
+        return bool(self.run_as_unit)
 
 
 class Spec(Strict):

@@ -1,14 +1,20 @@
 """One engine process: started in its own process group with its log in a file, its start-up phase
-read from that log, its readiness from /health, stopped (and frozen children woken) by group.
+read from that log (from this start's first line on), its readiness from /health, stopped (and
+frozen children woken) by group. It dies with its parent: the kernel sends it SIGKILL when the
+thread that spawned it ends (PR_SET_PDEATHSIG), so engines are spawned from one long-lived thread.
 """
 
 from __future__ import annotations
 
+import ctypes
 import os
+import queue
 import re
 import signal
 import subprocess
+import threading
 import time
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -16,6 +22,7 @@ import httpx
 
 from servebox.deploy.spec import Model
 from servebox.deploy.systemd import engine_argv
+from servebox.serve.procs import ProcessId
 
 # Start-up phases in the order vLLM and llama.cpp log them: (phase, pattern).
 PHASES = [
@@ -42,13 +49,18 @@ PHASES = [
 ]
 
 
-def read_phase(log: Path) -> str:
+def read_since(log: Path, offset: int, limit: int) -> str:
+    """The log's text from OFFSET (this start's first byte) on, at most its last LIMIT bytes."""
     try:
         with log.open("rb") as handle:
-            handle.seek(max(0, log.stat().st_size - 256 * 1024))
-            tail = handle.read().decode("utf-8", "replace")
+            handle.seek(max(offset, log.stat().st_size - limit))
+            return handle.read().decode("utf-8", "replace")
     except OSError:
-        return "starting"
+        return ""
+
+
+def read_phase(log: Path, offset: int = 0) -> str:
+    tail = read_since(log, offset, 256 * 1024)
     phase = "starting"
     for name, pattern in PHASES:
         if pattern.search(tail):
@@ -76,6 +88,42 @@ def children(pid: int) -> list[int]:
     return out
 
 
+PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent() -> None:  # runs in the child between fork and exec
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+
+
+class Spawner:
+    """Starts engines from one thread that lives as long as the supervisor: PR_SET_PDEATHSIG fires
+    when the spawning *thread* ends, so a short-lived restart or request thread must not fork them."""
+
+    def __init__(self) -> None:
+        self.jobs: queue.Queue = queue.Queue()
+        self.thread = threading.Thread(target=self._run, name="servebox-spawner", daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        while True:
+            job = self.jobs.get()
+            if job is None:
+                return
+            future, args, kwargs = job
+            try:
+                future.set_result(subprocess.Popen(*args, preexec_fn=die_with_parent, **kwargs))
+            except BaseException as exc:  # handed to the caller
+                future.set_exception(exc)
+
+    def popen(self, *args, **kwargs) -> subprocess.Popen:
+        future: Future = Future()
+        self.jobs.put((future, args, kwargs))
+        return future.result()
+
+    def close(self) -> None:
+        self.jobs.put(None)
+
+
 def process_title(pid: int) -> str:
     try:
         return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace").strip()
@@ -88,8 +136,12 @@ class EngineProcess:
     model: Model
     log_path: Path
     extra_env: dict[str, str] = field(default_factory=dict)
+    spawner: Spawner | None = None
     proc: subprocess.Popen | None = None
-    started_at: float = 0.0
+    identity: ProcessId | None = None  # pid + start time + command line, for a later `up` or `down`
+    started_at: float = 0.0  # monotonic
+    started_wall: float = 0.0  # epoch seconds, for the status page
+    log_offset: int = 0  # where this start's lines begin in the log
     starts: int = 0
 
     @property
@@ -106,6 +158,7 @@ class EngineProcess:
     def start(self) -> None:
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         log = self.log_path.open("ab")
+        self.log_offset = log.tell()
         log.write(f"\n==== servebox: starting {self.model.name} (start {self.starts + 1}) ====\n".encode())
         log.flush()
         env = {
@@ -115,7 +168,8 @@ class EngineProcess:
             **self.model.env,
             **self.extra_env,
         }
-        self.proc = subprocess.Popen(
+        popen = self.spawner.popen if self.spawner else subprocess.Popen
+        self.proc = popen(
             engine_argv(self.model),
             stdout=log,
             stderr=subprocess.STDOUT,
@@ -124,31 +178,18 @@ class EngineProcess:
             start_new_session=True,
         )
         log.close()
-        self.started_at = time.monotonic()
+        self.identity = ProcessId.of(self.proc.pid)
+        self.started_at, self.started_wall = time.monotonic(), time.time()
         self.starts += 1
+
+    def phase(self) -> str:
+        return read_phase(self.log_path, self.log_offset)
 
     def healthy(self, timeout_s: float = 3.0) -> bool:
         try:
             return httpx.get(f"{self.base_url}/health", timeout=timeout_s).status_code == 200
         except httpx.HTTPError:
             return False
-
-    def wait_ready(self, timeout_s: float, on_phase=None, interval_s: float = 1.0) -> bool:
-        deadline = time.monotonic() + timeout_s
-        last = None
-        while time.monotonic() < deadline:
-            if not self.alive():
-                return False
-            phase = read_phase(self.log_path)
-            if phase != last and on_phase:
-                on_phase(phase)
-                last = phase
-            if self.healthy():
-                if on_phase:
-                    on_phase("ready")
-                return True
-            time.sleep(interval_s)
-        return False
 
     def stop(self, grace_s: float = 20.0) -> None:
         """SIGCONT then SIGTERM to the whole group (a SIGSTOPped engine core cannot exit otherwise), then SIGKILL."""
@@ -182,10 +223,8 @@ class EngineProcess:
                 return pid
         return None
 
-    def log_tail(self, lines: int = 200) -> str:
-        try:
-            with self.log_path.open("rb") as handle:
-                handle.seek(max(0, self.log_path.stat().st_size - 512 * 1024))
-                return "\n".join(handle.read().decode("utf-8", "replace").splitlines()[-lines:])
-        except OSError:
-            return ""
+    def log_tail(self, lines: int = 200, this_start: bool = True) -> str:
+        """The log's last LINES lines; of this start only unless THIS_START is false (a previous
+        run's EngineDeadError must not kill the new one)."""
+        text = read_since(self.log_path, self.log_offset if this_start else 0, 512 * 1024)
+        return "\n".join(text.splitlines()[-lines:])
