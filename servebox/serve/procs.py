@@ -76,22 +76,23 @@ def process_group(pgid: int) -> list[int]:
     return members
 
 
-def end_group(leader: ProcessId, grace_s: float = 10.0) -> bool:
-    """SIGCONT + SIGTERM, then SIGKILL, to the process group a recorded leader started. False (and
-    nothing signalled) when another process now runs under the leader's PID. A dead leader's group
-    may live on (orphans): the kernel never reuses a PID that names a live group, so they are its own."""
+def end_group(leader: ProcessId, grace_s: float = 10.0) -> str:
+    """SIGCONT + SIGTERM, then SIGKILL, to the process group a recorded leader started: "ended";
+    "gone" when nothing of it runs; "not ours" (nothing signalled) when another process now runs
+    under the leader's PID. A dead leader's group may live on (orphans): the kernel never reuses a
+    PID that names a live group, so those are its own."""
     current = ProcessId.of(leader.pid)
     if current is not None and current != leader:
-        return False
+        return "not ours"
     if not process_group(leader.pid):
-        return True
+        return "gone"
     for sig in (signal.SIGCONT, signal.SIGTERM):
         _killpg(leader.pid, sig)
     deadline = time.monotonic() + grace_s
     while time.monotonic() < deadline and process_group(leader.pid):
         time.sleep(0.2)
     _killpg(leader.pid, signal.SIGKILL)
-    return True
+    return "ended"
 
 
 def _killpg(pgid: int, sig: int) -> None:

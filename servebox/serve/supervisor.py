@@ -10,7 +10,6 @@ one incident with the doctor's diagnosis, then a restart under the policy of inc
 
 from __future__ import annotations
 
-import json
 import os
 import threading
 import time
@@ -21,6 +20,7 @@ from typing import Any
 from servebox.deploy.spec import Model, Spec
 from servebox.serve.engine import EngineProcess, Spawner
 from servebox.serve.incidents import IncidentLog, RestartPolicy, cause_of, diagnose, iso, summary
+from servebox.serve.runstate import write_json_atomically
 from servebox.serve.watch import Verdict, Watcher, poll
 
 READY = ("idle", "busy", "degraded")
@@ -422,11 +422,3 @@ def _brief(record: dict[str, Any] | None) -> dict[str, Any] | None:
     if record is None:
         return None
     return {k: v for k, v in record.items() if k != "metrics"}
-
-
-def write_json_atomically(path: Path, data: Any) -> None:
-    """Write to a sibling temporary file, then rename: a reader sees the old or the new, never half."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-    tmp.write_text(json.dumps(data, default=str, indent=1))
-    os.replace(tmp, path)
