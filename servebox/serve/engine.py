@@ -89,10 +89,11 @@ def children(pid: int) -> list[int]:
 
 
 PR_SET_PDEATHSIG = 1
+_PRCTL = ctypes.CDLL(None, use_errno=True).prctl  # resolved here: no dlopen in a forked child
 
 
-def die_with_parent() -> None:  # runs in the child between fork and exec
-    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+def die_with_parent() -> None:  # runs in the child between fork and exec: no imports, no locks
+    _PRCTL(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
 
 
 class Spawner:
