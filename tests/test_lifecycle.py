@@ -104,7 +104,9 @@ def test_phase_progress_resets_the_give_up_clock(tmp_path):
     # each phase takes 2.5 s against a 4 s budget: 7.5 s in all, ready (3x a constant would not tell);
     # a start that stops logging progress is given up 4 s after its last phase, with that phase named
     phases = "build: 1 (fake),llama_model_load: loading model,llama_kv_cache: size = 1 MiB"
-    moving = fake_model(tmp_path, "moving", cold_start_s=4, env={"FAKE_PHASES": phases, "FAKE_PHASE_S": "2.5"})
+    moving = fake_model(
+        tmp_path, "moving", cold_start_s=4, env={"FAKE_PHASES": phases, "FAKE_PHASE_S": "2.5"}
+    )
     stuck = fake_model(
         tmp_path,
         "stuck",

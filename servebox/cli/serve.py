@@ -125,6 +125,17 @@ def down(state_dir: Path = STATE_DIR_OPTION) -> None:
     out.print(f"stopped servebox up (pid {target.pid})")
 
 
+def history(status: dict) -> str:
+    """Restarts and the last incident, when the view comes from `up` (watching alone has neither)."""
+    if "restarts_total" not in status:
+        return ""
+    text = f"; {status['restarts_total']} restart(s)"
+    last = status.get("last_incident")
+    if last:
+        text += f"; last incident {last['time']}: {last['state']}, {last.get('cause') or last['reason']}"
+    return text
+
+
 @app.command()
 def watch(
     spec_path: Path = typer.Argument(
@@ -177,12 +188,7 @@ def watch(
         else:
             out.print(f"[dim]{source}[/dim]")
             for name, s in states.items():
-                extra = (
-                    f", {s['inflight']} in flight, {s['restarts_total']} restart(s)"
-                    if "inflight" in s
-                    else ""
-                )
-                out.print(f"{name}: {s['state']} ({s['reason']}{extra})", markup=False)
+                out.print(f"{name}: {s['state']} ({s['reason']}){history(s)}", markup=False, soft_wrap=True)
         if count and n >= count:
             break
         time.sleep(interval_s)

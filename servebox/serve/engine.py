@@ -14,8 +14,10 @@ import signal
 import subprocess
 import threading
 import time
+import tomllib
 from concurrent.futures import Future
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 
 import httpx
@@ -24,29 +26,14 @@ from servebox.deploy.spec import Model
 from servebox.deploy.systemd import engine_argv
 from servebox.serve.procs import ProcessId
 
-# Start-up phases in the order vLLM and llama.cpp log them: (phase, pattern).
-PHASES = [
-    (
-        "importing",
-        re.compile(r"vLLM API server version|Automatically detected platform|llama server listening|build:"),
-    ),
-    (
-        "loading weights",
-        re.compile(
-            r"Loading weights|Loading safetensors|Starting to load model|llama_model_load|load_tensors"
-        ),
-    ),
-    ("profiling", re.compile(r"Model loading took|memory profiling|Memory profiling")),
-    ("compiling", re.compile(r"torch\.compile|Compiling a graph|Dynamo bytecode transform")),
-    ("kv cache", re.compile(r"Available KV cache memory|KV cache size|llama_kv_cache")),
-    ("graph capture", re.compile(r"Capturing CUDA graph|Graph capturing")),
-    (
-        "ready",
-        re.compile(
-            r"Application startup complete|Starting vLLM API server|server is listening|main: server is listening"
-        ),
-    ),
-]
+
+def load_phases() -> list[tuple[str, re.Pattern]]:
+    """Start-up phases in the order the engines log them (data: phases.toml, with its sources)."""
+    raw = tomllib.loads(resources.files("servebox.serve").joinpath("phases.toml").read_text())
+    return [(p["name"], re.compile(p["pattern"], re.MULTILINE)) for p in raw["phase"]]
+
+
+PHASES = load_phases()
 
 
 def read_since(log: Path, offset: int, limit: int) -> str:

@@ -248,7 +248,8 @@ class Supervisor:
             self._stop_engine(st, Verdict("stopped", "ttl expired"))
             return st.verdict
         if managed and st.verdict.state == "starting" and st.watcher.note_phase(st.process.phase(), now):
-            self.on_event(f"{st.model.name}: {st.watcher.phase}")
+            if st.watcher.phase != "ready":  # the log says listening; ready is when /health says so
+                self.on_event(f"{st.model.name}: {st.watcher.phase}")
         alive = st.process.alive() if managed else True
         url = st.process.base_url if managed else f"http://127.0.0.1:{st.model.port}"
         snap = poll(
@@ -263,6 +264,11 @@ class Supervisor:
             self.on_event(f"{st.model.name}: ready ({took:.0f} s after start, measured)")
         elif verdict.state != previous and verdict.state not in ENDED:
             self.on_event(f"{st.model.name}: {verdict.state} ({verdict.reason})")
+        if not managed and verdict.state == "dead" and not st.watcher.ever_healthy:
+            verdict.reason = (
+                f"no answer on port {st.model.port} {now - st.watcher.started_at:.0f} s after servebox started; "
+                f"it is run by systemd: see `systemctl status servebox-{st.model.name}`"
+            )
         st.verdict = verdict
         if verdict.state in ENDED:
             if managed:
