@@ -138,3 +138,57 @@ def test_sigstop_hang_is_declared_recorded_and_restarted(real_engine):
         assert st.verdict.state in ("idle", "busy"), f"not back: {st.verdict}; events: {sup.events[-10:]}"
         r = httpx.post(f"{router.url}/v1/chat/completions", json=chat_body(8, stream=False), timeout=120)
         assert r.status_code == 200 and r.json()["usage"]["completion_tokens"] == 8
+
+
+def test_engine_core_death_inside_a_live_api_server_is_an_incident_and_a_restart(real_engine):
+    """SIGKILL of vLLM's EngineCore child under a stream: the API server process lives on for a moment
+    (vLLM 0.32 then answers /health 503, logs EngineDeadError and exits); whichever the supervisor sees
+    first, it is a death: one incident with the doctor's diagnosis, one restart, and the engine serves again."""
+    sup = real_engine
+    st = sup.engines["tiny"]
+    assert sup.wait_settled(st), st.verdict  # ready (an earlier test may have restarted it)
+    before, restarts_before = len(sup.incidents()), st.policy.total
+    api, core = st.process.pid, st.process.engine_core_pid()
+    assert core is not None
+    sup.run_watch()
+    with Router(sup) as router:
+        streaming = threading.Event()
+
+        def long_request():
+            try:
+                with httpx.stream(
+                    "POST", f"{router.url}/v1/chat/completions", json=chat_body(480), timeout=300
+                ) as r:
+                    for line in r.iter_lines():
+                        if line.startswith("data:"):
+                            streaming.set()
+            except httpx.HTTPError:
+                pass
+
+        threading.Thread(target=long_request, daemon=True).start()
+        assert streaming.wait(120), "no tokens before the kill"
+        os.kill(core, signal.SIGKILL)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and len(sup.incidents()) == before:
+            time.sleep(0.5)
+        new = sup.incidents()[before:]
+        assert len(new) == 1, (
+            new
+        )  # one death, one incident (the watcher and the request do not both count it)
+        incident = new[0]
+        assert incident["state"] == "dead" and incident["pid"] == api
+        assert any(
+            sign in incident["reason"]
+            for sign in ("EngineDeadError", "/health answered 5", "process is gone")
+        ), incident["reason"]
+        assert "EngineDeadError" in json.dumps(incident["diagnosis"])  # the doctor read this start's log
+        assert incident["action"].startswith("restart") and st.policy.total == restarts_before + 1
+        deadline = time.monotonic() + 400
+        while time.monotonic() < deadline and not (
+            st.verdict.state in ("idle", "busy") and st.process.pid != api
+        ):
+            time.sleep(1)
+        assert st.verdict.state in ("idle", "busy") and st.process.pid != api, st.verdict
+        assert sup.status()["tiny"]["restarts_total"] == restarts_before + 1
+        r = httpx.post(f"{router.url}/v1/chat/completions", json=chat_body(8, stream=False), timeout=120)
+        assert r.status_code == 200 and r.json()["usage"]["completion_tokens"] == 8

@@ -89,8 +89,8 @@ class Spawner:
 
     def __init__(self) -> None:
         self.jobs: queue.Queue = queue.Queue()
-        self.thread = threading.Thread(target=self._run, name="servebox-spawner", daemon=True)
-        self.thread.start()
+        self.thread: threading.Thread | None = None  # started on the first spawn
+        self.lock = threading.Lock()
 
     def _run(self) -> None:
         while True:
@@ -104,12 +104,20 @@ class Spawner:
                 future.set_exception(exc)
 
     def popen(self, *args, **kwargs) -> subprocess.Popen:
+        with self.lock:
+            if self.thread is None:
+                self.thread = threading.Thread(target=self._run, name="servebox-spawner", daemon=True)
+                self.thread.start()
         future: Future = Future()
         self.jobs.put((future, args, kwargs))
         return future.result()
 
     def close(self) -> None:
-        self.jobs.put(None)
+        """End the thread: every engine it spawned that still runs gets SIGKILL (the last safety net)."""
+        with self.lock:
+            if self.thread is not None:
+                self.jobs.put(None)
+                self.thread = None
 
 
 def process_title(pid: int) -> str:
@@ -214,5 +222,5 @@ class EngineProcess:
     def log_tail(self, lines: int = 200, this_start: bool = True) -> str:
         """The log's last LINES lines; of this start only unless THIS_START is false (a previous
         run's EngineDeadError must not kill the new one)."""
-        text = read_since(self.log_path, self.log_offset if this_start else 0, 512 * 1024)
+        text = read_since(self.log_path, self.log_offset if this_start else 0, max(64 * 1024, lines * 1024))
         return "\n".join(text.splitlines()[-lines:])

@@ -133,6 +133,8 @@ class Supervisor:
     def _launch(self, st: EngineState, why: str) -> None:
         assert st.process is not None
         with self.lock:
+            if self._stop.is_set():  # shutting down: a pending restart must not start an engine
+                return
             for other in self.engines.values():  # exclusive groups: swap out the running member
                 if (
                     other is not st
@@ -208,7 +210,10 @@ class Supervisor:
     # ---- watching ----
 
     def run_watch(self) -> None:
-        """One thread per engine (a frozen one must not delay the others' polls), one for the state file."""
+        """One thread per engine (a frozen one must not delay the others' polls), one for the state file.
+        Idempotent: a second call while watching does nothing."""
+        if any(thread.is_alive() for thread in self._threads):
+            return
         for st in self.engines.values():
             self._spawn_thread(self._watch_engine, st)
         self._spawn_thread(self._publish)
