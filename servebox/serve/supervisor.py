@@ -13,54 +13,16 @@ from __future__ import annotations
 import os
 import threading
 import time
-from dataclasses import dataclass, field
+from collections import deque
 from pathlib import Path
 from typing import Any
 
-from servebox.deploy.spec import Model, Spec
+from servebox.deploy.spec import Spec
 from servebox.serve.engine import EngineProcess, Spawner
+from servebox.serve.engine_state import ENDED, READY, EngineState, brief
 from servebox.serve.incidents import IncidentLog, RestartPolicy, cause_of, diagnose, iso, summary
 from servebox.serve.runstate import write_json_atomically
 from servebox.serve.watch import Verdict, Watcher, poll
-
-READY = ("idle", "busy", "degraded")
-ENDED = ("hung", "dead")
-
-
-@dataclass
-class EngineState:
-    model: Model
-    process: EngineProcess | None  # None: an upstream servebox does not run (its own systemd unit)
-    watcher: Watcher
-    policy: RestartPolicy
-    verdict: Verdict = field(default_factory=lambda: Verdict("stopped", "not started"))
-    last_request: float = 0.0
-    failed: bool = False
-    inflight: int = 0  # requests the router holds open to this engine
-    relayed: int = 0  # stream chunks the router relayed from it (progress the router can see)
-    ready_at: float | None = None  # epoch seconds of the last time it became ready
-    last_incident: dict[str, Any] | None = None
-    incidents: int = 0
-    accounted: int = 0  # the start (EngineProcess.starts) whose end is already recorded or deliberate
-    lock: threading.RLock = field(
-        default_factory=threading.RLock
-    )  # the supervisor's: one lifecycle step at a time
-    check_lock: threading.Lock = field(default_factory=threading.Lock)
-
-    @property
-    def restarts(self) -> list[float]:
-        """Restarts inside the start-limit window (monotonic times)."""
-        return self.policy.restarts
-
-    @property
-    def phase(self) -> str | None:
-        if self.process is None:
-            return None
-        if self.verdict.state in READY:
-            return "ready"
-        if self.verdict.state == "starting":
-            return self.watcher.phase
-        return self.verdict.state
 
 
 class Supervisor:
@@ -84,6 +46,7 @@ class Supervisor:
         self.state_path = state_dir / "state.json"
         self.engines_path = state_dir / "engines.json"
         self.log = IncidentLog(self.incidents_path)
+        self.recent: deque = deque(self.log.read()[-20:], maxlen=20)  # for state.json, without rereading
         self.spawner = Spawner()
         # one lock for every start, stop and incident (a group swap touches two engines: one lock, no
         # lock-order deadlock); polls run outside it
@@ -332,6 +295,7 @@ class Supervisor:
             "diagnosis": diagnosis,
         }
         self.log.append(record)
+        self.recent.append(record)
         st.last_incident, st.incidents = record, st.incidents + 1
         self.on_event(
             f"{st.model.name}: INCIDENT {verdict.state}: {verdict.reason}; "
@@ -352,54 +316,8 @@ class Supervisor:
 
     def status(self) -> dict[str, dict[str, Any]]:
         """Each model's state, read-only: for the router's /servebox/status, the status page, `watch`
-        and state.json. Per model name (times are ISO 8601 UTC strings, durations seconds):
-
-        state, reason   the watched state (starting, idle, busy, degraded, hung, dead, restarting,
-                        failed, stopped) and why, in words
-        phase           start-up phase read from the engine's log (starting, importing, loading weights,
-                        profiling, compiling, kv cache, graph capture), "ready" once healthy, else the
-                        state; None for an engine run by systemd
-        phase_since     when that start-up phase began
-        pid, port       the engine's process (None when not running or run by systemd) and port
-        managed         True when servebox runs the engine; False: run by systemd (`systemd` True),
-                        a passthrough upstream
-        started_at      when this start began; ready_at: when it became ready (None before)
-        uptime_s        seconds since ready_at (None when not ready)
-        restarts        restarts inside the start-limit window; restarts_total: since servebox started
-        start_limit     e.g. "5 restarts in 600 s"
-        inflight        requests the router holds open to it
-        incidents       how many; last_incident: {time, state, reason, action, cause (the diagnosis in
-                        one line), diagnosis (the doctor's triage as JSON), ...} or None
-        log             the engine's log file
-        """
-        now = time.time()
-        out = {}
-        for name, st in self.engines.items():
-            p = st.process
-            running = p is not None and p.alive()
-            out[name] = {
-                "state": st.verdict.state,
-                "reason": st.verdict.reason,
-                "phase": st.phase,
-                "phase_since": iso(time.time() - (time.monotonic() - st.watcher.phase_since)) if p else None,
-                "pid": p.pid if running else None,
-                "restarts": len(st.policy.restarts),
-                "restarts_total": st.policy.total,
-                "start_limit": f"{st.policy.limit} restarts in {st.policy.window_s:.0f} s",
-                "port": st.model.port,
-                "managed": p is not None,
-                "systemd": p is None,
-                "started_at": iso(p.started_wall) if p and p.starts else None,
-                "ready_at": iso(st.ready_at) if st.ready_at and st.verdict.state in READY else None,
-                "uptime_s": round(now - st.ready_at, 1)
-                if st.ready_at and st.verdict.state in READY
-                else None,
-                "inflight": st.inflight,
-                "incidents": st.incidents,
-                "last_incident": _brief(st.last_incident),
-                "log": str(p.log_path) if p else None,
-            }
-        return out
+        and state.json; the keys are documented in EngineState.describe."""
+        return {name: st.describe() for name, st in self.engines.items()}
 
     def snapshot(self) -> dict[str, Any]:
         """What state.json holds: who wrote it, when, every engine's status and the last incidents."""
@@ -408,7 +326,7 @@ class Supervisor:
             "supervisor_pid": os.getpid(),
             "poll_s": self.poll_s,
             "engines": self.status(),
-            "incidents": [_brief(i) for i in self.incidents()[-20:]],
+            "incidents": [brief(i) for i in self.recent],
         }
 
     def write_state(self) -> None:
@@ -426,10 +344,3 @@ class Supervisor:
 
     def incidents(self) -> list[dict[str, Any]]:
         return self.log.read()
-
-
-def _brief(record: dict[str, Any] | None) -> dict[str, Any] | None:
-    """An incident without its metrics snapshot (the full record stays in incidents.jsonl)."""
-    if record is None:
-        return None
-    return {k: v for k, v in record.items() if k != "metrics"}
