@@ -40,6 +40,7 @@ class Supervisor:
     ):
         self.spec, self.state_dir = spec, state_dir
         self.poll_s, self.probe = poll_s, probe
+        self.restart_limit, self.restart_window_s, self.backoff_s = restart_limit, restart_window_s, backoff_s
         self.http_timeout_s = max(2.0, poll_s)  # a frozen engine costs one timeout per poll
         self.on_event = on_event or (lambda text: None)
         self.incidents_path = state_dir / "incidents.jsonl"
@@ -152,6 +153,18 @@ class Supervisor:
                     self._launch(st, "request")
         self.wait_settled(st)
         return st.verdict
+
+    def allow_again(self, name: str) -> None:
+        """The operator's fresh chance after a give-up: the start limit and the same-cause memory are
+        cleared; the next request (or ensure_running) starts the engine."""
+        st = self.engines[name]
+        with self.lock:
+            st.failed = False
+            st.policy.restarts.clear()
+            st.policy.last_cause = None
+            if st.process is not None and st.process.proc is not None:
+                st.accounted = st.process.starts
+            st.verdict = Verdict("stopped", "allowed again by the operator after giving up")
 
     def stop_all(self) -> None:
         self._stop.set()
