@@ -22,15 +22,13 @@ from tests.test_supervisor import ask, fake_binary
 CLI = [sys.executable, "-m", "servebox.cli"]
 
 
-def write_spec(
-    tmp_path: Path, engine_port: int | None = None, router_port: int | None = None
-) -> tuple[Path, int]:
-    router_port = router_port or free_port()
+def write_spec(tmp_path: Path, engine_port: int | None = None, env: str = "") -> tuple[Path, int]:
+    router_port = free_port()
     spec = tmp_path / "spec.toml"
     spec.write_text(
         f'[router]\nlisten = "127.0.0.1:{router_port}"\n\n[[models]]\nname = "m"\ncheckpoint = "/m.gguf"\n'
         f'engine = "llama.cpp"\nbinary = "{fake_binary(tmp_path)}"\nport = {engine_port or free_port()}\n'
-        "cold_start_s = 30\n"
+        f"cold_start_s = 30\n{env}"
     )
     return spec, router_port
 
@@ -174,7 +172,8 @@ def test_down_never_signals_a_reused_pid(tmp_path):
 
 
 def test_watch_shows_what_up_sees_and_both_call_a_frozen_engine_hung(tmp_path):
-    spec, router_port = write_spec(tmp_path)
+    # pieces 0.3 s apart: a stream stays open long enough to be seen in flight through the router
+    spec, router_port = write_spec(tmp_path, env='env = { FAKE_TOKEN_DELAY_S = "0.3" }\n')
     state = tmp_path / "state"
     with Up(spec, state, "--window-s", "3") as up:
         assert up.ready(router_port), up.text()
@@ -189,9 +188,22 @@ def test_watch_shows_what_up_sees_and_both_call_a_frozen_engine_hung(tmp_path):
             assert r.returncode == 0, r.stderr
             return json.loads(r.stdout)
 
+        deadline = time.monotonic() + 10  # the ready check's request has ended: idle at the next poll
+        while time.monotonic() < deadline and watch()["engines"]["m"]["state"] != "idle":
+            time.sleep(0.2)
         seen = watch()
         assert seen["source"].startswith(f"servebox up (pid {up.proc.pid})")
         assert seen["engines"]["m"]["state"] == "idle" and seen["engines"]["m"]["inflight"] == 0
+        request = {"model": "m", "messages": [{"role": "user", "content": "?"}], "stream": True}
+        with httpx.stream("POST", f"http://127.0.0.1:{router_port}/v1/chat/completions", json=request) as r:
+            lines = r.iter_lines()  # held: a dropped iterator closes the response (a disconnect)
+            next(lines)  # the stream is open: the router counts it in flight
+            deadline, seen = time.monotonic() + 10, {}
+            while time.monotonic() < deadline and seen.get("inflight") != 1:
+                seen = watch()["engines"]["m"]
+            assert seen["inflight"] == 1 and seen["state"] == "busy", seen
+            for _ in lines:
+                pass
         engine = up.engines()["m"]["pid"]
         os.kill(engine, signal.SIGSTOP)
         try:
@@ -214,3 +226,32 @@ def test_watch_shows_what_up_sees_and_both_call_a_frozen_engine_hung(tmp_path):
         assert down.returncode == 0 and f"stopped servebox up (pid {up.proc.pid})" in down.stdout
         assert up.proc.wait(timeout=30) == 0 and gone(engine)
         assert not (state / "up.json").exists()
+
+
+def test_watch_alone_calls_a_frozen_engine_hung(tmp_path):
+    """No `up` with this state dir: watch polls the engine itself, with the same rules."""
+    engine_port = free_port()
+    spec, _ = write_spec(tmp_path, engine_port)
+    engine = subprocess.Popen([fake_binary(tmp_path), "--port", str(engine_port), "--alias", "m"])
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                httpx.get(f"http://127.0.0.1:{engine_port}/health", timeout=1)
+                break
+            except httpx.HTTPError:
+                time.sleep(0.2)
+        os.kill(engine.pid, signal.SIGSTOP)
+        r = subprocess.run(
+            [*CLI, "watch", str(spec), "--state-dir", str(tmp_path / "none"), "--count", "3"]
+            + ["--interval-s", "0.5", "--window-s", "2"],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert r.returncode == 0, r.stderr
+        assert "watching alone" in r.stdout
+        assert r.stdout.strip().splitlines()[-1].startswith("m: hung (no answer from /health"), r.stdout
+    finally:
+        engine.kill()
+        engine.wait()

@@ -165,6 +165,19 @@ class Watcher:
         if not snap.health_timed_out:
             self.answered_at = snap.at
         if not snap.health_ok:
+            # connected, no answer: frozen (SIGSTOP, a stuck event loop), starting or not; a starting
+            # engine refuses connections (vLLM) or answers 503 (llama.cpp), it does not go silent
+            if snap.health_timed_out:
+                silent = snap.at - self.answered_at
+                if silent > self.window_s:
+                    return Verdict(
+                        "hung",
+                        f"no answer from /health for {silent:.0f} s (window {self.window_s:.0f} s): "
+                        "the process is frozen",
+                        info,
+                    )
+                if self.ever_healthy:
+                    return Verdict("degraded", f"/health did not answer for {silent:.0f} s", info)
             if not self.ever_healthy:
                 stuck = snap.at - max(self.phase_since, self.started_at)
                 if stuck > self.cold_start_s:
@@ -175,16 +188,6 @@ class Watcher:
                         info,
                     )
                 return Verdict("starting", f"{self.phase} (waiting for /health)", info)
-            if snap.health_timed_out:
-                silent = snap.at - self.answered_at
-                if silent > self.window_s:
-                    return Verdict(
-                        "hung",
-                        f"no answer from /health for {silent:.0f} s (window {self.window_s:.0f} s): "
-                        "the process is frozen",
-                        info,
-                    )
-                return Verdict("degraded", f"/health did not answer for {silent:.0f} s", info)
             if snap.health_status is not None and snap.health_status >= 500:
                 return Verdict(
                     "dead",

@@ -9,6 +9,7 @@ test the supervisor's process handling, never to judge an engine. Faults it can 
   FAKE_STUCK=1                        after the phase lines, never listen (a start stuck in a phase)
   FAKE_FAIL_AT_START="line"           log the line and exit 1 before listening (a deterministic failure)
   FAKE_CRASH_ON_REQUEST=1             exit 1 on every completion request (a crash under traffic)
+  FAKE_TOKEN_DELAY_S=0.2              seconds between streamed pieces (a request that stays in flight)
 """
 
 from __future__ import annotations
@@ -51,7 +52,10 @@ def main() -> None:
     from tests.replay_server import ReplayServer  # after the phase lines: importing takes seconds here
 
     print(f"main: server is listening on http://{args.host}:{args.port} - starting the main loop", flush=True)
-    server = ReplayServer({"": ("", f"Answer: {args.alias}", "stop")})
+    delay = float(os.environ.get("FAKE_TOKEN_DELAY_S", "0"))
+    server = ReplayServer(
+        {"": ("", f"Answer: {args.alias} " * 10, "stop")}, token_delay_s=delay, chunk_chars=4
+    )
     server.server.config.port = args.port
     if os.environ.get("FAKE_CRASH_ON_REQUEST"):
         server.server.config.app = crash_on_request(server.server.config.app)
