@@ -1,21 +1,16 @@
 """One engine process: started in its own process group with its log in a file, its start-up phase
 read from that log (from this start's first line on), its readiness from /health, stopped (and
-frozen children woken) by group. It dies with its parent: the kernel sends it SIGKILL when the
-thread that spawned it ends (PR_SET_PDEATHSIG), so engines are spawned from one long-lived thread.
+frozen children woken) by group. Its whole group dies with servebox (spawn.py says how).
 """
 
 from __future__ import annotations
 
-import ctypes
 import os
-import queue
 import re
 import signal
 import subprocess
-import threading
 import time
 import tomllib
-from concurrent.futures import Future
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -25,6 +20,7 @@ import httpx
 from servebox.deploy.spec import Model
 from servebox.deploy.systemd import engine_argv
 from servebox.serve.procs import ProcessId
+from servebox.serve.spawn import Spawner
 
 
 def load_phases() -> list[tuple[str, re.Pattern]]:
@@ -75,51 +71,6 @@ def children(pid: int) -> list[int]:
     return out
 
 
-PR_SET_PDEATHSIG = 1
-_PRCTL = ctypes.CDLL(None, use_errno=True).prctl  # resolved here: no dlopen in a forked child
-
-
-def die_with_parent() -> None:  # runs in the child between fork and exec: no imports, no locks
-    _PRCTL(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-
-
-class Spawner:
-    """Starts engines from one thread that lives as long as the supervisor: PR_SET_PDEATHSIG fires
-    when the spawning *thread* ends, so a short-lived restart or request thread must not fork them."""
-
-    def __init__(self) -> None:
-        self.jobs: queue.Queue = queue.Queue()
-        self.thread: threading.Thread | None = None  # started on the first spawn
-        self.lock = threading.Lock()
-
-    def _run(self) -> None:
-        while True:
-            job = self.jobs.get()
-            if job is None:
-                return
-            future, args, kwargs = job
-            try:
-                future.set_result(subprocess.Popen(*args, preexec_fn=die_with_parent, **kwargs))
-            except BaseException as exc:  # handed to the caller
-                future.set_exception(exc)
-
-    def popen(self, *args, **kwargs) -> subprocess.Popen:
-        with self.lock:
-            if self.thread is None:
-                self.thread = threading.Thread(target=self._run, name="servebox-spawner", daemon=True)
-                self.thread.start()
-        future: Future = Future()
-        self.jobs.put((future, args, kwargs))
-        return future.result()
-
-    def close(self) -> None:
-        """End the thread: every engine it spawned that still runs gets SIGKILL (the last safety net)."""
-        with self.lock:
-            if self.thread is not None:
-                self.jobs.put(None)
-                self.thread = None
-
-
 def process_title(pid: int) -> str:
     try:
         return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace").strip()
@@ -164,15 +115,12 @@ class EngineProcess:
             **self.model.env,
             **self.extra_env,
         }
-        popen = self.spawner.popen if self.spawner else subprocess.Popen
-        self.proc = popen(
-            engine_argv(self.model),
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL,
-            env=env,
-            start_new_session=True,
-        )
+        argv = engine_argv(self.model)
+        io = {"stdout": log, "stderr": subprocess.STDOUT, "stdin": subprocess.DEVNULL}
+        if self.spawner:
+            self.proc = self.spawner.engine(argv, env=env, **io)
+        else:
+            self.proc = subprocess.Popen(argv, env=env, start_new_session=True, **io)
         log.close()
         self.identity = ProcessId.of(self.proc.pid)
         self.started_at, self.started_wall = time.monotonic(), time.time()

@@ -10,12 +10,15 @@ test the supervisor's process handling, never to judge an engine. Faults it can 
   FAKE_FAIL_AT_START="line"           log the line and exit 1 before listening (a deterministic failure)
   FAKE_CRASH_ON_REQUEST=1             exit 1 on every completion request (a crash under traffic)
   FAKE_TOKEN_DELAY_S=0.2              seconds between streamed pieces (a request that stays in flight)
+  FAKE_CHILD=1                        start a child that outlives this process unless its group is
+                                      killed (as vLLM's EngineCore outlives a killed API server)
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -43,6 +46,9 @@ def main() -> None:
     for line in filter(None, os.environ.get("FAKE_PHASES", "").split(",")):
         print(line, flush=True)
         time.sleep(float(os.environ.get("FAKE_PHASE_S", "0")))
+    if os.environ.get("FAKE_CHILD"):
+        child = subprocess.Popen(["sleep", "600"])
+        print(f"fake: child pid {child.pid}", flush=True)
     if os.environ.get("FAKE_STUCK"):
         while True:
             time.sleep(60)
@@ -53,9 +59,7 @@ def main() -> None:
 
     print(f"main: server is listening on http://{args.host}:{args.port} - starting the main loop", flush=True)
     delay = float(os.environ.get("FAKE_TOKEN_DELAY_S", "0"))
-    server = ReplayServer(
-        {"": ("", f"Answer: {args.alias} " * 10, "stop")}, token_delay_s=delay, chunk_chars=4
-    )
+    server = ReplayServer({"": ("", f"Answer: {args.alias} " * 10, "stop")}, token_delay_s=delay)
     server.server.config.port = args.port
     if os.environ.get("FAKE_CRASH_ON_REQUEST"):
         server.server.config.app = crash_on_request(server.server.config.app)
