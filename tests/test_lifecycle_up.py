@@ -195,6 +195,10 @@ def test_watch_shows_what_up_sees_and_both_call_a_frozen_engine_hung(tmp_path):
         deadline = time.monotonic() + 10  # the ready check's request has ended: idle at the next poll
         while time.monotonic() < deadline and watch()["engines"]["m"]["state"] != "idle":
             time.sleep(0.2)
+        second = subprocess.run(
+            [*CLI, "up", str(spec), "--state-dir", str(state)], capture_output=True, text=True, timeout=60
+        )  # a second up on the same state dir: refused, the first one untouched
+        assert second.returncode == 1 and f"already runs with {state} (pid {up.proc.pid})" in second.stderr
         seen = watch()
         assert seen["source"].startswith(f"servebox up (pid {up.proc.pid})")
         assert seen["engines"]["m"]["state"] == "idle" and seen["engines"]["m"]["inflight"] == 0
