@@ -170,11 +170,12 @@ class Supervisor:
         self._stop.set()
         for thread in self._threads:
             thread.join(timeout=self.http_timeout_s * 3 + 5)
-        stoppers = [
-            threading.Thread(target=self._stop_engine, args=(st, Verdict("stopped", "servebox stopped")))
-            for st in self.engines.values()
-            if st.process and st.process.alive()
-        ]
+        stoppers = []
+        with self.lock:  # no start can follow (_stop is set): the groups end in parallel, unlocked
+            for st in self.engines.values():
+                if st.process and st.process.proc is not None:
+                    st.accounted, st.verdict = st.process.starts, Verdict("stopped", "servebox stopped")
+                    stoppers.append(threading.Thread(target=st.process.stop))
         for thread in stoppers:
             thread.start()
         for thread in stoppers:
