@@ -263,3 +263,13 @@ def test_watch_alone_calls_a_frozen_engine_hung(tmp_path):
     finally:
         engine.kill()
         engine.wait()
+
+
+def test_up_with_a_bad_listen_address_is_bad_input_and_touches_nothing(tmp_path, run_cli):
+    spec = tmp_path / "spec.toml"
+    spec.write_text(
+        '[router]\nlisten = "nowhere"\n\n[[models]]\nname = "m"\ncheckpoint = "/x"\nport = 24050\n'
+    )
+    result = run_cli("up", spec, "--state-dir", tmp_path / "state")
+    assert result.code == 2 and "router.listen" in result.err and len(result.err.strip().splitlines()) == 1
+    assert not (tmp_path / "state").exists()

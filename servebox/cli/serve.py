@@ -34,9 +34,9 @@ def refuse(lines: list[str], advice: str) -> None:
 def up(
     spec_path: Path = typer.Argument(..., metavar="SPEC", help="The deployment spec (TOML)."),
     state_dir: Path = STATE_DIR_OPTION,
-    poll_s: float = typer.Option(2.0, "--poll-s", help="Seconds between watch polls."),
+    poll_s: float = typer.Option(2.0, "--poll-s", min=0.1, help="Seconds between watch polls."),
     window_s: float = typer.Option(
-        30.0, "--window-s", help="No progress (or no answer) for this long is a hang."
+        30.0, "--window-s", min=1.0, help="No progress (or no answer) for this long is a hang."
     ),
     probe: bool = typer.Option(False, "--probe", help="Also send a one-token request each poll."),
 ) -> None:
@@ -52,6 +52,8 @@ def up(
 
     spec = load_spec(spec_path)
     host, _, port = spec.router.listen.rpartition(":")
+    if not port.isdigit() or not 0 < int(port) < 65536:
+        raise InputError(str(spec_path), "router.listen", f"{spec.router.listen!r} is not HOST:PORT")
     state_dir.mkdir(parents=True, exist_ok=True)
     run = RunState(state_dir)
     other = run.running_up()
@@ -142,9 +144,9 @@ def watch(
         ..., metavar="SPEC", help="The deployment spec (TOML): the engines to watch, by port."
     ),
     state_dir: Path = STATE_DIR_OPTION,
-    interval_s: float = typer.Option(2.0, "--interval-s"),
-    window_s: float = typer.Option(30.0, "--window-s"),
-    count: int = typer.Option(1, "--count", help="Polls before exiting (0: forever)."),
+    interval_s: float = typer.Option(2.0, "--interval-s", min=0.1),
+    window_s: float = typer.Option(30.0, "--window-s", min=1.0),
+    count: int = typer.Option(1, "--count", min=0, help="Polls before exiting (0: forever)."),
     probe: bool = typer.Option(False, "--probe"),
     as_json: bool = JSON_OPTION,
 ) -> None:
