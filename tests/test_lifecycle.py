@@ -117,6 +117,9 @@ def test_phase_progress_resets_the_give_up_clock(tmp_path):
     try:
         sup.start_eager()
         assert sup.engines["moving"].verdict.state == "idle", sup.incidents()
+        times = sup.status()["moving"]["phase_times_s"]  # measured from the log, per phase
+        assert list(times)[1:4] == ["importing", "loading weights", "kv cache"], times
+        assert all(2.0 <= times[p] for p in ("importing", "loading weights")), times
         assert sup.engines["stuck"].verdict.state == "failed"
         (incident,) = sup.incidents()
         assert incident["model"] == "stuck" and incident["state"] == "dead"

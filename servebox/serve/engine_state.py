@@ -29,6 +29,7 @@ class EngineState:
     inflight: int = 0  # requests the router holds open to this engine
     relayed: int = 0  # stream chunks the router relayed from it (progress the router can see)
     ready_at: float | None = None  # epoch seconds of the last time it became ready
+    ready_mono: float | None = None  # the same, monotonic (where the start-up phases end)
     last_incident: dict[str, Any] | None = None
     incidents: int = 0
     accounted: int = 0  # the start (EngineProcess.starts) whose end is already recorded or deliberate
@@ -60,6 +61,8 @@ class EngineState:
                         profiling, compiling, kv cache, graph capture), "ready" once healthy, else the
                         state; None for an engine run by systemd
         phase_since     when that start-up phase began
+        phase_times_s   seconds spent in each phase of the latest start (measured), e.g. {"starting":
+                        24.1, "importing": 28.0, "engine core": 44.2, ...}; None for systemd-run engines
         pid, port       the engine's process (None when not running or run by systemd) and port
         managed         True when servebox runs the engine; False: run by systemd (`systemd` True),
                         a passthrough upstream
@@ -80,6 +83,9 @@ class EngineState:
             "reason": st.verdict.reason,
             "phase": st.phase,
             "phase_since": iso(now - (time.monotonic() - st.watcher.phase_since)) if p else None,
+            "phase_times_s": st.watcher.phase_durations(st.ready_mono or time.monotonic())
+            if p and p.starts
+            else None,
             "pid": p.pid if running else None,
             "restarts": len(st.policy.restarts),
             "restarts_total": st.policy.total,

@@ -113,7 +113,7 @@ class Supervisor:
                     self._stop_engine(other, Verdict("stopped", f"swapped out for {st.model.name}"))
             st.watcher.reset()
             st.process.start()
-            st.ready_at = None
+            st.ready_at = st.ready_mono = None
             st.verdict = Verdict("starting", "process started")
         self.on_event(f"{st.model.name}: started pid {st.process.pid} ({why}), log {st.process.log_path}")
         self._record_processes()
@@ -241,7 +241,7 @@ class Supervisor:
         previous = st.verdict.state
         verdict = st.watcher.decide(snap, st.process.log_tail(80) if managed else "")
         if previous == "starting" and verdict.state in READY:
-            st.ready_at = time.time()
+            st.ready_at, st.ready_mono = time.time(), now
             took = now - st.process.started_at if managed else 0.0
             self.on_event(f"{st.model.name}: ready ({took:.0f} s after start, measured)")
         elif verdict.state != previous and verdict.state not in ENDED:

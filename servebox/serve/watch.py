@@ -140,6 +140,7 @@ class Watcher:
     phase: str = "starting"
     phase_since: float = field(default_factory=time.monotonic)
     answered_at: float = field(default_factory=time.monotonic)  # the last poll /health answered
+    phases: list = field(default_factory=list)  # (phase, monotonic time it began) of this start
 
     def reset(self) -> None:
         self.history.clear()
@@ -147,13 +148,22 @@ class Watcher:
         self.health_failures = 0
         self.started_at = self.phase_since = self.answered_at = time.monotonic()
         self.phase = "starting"
+        self.phases = [("starting", self.started_at)]
 
     def note_phase(self, phase: str, at: float) -> bool:
         """Record the start-up phase read from the log; True when it moved (the clock restarts)."""
         if phase == self.phase:
             return False
         self.phase, self.phase_since = phase, at
+        self.phases.append((phase, at))
         return True
+
+    def phase_durations(self, until: float) -> dict[str, float]:
+        """Seconds spent in each start-up phase of this start (measured), the last one until UNTIL."""
+        marks = [*self.phases, ("", until)]
+        return {
+            name: round(end - begin, 1) for (name, begin), (_, end) in zip(marks, marks[1:], strict=False)
+        }
 
     def decide(self, snap: Snapshot, log_tail: str = "") -> Verdict:
         self.history.append(snap)
