@@ -50,6 +50,13 @@ def wait_for(condition, timeout_s=30.0, step_s=0.1):
     return condition()
 
 
+def polls_past_the_window(st, frozen_at: float, incident: dict) -> int:
+    """How many polls began after the freeze plus the window, up to the one that declared the hang:
+    the rule "within the window plus two polls", counted in polls so a slow machine cannot fake it."""
+    declared_at = incident["metrics"]["at"]
+    return len([t for t in st.polls if frozen_at + st.watcher.window_s <= t <= declared_at])
+
+
 def test_crash_on_every_request_reaches_the_start_limit(tmp_path):
     # expected, written first: limit 3 -> deaths 1-3 restart (restarts_total 3), death 4 gives up;
     # every death is one incident whether a request or the watcher noticed it; then 503 at once
@@ -162,12 +169,10 @@ def test_a_frozen_engine_is_hung_within_the_window_plus_two_polls_then_restarted
         frozen = st.process.pid
         os.kill(frozen, signal.SIGSTOP)  # the whole process: /health cannot answer
         stopped_at = time.monotonic()
-        poll = sup.poll_s + sup.http_timeout_s  # one poll: the interval plus its (timed-out) request
-        assert wait_for(lambda: sup.incidents(), timeout_s=3.0 + 2 * poll + 5)
-        declared = time.monotonic() - stopped_at
+        assert wait_for(lambda: sup.incidents(), timeout_s=60)
         incident = sup.incidents()[0]
         assert incident["state"] == "hung" and "no answer from /health" in incident["reason"]
-        assert declared <= 3.0 + 2 * poll, declared
+        assert polls_past_the_window(st, stopped_at, incident) <= 2  # counted in polls, not seconds
         assert wait_for(lambda: st.process.pid != frozen and st.verdict.state == "idle")
         assert httpx.get(f"{st.process.base_url}/health", timeout=5).status_code == 200
     finally:

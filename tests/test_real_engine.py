@@ -16,6 +16,7 @@ import pytest
 
 from servebox.measure import evaluate as ev
 from servebox.measure.bench import run_bench
+from tests.test_lifecycle import polls_past_the_window
 from tests.test_watch_router import Router
 
 pytestmark = pytest.mark.engine
@@ -102,7 +103,7 @@ def test_sigstop_hang_is_declared_recorded_and_restarted(real_engine):
             assert (
                 httpx.get(f"{st.process.base_url}/health", timeout=10).status_code == 200
             )  # /health still answers
-            deadline = frozen_at + st.watcher.window_s + 2 * sup.poll_s + 10
+            deadline = frozen_at + 180
             while time.monotonic() < deadline and not sup.incidents():
                 time.sleep(0.5)
 
@@ -116,9 +117,8 @@ def test_sigstop_hang_is_declared_recorded_and_restarted(real_engine):
         declared_after = time.monotonic() - frozen_at
         incident = incidents[0]
         assert incident["state"] == "hung" and "in flight" in incident["reason"]
-        assert (
-            declared_after <= st.watcher.window_s + 2 * sup.poll_s + 1.0
-        )  # two polls past the window (+ this loop's 0.5 s step)
+        # within the window plus two polls, counted in polls: a loaded machine slows polls, not the rule
+        assert polls_past_the_window(st, frozen_at, incident) <= 2
         print(
             f"hung declared {declared_after:.1f} s after SIGSTOP (window {st.watcher.window_s:.0f} s, poll {sup.poll_s:.0f} s)"
         )

@@ -21,6 +21,7 @@ from servebox.deploy.spec import Spec
 from servebox.serve.supervisor import Supervisor
 from tests.conftest import llama_server
 from tests.replay_server import free_port
+from tests.test_lifecycle import polls_past_the_window
 from tests.test_watch_router import Router
 
 pytestmark = pytest.mark.engine
@@ -137,17 +138,17 @@ def test_a_frozen_llama_server_is_hung_within_the_window_plus_two_polls(llama):
     frozen = st.process.pid
     os.kill(frozen, signal.SIGSTOP)
     stopped_at = time.monotonic()
-    poll = sup.poll_s + sup.http_timeout_s  # one poll: the interval plus its (timed-out) request
-    limit = st.watcher.window_s + 2 * poll
-    deadline = stopped_at + limit + 10
+    deadline = stopped_at + 120
     while time.monotonic() < deadline and not sup.incidents():
         time.sleep(0.1)
     declared = time.monotonic() - stopped_at
     incidents = sup.incidents()
     assert incidents and incidents[0]["state"] == "hung", incidents
     assert "no answer from /health" in incidents[0]["reason"]
-    print(f"llama-server frozen: hung declared {declared:.1f} s after SIGSTOP (limit {limit:.1f} s)")
-    assert declared <= limit
+    print(
+        f"llama-server frozen: hung declared {declared:.1f} s after SIGSTOP (window {st.watcher.window_s} s)"
+    )
+    assert polls_past_the_window(st, stopped_at, incidents[0]) <= 2  # in polls: no wall-clock bound
     assert back(st, frozen)
     r = httpx.post(f"{st.process.base_url}/v1/chat/completions", json=body(False), timeout=60)
     assert r.status_code == 200 and r.json()["usage"]["completion_tokens"] == 8

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,6 +37,7 @@ class EngineState:
     # the supervisor's lock (one lifecycle step at a time); this one serializes polls of this engine
     lock: threading.RLock = field(default_factory=threading.RLock)
     check_lock: threading.Lock = field(default_factory=threading.Lock)
+    polls: deque = field(default_factory=lambda: deque(maxlen=1000))  # when each poll began (monotonic)
 
     @property
     def restarts(self) -> list[float]:

@@ -238,6 +238,7 @@ class Supervisor:
             url, alive, timeout_s=self.http_timeout_s, probe_model=st.model.name if self.probe else None
         )
         snap.router_inflight, snap.router_relayed = st.inflight, st.relayed
+        st.polls.append(snap.at)
         previous = st.verdict.state
         verdict = st.watcher.decide(snap, st.process.log_tail(80) if managed else "")
         if previous == "starting" and verdict.state in READY:
