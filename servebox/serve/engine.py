@@ -15,11 +15,9 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
-import httpx
-
 from servebox.deploy.spec import Model
 from servebox.deploy.systemd import engine_argv
-from servebox.serve.procs import ProcessId
+from servebox.serve.procs import ProcessId, cmdline
 from servebox.serve.spawn import Spawner
 
 
@@ -69,13 +67,6 @@ def children(pid: int) -> list[int]:
             out.append(child)
             todo.append(child)
     return out
-
-
-def process_title(pid: int) -> str:
-    try:
-        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace").strip()
-    except OSError:
-        return ""
 
 
 @dataclass
@@ -129,12 +120,6 @@ class EngineProcess:
     def phase(self) -> str:
         return read_phase(self.log_path, self.log_offset)
 
-    def healthy(self, timeout_s: float = 3.0) -> bool:
-        try:
-            return httpx.get(f"{self.base_url}/health", timeout=timeout_s).status_code == 200
-        except httpx.HTTPError:
-            return False
-
     def stop(self, grace_s: float = 20.0) -> None:
         """SIGCONT then SIGTERM to the whole group (a SIGSTOPped engine core cannot exit otherwise), then SIGKILL."""
         if self.proc is None:
@@ -163,7 +148,7 @@ class EngineProcess:
         if not self.alive():
             return None
         for pid in children(self.proc.pid):
-            if "EngineCore" in process_title(pid):
+            if "EngineCore" in cmdline(pid):
                 return pid
         return None
 
