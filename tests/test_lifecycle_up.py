@@ -273,3 +273,11 @@ def test_up_with_a_bad_listen_address_is_bad_input_and_touches_nothing(tmp_path,
     result = run_cli("up", spec, "--state-dir", tmp_path / "state")
     assert result.code == 2 and "router.listen" in result.err and len(result.err.strip().splitlines()) == 1
     assert not (tmp_path / "state").exists()
+
+
+def test_watch_says_when_ups_state_file_went_stale():
+    from servebox.cli.serve import age
+
+    assert age({"updated": "2020-01-01T00:00:00Z", "poll_s": 2}).startswith(" (not rewritten for ")
+    fresh = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    assert age({"updated": fresh, "poll_s": 2}) == ""

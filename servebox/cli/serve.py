@@ -127,6 +127,17 @@ def down(state_dir: Path = STATE_DIR_OPTION) -> None:
     out.print(f"stopped servebox up (pid {target.pid})")
 
 
+def age(snapshot: dict) -> str:
+    """A warning when up's state file stopped being rewritten (its watch loop is stuck), else nothing."""
+    try:
+        written = datetime.fromisoformat(snapshot["updated"].replace("Z", "+00:00"))
+    except (KeyError, AttributeError, ValueError):
+        return " (no time in the state file)"
+    old = (datetime.now(UTC) - written).total_seconds()
+    limit = max(10.0, 5 * float(snapshot.get("poll_s") or 2.0))
+    return f" (not rewritten for {old:.0f} s: up's watch loop may be stuck)" if old > limit else ""
+
+
 def history(status: dict) -> str:
     """Restarts and the last incident, when the view comes from `up` (watching alone has neither)."""
     if "restarts_total" not in status:
@@ -166,7 +177,7 @@ def watch(
         shared = run.running_up()
         snapshot = read_json(run.state_path) if shared else None
         if isinstance(snapshot, dict) and isinstance(snapshot.get("engines"), dict):
-            source = f"servebox up (pid {shared.pid}), state of {snapshot.get('updated')}"
+            source = f"servebox up (pid {shared.pid}), state of {snapshot.get('updated')}{age(snapshot)}"
             states = snapshot["engines"]
         else:
             source = "watching alone (no servebox up with this --state-dir)"
