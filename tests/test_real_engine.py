@@ -16,6 +16,7 @@ import pytest
 
 from servebox.measure import evaluate as ev
 from servebox.measure.bench import run_bench
+from tests.test_lifecycle import polls_past_the_window
 from tests.test_watch_router import Router
 
 pytestmark = pytest.mark.engine
@@ -33,16 +34,24 @@ def chat_body(max_tokens=16, stream=True, **extra):
 
 
 def test_router_streams_a_chat_completion_from_the_real_engine(real_engine):
+    # tokens are counted from the engine's `usage`, never from SSE chunks: a loaded vLLM coalesces
+    # tokens into fewer chunks (7 chunks for 24 tokens on a busy CI machine)
     with Router(real_engine) as router:
-        pieces = []
-        with httpx.stream("POST", f"{router.url}/v1/chat/completions", json=chat_body(24), timeout=120) as r:
+        text, usage, done = [], None, False
+        body = chat_body(24, stream_options={"include_usage": True})
+        with httpx.stream("POST", f"{router.url}/v1/chat/completions", json=body, timeout=300) as r:
             assert r.status_code == 200
             for line in r.iter_lines():
-                if line.startswith("data:") and line != "data: [DONE]":
+                if line == "data: [DONE]":
+                    done = True
+                elif line.startswith("data:"):
                     chunk = json.loads(line[5:])
+                    usage = chunk.get("usage") or usage
                     for c in chunk.get("choices", []):
-                        pieces.append((c.get("delta") or {}).get("content") or "")
-        assert len([p for p in pieces if p]) >= 10
+                        text.append((c.get("delta") or {}).get("content") or "")
+        assert done and usage is not None, "no usage in the stream"
+        assert usage["completion_tokens"] == 24  # ignore_eos: exactly max_tokens
+        assert "".join(text).strip()  # and the tokens arrived as text
         models = httpx.get(f"{router.url}/v1/models").json()["data"]
         assert models[0]["id"] == "tiny" and models[0]["state"] in ("idle", "busy", "starting", "stopped")
 
@@ -94,7 +103,7 @@ def test_sigstop_hang_is_declared_recorded_and_restarted(real_engine):
             assert (
                 httpx.get(f"{st.process.base_url}/health", timeout=10).status_code == 200
             )  # /health still answers
-            deadline = frozen_at + st.watcher.window_s + 2 * sup.poll_s + 10
+            deadline = frozen_at + 180
             while time.monotonic() < deadline and not sup.incidents():
                 time.sleep(0.5)
 
@@ -108,9 +117,8 @@ def test_sigstop_hang_is_declared_recorded_and_restarted(real_engine):
         declared_after = time.monotonic() - frozen_at
         incident = incidents[0]
         assert incident["state"] == "hung" and "in flight" in incident["reason"]
-        assert (
-            declared_after <= st.watcher.window_s + 2 * sup.poll_s + 1.0
-        )  # two polls past the window (+ this loop's 0.5 s step)
+        # within the window plus two polls, counted in polls: a loaded machine slows polls, not the rule
+        assert polls_past_the_window(st, frozen_at, incident) <= 2
         print(
             f"hung declared {declared_after:.1f} s after SIGSTOP (window {st.watcher.window_s:.0f} s, poll {sup.poll_s:.0f} s)"
         )
@@ -128,5 +136,59 @@ def test_sigstop_hang_is_declared_recorded_and_restarted(real_engine):
         ):
             time.sleep(1)
         assert st.verdict.state in ("idle", "busy"), f"not back: {st.verdict}; events: {sup.events[-10:]}"
+        r = httpx.post(f"{router.url}/v1/chat/completions", json=chat_body(8, stream=False), timeout=120)
+        assert r.status_code == 200 and r.json()["usage"]["completion_tokens"] == 8
+
+
+def test_engine_core_death_inside_a_live_api_server_is_an_incident_and_a_restart(real_engine):
+    """SIGKILL of vLLM's EngineCore child under a stream: the API server process lives on for a moment
+    (vLLM 0.32 then answers /health 503, logs EngineDeadError and exits); whichever the supervisor sees
+    first, it is a death: one incident with the doctor's diagnosis, one restart, and the engine serves again."""
+    sup = real_engine
+    st = sup.engines["tiny"]
+    assert sup.wait_settled(st), st.verdict  # ready (an earlier test may have restarted it)
+    before, restarts_before = len(sup.incidents()), st.policy.total
+    api, core = st.process.pid, st.process.engine_core_pid()
+    assert core is not None
+    sup.run_watch()
+    with Router(sup) as router:
+        streaming = threading.Event()
+
+        def long_request():
+            try:
+                with httpx.stream(
+                    "POST", f"{router.url}/v1/chat/completions", json=chat_body(480), timeout=300
+                ) as r:
+                    for line in r.iter_lines():
+                        if line.startswith("data:"):
+                            streaming.set()
+            except httpx.HTTPError:
+                pass
+
+        threading.Thread(target=long_request, daemon=True).start()
+        assert streaming.wait(120), "no tokens before the kill"
+        os.kill(core, signal.SIGKILL)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and len(sup.incidents()) == before:
+            time.sleep(0.5)
+        new = sup.incidents()[before:]
+        assert len(new) == 1, (
+            new
+        )  # one death, one incident (the watcher and the request do not both count it)
+        incident = new[0]
+        assert incident["state"] == "dead" and incident["pid"] == api
+        assert any(
+            sign in incident["reason"]
+            for sign in ("EngineDeadError", "/health answered 5", "process is gone")
+        ), incident["reason"]
+        assert "EngineDeadError" in json.dumps(incident["diagnosis"])  # the doctor read this start's log
+        assert incident["action"].startswith("restart") and st.policy.total == restarts_before + 1
+        deadline = time.monotonic() + 400
+        while time.monotonic() < deadline and not (
+            st.verdict.state in ("idle", "busy") and st.process.pid != api
+        ):
+            time.sleep(1)
+        assert st.verdict.state in ("idle", "busy") and st.process.pid != api, st.verdict
+        assert sup.status()["tiny"]["restarts_total"] == restarts_before + 1
         r = httpx.post(f"{router.url}/v1/chat/completions", json=chat_body(8, stream=False), timeout=120)
         assert r.status_code == 200 and r.json()["usage"]["completion_tokens"] == 8

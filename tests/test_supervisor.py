@@ -111,9 +111,8 @@ def test_dead_engine_is_restarted_then_given_up(tmp_path):
             time.sleep(0.2)
         incidents = sup.incidents()
         assert [i["state"] for i in incidents][:2] == ["dead", "dead"]
-        assert (
-            incidents[0]["action"].startswith("restart")
-            and incidents[-1]["action"] == "gave up (start limit)"
+        assert incidents[0]["action"].startswith("restart") and incidents[-1]["action"].startswith(
+            "gave up (start limit"
         )
         assert sup.engines["gamma"].verdict.state == "failed"
     finally:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import sys
+import time
+from datetime import UTC, datetime
 from pathlib import Path
 
 import typer
@@ -10,92 +12,141 @@ import typer
 from servebox.cli.app import JSON_OPTION, app, emit_json, err, out
 from servebox.errors import InputError
 
+STATE_DIR_OPTION = typer.Option(
+    Path(".servebox"), "--state-dir", help="Logs, pid records, state and incidents."
+)
+
+
+def stamp(text: str) -> None:
+    """One progress line with an ISO time: readable in a terminal, a pipe, nohup.out or the journal."""
+    now = datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+    err.print(f"{now} {text}", markup=False, highlight=False, soft_wrap=True)
+
+
+def refuse(lines: list[str], advice: str) -> None:
+    for line in lines:
+        err.print(f"servebox: {line}", markup=False, highlight=False, soft_wrap=True)
+    err.print(f"servebox: {advice}", markup=False, highlight=False, soft_wrap=True)
+    raise typer.Exit(1)
+
 
 @app.command()
 def up(
     spec_path: Path = typer.Argument(..., metavar="SPEC", help="The deployment spec (TOML)."),
-    state_dir: Path = typer.Option(Path(".servebox"), "--state-dir", help="Logs, pid file and incidents."),
-    poll_s: float = typer.Option(2.0, "--poll-s", help="Seconds between watch polls."),
+    state_dir: Path = STATE_DIR_OPTION,
+    poll_s: float = typer.Option(2.0, "--poll-s", min=0.1, help="Seconds between watch polls."),
     window_s: float = typer.Option(
-        30.0, "--window-s", help="No progress for this long with requests in flight is a hang."
+        30.0, "--window-s", min=1.0, help="No progress (or no answer) for this long is a hang."
     ),
     probe: bool = typer.Option(False, "--probe", help="Also send a one-token request each poll."),
 ) -> None:
     """Run the spec's engines behind one OpenAI-compatible router, watch them, restart the sick ones."""
-    import json as _json
-    import os
     import signal
 
     import uvicorn
 
     from servebox.deploy.spec import load_spec
     from servebox.serve.router import build_app
+    from servebox.serve.runstate import RunState, busy_ports
     from servebox.serve.supervisor import Supervisor
 
     spec = load_spec(spec_path)
     host, _, port = spec.router.listen.rpartition(":")
+    if not port.isdigit() or not 0 < int(port) < 65536:
+        raise InputError(str(spec_path), "router.listen", f"{spec.router.listen!r} is not HOST:PORT")
     state_dir.mkdir(parents=True, exist_ok=True)
-    sup = Supervisor(
-        spec,
-        state_dir,
-        poll_s=poll_s,
-        window_s=window_s,
-        probe=probe,
-        on_event=lambda t: (
-            live["status"].update(f"[bold]{t}[/bold]") if live else err.print(f"[dim]watch[/dim] {t}")
-        ),
-    )
-    live: dict = {}
-    (state_dir / "up.json").write_text(_json.dumps({"pid": os.getpid(), "listen": spec.router.listen}))
+    run = RunState(state_dir)
+    other = run.running_up()
+    if other is not None:
+        refuse(
+            [f"servebox up already runs with {state_dir} (pid {other.pid})"], "stop it first: servebox down"
+        )
+    for line in run.clean_stale():
+        stamp(line)
+    ports = {m.port: f"engine {m.name}" for m in spec.models if not m.own_unit}
+    ports[int(port)] = "the router"
+    held = busy_ports(ports)
+    if held:
+        refuse(held, "nothing was started: free these ports or change them in the spec")
+    sup = Supervisor(spec, state_dir, poll_s=poll_s, window_s=window_s, probe=probe, on_event=stamp)
+    run.claim(spec.router.listen)
     try:
-        # a live line with each engine's start-up phase (importing, loading weights, profiling, compiling, kv cache, ready)
-        with err.status("starting engines ...") as status:
-            live["status"] = status
-            sup.start_eager(wait=True)
-        live.clear()
-        for name, state in sup.status().items():
-            err.print(f"{name}: {state['state']} ({state['reason']})")
+        for st in sup.engines.values():
+            if st.process is None:
+                stamp(
+                    f"{st.model.name}: run by systemd (run_as_unit = true): proxied to port {st.model.port}"
+                )
+        sup.start_eager(wait=False)  # in the background: the router listens at once
         sup.run_watch()
-        err.print(f"router on http://{spec.router.listen}/v1 (models: {', '.join(sup.engines)})")
+        stamp(f"router on http://{spec.router.listen}/v1 (models: {', '.join(sup.engines)})")
         # uvicorn shuts down gracefully on SIGTERM and then re-raises it: exit through `finally` so the
         # engines are stopped and the pid record removed, instead of dying by the default handler.
         signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
         uvicorn.run(
             build_app(sup, spec.router.api_keys),
-            host=host or "127.0.0.1",
+            host=host.strip("[]") or "127.0.0.1",
             port=int(port),
             log_level="warning",
         )
     finally:
         sup.stop_all()
-        (state_dir / "up.json").unlink(missing_ok=True)
+        run.release()
+        stamp("servebox up stopped; its engines are stopped")
 
 
 @app.command()
-def down(
-    state_dir: Path = typer.Option(Path(".servebox"), "--state-dir", help="The state directory `up` used."),
-) -> None:
-    """Stop what `servebox up` started: the router (which stops its engines), by the pid it recorded."""
-    import json as _json
+def down(state_dir: Path = STATE_DIR_OPTION) -> None:
+    """Stop what `servebox up` started: the router (which stops its engines), by the process it recorded
+    (pid, start time and command line must match: a reused pid is never signalled)."""
     import os
     import signal
-    import time as _time
 
-    record = state_dir / "up.json"
-    if not record.exists():
-        raise InputError(str(record), None, "nothing recorded: is servebox up running with this --state-dir?")
-    pid = _json.loads(record.read_text())["pid"]
-    try:
-        os.kill(pid, signal.SIGTERM)
-    except ProcessLookupError:
-        record.unlink(missing_ok=True)
-        out.print(f"pid {pid} was not running")
+    from servebox.serve.runstate import RunState
+
+    run = RunState(state_dir)
+    if not run.up_path.exists():
+        raise InputError(
+            str(run.up_path), None, "nothing recorded: is servebox up running with this --state-dir?"
+        )
+    target = run.running_up()
+    if target is None:
+        lines = run.clean_stale()
+        out.print(f"servebox up (pid {run.recorded_pid()}) was not running: stale record cleaned")
+        for line in lines:
+            out.print(line, markup=False)
         return
-    for _ in range(120):
-        if not record.exists():
-            break
-        _time.sleep(0.5)
-    out.print(f"stopped servebox up (pid {pid})")
+    os.kill(target.pid, signal.SIGTERM)
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline and target.alive():
+        time.sleep(0.3)
+    if target.alive():
+        err.print(f"servebox up (pid {target.pid}) did not stop in 90 s: SIGKILL (its engines die with it)")
+        os.kill(target.pid, signal.SIGKILL)
+    for line in run.clean_stale():
+        out.print(line, markup=False)
+    out.print(f"stopped servebox up (pid {target.pid})")
+
+
+def age(snapshot: dict) -> str:
+    """A warning when up's state file stopped being rewritten (its watch loop is stuck), else nothing."""
+    try:
+        written = datetime.fromisoformat(snapshot["updated"].replace("Z", "+00:00"))
+    except (KeyError, AttributeError, ValueError):
+        return " (no time in the state file)"
+    old = (datetime.now(UTC) - written).total_seconds()
+    limit = max(10.0, 5 * float(snapshot.get("poll_s") or 2.0))
+    return f" (not rewritten for {old:.0f} s: up's watch loop may be stuck)" if old > limit else ""
+
+
+def history(status: dict) -> str:
+    """Restarts and the last incident, when the view comes from `up` (watching alone has neither)."""
+    if "restarts_total" not in status:
+        return ""
+    text = f"; {status['restarts_total']} restart(s)"
+    last = status.get("last_incident")
+    if last:
+        text += f"; last incident {last['time']}: {last['state']}, {last.get('cause') or last['reason']}"
+    return text
 
 
 @app.command()
@@ -103,39 +154,54 @@ def watch(
     spec_path: Path = typer.Argument(
         ..., metavar="SPEC", help="The deployment spec (TOML): the engines to watch, by port."
     ),
-    interval_s: float = typer.Option(2.0, "--interval-s"),
-    window_s: float = typer.Option(30.0, "--window-s"),
-    count: int = typer.Option(1, "--count", help="Polls before exiting (0: forever)."),
+    state_dir: Path = STATE_DIR_OPTION,
+    interval_s: float = typer.Option(2.0, "--interval-s", min=0.1),
+    window_s: float = typer.Option(30.0, "--window-s", min=1.0),
+    count: int = typer.Option(1, "--count", min=0, help="Polls before exiting (0: forever)."),
     probe: bool = typer.Option(False, "--probe"),
     as_json: bool = JSON_OPTION,
 ) -> None:
-    """Poll each engine's /health and /metrics and print its state (idle, busy, hung, dead, degraded, starting)."""
-    import time as _time
-
+    """Each engine's state (starting, idle, busy, degraded, hung, dead, restarting, failed). While
+    `servebox up` runs with --state-dir, this is what its supervisor sees (one view, with the requests
+    its router holds); otherwise it polls each engine's /health and /metrics itself."""
     from servebox.deploy.spec import load_spec
+    from servebox.serve.runstate import RunState, read_json
     from servebox.serve.watch import Watcher, poll
 
     spec = load_spec(spec_path)
-    watchers = {m.name: Watcher(window_s=window_s, cold_start_s=m.cold_start_s * 3) for m in spec.models}
+    run = RunState(state_dir)
+    watchers = {m.name: Watcher(window_s=window_s, cold_start_s=m.cold_start_s) for m in spec.models}
     n = 0
     while True:
         n += 1
-        states = {}
-        for m in spec.models:
-            v = watchers[m.name].decide(
-                poll(f"http://127.0.0.1:{m.port}", True, probe_model=m.name if probe else None)
-            )
-            states[m.name] = {
-                "state": v.state,
-                "reason": v.reason,
-                "running": v.snapshot.get("running"),
-                "generation_tokens": v.snapshot.get("generation_tokens"),
-            }
-        if as_json:
-            emit_json(states)
+        shared = run.running_up()
+        snapshot = read_json(run.state_path) if shared else None
+        if isinstance(snapshot, dict) and isinstance(snapshot.get("engines"), dict):
+            source = f"servebox up (pid {shared.pid}), state of {snapshot.get('updated')}{age(snapshot)}"
+            states = snapshot["engines"]
         else:
+            source = "watching alone (no servebox up with this --state-dir)"
+            states = {}
+            for m in spec.models:
+                snap = poll(
+                    f"http://127.0.0.1:{m.port}",
+                    True,
+                    timeout_s=max(2.0, interval_s),
+                    probe_model=m.name if probe else None,
+                )
+                v = watchers[m.name].decide(snap)
+                states[m.name] = {
+                    "state": v.state,
+                    "reason": v.reason,
+                    "running": v.snapshot.get("running"),
+                    "generation_tokens": v.snapshot.get("generation_tokens"),
+                }
+        if as_json:
+            emit_json({"source": source, "engines": states})
+        else:
+            out.print(f"[dim]{source}[/dim]")
             for name, s in states.items():
-                out.print(f"{name}: {s['state']} ({s['reason']})")
+                out.print(f"{name}: {s['state']} ({s['reason']}){history(s)}", markup=False, soft_wrap=True)
         if count and n >= count:
             break
-        _time.sleep(interval_s)
+        time.sleep(interval_s)

@@ -165,10 +165,10 @@ class Model(Strict):
     )
     run_as_unit: bool | None = Field(
         None,
-        description="Run the engine as its own systemd unit; default: vLLM yes, llama.cpp managed by the router.",
+        description="true: systemd runs the engine as its own unit and servebox only proxies it; default: servebox runs it (`up` starts it).",
     )
     cold_start_s: int = Field(
-        360, ge=1, le=86400, description="Seconds a cold start takes (compile, graph capture): sets timeouts."
+        360, ge=1, le=86400, description="Seconds a cold start takes (compile, graph capture): the give-up budget of each start-up phase."
     )
     memory_max_gib: float | None = Field(
         None, gt=0, le=65536, description="MemoryMax= of the unit in GiB (host RAM cap)."
@@ -223,7 +223,7 @@ class Model(Strict):
 
     @property
     def own_unit(self) -> bool:
-        return self.run_as_unit if self.run_as_unit is not None else self.engine == "vllm"
+        return bool(self.run_as_unit)
 
 
 class Spec(Strict):

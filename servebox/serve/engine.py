@@ -1,5 +1,6 @@
 """One engine process: started in its own process group with its log in a file, its start-up phase
-read from that log, its readiness from /health, stopped (and frozen children woken) by group.
+read from that log (from this start's first line on), its readiness from /health, stopped (and
+frozen children woken) by group. Its whole group dies with servebox (spawn.py says how).
 """
 
 from __future__ import annotations
@@ -9,46 +10,38 @@ import re
 import signal
 import subprocess
 import time
+import tomllib
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
-
-import httpx
 
 from servebox.deploy.spec import Model
 from servebox.deploy.systemd import engine_argv
-
-# Start-up phases in the order vLLM and llama.cpp log them: (phase, pattern).
-PHASES = [
-    (
-        "importing",
-        re.compile(r"vLLM API server version|Automatically detected platform|llama server listening|build:"),
-    ),
-    (
-        "loading weights",
-        re.compile(
-            r"Loading weights|Loading safetensors|Starting to load model|llama_model_load|load_tensors"
-        ),
-    ),
-    ("profiling", re.compile(r"Model loading took|memory profiling|Memory profiling")),
-    ("compiling", re.compile(r"torch\.compile|Compiling a graph|Dynamo bytecode transform")),
-    ("kv cache", re.compile(r"Available KV cache memory|KV cache size|llama_kv_cache")),
-    ("graph capture", re.compile(r"Capturing CUDA graph|Graph capturing")),
-    (
-        "ready",
-        re.compile(
-            r"Application startup complete|Starting vLLM API server|server is listening|main: server is listening"
-        ),
-    ),
-]
+from servebox.serve.procs import ProcessId, cmdline
+from servebox.serve.spawn import Spawner
 
 
-def read_phase(log: Path) -> str:
+def load_phases() -> list[tuple[str, re.Pattern]]:
+    """Start-up phases in the order the engines log them (data: phases.toml, with its sources)."""
+    raw = tomllib.loads(resources.files("servebox.serve").joinpath("phases.toml").read_text())
+    return [(p["name"], re.compile(p["pattern"], re.MULTILINE)) for p in raw["phase"]]
+
+
+PHASES = load_phases()
+
+
+def read_since(log: Path, offset: int, limit: int) -> str:
+    """The log's text from OFFSET (this start's first byte) on, at most its last LIMIT bytes."""
     try:
         with log.open("rb") as handle:
-            handle.seek(max(0, log.stat().st_size - 256 * 1024))
-            tail = handle.read().decode("utf-8", "replace")
+            handle.seek(max(offset, log.stat().st_size - limit))
+            return handle.read().decode("utf-8", "replace")
     except OSError:
-        return "starting"
+        return ""
+
+
+def read_phase(log: Path, offset: int = 0) -> str:
+    tail = read_since(log, offset, 256 * 1024)
     phase = "starting"
     for name, pattern in PHASES:
         if pattern.search(tail):
@@ -76,20 +69,17 @@ def children(pid: int) -> list[int]:
     return out
 
 
-def process_title(pid: int) -> str:
-    try:
-        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace").strip()
-    except OSError:
-        return ""
-
-
 @dataclass
 class EngineProcess:
     model: Model
     log_path: Path
     extra_env: dict[str, str] = field(default_factory=dict)
+    spawner: Spawner | None = None
     proc: subprocess.Popen | None = None
-    started_at: float = 0.0
+    identity: ProcessId | None = None  # pid + start time + command line, for a later `up` or `down`
+    started_at: float = 0.0  # monotonic
+    started_wall: float = 0.0  # epoch seconds, for the status page
+    log_offset: int = 0  # where this start's lines begin in the log
     starts: int = 0
 
     @property
@@ -106,6 +96,7 @@ class EngineProcess:
     def start(self) -> None:
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         log = self.log_path.open("ab")
+        self.log_offset = log.tell()
         log.write(f"\n==== servebox: starting {self.model.name} (start {self.starts + 1}) ====\n".encode())
         log.flush()
         env = {
@@ -115,40 +106,19 @@ class EngineProcess:
             **self.model.env,
             **self.extra_env,
         }
-        self.proc = subprocess.Popen(
-            engine_argv(self.model),
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL,
-            env=env,
-            start_new_session=True,
-        )
+        argv = engine_argv(self.model)
+        io = {"stdout": log, "stderr": subprocess.STDOUT, "stdin": subprocess.DEVNULL}
+        if self.spawner:
+            self.proc = self.spawner.engine(argv, env=env, **io)
+        else:
+            self.proc = subprocess.Popen(argv, env=env, start_new_session=True, **io)
         log.close()
-        self.started_at = time.monotonic()
+        self.identity = ProcessId.of(self.proc.pid)
+        self.started_at, self.started_wall = time.monotonic(), time.time()
         self.starts += 1
 
-    def healthy(self, timeout_s: float = 3.0) -> bool:
-        try:
-            return httpx.get(f"{self.base_url}/health", timeout=timeout_s).status_code == 200
-        except httpx.HTTPError:
-            return False
-
-    def wait_ready(self, timeout_s: float, on_phase=None, interval_s: float = 1.0) -> bool:
-        deadline = time.monotonic() + timeout_s
-        last = None
-        while time.monotonic() < deadline:
-            if not self.alive():
-                return False
-            phase = read_phase(self.log_path)
-            if phase != last and on_phase:
-                on_phase(phase)
-                last = phase
-            if self.healthy():
-                if on_phase:
-                    on_phase("ready")
-                return True
-            time.sleep(interval_s)
-        return False
+    def phase(self) -> str:
+        return read_phase(self.log_path, self.log_offset)
 
     def stop(self, grace_s: float = 20.0) -> None:
         """SIGCONT then SIGTERM to the whole group (a SIGSTOPped engine core cannot exit otherwise), then SIGKILL."""
@@ -178,14 +148,12 @@ class EngineProcess:
         if not self.alive():
             return None
         for pid in children(self.proc.pid):
-            if "EngineCore" in process_title(pid):
+            if "EngineCore" in cmdline(pid):
                 return pid
         return None
 
-    def log_tail(self, lines: int = 200) -> str:
-        try:
-            with self.log_path.open("rb") as handle:
-                handle.seek(max(0, self.log_path.stat().st_size - 512 * 1024))
-                return "\n".join(handle.read().decode("utf-8", "replace").splitlines()[-lines:])
-        except OSError:
-            return ""
+    def log_tail(self, lines: int = 200, this_start: bool = True) -> str:
+        """The log's last LINES lines; of this start only unless THIS_START is false (a previous
+        run's EngineDeadError must not kill the new one)."""
+        text = read_since(self.log_path, self.log_offset if this_start else 0, max(64 * 1024, lines * 1024))
+        return "\n".join(text.splitlines()[-lines:])

@@ -1,39 +1,28 @@
 """Runs the engines of a spec, watches them, records incidents and restarts with backoff.
 
-Engines that the spec runs as their own systemd units are upstreams only (watched, never
-started). The others are children of servebox: started eagerly, or on first request when they
-have a TTL, stopped after the TTL, and never two of one exclusive group at once (a swap, as
-llama-swap does). A hung or dead engine gets an incident (state, last metrics, the doctor's
-diagnosis of its last log lines) and a restart, with exponential backoff, until the start limit.
+Engines the spec marks `run_as_unit = true` run under systemd: servebox only proxies and watches
+them. The others are children of servebox, started in the background (the router listens at once
+and reports each engine's start-up phase): eagerly, or on first request when they have a TTL,
+stopped after the TTL, and never two of one exclusive group at once (a swap, as llama-swap does).
+Every death or hang of a managed engine, whoever notices it (the watcher, a request, a crash), is
+one incident with the doctor's diagnosis, then a restart under the policy of incidents.py.
 """
 
 from __future__ import annotations
 
-import json
+import os
 import threading
 import time
-from dataclasses import dataclass, field
+from collections import deque
 from pathlib import Path
 from typing import Any
 
-from servebox.deploy.spec import Model, Spec
-from servebox.doctor.triage import Triage
-from servebox.serve.engine import EngineProcess
+from servebox.deploy.spec import Spec
+from servebox.serve.engine import EngineProcess, Spawner
+from servebox.serve.engine_state import ENDED, READY, EngineState, brief
+from servebox.serve.incidents import IncidentLog, RestartPolicy, cause_of, diagnose, iso, summary
+from servebox.serve.runstate import write_json_atomically
 from servebox.serve.watch import Verdict, Watcher, poll
-
-
-@dataclass
-class EngineState:
-    model: Model
-    process: EngineProcess | None  # None: an upstream servebox does not run (its own systemd unit)
-    watcher: Watcher
-    verdict: Verdict = field(default_factory=lambda: Verdict("stopped", "not started"))
-    restarts: list[float] = field(default_factory=list)
-    last_request: float = 0.0
-    busy_starting: threading.Lock = field(default_factory=threading.Lock)
-    failed: bool = False
-    inflight: int = 0  # requests the router holds open to this engine
-    relayed: int = 0  # stream chunks the router relayed from it (progress the router can see)
 
 
 class Supervisor:
@@ -52,23 +41,40 @@ class Supervisor:
         self.spec, self.state_dir = spec, state_dir
         self.poll_s, self.probe = poll_s, probe
         self.restart_limit, self.restart_window_s, self.backoff_s = restart_limit, restart_window_s, backoff_s
+        self.http_timeout_s = max(2.0, poll_s)  # a frozen engine costs one timeout per poll
         self.on_event = on_event or (lambda text: None)
         self.incidents_path = state_dir / "incidents.jsonl"
+        self.state_path = state_dir / "state.json"
+        self.engines_path = state_dir / "engines.json"
+        self.log = IncidentLog(self.incidents_path)
+        self.recent: deque = deque(self.log.read()[-20:], maxlen=20)  # for state.json, without rereading
+        self.spawner = Spawner()
+        # one lock for every start, stop and incident (a group swap touches two engines: one lock, no
+        # lock-order deadlock); polls run outside it
+        self.lock = threading.RLock()
         self.engines: dict[str, EngineState] = {}
         for m in spec.models:
-            process = None if m.own_unit else EngineProcess(m, state_dir / "logs" / f"{m.name}.log")
-            self.engines[m.name] = EngineState(
-                m, process, Watcher(window_s=window_s, cold_start_s=m.cold_start_s * 3)
+            process = (
+                None
+                if m.own_unit
+                else EngineProcess(m, state_dir / "logs" / f"{m.name}.log", spawner=self.spawner)
             )
+            policy = RestartPolicy(restart_limit, restart_window_s, backoff_s)
+            st = EngineState(m, process, Watcher(window_s=window_s, cold_start_s=m.cold_start_s), policy)
+            st.lock = self.lock
+            if process is None:
+                st.verdict = Verdict("starting", "run by systemd: waiting for /health")
+            self.engines[m.name] = st
         self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-        self.lock = threading.RLock()
+        self._threads: list[threading.Thread] = []
 
     # ---- lifecycle ----
 
     def start_eager(self, wait: bool = True) -> None:
-        """Start managed engines without a TTL; a group's first member only."""
+        """Start managed engines without a TTL (a group's first member only); with WAIT, until each
+        is ready or given up, else in the background (the watch loop follows their start-up)."""
         started_groups: set[str] = set()
+        launched = []
         for st in self.engines.values():
             if (
                 st.process is None
@@ -78,11 +84,21 @@ class Supervisor:
                 continue
             if st.model.group:
                 started_groups.add(st.model.group)
-            self._start(st, wait)
+            self._launch(st, "start")
+            launched.append(st)
+        if wait:
+            for st in launched:
+                self.wait_settled(st)
 
     def _start(self, st: EngineState, wait: bool) -> bool:
+        self._launch(st, "start")
+        return self.wait_settled(st) if wait else True
+
+    def _launch(self, st: EngineState, why: str) -> None:
         assert st.process is not None
         with self.lock:
+            if self._stop.is_set():  # shutting down: a pending restart must not start an engine
+                return
             for other in self.engines.values():  # exclusive groups: swap out the running member
                 if (
                     other is not st
@@ -94,139 +110,252 @@ class Supervisor:
                     self.on_event(
                         f"{other.model.name}: stopping (group {st.model.group} swaps to {st.model.name})"
                     )
-                    other.process.stop()
-                    other.verdict = Verdict("stopped", f"swapped out for {st.model.name}")
+                    self._stop_engine(other, Verdict("stopped", f"swapped out for {st.model.name}"))
             st.watcher.reset()
             st.process.start()
+            st.ready_at = st.ready_mono = None
             st.verdict = Verdict("starting", "process started")
-        self.on_event(f"{st.model.name}: started pid {st.process.pid}, log {st.process.log_path}")
-        if not wait:
-            return True
-        ok = st.process.wait_ready(
-            st.model.cold_start_s * 3, on_phase=lambda p: self.on_event(f"{st.model.name}: {p}")
-        )
-        st.verdict = Verdict("idle" if ok else "dead", "ready" if ok else "did not become healthy")
-        return ok
+        self.on_event(f"{st.model.name}: started pid {st.process.pid} ({why}), log {st.process.log_path}")
+        self._record_processes()
+
+    def _stop_engine(self, st: EngineState, verdict: Verdict, grace_s: float = 20.0) -> None:
+        """A deliberate stop (TTL, swap, shutdown): not an incident."""
+        assert st.process is not None
+        with st.lock:
+            st.accounted = st.process.starts
+            st.verdict = verdict
+            st.process.stop(grace_s)
+
+    def wait_settled(self, st: EngineState) -> bool:
+        """Until the engine is ready (True) or given up or stopped (False). Bounded: the watcher
+        gives each start-up phase the measured cold start, and the start limit ends restarts."""
+        while not self._stop.is_set():
+            verdict = self.check(st)
+            if st.failed or verdict.state == "stopped":
+                return False
+            if verdict.state in READY:
+                return True
+            time.sleep(min(self.poll_s, 1.0))
+        return False
 
     def ensure_running(self, name: str) -> Verdict:
-        """For the router: start an on-demand engine (and swap its group) before proxying to it."""
+        """For the router: start an on-demand engine (and swap its group) before proxying to it; a
+        process found dead here is an incident like any other (and its restart counts)."""
         st = self.engines[name]
         st.last_request = time.monotonic()
         if st.process is None or st.failed:
             return st.verdict
-        with st.busy_starting:
-            if not st.process.alive():
-                self._start(st, wait=True)
+        with st.lock:
+            if not st.process.alive() and st.verdict.state != "restarting":
+                if st.process.proc is not None and st.accounted != st.process.starts:
+                    self.on_death(st, Verdict("dead", "the engine process is gone (found by a request)"))
+                else:
+                    self._launch(st, "request")
+        self.wait_settled(st)
         return st.verdict
+
+    def allow_again(self, name: str) -> None:
+        """The operator's fresh chance after a give-up: the start limit and the same-cause memory are
+        cleared; the next request (or ensure_running) starts the engine."""
+        st = self.engines[name]
+        with self.lock:
+            st.failed = False
+            st.policy.restarts.clear()
+            st.policy.last_cause = None
+            if st.process is not None and st.process.proc is not None:
+                st.accounted = st.process.starts
+            st.verdict = Verdict("stopped", "allowed again by the operator after giving up")
 
     def stop_all(self) -> None:
         self._stop.set()
-        if self._thread:
-            self._thread.join(timeout=self.poll_s * 3 + 5)
-        for st in self.engines.values():
-            if st.process and st.process.alive():
-                st.process.stop()
+        for thread in self._threads:
+            thread.join(timeout=self.http_timeout_s * 3 + 5)
+        stoppers = []
+        with self.lock:  # no start can follow (_stop is set): the groups end in parallel, unlocked
+            for st in self.engines.values():
+                if st.process and st.process.proc is not None:
+                    st.accounted, st.verdict = st.process.starts, Verdict("stopped", "servebox stopped")
+                    stoppers.append(threading.Thread(target=st.process.stop))
+        for thread in stoppers:
+            thread.start()
+        for thread in stoppers:
+            thread.join()
+        self.spawner.close()
+        self._record_processes()
+        self.write_state()
 
     # ---- watching ----
 
     def run_watch(self) -> None:
-        self._thread = threading.Thread(target=self._loop, name="servebox-watch", daemon=True)
-        self._thread.start()
+        """One thread per engine (a frozen one must not delay the others' polls), one for the state file.
+        Idempotent: a second call while watching does nothing."""
+        if any(thread.is_alive() for thread in self._threads):
+            return
+        for st in self.engines.values():
+            self._spawn_thread(self._watch_engine, st)
+        self._spawn_thread(self._publish)
 
-    def _loop(self) -> None:
+    def _spawn_thread(self, target, *args) -> None:
+        thread = threading.Thread(target=target, args=args, name="servebox-watch", daemon=True)
+        thread.start()
+        self._threads.append(thread)
+
+    def _watch_engine(self, st: EngineState) -> None:
         while not self._stop.wait(self.poll_s):
-            for st in list(self.engines.values()):
-                try:
-                    self.check(st)
-                except Exception as exc:  # a watcher bug must not stop the watch of the other engines
-                    self.on_event(f"{st.model.name}: watch error {type(exc).__name__}: {exc}")
+            try:
+                self.check(st)
+            except Exception as exc:  # a watcher bug must not end the watch
+                self.on_event(f"{st.model.name}: watch error {type(exc).__name__}: {exc}")
+
+    def _publish(self) -> None:
+        while True:
+            try:
+                self.write_state()
+            except OSError as exc:
+                self.on_event(f"state file not written: {exc}")
+            if self._stop.wait(self.poll_s):
+                return
 
     def check(self, st: EngineState) -> Verdict:
-        if st.failed or st.busy_starting.locked():
+        with st.check_lock:
+            return self._check(st)
+
+    def _check(self, st: EngineState) -> Verdict:
+        if st.failed or st.verdict.state in ("stopped", "restarting"):
             return st.verdict
         managed = st.process is not None
-        if managed and not st.process.alive() and st.verdict.state in ("stopped",):
-            return st.verdict
-        if (
-            managed
-            and st.model.ttl_s > 0
-            and st.process.alive()
-            and st.verdict.state == "idle"
-            and time.monotonic() - max(st.last_request, st.process.started_at) > st.model.ttl_s
-        ):
+        now = time.monotonic()
+        if managed and self._ttl_expired(st, now):
             self.on_event(f"{st.model.name}: idle for {st.model.ttl_s} s (ttl): stopping")
-            st.process.stop()
-            st.verdict = Verdict("stopped", "ttl expired")
+            self._stop_engine(st, Verdict("stopped", "ttl expired"))
             return st.verdict
+        if managed and st.verdict.state == "starting" and st.watcher.note_phase(st.process.phase(), now):
+            if st.watcher.phase != "ready":  # the log says listening; ready is when /health says so
+                self.on_event(f"{st.model.name}: {st.watcher.phase}")
         alive = st.process.alive() if managed else True
         url = st.process.base_url if managed else f"http://127.0.0.1:{st.model.port}"
-        snap = poll(url, alive, probe_model=st.model.name if self.probe else None)
+        snap = poll(
+            url, alive, timeout_s=self.http_timeout_s, probe_model=st.model.name if self.probe else None
+        )
         snap.router_inflight, snap.router_relayed = st.inflight, st.relayed
-        tail = st.process.log_tail(80) if managed else ""
-        verdict = st.watcher.decide(snap, tail)
-        if verdict.state != st.verdict.state:
+        st.polls.append(snap.at)
+        previous = st.verdict.state
+        verdict = st.watcher.decide(snap, st.process.log_tail(80) if managed else "")
+        if previous == "starting" and verdict.state in READY:
+            st.ready_at, st.ready_mono = time.time(), now
+            took = now - st.process.started_at if managed else 0.0
+            self.on_event(f"{st.model.name}: ready ({took:.0f} s after start, measured)")
+        elif verdict.state != previous and verdict.state not in ENDED:
             self.on_event(f"{st.model.name}: {verdict.state} ({verdict.reason})")
+        if not managed and verdict.state == "dead" and not st.watcher.ever_healthy:
+            verdict.reason = (
+                f"no answer on port {st.model.port} {now - st.watcher.started_at:.0f} s after servebox started; "
+                f"it is run by systemd: see `systemctl status servebox-{st.model.name}`"
+            )
         st.verdict = verdict
-        if managed and verdict.state in ("hung", "dead"):
-            self.incident(st, verdict)
-        return verdict
+        if verdict.state in ENDED:
+            if managed:
+                self.on_death(st, verdict)
+            elif previous not in ENDED:
+                self._record(st, verdict, diagnosis=None, action="run by systemd: not restarted by servebox")
+        return st.verdict
 
-    def incident(self, st: EngineState, verdict: Verdict) -> None:
+    def _ttl_expired(self, st: EngineState, now: float) -> bool:
+        return (
+            st.model.ttl_s > 0
+            and st.process.alive()
+            and st.verdict.state == "idle"
+            and st.inflight == 0
+            and now - max(st.last_request, st.process.started_at) > st.model.ttl_s
+        )
+
+    # ---- incidents and restarts ----
+
+    def on_death(self, st: EngineState, verdict: Verdict) -> None:
+        """Record this start's end once (whoever noticed it), then restart or give up."""
         assert st.process is not None
-        triage = Triage(f"log of {st.model.name}")
-        triage.feed((st.process.log_tail(400) + "\n").encode())
-        diagnosis = triage.result()
+        with st.lock:
+            if st.accounted == st.process.starts or st.failed:
+                return
+            st.accounted = st.process.starts
+            diagnosis = diagnose(st.model.name, st.process.log_tail(400))
+            action, delay = st.policy.decide(time.monotonic(), cause_of(diagnosis))
+            self._record(st, verdict, diagnosis, action)
+            if delay is None:
+                st.failed = True
+                st.verdict = Verdict(
+                    "failed", f"{action}: {summary(diagnosis)}; fix it, then start servebox up again"
+                )
+                self.on_event(f"{st.model.name}: FAILED, not restarting: {st.verdict.reason}")
+                threading.Thread(target=st.process.stop, args=(10.0,), daemon=True).start()
+                return
+            st.verdict = Verdict("restarting", f"{verdict.state}: {verdict.reason}; {action}")
+        threading.Thread(target=self._restart, args=(st, delay), daemon=True).start()
+
+    def _record(self, st: EngineState, verdict: Verdict, diagnosis: dict | None, action: str) -> None:
+        now = time.time()
+        process = st.process
         record: dict[str, Any] = {
-            "time": time.time(),
+            "time": iso(now),
             "model": st.model.name,
             "state": verdict.state,
             "reason": verdict.reason,
+            "action": action,
+            "pid": process.pid if process else None,
+            "start": process.starts if process else None,
+            "up_s": round(now - st.ready_at, 1) if st.ready_at else None,
+            "restarts_total": st.policy.total,
+            "cause": summary(diagnosis) if diagnosis else None,
             "metrics": verdict.snapshot,
-            "diagnosis": diagnosis.model_dump(mode="json"),
+            "diagnosis": diagnosis,
         }
-        now = time.monotonic()
-        st.restarts = [t for t in st.restarts if now - t < self.restart_window_s]
-        if len(st.restarts) >= self.restart_limit:
-            st.failed = True
-            st.verdict = Verdict(
-                "failed", f"{len(st.restarts)} restarts in {self.restart_window_s:.0f} s: giving up"
-            )
-            record["action"] = "gave up (start limit)"
-        else:
-            delay = self.backoff_s * 2 ** len(st.restarts)
-            record["action"] = f"restart after {delay:.0f} s"
-            st.restarts.append(now)
-        self.state_dir.mkdir(parents=True, exist_ok=True)
-        with self.incidents_path.open("a") as handle:
-            handle.write(json.dumps(record, default=str) + "\n")
-        self.on_event(f"{st.model.name}: INCIDENT {verdict.state}: {verdict.reason}; {record['action']}")
-        if st.failed:
-            st.process.stop()
-            return
-        threading.Thread(target=self._restart, args=(st, delay), daemon=True).start()
+        self.log.append(record)
+        self.recent.append(record)
+        st.last_incident, st.incidents = record, st.incidents + 1
+        self.on_event(
+            f"{st.model.name}: INCIDENT {verdict.state}: {verdict.reason}; "
+            f"diagnosis: {record['cause'] or 'not diagnosed (no log here)'}; {action}"
+        )
 
     def _restart(self, st: EngineState, delay: float) -> None:
         assert st.process is not None
-        with st.busy_starting:
-            st.verdict = Verdict("restarting", "incident")
-            st.process.stop()
-            time.sleep(delay)
-            self._start(st, wait=True)
+        st.process.stop(10.0)  # a hung engine: woken and ended by group
+        if self._stop.wait(delay):
+            return
+        with st.lock:
+            if st.failed or st.verdict.state != "restarting":
+                return
+            self._launch(st, f"restart {st.policy.total}")
 
-    def status(self) -> dict[str, Any]:
+    # ---- what others read ----
+
+    def status(self) -> dict[str, dict[str, Any]]:
+        """Each model's state, read-only: for the router's /servebox/status, the status page, `watch`
+        and state.json; the keys are documented in EngineState.describe."""
+        return {name: st.describe() for name, st in self.engines.items()}
+
+    def snapshot(self) -> dict[str, Any]:
+        """What state.json holds: who wrote it, when, every engine's status and the last incidents."""
         return {
-            name: {
-                "state": st.verdict.state,
-                "reason": st.verdict.reason,
-                "pid": st.process.pid if st.process else None,
-                "restarts": len(st.restarts),
-                "port": st.model.port,
-                "managed": st.process is not None,
-            }
-            for name, st in self.engines.items()
+            "updated": iso(time.time()),
+            "supervisor_pid": os.getpid(),
+            "poll_s": self.poll_s,
+            "engines": self.status(),
+            "incidents": [brief(i) for i in self.recent],
         }
 
+    def write_state(self) -> None:
+        write_json_atomically(self.state_path, self.snapshot())
+
+    def _record_processes(self) -> None:
+        """engines.json: each running engine's pid, start time and command line, for a later `up`
+        to reclaim (or `down` to verify) after this process died without stopping them."""
+        records = {
+            name: {**st.process.identity.to_dict(), "port": st.model.port}
+            for name, st in self.engines.items()
+            if st.process and st.process.identity and st.process.alive()
+        }
+        write_json_atomically(self.engines_path, records)
+
     def incidents(self) -> list[dict[str, Any]]:
-        if not self.incidents_path.exists():
-            return []
-        return [json.loads(line) for line in self.incidents_path.read_text().splitlines() if line.strip()]
+        return self.log.read()

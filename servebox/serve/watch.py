@@ -4,8 +4,11 @@
 stayed at 2) while /health still answered. So each poll reads /metrics too, and the verdict comes
 from the counters: requests in flight with no growth of generated or prompt tokens nor of
 finished requests for longer than the window (the worst prefill) is a hang; a vanished process,
-failing health, EngineDeadError in the log, or counters that went backwards is a death;
-preemptions climbing or the KV cache pinned full is degradation.
+failing health, EngineDeadError in the log, a 5xx from a once-healthy /health (vLLM's answer
+when its engine core died under a live API server), or counters that went backwards is a death;
+no answer at all (a frozen process: SIGSTOP, a stuck event loop) for longer than the window is a
+hang, whatever the engine; preemptions climbing or the KV cache pinned full is degradation. While
+starting, each start-up phase gets the measured cold start as its budget: progress resets the clock.
 """
 
 from __future__ import annotations
@@ -48,6 +51,8 @@ class Snapshot:
     kv_usage: float = 0.0
     preemptions: float = 0.0
     probe_ok: bool | None = None
+    health_status: int | None = None  # the HTTP status /health answered with (None: no answer)
+    health_timed_out: bool = False  # connected but no answer in time: frozen, not gone
     # what the router saw (when the engine is behind servebox's router): requests it holds open to the
     # engine, and stream chunks it relayed. A request frozen before the engine core scheduled it is not
     # in the engine's own gauges, but it is open in the router.
@@ -84,7 +89,11 @@ def poll(
         return snap
     with httpx.Client(timeout=timeout_s) as client:
         try:
-            snap.health_ok = client.get(f"{base_url}/health").status_code == 200
+            snap.health_status = client.get(f"{base_url}/health").status_code
+            snap.health_ok = snap.health_status == 200
+        except httpx.TimeoutException:
+            snap.health_timed_out = True
+            return snap  # a frozen engine would only time out again on /metrics: one wait per poll
         except httpx.HTTPError:
             snap.health_ok = False
         try:
@@ -110,7 +119,7 @@ def poll(
 
 @dataclass
 class Verdict:
-    state: str  # starting, idle, busy, hung, dead, degraded
+    state: str  # starting, idle, busy, hung, dead, degraded (the supervisor adds restarting, failed, stopped)
     reason: str
     snapshot: dict = field(default_factory=dict)
 
@@ -123,17 +132,38 @@ class Watcher:
         30.0  # longer than the worst prefill: no progress for this long with work in flight is a hang
     )
     dead_after_failures: int = 3
-    cold_start_s: float = 600.0
+    cold_start_s: float = 600.0  # the budget of each start-up phase (the measured cold start)
     history: deque = field(default_factory=lambda: deque(maxlen=600))
     ever_healthy: bool = False
     health_failures: int = 0
     started_at: float = field(default_factory=time.monotonic)
+    phase: str = "starting"
+    phase_since: float = field(default_factory=time.monotonic)
+    answered_at: float = field(default_factory=time.monotonic)  # the last poll /health answered
+    phases: list = field(default_factory=list)  # (phase, monotonic time it began) of this start
 
     def reset(self) -> None:
         self.history.clear()
         self.ever_healthy = False
         self.health_failures = 0
-        self.started_at = time.monotonic()
+        self.started_at = self.phase_since = self.answered_at = time.monotonic()
+        self.phase = "starting"
+        self.phases = [("starting", self.started_at)]
+
+    def note_phase(self, phase: str, at: float) -> bool:
+        """Record the start-up phase read from the log; True when it moved (the clock restarts)."""
+        if phase == self.phase:
+            return False
+        self.phase, self.phase_since = phase, at
+        self.phases.append((phase, at))
+        return True
+
+    def phase_durations(self, until: float) -> dict[str, float]:
+        """Seconds spent in each start-up phase of this start (measured), the last one until UNTIL."""
+        marks = [*self.phases, ("", until)]
+        return {
+            name: round(end - begin, 1) for (name, begin), (_, end) in zip(marks, marks[1:], strict=False)
+        }
 
     def decide(self, snap: Snapshot, log_tail: str = "") -> Verdict:
         self.history.append(snap)
@@ -142,11 +172,38 @@ class Watcher:
             return Verdict("dead", "the engine process is gone", info)
         if "EngineDeadError" in log_tail or "EngineCore encountered a fatal error" in log_tail:
             return Verdict("dead", "EngineDeadError in the engine's log", info)
+        if not snap.health_timed_out:
+            self.answered_at = snap.at
         if not snap.health_ok:
+            # connected, no answer: frozen (SIGSTOP, a stuck event loop), starting or not; a starting
+            # engine refuses connections (vLLM) or answers 503 (llama.cpp), it does not go silent
+            if snap.health_timed_out:
+                silent = snap.at - self.answered_at
+                if silent > self.window_s:
+                    return Verdict(
+                        "hung",
+                        f"no answer from /health for {silent:.0f} s (window {self.window_s:.0f} s): "
+                        "the process is frozen",
+                        info,
+                    )
+                if self.ever_healthy:
+                    return Verdict("degraded", f"/health did not answer for {silent:.0f} s", info)
             if not self.ever_healthy:
-                if snap.at - self.started_at > self.cold_start_s:
-                    return Verdict("dead", f"not healthy {self.cold_start_s:.0f} s after start", info)
-                return Verdict("starting", "waiting for /health", info)
+                stuck = snap.at - max(self.phase_since, self.started_at)
+                if stuck > self.cold_start_s:
+                    return Verdict(
+                        "dead",
+                        f"no start-up progress for {stuck:.0f} s, still {self.phase!r} "
+                        f"(budget {self.cold_start_s:.0f} s per phase: cold_start_s)",
+                        info,
+                    )
+                return Verdict("starting", f"{self.phase} (waiting for /health)", info)
+            if snap.health_status is not None and snap.health_status >= 500:
+                return Verdict(
+                    "dead",
+                    f"/health answered {snap.health_status}: the engine behind the API server is gone",
+                    info,
+                )
             self.health_failures += 1
             if self.health_failures >= self.dead_after_failures:
                 return Verdict("dead", f"/health failed {self.health_failures} times in a row", info)

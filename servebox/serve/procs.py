@@ -1,0 +1,129 @@
+"""Which process is which: identities that survive PID reuse, and who holds a port.
+
+A PID alone names a process only while it lives; after a crash the number may belong to anything
+(`down` once killed an unrelated process that way). So servebox records each process it starts as
+PID + start time (field 22 of /proc/PID/stat, in clock ticks since boot) + command line, and signals
+a recorded PID only when all three still match. Read from /proc: Linux only, as the engines are.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class ProcessId:
+    pid: int
+    start_ticks: int
+    cmdline: str
+
+    @classmethod
+    def of(cls, pid: int) -> ProcessId | None:
+        """The live process PID as it is now, or None when there is none (or it is a zombie)."""
+        stat = _stat(pid)
+        if stat is None or stat[0] == "Z":
+            return None
+        return cls(pid, int(stat[19]), cmdline(pid))
+
+    @classmethod
+    def from_dict(cls, data: dict) -> ProcessId | None:
+        try:
+            return cls(int(data["pid"]), int(data["start_ticks"]), str(data["cmdline"]))
+        except (KeyError, TypeError, ValueError):
+            return None
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    def alive(self) -> bool:
+        """The very process recorded, still running (not a later one that reused the PID)."""
+        return ProcessId.of(self.pid) == self
+
+    def stopped(self) -> bool:
+        """Frozen by SIGSTOP (state T): it holds its sockets and answers nothing."""
+        stat = _stat(self.pid)
+        return stat is not None and stat[0] in ("T", "t")
+
+
+def _stat(pid: int) -> list[str] | None:
+    """Fields of /proc/PID/stat after the command name: [state, ppid, pgrp, ...]."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except (OSError, ValueError):
+        return None
+    return text.rsplit(")", 1)[1].split()
+
+
+def cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace").strip()
+    except OSError:
+        return ""
+
+
+def process_group(pgid: int) -> list[int]:
+    """Every live process whose process group is PGID (an engine and the children it spawned)."""
+    members = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            stat = _stat(int(entry.name))
+            if stat is not None and stat[0] != "Z" and int(stat[2]) == pgid:
+                members.append(int(entry.name))
+    return members
+
+
+def end_group(leader: ProcessId, grace_s: float = 10.0) -> str:
+    """SIGCONT + SIGTERM, then SIGKILL, to the process group a recorded leader started: "ended";
+    "gone" when nothing of it runs; "not ours" (nothing signalled) when another process now runs
+    under the leader's PID. A dead leader's group may live on (orphans): the kernel never reuses a
+    PID that names a live group, so those are its own."""
+    current = ProcessId.of(leader.pid)
+    if current is not None and current != leader:
+        return "not ours"
+    if not process_group(leader.pid):
+        return "gone"
+    for sig in (signal.SIGCONT, signal.SIGTERM):
+        _killpg(leader.pid, sig)
+    deadline = time.monotonic() + grace_s
+    while time.monotonic() < deadline and process_group(leader.pid):
+        time.sleep(0.2)
+    _killpg(leader.pid, signal.SIGKILL)
+    return "ended"
+
+
+def _killpg(pgid: int, sig: int) -> None:
+    try:
+        os.killpg(pgid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def port_holder(port: int) -> int | None:
+    """The PID listening on TCP PORT (any address), from /proc/net/tcp{,6} and the fd tables; None if free."""
+    inodes = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            lines = Path(table).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            fields = line.split()
+            if len(fields) > 9 and fields[3] == "0A" and int(fields[1].rsplit(":", 1)[1], 16) == port:
+                inodes.add(fields[9])
+    if not inodes:
+        return None
+    targets = {f"socket:[{i}]" for i in inodes}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            for fd in (entry / "fd").iterdir():
+                if os.readlink(fd) in targets:
+                    return int(entry.name)
+        except OSError:
+            continue
+    return -1  # held, by a process this user cannot see
