@@ -206,6 +206,9 @@ def build_app(
     async def engine_metrics(request: Request) -> Response:
         return await router.engine_get(request.path_params["model"], "/metrics")
 
+    async def ui_login(request: Request) -> Response:
+        return await login(request, router.keys)
+
     @contextlib.asynccontextmanager
     async def lifespan(app):
         yield
@@ -230,7 +233,7 @@ def build_app(
             Route("/metrics", metrics),
             Route("/servebox/engines/{model}/metrics", engine_metrics),
             *pages.routes(router),
-            Route("/ui/login", lambda r: login(r, router.keys), methods=["GET", "POST"]),
+            Route("/ui/login", ui_login, methods=["GET", "POST"]),
         ],
         lifespan=lifespan,
         exception_handlers={RouterError: on_router_error, HTTPException: on_http_error, Exception: on_crash},
