@@ -24,7 +24,7 @@ function duration(s) {
   return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
 }
 const gib = (b) => (b / 1024 ** 3).toFixed(b < 1024 ** 3 ? 2 : 1);
-const clock = (t) => new Date(t * 1000).toLocaleTimeString();
+const clock = (t) => new Date(t * 1000).toLocaleTimeString([], { hour12: false });
 
 function toast(text) {
   const t = $("#toast");
@@ -58,7 +58,8 @@ function memoryCell(m) {
   const planned = m.planned_gib;
   const used = m.measured_bytes / 1024 ** 3;
   cell.append(el("span", { class: "mem-text", text: `${gib(m.measured_bytes)} GiB` + (planned ? ` / ${planned} GiB planned` : " measured") }));
-  const scale = Math.max(used, planned || 0, m.limit_gib || 0) * 1.1 || 1;
+  if (!planned && !m.limit_gib) return cell; // nothing to compare with: the measured figure alone
+  const scale = Math.max(used, planned || 0, m.limit_gib || 0) * 1.1;
   const bar = el("div", { class: "bar", title: m.measured_what });
   bar.append(el("div", { class: "used", style: `width:${(100 * used / scale).toFixed(1)}%` }));
   if (planned) bar.append(el("div", { class: "plan", style: `left:${(100 * planned / scale).toFixed(1)}%`, title: `planned ${planned} GiB` }));
@@ -119,12 +120,11 @@ function drawRequests(rows) {
   $("#requests tbody").replaceChildren(...rows.map((r) => el("tr", { class: "request" },
     el("td", { text: clock(r.at) }),
     el("td", { text: r.model }),
-    el("td", { class: "muted", text: r.path.replace("/v1/", "") + (r.stream ? " (stream)" : "") }),
+    el("td", { class: "muted", text: r.path.replace("/v1/", "") + (r.stream ? " ⇢" : "") , title: r.stream ? "streamed" : "" }),
     el("td", { class: "status", text: r.status ? String(r.status) : dash }),
     el("td", { class: r.outcome === "ok" ? "outcome-ok" : r.outcome === "in flight" ? "muted" : "outcome-bad", text: r.outcome }),
-    el("td", { class: "num", text: r.prompt_tokens ?? dash }),
-    el("td", { class: "num completion", text: r.completion_tokens ?? dash }),
-    el("td", { class: "num", text: duration(r.ttft_s) }),
+    el("td", { class: "num tokens", text: r.completion_tokens == null ? dash : `${r.prompt_tokens ?? "?"} → ${r.completion_tokens}` }),
+    el("td", { class: "num", text: r.stream ? duration(r.ttft_s) : dash }),
     el("td", { class: "num", text: duration(r.duration_s) }),
     el("td", { class: "num tps", text: r.tokens_per_s == null ? dash : r.tokens_per_s.toFixed(1) }),
   )));

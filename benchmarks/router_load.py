@@ -1,0 +1,130 @@
+"""The router under load to a real llama-server: its resident memory over 2,000 streamed requests (it
+must stay flat: bounded request log, no leaked upstream connections) and the failures, with the first
+batch's RSS as the baseline in the same run. The router is the real `servebox up` in its own process with
+llama-server (tools/llama-cpp.sh) as a passthrough upstream, serving the tiny GGUF the tests use; the
+client (aiohttp, 50 connections) runs here.
+Run: python benchmarks/router_load.py [requests] [--gguf PATH]   (default 2000; builds the GGUF if absent)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+from benchmarks.router_overhead import wait_http  # noqa: E402
+from tests.conftest import llama_server, vllm_python  # noqa: E402
+from tests.replay_server import free_port  # noqa: E402
+from tests.test_router_load import load  # noqa: E402
+
+BATCH = 200
+
+
+def rss_mib(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise RuntimeError(f"no VmRSS for {pid}")
+
+
+def tiny_gguf(work: Path) -> Path:
+    """The tests' tiny Llama as a GGUF (needs the vLLM venv's python for the tokenizer files)."""
+    model = work / "tiny"
+    subprocess.run([vllm_python(), str(REPO / "tests/engine/make_tiny_model.py"), str(model)], check=True)
+    out = work / "tiny.gguf"
+    subprocess.run(
+        [
+            sys.executable,
+            str(REPO / "tests/engine/make_tiny_gguf.py"),
+            str(model / "tokenizer.json"),
+            str(out),
+        ],
+        check=True,
+    )
+    return out
+
+
+def main() -> None:
+    args = sys.argv[1:]
+    gguf = Path(args[args.index("--gguf") + 1]) if "--gguf" in args else None
+    total = int(args[0]) if args and args[0].isdigit() else 2000
+    binary = llama_server()
+    if binary is None:
+        sys.exit("llama-server not built: run tools/llama-cpp.sh")
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        gguf = gguf or tiny_gguf(work)
+        engine_port, router_port = free_port(), free_port()
+        spec = work / "spec.toml"
+        spec.write_text(
+            f'[router]\nlisten = "127.0.0.1:{router_port}"\n\n[[models]]\nname = "tiny"\ncheckpoint = "{gguf}"\n'
+            f'engine = "llama.cpp"\nport = {engine_port}\nrun_as_unit = true\n'
+        )
+        argv = [binary, "-m", str(gguf), "--port", str(engine_port), "--host", "127.0.0.1", "-c", "2048"]
+        engine = subprocess.Popen(
+            [*argv, "--parallel", "4", "--threads", "2", "--alias", "tiny"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        router = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "servebox.cli",
+                "up",
+                str(spec),
+                "--state-dir",
+                f"{tmp}/state",
+                "--poll-s",
+                "5",
+            ],
+            stderr=subprocess.DEVNULL,
+            env={**os.environ},
+        )
+        try:
+            wait_http(f"http://127.0.0.1:{engine_port}/health")
+            wait_http(f"http://127.0.0.1:{router_port}/v1/models")
+            report = run(
+                router.pid, f"http://127.0.0.1:{router_port}", f"http://127.0.0.1:{engine_port}", total
+            )
+        finally:
+            for proc in (router, engine):
+                proc.terminate()
+                proc.wait(20)
+    print(json.dumps(report, indent=1))
+    print(
+        f"router RSS {report['rss_mib'][0]:.1f} MiB after the first {BATCH} requests, "
+        f"{report['rss_mib'][-1]:.1f} MiB after {total} (ratio {report['rss_ratio']:.3f}, measured); "
+        f"failed through the router: {report['router_failed']} of {total}; direct: {report['direct_failed']} of {BATCH}"
+    )
+
+
+def run(router_pid: int, routed: str, direct: str, total: int) -> dict:
+    rss, failures = [], []
+    started = time.perf_counter()
+    for _ in range(total // BATCH):
+        failures += asyncio.run(load(f"{routed}/v1/chat/completions", "tiny", BATCH, 50))
+        rss.append(rss_mib(router_pid))
+    seconds = time.perf_counter() - started
+    direct_failures = asyncio.run(load(f"{direct}/v1/chat/completions", "tiny", BATCH, 50))
+    return {
+        "requests": total,
+        "connections": 50,
+        "rss_mib": rss,
+        "rss_ratio": rss[-1] / rss[0],
+        "router_failed": len(failures),
+        "first_failures": failures[:3],
+        "direct_failed": len(direct_failures),
+        "requests_per_s": total / seconds,
+    }
+
+
+if __name__ == "__main__":
+    main()
