@@ -218,3 +218,21 @@ def test_tokenize_and_engine_metrics_through_the_router(tmp_path):
             assert "vllm:num_requests_running" in text and "servebox_engine_state" not in text
         assert "servebox_engine_state" in httpx.get(f"{router.url}/metrics").text
         assert openai_error(httpx.get(f"{router.url}/metrics?model=zz"), 404)["code"] == "model_not_found"
+
+
+def test_stream_guard_reassembles_events_across_chunks():
+    from servebox.serve.router.relay import StreamGuard
+
+    finish = b'data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}\r\n\r\n'
+    usage = b'data: {"choices":[],"usage":{"prompt_tokens":4,"completion_tokens":9}}\r\n\r\n'
+    stream = (
+        b'data: {"choices":[{"index":0,"delta":{"content":"a"}}]}\r\n\r\n'
+        + finish
+        + usage
+        + b"data: [DONE]\r\n\r\n"
+    )
+    guard = StreamGuard(hide_usage=True)
+    out = b"".join(guard.feed(stream[i : i + 1]) for i in range(len(stream)))  # one byte at a time
+    tail, outcome = guard.end(None)
+    assert out.endswith(finish) and b"usage" not in out and b"[DONE]" not in out
+    assert tail == b"data: [DONE]\n\n" and outcome == "ok" and guard.usage["completion_tokens"] == 9

@@ -56,11 +56,13 @@ class RequestsLog:
     def __init__(self, size: int = 200):
         self.records: deque[RequestRecord] = deque(maxlen=size)
 
-    def open(self, model: str, path: str, stream: bool) -> RequestRecord:
+    def open(self, model: str, path: str, stream: bool, keep: bool = True) -> RequestRecord:
+        """keep=False: a record nobody lists (tokenizer calls would bury the completions on the page)."""
         record = RequestRecord(
             at=time.time(), model=model, path=path, stream=stream, started=time.monotonic()
         )
-        self.records.append(record)
+        if keep:
+            self.records.append(record)
         return record
 
     def recent(self, limit: int = 50, model: str | None = None) -> list[dict]:

@@ -107,7 +107,7 @@ class Router:
         payload = await parse_object(body)
         name = self.pick(payload, path)
         stream = payload.get("stream") is True and path in STREAMING
-        record = self.requests.open(name, path, stream)
+        record = self.requests.open(name, path, stream, keep=path.startswith("/v1/"))
         try:
             await self.admit(name)
         except RouterError as exc:
