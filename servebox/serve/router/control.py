@@ -130,7 +130,8 @@ class Control:
         st = self.sup.engines[name]
         self.held.discard(name)
         if st.failed:  # the operator's start is a fresh chance after the start limit
-            st.failed, st.restarts = False, []
+            st.failed = False
+            st.restarts.clear()
             st.verdict = Verdict("stopped", "started by the operator after giving up")
         if st.process is not None and not st.process.alive():
             self.loads[name] = asyncio.ensure_future(run_in_threadpool(self.sup.ensure_running, name))
@@ -140,13 +141,19 @@ class Control:
         st = self.sup.engines[name]
         if hold:
             self.held.add(name)
-        # the watcher skips an engine while busy_starting is held: no false death. A start in progress holds
-        # it for minutes: stop anyway (its wait for /health ends when the process does).
-        locked = st.busy_starting.acquire(timeout=1.0)
+        verdict = Verdict("stopped", "stopped by the operator" if hold else "unloaded by the operator")
+        deliberate = getattr(self.sup, "_stop_engine", None)
+        if deliberate is not None:  # the supervisor's own deliberate stop: not an incident
+            deliberate(st, verdict)
+            return
+        # an older supervisor: its watcher skips an engine while busy_starting is held (no false death);
+        # a start in progress holds it for minutes, so stop anyway after a second
+        lock = st.busy_starting
+        locked = lock.acquire(timeout=1.0)
         try:
             if st.process is not None:
                 st.process.stop()
-            st.verdict = Verdict("stopped", "stopped by the operator" if hold else "unloaded by the operator")
+            st.verdict = verdict
         finally:
             if locked:
-                st.busy_starting.release()
+                lock.release()

@@ -24,7 +24,8 @@ function duration(s) {
   return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
 }
 const gib = (b) => (b / 1024 ** 3).toFixed(b < 1024 ** 3 ? 2 : 1);
-const clock = (t) => new Date(t * 1000).toLocaleTimeString([], { hour12: false });
+// epoch seconds (the request log) or ISO 8601 (incidents)
+const clock = (t) => (t == null ? dash : new Date(typeof t === "number" ? t * 1000 : t).toLocaleTimeString([], { hour12: false }));
 
 function toast(text) {
   const t = $("#toast");
