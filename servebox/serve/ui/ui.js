@@ -23,7 +23,7 @@ function duration(s) {
   if (s < 7200) return `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`;
   return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
 }
-const gib = (b) => (b / 1024 ** 3).toFixed(b < 1024 ** 3 ? 2 : 1);
+const bytes = (b) => (b < 1024 ** 3 ? `${Math.round(b / 1024 ** 2)} MiB` : `${(b / 1024 ** 3).toFixed(1)} GiB`);
 // epoch seconds (the request log) or ISO 8601 (incidents)
 const clock = (t) => (t == null ? dash : new Date(typeof t === "number" ? t * 1000 : t).toLocaleTimeString([], { hour12: false }));
 
@@ -58,7 +58,7 @@ function memoryCell(m) {
   if (!m || m.measured_bytes == null) { cell.append(el("span", { class: "muted", text: dash })); return cell; }
   const planned = m.planned_gib;
   const used = m.measured_bytes / 1024 ** 3;
-  cell.append(el("span", { class: "mem-text", text: `${gib(m.measured_bytes)} GiB` + (planned ? ` / ${planned} GiB planned` : " measured") }));
+  cell.append(el("span", { class: "mem-text", text: `${bytes(m.measured_bytes)} measured` + (planned ? ` / ${planned} GiB planned` : "") }));
   if (!planned && !m.limit_gib) return cell; // nothing to compare with: the measured figure alone
   const scale = Math.max(used, planned || 0, m.limit_gib || 0) * 1.1;
   const bar = el("div", { class: "bar", title: m.measured_what });
@@ -91,7 +91,8 @@ function modelRow(name, e) {
   } else buttons.append(el("span", { class: "muted small", text: "systemd unit" }));
   return el("tr", { id: `model-${name}`, "data-model": name },
     el("td", {}, el("span", { class: "name", text: name }), el("span", { class: "engine", text: `${e.engine}${e.pid ? ` · pid ${e.pid}` : ""}${e.port ? ` · :${e.port}` : ""}` })),
-    el("td", { class: "state" }, el("span", { class: `badge ${e.state}`, text: e.state }), el("span", { class: "reason", text: e.reason || "" })),
+    el("td", { class: "state" }, el("span", { class: `badge ${e.state}`, text: e.state }),
+      ["idle", "busy"].includes(e.state) ? null : el("span", { class: "reason", text: e.reason || "" })),
     el("td", { class: "phase", text: e.phase || dash }),
     el("td", { class: "uptime", text: duration(e.uptime_s) }),
     el("td", { class: "restarts num", text: String(e.restarts ?? 0) }),
@@ -147,7 +148,7 @@ async function refresh() {
     drawModels(status);
     drawRequests(reqs.requests);
     await drawLog();
-    $("#updated").textContent = `updated ${new Date().toLocaleTimeString()}`;
+    $("#updated").textContent = `updated ${clock(Date.now() / 1000)}`;
   } catch (e) {
     $("#updated").textContent = `router unreachable (${e.message})`;
   }
