@@ -17,6 +17,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import httpx
+
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 from benchmarks.router_overhead import wait_http  # noqa: E402
@@ -65,7 +67,7 @@ def main() -> None:
         spec = work / "spec.toml"
         spec.write_text(
             f'[router]\nlisten = "127.0.0.1:{router_port}"\n\n[[models]]\nname = "tiny"\ncheckpoint = "{gguf}"\n'
-            f'engine = "llama.cpp"\nport = {engine_port}\nrun_as_unit = true\n'
+            f'engine = "llama.cpp"\nbinary = "{binary}"\nport = {engine_port}\nrun_as_unit = true\n'
         )
         argv = [binary, "-m", str(gguf), "--port", str(engine_port), "--host", "127.0.0.1", "-c", "2048"]
         engine = subprocess.Popen(
@@ -102,7 +104,9 @@ def main() -> None:
     print(
         f"router RSS {report['rss_mib'][0]:.1f} MiB after the first {BATCH} requests, "
         f"{report['rss_mib'][-1]:.1f} MiB after {total} (ratio {report['rss_ratio']:.3f}, measured); "
-        f"failed through the router: {report['router_failed']} of {total}; direct: {report['direct_failed']} of {BATCH}"
+        f"failed through the router: {report['router_failed']} of {total} "
+        f"({report['retried_on_a_fresh_connection']} retried on a fresh connection); "
+        f"direct: {report['direct_failed']} of {BATCH}"
     )
 
 
@@ -114,6 +118,12 @@ def run(router_pid: int, routed: str, direct: str, total: int) -> dict:
         rss.append(rss_mib(router_pid))
     seconds = time.perf_counter() - started
     direct_failures = asyncio.run(load(f"{direct}/v1/chat/completions", "tiny", BATCH, 50))
+    metrics = httpx.get(f"{routed}/metrics", timeout=10).text
+    retried = [
+        line.split()[-1]
+        for line in metrics.splitlines()
+        if line.startswith("servebox_router_upstream_retries ")
+    ]
     return {
         "requests": total,
         "connections": 50,
@@ -122,6 +132,7 @@ def run(router_pid: int, routed: str, direct: str, total: int) -> dict:
         "router_failed": len(failures),
         "first_failures": failures[:3],
         "direct_failed": len(direct_failures),
+        "retried_on_a_fresh_connection": float(retried[0]) if retried else None,
         "requests_per_s": total / seconds,
     }
 
