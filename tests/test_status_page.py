@@ -150,3 +150,9 @@ def test_status_page_in_a_real_browser(served, browser):  # noqa: F811 (the fixt
     assert wait_for(lambda: cell(".state .badge") == "idle", 90)
     r = httpx.post(f"{router.url}/v1/chat/completions", json=body(4, stream=False), headers=KEY, timeout=60)
     assert r.status_code == 200
+
+    # unload frees the engine until the next request, which loads it again and waits for it
+    browser.find_element(By.CSS_SELECTOR, f'button[data-action="unload"][data-model="{NAME}"]').click()
+    assert wait_for(lambda: cell(".state .badge") == "stopped" and not st.process.alive(), 60)
+    r = httpx.post(f"{router.url}/v1/chat/completions", json=body(4, stream=False), headers=KEY, timeout=120)
+    assert r.status_code == 200 and st.process.alive()
