@@ -41,6 +41,12 @@ def parse_listen(listen: str) -> tuple[str, int]:
     return (host.strip("[]") or "127.0.0.1"), int(port)
 
 
+def restart_delay(sup: Supervisor, st) -> float:
+    """The supervisor's next restart backoff (doubling per restart in the window), wherever it keeps it."""
+    base = getattr(getattr(st, "policy", None), "backoff_s", getattr(sup, "backoff_s", 0.0))
+    return base * 2 ** len(st.restarts)
+
+
 class Router:
     def __init__(self, sup: Supervisor, api_keys: list[str] | None, max_body_bytes: int):
         self.sup, self.limit = sup, max_body_bytes
@@ -97,7 +103,7 @@ class Router:
                 503,
                 f"engine {name} is {state}: {st.verdict.reason}",
                 "engine_down",
-                self.retry_after(self.sup.backoff_s * 2 ** len(st.restarts)),
+                self.retry_after(restart_delay(self.sup, st)),
                 state=state,
             )
 
