@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import socket
+import time
 
 import httpx
 import pytest
@@ -166,36 +167,41 @@ def test_a_dying_stream_ends_with_an_error_event_and_no_done(tmp_path):
 
 
 def test_loading_and_down_engines_are_refused_with_retry_after(tmp_path):
+    # a stand-in engine that logs a loading line and never listens (a real load takes minutes)
+    binary = tmp_path / "llama-server"
+    binary.write_text("#!/bin/sh\necho 'llama_model_load: loading model tensors'\nexec sleep 120\n")
+    binary.chmod(0o755)
     spec = Spec.model_validate(
         {
             "models": [
                 {
                     "name": "m",
-                    "checkpoint": "/x",
+                    "checkpoint": "/x.gguf",
                     "engine": "llama.cpp",
-                    "binary": "/bin/false",
+                    "binary": str(binary),
                     "port": free_port(),
                 }
             ]
         }
     )
-    sup = Supervisor(spec, tmp_path)
+    sup = Supervisor(spec, tmp_path / "state")
     st = sup.engines["m"]
-    st.process.log_path.parent.mkdir(parents=True)
-    st.process.log_path.write_text("build: 1 (abc)\nllama_model_load: loading model tensors\n")
-    st.verdict = Verdict("starting", "process started")
-    with Router(sup) as router:
-        r = httpx.post(f"{router.url}/v1/chat/completions", json=chat())
-        err = openai_error(r, 503)
-        assert err["code"] == "model_loading" and err["phase"] == "loading weights"
-        assert int(r.headers["retry-after"]) >= 1
-        st.verdict = Verdict("hung", "no tokens for 40 s")
-        err = openai_error(httpx.post(f"{router.url}/v1/chat/completions", json=chat()), 503)
-        assert err["code"] == "engine_down" and "hung" in err["message"]
-        # a process gone before the watcher's next poll is not restarted silently by the request
-        st.verdict = Verdict("idle", "ready")
-        r = httpx.post(f"{router.url}/v1/chat/completions", json=chat())
-        assert openai_error(r, 503)["code"] == "engine_down" and st.process.proc is None
+    try:
+        sup.start_eager(wait=False)
+        assert st.process.alive() and st.verdict.state == "starting"
+        deadline = time.monotonic() + 10
+        while "llama_model_load" not in st.process.log_tail(5) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        with Router(sup) as router:
+            r = httpx.post(f"{router.url}/v1/chat/completions", json=chat())
+            err = openai_error(r, 503)
+            assert err["code"] == "model_loading" and err["phase"] == "loading weights"
+            assert int(r.headers["retry-after"]) >= 1
+            st.verdict = Verdict("hung", "no tokens for 40 s")
+            err = openai_error(httpx.post(f"{router.url}/v1/chat/completions", json=chat()), 503)
+            assert err["code"] == "engine_down" and "hung" in err["message"]
+    finally:
+        sup.stop_all()
 
 
 def test_ipv6_listen(tmp_path):

@@ -85,10 +85,18 @@ class Router:
             raise RouterError(
                 503, f"engine {name} failed: {st.verdict.reason}", "engine_failed", state="failed"
             )
-        if st.process is not None and not st.process.alive() and st.verdict.state == "stopped":
-            await self.control.load(name)  # on demand: the request waits for the load
+        managed = st.process is not None
+        loading = self.control.loading(name)
+        if managed and (loading or (not st.process.alive() and st.verdict.state != "restarting")):
+            # stopped (TTL, unload, swap, never started) or found dead (the supervisor records that death
+            # as an incident and counts the restart): the request starts it and waits, as llama-swap does
+            await self.control.load(name)
+            if st.failed:
+                raise RouterError(
+                    503, f"engine {name} failed: {st.verdict.reason}", "engine_failed", state="failed"
+                )
         state = st.verdict.state
-        if state in LOADING:
+        if managed and state in LOADING:  # a passthrough upstream may already answer: it is asked
             phase = self.control.phase(name) or state
             raise RouterError(
                 503,
@@ -98,7 +106,7 @@ class Router:
                 state=state,
                 phase=phase,
             )
-        if state in ("hung", "dead", "failed") or (st.process is not None and not st.process.alive()):
+        if state in ("hung", "dead", "failed") or (managed and not st.process.alive()):
             raise RouterError(
                 503,
                 f"engine {name} is {state}: {st.verdict.reason}",

@@ -118,6 +118,11 @@ class Control:
         engines = {name: self.engine_view(name, base.get(name, {}), incidents) for name in self.sup.engines}
         return {"engines": engines, "incidents": incidents[-20:]}
 
+    def loading(self, name: str) -> bool:
+        """A start that a request or the start button began is still under way."""
+        task = self.loads.get(name)
+        return task is not None and not task.done()
+
     async def load(self, name: str) -> Verdict:
         """Start an engine (swapping its group) in a worker thread; concurrent callers share one start."""
         task = self.loads.get(name)
