@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -27,6 +28,7 @@ from tests.replay_server import free_port  # noqa: E402
 from tests.test_router_load import load  # noqa: E402
 
 BATCH = 200
+ROUNDS = 3
 
 
 def rss_mib(pid: int) -> float:
@@ -93,14 +95,21 @@ def main() -> None:
         try:
             wait_http(f"http://127.0.0.1:{engine_port}/health")
             wait_http(f"http://127.0.0.1:{router_port}/v1/models")
-            report = run(
-                router.pid, f"http://127.0.0.1:{router_port}", f"http://127.0.0.1:{engine_port}", total
-            )
+            routed = f"http://127.0.0.1:{router_port}"
+            report = run(router.pid, routed, f"http://127.0.0.1:{engine_port}", total)
+            report["big_bodies"] = asyncio.run(big_bodies(router.pid, routed))
         finally:
             for proc in (router, engine):
                 proc.terminate()
                 proc.wait(20)
     print(json.dumps(report, indent=1))
+    big = report["big_bodies"]
+    print(
+        f"a stream's longest wait for a chunk (median of {big['rounds']}): {big['alone_max_gap_ms']:.0f} ms alone, "
+        f"{big['with_big_bodies_max_gap_ms']:.0f} ms while a 256 MiB body (answered {big['codes'][0]}) and a "
+        f"30 MiB body (answered {big['codes'][1]}) arrived; router RSS {big['rss_before_mib']:.0f} -> "
+        f"{big['rss_after_mib']:.0f} MiB (measured)"
+    )
     print(
         f"router RSS {report['rss_mib'][0]:.1f} MiB after the first {BATCH} requests, "
         f"{report['rss_mib'][-1]:.1f} MiB after {total} (ratio {report['rss_ratio']:.3f}, measured); "
@@ -135,6 +144,58 @@ def run(router_pid: int, routed: str, direct: str, total: int) -> dict:
         "retried_on_a_fresh_connection": float(retried[0]) if retried else None,
         "requests_per_s": total / seconds,
     }
+
+
+async def longest_gap(session, url: str) -> float:
+    """The longest wait of one 200-token stream for its next chunk (the first one included), in ms."""
+    body = {"model": "tiny", "messages": [{"role": "user", "content": "hi"}], "max_tokens": 200}
+    last, gap = time.perf_counter(), 0.0
+    async with session.post(url, json={**body, "ignore_eos": True, "stream": True}) as r:
+        async for _ in r.content.iter_any():
+            now = time.perf_counter()
+            gap, last = max(gap, now - last), now
+    return gap * 1000
+
+
+async def big_bodies(router_pid: int, routed: str) -> dict:
+    """Bodies the router must refuse (256 MiB: 413 while reading) or read and parse off its event loop
+    (30 MiB, naming no served model: 404 after parsing), sent while a stream flows; the stream alone first."""
+    import aiohttp
+
+    url = f"{routed}/v1/chat/completions"
+    huge = b'{"model": "nope", "messages": [{"role": "user", "content": "' + b"x" * (256 << 20) + b'"}]}'
+    large = b'{"model": "nope", "messages": [{"role": "user", "content": "' + b"x" * (30 << 20) + b'"}]}'
+    alone, loaded, codes = [], [], []
+    before = rss_mib(router_pid)
+    async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=300)) as session:
+        for _ in range(ROUNDS):  # alternated, so both see the same machine (shared, noisy)
+            alone.append(await longest_gap(session, url))
+            loaded.append(await stalled(session, url, huge, large, codes))
+    return {
+        "rounds": ROUNDS,
+        "alone_max_gap_ms": statistics.median(alone),
+        "with_big_bodies_max_gap_ms": statistics.median(loaded),
+        "codes": codes[:2],
+        "rss_before_mib": before,
+        "rss_after_mib": rss_mib(router_pid),
+    }
+
+
+async def stalled(session, url: str, huge: bytes, large: bytes, codes: list) -> float:
+    """longest_gap while the two bodies arrive (sent from threads: this loop only reads the stream)."""
+
+    def post(data: bytes) -> int | str:
+        try:
+            return httpx.post(
+                url, content=data, headers={"content-type": "application/json"}, timeout=120
+            ).status_code
+        except httpx.HTTPError as exc:  # the router may close a connection it refused mid-body
+            return type(exc).__name__
+
+    stream = asyncio.ensure_future(longest_gap(session, url))
+    await asyncio.sleep(0.05)
+    codes += await asyncio.gather(asyncio.to_thread(post, huge), asyncio.to_thread(post, large))
+    return await stream
 
 
 if __name__ == "__main__":
