@@ -43,27 +43,31 @@ class StreamGuard:
             hide_usage  # the router asked for usage, the client did not: drop the usage-only event
         )
         self.buffer = b""
+        self.sep: bytes | None = None
         self.finished = self.errored = self.done = False
         self.usage: dict | None = None
 
     def feed(self, chunk: bytes) -> bytes:
-        self.buffer += chunk
-        out = []
-        while True:
-            cut = [i for i in (self.buffer.find(b"\n\n"), self.buffer.find(b"\r\n\r\n")) if i >= 0]
-            if not cut:
-                return b"".join(out)
-            end = min(cut)
-            size = 4 if self.buffer.startswith(b"\r\n\r\n", end) else 2
-            event, self.buffer = self.buffer[: end + size], self.buffer[end + size :]
-            out.append(self._event(event))
+        """The complete events in buffer + chunk (one pass: a burst of many events stays linear)."""
+        buf = self.buffer + chunk if self.buffer else chunk
+        if self.sep is None:  # a stream keeps one convention: found once
+            self.sep = b"\r\n\r\n" if b"\r\n\r\n" in buf else b"\n\n" if b"\n\n" in buf else None
+            if self.sep is None:
+                self.buffer = buf
+                return b""
+        out, pos, size = [], 0, len(self.sep)
+        while (end := buf.find(self.sep, pos)) >= 0:
+            out.append(self._event(buf[pos : end + size]))
+            pos = end + size
+        self.buffer = buf[pos:]
+        return b"".join(out)
 
     def _event(self, event: bytes) -> bytes:
         data = b"".join(line[5:].strip() for line in event.splitlines() if line.startswith(b"data:"))
         if data == b"[DONE]":
             self.done = True
             return b""
-        if FINISH.search(data):
+        if not self.finished and FINISH.search(data):
             self.finished = True
         if b'"error"' in data or b'"usage"' in data or b'"timings"' in data:
             try:
