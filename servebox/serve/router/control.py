@@ -98,7 +98,7 @@ class Control:
             "engine": st.model.engine,
             "managed": proc is not None,
             "alive": alive,
-            "pid": proc.pid if proc and alive else base.get("pid"),
+            "pid": proc.pid if proc and alive else None,
             "uptime_s": uptime,
             "restarts": base.get("restarts", len(st.restarts)),
             "inflight": st.inflight,
