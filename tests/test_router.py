@@ -92,6 +92,9 @@ def test_body_limit_413_while_reading(tmp_path):
         r = httpx.post(f"{router.url}/v1/chat/completions", content=endless(), timeout=60)
         assert openai_error(r, 413)["code"] == "request_too_large"
         assert upstream.requests and all(len(json.dumps(b)) < 64 * 1024 for b in upstream.requests)
+        # a model name is echoed back cut short, whatever its size
+        r = httpx.post(f"{router.url}/v1/chat/completions", json={"model": "z" * 60_000, "messages": []})
+        assert openai_error(r, 404)["code"] == "model_not_found" and len(r.content) < 1000
 
 
 def test_keys_cover_everything_but_health_and_credentials_stay_home(tmp_path):

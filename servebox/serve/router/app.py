@@ -68,7 +68,7 @@ class Router:
             raise RouterError(400, "the request names no model (field `model`, a string)", "model_missing")
         if name not in self.sup.engines:
             raise RouterError(
-                404, f"unknown model {name!r}", "model_not_found", models=sorted(self.sup.engines)
+                404, f"unknown model {name[:120]!r}", "model_not_found", models=sorted(self.sup.engines)
             )
         return name
 
@@ -173,7 +173,7 @@ class Router:
         """A GET proxied to one engine (its own /metrics), for tools that read it through the router."""
         if name not in self.sup.engines:
             raise RouterError(
-                404, f"unknown model {name!r}", "model_not_found", models=sorted(self.sup.engines)
+                404, f"unknown model {name[:120]!r}", "model_not_found", models=sorted(self.sup.engines)
             )
         port = self.sup.engines[name].model.port
         try:

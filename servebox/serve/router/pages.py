@@ -25,7 +25,9 @@ def routes(router) -> list[Route]:
     def engine(request: Request) -> str:
         name = request.path_params["model"]
         if name not in sup.engines:
-            raise RouterError(404, f"unknown model {name!r}", "model_not_found", models=sorted(sup.engines))
+            raise RouterError(
+                404, f"unknown model {name[:120]!r}", "model_not_found", models=sorted(sup.engines)
+            )
         return name
 
     async def status(request: Request) -> Response:
@@ -48,7 +50,7 @@ def routes(router) -> list[Route]:
     async def action(request: Request) -> Response:
         name, verb = engine(request), request.path_params["action"]
         if verb not in ACTIONS:
-            raise RouterError(404, f"no action {verb!r} (start, stop, unload)", "not_found")
+            raise RouterError(404, f"no action {verb[:40]!r} (start, stop, unload)", "not_found")
         if sup.engines[name].process is None:
             raise RouterError(
                 409, f"{name} runs as its own systemd unit: use systemctl {verb} {name}", "not_managed"
