@@ -147,8 +147,8 @@ def run(router_pid: int, routed: str, direct: str, total: int) -> dict:
 
 
 async def longest_gap(session, url: str) -> float:
-    """The longest wait of one 200-token stream for its next chunk (the first one included), in ms."""
-    body = {"model": "tiny", "messages": [{"role": "user", "content": "hi"}], "max_tokens": 200}
+    """The longest wait of one 1000-token stream for its next chunk (the first one included), in ms."""
+    body = {"model": "tiny", "messages": [{"role": "user", "content": "hi"}], "max_tokens": 1000}
     last, gap = time.perf_counter(), 0.0
     async with session.post(url, json={**body, "ignore_eos": True, "stream": True}) as r:
         async for _ in r.content.iter_any():
@@ -163,14 +163,12 @@ async def big_bodies(router_pid: int, routed: str) -> dict:
     import aiohttp
 
     url = f"{routed}/v1/chat/completions"
-    huge = b'{"model": "nope", "messages": [{"role": "user", "content": "' + b"x" * (256 << 20) + b'"}]}'
-    large = b'{"model": "nope", "messages": [{"role": "user", "content": "' + b"x" * (30 << 20) + b'"}]}'
     alone, loaded, codes = [], [], []
     before = rss_mib(router_pid)
     async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=300)) as session:
         for _ in range(ROUNDS):  # alternated, so both see the same machine (shared, noisy)
             alone.append(await longest_gap(session, url))
-            loaded.append(await stalled(session, url, huge, large, codes))
+            loaded.append(await stalled(session, url, codes))
     return {
         "rounds": ROUNDS,
         "alone_max_gap_ms": statistics.median(alone),
@@ -181,21 +179,32 @@ async def big_bodies(router_pid: int, routed: str) -> dict:
     }
 
 
-async def stalled(session, url: str, huge: bytes, large: bytes, codes: list) -> float:
-    """longest_gap while the two bodies arrive (sent from threads: this loop only reads the stream)."""
+SENDER = """
+import sys, httpx
+size = int(sys.argv[2]) << 20
+body = b'{"model": "nope", "messages": [{"role": "user", "content": "' + b"x" * size + b'"}]}'
+try:
+    print(httpx.post(sys.argv[1], content=body, headers={"content-type": "application/json"}, timeout=120).status_code)
+except httpx.HTTPError as exc:  # the router may close a connection it refused mid-body
+    print(type(exc).__name__)
+"""
 
-    def post(data: bytes) -> int | str:
-        try:
-            return httpx.post(
-                url, content=data, headers={"content-type": "application/json"}, timeout=120
-            ).status_code
-        except httpx.HTTPError as exc:  # the router may close a connection it refused mid-body
-            return type(exc).__name__
 
-    stream = asyncio.ensure_future(longest_gap(session, url))
-    await asyncio.sleep(0.05)
-    codes += await asyncio.gather(asyncio.to_thread(post, huge), asyncio.to_thread(post, large))
-    return await stream
+async def stalled(session, url: str, codes: list) -> float:
+    """longest_gap while the two bodies arrive, sent by other processes (this one only reads the stream)."""
+
+    async def post(mib: int) -> str:
+        child = await asyncio.create_subprocess_exec(
+            sys.executable, "-c", SENDER, url, str(mib), stdout=asyncio.subprocess.PIPE
+        )
+        out, _ = await child.communicate()
+        return out.decode().strip()
+
+    senders = [asyncio.ensure_future(post(mib)) for mib in (256, 30)]
+    await asyncio.sleep(0.5)  # the children build their bodies, then send them while the stream runs
+    gap = await longest_gap(session, url)
+    codes += await asyncio.gather(*senders)
+    return gap
 
 
 if __name__ == "__main__":
