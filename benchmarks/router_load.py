@@ -2,7 +2,9 @@
 must stay flat: bounded request log, no leaked upstream connections) and the failures, with the first
 batch's RSS as the baseline in the same run. The router is the real `servebox up` in its own process with
 llama-server (tools/llama-cpp.sh) as a passthrough upstream, serving the tiny GGUF the tests use; the
-client (aiohttp, 50 connections) runs here.
+client (aiohttp, 50 connections) runs here. Then a stream's longest wait for a chunk, alone and while a
+256 MiB body (refused with 413 while it arrives) and a 30 MiB one (parsed off the event loop) are sent by
+other processes, alternated over 3 rounds (the baseline is the stream alone), and the router's RSS around them.
 Run: python benchmarks/router_load.py [requests] [--gguf PATH]   (default 2000; builds the GGUF if absent)
 """
 
