@@ -17,8 +17,13 @@ INLINE_PARSE = 256 * 1024  # bodies above this are parsed in a worker thread
 
 
 def too_large(limit: int) -> RouterError:
+    # Connection: close, so the server drops the connection after answering instead of reading (and
+    # discarding, on the event loop) the rest of a body its client keeps sending
     return RouterError(
-        413, f"request body larger than the router's limit of {limit} bytes", "request_too_large"
+        413,
+        f"request body larger than the router's limit of {limit} bytes",
+        "request_too_large",
+        {"Connection": "close"},
     )
 
 
