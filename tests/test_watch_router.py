@@ -73,13 +73,12 @@ def test_dead_and_degraded_and_starting():
 
 
 class Router:
-    def __init__(self, sup: Supervisor, keys=None):
+    def __init__(self, sup: Supervisor, keys=None, host: str = "127.0.0.1", **options):
         self.port = free_port()
-        self.server = uvicorn.Server(
-            uvicorn.Config(build_app(sup, keys), host="127.0.0.1", port=self.port, log_level="error")
-        )
+        self.app = build_app(sup, keys, **options)
+        self.server = uvicorn.Server(uvicorn.Config(self.app, host=host, port=self.port, log_level="error"))
         self.thread = threading.Thread(target=self.server.run, daemon=True)
-        self.url = f"http://127.0.0.1:{self.port}"
+        self.url = f"http://{'[' + host + ']' if ':' in host else host}:{self.port}"
 
     def __enter__(self):
         self.thread.start()

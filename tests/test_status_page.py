@@ -1,0 +1,158 @@
+"""The status page and a death under a stream, against a real llama-server (tools/llama-cpp.sh) serving
+the tiny GGUF behind the router, with API keys on:
+
+1. SIGKILL the engine mid-stream: the client gets an error event in OpenAI's shape and no [DONE]; the
+   supervisor records the incident and restarts the engine.
+2. In a real headless Chromium: log in with the key, see the model row (state, uptime, restarts, the last
+   incident), the engine's log, a chat completion appearing with its tokens/s, and a stop button that stops
+   the engine (then start brings it back). The screenshot is kept under out/screenshots/.
+Marked `engine`; skipped, saying why, where llama-server or Chromium is absent."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import time
+
+import httpx
+import pytest
+
+from servebox.deploy.spec import Spec
+from servebox.serve.supervisor import Supervisor
+from tests.browser import browser, save_screenshot  # noqa: F401 (the fixture)
+from tests.conftest import llama_server
+from tests.replay_server import free_port
+from tests.test_watch_router import Router
+
+pytestmark = pytest.mark.engine
+KEY = {"Authorization": "Bearer page-key"}
+NAME = "tiny-gguf"
+
+
+@pytest.fixture(scope="module")
+def served(tiny_gguf, tmp_path_factory):
+    """The real llama-server managed by a Supervisor, behind a router with a key (shared by both tests)."""
+    binary = llama_server()
+    if binary is None:
+        pytest.skip("llama-server not built (run tools/llama-cpp.sh, or set SERVEBOX_LLAMA_SERVER)")
+    spec = Spec.model_validate(
+        {
+            "models": [
+                {
+                    "name": NAME,
+                    "checkpoint": str(tiny_gguf),
+                    "engine": "llama.cpp",
+                    "binary": binary,
+                    "port": free_port(),
+                    "cold_start_s": 60,
+                    "flags": {"ctx-size": 2048, "threads": 2, "metrics": True},
+                }
+            ]
+        }
+    )
+    sup = Supervisor(spec, tmp_path_factory.mktemp("page-state"), poll_s=0.5, window_s=5, backoff_s=0.5)
+    try:
+        sup.start_eager()
+        assert sup.engines[NAME].verdict.state == "idle", sup.engines[NAME].process.log_tail(30)
+        sup.run_watch()
+        with Router(sup, keys=["page-key"]) as router:
+            yield sup, router
+    finally:
+        sup.stop_all()
+
+
+def wait_for(predicate, timeout_s: float = 60, step_s: float = 0.3):
+    """Poll until true; the page redraws its tables every 2 s, so a stale element counts as not yet."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        try:
+            value = predicate()
+        except Exception:  # selenium's StaleElementReferenceException and kin
+            value = None
+        if value or time.monotonic() > deadline:
+            return value
+        time.sleep(step_s)
+
+
+def body(max_tokens: int, stream: bool = True) -> dict:
+    return {
+        "model": NAME,
+        "messages": [{"role": "user", "content": "count to a thousand"}],
+        "max_tokens": max_tokens,
+        "ignore_eos": True,
+        "stream": stream,
+    }
+
+
+def test_engine_killed_under_a_stream_gives_an_error_event_and_no_done(served):
+    sup, router = served
+    st = sup.engines[NAME]
+    first_pid = st.process.pid
+    events = []
+    with httpx.stream(
+        "POST", f"{router.url}/v1/chat/completions", json=body(1500), headers=KEY, timeout=60
+    ) as r:
+        assert r.status_code == 200
+        for line in r.iter_lines():
+            if not line.startswith("data:"):
+                continue
+            events.append(line[5:].strip())
+            if len(events) == 1:
+                os.killpg(first_pid, signal.SIGKILL)  # the engine dies under the stream
+    assert "[DONE]" not in events
+    error = json.loads(events[-1])["error"]
+    assert error["code"] == "engine_died" and error["type"] == "server_error" and error["message"]
+    assert wait_for(lambda: st.process.pid != first_pid and st.verdict.state == "idle", 90), sup.incidents()
+    assert sup.incidents()[-1]["state"] == "dead"
+
+
+def test_status_page_in_a_real_browser(served, browser):  # noqa: F811 (the fixture)
+    from selenium.webdriver.common.by import By
+
+    sup, router = served
+    st = sup.engines[NAME]
+    assert wait_for(lambda: st.verdict.state == "idle", 90)
+    browser.get(f"{router.url}/ui")
+    browser.find_element(By.ID, "key").send_keys("page-key")
+    browser.find_element(By.ID, "login").click()
+
+    def cell(css: str) -> str:
+        return browser.find_element(By.CSS_SELECTOR, f"#model-{NAME} {css}").text
+
+    assert wait_for(lambda: cell(".state .badge") == "idle", 30), browser.page_source[:2000]
+    r = httpx.post(f"{router.url}/v1/chat/completions", json=body(48), headers=KEY, timeout=60)
+    # streamed: the router asked llama-server for usage and kept it from this client, who did not ask
+    assert r.status_code == 200 and r.text.rstrip().endswith("data: [DONE]") and '"usage"' not in r.text
+
+    def tokens_per_s() -> str:
+        rows = browser.find_elements(By.CSS_SELECTOR, "#requests tbody tr")
+        return rows and rows[0].find_element(By.CSS_SELECTOR, ".tps").text
+
+    shown = wait_for(lambda: (tokens_per_s() or "—") != "—" and tokens_per_s(), 20)
+    assert shown and float(shown) > 0
+    assert "→ 48" in browser.find_element(By.CSS_SELECTOR, "#requests tbody tr .tokens").text
+    assert wait_for(lambda: cell(".restarts") == str(len(st.restarts)), 10)
+    if sup.incidents():  # after the previous test's kill: its incident and the doctor's reading
+        assert wait_for(lambda: "dead" in cell(".incident"), 10)
+    assert wait_for(lambda: "listening on http" in browser.find_element(By.ID, "log").text, 20)
+    assert wait_for(lambda: cell(".uptime") not in ("", "—"), 10)
+    path = save_screenshot(browser, "status-page")
+    assert path.stat().st_size > 10_000
+
+    browser.find_element(By.CSS_SELECTOR, f'button[data-action="stop"][data-model="{NAME}"]').click()
+    assert wait_for(lambda: cell(".state .badge") == "stopped", 60)
+    assert not st.process.alive()
+    refused = httpx.post(f"{router.url}/v1/chat/completions", json=body(4, stream=False), headers=KEY)
+    assert refused.status_code == 503 and refused.json()["error"]["code"] == "engine_stopped"
+    save_screenshot(browser, "status-page-stopped")
+    browser.find_element(By.CSS_SELECTOR, f'button[data-action="start"][data-model="{NAME}"]').click()
+    assert wait_for(lambda: cell(".state .badge") == "idle", 90)
+    r = httpx.post(f"{router.url}/v1/chat/completions", json=body(4, stream=False), headers=KEY, timeout=60)
+    assert r.status_code == 200
+
+    # unload frees the engine until the next request, which loads it again and waits for it
+    browser.find_element(By.CSS_SELECTOR, f'button[data-action="unload"][data-model="{NAME}"]').click()
+    assert wait_for(lambda: cell(".state .badge") == "stopped" and not st.process.alive(), 60)
+    r = httpx.post(f"{router.url}/v1/chat/completions", json=body(4, stream=False), headers=KEY, timeout=120)
+    assert r.status_code == 200 and st.process.alive()
