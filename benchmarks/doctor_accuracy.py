@@ -1,0 +1,68 @@
+"""Doctor's accuracy on its corpus of real failure logs (tests/fixtures/doctor-corpus/manifest.toml).
+
+Each case's expected top cause was written down before the knowledge base was grown from the
+corpus; cases marked `held_back` were not read while writing signatures, so their score is the
+honest one. Prints top-1 and top-3 rates and the number of confident wrong answers (a wrong top
+diagnosis with confidence >= 0.7), overall, on held-back cases, and per origin (made here /
+public thread). Run: python benchmarks/doctor_accuracy.py [--verbose]
+"""
+
+from __future__ import annotations
+
+import sys
+import tomllib
+from pathlib import Path
+
+from servebox.doctor.ranking import CONFIDENT
+from servebox.doctor.triage import TriageResult, triage_stream
+
+CORPUS = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "doctor-corpus"
+
+
+def load_cases() -> list[dict]:
+    return tomllib.loads((CORPUS / "manifest.toml").read_text())["case"]
+
+
+def top_ids(result: TriageResult) -> list[str]:
+    """Ranked ids; a log with no fatal diagnosis answers "none" first."""
+    ids = [d.id for d in result.diagnoses if d.role in ("cause", "symptom")]
+    return ids if ids and result.fatal else ["none", *ids]
+
+
+def score(cases: list[dict], verbose: bool = False) -> dict[str, dict[str, int]]:
+    groups: dict[str, dict[str, int]] = {}
+    for case in cases:
+        with (CORPUS / case["file"]).open("rb") as handle:
+            result = triage_stream(handle, case["file"])
+        ids = top_ids(result)
+        top = result.diagnoses[0] if result.diagnoses else None
+        right1, right3 = ids[0] == case["expected"], case["expected"] in ids[:3]
+        confident_wrong = not right1 and top is not None and ids[0] != "none" and top.confidence >= CONFIDENT
+        origin = "public" if case["file"].startswith("public-") else "made here"
+        for group in ("all", "held back" if case.get("held_back") else "built from", origin):
+            g = groups.setdefault(group, {"n": 0, "top1": 0, "top3": 0, "confident_wrong": 0})
+            g["n"] += 1
+            g["top1"] += right1
+            g["top3"] += right3
+            g["confident_wrong"] += confident_wrong
+        if verbose or confident_wrong:
+            mark = "ok " if right1 else ("WRONG!" if confident_wrong else "miss")
+            print(f"{mark:6} {case['file']}: expected {case['expected']}, got {ids[:3]}")
+    return groups
+
+
+def main() -> None:
+    cases = load_cases()
+    groups = score(cases, verbose="--verbose" in sys.argv)
+    print(f"doctor on {len(cases)} real failure logs (tests/fixtures/doctor-corpus):")
+    for name in ("all", "held back", "built from", "made here", "public"):
+        g = groups.get(name)
+        if g:
+            print(
+                f"  {name:10}: {g['n']:3} logs, top-1 {g['top1'] / g['n']:6.1%}, top-3 {g['top3'] / g['n']:6.1%}, "
+                f"confident wrong {g['confident_wrong']}"
+            )
+
+
+if __name__ == "__main__":
+    main()
