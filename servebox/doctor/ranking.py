@@ -84,9 +84,11 @@ def _diagnosis(sig: Signature, hit: Hits, t: Triage) -> Diagnosis:
     return d
 
 
-def _root(raised: list[RaisedException]) -> RaisedException | None:
+def _root(raised: list[RaisedException], symptom_lines: set[int]) -> RaisedException | None:
+    """The first exception that is not a wrapper: not classified as one, and not on a line that a
+    symptom entry matched (vLLM's 'failed to be inspected' is a ValueError that only points back)."""
     for exc in raised:
-        if exc.classification not in NOT_ROOT:
+        if exc.classification not in NOT_ROOT and exc.line not in symptom_lines:
             return exc
     return None
 
@@ -116,7 +118,8 @@ def _exception_diagnosis(exc: RaisedException) -> Diagnosis:
 def rank(t: Triage) -> TriageResult:
     found = _matched(t)
     raised = sorted(t.raised.values(), key=lambda e: e.line)
-    root = _root(raised)
+    symptom_lines = {n for sig, hit in found if sig.role == "symptom" for n, _ in hit.evidence}
+    root = _root(raised, symptom_lines)
     diagnoses = [_diagnosis(sig, hit, t) for sig, hit in found]
     causes = [(d, sig, hit) for d, (sig, hit) in zip(diagnoses, found, strict=True) if d.role == "cause"]
     competing = False

@@ -31,7 +31,7 @@ _ROUTER = re.compile(r"^\[(?:INFO|WARN|ERROR|DEBUG)\] <(?P<model>[^>]+)> ")
 _PIPE = re.compile(r"^\s*\| ")
 
 EXCEPTION = re.compile(
-    r"^(?P<type>(?:[A-Za-z_][\w]*\.)*[A-Z][\w]*(?:Error|Exception|Exit|Interrupt|Fault|Warning|NotFound|Timeout|Failure)"
+    r"^(?P<type>(?:[A-Za-z_][\w]*\.)*(?:[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Fault|Warning|NotFound|Timeout|Failure)|[a-z]+error)"
     r"|Exception|KeyboardInterrupt|StopIteration|GeneratorExit)"
     r"(?::\s?(?P<msg>.*)|\((?P<repr>[\"'].*)\)[\"']?.*|)$"
 )

@@ -19,15 +19,19 @@ from dataclasses import dataclass, field
 from pydantic import BaseModel
 
 from servebox.doctor.lines import MAX_LINE, LineFramer
-from servebox.doctor.signatures import KeywordFinder, Signature, compile_bytes, load_signatures
+from servebox.doctor.signatures import KeywordFinder, Signature, load_signatures
 from servebox.doctor.structure import FRAME, ExceptionLine, classify, split_prefix
 
 CHUNK_BYTES = 4 * 2**20
 ERROR_LINE = re.compile(rb"(?i)(error|exception|traceback|fatal|failed|killed|assert)")
-EXCEPTION_MARK = compile_bytes(
-    rb"(?:Error|Exception|Exit|Interrupt|Fault|NotFound|Iteration)(?::(?: |\r?\n)|\(['\"]|\r?\n)|: error: "
-)
+# literals (lower case, like the keywords) that every raised-exception line contains: they join the
+# keyword prefilter, so one DFA pass finds both kinds of candidate line
+EXCEPTION_WORDS = (
+    "error:", "exception:", 'error("', "error('", "error\n", "exception\n",
+    "interrupt\n", "stopiteration\n", "exit:", "notfound:", "timeout:", "fault:",
+)  # fmt: skip
 EVIDENCE_KEPT = 3
+PATTERN_WINDOW = 640  # bytes either side of a line's keywords that its patterns may span
 EXCEPTIONS_KEPT = 64
 
 
@@ -114,7 +118,8 @@ class Triage:
                 self.by_keyword.setdefault(keyword, []).append(sig)
         self.requirement_words = {w for sig in self.signatures for w in sig.requires}
         self.seen_requirements: set[str] = set()
-        self.finder = KeywordFinder([*self.by_keyword, *self.requirement_words])
+        self.finder = KeywordFinder([*self.by_keyword, *self.requirement_words, *EXCEPTION_WORDS])
+        self.exception_words = set(EXCEPTION_WORDS)
         self.framer = LineFramer(max_line)
         self.hits: dict[str, Hits] = {}
         self.raised: dict[tuple[str, str, str], RaisedException] = {}
@@ -134,7 +139,6 @@ class Triage:
     def _scan(self, chunk: bytes) -> None:
         base = self.lines
         self._keywords(chunk, base)
-        self._exceptions(chunk, base)
         self.lines = base + chunk.count(b"\n")
         self._error_tail(chunk)
 
@@ -147,12 +151,20 @@ class Triage:
                     self._match_line(chunk, line_start, line_end, counter.at(line_start), words)
                 line_start, line_end = _line_at(chunk, position)
                 words = []
-            words.append(word)
+            words.append((position, word))
         if words:
             self._match_line(chunk, line_start, line_end, counter.at(line_start), words)
 
-    def _match_line(self, chunk: bytes, start: int, end: int, number: int, words: list[str]) -> None:
+    def _match_line(
+        self, chunk: bytes, start: int, end: int, number: int, found: list[tuple[int, str]]
+    ) -> None:
         line = chunk[start:end].decode("utf-8", "replace")
+        words = [w for _, w in found]
+        if self.exception_words.intersection(words):
+            self._exception(chunk, line, start, end, number)
+        # wordings sit near their keyword: on a long line, search only around the keywords found
+        lo, hi = max(start, found[0][0] - PATTERN_WINDOW), min(end, found[-1][0] + PATTERN_WINDOW)
+        text = line if (lo, hi) == (start, end) else chunk[lo:hi].decode("utf-8", "replace")
         candidates: dict[str, Signature] = {}
         for word in words:
             if word in self.requirement_words:
@@ -160,7 +172,7 @@ class Triage:
             for sig in self.by_keyword.get(word, ()):
                 candidates[sig.id] = sig
         for sig in candidates.values():
-            m = sig.search(line)
+            m = sig.search(text)
             if not m:
                 continue
             hit = self.hits.get(sig.id)
@@ -172,22 +184,15 @@ class Triage:
             if len(hit.evidence) < EVIDENCE_KEPT:
                 hit.evidence.append((number, line.strip()[:400]))
 
-    def _exceptions(self, chunk: bytes, base: int) -> None:
-        counter = _LineCounter(chunk, base)
-        done_to = -1
-        for m in EXCEPTION_MARK.finditer(chunk):
-            if m.start() < done_to:
-                continue
-            start, end = _line_at(chunk, m.start())
-            done_to = end
-            prefix = split_prefix(chunk[start:end].decode("utf-8", "replace"))
-            exc = ExceptionLine.parse(prefix.payload)
-            if exc is None:
-                continue
-            message = exc.message
-            if exc.type == "ValidationError":  # pydantic: the reason is on the next lines
-                message = " ".join([message, *self._following(chunk, end, 2)])
-            self._record(exc, message, prefix.component, counter.at(start), self._frame(chunk, start))
+    def _exception(self, chunk: bytes, line: str, start: int, end: int, number: int) -> None:
+        prefix = split_prefix(line)
+        exc = ExceptionLine.parse(prefix.payload)
+        if exc is None:
+            return
+        message = exc.message
+        if exc.type == "ValidationError":  # pydantic: the reason is on the next lines
+            message = " ".join([message, *self._following(chunk, end, 2)])
+        self._record(exc, message, prefix.component, number, self._frame(chunk, start))
 
     @staticmethod
     def _following(chunk: bytes, end: int, count: int) -> list[str]:
