@@ -57,7 +57,7 @@ class LineFramer:
             return chunk
         pieces, kept_to, pos = [], 0, 0
         while pos + step < len(chunk):
-            if chunk.find(b"\n", pos, pos + step) >= 0:
+            if chunk.find(b"\n", pos, pos + step + 1) >= 0:
                 pos += step
                 continue
             start = chunk.rfind(b"\n", 0, pos) + 1

@@ -33,7 +33,8 @@ class _Format(dict):
         return "?"
 
 
-def _matched(t: Triage) -> list[tuple[Signature, Hits]]:
+def _matched(t: Triage) -> tuple[list[tuple[Signature, Hits]], list[Hits]]:
+    """The entries that count, and the hits of those hidden by an entry that supersedes them."""
     found = [
         (sig, hit)
         for sig in t.signatures
@@ -46,7 +47,7 @@ def _matched(t: Triage) -> list[tuple[Signature, Hits]]:
     categories = {s.category for s, _ in found if s.role == "cause" and not s.generic}
     found = [(s, h) for s, h in found if not (s.generic and s.category in categories)]
     hidden = {x for s, _ in found for x in s.supersedes}
-    return [(s, h) for s, h in found if s.id not in hidden]
+    return [(s, h) for s, h in found if s.id not in hidden], [h for s, h in found if s.id in hidden]
 
 
 def _progress_after(t: Triage, line: int) -> tuple[int, str] | None:
@@ -84,11 +85,11 @@ def _diagnosis(sig: Signature, hit: Hits, t: Triage) -> Diagnosis:
     return d
 
 
-def _root(raised: list[RaisedException], symptom_lines: set[int]) -> RaisedException | None:
+def _root(raised: list[RaisedException], consumed: set[int]) -> RaisedException | None:
     """The first exception that is not a wrapper: not classified as one, and not on a line that a
     symptom entry matched (vLLM's 'failed to be inspected' is a ValueError that only points back)."""
     for exc in raised:
-        if exc.classification not in NOT_ROOT and exc.line not in symptom_lines:
+        if exc.classification not in NOT_ROOT and exc.line not in consumed:
             return exc
     return None
 
@@ -116,10 +117,13 @@ def _exception_diagnosis(exc: RaisedException) -> Diagnosis:
 
 
 def rank(t: Triage) -> TriageResult:
-    found = _matched(t)
+    found, superseded = _matched(t)
     raised = sorted(t.raised.values(), key=lambda e: e.line)
-    symptom_lines = {n for sig, hit in found if sig.role == "symptom" for n, _ in hit.evidence}
-    root = _root(raised, symptom_lines)
+    # an exception on a symptom's line only points back; one on a superseded entry's line is
+    # explained by the entry that superseded it
+    consumed = {n for sig, hit in found if sig.role == "symptom" for n, _ in hit.evidence}
+    consumed |= {n for hit in superseded for n, _ in hit.evidence}
+    root = _root(raised, consumed)
     diagnoses = [_diagnosis(sig, hit, t) for sig, hit in found]
     causes = [(d, sig, hit) for d, (sig, hit) in zip(diagnoses, found, strict=True) if d.role == "cause"]
     competing = False

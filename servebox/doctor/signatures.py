@@ -116,13 +116,21 @@ class KeywordFinder:
             k: [o for o in self.words if o != k and (o.startswith(k) or o in k)] for k in self.words
         }
         self.encoded = {k: k.encode() for k in self.words}
+        self.names: dict[bytes, str] = {}  # matched bytes (any case) -> keyword
 
     def iter(self, chunk: bytes) -> list[tuple[int, str]]:
         out = []
+        names = self.names
         for m in self.regex.finditer(chunk):
-            start, word = m.start(), m.group().decode("utf-8", "replace").lower()
+            start, end = m.span()
+            raw = chunk[start:end]
+            word = names.get(raw)
+            if word is None:
+                word = names[raw] = raw.decode("utf-8", "replace").lower()
             out.append((start, word))
-            for other in self.related.get(word, ()):
-                if other in word or chunk[start : start + len(other)].lower() == self.encoded[other]:
-                    out.append((start, other))
+            related = self.related.get(word)
+            if related:
+                for other in related:
+                    if other in word or chunk[start : start + len(other)].lower() == self.encoded[other]:
+                        out.append((start, other))
         return out

@@ -66,7 +66,7 @@ def split_prefix(line: str) -> Prefix:
     m = _ROUTER.match(text)
     if m:
         component, text = m["model"], text[m.end() :]
-    m = _LEVEL.match(text) or _LEVEL_OLD.match(text)
+    m = _LEVEL_OLD.match(text) or _LEVEL.match(text)
     if m:
         text = text[m.end() :]
     m = _RANK.match(text)

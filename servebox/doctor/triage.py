@@ -15,6 +15,7 @@ import re
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from pydantic import BaseModel
 
@@ -106,6 +107,11 @@ def _line_at(chunk: bytes, position: int) -> tuple[int, int]:
     return start, end if end >= 0 else len(chunk)
 
 
+@lru_cache(maxsize=4)
+def _finder(words: tuple[str, ...]) -> KeywordFinder:
+    return KeywordFinder(words)
+
+
 class Triage:
     """Feed bytes in pieces (`feed`), then `result()`; nothing is kept but hits and a few lines."""
 
@@ -118,7 +124,7 @@ class Triage:
                 self.by_keyword.setdefault(keyword, []).append(sig)
         self.requirement_words = {w for sig in self.signatures for w in sig.requires}
         self.seen_requirements: set[str] = set()
-        self.finder = KeywordFinder([*self.by_keyword, *self.requirement_words, *EXCEPTION_WORDS])
+        self.finder = _finder(tuple(sorted({*self.by_keyword, *self.requirement_words, *EXCEPTION_WORDS})))
         self.exception_words = set(EXCEPTION_WORDS)
         self.framer = LineFramer(max_line)
         self.hits: dict[str, Hits] = {}
