@@ -28,7 +28,10 @@ REPO = Path(__file__).resolve().parent.parent
 OUT = REPO / "tests" / "fixtures" / "doctor-corpus"
 VLLM = [str(REPO / ".venv-vllm" / "bin" / "python"), "-m", "vllm.entrypoints.openai.api_server", "--model"]
 LLAMA = str(Path.home() / ".cache" / "servebox" / "llama-server-11434.0.0" / "llama-server")
-GGUF = REPO / "tests" / "fixtures" / "tiny-llama-q8_0.gguf"
+# a GGUF llama-server loads: tests/engine/make_tiny_gguf.py TINY/tokenizer.json OUT (the q8_0 fixture
+# has no tokenizer, which is itself a case: llama-gguf-without-vocab)
+GGUF = Path(os.environ.get("DOCTOR_CORPUS_GGUF", "/tmp/doctor-corpus/tiny-f32.gguf"))
+GGUF_NO_VOCAB = REPO / "tests" / "fixtures" / "tiny-llama-q8_0.gguf"
 ENV = {"VLLM_CPU_KVCACHE_SPACE": "1", "VLLM_NO_USAGE_STATS": "1", "PYTHONUNBUFFERED": "1"}
 HEAD_LINES, TAIL_LINES, MAX_BYTES = 80, 220, 96 * 1024
 
@@ -198,7 +201,7 @@ def cases(tiny: Path, tmp: Path) -> dict:
         (m / "model.safetensors").write_bytes(b"\xff" * 4096)
 
     def drop_tensor(m: Path):
-        from safetensors.numpy import load_file, save_file  # noqa: PLC0415 (tool only)
+        from safetensors.torch import load_file, save_file  # noqa: PLC0415 (tool only)
 
         tensors = load_file(m / "model.safetensors")
         tensors.pop("model.layers.1.self_attn.q_proj.weight")
@@ -330,23 +333,27 @@ def cases(tiny: Path, tmp: Path) -> dict:
         "llama-truncated-gguf": lambda: llama("-m", str(short_gguf())),
         "llama-context-too-large": lambda: llama("-m", str(GGUF), "-c", "2000000000", timeout=120),
         "llama-host-unresolvable": lambda: llama("-m", str(GGUF), "--host", "gpu-box.invalid"),
+        "llama-gguf-without-vocab": lambda: llama("-m", str(GGUF_NO_VOCAB)),
+        "llama-killed-by-oom-limit": lambda: run(
+            ["prlimit", "--as=300000000", LLAMA, "--port", "22011", "-m", str(GGUF), "-c", "65536"], 60
+        ),
         # ---- systemd-analyze verify on broken units
         "systemd-dropin-second-execstart": lambda: systemd_verify(
             UNIT.format(extra=""), dropin="[Service]\nExecStart=/bin/sleep 2000\n"
         ),
         "systemd-unknown-key": lambda: systemd_verify(UNIT.format(extra="MemoryLimitMax=8G\n")),
         "systemd-bad-quoting": lambda: systemd_verify(
-            UNIT.replace(
+            UNIT.format(extra="").replace(
                 "ExecStart=/bin/sleep 1000",
                 'ExecStart=/bin/echo --default-chat-template-kwargs \'{"enable_thinking": false}',
-            ).format(extra="")
+            )
         ),
         "systemd-relative-exec": lambda: systemd_verify(
-            UNIT.replace("ExecStart=/bin/sleep 1000", "ExecStart=venv/bin/vllm serve /srv/m").format(extra="")
+            UNIT.format(extra="").replace("ExecStart=/bin/sleep 1000", "ExecStart=venv/bin/vllm serve /srv/m")
         ),
         "systemd-exec-missing": lambda: systemd_verify(
-            UNIT.replace("ExecStart=/bin/sleep 1000", "ExecStart=/opt/vllm/bin/vllm serve /srv/m").format(
-                extra=""
+            UNIT.format(extra="").replace(
+                "ExecStart=/bin/sleep 1000", "ExecStart=/opt/vllm/bin/vllm serve /srv/m"
             )
         ),
         "systemd-bad-restart-value": lambda: systemd_verify(
