@@ -24,9 +24,9 @@ def load_cases() -> list[dict]:
 
 
 def top_ids(result: TriageResult) -> list[str]:
-    """Ranked ids; a log with no fatal diagnosis answers "none" first."""
+    """Ranked ids of causes and symptoms; "none" when there is neither (notes do not count)."""
     ids = [d.id for d in result.diagnoses if d.role in ("cause", "symptom")]
-    return ids if ids and result.fatal else ["none", *ids]
+    return ids or ["none"]
 
 
 def score(cases: list[dict], verbose: bool = False) -> dict[str, dict[str, int]]:

@@ -171,3 +171,22 @@ def test_supervisor_api_is_unchanged():
     dumped = t.result().model_dump(mode="json")
     assert dumped["verdict"] == "cause found" and dumped["diagnoses"][0]["id"] == "port-in-use"
     assert {"source", "lines", "bytes", "diagnoses", "verdict", "last_error_lines"} <= set(dumped)
+
+
+def test_headline_for_consoles():
+    r = run("OSError: [Errno 98] Address already in use\n")
+    assert r.headline().startswith("port-in-use at line 1: ") and "Fix: " in r.headline()
+    assert run("all good\n").headline() == "no known signature"
+
+
+def test_exit_code_follows_fatality(run_cli, tmp_path):
+    slow = tmp_path / "slow.log"
+    slow.write_text(
+        "WARNING 12-02 14:31:20 [shm_broadcast.py:466] No available shared memory broadcast block found in 60 seconds.\n"
+        "INFO 12-02 14:31:50 [launcher.py:47] Application startup complete.\n"
+    )
+    crash = tmp_path / "crash.log"
+    crash.write_text("Traceback (most recent call last):\nKeyError: 'lm_head.weight'\n")
+    assert run_cli("doctor", "--log", slow).code == 0
+    r = run_cli("doctor", "--log", crash, "--json")
+    assert r.code == 1 and r.json()["triage"]["verdict"] == "exception only"

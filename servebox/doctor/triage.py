@@ -79,6 +79,16 @@ class TriageResult(BaseModel):
     last_error_lines: list[Evidence] = []
     cut_lines: int = 0  # lines longer than the cap: their head was kept, the rest skipped
 
+    def headline(self) -> str:
+        """One line for a console (`up`'s incidents): the top diagnosis, its evidence line, its fix."""
+        if not self.diagnoses:
+            return f"{self.verdict}" + (
+                f"; last error line {self.last_error_lines[-1].line}" if self.last_error_lines else ""
+            )
+        d = self.diagnoses[0]
+        more = " (another cause competes: see doctor)" if self.verdict == "competing causes" else ""
+        return f"{d.id} at line {d.first_line}: {d.cause} Fix: {d.fix}{more}"
+
 
 @dataclass
 class Hits:
