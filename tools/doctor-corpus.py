@@ -252,6 +252,20 @@ def cases(tiny: Path, tmp: Path) -> dict:
         "vllm-port-in-use": lambda: _with_port(
             22010, lambda: vllm(tiny, "--max-model-len", "512", timeout=420)
         ),
+        "vllm-port-out-of-range": lambda: run([*VLLM, str(tiny), "--port", "99999"], 150),
+        "vllm-max-num-seqs-zero": lambda: vllm(tiny, "--max-num-seqs", "0"),
+        "vllm-seed-not-an-int": lambda: vllm(tiny, "--seed", "abc"),
+        "vllm-rope-scaling-bad-json": lambda: vllm(tiny, "--hf-overrides", "{rope_scaling: yarn}"),
+        "vllm-load-format-gguf-on-safetensors": lambda: vllm(
+            tiny, "--load-format", "gguf", "--max-model-len", "512"
+        ),
+        "vllm-offline-mode-repo-id": lambda: vllm(
+            "Qwen/Qwen3-0.6B", env={"HF_HUB_OFFLINE": "1"}, timeout=240
+        ),
+        "vllm-model-is-a-file": lambda: vllm(tiny / "model.safetensors"),
+        "vllm-generation-config-missing": lambda: vllm(
+            tiny, "--generation-config", "/srv/gen-config", "--max-model-len", "512", timeout=400
+        ),
         # ---- vLLM: the model
         "vllm-model-path-missing": lambda: vllm("/srv/models/llama-3.1-8b-instruct"),
         "vllm-bad-repo-id": lambda: vllm("meta-llama/Llama-3.1-8B/Instruct"),

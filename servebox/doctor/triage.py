@@ -32,6 +32,7 @@ EXCEPTION_WORDS = (
     "interrupt\n", "stopiteration\n", "exit:", "notfound:", "timeout:", "fault:",
 )  # fmt: skip
 EVIDENCE_KEPT = 3
+PYDANTIC_INPUT = re.compile(r"\s*\[type=\w+, input_value=.*$")
 PATTERN_WINDOW = 640  # bytes either side of a line's keywords that its patterns may span
 EXCEPTIONS_KEPT = 64
 
@@ -208,7 +209,7 @@ class Triage:
         message = exc.message
         if exc.type == "ValidationError":  # pydantic: the reason is on the next lines
             message = " ".join([message, *self._following(chunk, end, 2)])
-        self._record(exc, message, prefix.component, number, self._frame(chunk, start))
+        self._record(exc, message, prefix.component, number, lambda: self._frame(chunk, start))
 
     @staticmethod
     def _following(chunk: bytes, end: int, count: int) -> list[str]:
@@ -220,6 +221,8 @@ class Triage:
             nxt = len(chunk) if nxt < 0 else nxt
             out.append(split_prefix(chunk[end + 1 : nxt].decode("utf-8", "replace")).payload.strip())
             end = nxt
+        # pydantic appends the whole input ("[type=value_error, input_value=ArgsKwargs(...") to the reason
+        out = [PYDANTIC_INPUT.sub("", t) for t in out]
         return [t for t in out if t and not t.startswith("For further information")]
 
     @staticmethod
@@ -235,7 +238,8 @@ class Triage:
         path = m["file"]
         return path.split("site-packages/", 1)[-1] + f":{m['line']}"
 
-    def _record(self, exc: ExceptionLine, message: str, component: str, number: int, frame: str) -> None:
+    def _record(self, exc: ExceptionLine, message: str, component: str, number: int, frame) -> None:
+        """Keep the first of each distinct exception (with its frame, looked up only then), count the rest."""
         key = (component, exc.type, message[:200])
         seen = self.raised.get(key)
         if seen is not None:
@@ -250,7 +254,7 @@ class Triage:
             type=exc.qualified,
             message=message[:600],
             classification=kind,
-            raised_in=frame,
+            raised_in=frame(),
         )
 
     def _error_tail(self, chunk: bytes) -> None:
