@@ -313,7 +313,9 @@ def cases(tiny: Path, tmp: Path) -> dict:
         "vllm-weights-header-garbage": lambda: vllm(
             broken("garbage", header_garbage)(), "--max-model-len", "512", timeout=400
         ),
-        "vllm-weights-tensor-missing": lambda: vllm(
+        # one tensor removed: vLLM 0.32 loads it silently and starts; the compile on a busy machine
+        # makes the engine core warn of a broadcast stall before start-up completes (not a hang)
+        "vllm-slow-start-compile-stall": lambda: vllm(
             broken("droptensor", drop_tensor)(), "--max-model-len", "512", timeout=400
         ),
         "vllm-hidden-size-mismatch": lambda: vllm(

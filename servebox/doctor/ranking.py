@@ -77,11 +77,10 @@ def _diagnosis(sig: Signature, hit: Hits, t: Triage) -> Diagnosis:
         versions=sig.versions,
     )
     if sig.unless_progress and (moved := _progress_after(t, hit.last_line)):
+        groups["progress_line"] = str(moved[0])
         d.role, d.fatal, d.confidence = "note", False, 0.1
-        d.cause = (
-            f"Not a hang: the start kept making progress after the stall warning (line {moved[0]}, "
-            f"{moved[1]}). " + d.cause
-        )
+        d.cause = sig.progress_note.format_map(groups)
+        d.fix = "Nothing to fix: the start went on. If starts are too slow, give the engine more CPU or a warm compile cache."
     return d
 
 

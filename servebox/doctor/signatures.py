@@ -32,6 +32,7 @@ class Signature:
     fatal: bool = True
     supersedes: tuple[str, ...] = ()  # ids this one outranks and hides when both match
     unless_progress: bool = False  # a stall that does not count when the start kept progressing
+    progress_note: str = ""  # what to say instead, then ({progress_line} is where it moved)
     versions: str = ""
 
     def search(self, line: str) -> re.Match[str] | None:
@@ -67,6 +68,7 @@ def load_signatures() -> tuple[Signature, ...]:
             fatal=bool(e.get("fatal", e["role"] != "progress")),
             supersedes=_as_tuple(e.get("supersedes")),
             unless_progress=bool(e.get("unless_progress", False)),
+            progress_note=e.get("progress_note", ""),
             versions=e.get("versions", ""),
         )
         for e in raw["signature"]
