@@ -96,7 +96,8 @@ def _root(raised: list[RaisedException], consumed: set[int]) -> RaisedException 
 def _explains(sig: Signature, hit: Hits, exc: RaisedException) -> bool:
     if any(n == exc.line for n, _ in hit.evidence) or hit.first_line == exc.line:
         return True
-    return sig.search(f"{exc.type}: {exc.message}") is not None
+    text = f"{exc.type}: {exc.message}"
+    return sig.search(text) is not None or any(p.search(text) for p in sig.explains)
 
 
 def _exception_diagnosis(exc: RaisedException) -> Diagnosis:

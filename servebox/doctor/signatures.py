@@ -32,6 +32,7 @@ class Signature:
     fatal: bool = True
     supersedes: tuple[str, ...] = ()  # ids this one outranks and hides when both match
     unless_progress: bool = False  # a stall that does not count when the start kept progressing
+    explains: tuple[re.Pattern[str], ...] = ()  # exceptions this cause accounts for (their wrapper text)
     progress_note: str = ""  # what to say instead, then ({progress_line} is where it moved)
     versions: str = ""
 
@@ -69,6 +70,7 @@ def load_signatures() -> tuple[Signature, ...]:
             supersedes=_as_tuple(e.get("supersedes")),
             unless_progress=bool(e.get("unless_progress", False)),
             progress_note=e.get("progress_note", ""),
+            explains=tuple(re.compile(p, re.IGNORECASE) for p in _as_tuple(e.get("explains"))),
             versions=e.get("versions", ""),
         )
         for e in raw["signature"]
