@@ -65,3 +65,8 @@ def test_cli_on_dev_zero_with_a_byte_limit(run_cli):
     r = run_cli("doctor", "--log", "/dev/zero", "--max-bytes", "20000000", "--json")
     data = r.json()["triage"]
     assert r.code == 0 and data["bytes"] == 20000000 and data["verdict"] == "no known signature"
+
+
+def test_a_directory_is_bad_input(run_cli, tmp_path):
+    r = run_cli("doctor", "--log", tmp_path)
+    assert r.code == 2 and str(tmp_path) in r.err and "Traceback" not in r.err

@@ -116,6 +116,28 @@ def _exception_diagnosis(exc: RaisedException) -> Diagnosis:
     )
 
 
+def _weigh_root(diagnoses: list[Diagnosis], causes: list, root: RaisedException | None) -> bool:
+    """Add the root exception as a cause when no cause entry explains it; True when it competes."""
+    if root is None:
+        return False
+    if causes and any(_explains(sig, hit, root) for _, sig, hit in causes):
+        return False
+    for d, _, _ in causes:
+        d.confidence = min(d.confidence, UNEXPLAINED_CAP)
+    diagnoses.append(_exception_diagnosis(root))
+    return bool(causes)
+
+
+def _verdict(top: Diagnosis | None, competing: bool) -> str:
+    if top is None:
+        return "no known signature"
+    if top.role == "cause":
+        if competing:
+            return "competing causes"
+        return "exception only" if top.id == "uncaught-exception" else "cause found"
+    return "symptoms only" if top.role == "symptom" else "no failure"
+
+
 def rank(t: Triage) -> TriageResult:
     found, superseded = _matched(t)
     raised = sorted(t.raised.values(), key=lambda e: e.line)
@@ -126,38 +148,19 @@ def rank(t: Triage) -> TriageResult:
     root = _root(raised, consumed)
     diagnoses = [_diagnosis(sig, hit, t) for sig, hit in found]
     causes = [(d, sig, hit) for d, (sig, hit) in zip(diagnoses, found, strict=True) if d.role == "cause"]
-    competing = False
-    if root is not None and causes:
-        if not any(_explains(sig, hit, root) for _, sig, hit in causes):
-            competing = True
-            for d, _, _ in causes:
-                d.confidence = min(d.confidence, UNEXPLAINED_CAP)
-            diagnoses.append(_exception_diagnosis(root))
-    elif root is not None:
-        diagnoses.append(_exception_diagnosis(root))
+    competing = _weigh_root(diagnoses, causes, root)
     confident = {d.category for d in diagnoses if d.role == "cause" and d.confidence >= CONFIDENT}
     competing |= len(confident) > 1
     order = {"cause": 0, "symptom": 1, "note": 2}
     diagnoses.sort(key=lambda d: (order.get(d.role, 3), -d.confidence, d.first_line))
-    top = diagnoses[0] if diagnoses else None
-    if top is None:
-        verdict = "no known signature"
-    elif top.role == "cause" and top.id == "uncaught-exception":
-        verdict = "competing causes" if competing else "exception only"
-    elif top.role == "cause":
-        verdict = "competing causes" if competing else "cause found"
-    elif top.role == "symptom":
-        verdict = "symptoms only"
-    else:
-        verdict = "no failure"
-    fatal = any(d.fatal and d.role in ("cause", "symptom") for d in diagnoses)
+    verdict = _verdict(diagnoses[0] if diagnoses else None, competing)
     return TriageResult(
         source=t.source,
         lines=t.lines,
         bytes=t.bytes,
         diagnoses=diagnoses,
         verdict=verdict,
-        fatal=fatal,
+        fatal=any(d.fatal and d.role in ("cause", "symptom") for d in diagnoses),
         exception=root,
         exceptions=raised[:16],
         last_error_lines=[Evidence(line=n, text=s) for n, s in t.tail] if verdict != "cause found" else [],
