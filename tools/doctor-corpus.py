@@ -83,7 +83,9 @@ def run(argv: list[str], timeout: float, env: dict | None = None, cwd: Path | No
 
 
 def vllm(model: Path | str, *flags: str, timeout: float = 150, env: dict | None = None) -> str:
-    return run([*VLLM, str(model), "--port", "22010", *flags], timeout, env)
+    return run(
+        [*VLLM, str(model), "--port", os.environ.get("DOCTOR_CORPUS_PORT", "22010"), *flags], timeout, env
+    )
 
 
 def llama(*flags: str, timeout: float = 60) -> str:
