@@ -6,8 +6,12 @@ stdout+stderr to tests/fixtures/doctor-corpus/<id>.log (huge logs keep their hea
 marker line where the middle was cut). The expected answers live in the hand-written manifest.toml,
 not here. Usage (from the repository root):
   .venv-vllm/bin/python tools/doctor-corpus.py TINY_MODEL_DIR [CASE_ID ...]
-TINY_MODEL_DIR is made by `.venv-vllm/bin/python tests/engine/make_tiny_model.py DIR`.
-Ports: 22000-22099 (this helper's range).
+TINY_MODEL_DIR is made by `.venv-vllm/bin/python tests/engine/make_tiny_model.py DIR`; the llama.cpp
+cases want a GGUF that loads: `python tests/engine/make_tiny_gguf.py DIR/tokenizer.json OUT.gguf`, given
+as DOCTOR_CORPUS_GGUF (default /tmp/doctor-corpus/tiny-f32.gguf), and llama-server built by
+tools/llama-cpp.sh. Ports: 22010-22020 (DOCTOR_CORPUS_PORT moves the vLLM one to run two batches at once).
+The expected answers are not here: they are written by hand in the manifest, before the knowledge
+base is grown from a new log.
 """
 
 from __future__ import annotations
