@@ -39,7 +39,7 @@ def _matched(t: Triage) -> tuple[list[tuple[Signature, Hits]], list[Hits]]:
         (sig, hit)
         for sig in t.signatures
         if (hit := t.hits.get(sig.id)) is not None
-        and sig.role != "progress"
+        and sig.role in ("cause", "symptom")
         and (not sig.requires or t.seen_requirements.intersection(sig.requires))
     ]
     specific = {p.pattern for sig, _ in found if sig.requires for p in sig.patterns}
@@ -55,6 +55,14 @@ def _progress_after(t: Triage, line: int) -> tuple[int, str] | None:
         hit = t.hits.get(sig.id)
         if sig.role == "progress" and hit is not None and hit.last_line > line:
             return hit.last_line, sig.id
+    return None
+
+
+def _shutdown_before(t: Triage, line: int) -> int | None:
+    for sig in t.signatures:
+        hit = t.hits.get(sig.id)
+        if sig.role == "shutdown" and hit is not None and hit.first_line <= line:
+            return hit.first_line
     return None
 
 
@@ -81,6 +89,10 @@ def _diagnosis(sig: Signature, hit: Hits, t: Triage) -> Diagnosis:
         d.role, d.fatal, d.confidence = "note", False, 0.1
         d.cause = sig.progress_note.format_map(groups)
         d.fix = "Nothing to fix: the start went on. If starts are too slow, give the engine more CPU or a warm compile cache."
+    if sig.unless_shutdown and (asked := _shutdown_before(t, hit.first_line)) is not None:
+        d.role, d.fatal, d.confidence = "note", False, 0.1
+        d.cause = f"Not a failure: a stop was asked for at line {asked} (SIGTERM), and vLLM reports its engine as dead while it shuts down."
+        d.fix = "Nothing to fix."
     return d
 
 

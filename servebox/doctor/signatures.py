@@ -20,7 +20,7 @@ from importlib import resources
 class Signature:
     id: str
     category: str
-    role: str  # "cause", "symptom", or "progress" (a sign that a start is still moving)
+    role: str  # "cause", "symptom", "progress" (a start still moving) or "shutdown" (a stop was asked for)
     keywords: tuple[str, ...]  # lower case
     patterns: tuple[re.Pattern[str], ...]
     requires: tuple[str, ...]
@@ -34,6 +34,7 @@ class Signature:
     unless_progress: bool = False  # a stall that does not count when the start kept progressing
     explains: tuple[re.Pattern[str], ...] = ()  # exceptions this cause accounts for (their wrapper text)
     progress_note: str = ""  # what to say instead, then ({progress_line} is where it moved)
+    unless_shutdown: bool = False  # a death that does not count after an orderly stop was asked for
     versions: str = ""
 
     def search(self, line: str) -> re.Match[str] | None:
@@ -66,10 +67,11 @@ def load_signatures() -> tuple[Signature, ...]:
             fix=e["fix"],
             excerpt=e["excerpt"],
             generic=bool(e.get("generic", False)),
-            fatal=bool(e.get("fatal", e["role"] != "progress")),
+            fatal=bool(e.get("fatal", e["role"] in ("cause", "symptom"))),
             supersedes=_as_tuple(e.get("supersedes")),
             unless_progress=bool(e.get("unless_progress", False)),
             progress_note=e.get("progress_note", ""),
+            unless_shutdown=bool(e.get("unless_shutdown", False)),
             explains=tuple(re.compile(p, re.IGNORECASE) for p in _as_tuple(e.get("explains"))),
             versions=e.get("versions", ""),
         )
@@ -107,6 +109,9 @@ def compile_bytes(pattern: bytes):
     return re2.compile(pattern)
 
 
+MAX_PER_LINE = 16
+
+
 class KeywordFinder:
     """Every keyword occurrence in a chunk of bytes, case-insensitively. One alternation of all
     keywords runs in RE2 (~500 MB/s here) or, without it, in Python's `re` as a prefix-factored
@@ -123,10 +128,18 @@ class KeywordFinder:
         self.names: dict[bytes, str] = {}  # matched bytes (any case) -> keyword
 
     def iter(self, chunk: bytes) -> list[tuple[int, str]]:
-        out = []
-        names = self.names
-        for m in self.regex.finditer(chunk):
+        """At most MAX_PER_LINE hits per line: past that, the search jumps to the next line, so a
+        line made of keywords costs no more than a normal one."""
+        out, names, search = [], self.names, self.regex.search
+        line_end, on_line, pos = -1, 0, 0
+        while (m := search(chunk, pos)) is not None:
             start, end = m.span()
+            if start > line_end:
+                line_end = chunk.find(b"\n", start)
+                line_end = len(chunk) if line_end < 0 else line_end
+                on_line = 0
+            on_line += 1
+            pos = end if on_line < MAX_PER_LINE else line_end + 1
             raw = chunk[start:end]
             word = names.get(raw)
             if word is None:

@@ -33,7 +33,8 @@ EXCEPTION_WORDS = (
 )  # fmt: skip
 EVIDENCE_KEPT = 3
 PYDANTIC_INPUT = re.compile(r"\s*\[type=\w+, input_value=.*$")
-PATTERN_WINDOW = 640  # bytes either side of a line's keywords that its patterns may span
+PATTERN_WINDOW = 640  # patterns see this much before their keyword and twice as much after
+EXCEPTION_LINE_KEPT = 4096  # an exception line longer than this is parsed from its head
 EXCEPTIONS_KEPT = 64
 
 
@@ -176,19 +177,19 @@ class Triage:
         self, chunk: bytes, start: int, end: int, number: int, found: list[tuple[int, str]]
     ) -> None:
         line = chunk[start:end].decode("utf-8", "replace")
-        words = [w for _, w in found]
-        if self.exception_words.intersection(words):
+        if any(w in self.exception_words for _, w in found):
             self._exception(chunk, line, start, end, number)
-        # wordings sit near their keyword: on a long line, search only around the keywords found
-        lo, hi = max(start, found[0][0] - PATTERN_WINDOW), min(end, found[-1][0] + PATTERN_WINDOW)
-        text = line if (lo, hi) == (start, end) else chunk[lo:hi].decode("utf-8", "replace")
-        candidates: dict[str, Signature] = {}
-        for word in words:
+        # wordings sit near their keyword: each entry's patterns see only a bounded window around
+        # its first keyword on the line, so no pattern ever runs over a long line (linear time)
+        first: dict[str, tuple[int, Signature]] = {}
+        for position, word in found:
             if word in self.requirement_words:
                 self.seen_requirements.add(word)
             for sig in self.by_keyword.get(word, ()):
-                candidates[sig.id] = sig
-        for sig in candidates.values():
+                first.setdefault(sig.id, (position, sig))
+        for position, sig in first.values():
+            lo, hi = max(start, position - PATTERN_WINDOW), min(end, position + 2 * PATTERN_WINDOW)
+            text = line if hi - lo == end - start else chunk[lo:hi].decode("utf-8", "replace")
             m = sig.search(text)
             if not m:
                 continue
@@ -202,7 +203,7 @@ class Triage:
                 hit.evidence.append((number, line.strip()[:400]))
 
     def _exception(self, chunk: bytes, line: str, start: int, end: int, number: int) -> None:
-        prefix = split_prefix(line)
+        prefix = split_prefix(line[:EXCEPTION_LINE_KEPT])
         exc = ExceptionLine.parse(prefix.payload)
         if exc is None:
             return
