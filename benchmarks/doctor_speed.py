@@ -6,7 +6,8 @@ floor is reading the same bytes in the same chunks and counting lines.
    megabytes, one failure at its end; and a worst case made only of the bundled failure logs.
 2. long lines: a file that is one line of 1, 4 and 20 MiB (then a failure line): time must grow
    linearly (the MB/s column flat), where the old matcher was quadratic in line length.
-3. endless input: 500 MB of /dev/zero (no newline ever), read with a byte limit: triage's peak
+3. hostile lines made of keywords: linear too (a bounded pattern window, a cap on hits per line).
+4. endless input: 500 MB of /dev/zero (no newline ever), read with a byte limit: triage's peak
    RSS must stay near the floor's, whatever the amount read (100 MB vs 500 MB).
 Run: python benchmarks/doctor_speed.py [MB]   (default 100)
 """
@@ -91,6 +92,18 @@ def long_lines(tmp: Path) -> None:
         path.unlink()
 
 
+def keyword_dense(tmp: Path) -> None:
+    """Lines made of keywords and exception marks (60 KB each): the patterns must not backtrack
+    over the line, and the prefilter stops after a few hits per line."""
+    print("hostile lines made of keywords (60 KB each), 4 MB per kind:")
+    for unit in (b"NCCL WARN ", b"Error: x ", b"gguf_init_from_x ", b'ValueError("(x)) '):
+        path = tmp / "dense-line.log"
+        path.write_bytes((unit * (60000 // len(unit)) + b"\n") * 70)
+        tri = child(path, "triage")
+        print(f"  {unit.decode().strip():18} {4 / tri['seconds']:.1f} MB/s")
+        path.unlink()
+
+
 def endless() -> None:
     print("endless input (/dev/zero, no newline ever), read with a byte limit:")
     for megabytes in (100, 500):
@@ -120,6 +133,7 @@ def main() -> None:
         realistic("worst case: failure logs only (every other line a signature)", dense)
         dense.unlink()
         long_lines(Path(tmp))
+        keyword_dense(Path(tmp))
     endless()
 
 

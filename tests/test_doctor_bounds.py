@@ -70,3 +70,13 @@ def test_cli_on_dev_zero_with_a_byte_limit(run_cli):
 def test_a_directory_is_bad_input(run_cli, tmp_path):
     r = run_cli("doctor", "--log", tmp_path)
     assert r.code == 2 and str(tmp_path) in r.err and "Traceback" not in r.err
+
+
+def test_a_line_made_of_keywords_yields_a_bounded_number_of_hits():
+    from servebox.doctor.signatures import MAX_PER_LINE, KeywordFinder
+
+    finder = KeywordFinder(["nccl warn", "error:"])
+    line = b"NCCL WARN " * 5000 + b"\n"
+    hits = finder.iter(line * 3)
+    assert len(hits) == 3 * MAX_PER_LINE
+    assert finder.iter(b"a NCCL WARN b\nc Error: d\n") == [(2, "nccl warn"), (16, "error:")]
