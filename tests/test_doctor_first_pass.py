@@ -190,3 +190,12 @@ def test_exit_code_follows_fatality(run_cli, tmp_path):
     assert run_cli("doctor", "--log", slow).code == 0
     r = run_cli("doctor", "--log", crash, "--json")
     assert r.code == 1 and r.json()["triage"]["verdict"] == "exception only"
+
+
+def test_the_frame_is_taken_from_the_same_process():
+    log = (
+        '(Worker_TP0 pid=1) ERROR 12-02 14:31:06 [x.py:1]   File "/v/site-packages/vllm/worker.py", line 7, in w\n'
+        '(APIServer pid=2) ERROR 12-02 14:31:06 [x.py:1]   File "/v/site-packages/vllm/api.py", line 9, in a\n'
+        "(Worker_TP0 pid=1) ERROR 12-02 14:31:06 [x.py:1] KeyError: 'lm_head.weight'\n"
+    )
+    assert run(log).exception.raised_in == "vllm/worker.py:7"

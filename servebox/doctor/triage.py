@@ -210,7 +210,9 @@ class Triage:
         message = exc.message
         if exc.type == "ValidationError":  # pydantic: the reason is on the next lines
             message = " ".join([message, *self._following(chunk, end, 2)])
-        self._record(exc, message, prefix.component, number, lambda: self._frame(chunk, start))
+        self._record(
+            exc, message, prefix.component, number, lambda: self._frame(chunk, start, prefix.component)
+        )
 
     @staticmethod
     def _following(chunk: bytes, end: int, count: int) -> list[str]:
@@ -227,17 +229,20 @@ class Triage:
         return [t for t in out if t and not t.startswith("For further information")]
 
     @staticmethod
-    def _frame(chunk: bytes, start: int) -> str:
-        """The file of the innermost traceback frame printed just above an exception line."""
-        at = chunk.rfind(b'File "', max(0, start - 8192), start)
-        if at < 0:
-            return ""
-        s, e = _line_at(chunk, at)
-        m = FRAME.match(split_prefix(chunk[s:e].decode("utf-8", "replace")).payload)
-        if not m:
-            return ""
-        path = m["file"]
-        return path.split("site-packages/", 1)[-1] + f":{m['line']}"
+    def _frame(chunk: bytes, start: int, component: str) -> str:
+        """The file of the innermost traceback frame printed above an exception line by the same
+        process (interleaved logs put other processes' lines in between)."""
+        floor, at = max(0, start - 16384), start
+        for _ in range(8):
+            at = chunk.rfind(b'File "', floor, at)
+            if at < 0:
+                return ""
+            s, e = _line_at(chunk, at)
+            prefix = split_prefix(chunk[s:e].decode("utf-8", "replace"))
+            m = FRAME.match(prefix.payload)
+            if m and prefix.component == component:
+                return m["file"].split("site-packages/", 1)[-1] + f":{m['line']}"
+        return ""
 
     def _record(self, exc: ExceptionLine, message: str, component: str, number: int, frame) -> None:
         """Keep the first of each distinct exception (with its frame, looked up only then), count the rest."""
