@@ -272,6 +272,14 @@ def cases(tiny: Path, tmp: Path) -> dict:
         "vllm-generation-config-missing": lambda: vllm(
             tiny, "--generation-config", "/srv/gen-config", "--max-model-len", "512", timeout=400
         ),
+        "vllm-ssl-keyfile-missing": lambda: vllm(
+            tiny, "--ssl-keyfile", "/etc/ssl/private/llm.key", "--ssl-certfile", "/etc/ssl/certs/llm.pem"
+        ),
+        "vllm-tokenizer-mode-mistral": lambda: vllm(
+            tiny, "--tokenizer-mode", "mistral", "--max-model-len", "512"
+        ),
+        "vllm-uvicorn-log-level-invalid": lambda: vllm(tiny, "--uvicorn-log-level", "loud"),
+        "vllm-max-model-len-zero": lambda: vllm(tiny, "--max-model-len", "0"),
         # ---- vLLM: the model
         "vllm-model-path-missing": lambda: vllm("/srv/models/llama-3.1-8b-instruct"),
         "vllm-bad-repo-id": lambda: vllm("meta-llama/Llama-3.1-8B/Instruct"),
@@ -303,6 +311,14 @@ def cases(tiny: Path, tmp: Path) -> dict:
         ),
         "vllm-tokenizer-json-corrupt": lambda: vllm(
             broken("badtok", lambda m: (m / "tokenizer.json").write_text('{"version": "1.0", "model": {'))(),
+            "--max-model-len",
+            "512",
+            timeout=400,
+        ),
+        "vllm-tokenizer-config-corrupt": lambda: vllm(
+            broken(
+                "badtokcfg", lambda m: (m / "tokenizer_config.json").write_text('{"model_max_length": 2048,')
+            )(),
             "--max-model-len",
             "512",
             timeout=400,
@@ -359,6 +375,11 @@ def cases(tiny: Path, tmp: Path) -> dict:
         "llama-killed-by-oom-limit": lambda: run(
             ["prlimit", "--as=300000000", LLAMA, "--port", "22011", "-m", str(GGUF), "-c", "65536"], 60
         ),
+        "llama-ngl-not-a-number": lambda: llama("-m", str(GGUF), "-ngl", "all-of-them"),
+        "llama-model-is-a-directory": lambda: llama("-m", str(GGUF.parent)),
+        "llama-chat-template-file-missing": lambda: llama(
+            "-m", str(GGUF), "--chat-template-file", "/srv/templates/chatml.jinja"
+        ),
         # ---- systemd-analyze verify on broken units
         "systemd-dropin-second-execstart": lambda: systemd_verify(
             UNIT.format(extra=""), dropin="[Service]\nExecStart=/bin/sleep 2000\n"
@@ -381,6 +402,13 @@ def cases(tiny: Path, tmp: Path) -> dict:
         "systemd-bad-restart-value": lambda: systemd_verify(
             UNIT.replace("on-failure", "sometimes").format(extra="")
         ),
+        "systemd-no-execstart": lambda: systemd_verify(
+            UNIT.format(extra="").replace("ExecStart=/bin/sleep 1000\n", "")
+        ),
+        "systemd-workingdirectory-relative": lambda: systemd_verify(
+            UNIT.format(extra="WorkingDirectory=srv/vllm\n")
+        ),
+        "systemd-limitmemlock-bad": lambda: systemd_verify(UNIT.format(extra="LimitMEMLOCK=lots\n")),
         "systemd-bad-memory-value": lambda: systemd_verify(UNIT.format(extra="MemoryMax=nanG\n")),
         "systemd-environment-bad-assignment": lambda: systemd_verify(
             UNIT.format(extra="Environment=HF_HOME\n")
