@@ -175,6 +175,8 @@ def rank(t: Triage) -> TriageResult:
         fatal=any(d.fatal and d.role in ("cause", "symptom") for d in diagnoses),
         exception=root,
         exceptions=raised[:16],
-        last_error_lines=[Evidence(line=n, text=s) for n, s in t.tail] if verdict != "cause found" else [],
+        last_error_lines=[Evidence(line=n, text=s) for n, s in t.error_tail()]
+        if verdict != "cause found"
+        else [],
         cut_lines=t.framer.cut_lines,
     )

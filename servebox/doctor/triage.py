@@ -12,7 +12,6 @@ Y: message at line N" rather than guess.
 from __future__ import annotations
 
 import re
-from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -24,6 +23,7 @@ from servebox.doctor.signatures import KeywordFinder, Signature, load_signatures
 from servebox.doctor.structure import FRAME, ExceptionLine, classify, split_prefix
 
 CHUNK_BYTES = 4 * 2**20
+TAIL_BYTES = 64 * 1024
 ERROR_LINE = re.compile(rb"(?i)(error|exception|traceback|fatal|failed|killed|assert)")
 # literals (lower case, like the keywords) that every raised-exception line contains: they join the
 # keyword prefilter, so one DFA pass finds both kinds of candidate line
@@ -143,7 +143,7 @@ class Triage:
         self.raised: dict[tuple[str, str, str], RaisedException] = {}
         self.lines = 0
         self.bytes = 0
-        self.tail: deque[tuple[int, str]] = deque(maxlen=8)
+        self._tail_bytes = b""
 
     def feed(self, data: bytes) -> None:
         self.bytes += len(data)
@@ -155,12 +155,12 @@ class Triage:
             self._scan(chunk)
 
     def _scan(self, chunk: bytes) -> None:
-        base = self.lines
-        self._keywords(chunk, base)
-        self.lines = base + chunk.count(b"\n")
-        self._error_tail(chunk)
+        counter = self._keywords(chunk, self.lines)
+        self.lines = counter.line + chunk.count(b"\n", counter.pos)
+        # the last 64 KiB of the stream, for the fallback's last error-looking lines (read at the end)
+        self._tail_bytes = (self._tail_bytes + chunk[-TAIL_BYTES:])[-TAIL_BYTES:]
 
-    def _keywords(self, chunk: bytes, base: int) -> None:
+    def _keywords(self, chunk: bytes, base: int) -> _LineCounter:
         counter = _LineCounter(chunk, base)
         line_start, line_end, words = -1, -1, []
         for position, word in self.finder.iter(chunk):
@@ -172,6 +172,7 @@ class Triage:
             words.append((position, word))
         if words:
             self._match_line(chunk, line_start, line_end, counter.at(line_start), words)
+        return counter
 
     def _match_line(
         self, chunk: bytes, start: int, end: int, number: int, found: list[tuple[int, str]]
@@ -263,16 +264,15 @@ class Triage:
             raised_in=frame(),
         )
 
-    def _error_tail(self, chunk: bytes) -> None:
-        """The last error-looking lines, for logs with no known signature."""
-        tail_from = max(0, len(chunk) - 64 * 1024)
-        counter = _LineCounter(chunk, self.lines - chunk.count(b"\n", tail_from))
-        counter.pos = tail_from
-        for m in ERROR_LINE.finditer(chunk, tail_from):
-            s, e = _line_at(chunk, m.start())
-            number = counter.at(s)
-            if not self.tail or self.tail[-1][0] != number:
-                self.tail.append((number, chunk[s:e].decode("utf-8", "replace").strip()[:400]))
+    def error_tail(self) -> list[tuple[int, str]]:
+        """The last error-looking lines of the stream, for logs with no known signature."""
+        buf, found = self._tail_bytes, []
+        for m in ERROR_LINE.finditer(buf):
+            s, e = _line_at(buf, m.start())
+            number = self.lines - buf.count(b"\n", s) + 1
+            if not found or found[-1][0] != number:
+                found.append((number, buf[s:e].decode("utf-8", "replace").strip()[:400]))
+        return found[-8:]
 
     def result(self) -> TriageResult:
         from servebox.doctor.ranking import rank
