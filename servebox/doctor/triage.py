@@ -265,13 +265,14 @@ class Triage:
         )
 
     def error_tail(self) -> list[tuple[int, str]]:
-        """The last error-looking lines of the stream, for logs with no known signature."""
-        buf, found = self._tail_bytes, []
-        for m in ERROR_LINE.finditer(buf):
+        """The last error-looking lines of the stream, for logs with no known signature (one look per
+        line, newlines counted once)."""
+        buf, found, pos = self._tail_bytes, [], 0
+        counter = _LineCounter(buf, self.lines - buf.count(b"\n"))
+        while (m := ERROR_LINE.search(buf, pos)) is not None:
             s, e = _line_at(buf, m.start())
-            number = self.lines - buf.count(b"\n", s) + 1
-            if not found or found[-1][0] != number:
-                found.append((number, buf[s:e].decode("utf-8", "replace").strip()[:400]))
+            found.append((counter.at(s), buf[s:e].decode("utf-8", "replace").strip()[:400]))
+            pos = e + 1
         return found[-8:]
 
     def result(self) -> TriageResult:
