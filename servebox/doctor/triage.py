@@ -1,9 +1,9 @@
 """Log triage: stream a log, name the root cause, never a confident wrong one.
 
 Bytes are framed into whole, length-capped lines (lines.py: memory flat on endless input, time
-linear). Two prefilters run over each chunk at DFA speed and only the lines they find are decoded:
-the knowledge base's keywords (signatures.toml), and the marks of a raised exception (a traceback's
-last line, argparse's `error:`). The first pass (structure.py) attributes each exception to the
+linear). One prefilter runs over each chunk at DFA speed and only the lines it finds are decoded:
+it looks for the knowledge base's keywords (signatures.toml) and for the marks of a raised
+exception (a traceback's last line, argparse's `error:`) at once. The first pass (structure.py) attributes each exception to the
 process that raised it and classifies it; ranking.py then puts causes with evidence above their
 symptoms, shows competing causes side by side, and falls back to "no known signature: X raised
 Y: message at line N" rather than guess.
