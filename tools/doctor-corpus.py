@@ -280,6 +280,14 @@ def cases(tiny: Path, tmp: Path) -> dict:
         ),
         "vllm-uvicorn-log-level-invalid": lambda: vllm(tiny, "--uvicorn-log-level", "loud"),
         "vllm-max-model-len-zero": lambda: vllm(tiny, "--max-model-len", "0"),
+        "vllm-quantization-gptq-on-bf16": lambda: vllm(tiny, "--quantization", "gptq"),
+        "vllm-kv-cache-dtype-fp8-cpu": lambda: vllm(
+            tiny, "--kv-cache-dtype", "fp8", "--max-model-len", "512", timeout=300
+        ),
+        "vllm-lora-rank-invalid": lambda: vllm(tiny, "--enable-lora", "--max-lora-rank", "7"),
+        "vllm-tokenizer-dir-without-files": lambda: vllm(
+            tiny, "--tokenizer", "/etc", "--max-model-len", "512", timeout=300
+        ),
         # ---- vLLM: the model
         "vllm-model-path-missing": lambda: vllm("/srv/models/llama-3.1-8b-instruct"),
         "vllm-bad-repo-id": lambda: vllm("meta-llama/Llama-3.1-8B/Instruct"),
@@ -322,6 +330,12 @@ def cases(tiny: Path, tmp: Path) -> dict:
             "--max-model-len",
             "512",
             timeout=400,
+        ),
+        "vllm-architectures-empty": lambda: vllm(
+            broken("noarch", lambda m: edit_config(m, architectures=[]))(),
+            "--max-model-len",
+            "512",
+            timeout=300,
         ),
         "vllm-weights-missing": lambda: vllm(
             broken("noweights", lambda m: (m / "model.safetensors").unlink())(),
@@ -380,6 +394,8 @@ def cases(tiny: Path, tmp: Path) -> dict:
         "llama-chat-template-file-missing": lambda: llama(
             "-m", str(GGUF), "--chat-template-file", "/srv/templates/chatml.jinja"
         ),
+        "llama-safetensors-as-model": lambda: llama("-m", str(tiny / "model.safetensors")),
+        "llama-batch-not-a-number": lambda: llama("-m", str(GGUF), "-b", "big"),
         # ---- systemd-analyze verify on broken units
         "systemd-dropin-second-execstart": lambda: systemd_verify(
             UNIT.format(extra=""), dropin="[Service]\nExecStart=/bin/sleep 2000\n"
@@ -409,6 +425,12 @@ def cases(tiny: Path, tmp: Path) -> dict:
             UNIT.format(extra="WorkingDirectory=srv/vllm\n")
         ),
         "systemd-limitmemlock-bad": lambda: systemd_verify(UNIT.format(extra="LimitMEMLOCK=lots\n")),
+        "systemd-user-invalid": lambda: systemd_verify(UNIT.format(extra="User=vllm user\n")),
+        "systemd-oneshot-restart-always": lambda: systemd_verify(
+            UNIT.format(extra="")
+            .replace("Type=simple", "Type=oneshot")
+            .replace("Restart=on-failure", "Restart=always")
+        ),
         "systemd-bad-memory-value": lambda: systemd_verify(UNIT.format(extra="MemoryMax=nanG\n")),
         "systemd-environment-bad-assignment": lambda: systemd_verify(
             UNIT.format(extra="Environment=HF_HOME\n")
