@@ -27,11 +27,14 @@ def test_knowledge_base_is_large_and_well_formed():
     assert len(ENTRIES) >= 45
     ids = [e["id"] for e in ENTRIES]
     assert len(ids) == len(set(ids))
-    assert {e["role"] for e in ENTRIES} == {"cause", "symptom"}
+    assert {e["role"] for e in ENTRIES} == {"cause", "symptom", "progress", "shutdown"}
     assert len(load_signatures()) == len(ENTRIES)
 
 
-@pytest.mark.parametrize("entry", ENTRIES, ids=[e["id"] for e in ENTRIES])
+DIAGNOSES = [e for e in ENTRIES if e["role"] in ("cause", "symptom")]
+
+
+@pytest.mark.parametrize("entry", DIAGNOSES, ids=[e["id"] for e in DIAGNOSES])
 def test_each_excerpt_is_diagnosed_as_its_entry(entry):
     log = entry["excerpt"] + "\n" + (entry.get("context", "") + "\n" if entry.get("context") else "")
     result = triage_stream(io.StringIO(log), "excerpt")

@@ -23,6 +23,9 @@ def doctor(
     memlock_gib: float = typer.Option(
         1.0, "--memlock-need-gib", help="Pinned memory the engine needs (KV spill, UVA)."
     ),
+    max_bytes: int = typer.Option(
+        None, "--max-bytes", min=1, help="Read at most this many bytes (for endless input: a FIFO, a device)."
+    ),
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Name the root cause of a failure from a log or journal, and probe the environment."""
@@ -47,19 +50,20 @@ def doctor(
                 )
             except OSError as exc:
                 raise InputError("--journal", None, f"cannot run journalctl: {exc}") from None
-            result = triage_stream(proc.stdout, f"journal of {journal}")
+            result = triage_stream(proc.stdout, f"journal of {journal}", max_bytes)
+            proc.kill()
             proc.wait()
         elif log == "-":
-            result = triage_stream(sys.stdin, "stdin")
+            result = triage_stream(sys.stdin, "stdin", max_bytes)
         else:
             try:
-                handle = open(log, encoding="utf-8", errors="replace")  # noqa: SIM115
+                handle = open(log, "rb")  # noqa: SIM115
             except OSError as exc:
                 raise InputError(log, None, f"cannot read: {exc.strerror or exc}") from None
             with handle:
-                result = triage_stream(handle, log)
+                result = triage_stream(handle, log, max_bytes)
         report["triage"] = result.model_dump(mode="json")
-        failed |= result.verdict == "cause found"
+        failed |= result.fatal
         if not as_json:
             show_triage(result, out)
     if env:

@@ -1,116 +1,41 @@
-"""Log triage: stream a log, find every known failure signature, rank causes above symptoms.
+"""Log triage: stream a log, name the root cause, never a confident wrong one.
 
-A log is read as bytes in chunks (memory stays flat on a 200 MB journal). One alternation of the
-signatures' keywords, run by RE2, finds candidate lines; only those lines are decoded and meet the
-full patterns.
-Symptoms (EngineDeadError, 'upstream command exited prematurely', 'Engine core initialization
-failed') never outrank a cause found anywhere in the log; with no cause, the symptoms are shown
-with where to look, and a log with neither gets "no known signature" and its last error lines.
+Bytes are framed into whole, length-capped lines (lines.py: memory flat on endless input, time
+linear). One prefilter runs over each chunk at DFA speed and only the lines it finds are decoded:
+it looks for the knowledge base's keywords (signatures.toml) and for the marks of a raised
+exception (a traceback's last line, argparse's `error:`) at once. The first pass (structure.py) attributes each exception to the
+process that raised it and classifies it; ranking.py then puts causes with evidence above their
+symptoms, shows competing causes side by side, and falls back to "no known signature: X raised
+Y: message at line N" rather than guess.
 """
 
 from __future__ import annotations
 
 import re
-import tomllib
-from collections import defaultdict, deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from importlib import resources
 
 from pydantic import BaseModel
 
+from servebox.doctor.lines import MAX_LINE, LineFramer
+from servebox.doctor.signatures import KeywordFinder, Signature, load_signatures
+from servebox.doctor.structure import FRAME, ExceptionLine, classify, split_prefix
+
 CHUNK_BYTES = 4 * 2**20
-ERROR_LINE = re.compile(rb"(?i)\b(error|exception|traceback|fatal|failed|killed|assert)")
+TAIL_BYTES = 64 * 1024
+ERROR_LINE = re.compile(rb"(?i)(error|exception|traceback|fatal|failed|killed|assert)")
+# literals (lower case, like the keywords) that every raised-exception line contains: they join the
+# keyword prefilter, so one DFA pass finds both kinds of candidate line
+EXCEPTION_WORDS = (
+    "error:", "exception:", 'error("', "error('", "error\n", "exception\n",
+    "interrupt\n", "stopiteration\n", "exit:", "notfound:", "timeout:", "fault:",
+)  # fmt: skip
 EVIDENCE_KEPT = 3
-
-
-@dataclass(frozen=True)
-class Signature:
-    id: str
-    category: str
-    role: str
-    keywords: tuple[str, ...]
-    pattern: re.Pattern[str]
-    requires: tuple[str, ...]
-    confidence: float
-    cause: str
-    fix: str
-    excerpt: str
-    generic: bool = False
-
-
-@lru_cache(maxsize=1)
-def load_signatures() -> tuple[Signature, ...]:
-    raw = tomllib.loads(resources.files("servebox.doctor").joinpath("signatures.toml").read_text())
-    return tuple(
-        Signature(
-            id=e["id"],
-            category=e["category"],
-            role=e["role"],
-            keywords=tuple(e["keyword"]) if isinstance(e["keyword"], list) else (e["keyword"],),
-            pattern=re.compile(e["pattern"]),
-            requires=tuple(e.get("requires") or ()),
-            confidence=float(e["confidence"]),
-            cause=e["cause"],
-            fix=e["fix"],
-            excerpt=e["excerpt"],
-            generic=bool(e.get("generic", False)),
-        )
-        for e in raw["signature"]
-    )
-
-
-def trie_pattern(words: Iterable[str]) -> str:
-    """One regex for many literals, factored by common prefixes: at each position the engine tests a
-    handful of first characters instead of every keyword (a plain alternation is ~10x slower)."""
-    trie: dict = {}
-    for word in words:
-        node = trie
-        for ch in word:
-            node = node.setdefault(ch, {})
-        node[""] = {}
-
-    def build(node: dict) -> str:
-        if "" in node and len(node) == 1:
-            return ""
-        branches = [re.escape(ch) + build(child) for ch, child in sorted(node.items()) if ch]
-        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
-        # a keyword may end here: any match of a shorter keyword is enough for a prefilter
-        return "" if "" in node else body
-
-    return build(trie)
-
-
-class KeywordFinder:
-    """Every keyword occurrence in a chunk of bytes. One alternation of all keywords runs in RE2
-    (`google-re2`: a DFA, ~500 MB/s here) or, without it, in Python's `re` as a prefix-factored
-    pattern (~20 MB/s). Keywords that extend or sit inside a found one are added, so overlapping
-    keywords at one spot are all reported. Returns (position, keyword) pairs in text order."""
-
-    def __init__(self, words: Iterable[str]):
-        self.words = sorted(set(words))
-        pattern = trie_pattern(self.words).encode()
-        try:
-            import re2
-        except ImportError:
-            self.regex = re.compile(pattern)
-        else:
-            self.regex = re2.compile(pattern)
-        self.related = {
-            k: [o for o in self.words if o != k and (o.startswith(k) or o in k)] for k in self.words
-        }
-        self.encoded = {k: k.encode() for k in self.words}
-
-    def iter(self, chunk: bytes) -> list[tuple[int, str]]:
-        out = []
-        for m in self.regex.finditer(chunk):
-            start, word = m.start(), m.group().decode()
-            out.append((start, word))
-            for other in self.related[word]:
-                if chunk.startswith(self.encoded[other], start) or other in word:
-                    out.append((start, other))
-        return out
+PYDANTIC_INPUT = re.compile(r"\s*\[type=\w+, input_value=.*$")
+PATTERN_WINDOW = 640  # patterns see this much before their keyword and twice as much after
+EXCEPTION_LINE_KEPT = 4096  # an exception line longer than this is parsed from its head
+EXCEPTIONS_KEPT = 64
 
 
 class Evidence(BaseModel):
@@ -121,13 +46,27 @@ class Evidence(BaseModel):
 class Diagnosis(BaseModel):
     id: str
     category: str
-    role: str
+    role: str  # "cause", "symptom" or "note"
     cause: str
     fix: str
     confidence: float
     occurrences: int
     first_line: int
     evidence: list[Evidence]
+    fatal: bool = True
+    versions: str = ""
+
+
+class RaisedException(BaseModel):
+    """An exception the log shows, attributed to the process that printed it."""
+
+    line: int
+    component: str  # e.g. "EngineCore_DP0", "APIServer", "" when the line has no process prefix
+    type: str
+    message: str
+    classification: str  # configuration, resource, environment, data, engine bug, symptom, warning
+    raised_in: str = ""  # the innermost frame's file, when the traceback shows it
+    occurrences: int = 1
 
 
 class TriageResult(BaseModel):
@@ -135,158 +74,225 @@ class TriageResult(BaseModel):
     lines: int
     bytes: int
     diagnoses: list[Diagnosis]
-    verdict: str  # "cause found", "symptoms only", "no known signature"
+    verdict: str  # "cause found", "competing causes", "exception only", "symptoms only", "no known signature", "no failure"
+    fatal: bool = False
+    exception: RaisedException | None = None  # the root exception, always shown when there is one
+    exceptions: list[RaisedException] = []
     last_error_lines: list[Evidence] = []
+    cut_lines: int = 0  # lines longer than the cap: their head was kept, the rest skipped
 
-
-class _Format(dict):
-    def __missing__(self, key: str) -> str:
-        return "?"
+    def headline(self) -> str:
+        """One line for a console (`up`'s incidents): the top diagnosis, its evidence line, its fix."""
+        if not self.diagnoses:
+            return f"{self.verdict}" + (
+                f"; last error line {self.last_error_lines[-1].line}" if self.last_error_lines else ""
+            )
+        d = self.diagnoses[0]
+        more = " (another cause competes: see doctor)" if self.verdict == "competing causes" else ""
+        return f"{d.id} at line {d.first_line}: {d.cause} Fix: {d.fix}{more}"
 
 
 @dataclass
-class _Hits:
+class Hits:
     count: int = 0
     first_line: int = 0
+    last_line: int = 0
     groups: dict[str, str] = field(default_factory=dict)
     evidence: list[tuple[int, str]] = field(default_factory=list)
 
 
-class Triage:
-    """Feed text in pieces (`feed`), then `result()`; nothing is kept but the hits."""
+class _LineCounter:
+    """Line numbers of increasing byte positions in one chunk, counting each newline once."""
 
-    def __init__(self, source: str, signatures: Iterable[Signature] | None = None):
+    def __init__(self, chunk: bytes, base: int):
+        self.chunk, self.pos, self.line = chunk, 0, base
+
+    def at(self, position: int) -> int:
+        self.line += self.chunk.count(b"\n", self.pos, position)
+        self.pos = position
+        return self.line + 1
+
+
+def _line_at(chunk: bytes, position: int) -> tuple[int, int]:
+    start = chunk.rfind(b"\n", 0, position) + 1
+    end = chunk.find(b"\n", position)
+    return start, end if end >= 0 else len(chunk)
+
+
+@lru_cache(maxsize=4)
+def _finder(words: tuple[str, ...]) -> KeywordFinder:
+    return KeywordFinder(words)
+
+
+class Triage:
+    """Feed bytes in pieces (`feed`), then `result()`; nothing is kept but hits and a few lines."""
+
+    def __init__(self, source: str, signatures: Iterable[Signature] | None = None, max_line: int = MAX_LINE):
         self.source = source
         self.signatures = tuple(signatures or load_signatures())
-        self.by_keyword: dict[str, list[Signature]] = defaultdict(list)
+        self.by_keyword: dict[str, list[Signature]] = {}
         for sig in self.signatures:
             for keyword in sig.keywords:
-                self.by_keyword[keyword].append(sig)
-        # context literals that some entries require somewhere in the log
+                self.by_keyword.setdefault(keyword, []).append(sig)
         self.requirement_words = {w for sig in self.signatures for w in sig.requires}
         self.seen_requirements: set[str] = set()
-        self.finder = KeywordFinder([*self.by_keyword, *self.requirement_words])
-        self.hits: dict[str, _Hits] = {}
+        self.finder = _finder(tuple(sorted({*self.by_keyword, *self.requirement_words, *EXCEPTION_WORDS})))
+        self.exception_words = set(EXCEPTION_WORDS)
+        self.framer = LineFramer(max_line)
+        self.hits: dict[str, Hits] = {}
+        self.raised: dict[tuple[str, str, str], RaisedException] = {}
         self.lines = 0
         self.bytes = 0
-        self.tail: deque[tuple[int, str]] = deque(maxlen=8)
-        self._carry = b""
+        self._tail_bytes = b""
 
     def feed(self, data: bytes) -> None:
-        data = self._carry + data
-        cut = data.rfind(b"\n") + 1
-        self._carry = data[cut:]
-        if cut:
-            self._scan(data[:cut])
+        self.bytes += len(data)
+        for chunk in self.framer.feed(data):
+            self._scan(chunk)
 
     def close(self) -> None:
-        if self._carry:
-            self._scan(self._carry + b"\n")
-            self._carry = b""
+        for chunk in self.framer.close():
+            self._scan(chunk)
 
     def _scan(self, chunk: bytes) -> None:
-        base_line = self.lines
-        self.bytes += len(chunk)
-        counted_to, line_no = 0, base_line
-        line_start, line_words = -1, []
-        for position, word in self.finder.iter(chunk):
-            start = chunk.rfind(b"\n", 0, position) + 1
-            if start != line_start:
-                if line_words:
-                    self._match_line(chunk, line_start, line_no + 1, line_words)
-                line_no += chunk.count(b"\n", counted_to, start)
-                counted_to, line_start, line_words = start, start, []
-            line_words.append(word)
-        if line_words:
-            self._match_line(chunk, line_start, line_no + 1, line_words)
-        self.lines = base_line + chunk.count(b"\n")
-        # the last error-looking lines, for logs with no known signature
-        tail_from = max(0, len(chunk) - 64 * 1024)
-        tail_line = self.lines - chunk.count(b"\n", tail_from)
-        for m in ERROR_LINE.finditer(chunk, tail_from):
-            s = chunk.rfind(b"\n", 0, m.start()) + 1
-            e = chunk.find(b"\n", m.end())
-            number = tail_line + chunk.count(b"\n", tail_from, s) + 1
-            if not self.tail or self.tail[-1][0] != number:
-                self.tail.append((number, chunk[s:e].decode("utf-8", "replace").strip()[:400]))
+        counter = self._keywords(chunk, self.lines)
+        self.lines = counter.line + chunk.count(b"\n", counter.pos)
+        # the last 64 KiB of the stream, for the fallback's last error-looking lines (read at the end)
+        self._tail_bytes = (self._tail_bytes + chunk[-TAIL_BYTES:])[-TAIL_BYTES:]
 
-    def _match_line(self, chunk: bytes, start: int, number: int, words: list[str]) -> None:
-        end = chunk.find(b"\n", start)
-        line = chunk[start : end if end >= 0 else len(chunk)].decode("utf-8", "replace")
-        candidates: dict[str, Signature] = {}
-        for word in words:
+    def _keywords(self, chunk: bytes, base: int) -> _LineCounter:
+        counter = _LineCounter(chunk, base)
+        line_start, line_end, words = -1, -1, []
+        for position, word in self.finder.iter(chunk):
+            if position >= line_end:
+                if words:
+                    self._match_line(chunk, line_start, line_end, counter.at(line_start), words)
+                line_start, line_end = _line_at(chunk, position)
+                words = []
+            words.append((position, word))
+        if words:
+            self._match_line(chunk, line_start, line_end, counter.at(line_start), words)
+        return counter
+
+    def _match_line(
+        self, chunk: bytes, start: int, end: int, number: int, found: list[tuple[int, str]]
+    ) -> None:
+        line = chunk[start:end].decode("utf-8", "replace")
+        if any(w in self.exception_words for _, w in found):
+            self._exception(chunk, line, start, end, number)
+        # wordings sit near their keyword: each entry's patterns see only a bounded window around
+        # its first keyword on the line, so no pattern ever runs over a long line (linear time)
+        first: dict[str, tuple[int, Signature]] = {}
+        for position, word in found:
             if word in self.requirement_words:
                 self.seen_requirements.add(word)
             for sig in self.by_keyword.get(word, ()):
-                candidates[sig.id] = sig
-        for sig in candidates.values():
-            m = sig.pattern.search(line)
+                first.setdefault(sig.id, (position, sig))
+        for position, sig in first.values():
+            lo, hi = max(start, position - PATTERN_WINDOW), min(end, position + 2 * PATTERN_WINDOW)
+            text = line if hi - lo == end - start else chunk[lo:hi].decode("utf-8", "replace")
+            m = sig.search(text)
             if not m:
                 continue
             hit = self.hits.get(sig.id)
             if hit is None:
-                hit = self.hits[sig.id] = _Hits(
-                    first_line=number, groups={k: v for k, v in m.groupdict().items() if v}
-                )
+                groups = {k: v for k, v in m.groupdict().items() if v}
+                hit = self.hits[sig.id] = Hits(first_line=number, groups=groups)
             hit.count += 1
+            hit.last_line = number
             if len(hit.evidence) < EVIDENCE_KEPT:
                 hit.evidence.append((number, line.strip()[:400]))
 
-    def result(self) -> TriageResult:
-        self.close()
-        found: list[tuple[Signature, _Hits]] = []
-        for sig in self.signatures:
-            hit = self.hits.get(sig.id)
-            if hit is None or (sig.requires and not self.seen_requirements.intersection(sig.requires)):
-                continue
-            found.append((sig, hit))
-        # A specific entry (same line pattern, with a `requires` context that held) replaces the generic one.
-        specific = {sig.pattern.pattern for sig, _ in found if sig.requires}
-        found = [(s, h) for s, h in found if s.requires or s.pattern.pattern not in specific]
-        # A generic entry (e.g. any CUDA OOM) steps aside when a more specific cause of its category matched.
-        categories = {s.category for s, _ in found if s.role == "cause" and not s.generic}
-        found = [(s, h) for s, h in found if not (s.generic and s.category in categories)]
-        diagnoses = [
-            Diagnosis(
-                id=sig.id,
-                category=sig.category,
-                role=sig.role,
-                cause=sig.cause.format_map(_Format(hit.groups)),
-                fix=sig.fix.format_map(_Format(hit.groups)),
-                confidence=sig.confidence,
-                occurrences=hit.count,
-                first_line=hit.first_line,
-                evidence=[Evidence(line=n, text=t) for n, t in hit.evidence],
-            )
-            for sig, hit in found
-        ]
-        diagnoses.sort(key=lambda d: (d.role != "cause", -d.confidence, d.first_line))
-        if any(d.role == "cause" for d in diagnoses):
-            verdict = "cause found"
-        elif diagnoses:
-            verdict = "symptoms only"
-        else:
-            verdict = "no known signature"
-        return TriageResult(
-            source=self.source,
-            lines=self.lines,
-            bytes=self.bytes,
-            diagnoses=diagnoses,
-            verdict=verdict,
-            last_error_lines=[Evidence(line=n, text=t) for n, t in self.tail]
-            if verdict != "cause found"
-            else [],
+    def _exception(self, chunk: bytes, line: str, start: int, end: int, number: int) -> None:
+        prefix = split_prefix(line[:EXCEPTION_LINE_KEPT])
+        exc = ExceptionLine.parse(prefix.payload)
+        if exc is None:
+            return
+        message = exc.message
+        if exc.type == "ValidationError":  # pydantic: the reason is on the next lines
+            message = " ".join([message, *self._following(chunk, end, 2)])
+        self._record(
+            exc, message, prefix.component, number, lambda: self._frame(chunk, start, prefix.component)
         )
 
+    @staticmethod
+    def _following(chunk: bytes, end: int, count: int) -> list[str]:
+        out = []
+        for _ in range(count):
+            if end >= len(chunk):
+                break
+            nxt = chunk.find(b"\n", end + 1)
+            nxt = len(chunk) if nxt < 0 else nxt
+            out.append(split_prefix(chunk[end + 1 : nxt].decode("utf-8", "replace")).payload.strip())
+            end = nxt
+        # pydantic appends the whole input ("[type=value_error, input_value=ArgsKwargs(...") to the reason
+        out = [PYDANTIC_INPUT.sub("", t) for t in out]
+        return [t for t in out if t and not t.startswith("For further information")]
 
-def triage_stream(handle, source: str) -> TriageResult:
-    """Triage a stream (a file, stdin, a journalctl pipe) chunk by chunk; text streams are read
-    through their byte buffer, so decoding costs nothing for lines that match no keyword."""
+    @staticmethod
+    def _frame(chunk: bytes, start: int, component: str) -> str:
+        """The file of the innermost traceback frame printed above an exception line by the same
+        process (interleaved logs put other processes' lines in between)."""
+        floor, at = max(0, start - 16384), start
+        for _ in range(8):
+            at = chunk.rfind(b'File "', floor, at)
+            if at < 0:
+                return ""
+            s, e = _line_at(chunk, at)
+            prefix = split_prefix(chunk[s:e].decode("utf-8", "replace"))
+            m = FRAME.match(prefix.payload)
+            if m and prefix.component == component:
+                return m["file"].split("site-packages/", 1)[-1] + f":{m['line']}"
+        return ""
+
+    def _record(self, exc: ExceptionLine, message: str, component: str, number: int, frame) -> None:
+        """Keep the first of each distinct exception (with its frame, looked up only then), count the rest."""
+        key = (component, exc.type, message[:200])
+        seen = self.raised.get(key)
+        if seen is not None:
+            seen.occurrences += 1
+            return
+        if len(self.raised) >= EXCEPTIONS_KEPT:
+            return
+        kind = "warning" if exc.type.endswith("Warning") else classify(exc)
+        self.raised[key] = RaisedException(
+            line=number,
+            component=component,
+            type=exc.qualified,
+            message=message[:600],
+            classification=kind,
+            raised_in=frame(),
+        )
+
+    def error_tail(self) -> list[tuple[int, str]]:
+        """The last error-looking lines of the stream, for logs with no known signature (one look per
+        line, newlines counted once)."""
+        buf, found, pos = self._tail_bytes, [], 0
+        counter = _LineCounter(buf, self.lines - buf.count(b"\n"))
+        while (m := ERROR_LINE.search(buf, pos)) is not None:
+            s, e = _line_at(buf, m.start())
+            found.append((counter.at(s), buf[s:e].decode("utf-8", "replace").strip()[:400]))
+            pos = e + 1
+        return found[-8:]
+
+    def result(self) -> TriageResult:
+        from servebox.doctor.ranking import rank
+
+        self.close()
+        return rank(self)
+
+
+def triage_stream(handle, source: str, max_bytes: int | None = None) -> TriageResult:
+    """Triage a stream (a file, stdin, a journalctl pipe, a FIFO) chunk by chunk, reading at most
+    `max_bytes` when given; text streams are read through their byte buffer."""
     raw = getattr(handle, "buffer", handle)
     triage = Triage(source)
-    while True:
-        chunk = raw.read(CHUNK_BYTES)
+    remaining = max_bytes
+    while remaining is None or remaining > 0:
+        chunk = raw.read(CHUNK_BYTES if remaining is None else min(CHUNK_BYTES, remaining))
         if not chunk:
             break
+        if remaining is not None:
+            remaining -= len(chunk)
         triage.feed(chunk if isinstance(chunk, bytes) else chunk.encode("utf-8", "replace"))
     return triage.result()

@@ -11,18 +11,36 @@ from servebox.doctor.triage import TriageResult
 STYLE = {"pass": "green", "fail": "red", "n/a": "dim"}
 
 
+ROLE_TAG = {"cause": "[red]cause[/red]", "symptom": "[yellow]symptom[/yellow]", "note": "[dim]note[/dim]"}
+
+
 def show_triage(result: TriageResult, console: Console) -> None:
     console.print(f"[bold]{result.source}[/bold]: {result.lines:,} lines, {result.verdict}")
+    if result.verdict == "competing causes":
+        console.print("[yellow]more than one cause fits this log: each is shown with its evidence[/yellow]")
     for rank, d in enumerate(result.diagnoses, 1):
-        tag = "[red]cause[/red]" if d.role == "cause" else "[yellow]symptom[/yellow]"
+        tag = ROLE_TAG.get(d.role, d.role)
         console.print(
             f"{rank}. {tag} [bold]{d.id}[/bold] ({d.category}, confidence {d.confidence:.2f}, {d.occurrences}x)"
         )
         console.print(f"   cause: {d.cause}", markup=False, highlight=False)
         console.print(f"   fix:   {d.fix}", markup=False, highlight=False)
+        if d.versions:
+            console.print(f"   versions: {d.versions}", markup=False, highlight=False)
         for e in d.evidence:
             console.print(f"   line {e.line}: {e.text}", markup=False, highlight=False)
-    if result.verdict != "cause found" and result.last_error_lines:
+    exc = result.exception
+    if exc is not None:
+        who = f"{exc.component} " if exc.component else ""
+        where = f" ({exc.raised_in})" if exc.raised_in else ""
+        console.print(
+            f"raised: {who}{exc.type}: {exc.message[:300]} at line {exc.line}{where} [{exc.classification}]",
+            markup=False,
+            highlight=False,
+        )
+    if result.cut_lines:
+        console.print(f"{result.cut_lines} over-long line(s) were cut to their first 64 KiB", style="dim")
+    if result.verdict not in ("cause found", "no failure") and result.last_error_lines:
         console.print("last error-looking lines:")
         for e in result.last_error_lines:
             console.print(f"   line {e.line}: {e.text}", markup=False, highlight=False)

@@ -1,0 +1,182 @@
+"""From hits to a ranked answer, with calibrated confidence.
+
+Rules, in order:
+- an entry whose `requires` context never appeared does not count; a specific entry (same
+  wording, with context) replaces the generic one; a generic cause steps aside for a specific
+  cause of its category; an entry that `supersedes` another hides it when both matched (the P100
+  log says compute capability unsupported, not bf16);
+- a stall marked `unless_progress` is only a note when the start kept making progress after it
+  (compile, weights, graphs, requests), since a slow start is not a hang;
+- the root exception (the first raised exception that is not a wrapper such as EngineDeadError) is
+  always shown; when no cause entry explains it (its line or its text), it is a competing cause, and
+  with no cause entry at all it is the answer: "no known signature: X raised Y at line N";
+- two explained causes of different categories, both confident, are shown as competing.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from servebox.doctor.triage import Diagnosis, Evidence, RaisedException, TriageResult
+
+if TYPE_CHECKING:
+    from servebox.doctor.signatures import Signature
+    from servebox.doctor.triage import Hits, Triage
+
+CONFIDENT = 0.7
+UNEXPLAINED_CAP = 0.6  # a cause entry that does not explain the root exception is not confident
+NOT_ROOT = {"symptom", "warning"}
+
+
+class _Format(dict):
+    def __missing__(self, key: str) -> str:
+        return "?"
+
+
+def _matched(t: Triage) -> tuple[list[tuple[Signature, Hits]], list[Hits]]:
+    """The entries that count, and the hits of those hidden by an entry that supersedes them."""
+    found = [
+        (sig, hit)
+        for sig in t.signatures
+        if (hit := t.hits.get(sig.id)) is not None
+        and sig.role in ("cause", "symptom")
+        and (not sig.requires or t.seen_requirements.intersection(sig.requires))
+    ]
+    specific = {p.pattern for sig, _ in found if sig.requires for p in sig.patterns}
+    found = [(s, h) for s, h in found if s.requires or not {p.pattern for p in s.patterns} & specific]
+    categories = {s.category for s, _ in found if s.role == "cause" and not s.generic}
+    found = [(s, h) for s, h in found if not (s.generic and s.category in categories)]
+    hidden = {x for s, _ in found for x in s.supersedes}
+    return [(s, h) for s, h in found if s.id not in hidden], [h for s, h in found if s.id in hidden]
+
+
+def _progress_after(t: Triage, line: int) -> tuple[int, str] | None:
+    for sig in t.signatures:
+        hit = t.hits.get(sig.id)
+        if sig.role == "progress" and hit is not None and hit.last_line > line:
+            return hit.last_line, sig.id
+    return None
+
+
+def _shutdown_before(t: Triage, line: int) -> int | None:
+    for sig in t.signatures:
+        hit = t.hits.get(sig.id)
+        if sig.role == "shutdown" and hit is not None and hit.first_line <= line:
+            return hit.first_line
+    return None
+
+
+def _diagnosis(sig: Signature, hit: Hits, t: Triage) -> Diagnosis:
+    groups = _Format(hit.groups)
+    raised_here = [e for e in t.raised.values() if e.line == hit.first_line]
+    if raised_here:
+        groups.setdefault("exception", raised_here[0].message)
+    d = Diagnosis(
+        id=sig.id,
+        category=sig.category,
+        role=sig.role,
+        cause=sig.cause.format_map(groups),
+        fix=sig.fix.format_map(groups),
+        confidence=sig.confidence,
+        occurrences=hit.count,
+        first_line=hit.first_line,
+        evidence=[Evidence(line=n, text=s) for n, s in hit.evidence],
+        fatal=sig.fatal,
+        versions=sig.versions,
+    )
+    if sig.unless_progress and (moved := _progress_after(t, hit.last_line)):
+        groups["progress_line"] = str(moved[0])
+        d.role, d.fatal, d.confidence = "note", False, 0.1
+        d.cause = sig.progress_note.format_map(groups)
+        d.fix = "Nothing to fix: the start went on. If starts are too slow, give the engine more CPU or a warm compile cache."
+    if sig.unless_shutdown and (asked := _shutdown_before(t, hit.first_line)) is not None:
+        d.role, d.fatal, d.confidence = "note", False, 0.1
+        d.cause = f"Not a failure: a stop was asked for at line {asked} (SIGTERM), and vLLM reports its engine as dead while it shuts down."
+        d.fix = "Nothing to fix."
+    return d
+
+
+def _root(raised: list[RaisedException], consumed: set[int]) -> RaisedException | None:
+    """The first exception that is not a wrapper: not classified as one, and not on a line that a
+    symptom entry matched (vLLM's 'failed to be inspected' is a ValueError that only points back)."""
+    for exc in raised:
+        if exc.classification not in NOT_ROOT and exc.line not in consumed:
+            return exc
+    return None
+
+
+def _explains(sig: Signature, hit: Hits, exc: RaisedException) -> bool:
+    if any(n == exc.line for n, _ in hit.evidence) or hit.first_line == exc.line:
+        return True
+    text = f"{exc.type}: {exc.message}"
+    return sig.search(text) is not None or any(p.search(text) for p in sig.explains)
+
+
+def _exception_diagnosis(exc: RaisedException) -> Diagnosis:
+    who = f"the {exc.component} process" if exc.component else "the program"
+    where = f" in {exc.raised_in}" if exc.raised_in else ""
+    return Diagnosis(
+        id="uncaught-exception",
+        category=exc.classification,
+        role="cause",
+        cause=f"No known signature: {who} raised {exc.type}: {exc.message} at line {exc.line}{where} ({exc.classification}).",
+        fix="Read the exception's message: it names what the engine refused; check the flag, file or value it mentions.",
+        confidence=0.45,
+        occurrences=exc.occurrences,
+        first_line=exc.line,
+        evidence=[Evidence(line=exc.line, text=f"{exc.type}: {exc.message}"[:400])],
+    )
+
+
+def _weigh_root(diagnoses: list[Diagnosis], causes: list, root: RaisedException | None) -> bool:
+    """Add the root exception as a cause when no cause entry explains it; True when it competes."""
+    if root is None:
+        return False
+    if causes and any(_explains(sig, hit, root) for _, sig, hit in causes):
+        return False
+    for d, _, _ in causes:
+        d.confidence = min(d.confidence, UNEXPLAINED_CAP)
+    diagnoses.append(_exception_diagnosis(root))
+    return bool(causes)
+
+
+def _verdict(top: Diagnosis | None, competing: bool) -> str:
+    if top is None:
+        return "no known signature"
+    if top.role == "cause":
+        if competing:
+            return "competing causes"
+        return "exception only" if top.id == "uncaught-exception" else "cause found"
+    return "symptoms only" if top.role == "symptom" else "no failure"
+
+
+def rank(t: Triage) -> TriageResult:
+    found, superseded = _matched(t)
+    raised = sorted(t.raised.values(), key=lambda e: e.line)
+    # an exception on a symptom's line only points back; one on a superseded entry's line is
+    # explained by the entry that superseded it
+    consumed = {n for sig, hit in found if sig.role == "symptom" for n, _ in hit.evidence}
+    consumed |= {n for hit in superseded for n, _ in hit.evidence}
+    root = _root(raised, consumed)
+    diagnoses = [_diagnosis(sig, hit, t) for sig, hit in found]
+    causes = [(d, sig, hit) for d, (sig, hit) in zip(diagnoses, found, strict=True) if d.role == "cause"]
+    competing = _weigh_root(diagnoses, causes, root)
+    confident = {d.category for d in diagnoses if d.role == "cause" and d.confidence >= CONFIDENT}
+    competing |= len(confident) > 1
+    order = {"cause": 0, "symptom": 1, "note": 2}
+    diagnoses.sort(key=lambda d: (order.get(d.role, 3), -d.confidence, d.first_line))
+    verdict = _verdict(diagnoses[0] if diagnoses else None, competing)
+    return TriageResult(
+        source=t.source,
+        lines=t.lines,
+        bytes=t.bytes,
+        diagnoses=diagnoses,
+        verdict=verdict,
+        fatal=any(d.fatal and d.role in ("cause", "symptom") for d in diagnoses),
+        exception=root,
+        exceptions=raised[:16],
+        last_error_lines=[Evidence(line=n, text=s) for n, s in t.error_tail()]
+        if verdict != "cause found"
+        else [],
+        cut_lines=t.framer.cut_lines,
+    )

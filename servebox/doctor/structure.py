@@ -1,0 +1,127 @@
+"""The general first pass: who printed a line, and which exceptions the log raised.
+
+Engines interleave several processes in one log: vLLM prefixes `(APIServer pid=N)`,
+`(EngineCore_DP0 pid=N)`, `(Worker_TP1 pid=N)` (nested when the API server relays its core),
+then a level, a time and `[file.py:line]`; torch prefixes `[rank0]:`; llama-swap prefixes
+`[INFO] <model-id>`; the journal prefixes `time host unit[pid]:`. `split_prefix` peels these off
+and names the component, so that an exception is attributed to the process that raised it.
+`ExceptionLine.parse` recognises the last line of a Python traceback (`pkg.Type: message`),
+argparse's `prog: error: message`, and a repr'd exception (`ValueError("...")`).
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+
+_PID_TAG = re.compile(r"\(([A-Za-z][\w.\- ]*?) pid=(\d+)\)\s*")
+_JOURNAL = re.compile(
+    r"^(?:\w{3} [ \d]\d \d\d:\d\d:\d\d|\d{4}-\d\d-\d\dT[\d:.]+(?:[+-]\d{2}:?\d{2}|Z)?) \S+ (?P<unit>[\w@.\-]+)(?:\[\d+\])?: "
+)
+_STAMP = re.compile(r"^\[?\d{4}-\d\d-\d\d[ T][\d:.,]+\]?\s+")
+_LEVEL = re.compile(
+    r"^(?:INFO|WARNING|WARN|ERROR|DEBUG|CRITICAL)\s+\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)?\s+(?:\[[^\]]*\]\s?)?"
+)
+_LEVEL_OLD = re.compile(r"^(?:INFO|WARNING|ERROR|DEBUG|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d [\w.]+:\d+\]\s?")
+_RANK = re.compile(r"^\[(rank\d+)\]:\s?")
+_ROUTER = re.compile(r"^\[(?:INFO|WARN|ERROR|DEBUG)\] <(?P<model>[^>]+)> ")
+_PIPE = re.compile(r"^\s*\| ")
+
+EXCEPTION = re.compile(
+    r"^(?P<type>(?:[A-Za-z_][\w]*\.)*(?:[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Fault|Warning|NotFound|Timeout|Failure)|[a-z]+error)"
+    r"|Exception|KeyboardInterrupt|StopIteration|GeneratorExit)"
+    r"(?::\s?(?P<msg>.*)|\((?P<repr>[\"'].*)\)[\"']?.*|)$"
+)
+ARGPARSE = re.compile(r"^(?P<prog>[\w.\-]+(?: [\w\-]+)?): error: (?P<msg>.+)$")
+TRACEBACK = "Traceback (most recent call last):"
+FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<func>\S+)')
+
+
+@dataclass(frozen=True)
+class Prefix:
+    component: str  # "EngineCore_DP0", "Worker_TP1", "APIServer", "rank0", a unit or model id, or ""
+    payload: str  # the line without its prefixes
+
+
+def split_prefix(line: str) -> Prefix:
+    """Peel process, journal, time, level and rank prefixes; the innermost process tag wins."""
+    component = ""
+    text = line.rstrip("\r\n")
+    m = _JOURNAL.match(text)
+    if m:
+        component, text = m["unit"], text[m.end() :]
+    m = _PIPE.match(text)
+    if m:
+        text = text[m.end() :]
+    for _ in range(4):
+        m = _PID_TAG.match(text) or _STAMP.match(text)
+        if m is None:
+            break
+        if m.re is _PID_TAG:
+            component = m[1]
+        text = text[m.end() :]
+    m = _ROUTER.match(text)
+    if m:
+        component, text = m["model"], text[m.end() :]
+    m = _LEVEL_OLD.match(text) or _LEVEL.match(text)
+    if m:
+        text = text[m.end() :]
+    m = _RANK.match(text)
+    if m:
+        component, text = component or m[1], text[m.end() :]
+    return Prefix(component, text)
+
+
+@dataclass(frozen=True)
+class ExceptionLine:
+    type: str  # the exception's class (short name), or "argparse" for `prog: error: ...`
+    qualified: str  # as printed, with its module path
+    message: str
+
+    @classmethod
+    def parse(cls, payload: str) -> ExceptionLine | None:
+        text = payload.strip()
+        m = EXCEPTION.match(text)
+        if m:
+            qualified = m["type"]
+            msg = m["msg"] if m["msg"] is not None else (m["repr"] or "").strip("\"'")
+            return cls(qualified.rsplit(".", 1)[-1], qualified, msg.strip())
+        m = ARGPARSE.match(text)
+        if m and not text.startswith(("usage:", "ERROR")):
+            return cls("argparse", f"{m['prog']}: error", m["msg"].strip())
+        return None
+
+
+@dataclass(frozen=True)
+class ExceptionClass:
+    name: str  # configuration, resource, environment, data, engine bug, symptom
+    types: tuple[str, ...]
+    message: re.Pattern[str] | None
+
+
+@lru_cache(maxsize=1)
+def exception_classes() -> tuple[ExceptionClass, ...]:
+    raw = tomllib.loads(resources.files("servebox.doctor").joinpath("exceptions.toml").read_text())
+    return tuple(
+        ExceptionClass(
+            name=e["class"],
+            types=tuple(e.get("types", ())),
+            message=re.compile(e["message"], re.I) if e.get("message") else None,
+        )
+        for e in raw["rule"]
+    )
+
+
+def classify(exc: ExceptionLine) -> str:
+    """The first rule whose type list holds the exception's type (or is empty) and whose message
+    pattern (if any) matches; rules are ordered from specific to general in exceptions.toml."""
+    for rule in exception_classes():
+        if rule.types and exc.type not in rule.types:
+            continue
+        if rule.message is not None and not rule.message.search(exc.message):
+            continue
+        return rule.name
+    return "engine bug"

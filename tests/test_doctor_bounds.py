@@ -1,0 +1,82 @@
+"""doctor on hostile input: over-long lines and endless streams keep memory bounded and line numbers
+right (issue 13, item 6). Speed and linearity are measured by benchmarks/doctor_speed.py, not here."""
+
+from __future__ import annotations
+
+import os
+import threading
+
+from servebox.doctor.lines import MAX_LINE, LineFramer
+from servebox.doctor.triage import Triage, triage_stream
+
+
+def test_a_long_line_keeps_its_head_and_the_next_line_its_number():
+    t = Triage("long")
+    t.feed(b"first\n")
+    t.feed(b"OSError: [Errno 98] Address already in use " + b"x" * (3 * 2**20))  # a 3 MiB line, in pieces
+    for _ in range(4):
+        t.feed(b"y" * 2**20)
+    t.feed(b"\nkernel: Out of memory: Killed process 4242 (python3)\n")
+    r = t.result()
+    assert r.lines == 3 and r.cut_lines == 1
+    found = {d.id: d.first_line for d in r.diagnoses}
+    assert found["port-in-use"] == 2 and found["host-oom-kill"] == 3
+    assert all(len(e.text) <= 400 for d in r.diagnoses for e in d.evidence)
+
+
+def test_long_lines_inside_one_chunk_are_cut_too():
+    framer = LineFramer(max_line=1024)
+    chunk = b"a\n" + b"b" * 10_000 + b"\nc\n" + b"d" * 5000 + b"\ne\n"
+    out = b"".join(framer.feed(chunk)) + b"".join(framer.close())
+    assert out.split(b"\n")[0::2] == [b"a", b"c", b"e"]
+    assert max(len(line) for line in out.split(b"\n")) <= 2048 and framer.cut_lines == 2
+
+
+def test_endless_input_without_newlines_keeps_memory_flat():
+    framer = LineFramer()
+    zeros = bytes(4 * 2**20)
+    for _ in range(64):  # 256 MiB of /dev/zero
+        for _ in framer.feed(zeros):
+            pass
+        assert len(framer.carry) <= MAX_LINE
+    assert framer.cut_lines == 1 and framer.cut_bytes > 250 * 2**20
+
+
+def test_a_fifo_is_read_up_to_max_bytes(tmp_path):
+    fifo = tmp_path / "log.fifo"
+    os.mkfifo(fifo)
+
+    def writer():
+        with open(fifo, "wb") as w:
+            try:
+                w.write(b"RuntimeError: No CUDA GPUs are available\n" + bytes(8 * 2**20))
+            except BrokenPipeError:
+                pass
+
+    thread = threading.Thread(target=writer)
+    thread.start()
+    with open(fifo, "rb") as handle:
+        r = triage_stream(handle, "fifo", max_bytes=2 * 2**20)
+    thread.join(timeout=30)
+    assert r.bytes == 2 * 2**20 and r.diagnoses[0].id == "no-gpu-driver-in-container"
+
+
+def test_cli_on_dev_zero_with_a_byte_limit(run_cli):
+    r = run_cli("doctor", "--log", "/dev/zero", "--max-bytes", "20000000", "--json")
+    data = r.json()["triage"]
+    assert r.code == 0 and data["bytes"] == 20000000 and data["verdict"] == "no known signature"
+
+
+def test_a_directory_is_bad_input(run_cli, tmp_path):
+    r = run_cli("doctor", "--log", tmp_path)
+    assert r.code == 2 and str(tmp_path) in r.err and "Traceback" not in r.err
+
+
+def test_a_line_made_of_keywords_yields_a_bounded_number_of_hits():
+    from servebox.doctor.signatures import MAX_PER_LINE, KeywordFinder
+
+    finder = KeywordFinder(["nccl warn", "error:"])
+    line = b"NCCL WARN " * 5000 + b"\n"
+    hits = finder.iter(line * 3)
+    assert len(hits) == 3 * MAX_PER_LINE
+    assert finder.iter(b"a NCCL WARN b\nc Error: d\n") == [(2, "nccl warn"), (16, "error:")]
