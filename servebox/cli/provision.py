@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import typer
+from rich.markup import escape
 
 from servebox.cli.app import JSON_OPTION, app, emit_json, err, out
 from servebox.deploy.pip_run import PipFailed
@@ -106,7 +107,7 @@ def fetch_model_cmd(
     ),
     as_json: bool = JSON_OPTION,
 ) -> None:
-    """Download a checkpoint (resumable) and verify it: file count, sizes, shard headers."""
+    """Download a checkpoint (resumable) and verify it: every file's size and hub hash, the shard set, shard headers."""
     from servebox.checkpoint.source import HUB_REPO_RE
     from servebox.deploy.fetch import fetch_model
 
@@ -120,7 +121,8 @@ def fetch_model_cmd(
     else:
         state = "[green]complete[/green]" if result.complete else "[red]incomplete[/red]"
         out.print(
-            f"{result.repo}: {result.files} files, {result.bytes:,} bytes in {result.directory}: {state}"
+            f"{escape(result.repo)}: {result.files} files, {result.bytes:,} bytes in {escape(result.directory)}, "
+            f"{result.verified} verified against the hub's hashes: {state}"
         )
         for p in result.problems:
             out.print(f"  {p}", markup=False)
