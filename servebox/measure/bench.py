@@ -13,6 +13,7 @@ import json
 import random
 import statistics
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +35,7 @@ ENGINE_GAUGES = {
 
 def percentiles(values: list[float]) -> dict[str, float | None]:
     if not values:
-        return {"p50": None, "p90": None, "p99": None, "mean": None}
+        return {"p50": None, "p90": None, "p99": None, "mean": None, "std": None}
     ordered = sorted(values)
 
     def pct(p: float) -> float:
@@ -42,7 +43,13 @@ def percentiles(values: list[float]) -> dict[str, float | None]:
         lo, hi = int(k), min(int(k) + 1, len(ordered) - 1)
         return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
 
-    return {"p50": pct(0.5), "p90": pct(0.9), "p99": pct(0.99), "mean": statistics.fmean(ordered)}
+    return {
+        "p50": pct(0.5),
+        "p90": pct(0.9),
+        "p99": pct(0.99),
+        "mean": statistics.fmean(ordered),
+        "std": statistics.pstdev(ordered),
+    }
 
 
 class LevelResult(BaseModel):
@@ -51,6 +58,9 @@ class LevelResult(BaseModel):
     requests: int
     errors: int
     duration_s: float
+    prompt_tokens: int  # sum of the server's usage.prompt_tokens over completed requests
+    completion_tokens: int  # sum of usage.completion_tokens (tokens seen where usage is absent)
+    prompt_tokens_mean: float | None  # per request, as the server counted it (chat template included)
     requests_per_s: float
     output_tokens_per_s: float
     total_tokens_per_s: float
@@ -64,21 +74,34 @@ class LevelResult(BaseModel):
     error_samples: list[str]
 
 
+async def count_tokens(client: aiohttp.ClientSession, root: str, model: str, text: str) -> int | None:
+    """Tokens in TEXT by the server's own /tokenize: vLLM reads `prompt` and answers `count`, llama.cpp
+    reads `content` and answers `tokens` (a request it cannot read gives an empty list, not an error)."""
+    for body in ({"model": model, "prompt": text}, {"content": text}):
+        async with client.post(f"{root}/tokenize", json=body) as r:
+            if r.status != 200:
+                continue
+            reply = await r.json(content_type=None)
+        count = reply.get("count") or len(reply.get("tokens") or [])
+        if count:
+            return count
+    return None
+
+
 async def synthetic_prompt(
     client: aiohttp.ClientSession, base_url: str, model: str, input_tokens: int
 ) -> tuple[str, str]:
-    """A prompt of INPUT_TOKENS tokens by the server's own tokenizer (/tokenize), else by a 4-characters-a-token estimate."""
+    """A prompt of INPUT_TOKENS tokens by the server's own tokenizer (/tokenize), else by a 4-characters-a-token
+    estimate. The server's usage later reports what it really counted (its chat template adds tokens)."""
     words = "the quick brown fox jumps over the lazy dog while servebox measures every token ".split()
     text = " ".join(words[i % len(words)] for i in range(input_tokens))
     root = base_url.rstrip("/").removesuffix("/v1")
     try:
         for _ in range(6):
-            async with client.post(f"{root}/tokenize", json={"model": model, "prompt": text}) as r:
-                if r.status != 200:
-                    raise ValueError("no /tokenize")
-                reply = await r.json()
-            count = reply.get("count") or len(reply.get("tokens", []))
-            if count == input_tokens or count == 0:
+            count = await count_tokens(client, root, model, text)
+            if count is None:
+                raise ValueError("no /tokenize")
+            if count == input_tokens:
                 break
             n = max(1, round(len(text.split()) * input_tokens / count))
             text = " ".join(words[i % len(words)] for i in range(n))
@@ -149,6 +172,11 @@ def summarise_level(
         requests=len(results),
         errors=len(results) - len(ok),
         duration_s=duration,
+        prompt_tokens=in_tokens,
+        completion_tokens=out_tokens,
+        prompt_tokens_mean=(in_tokens / len(counted))
+        if (counted := [r for r in ok if r.prompt_tokens])
+        else None,
         requests_per_s=len(ok) / duration,
         output_tokens_per_s=out_tokens / duration,
         total_tokens_per_s=(out_tokens + in_tokens) / duration,
@@ -159,8 +187,18 @@ def summarise_level(
         e2e_s=percentiles([r.e2e for r in ok]),
         goodput_per_s=good,
         engine=engine,
-        error_samples=[r.error or f"HTTP {r.status}" for r in results if not r.ok][:3],
+        error_samples=error_samples(results),
     )
+
+
+def error_samples(results: list[Completion], limit: int = 3) -> list[str]:
+    """The distinct failure reasons with their counts, most frequent first ("8x HTTP 400: ...")."""
+    reasons = Counter(
+        (f"HTTP {r.status}: " if r.status else "") + " ".join((r.error or "no reply").split())[:300]
+        for r in results
+        if not r.ok
+    )
+    return [f"{n}x {reason}" for reason, n in reasons.most_common(limit)]
 
 
 async def run_level(
@@ -174,6 +212,14 @@ async def run_level(
     seed: int = 0,
 ) -> LevelResult:
     width = concurrency or max(8, int((rate or 1) * 8))
+    cap = asyncio.Semaphore(concurrency) if (rate and concurrency) else None
+
+    async def capped(body: dict[str, Any], at: float) -> Completion:
+        if cap is None:
+            return await chat(client, base_url, body, start=at)
+        async with cap:  # the wait for a slot counts: the timer started at the arrival
+            return await chat(client, base_url, body, start=at)
+
     async with make_client(width, timeout_s, api_key) as client:
         stop, samples = asyncio.Event(), []
         sampler = asyncio.create_task(sample_metrics(client, base_url, stop, samples))
@@ -185,7 +231,7 @@ async def run_level(
             for (
                 body
             ) in bodies:  # open loop: the timer starts at the arrival, whatever the client then waits for
-                tasks.append(asyncio.create_task(chat(client, base_url, body, start=time.perf_counter())))
+                tasks.append(asyncio.create_task(capped(body, time.perf_counter())))
                 await asyncio.sleep(rng.expovariate(rate))
             results = list(await asyncio.gather(*tasks))
         else:
@@ -262,7 +308,7 @@ async def run_bench(
     bodies = request_bodies(model, prompt, output_tokens, requests, prompts_file)
     levels: list[LevelResult] = []
     if rate:
-        levels.append(await run_level(url, bodies, None, rate, slo or {}, api_key, timeout_s))
+        levels.append(await run_level(url, bodies, concurrency, rate, slo or {}, api_key, timeout_s))
     elif sweep_max:
         width = 1
         while width <= sweep_max:
