@@ -141,7 +141,9 @@ def _provision_locked(spec: ProvisionSpec, venv_link: Path, root: Path, say: Pro
         venv=str(venv_link), target=str(target), digest=digest, changed=True, previous=previous
     )
     if venv_link.is_symlink() and venv_link.resolve() == target.resolve() and _stamped(target, digest):
-        return result.model_copy(update={"changed": False})
+        recorded = venv_link.with_name(venv_link.name + ".previous")
+        before = os.readlink(recorded) if recorded.is_symlink() else None
+        return result.model_copy(update={"changed": False, "previous": before})
     if venv_link.exists() and not venv_link.is_symlink():
         raise InputError(
             str(venv_link), "venv", "exists and is not a servebox-managed symlink; move it away first"

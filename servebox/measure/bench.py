@@ -14,6 +14,7 @@ import random
 import statistics
 import time
 from collections import Counter
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,8 @@ ENGINE_GAUGES = {
     "vllm:kv_cache_usage_perc": "kv_usage",
     "vllm:num_preemptions_total": "preemptions",
     "vllm:num_preemptions": "preemptions",
+    "llamacpp:requests_processing": "running",  # llama-server --metrics
+    "llamacpp:requests_deferred": "waiting",
 }
 
 
@@ -61,6 +64,12 @@ class LevelResult(BaseModel):
     prompt_tokens: int  # sum of the server's usage.prompt_tokens over completed requests
     completion_tokens: int  # sum of usage.completion_tokens (tokens seen where usage is absent)
     prompt_tokens_mean: float | None  # per request, as the server counted it (chat template included)
+    latencies_s: list[float]  # each completed request's end-to-end time
+    queue_times_s: list[
+        float
+    ]  # each completed request's wait for a slot (0 in a closed loop, by construction)
+    max_output_tokens_per_s: float  # vLLM's definition: the busiest 1-s bucket of token arrivals
+    max_concurrent_requests: int  # vLLM's definition: most requests active in one 1-s bucket
     requests_per_s: float
     output_tokens_per_s: float
     total_tokens_per_s: float
@@ -188,7 +197,24 @@ def summarise_level(
         goodput_per_s=good,
         engine=engine,
         error_samples=error_samples(results),
+        latencies_s=[r.e2e for r in ok],
+        queue_times_s=[r.queued_s for r in ok],
+        **peak_rates(ok),
     )
+
+
+def peak_rates(ok: list[Completion]) -> dict[str, float | int]:
+    """Peak output tokens in one second and peak requests active in one second, in 1-s buckets from the
+    first start, as vllm/benchmarks/serve.py computes them (so the two tools' figures compare)."""
+    if not ok:
+        return {"max_output_tokens_per_s": 0.0, "max_concurrent_requests": 0}
+    t0 = min(r.start for r in ok)
+    tokens: Counter[int] = Counter(int(t - t0) for r in ok for t in r.token_times)
+    active: Counter[int] = Counter(s for r in ok for s in range(int(r.start - t0), int(r.end - t0) + 1))
+    return {
+        "max_output_tokens_per_s": float(max(tokens.values(), default=0)),
+        "max_concurrent_requests": max(active.values()),
+    }
 
 
 def error_samples(results: list[Completion], limit: int = 3) -> list[str]:
@@ -218,7 +244,10 @@ async def run_level(
         if cap is None:
             return await chat(client, base_url, body, start=at)
         async with cap:  # the wait for a slot counts: the timer started at the arrival
-            return await chat(client, base_url, body, start=at)
+            queued = time.perf_counter() - at
+            done = await chat(client, base_url, body, start=at)
+            done.queued_s = queued
+            return done
 
     async with make_client(width, timeout_s, api_key) as client:
         stop, samples = asyncio.Event(), []
@@ -278,6 +307,7 @@ def request_bodies(
 
 
 class BenchReport(BaseModel):
+    started: str  # ISO 8601, UTC
     url: str
     model: str
     prompt_source: str
@@ -301,6 +331,7 @@ async def run_bench(
     api_key: str | None = None,
     timeout_s: float = 600,
 ) -> BenchReport:
+    started = datetime.now(UTC).isoformat(timespec="seconds")
     async with make_client(2, 30, api_key) as client:
         prompt, source = (
             await synthetic_prompt(client, url, model, input_tokens) if not prompts_file else ("", "file")
@@ -320,6 +351,7 @@ async def run_bench(
     else:
         levels.append(await run_level(url, bodies, concurrency or 1, None, slo or {}, api_key, timeout_s))
     return BenchReport(
+        started=started,
         url=url,
         model=model,
         prompt_source=source,

@@ -4,7 +4,8 @@ Timers start before the request is queued on the client side; the first token of
 the first answer token after the reasoning, and every token's arrival are recorded. The answer is
 read from `content`, the reasoning from `reasoning` or `reasoning_content` (vLLM renamed the
 field; llama.cpp and SGLang use the old name). Token counts come from the server's `usage`
-(`stream_options.include_usage`).
+(`stream_options.include_usage`). An `error` event inside the stream (llama.cpp sends one, with HTTP
+200, when its context fills mid-request) fails the request.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ class Completion:
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
     start: float = 0.0
+    queued_s: float = 0.0  # waiting for a concurrency slot after arriving (Poisson arrivals with a cap)
     first_token: float | None = None
     first_answer_token: float | None = None
     end: float = 0.0
@@ -55,6 +57,13 @@ class Completion:
         if self.first_token is None or n < 2:
             return None
         return (self.end - self.first_token) / (n - 1)
+
+
+def stream_error(error: object) -> str:
+    """The error event's code and message (llama.cpp: {"code": 500, "message": ..., "type": ...})."""
+    if isinstance(error, dict):
+        return f"stream error {error.get('code', '')}: {error.get('message', error)}".replace(" :", ":")
+    return f"stream error: {error}"
 
 
 def make_client(concurrency: int, timeout_s: float, api_key: str | None = None) -> aiohttp.ClientSession:
@@ -93,6 +102,12 @@ async def chat(
                     if data == b"[DONE]":
                         continue
                     chunk = json.loads(data)
+                    if chunk.get(
+                        "error"
+                    ):  # llama.cpp reports a failure as an event inside an HTTP 200 stream
+                        result.error = stream_error(chunk["error"])
+                        result.end = time.perf_counter()
+                        return result
                     if chunk.get("usage"):
                         result.prompt_tokens = chunk["usage"].get("prompt_tokens")
                         result.completion_tokens = chunk["usage"].get("completion_tokens")

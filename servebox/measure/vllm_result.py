@@ -30,7 +30,7 @@ def level_json(report: BenchReport, level: LevelResult, date: str, label: str) -
         "date": date,
         "endpoint_type": BACKEND,
         "backend": BACKEND,
-        "label": label,
+        "label": None,  # vLLM writes its --label, None unless given
         "model_id": report.model,
         "tokenizer_id": report.model,
         "num_prompts": level.requests,
@@ -46,6 +46,11 @@ def level_json(report: BenchReport, level: LevelResult, date: str, label: str) -
         "request_goodput": level.goodput_per_s,
         "output_throughput": level.output_tokens_per_s,
         "total_token_throughput": level.total_tokens_per_s,
+        "latencies": level.latencies_s,
+        "queue_times": level.queue_times_s,
+        "max_output_tokens_per_s": level.max_output_tokens_per_s,
+        "max_concurrent_requests": level.max_concurrent_requests,
+        "rtfx": 0.0,  # vLLM's audio real-time factor: no audio here
     }
     for name, attr in METRICS.items():
         stats = getattr(level, attr)
@@ -77,7 +82,7 @@ def default_filename(report: BenchReport, level: LevelResult, date: str, label: 
 
 
 def save_results(
-    report: BenchReport, result_dir: Path | None, result_filename: str | None, label: str = "servebox"
+    report: BenchReport, result_dir: Path | None, result_filename: str | None, label: str = BACKEND
 ) -> list[Path]:
     """Write one vLLM-shaped JSON per level; with several levels and a given name, `-cN`/`-rR` is added."""
     date = datetime.now().strftime("%Y%m%d-%H%M%S")  # vLLM's own format for `date` and file names

@@ -22,7 +22,7 @@ def _ms(value: float | None) -> str:
 
 
 def show_bench(report: BenchReport, console: Console) -> None:
-    head = Text(f"{report.url} model {report.model}: ")
+    head = Text(f"{report.started} {report.url} model {report.model}: ")
     counted = [lv.prompt_tokens_mean for lv in report.levels if lv.prompt_tokens_mean]
     prompt = (
         f"{sum(counted) / len(counted):.0f} prompt tokens by the server's count (usage)"
