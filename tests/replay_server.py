@@ -45,8 +45,13 @@ class ReplayServer:
         chunk_chars: int = 8,
         fail_every: int = 0,
         template_tokens: int = 0,
+        fail_in_stream: bool = False,
     ):
-        self.fail_every, self.template_tokens = fail_every, template_tokens
+        self.fail_every, self.template_tokens, self.fail_in_stream = (
+            fail_every,
+            template_tokens,
+            fail_in_stream,
+        )
         self.responses = responses or {}
         self.old_field = old_field
         self.token_delay_s = token_delay_s
@@ -104,6 +109,17 @@ class ReplayServer:
         body = await request.json()
         self.requests.append(body)
         if self.fail_every and len(self.requests) % self.fail_every == 0:
+            if self.fail_in_stream:  # llama-server's event when its KV cache fills mid-request (HTTP 200)
+                event = {
+                    "error": {
+                        "code": 500,
+                        "message": "Context size has been exceeded.",
+                        "type": "server_error",
+                    }
+                }
+                return StreamingResponse(
+                    iter([f"data: {json.dumps(event)}\n\n"]), media_type="text/event-stream"
+                )
             error = {
                 "code": 400,
                 "message": "the request exceeds the available context size",

@@ -70,6 +70,7 @@ class LevelResult(BaseModel):
     ]  # each completed request's wait for a slot (0 in a closed loop, by construction)
     max_output_tokens_per_s: float  # vLLM's definition: the busiest 1-s bucket of token arrivals
     max_concurrent_requests: int  # vLLM's definition: most requests active in one 1-s bucket
+    reconnects: int  # requests sent again because their pooled connection was already closed
     requests_per_s: float
     output_tokens_per_s: float
     total_tokens_per_s: float
@@ -198,6 +199,7 @@ def summarise_level(
         engine=engine,
         error_samples=error_samples(results),
         latencies_s=[r.e2e for r in ok],
+        reconnects=sum(r.reconnects for r in results),
         queue_times_s=[r.queued_s for r in ok],
         **peak_rates(ok),
     )

@@ -75,6 +75,11 @@ def show_bench(report: BenchReport, console: Console) -> None:
             console.print(
                 f"goodput at {lv.concurrency or lv.request_rate}: {lv.goodput_per_s:.2f} req/s within the SLOs"
             )
+        if lv.reconnects:
+            console.print(
+                f"{lv.reconnects} requests were sent again on a fresh connection: the server had closed "
+                "the kept-alive one (llama-server does after every streamed response); their time includes it"
+            )
         for e in lv.error_samples:
             console.print(Text.assemble(("error", "red"), f": {e}"))
 
