@@ -139,20 +139,34 @@ def compare_runs(runs: list[Run]) -> dict[str, Any]:
 def show_comparison(table: dict[str, Any], console: Console) -> None:
     t = Table("load", "figure", f"A: {table['a']}", f"B: {table['b']}", "B/A")
     for r in table["rows"]:
-        cell = lambda v: "-" if v is None else f"{v:.4g}"  # noqa: E731
-        t.add_row(
-            r["load"],
-            r["figure"],
-            cell(r["a"]),
-            cell(r["b"]),
-            "-" if r["b_over_a"] is None else f"{r['b_over_a']:.2f}x",
-        )
+        t.add_row(r["load"], r["figure"], _cell(r["a"]), _cell(r["b"]), _ratio(r["b_over_a"]))
     console.print(t)
     if not table["rows"]:
         console.print("the two runs share no load level (same concurrency or rate) to compare", markup=False)
 
 
+def _cell(value: float | None) -> str:
+    return "-" if value is None else f"{value:.4g}"
+
+
+def _ratio(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}x"
+
+
 def write_compare_html(runs: list[Run], path: Path) -> None:
+    import html
+
     from servebox.report.bench_view import write_runs_html
 
-    write_runs_html(runs, path, {}, f"servebox bench: {runs[0].name} vs {runs[1].name}")
+    table = compare_runs(runs)
+    rows = "".join(
+        f"<tr><td>{html.escape(r['load'])}</td><td style='text-align:left'>{html.escape(r['figure'])}</td>"
+        f"<td>{_cell(r['a'])}</td><td>{_cell(r['b'])}</td><td>{_ratio(r['b_over_a'])}</td></tr>"
+        for r in table["rows"]
+    )
+    head = (
+        f"<tr><th>load</th><th>figure</th><th>A: {html.escape(table['a'])}</th>"
+        f"<th>B: {html.escape(table['b'])}</th><th>B/A</th></tr>"
+    )
+    extra = ["<h2>Side by side</h2>", f"<table>{head}{rows}</table>"]
+    write_runs_html(runs, path, {}, f"servebox bench: {runs[0].name} vs {runs[1].name}", extra)

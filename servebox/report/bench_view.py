@@ -111,7 +111,9 @@ def _simple_chart(runs: list[Run], y_label: str, figures: dict[str, Any]) -> str
     return chart(series, runs[0].x_label, y_label, x_names=names)
 
 
-def write_runs_html(runs: list[Run], path: Path, slo: dict[str, float], title: str) -> None:
+def write_runs_html(
+    runs: list[Run], path: Path, slo: dict[str, float], title: str, extra: list[str] | None = None
+) -> None:
     """Latency (p50 line, p50-p99 band, the SLO line), throughput and the engine's own gauges per level."""
     esc = html.escape
     body = [f"<h1>{esc(title)}</h1>"]
@@ -155,7 +157,7 @@ def write_runs_html(runs: list[Run], path: Path, slo: dict[str, float], title: s
             },
         ),
     ]
-    write_html(title, body, path)
+    write_html(title, body + (extra or []), path)
 
 
 def write_bench_html(report: BenchReport, path: Path, slo: dict[str, float] | None = None) -> None:

@@ -34,8 +34,8 @@ class Reference:
 
 def nice_ticks(top: float, count: int = 5) -> list[float]:
     """0 .. >= TOP in 1-2-5 steps."""
-    if top <= 0 or not math.isfinite(top):
-        return [0.0, 1.0]
+    if top <= 0 or not math.isfinite(top):  # all zero: a 0-1 scale still shows where zero is
+        top = 1.0
     raw = top / count
     power = 10 ** math.floor(math.log10(raw))
     step = next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= raw)
@@ -129,10 +129,12 @@ def _series(s: Series, color: str, px, py, n_x: int) -> list[str]:
             poly = [f"{px(x):.1f},{py(hi):.1f}" for x, _, hi in band]
             poly += [f"{px(x):.1f},{py(lo):.1f}" for x, lo, _ in reversed(band)]
             parts.append(f'<polygon points="{" ".join(poly)}" fill="{color}" fill-opacity="0.15"/>')
-        for x, _, hi in band:
-            parts.append(
-                f'<text x="{px(x) + 8:.1f}" y="{py(hi) - 4:.1f}" font-size="10" fill="{color}" class="band">{fmt(hi)}</text>'
-            )
+        p50 = dict(s.points)
+        for x, _, hi in band:  # the p99 value beside the band's top, where it clears the p50 label
+            if x not in p50 or py(p50[x]) - py(hi) > 16:
+                parts.append(
+                    f'<text x="{px(x) + 9:.1f}" y="{py(hi) + 4:.1f}" font-size="10" fill="{color}" class="band">p99 {fmt(hi)}</text>'
+                )
     pts = sorted(s.points)
     if len(pts) > 1:
         dash = ' stroke-dasharray="5 3"' if s.dashed else ""
