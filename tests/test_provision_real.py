@@ -128,7 +128,9 @@ def test_lock_then_provision_a_real_venv(wheelhouse, tmp_path):
     assert not list(link.parent.glob(".*.building"))
 
 
-def test_a_held_root_refuses_or_waits(wheelhouse, tmp_path):
+def test_the_install_root_lock_refuses_waits_and_serializes(wheelhouse, tmp_path):
+    """A held root refuses at --wait 0 and is waited for otherwise; then two real provisions at once
+    run one after the other, each recording the venv it truly replaced."""
     link = tmp_path / "venvs" / "engine"
     link.parent.mkdir()
     spec = spec_file(tmp_path / "spec.toml", link, wheelhouse, "0.1.0")
@@ -170,19 +172,12 @@ def test_a_held_root_refuses_or_waits(wheelhouse, tmp_path):
         out, rest = waiter.communicate(timeout=600)
         assert waiter.returncode == 0, "".join(seen) + rest
         assert json.loads(out)[0]["changed"] is True
+        a = json.loads(out)[0]["target"]
     finally:
         for proc in (holder, waiter):
             if proc and proc.poll() is None:
                 proc.kill()
                 proc.wait()
-
-
-def test_concurrent_provisions_keep_the_true_previous(wheelhouse, tmp_path):
-    link = tmp_path / "venvs" / "engine"
-    link.parent.mkdir()
-    first = servebox("provision", spec_file(tmp_path / "a.toml", link, wheelhouse, "0.1.0"), "--json")
-    assert first.returncode == 0, first.stderr
-    a = json.loads(first.stdout)[0]["target"]
     specs = [spec_file(tmp_path / f"{v}.toml", link, wheelhouse, v) for v in ("0.2.0", "0.3.0")]
     procs = [
         subprocess.Popen(
