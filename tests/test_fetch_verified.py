@@ -49,10 +49,14 @@ def repo(tmp_path) -> Path:
     return root
 
 
-def test_git_blob_id_is_gits():
-    """The local hub's small-file hash is git's object id (`git hash-object`), as the real hub lists it."""
+def test_git_blob_id_is_gits(tmp_path):
+    """Both the local hub's and fetch-model's small-file hash are git's object id (`git hash-object`),
+    which is what the real hub lists as blobId."""
+    from servebox.deploy.fetch import git_blob_sha1
+
     out = subprocess.run(["git", "hash-object", "--stdin"], input=b"hello\n", capture_output=True, check=True)
-    assert git_blob_id(b"hello\n") == out.stdout.decode().strip()
+    (tmp_path / "f").write_bytes(b"hello\n")
+    assert git_blob_id(b"hello\n") == out.stdout.decode().strip() == git_blob_sha1(tmp_path / "f")
 
 
 def test_a_clean_download_is_verified_file_by_file(repo, tmp_path):

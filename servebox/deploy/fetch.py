@@ -14,6 +14,7 @@ import fnmatch
 import hashlib
 import json
 import os
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -79,15 +80,18 @@ def fetch_model(
     return verify_download(repo, directory, expected, weights_required=not include)
 
 
-def file_hashes(path: Path) -> tuple[str, str]:
-    """(sha256, git blob sha1) of a file in one pass."""
-    sha256, sha1 = hashlib.sha256(), hashlib.sha1()  # noqa: S324 - git's own object id, not a security hash
-    sha1.update(f"blob {path.stat().st_size}\0".encode())
+def sha256_of(path: Path) -> str:
+    with path.open("rb") as handle:
+        return hashlib.file_digest(handle, "sha256").hexdigest()
+
+
+def git_blob_sha1(path: Path) -> str:
+    """git's object id of a file: sha1 of "blob SIZE\\0" + its bytes (what the hub lists for small files)."""
+    sha1 = hashlib.sha1(f"blob {path.stat().st_size}\0".encode())  # noqa: S324 - git's id, not security
     with path.open("rb") as handle:
         for block in iter(lambda: handle.read(1 << 20), b""):
-            sha256.update(block)
             sha1.update(block)
-    return sha256.hexdigest(), sha1.hexdigest()
+    return sha1.hexdigest()
 
 
 def check_file(name: str, path: Path, want: Expected) -> str | None:
@@ -97,13 +101,14 @@ def check_file(name: str, path: Path, want: Expected) -> str | None:
     size = path.stat().st_size
     if want.size is not None and size != want.size:
         return f"{name}: {size:,} bytes, the hub lists {want.size:,}"
-    if not (want.sha256 or want.git_sha1):
-        return None
-    sha256, sha1 = file_hashes(path)
-    if want.sha256 and sha256 != want.sha256:
-        return f"{name}: sha256 {sha256} does not match the hub's {want.sha256} (corrupt: delete it and fetch again)"
-    if want.git_sha1 and sha1 != want.git_sha1:
-        return f"{name}: git blob id {sha1} does not match the hub's {want.git_sha1} (corrupt: delete it and fetch again)"
+    if want.sha256:  # one pass, only the hash the hub keeps for this file
+        got = sha256_of(path)
+        if got != want.sha256:
+            return f"{name}: sha256 {got} does not match the hub's {want.sha256} (corrupt: delete it and fetch again)"
+    elif want.git_sha1:
+        got = git_blob_sha1(path)
+        if got != want.git_sha1:
+            return f"{name}: git blob id {got} does not match the hub's {want.git_sha1} (corrupt: delete it and fetch again)"
     return None
 
 
@@ -137,13 +142,13 @@ def verify_download(
     repo: str, directory: Path, expected: dict[str, Expected | int | None], weights_required: bool = False
 ) -> FetchResult:
     wants = {n: w if isinstance(w, Expected) else Expected(w) for n, w in expected.items()}
-    problems, verified = [], 0
-    for name, want in sorted(wants.items()):
-        problem = check_file(name, directory / name, want)
-        if problem:
-            problems.append(problem)
-        elif want.sha256 or want.git_sha1:
-            verified += 1
+    names = sorted(wants)
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:  # hashlib hashes outside the GIL
+        found = list(pool.map(lambda n: check_file(n, directory / n, wants[n]), names))
+    problems = [p for p in found if p]
+    verified = sum(
+        1 for n, p in zip(names, found, strict=True) if not p and (wants[n].sha256 or wants[n].git_sha1)
+    )
     problems += shard_set_problems(directory, set(wants), weights_required)
     total = sum(p.stat().st_size for p in directory.rglob("*") if p.is_file() and ".cache" not in p.parts)
     return FetchResult(
