@@ -130,6 +130,8 @@ def test_an_error_event_inside_a_200_stream_fails(run_cli):
         (["--sweep", "4", "--max-concurrency", "2"], "--sweep"),
         (["--request-rate", "0"], "--request-rate"),
         (["--request-rate", "nan"], "--request-rate"),
+        (["--num-prompts", "0"], "--num-prompts"),
+        (["--max-concurrency", "-1"], "--max-concurrency"),
     ],
 )
 def test_bad_load_shapes_are_one_line(run_cli, args, field):

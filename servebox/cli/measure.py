@@ -79,6 +79,15 @@ def bench(
         raise InputError("bench", ctx.args[0], "unexpected argument")
     if not (url or base_url) or not model:
         raise InputError("bench", "URL/--model", "give the server (URL or --base-url) and --model")
+    for flag, value in (
+        ("--num-prompts", requests),
+        ("--max-concurrency", concurrency),
+        ("--sweep", sweep),
+        ("--random-input-len", input_tokens),
+        ("--random-output-len", output_tokens),
+    ):
+        if value is not None and value < 1:
+            raise InputError("bench", flag, f"must be at least 1 (got {value})")
     if rate is not None and (rate != rate or rate <= 0):
         raise InputError(
             "bench", "--request-rate", "must be a positive number of requests per second, or inf"

@@ -86,6 +86,8 @@ def lock(
     """Freeze a working venv (pip, setuptools, wheel included) into a requirements lock with hashes, for `provision`."""
     from servebox.deploy.freeze import lock as do_lock
 
+    if not (venv / "bin" / "python").exists():
+        raise InputError(str(venv), None, "not a venv (no bin/python)")
     _say(f"locking {venv}: resolving each pinned package's archive and hash")
     try:
         count = do_lock(venv, out_path, find_links, progress=_say)
