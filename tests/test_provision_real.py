@@ -179,6 +179,23 @@ def test_the_install_root_lock_refuses_waits_and_serializes(wheelhouse, tmp_path
                 proc.kill()
                 proc.wait()
     specs = [spec_file(tmp_path / f"{v}.toml", link, wheelhouse, v) for v in ("0.2.0", "0.3.0")]
+    runs = at_once(specs)
+    earlier, later = sorted(runs, key=lambda r: r["previous"] != a)  # the one that replaced A ran first
+    assert earlier["previous"] == a and later["previous"] == earlier["target"]
+    assert os.path.realpath(link) == later["target"]
+    assert os.readlink(link.with_name("engine.previous")) == earlier["target"]
+    back = servebox("provision", specs[0], "--rollback", "--json")
+    assert back.returncode == 0 and json.loads(back.stdout)[0]["target"] == earlier["target"]
+    assert os.path.realpath(link) == earlier["target"]
+    fresh = spec_file(tmp_path / "0.4.0.toml", link, wheelhouse, "0.4.0")
+    same = at_once([fresh, fresh])  # the same new spec twice at once: one builds, the other finds it built
+    assert sorted(r["changed"] for r in same) == [False, True] and same[0]["target"] == same[1]["target"]
+    with open(link.parent / ".servebox-provision.lock") as handle:  # released: anyone may take it now
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+
+def at_once(specs: list[Path]) -> list[dict]:
+    """Start one real `servebox provision` process per spec at the same moment; all must succeed."""
     procs = [
         subprocess.Popen(
             [sys.executable, "-m", "servebox.cli", "provision", str(s), "--json"],
@@ -195,14 +212,5 @@ def test_the_install_root_lock_refuses_waits_and_serializes(wheelhouse, tmp_path
             if p.poll() is None:
                 p.kill()
                 p.wait()
-    assert [p.returncode for p in procs] == [0, 0], [err for _, err in results]
-    runs = [json.loads(out)[0] for out, _ in results]
-    earlier, later = sorted(runs, key=lambda r: r["previous"] != a)  # the one that replaced A ran first
-    assert earlier["previous"] == a and later["previous"] == earlier["target"]
-    assert os.path.realpath(link) == later["target"]
-    assert os.readlink(link.with_name("engine.previous")) == earlier["target"]
-    back = servebox("provision", specs[0], "--rollback", "--json")
-    assert back.returncode == 0 and json.loads(back.stdout)[0]["target"] == earlier["target"]
-    assert os.path.realpath(link) == earlier["target"]
-    with open(link.parent / ".servebox-provision.lock") as handle:  # released: anyone may take it now
-        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    assert [p.returncode for p in procs] == [0] * len(specs), [err for _, err in results]
+    return [json.loads(out)[0] for out, _ in results]
