@@ -40,9 +40,12 @@ def install_root_lock(
     root: Path, wait_s: float, on_wait: Callable[[str], None] | None = None
 ) -> Iterator[Path]:
     """Hold ROOT's provision lock for the block; wait up to WAIT_S seconds for it (0: refuse at once)."""
-    root.mkdir(parents=True, exist_ok=True)
     path = root / LOCK_NAME
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as exc:
+        raise InputError(str(path), None, f"cannot create the install root's lock: {exc.strerror}") from None
     try:
         deadline = time.monotonic() + wait_s
         told = False
