@@ -72,7 +72,7 @@ def memory_bar(plan: Plan, width: int = 860) -> str:
     gpu = gx(total)
     parts.append(
         f'<line x1="{gpu:.1f}" x2="{gpu:.1f}" y1="26" y2="76" stroke="#888" stroke-dasharray="3 2"/>'
-        f'<text x="{gpu + 3:.1f}" y="26" font-size="11" fill="#666">GPU {total:g}</text>'
+        f'<text x="{gpu + 3:.1f}" y="17" font-size="11" fill="#666">GPU {total:g} GiB</text>'
     )
     lx = left
     for key, color in COLORS.items():  # legend with every part's value, the small ones included
@@ -85,7 +85,7 @@ def memory_bar(plan: Plan, width: int = 860) -> str:
     req = gx(plan.requested_gib)
     parts.append(
         f'<line x1="{req:.1f}" x2="{req:.1f}" y1="22" y2="76" stroke="#222" stroke-width="2"/>'
-        f'<text x="{req:.1f}" y="17" font-size="12" text-anchor="middle">requested {plan.requested_gib:.2f} GiB '
+        f'<text x="{req - 4:.1f}" y="17" font-size="12" text-anchor="end">requested {plan.requested_gib:.2f} GiB '
         f"({plan.gpu_memory_utilization:g} x {total:g})</text>"
     )
     for t in scale_top:
