@@ -4,6 +4,11 @@ It serves a fixture directory as repo `org/name`: `/api/models/...` (file list w
 `HEAD`/`GET` on `/{repo}/resolve/{rev}/{file}` with the hub's headers, and byte ranges. Safetensors
 shards in fixtures are header-only, so the server reports the size their header implies (what the
 real hub would report) and counts every byte it actually sends.
+
+Listings carry the hub's hashes of the files on disk: weights (LFS, by suffix as the hub's default
+.gitattributes, or over 10 MiB) get `lfs.sha256`, small files their git blob id (sha1 of
+"blob SIZE\0" + bytes), as `blobId` in /api/models and `oid` in /tree. `corrupt={file: offset}` flips
+one byte of what is served for FILE while the listing keeps the true hash (corruption in transit).
 """
 
 from __future__ import annotations
@@ -17,6 +22,20 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 COMMIT = "a" * 40
+LFS_SUFFIXES = (".safetensors", ".bin", ".gguf", ".pt", ".pth", ".h5", ".msgpack")
+
+
+def git_blob_id(data: bytes) -> str:
+    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()  # noqa: S324 - git's object id
+
+
+def hashes(path: Path) -> dict:
+    """The hub's record of one file: its git blob id, and the LFS sha256 for weights and big files."""
+    data = path.read_bytes()
+    record: dict = {"blobId": git_blob_id(data)}
+    if path.suffix in LFS_SUFFIXES or len(data) > 10 * 2**20:
+        record["lfs"] = {"sha256": hashlib.sha256(data).hexdigest(), "size": len(data), "pointerSize": 134}
+    return record
 
 
 def implied_size(path: Path) -> int:
@@ -29,8 +48,9 @@ def implied_size(path: Path) -> int:
 
 
 class FakeHub:
-    def __init__(self, root: Path, repo: str = "org/model"):
+    def __init__(self, root: Path, repo: str = "org/model", corrupt: dict[str, int] | None = None):
         self.root, self.repo = root, repo
+        self.corrupt = corrupt or {}
         self.bytes_sent = 0
         self.requests: list[str] = []
         hub = self
@@ -62,20 +82,20 @@ class FakeHub:
             def do_GET(self):
                 hub.requests.append(f"GET {self.path} {self.headers.get('range', '')}")
                 if self.path.startswith(f"/api/models/{hub.repo}/tree/"):  # snapshot_download's file listing
-                    files = [
-                        {
-                            "type": "file",
-                            "path": str(p.relative_to(hub.root)),
-                            "size": self._size(p),
-                            "oid": "0" * 40,
-                        }
-                        for p in sorted(hub.root.rglob("*"))
-                        if p.is_file()
-                    ]
+                    files = []
+                    for p in sorted(hub.root.rglob("*")):
+                        if p.is_file():
+                            record = hashes(p)
+                            entry = {"type": "file", "path": str(p.relative_to(hub.root))}
+                            entry |= {"size": self._size(p), "oid": record["blobId"]}
+                            if "lfs" in record:
+                                lfs = record["lfs"]
+                                entry["lfs"] = {"oid": lfs["sha256"], "size": lfs["size"], "pointerSize": 134}
+                            files.append(entry)
                     return self._send(200, json.dumps(files).encode(), {"Content-Type": "application/json"})
                 if self.path.startswith(f"/api/models/{hub.repo}"):
                     siblings = [
-                        {"rfilename": str(p.relative_to(hub.root)), "size": self._size(p)}
+                        {"rfilename": str(p.relative_to(hub.root)), "size": self._size(p), **hashes(p)}
                         for p in sorted(hub.root.rglob("*"))
                         if p.is_file()
                     ]
@@ -89,6 +109,9 @@ class FakeHub:
                 if path is None or not path.is_file():
                     return self._send(404, b"{}", {"X-Error-Code": "EntryNotFound"})
                 data = path.read_bytes()
+                flip = hub.corrupt.get(str(path.relative_to(hub.root)))
+                if flip is not None:
+                    data = data[:flip] + bytes([data[flip] ^ 0x01]) + data[flip + 1 :]
                 rng = self.headers.get("range")
                 if rng:
                     start, end = (int(x) for x in rng.split("=")[1].split("-"))

@@ -3,7 +3,9 @@ recorded responses, for testing scoring and degeneration classes and the bench's
 
 `responses` maps a substring of the user message to (reasoning, content, finish_reason); content
 is streamed in small chunks with `delta.content`, reasoning with `delta.reasoning` (or
-`reasoning_content` when `old_field` is set, as llama.cpp and SGLang send it).
+`reasoning_content` when `old_field` is set, as llama.cpp and SGLang send it). `fail_every=N` answers
+every Nth chat request with HTTP 400 (a llama.cpp-shaped error body); `template_tokens` is added to
+the prompt tokens usage reports, as a chat template adds them on a real server.
 """
 
 from __future__ import annotations
@@ -41,7 +43,15 @@ class ReplayServer:
         old_field: bool = False,
         token_delay_s: float = 0.0,
         chunk_chars: int = 8,
+        fail_every: int = 0,
+        template_tokens: int = 0,
+        fail_in_stream: bool = False,
     ):
+        self.fail_every, self.template_tokens, self.fail_in_stream = (
+            fail_every,
+            template_tokens,
+            fail_in_stream,
+        )
         self.responses = responses or {}
         self.old_field = old_field
         self.token_delay_s = token_delay_s
@@ -98,6 +108,24 @@ class ReplayServer:
     async def chat(self, request: Request):
         body = await request.json()
         self.requests.append(body)
+        if self.fail_every and len(self.requests) % self.fail_every == 0:
+            if self.fail_in_stream:  # llama-server's event when its KV cache fills mid-request (HTTP 200)
+                event = {
+                    "error": {
+                        "code": 500,
+                        "message": "Context size has been exceeded.",
+                        "type": "server_error",
+                    }
+                }
+                return StreamingResponse(
+                    iter([f"data: {json.dumps(event)}\n\n"]), media_type="text/event-stream"
+                )
+            error = {
+                "code": 400,
+                "message": "the request exceeds the available context size",
+                "type": "exceed_context_size_error",
+            }
+            return JSONResponse({"error": error}, status_code=400)
         text = " ".join(content_text(m["content"]) for m in body["messages"] if m["role"] == "user")
         reasoning, content, finish = self.pick(text)
         limit = body.get("max_tokens") or body.get("max_completion_tokens")
@@ -119,10 +147,11 @@ class ReplayServer:
                         await asyncio.sleep(self.token_delay_s)
                     yield f"data: {json.dumps({'choices': [{'index': 0, 'delta': {key: piece}, 'finish_reason': None}]})}\n\n"
                 yield f"data: {json.dumps({'choices': [{'index': 0, 'delta': {}, 'finish_reason': finish}]})}\n\n"
+                prompt = len(text.split()) + self.template_tokens
                 usage = {
-                    "prompt_tokens": len(text.split()),
+                    "prompt_tokens": prompt,
                     "completion_tokens": len(pieces),
-                    "total_tokens": len(text.split()) + len(pieces),
+                    "total_tokens": prompt + len(pieces),
                 }
                 yield f"data: {json.dumps({'choices': [], 'usage': usage})}\n\n"
                 yield "data: [DONE]\n\n"

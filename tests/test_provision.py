@@ -41,6 +41,16 @@ def build_wheel(directory: Path, version: str, prefix: str = "") -> Path:
     return path
 
 
+def bundled_wheels(directory: Path) -> Path:
+    """Copy the pip and setuptools wheels Python's ensurepip bundles (what a fresh venv freezes to)."""
+    import ensurepip
+    import shutil
+
+    for wheel in (Path(ensurepip.__file__).parent / "_bundled").glob("*.whl"):
+        shutil.copy(wheel, directory)
+    return directory
+
+
 def installed_version(link: Path) -> str:
     return subprocess.run(
         [str(link / "bin" / "python"), "-c", "import sbx_tiny; print(sbx_tiny.VERSION)"],
@@ -108,7 +118,8 @@ python = "{sys.executable}"
     r = run_cli("provision", spec, "--json")
     assert r.code == 0 and r.json()[0]["changed"] is True
     assert run_cli("provision", spec, "--json").json()[0]["changed"] is False
-    assert run_cli("lock", venv, "--out", tmp_path / "frozen.lock").code == 0
+    bundled_wheels(wheels)
+    assert run_cli("lock", venv, "--out", tmp_path / "frozen.lock", "--find-links", wheels).code == 0
     frozen = (tmp_path / "frozen.lock").read_text()
     assert (
         "# excluded (direct reference" in frozen and "sbx-tiny @ file://" in frozen
@@ -119,6 +130,7 @@ def test_lock_hashes_what_an_index_serves(run_cli, tmp_path):
     wheels = tmp_path / "wheels"
     wheels.mkdir()
     wheel = build_wheel(wheels, "2.0.0")
+    bundled_wheels(wheels)
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     pip = [

@@ -16,7 +16,9 @@ from servebox.errors import InputError
 
 def main() -> None:
     try:
-        rc = app(standalone_mode=False)  # click returns the code of typer.Exit here instead of raising
+        # click returns the code of typer.Exit here instead of raising; the name completion and usage
+        # lines use is servebox even under `python -m servebox.cli`
+        rc = app(standalone_mode=False, prog_name="servebox")
         if isinstance(rc, int) and rc:
             sys.exit(rc)
     except InputError as exc:

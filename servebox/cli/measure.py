@@ -10,43 +10,98 @@ from servebox.cli.app import JSON_OPTION, api_base, app, emit_json, err, out
 from servebox.errors import InputError
 
 
-@app.command()
+def _bench_compare(files: list[str], html_path: Path | None, as_json: bool) -> None:
+    from servebox.report.bench_compare import compare_runs, load_run, show_comparison, write_compare_html
+
+    if len(files) != 2:
+        raise InputError("--compare", None, "give exactly two result files: bench --compare A.json B.json")
+    runs = [load_run(Path(f)) for f in files]
+    if html_path:
+        write_compare_html(runs, html_path)
+    table = compare_runs(runs)
+    emit_json(table) if as_json else show_comparison(table, out)
+
+
+@app.command(context_settings={"allow_extra_args": True})
 def bench(
-    url: str = typer.Argument(..., help="OpenAI-compatible base URL, e.g. http://127.0.0.1:8000/v1."),
-    model: str = typer.Option(..., "--model", help="The model name to request."),
-    concurrency: int = typer.Option(None, "--concurrency", help="Fixed number of requests in flight."),
+    ctx: typer.Context,
+    url: str = typer.Argument(None, help="OpenAI-compatible base URL, e.g. http://127.0.0.1:8000/v1."),
+    base_url: str = typer.Option(None, "--base-url", help="The server, as vllm bench serve names it."),
+    model: str = typer.Option(None, "--model", help="The model name to request."),
+    concurrency: int = typer.Option(
+        None, "--max-concurrency", "--concurrency", help="Requests in flight (with --request-rate: a cap)."
+    ),
     sweep: int = typer.Option(
         None,
         "--sweep",
         help="Concurrency sweep 1, 2, 4, ... up to this, stopping when throughput stops growing.",
     ),
-    rate: float = typer.Option(None, "--rate", help="Poisson arrivals at this many requests per second."),
-    requests: int = typer.Option(32, "--requests", help="Requests per load level."),
-    input_tokens: int = typer.Option(128, "--input-tokens"),
-    output_tokens: int = typer.Option(64, "--output-tokens"),
+    rate: float = typer.Option(
+        None,
+        "--request-rate",
+        "--rate",
+        help="Poisson arrivals at this many requests per second (inf: none).",
+    ),
+    requests: int = typer.Option(32, "--num-prompts", "--requests", help="Requests per load level."),
+    input_tokens: int = typer.Option(128, "--random-input-len", "--input-tokens"),
+    output_tokens: int = typer.Option(64, "--random-output-len", "--output-tokens"),
     prompts: Path = typer.Option(
         None, "--prompts", help="JSONL file of {'prompt': ...} instead of synthetic prompts."
     ),
     slo_ttft_ms: float = typer.Option(None, "--slo-ttft-ms"),
     slo_tpot_ms: float = typer.Option(None, "--slo-tpot-ms"),
     api_key: str = typer.Option(None, "--api-key", envvar="OPENAI_API_KEY"),
+    save_result: bool = typer.Option(
+        False, "--save-result", help="Write the results as vllm bench serve --save-result does."
+    ),
+    result_dir: Path = typer.Option(None, "--result-dir", help="Directory for --save-result files."),
+    result_filename: str = typer.Option(None, "--result-filename", help="File name for --save-result."),
     html_path: Path = typer.Option(
-        None, "--html", help="Write an HTML report with latency and throughput plots."
+        None, "--html", help="Write an HTML report with latency and throughput charts."
+    ),
+    compare: bool = typer.Option(
+        False, "--compare", help="bench --compare A.json B.json [--html F]: two saved runs side by side."
     ),
     as_json: bool = JSON_OPTION,
 ) -> None:
-    """Throughput and latency through the client path (TTFT, TPOT, ITL, e2e, goodput), with the engine's /metrics."""
+    """Throughput and latency through the client path (TTFT, TPOT, ITL, e2e, goodput), with the engine's /metrics.
+
+    Takes vllm bench serve's flag names (--base-url, --max-concurrency, --request-rate, --num-prompts,
+    --random-input-len, --random-output-len, --save-result, --result-dir, --result-filename); exit 1
+    when any request failed."""
     import asyncio
 
     from servebox.measure.bench import run_bench
 
-    if sum(x is not None for x in (concurrency, sweep, rate)) > 1:
-        raise InputError("bench", "--concurrency/--sweep/--rate", "choose one load shape")
+    if compare:
+        return _bench_compare([f for f in [url, *ctx.args] if f], html_path, as_json)
+    if ctx.args:
+        raise InputError("bench", ctx.args[0], "unexpected argument")
+    if not (url or base_url) or not model:
+        raise InputError("bench", "URL/--model", "give the server (URL or --base-url) and --model")
+    for flag, value in (
+        ("--num-prompts", requests),
+        ("--max-concurrency", concurrency),
+        ("--sweep", sweep),
+        ("--random-input-len", input_tokens),
+        ("--random-output-len", output_tokens),
+    ):
+        if value is not None and value < 1:
+            raise InputError("bench", flag, f"must be at least 1 (got {value})")
+    if rate is not None and (rate != rate or rate <= 0):
+        raise InputError(
+            "bench", "--request-rate", "must be a positive number of requests per second, or inf"
+        )
+    rate = None if rate == float("inf") else rate
+    if sweep is not None and (concurrency is not None or rate is not None):
+        raise InputError(
+            "bench", "--sweep", "a sweep chooses its own concurrency; drop --max-concurrency/--request-rate"
+        )
     slo = {k: v / 1000 for k, v in (("ttft_s", slo_ttft_ms), ("tpot_s", slo_tpot_ms)) if v}
-    with out.status("benchmarking ..."):
+    with err.status("benchmarking ..."):
         report = asyncio.run(
             run_bench(
-                api_base(url),
+                api_base(url or base_url),
                 model,
                 concurrency=concurrency,
                 sweep_max=sweep,
@@ -62,14 +117,22 @@ def bench(
     if html_path:
         from servebox.report.bench_view import write_bench_html
 
-        write_bench_html(report, html_path)
+        write_bench_html(report, html_path, slo)
+    if save_result:
+        from servebox.measure.vllm_result import save_results
+
+        for path in save_results(report, result_dir, result_filename):
+            err.print(f"servebox: saved {path}", markup=False, highlight=False, soft_wrap=True)
     if as_json:
         emit_json(report.model_dump(mode="json"))
     else:
         from servebox.report.bench_view import show_bench
 
         show_bench(report, out)
-    if all(level.errors == level.requests for level in report.levels):
+    if any(level.errors for level in report.levels):
+        failed = sum(level.errors for level in report.levels)
+        total = sum(level.requests for level in report.levels)
+        err.print(f"servebox: {failed} of {total} requests failed", markup=False, highlight=False)
         raise typer.Exit(1)
 
 

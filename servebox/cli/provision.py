@@ -5,9 +5,20 @@ from __future__ import annotations
 from pathlib import Path
 
 import typer
+from rich.markup import escape
 
-from servebox.cli.app import JSON_OPTION, app, emit_json, out
+from servebox.cli.app import JSON_OPTION, app, emit_json, err, out
+from servebox.deploy.pip_run import PipFailed
 from servebox.errors import InputError
+
+
+def _say(line: str) -> None:
+    err.print(f"servebox: {line}", markup=False, highlight=False, soft_wrap=True)
+
+
+def _pip_failed(exc: PipFailed) -> None:
+    """pip's whole error block on stderr before the one-line summary main() prints."""
+    err.print(exc.error_block, markup=False, highlight=False, soft_wrap=True)
 
 
 @app.command()
@@ -16,6 +27,9 @@ def provision(
     model: str = typer.Option(None, "--model", help="Only this model."),
     do_rollback: bool = typer.Option(
         False, "--rollback", help="Switch each venv back to its previous build."
+    ),
+    wait_s: float = typer.Option(
+        900, "--wait", help="Seconds to wait for another provision of the same install root (0: refuse)."
     ),
     as_json: bool = JSON_OPTION,
 ) -> None:
@@ -33,14 +47,21 @@ def provision(
         )
     results = []
     for m in chosen:
+        link = Path(m.venv)
         if do_rollback:
-            results.append(
-                {"model": m.name, "venv": m.venv, "target": prov.rollback(Path(m.venv)), "rolled_back": True}
+            root = Path(m.provision.venv_root) if m.provision.venv_root else None
+            target = prov.rollback(link, root, wait_s)
+            results.append({"model": m.name, "venv": m.venv, "target": target, "rolled_back": True})
+            continue
+        _say(f"provisioning {m.name} into {m.venv}")
+        try:
+            r = prov.provision(
+                m.provision, link, progress=lambda line, name=m.name: _say(f"{name}: {line}"), wait_s=wait_s
             )
-        else:
-            with out.status(f"provisioning {m.name} into {m.venv} ..."):
-                r = prov.provision(m.provision, Path(m.venv))
-            results.append({"model": m.name, **r.model_dump()})
+        except PipFailed as exc:
+            _pip_failed(exc)
+            raise
+        results.append({"model": m.name, **r.model_dump()})
     if as_json:
         emit_json(results)
     else:
@@ -48,7 +69,7 @@ def provision(
             state = (
                 "rolled back to" if r.get("rolled_back") else ("built" if r.get("changed") else "unchanged:")
             )
-            out.print(f"{r['model']}: {state} {r['target']}")
+            out.print(f"{r['model']}: {state} {r['target']}", markup=False, highlight=False)
 
 
 @app.command()
@@ -60,12 +81,23 @@ def lock(
     find_links: str = typer.Option(
         None, "--find-links", help="Take distributions (for their hashes) only from this directory."
     ),
+    as_json: bool = JSON_OPTION,
 ) -> None:
-    """Freeze a working venv into a requirements lock with hashes, for `provision`."""
-    from servebox.deploy.provision import lock as do_lock
+    """Freeze a working venv (pip, setuptools, wheel included) into a requirements lock with hashes, for `provision`."""
+    from servebox.deploy.freeze import lock as do_lock
 
-    count = do_lock(venv, out_path, find_links)
-    out.print(f"locked {count} packages into {out_path}")
+    if not (venv / "bin" / "python").exists():
+        raise InputError(str(venv), None, "not a venv (no bin/python)")
+    _say(f"locking {venv}: resolving each pinned package's archive and hash")
+    try:
+        count = do_lock(venv, out_path, find_links, progress=_say)
+    except PipFailed as exc:
+        _pip_failed(exc)
+        raise
+    if as_json:
+        emit_json({"venv": str(venv), "lock": str(out_path), "packages": count})
+    else:
+        out.print(f"locked {count} packages into {out_path}", markup=False, highlight=False)
 
 
 @app.command("fetch-model")
@@ -77,7 +109,7 @@ def fetch_model_cmd(
     ),
     as_json: bool = JSON_OPTION,
 ) -> None:
-    """Download a checkpoint (resumable) and verify it: file count, sizes, shard headers."""
+    """Download a checkpoint (resumable) and verify it: every file's size and hub hash, the shard set, shard headers."""
     from servebox.checkpoint.source import HUB_REPO_RE
     from servebox.deploy.fetch import fetch_model
 
@@ -91,7 +123,8 @@ def fetch_model_cmd(
     else:
         state = "[green]complete[/green]" if result.complete else "[red]incomplete[/red]"
         out.print(
-            f"{result.repo}: {result.files} files, {result.bytes:,} bytes in {result.directory}: {state}"
+            f"{escape(result.repo)}: {result.files} files, {result.bytes:,} bytes in {escape(result.directory)}, "
+            f"{result.verified} verified against the hub's hashes: {state}"
         )
         for p in result.problems:
             out.print(f"  {p}", markup=False)

@@ -5,7 +5,9 @@ build with. Their digest names the venv directory and is written into a stamp: s
 work. New inputs build a new directory beside the old one; the `venv` path is a symlink switched
 with one rename, and the previous target stays for `--rollback`. The wheel is verified before
 anything is installed and installed from a copy under its canonical file name (pip refuses a
-store-path-prefixed name: the digest's `Invalid wheel filename`).
+store-path-prefixed name: the digest's `Invalid wheel filename`). The lock is installed with
+`--no-deps` (it is the whole set, see freeze.py), pip's progress is passed on as it runs and its whole
+error is kept on failure (pip_run.py), and one run at a time holds the install root (root_lock.py).
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
+from servebox.deploy.pip_run import Progress, run_pip
+from servebox.deploy.root_lock import install_root_lock
 from servebox.errors import InputError
 
 STAMP = "servebox-stamp.json"
@@ -33,6 +37,7 @@ class ProvisionSpec(BaseModel):
     requirements: str | None = None  # a lock with --hash lines (servebox lock writes one)
     python: str = "python3"
     venv_root: str | None = None  # where built venvs live; default: beside the venv link
+    find_links: str | None = None  # install only from this directory (offline, air-gapped hosts)
 
 
 class ProvisionResult(BaseModel):
@@ -105,74 +110,90 @@ def inputs_digest(spec: ProvisionSpec) -> str:
     return hashlib.sha256(payload.encode()).hexdigest()
 
 
-def _run(cmd: list[str], what: str) -> None:
-    proc = subprocess.run(cmd, capture_output=True, text=True)
-    if proc.returncode != 0:
-        raise InputError(
-            what,
-            None,
-            f"failed ({proc.returncode}): {(proc.stderr or proc.stdout).strip().splitlines()[-1:]}",
-        )
+def _stamped(target: Path, digest: str) -> bool:
+    stamp = target / STAMP
+    try:
+        return stamp.is_file() and json.loads(stamp.read_text()).get("digest") == digest
+    except (OSError, ValueError):
+        return False
 
 
-def provision(spec: ProvisionSpec, venv_link: Path) -> ProvisionResult:
+def provision(
+    spec: ProvisionSpec,
+    venv_link: Path,
+    progress: Progress | None = None,
+    wait_s: float = 900,
+) -> ProvisionResult:
+    """Build (or reuse) the venv for SPEC and point VENV_LINK at it, holding the install root's lock
+    throughout, so the "previous" recorded for rollback is the one this run replaced."""
     if spec.requirements and not Path(spec.requirements).is_file():
         raise InputError(spec.requirements, "requirements", "no such file")
-    digest = inputs_digest(spec)
     root = Path(spec.venv_root) if spec.venv_root else venv_link.parent
+    with install_root_lock(root, wait_s, progress):
+        return _provision_locked(spec, venv_link, root, progress or (lambda _line: None))
+
+
+def _provision_locked(spec: ProvisionSpec, venv_link: Path, root: Path, say: Progress) -> ProvisionResult:
+    digest = inputs_digest(spec)
     target = root / f"{venv_link.name}-{digest[:16]}"
     previous = str(venv_link.resolve()) if venv_link.is_symlink() else None
-    stamp = target / STAMP
-    if venv_link.is_symlink() and venv_link.resolve() == target.resolve() and stamp.is_file():
-        if json.loads(stamp.read_text()).get("digest") == digest:
-            return ProvisionResult(
-                venv=str(venv_link), target=str(target), digest=digest, changed=False, previous=previous
-            )
+    result = ProvisionResult(
+        venv=str(venv_link), target=str(target), digest=digest, changed=True, previous=previous
+    )
+    if venv_link.is_symlink() and venv_link.resolve() == target.resolve() and _stamped(target, digest):
+        recorded = venv_link.with_name(venv_link.name + ".previous")
+        before = os.readlink(recorded) if recorded.is_symlink() else None
+        return result.model_copy(update={"changed": False, "previous": before})
     if venv_link.exists() and not venv_link.is_symlink():
         raise InputError(
             str(venv_link), "venv", "exists and is not a servebox-managed symlink; move it away first"
         )
-    root.mkdir(parents=True, exist_ok=True)
+    if _stamped(target, digest):  # built before (a rollback away, or the previous): switch back, no rebuild
+        say(f"reusing {target} (same inputs, already built)")
+        switch_link(venv_link, target)
+        return result
     with tempfile.TemporaryDirectory(prefix="servebox-wheel-") as tmp:
+        say(f"verifying {spec.wheel}")
         wheel = fetch_wheel(spec, Path(tmp))  # verified before anything is built
-        building = root / f".{target.name}.building"
-        shutil.rmtree(building, ignore_errors=True)
-        try:
-            _run([spec.python, "-m", "venv", str(building)], "python -m venv")
-            pip = [
-                str(building / "bin" / "python"),
-                "-m",
-                "pip",
-                "install",
-                "--quiet",
-                "--disable-pip-version-check",
-            ]
-            if spec.requirements:
-                _run([*pip, "--require-hashes", "-r", spec.requirements], "pip install --require-hashes")
-            _run([*pip, "--no-deps", str(wheel)], f"pip install {wheel.name}")
-            (building / STAMP).write_text(
-                json.dumps(
-                    {
-                        "digest": digest,
-                        "wheel": wheel.name,
-                        "sha256": spec.sha256.lower(),
-                        "requirements": spec.requirements,
-                    },
-                    indent=1,
-                )
-            )
-            if target.exists():
-                shutil.rmtree(target)
-            # venvs hard-code their path in scripts: build at the final path by renaming before first use
-            building.rename(target)
-            _fix_venv_paths(building, target)
-        except BaseException:
-            shutil.rmtree(building, ignore_errors=True)
-            raise
+        _build(spec, wheel, target, digest, say)
     switch_link(venv_link, target)
-    return ProvisionResult(
-        venv=str(venv_link), target=str(target), digest=digest, changed=True, previous=previous
-    )
+    say(f"switched {venv_link} -> {target}")
+    return result
+
+
+def _build(spec: ProvisionSpec, wheel: Path, target: Path, digest: str, say: Progress) -> None:
+    building = target.with_name(f".{target.name}.building")
+    log = target.with_name(f"{target.name}.pip.log")
+    shutil.rmtree(building, ignore_errors=True)  # our own leftover from a killed run (we hold the lock)
+    try:
+        say(f"creating a venv with {spec.python}")
+        run_pip([spec.python, "-m", "venv", str(building)], "python -m venv", say, log)
+        pip = [str(building / "bin" / "python"), "-m", "pip", "install", "--disable-pip-version-check"]
+        if spec.find_links:
+            pip += ["--no-index", "--find-links", spec.find_links]
+        if spec.requirements:
+            count = sum(1 for x in Path(spec.requirements).read_text().splitlines() if "==" in x)
+            say(f"installing {count} locked packages from {spec.requirements} (hashes required, no deps)")
+            cmd = [*pip, "--require-hashes", "--no-deps", "-r", spec.requirements]
+            run_pip(cmd, f"pip install -r {spec.requirements}", say, log)
+        say(f"installing {wheel.name}")
+        run_pip([*pip, "--no-deps", str(wheel)], f"pip install {wheel.name}", say, log)
+        stamp = {
+            "digest": digest,
+            "wheel": wheel.name,
+            "sha256": spec.sha256.lower(),
+            "requirements": spec.requirements,
+        }
+        (building / STAMP).write_text(json.dumps(stamp, indent=1))
+        if target.exists():  # an unstamped directory at our name: never ours to trust, set aside
+            target.rename(target.with_name(f".{target.name}.unstamped-{os.getpid()}"))
+        # venvs hard-code their path in scripts: build at the final path by renaming before first use
+        building.rename(target)
+        _fix_venv_paths(building, target)
+        log.unlink(missing_ok=True)
+    except BaseException:
+        shutil.rmtree(building, ignore_errors=True)
+        raise
 
 
 def _fix_venv_paths(old: Path, new: Path) -> None:
@@ -189,7 +210,7 @@ def _fix_venv_paths(old: Path, new: Path) -> None:
 
 def switch_link(link: Path, target: Path) -> None:
     """Point LINK at TARGET with one rename (atomic), remembering the old target as LINK.previous."""
-    if link.is_symlink():
+    if link.is_symlink() and Path(os.readlink(link)) != target:
         prev = link.with_name(link.name + ".previous")
         tmp_prev = prev.with_name(prev.name + ".tmp")
         tmp_prev.unlink(missing_ok=True)
@@ -201,7 +222,13 @@ def switch_link(link: Path, target: Path) -> None:
     os.replace(tmp, link)
 
 
-def rollback(link: Path) -> str:
+def rollback(link: Path, root: Path | None = None, wait_s: float = 900) -> str:
+    """Switch LINK back to the venv it pointed at before the last switch (under the root's lock)."""
+    with install_root_lock(root or link.parent, wait_s):
+        return _rollback_locked(link)
+
+
+def _rollback_locked(link: Path) -> str:
     prev = link.with_name(link.name + ".previous")
     if not prev.is_symlink():
         raise InputError(str(link), "rollback", "no previous venv recorded")
@@ -210,55 +237,3 @@ def rollback(link: Path) -> str:
         raise InputError(str(prev), "rollback", f"the previous venv {target} is gone")
     switch_link(link, target)
     return str(target)
-
-
-def lock(venv: Path, out: Path, find_links: str | None = None) -> int:
-    """Freeze a working venv into a requirements lock with sha256 hashes of each pinned distribution.
-    Packages installed from a direct reference (the engine wheel itself) are left out, as comments:
-    provision installs that wheel from its own pinned hash. Hashes come from `pip download` of each
-    pin (from the index, or only from FIND_LINKS when given)."""
-    python = venv / "bin" / "python"
-    if not python.exists():
-        raise InputError(str(venv), None, "not a venv (no bin/python)")
-    frozen = subprocess.run(
-        [str(python), "-m", "pip", "freeze", "--exclude-editable", "--disable-pip-version-check"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
-    pins = [line for line in frozen.splitlines() if "==" in line and not line.startswith("#")]
-    direct = [line for line in frozen.splitlines() if " @ " in line]
-    lines = [f"# servebox lock: frozen from {venv}"] + [
-        f"# excluded (direct reference, pinned by provision): {d}" for d in direct
-    ]
-    if pins:
-        with tempfile.TemporaryDirectory() as tmp:
-            req = Path(tmp) / "req.txt"
-            req.write_text("\n".join(pins) + "\n")
-            index = ["--no-index", "--find-links", find_links] if find_links else []
-            _run(
-                [
-                    str(python),
-                    "-m",
-                    "pip",
-                    "download",
-                    "--quiet",
-                    "--no-deps",
-                    *index,
-                    "-d",
-                    tmp,
-                    "-r",
-                    str(req),
-                ],
-                "pip download",
-            )
-            by_name: dict[str, list[str]] = {}
-            for f in Path(tmp).iterdir():
-                if f.suffix in (".whl", ".gz", ".zip"):
-                    key = f.name.split("-")[0].lower().replace("_", "-")
-                    by_name.setdefault(key, []).append(sha256_file(f))
-            for pin in pins:
-                key = pin.split("==")[0].lower().replace("_", "-")
-                lines.append(pin + "".join(f" --hash=sha256:{h}" for h in by_name.get(key, [])))
-    out.write_text("\n".join(lines) + "\n")
-    return len(pins)

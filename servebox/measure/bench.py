@@ -13,6 +13,8 @@ import json
 import random
 import statistics
 import time
+from collections import Counter
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -29,12 +31,14 @@ ENGINE_GAUGES = {
     "vllm:kv_cache_usage_perc": "kv_usage",
     "vllm:num_preemptions_total": "preemptions",
     "vllm:num_preemptions": "preemptions",
+    "llamacpp:requests_processing": "running",  # llama-server --metrics
+    "llamacpp:requests_deferred": "waiting",
 }
 
 
 def percentiles(values: list[float]) -> dict[str, float | None]:
     if not values:
-        return {"p50": None, "p90": None, "p99": None, "mean": None}
+        return {"p50": None, "p90": None, "p99": None, "mean": None, "std": None}
     ordered = sorted(values)
 
     def pct(p: float) -> float:
@@ -42,7 +46,13 @@ def percentiles(values: list[float]) -> dict[str, float | None]:
         lo, hi = int(k), min(int(k) + 1, len(ordered) - 1)
         return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
 
-    return {"p50": pct(0.5), "p90": pct(0.9), "p99": pct(0.99), "mean": statistics.fmean(ordered)}
+    return {
+        "p50": pct(0.5),
+        "p90": pct(0.9),
+        "p99": pct(0.99),
+        "mean": statistics.fmean(ordered),
+        "std": statistics.pstdev(ordered),
+    }
 
 
 class LevelResult(BaseModel):
@@ -51,6 +61,16 @@ class LevelResult(BaseModel):
     requests: int
     errors: int
     duration_s: float
+    prompt_tokens: int  # sum of the server's usage.prompt_tokens over completed requests
+    completion_tokens: int  # sum of usage.completion_tokens (tokens seen where usage is absent)
+    prompt_tokens_mean: float | None  # per request, as the server counted it (chat template included)
+    latencies_s: list[float]  # each completed request's end-to-end time
+    queue_times_s: list[
+        float
+    ]  # each completed request's wait for a slot (0 in a closed loop, by construction)
+    max_output_tokens_per_s: float  # vLLM's definition: the busiest 1-s bucket of token arrivals
+    max_concurrent_requests: int  # vLLM's definition: most requests active in one 1-s bucket
+    reconnects: int  # requests sent again because their pooled connection was already closed
     requests_per_s: float
     output_tokens_per_s: float
     total_tokens_per_s: float
@@ -64,21 +84,34 @@ class LevelResult(BaseModel):
     error_samples: list[str]
 
 
+async def count_tokens(client: aiohttp.ClientSession, root: str, model: str, text: str) -> int | None:
+    """Tokens in TEXT by the server's own /tokenize: vLLM reads `prompt` and answers `count`, llama.cpp
+    reads `content` and answers `tokens` (a request it cannot read gives an empty list, not an error)."""
+    for body in ({"model": model, "prompt": text}, {"content": text}):
+        async with client.post(f"{root}/tokenize", json=body) as r:
+            if r.status != 200:
+                continue
+            reply = await r.json(content_type=None)
+        count = reply.get("count") or len(reply.get("tokens") or [])
+        if count:
+            return count
+    return None
+
+
 async def synthetic_prompt(
     client: aiohttp.ClientSession, base_url: str, model: str, input_tokens: int
 ) -> tuple[str, str]:
-    """A prompt of INPUT_TOKENS tokens by the server's own tokenizer (/tokenize), else by a 4-characters-a-token estimate."""
+    """A prompt of INPUT_TOKENS tokens by the server's own tokenizer (/tokenize), else by a 4-characters-a-token
+    estimate. The server's usage later reports what it really counted (its chat template adds tokens)."""
     words = "the quick brown fox jumps over the lazy dog while servebox measures every token ".split()
     text = " ".join(words[i % len(words)] for i in range(input_tokens))
     root = base_url.rstrip("/").removesuffix("/v1")
     try:
         for _ in range(6):
-            async with client.post(f"{root}/tokenize", json={"model": model, "prompt": text}) as r:
-                if r.status != 200:
-                    raise ValueError("no /tokenize")
-                reply = await r.json()
-            count = reply.get("count") or len(reply.get("tokens", []))
-            if count == input_tokens or count == 0:
+            count = await count_tokens(client, root, model, text)
+            if count is None:
+                raise ValueError("no /tokenize")
+            if count == input_tokens:
                 break
             n = max(1, round(len(text.split()) * input_tokens / count))
             text = " ".join(words[i % len(words)] for i in range(n))
@@ -149,6 +182,11 @@ def summarise_level(
         requests=len(results),
         errors=len(results) - len(ok),
         duration_s=duration,
+        prompt_tokens=in_tokens,
+        completion_tokens=out_tokens,
+        prompt_tokens_mean=(in_tokens / len(counted))
+        if (counted := [r for r in ok if r.prompt_tokens])
+        else None,
         requests_per_s=len(ok) / duration,
         output_tokens_per_s=out_tokens / duration,
         total_tokens_per_s=(out_tokens + in_tokens) / duration,
@@ -159,8 +197,36 @@ def summarise_level(
         e2e_s=percentiles([r.e2e for r in ok]),
         goodput_per_s=good,
         engine=engine,
-        error_samples=[r.error or f"HTTP {r.status}" for r in results if not r.ok][:3],
+        error_samples=error_samples(results),
+        latencies_s=[r.e2e for r in ok],
+        reconnects=sum(r.reconnects for r in results),
+        queue_times_s=[r.queued_s for r in ok],
+        **peak_rates(ok),
     )
+
+
+def peak_rates(ok: list[Completion]) -> dict[str, float | int]:
+    """Peak output tokens in one second and peak requests active in one second, in 1-s buckets from the
+    first start, as vllm/benchmarks/serve.py computes them (so the two tools' figures compare)."""
+    if not ok:
+        return {"max_output_tokens_per_s": 0.0, "max_concurrent_requests": 0}
+    t0 = min(r.start for r in ok)
+    tokens: Counter[int] = Counter(int(t - t0) for r in ok for t in r.token_times)
+    active: Counter[int] = Counter(s for r in ok for s in range(int(r.start - t0), int(r.end - t0) + 1))
+    return {
+        "max_output_tokens_per_s": float(max(tokens.values(), default=0)),
+        "max_concurrent_requests": max(active.values()),
+    }
+
+
+def error_samples(results: list[Completion], limit: int = 3) -> list[str]:
+    """The distinct failure reasons with their counts, most frequent first ("8x HTTP 400: ...")."""
+    reasons = Counter(
+        (f"HTTP {r.status}: " if r.status else "") + " ".join((r.error or "no reply").split())[:300]
+        for r in results
+        if not r.ok
+    )
+    return [f"{n}x {reason}" for reason, n in reasons.most_common(limit)]
 
 
 async def run_level(
@@ -174,6 +240,17 @@ async def run_level(
     seed: int = 0,
 ) -> LevelResult:
     width = concurrency or max(8, int((rate or 1) * 8))
+    cap = asyncio.Semaphore(concurrency) if (rate and concurrency) else None
+
+    async def capped(body: dict[str, Any], at: float) -> Completion:
+        if cap is None:
+            return await chat(client, base_url, body, start=at)
+        async with cap:  # the wait for a slot counts: the timer started at the arrival
+            queued = time.perf_counter() - at
+            done = await chat(client, base_url, body, start=at)
+            done.queued_s = queued
+            return done
+
     async with make_client(width, timeout_s, api_key) as client:
         stop, samples = asyncio.Event(), []
         sampler = asyncio.create_task(sample_metrics(client, base_url, stop, samples))
@@ -185,7 +262,7 @@ async def run_level(
             for (
                 body
             ) in bodies:  # open loop: the timer starts at the arrival, whatever the client then waits for
-                tasks.append(asyncio.create_task(chat(client, base_url, body, start=time.perf_counter())))
+                tasks.append(asyncio.create_task(capped(body, time.perf_counter())))
                 await asyncio.sleep(rng.expovariate(rate))
             results = list(await asyncio.gather(*tasks))
         else:
@@ -232,6 +309,7 @@ def request_bodies(
 
 
 class BenchReport(BaseModel):
+    started: str  # ISO 8601, UTC
     url: str
     model: str
     prompt_source: str
@@ -255,6 +333,7 @@ async def run_bench(
     api_key: str | None = None,
     timeout_s: float = 600,
 ) -> BenchReport:
+    started = datetime.now(UTC).isoformat(timespec="seconds")
     async with make_client(2, 30, api_key) as client:
         prompt, source = (
             await synthetic_prompt(client, url, model, input_tokens) if not prompts_file else ("", "file")
@@ -262,7 +341,7 @@ async def run_bench(
     bodies = request_bodies(model, prompt, output_tokens, requests, prompts_file)
     levels: list[LevelResult] = []
     if rate:
-        levels.append(await run_level(url, bodies, None, rate, slo or {}, api_key, timeout_s))
+        levels.append(await run_level(url, bodies, concurrency, rate, slo or {}, api_key, timeout_s))
     elif sweep_max:
         width = 1
         while width <= sweep_max:
@@ -274,6 +353,7 @@ async def run_bench(
     else:
         levels.append(await run_level(url, bodies, concurrency or 1, None, slo or {}, api_key, timeout_s))
     return BenchReport(
+        started=started,
         url=url,
         model=model,
         prompt_source=source,

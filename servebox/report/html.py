@@ -1,6 +1,6 @@
-"""A self-contained HTML report of a plan: the per-rank memory bar and the context x concurrency curve.
-
-Plain SVG written here (a bar and a polyline need no plotting library); no scripts, no network.
+"""A self-contained HTML report of a plan: the per-rank memory bar on a GiB axis and the context x
+concurrency chart, with the verdict impossible to miss (a red banner, the overflow drawn past the
+requested memory, the region below one request shaded). Plain SVG (svg_chart.py); no scripts, no network.
 """
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ import html
 from pathlib import Path
 
 from servebox.plan import Plan
+from servebox.report.svg_chart import Reference, Series, chart, fmt, nice_ticks
 
 COLORS = {
     "weights_gib": "#4e79a7",
@@ -26,117 +27,150 @@ LABELS = {
     "kv_cache_gib": "KV cache",
     "unrequested_gib": "1 - utilization",
 }
+STYLE = (
+    "body{font-family:sans-serif;max-width:920px;margin:16px auto;color:#222}"
+    "pre{white-space:pre-wrap;background:#f6f6f6;padding:8px}"
+    ".verdict{padding:10px 14px;border-radius:4px;font-size:18px;font-weight:bold}"
+    ".fits{background:#e3f4e1;color:#1e6b24}.nofit{background:#fbe3e3;color:#a11}"
+    "table{border-collapse:collapse}td,th{border:1px solid #ddd;padding:3px 8px;text-align:right}"
+)
 
 
-def memory_bar(plan: Plan, width: int = 760) -> str:
+def memory_bar(plan: Plan, width: int = 860) -> str:
+    """Stacked GiB per rank on an axis from 0 to the GPU's total, the requested share marked; memory
+    the plan needs beyond what was requested (a negative KV budget) is drawn in red past the mark."""
     total = plan.gpu_total_gib
+    overflow = max(-plan.available_kv_gib, 0.0)
+    scale_top = nice_ticks(total + overflow, 8)
+    left, plot_w = 20, width - 40
+
+    def gx(gib: float) -> float:
+        return left + plot_w * gib / scale_top[-1]
+
     x, parts = 0.0, []
     for key, color in COLORS.items():
         gib = max(plan.breakdown.get(key, 0.0), 0.0)
-        w = width * gib / total if total else 0
+        if gib <= 0:
+            continue
         parts.append(
-            f'<rect x="{x:.1f}" y="20" width="{w:.1f}" height="40" fill="{color}"><title>{LABELS[key]}: {gib:.2f} GiB</title></rect>'
+            f'<rect x="{gx(x):.1f}" y="30" width="{gx(x + gib) - gx(x):.1f}" height="40" fill="{color}" stroke="#fff">'
+            f"<title>{LABELS[key]}: {gib:.2f} GiB</title></rect>"
         )
-        if w > 60:
+        if gx(x + gib) - gx(x) > 70:
+            ink = "#333" if key == "unrequested_gib" else "#fff"
             parts.append(
-                f'<text x="{x + 4:.1f}" y="45" font-size="12" fill="#fff">{LABELS[key]} {gib:.2f}</text>'
+                f'<text x="{gx(x) + 4:.1f}" y="54" font-size="12" fill="{ink}">{LABELS[key]} {gib:.2f}</text>'
             )
-        x += w
-    return f'<svg width="{width}" height="70" xmlns="http://www.w3.org/2000/svg">{"".join(parts)}</svg>'
-
-
-def line_chart(
-    series: dict[str, list[tuple[float, float]]],
-    x_label: str,
-    y_label: str,
-    width: int = 760,
-    height: int = 260,
-    x_ticks: list[str] | None = None,
-    reference_y: float | None = None,
-) -> str:
-    """An SVG line chart of one or more series over the same x positions (points are (x index or value, y))."""
-    points = [p for pts in series.values() for p in pts]
-    if not points:
-        return ""
-    xs = sorted({x for x, _ in points})
-    top = max(y for _, y in points) or 1.0
-
-    def px(x: float) -> float:
-        return 50 + (width - 70) * (xs.index(x) / max(1, len(xs) - 1))
-
-    def py(y: float) -> float:
-        return height - 30 - (height - 50) * y / top
-
-    colors = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2"]
-    parts = []
-    if reference_y is not None and reference_y <= top:
+        x += gib
+    if overflow:
+        start = plan.requested_gib
         parts.append(
-            f'<line x1="50" x2="{width - 20}" y1="{py(reference_y):.1f}" y2="{py(reference_y):.1f}" stroke="#999" stroke-dasharray="4"/>'
+            f'<rect x="{gx(start):.1f}" y="30" width="{gx(start + overflow) - gx(start):.1f}" height="40" fill="#e15759" '
+            f'fill-opacity="0.35" stroke="#c0392b" stroke-dasharray="4 3"/><text x="{gx(start) + 4:.1f}" y="88" font-size="12" '
+            f'fill="#c0392b">{overflow:.2f} GiB more than requested: does not fit</text>'
         )
-    for (name, pts), color in zip(series.items(), colors, strict=False):
-        poly = " ".join(f"{px(x):.1f},{py(y):.1f}" for x, y in pts)
-        parts.append(
-            f'<polyline points="{poly}" fill="none" stroke="{color}" stroke-width="2"><title>{html.escape(name)}</title></polyline>'
-        )
-        parts += [
-            f'<circle cx="{px(x):.1f}" cy="{py(y):.1f}" r="3.5" fill="{color}"><title>{html.escape(name)}: {y:.3g}</title></circle>'
-            for x, y in pts
-        ]
-    labels = x_ticks or [f"{x:g}" for x in xs]
-    parts += [
-        f'<text x="{px(x):.1f}" y="{height - 10}" font-size="11" text-anchor="middle">{html.escape(label)}</text>'
-        for x, label in zip(xs, labels, strict=False)
-    ]
-    legend = " · ".join(
-        f'<tspan fill="{c}">{html.escape(n)}</tspan>' for n, c in zip(series, colors, strict=False)
-    )
+    gpu = gx(total)
     parts.append(
-        f'<text x="5" y="15" font-size="12">{html.escape(y_label)} vs {html.escape(x_label)}: {legend}</text>'
+        f'<line x1="{gpu:.1f}" x2="{gpu:.1f}" y1="26" y2="76" stroke="#888" stroke-dasharray="3 2"/>'
+        f'<text x="{gpu + 3:.1f}" y="17" font-size="11" fill="#666">GPU {total:g} GiB</text>'
     )
-    return f'<svg width="{width}" height="{height}" xmlns="http://www.w3.org/2000/svg">{"".join(parts)}</svg>'
+    lx = left
+    for key, color in COLORS.items():  # legend with every part's value, the small ones included
+        label = f"{LABELS[key]} {max(plan.breakdown.get(key, 0.0), 0.0):.2f}"
+        parts.append(
+            f'<rect x="{lx}" y="146" width="12" height="10" fill="{color}" stroke="#aaa"/>'
+            f'<text x="{lx + 16}" y="155" font-size="12" class="legend">{label}</text>'
+        )
+        lx += 28 + 6.4 * len(label)
+    req = gx(plan.requested_gib)
+    parts.append(
+        f'<line x1="{req:.1f}" x2="{req:.1f}" y1="22" y2="76" stroke="#222" stroke-width="2"/>'
+        f'<text x="{req - 4:.1f}" y="17" font-size="12" text-anchor="end">requested {plan.requested_gib:.2f} GiB '
+        f"({plan.gpu_memory_utilization:g} x {total:g})</text>"
+    )
+    for t in scale_top:
+        parts.append(
+            f'<line x1="{gx(t):.1f}" x2="{gx(t):.1f}" y1="96" y2="101" stroke="#888"/>'
+            f'<text x="{gx(t):.1f}" y="115" font-size="11" text-anchor="middle" class="xtick">{fmt(t)}</text>'
+        )
+    parts.append(
+        f'<line x1="{left}" x2="{gx(scale_top[-1]):.1f}" y1="96" y2="96" stroke="#888"/>'
+        f'<text x="{left + plot_w / 2}" y="134" font-size="13" text-anchor="middle" class="xlabel">GiB per rank (GPU total {total:g} GiB)</text>'
+    )
+    return f'<svg width="{width}" height="166" xmlns="http://www.w3.org/2000/svg" font-family="sans-serif">{"".join(parts)}</svg>'
 
 
-def concurrency_curve(plan: Plan) -> str:
-    rows = [r for r in plan.context_table if r["max_concurrency"]]
-    points = [(i, r["max_concurrency"]) for i, r in enumerate(rows)]
-    return line_chart(
-        {"max concurrency": points},
-        "context",
-        "requests at full context",
-        x_ticks=[f"{r['context'] // 1024}k" for r in rows],
-        reference_y=1.0,
+def concurrency_chart(plans: list[Plan]) -> str:
+    """Requests that fit at full context, per context length (one series per plan); below 1 does not fit."""
+    series = []
+    names: dict[float, str] = {}
+    for plan in plans:
+        rows = [r for r in plan.context_table if r["max_concurrency"] is not None]
+        for r in rows:
+            star = " (max_model_len)" if r["context"] == plan.max_model_len and len(plans) == 1 else ""
+            names[float(r["context"])] = f"{r['context'] / 1024:g}k{star}"
+        series.append(
+            Series(
+                name=f"{plan.model} on {plan.gpu}" if len(plans) > 1 else "requests at full context",
+                points=[(float(r["context"]), r["max_concurrency"]) for r in rows],
+                point_colors={float(r["context"]): "#c0392b" for r in rows if r["max_concurrency"] < 1},
+            )
+        )
+    return chart(
+        series,
+        "context length per request (tokens)",
+        "concurrent requests (KV cache)",
+        references=[Reference(1.0, "1 request")],
+        x_names=names,
+        shade_below=(1.0, "below 1 request: does not fit"),
     )
 
 
 def write_html(title: str, body: list[str], path: Path) -> None:
     doc = (
-        f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title></head>"
-        f"<body style='font-family:sans-serif'><style>pre{{white-space:pre-wrap}}</style>{''.join(body)}</body></html>"
+        f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
+        f"<style>{STYLE}</style></head><body>{''.join(body)}</body></html>"
     )
-    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp = path.with_name(f".{path.name}.tmp")
     tmp.write_text(doc, encoding="utf-8")
     tmp.replace(path)
 
 
-def write_plan_html(plan: Plan, path: Path) -> None:
+def verdict(plan: Plan) -> str:
     esc = html.escape
-    verdict = "fits" if plan.fits else "does NOT fit"
+    if plan.fits:
+        return (
+            f'<p class="verdict fits">fits: max_model_len {plan.max_model_len:,}, '
+            f"{plan.max_concurrency:.2f} requests at full context, {plan.kv_cache_tokens:,} KV tokens</p>"
+        )
+    why = f": {esc(plan.error)}" if plan.error else ""
+    return (
+        f'<p class="verdict nofit">does NOT fit at max_model_len {plan.max_model_len:,}{why} '
+        f"(largest that fits: {plan.max_model_len_that_fits:,})</p>"
+    )
+
+
+def write_plan_html(plan: Plan, path: Path, other: Plan | None = None) -> None:
+    esc = html.escape
     body = [
         f"<h1>servebox plan: {esc(plan.model)}</h1>",
+        verdict(plan),
         f"<p>{esc(plan.gpu)} ({plan.gpu_total_gib} GiB) &times; TP {plan.tensor_parallel_size}, vLLM {esc(plan.vllm_profile)}, "
-        f"utilization {plan.gpu_memory_utilization}: <b>{verdict}</b> at max_model_len {plan.max_model_len:,} "
-        f"(largest that fits {plan.max_model_len_that_fits:,}).</p>",
+        f"utilization {plan.gpu_memory_utilization}. Figures are derived from the checkpoint's metadata and the "
+        "engine profile (see Assumptions), not measured.</p>",
         "<h2>Memory per rank</h2>",
         memory_bar(plan),
-        "<p>"
-        + " ".join(
-            f'<span style="background:{c};padding:0 8px">&nbsp;</span> {LABELS[k]} {max(plan.breakdown.get(k, 0.0), 0.0):.2f} GiB &nbsp;'
-            for k, c in COLORS.items()
-        )
-        + "</p>",
         "<pre>" + esc("\n".join(plan.log_lines)) + "</pre>",
         "<h2>Context &times; concurrency</h2>",
-        concurrency_curve(plan),
+        concurrency_chart([plan] if other is None else [plan, other]),
+    ]
+    if other is not None:
+        body += [
+            f"<h2>Compared with: {esc(other.model)} on {esc(other.gpu)}</h2>",
+            verdict(other),
+            memory_bar(other),
+        ]
+    body += [
         "<h2>Arithmetic</h2><pre>" + esc("\n".join(plan.explain)) + "</pre>",
         "<h2>Assumptions</h2><ul>" + "".join(f"<li>{esc(a)}</li>" for a in plan.assumptions) + "</ul>",
     ]
