@@ -1,0 +1,100 @@
+"""One llama-server start-up, planned: every buffer per device for a GGUF, flags and GPUs.
+
+`budget` answers "does it fit": a GPU's total (catalog) less llama.cpp's --fit target margin (1024 MiB per
+device by default, --fit-target), which is the free memory llama.cpp itself insists on leaving.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from servebox.engines.llamacpp.compute import compute_buffer
+from servebox.engines.llamacpp.flags import ServerFlags
+from servebox.engines.llamacpp.layout import Layout
+from servebox.engines.llamacpp.memory import (
+    CPU,
+    ContextShape,
+    DeviceMemory,
+    KVPart,
+    context_shape,
+    kv_parts,
+    model_buffers,
+    output_bytes,
+    recurrent_bytes,
+)
+from servebox.engines.llamacpp.placement import Placement, place_layers
+from servebox.units import MiB
+
+
+@dataclass
+class Evaluation:
+    shape: ContextShape
+    placement: Placement
+    devices: dict[str, DeviceMemory]  # CPU first, then CUDA0...
+
+    def gpu_rows(self) -> list[DeviceMemory]:
+        return [d for name, d in self.devices.items() if name != CPU]
+
+
+@dataclass
+class Problem:
+    layout: Layout
+    gpu_bytes: list[int]
+    host_bytes: int | None = None
+
+    def budgets(self, flags: ServerFlags) -> list[int]:
+        margins = flags.fit_target_mib
+        return [
+            total - (margins[i] if i < len(margins) else margins[-1]) * MiB
+            for i, total in enumerate(self.gpu_bytes)
+        ]
+
+
+def evaluate(
+    problem: Problem, flags: ServerFlags, n_ctx: int | None = None, model: dict | None = None
+) -> Evaluation:
+    layout = problem.layout
+    placement = place_layers(layout, flags, problem.gpu_bytes)
+    shape = context_shape(layout, flags, n_ctx)
+    devices = {CPU: DeviceMemory(CPU)} | {name: DeviceMemory(name) for name in placement.devices}
+    weights = model if model is not None else model_buffers(layout, flags, placement)
+    for name, nbytes in weights.items():
+        devices[name].model += nbytes
+    for name, part in kv_parts(layout, flags, shape, placement):
+        devices[name].kv += part.k_bytes + part.v_bytes
+        devices[name].kv_parts[part.kind] = _merge(devices[name].kv_parts.get(part.kind), part)
+    for name, nbytes in recurrent_bytes(layout, flags, shape, placement).items():
+        devices[name].recurrent += nbytes
+    devices[CPU].output = output_bytes(layout, shape)
+    graph = compute_buffer(layout, shape)
+    gpus = [d for d in placement.devices if any(x == d for x in placement.layer_device)]
+    if not gpus:
+        devices[CPU].compute = graph
+    else:
+        for name in gpus:  # each GPU that runs layers reserves the graph's peak for its part
+            devices[name].compute = graph
+        devices[CPU].compute = _host_compute(layout, shape)
+    return Evaluation(shape, placement, devices)
+
+
+def _host_compute(layout: Layout, shape: ContextShape) -> int:
+    """The pinned host buffer for the graph's inputs (token ids, positions, embeddings of the ubatch)."""
+    return layout.n_embd * shape.n_ubatch * 4 + 4 * shape.n_ubatch * 4
+
+
+def _merge(old: KVPart | None, new: KVPart) -> KVPart:
+    if old is None:
+        return new
+    return KVPart(
+        new.kind, new.cells, old.layers + new.layers, old.k_bytes + new.k_bytes, old.v_bytes + new.v_bytes
+    )
+
+
+def fits(problem: Problem, flags: ServerFlags, ev: Evaluation) -> bool:
+    budgets = problem.budgets(flags)
+    for name in ev.placement.devices:
+        if ev.devices[name].total > budgets[int(name.removeprefix("CUDA"))]:
+            return False
+    if problem.host_bytes is not None and ev.devices[CPU].total > problem.host_bytes:
+        return False
+    return True

@@ -1,0 +1,88 @@
+"""Open a GGUF for planning: a local file (all its split parts), or a hub file's header by HTTP range
+requests through huggingface_hub's HfFileSystem (`org/name/file.gguf[@revision]` or `hf://...`); only the
+header's bytes are read, never the weights.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from servebox.checkpoint.gguf_header import GGUFHeader, read_header, read_local
+from servebox.errors import InputError
+
+_SPLIT_RE = re.compile(r"-(\d{5})-of-(\d{5})\.gguf$")
+_HUB_RE = re.compile(r"^(?:hf://)?(?P<repo>[\w.-]+/[\w.-]+)/(?P<file>[^@]+\.gguf)(?:@(?P<rev>[\w./-]+))?$")
+HEADER_BLOCK = 4 << 20  # one range request covers most headers; larger vocabularies take a few more
+
+
+def looks_like_gguf(spec: str) -> bool:
+    return spec.split("@", 1)[0].endswith(".gguf")
+
+
+def _merge_splits(parts: list[GGUFHeader]) -> GGUFHeader:
+    first = parts[0]
+    for index, part in enumerate(parts[1:], start=1):
+        for t in part.tensors:
+            t.file = index
+        first.tensors.extend(part.tensors)
+    return first
+
+
+def open_gguf(spec: str) -> GGUFHeader:
+    path = Path(spec).expanduser()
+    if path.is_file():
+        return _local_with_splits(path)
+    m = _HUB_RE.match(spec)
+    if not m:
+        raise InputError(spec, None, "no such .gguf file (a hub file is org/name/file.gguf[@revision])")
+    return _hub_with_splits(m["repo"], m["file"], m["rev"], spec)
+
+
+def _local_with_splits(path: Path) -> GGUFHeader:
+    head = read_local(str(path))
+    count = int(head.kv.get("split.count", 1) or 1)
+    m = _SPLIT_RE.search(path.name)
+    if count <= 1 or not m:
+        return head
+    parts = [head]
+    for i in range(2, count + 1):
+        sibling = path.with_name(_SPLIT_RE.sub(f"-{i:05d}-of-{count:05d}.gguf", path.name))
+        if not sibling.is_file():
+            raise InputError(str(path), "split.count", f"{count} parts, but {sibling.name} is missing")
+        parts.append(read_local(str(sibling)))
+    return _merge_splits(parts)
+
+
+def _hub_with_splits(repo: str, file: str, rev: str | None, spec: str) -> GGUFHeader:
+    from huggingface_hub import HfFileSystem
+
+    fs = HfFileSystem(endpoint=os.environ.get("HF_ENDPOINT") or None)
+    head = _hub_header(fs, repo, file, rev, spec)
+    count = int(head.kv.get("split.count", 1) or 1)
+    if count <= 1 or not _SPLIT_RE.search(file):
+        return head
+    parts = [head] + [
+        _hub_header(fs, repo, _SPLIT_RE.sub(f"-{i:05d}-of-{count:05d}.gguf", file), rev, spec)
+        for i in range(2, count + 1)
+    ]
+    return _merge_splits(parts)
+
+
+def _hub_header(fs, repo: str, file: str, rev: str | None, spec: str) -> GGUFHeader:
+    path = f"{repo}@{rev}/{file}" if rev else f"{repo}/{file}"
+    try:
+        size = fs.size(path)
+        with fs.open(path, "rb", block_size=HEADER_BLOCK, cache_type="readahead") as f:
+            return read_header(f, f"hf://{repo}/{file}", size)
+    except InputError:
+        raise
+    except FileNotFoundError:
+        raise InputError(
+            spec, None, "no such file in that hub repo (or it is private: set HF_TOKEN)"
+        ) from None
+    except Exception as exc:  # network, auth, offline: one line
+        raise InputError(
+            spec, None, f"cannot read the header from the hub: {type(exc).__name__}: {exc}"
+        ) from None
