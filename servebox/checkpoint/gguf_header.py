@@ -81,6 +81,10 @@ class GGUFHeader:
     data_offset: int = 0
     file_bytes: int | None = None
 
+    def unknown_types(self) -> dict[str, str]:
+        """Tensor name -> type for tensors whose ggml type the pinned llama.cpp does not have."""
+        return {t.name: t.type for t in self.tensors if t.type not in TYPE_BY_NAME}
+
     @property
     def arch(self) -> str:
         return str(self.kv.get("general.architecture", ""))
@@ -145,9 +149,8 @@ def read_header(f: BinaryIO, source: str, file_bytes: int | None = None) -> GGUF
         name = r.string()
         shape = [r.num("<Q") for _ in range(r.num("<I"))]
         tid = r.num("<I")
-        if tid not in GGML_TYPES:
-            raise InputError(source, f"tensor {name}", f"ggml type {tid} unknown to the pinned llama.cpp")
-        tensors.append(GGUFTensor(name, GGML_TYPES[tid][0], shape, r.num("<Q")))
+        type_name = GGML_TYPES[tid][0] if tid in GGML_TYPES else f"TYPE{tid}"  # check reports unknown types
+        tensors.append(GGUFTensor(name, type_name, shape, r.num("<Q")))
     align = int(kv.get("general.alignment", 32))
     data_offset = (r.pos + align - 1) // align * align
     for t in tensors:

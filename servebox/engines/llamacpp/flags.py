@@ -46,6 +46,7 @@ class ServerFlags(BaseModel):
     fit: bool = True
     fit_ctx: int = 4096
     fit_target_mib: list[int] = [1024]
+    chat_template_kwargs: dict = {}
     ignored: list[str] = []
 
     @property
@@ -77,7 +78,7 @@ _VALUED = {
     "-ctv": "cache_type_v", "--cache-type-v": "cache_type_v", "-fa": "flash_attn", "--flash-attn": "flash_attn",
     "-b": "batch", "--batch-size": "batch", "-ub": "ubatch", "--ubatch-size": "ubatch", "-mm": "mmproj",
     "--mmproj": "mmproj", "-fit": "fit", "--fit": "fit", "-fitc": "fit_ctx", "--fit-ctx": "fit_ctx",
-    "-fitt": "fit_target_mib", "--fit-target": "fit_target_mib", "-lm": "load_mode", "--load-mode": "load_mode",
+    "--chat-template-kwargs": "chat_template_kwargs", "-fitt": "fit_target_mib", "--fit-target": "fit_target_mib", "-lm": "load_mode", "--load-mode": "load_mode",
 }  # fmt: skip
 _SWITCHES = {
     "--swa-full": ("swa_full", True), "-nkvo": ("kv_offload", False), "--no-kv-offload": ("kv_offload", False),
@@ -89,7 +90,7 @@ _SWITCHES = {
 _IGNORED_VALUED = {
     "--host", "--port", "-a", "--alias", "-t", "--threads", "-tb", "--threads-batch", "--temp", "--top-p",
     "--top-k", "--min-p", "--repeat-penalty", "-n", "--n-predict", "--chat-template", "--chat-template-file",
-    "--chat-template-kwargs", "--reasoning-format", "--reasoning-budget", "--api-key", "--slot-save-path",
+    "--reasoning-format", "--reasoning-budget", "--api-key", "--slot-save-path",
     "-to", "--timeout", "--seed", "-s", "--log-file", "--metrics-port", "--cache-reuse", "--rope-scaling",
     "--rope-scale", "--yarn-orig-ctx", "--rope-freq-base", "-dev", "--device", "--spec-default",
 }  # fmt: skip
@@ -130,12 +131,26 @@ def _apply(flags: dict, extra: dict, name: str, flag: str, value: str) -> None:
         flags[name] = [_int(flag, v) for v in value.split(",")]
     elif name == "override":
         flags.setdefault("overrides", []).extend(_overrides(flag, value))
+    elif name == "chat_template_kwargs":
+        flags[name] = _json_object(flag, value)
     elif name == "load_mode":
         flags["mmap"] = value in ("auto", "mmap", "mmap+mlock")
     elif name in ("n_cpu_moe", "n_cpu_ffn"):
         extra[name] = _int(flag, value)
     else:
         flags[name] = value
+
+
+def _json_object(flag: str, value: str) -> dict:
+    import json
+
+    try:
+        data = json.loads(value)
+    except ValueError as exc:
+        raise InputError("llama-server flags", flag, f"not JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise InputError("llama-server flags", flag, "expects a JSON object")
+    return data
 
 
 def _onoff(flag: str, value: str, allow_auto: bool = False) -> str:

@@ -147,6 +147,10 @@ def read_layout(h: GGUFHeader) -> Layout:
             "general.architecture",
             f"servebox has no memory model for {arch!r} yet (it never guesses)",
         )
+    unknown = h.unknown_types()
+    if unknown:
+        name, kind = next(iter(unknown.items()))
+        raise InputError(h.source, f"tensor {name}", f"ggml type {kind} is unknown to llama.cpp b11434")
     n_all, n_embd = _need(h, "block_count"), _need(h, "embedding_length")
     n_nextn = int(h.get("nextn_predict_layers", 0) or 0)
     n_layer = n_all - n_nextn

@@ -1,0 +1,54 @@
+"""The llama.cpp branch of `servebox plan` (a GGUF, or --engine llama.cpp): llama-server's own flags follow
+the model. GPUs: --gpu NAME, several as NAME,NAME or 2xNAME; none means a CPU-only server.
+"""
+
+from __future__ import annotations
+
+import re
+
+import typer
+
+from servebox.cli.app import emit_json, out
+from servebox.errors import InputError
+from servebox.units import GiB
+
+
+def gpu_bytes_from(gpu: str | None, gpu_memory_gib: float | None) -> list[int]:
+    from servebox.hardware import get_gpu
+
+    if gpu_memory_gib:
+        return [int(gpu_memory_gib * GiB)]
+    if not gpu:
+        return []
+    sizes = []
+    for item in gpu.split(","):
+        m = re.match(r"^(\d+)x(.+)$", item.strip())
+        count, name = (int(m[1]), m[2]) if m else (1, item.strip())
+        sizes += [get_gpu(name).total_bytes] * count
+    return sizes
+
+
+def plan_llamacpp(
+    source: str | None,
+    args: list[str],
+    gpu: str | None,
+    gpu_memory_gib: float | None,
+    as_json: bool,
+    explain: bool,
+) -> None:
+    from servebox.engines.llamacpp.flags import parse_server_args
+    from servebox.engines.llamacpp.plan import plan_gguf
+
+    flags = parse_server_args(list(args))
+    source = source or flags.model
+    if not source:
+        raise InputError("plan", "SOURCE", "name a .gguf file (or pass -m FILE)")
+    result = plan_gguf(source, flags, gpu_bytes_from(gpu, gpu_memory_gib))
+    if as_json:
+        emit_json(result.model_dump(mode="json"))
+    else:
+        from servebox.report.llamacpp_view import show_llamacpp_plan
+
+        show_llamacpp_plan(result, out, explain)
+    if not result.fits:
+        raise typer.Exit(1)

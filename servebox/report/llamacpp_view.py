@@ -1,0 +1,70 @@
+"""`servebox plan model.gguf --engine llama.cpp` as tables: buffers per device, the KV caches, the fit answers."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.table import Table
+
+from servebox.engines.llamacpp.plan import LlamaPlan
+
+
+def _f(v: float | None) -> str:
+    return "" if v is None else f"{v:,.2f}"
+
+
+def show_llamacpp_plan(plan: LlamaPlan, console: Console, explain: bool = False) -> None:
+    console.print(
+        f"[bold]{plan.source}[/bold]: {plan.architecture}, {plan.layers} layers, trained context "
+        f"{plan.trained_context:,}; llama.cpp b{plan.build.split('.')[0]}",
+        highlight=False,
+    )
+    console.print(
+        f"n_ctx {plan.n_ctx:,} ({plan.n_ctx_seq:,} per sequence), {plan.parallel} slots, kv_unified "
+        f"{str(plan.kv_unified).lower()}, n_ubatch {plan.n_ubatch}, flash attention "
+        f"{'on' if plan.flash_attn else 'off'}, -ngl {plan.n_gpu_layers}",
+        highlight=False,
+    )
+    table = Table("device", "layers", "model", "KV", "recurrent", "compute*", "output", "total", "budget")
+    table.title = "Buffers llama-server will allocate (MiB)"
+    for r in plan.devices:
+        table.add_row(
+            r.device, str(r.layers), _f(r.model_mib), _f(r.kv_mib), _f(r.recurrent_mib), _f(r.compute_mib),
+            _f(r.output_mib), _f(r.total_mib), _f(r.budget_mib),
+        )  # fmt: skip
+    console.print(table)
+    if plan.kv:
+        kv = Table("device", "cache", "cells", "layers", "K", "V", title="KV caches (MiB)")
+        for k in plan.kv:
+            kind = "sliding window" if k.kind == "swa" else "full"
+            kv.add_row(
+                k.device,
+                kind,
+                f"{k.cells:,}",
+                str(k.layers),
+                f"{k.k_mib:,.2f} ({k.k_type})",
+                f"{k.v_mib:,.2f} ({k.v_type})",
+            )
+        console.print(kv)
+    console.print("[green]fits[/green]" if plan.fits else "[red]does not fit[/red]", end="")
+    console.print(f"; largest context that fits: {plan.largest_context or 'none'}", highlight=False)
+    if plan.n_gpu_layers_that_fit is not None:
+        console.print(
+            f"-ngl that fits at n_ctx {plan.n_ctx:,}: {plan.n_gpu_layers_that_fit}", highlight=False
+        )
+    if plan.n_cpu_moe_that_fits is not None:
+        console.print(
+            f"--n-cpu-moe that fits at n_ctx {plan.n_ctx:,}: {plan.n_cpu_moe_that_fits}", highlight=False
+        )
+    flags = " ".join(plan.fit.flags) or "(no change)"
+    console.print(f"--fit would reach: {flags}" if plan.fit.fits else "--fit would fail", highlight=False)
+    if explain:
+        for step in plan.fit.steps:
+            console.print(f"  fit: {step}", highlight=False)
+        for what, how in plan.provenance.items():
+            console.print(f"  {what}: {how}", highlight=False)
+    else:
+        console.print(f"[dim]* {plan.provenance['compute']}[/dim]", highlight=False)
+    if plan.ignored_flags:
+        console.print(
+            f"[dim]flags that do not change memory: {' '.join(plan.ignored_flags)}[/dim]", highlight=False
+        )
