@@ -50,9 +50,13 @@ def plan(
     Any vLLM serve flag may follow SOURCE (--tensor-parallel-size, --gpu-memory-utilization,
     --max-model-len N|auto, --kv-cache-dtype, --speculative-config JSON, ...).
     """
-    if engine == "llama.cpp" or (engine is None and (source or "").split("@")[0].endswith(".gguf")):
-        from servebox.cli.plan_llamacpp import plan_llamacpp
+    if engine == "llama.cpp" or (
+        engine is None and (source or "").split("@")[0].endswith((".gguf", ".toml"))
+    ):
+        from servebox.cli.plan_llamacpp import plan_llamacpp, plan_spec
 
+        if (source or "").endswith(".toml"):
+            return plan_spec(source, as_json)
         return plan_llamacpp(source, ctx.args, gpu, gpu_memory_gib, as_json, explain)
     from servebox.checkpoint.facts import load_checkpoint
     from servebox.engines.vllm.flags import parse_command, parse_flags

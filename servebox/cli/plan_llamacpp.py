@@ -52,3 +52,31 @@ def plan_llamacpp(
         show_llamacpp_plan(result, out, explain)
     if not result.fits:
         raise typer.Exit(1)
+
+
+def plan_spec(path: str, as_json: bool) -> None:
+    """`servebox plan SPEC.toml`: memory per GPU per model, cold starts, the sets that fit together."""
+    from pathlib import Path
+
+    from servebox.deploy.llamaswap import MATRIX_SINCE, groups_from_partition, matrix_from_sets
+    from servebox.deploy.model_sets import compute_sets
+    from servebox.deploy.spec import load_spec
+
+    spec = load_spec(Path(path))
+    sets = compute_sets(spec)
+    version = spec.router.llama_swap_version
+    if version is not None and version >= MATRIX_SINCE:
+        rendered = {"matrix": matrix_from_sets(sets.sets, {m.name: m.cold_start_s for m in spec.models})}
+    else:
+        rendered = {"groups": groups_from_partition(sets.groups)}
+    router = {
+        k: v.model_dump() if hasattr(v, "model_dump") else {n: g.model_dump() for n, g in v.items()}
+        for k, v in rendered.items()
+        if v
+    }
+    if as_json:
+        emit_json(sets.model_dump(mode="json") | {"llama_swap": router, "llama_swap_version": version})
+        return
+    from servebox.report.llamacpp_view import show_model_sets
+
+    show_model_sets(sets, router, version, out)

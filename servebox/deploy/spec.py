@@ -57,6 +57,7 @@ class Router(Strict):
     api_keys: list[str] = []
     health_check_timeout_s: int | None = None  # default: the slowest model's cold start, at least 120
     log_level: Literal["debug", "info", "warn", "error"] = "info"
+    llama_swap_version: int | None = None  # pinned release number (e.g. 250): `matrix` from v202, else groups
 
 
 class Model(Strict):

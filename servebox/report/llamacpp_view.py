@@ -68,3 +68,29 @@ def show_llamacpp_plan(plan: LlamaPlan, console: Console, explain: bool = False)
         console.print(
             f"[dim]flags that do not change memory: {' '.join(plan.ignored_flags)}[/dim]", highlight=False
         )
+
+
+def show_model_sets(sets, router: dict, version: int | None, console: Console) -> None:
+    totals = " + ".join(f"GPU{i} {t:,.0f}" for i, t in enumerate(sets.gpu_total_mib))
+    table = Table(
+        "model", "engine", *[f"GPU{i} MiB" for i in range(len(sets.gpu_total_mib))], "cold start", "basis"
+    )
+    table.title = f"Memory per GPU (of {totals} MiB)"
+    for m in sets.models:
+        per = [_f(m.mib_per_gpu.get(i)) for i in range(len(sets.gpu_total_mib))]
+        table.add_row(m.name, m.engine, *per, f"{m.cold_start_s} s", m.basis)
+    console.print(table)
+    if sets.sets:
+        for members in sets.sets:
+            console.print(f"fit together: {' & '.join(members)}", highlight=False)
+    else:
+        console.print("no two models fit together: each runs alone", highlight=False)
+    which = f"matrix (llama-swap v{version} >= v202)" if "matrix" in router else "legacy groups"
+    console.print(f"llama-swap {which}:", highlight=False)
+    import yaml
+
+    console.print(yaml.safe_dump(router, sort_keys=False).rstrip(), markup=False, highlight=False)
+    console.print(
+        f"servebox router groups: {', '.join(f'{g}={members}' for g, members in sets.groups.items())}",
+        highlight=False,
+    )
