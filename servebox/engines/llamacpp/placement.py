@@ -61,7 +61,10 @@ def place_layers(layout: Layout, flags: ServerFlags, gpu_bytes: list[int]) -> Pl
         else:
             idx = bisect.bisect_right(cumulative, (il - start) / active)
             devices.append(names[min(idx, len(names) - 1)])
-    return Placement(names, devices, cumulative, flags.split_mode == "row" and len(names) > 1)
+    placement = Placement(names, devices, cumulative, flags.split_mode == "row" and len(names) > 1)
+    for ov in flags.overrides:
+        _buffer_name(ov.buffer, placement)  # an -ot naming a device that is not there is bad input
+    return placement
 
 
 def tensor_buffers(
