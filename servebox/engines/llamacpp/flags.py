@@ -180,6 +180,11 @@ def _overrides(flag: str, value: str) -> list[Override]:
     return out
 
 
+def _is_value(token: str) -> bool:
+    """After an unknown flag: a number, a word or JSON is its value; a .gguf path is the model."""
+    return not token.endswith(".gguf")
+
+
 def parse_server_args(args: list[str]) -> ServerFlags:
     """Parse llama-server arguments (the program name and the model may lead)."""
     if args and args[0].endswith("llama-server"):
@@ -209,8 +214,10 @@ def parse_server_args(args: list[str]) -> ServerFlags:
         elif flag == "-fa" or flag == "--flash-attn":
             flags["flash_attn"], i = "on", i + 1
         elif flag.startswith("-"):
-            ignored.append(flag)  # a switch that does not change memory (--jinja, --metrics, ...)
-            i += 1
+            # a flag that does not change memory (--jinja, --metrics, --ctx-checkpoints N, ...): its value too
+            ignored.append(flag)
+            nxt = args[i + 1] if not eq and i + 1 < len(args) and not args[i + 1].startswith("-") else None
+            i += 2 if nxt is not None and ("model" in flags or _is_value(nxt)) else 1
         elif "model" not in flags:
             flags["model"], i = arg, i + 1
         else:
