@@ -29,13 +29,13 @@ CASES: list[tuple[str, list[str]]] = [
     ("llama", ["-c", "3000", "-np", "2", "-kvu", "-fa", "off", "-ub", "256"]),
     ("qwen2", ["-c", "4096", "-np", "1", "-fa", "off"]),
     ("qwen2", ["-c", "6000", "-np", "3", "-ctk", "q4_0", "-ctv", "q8_0", "-fa", "on"]),
-    ("qwen2", ["-c", "2048", "--no-mmap", "-b", "1024", "-ub", "128"]),
+    ("qwen2", ["-c", "2048", "-lm", "none", "-b", "1024", "-ub", "128"]),
     ("qwen3", ["-c", "4096", "-np", "1"]),
     ("qwen3", ["-c", "8192", "-np", "2", "-fa", "off"]),
     ("qwen3", ["-c", "4096", "-np", "4", "-kvu", "-ctk", "q8_0"]),
     ("qwen3moe", ["-c", "4096", "-np", "1"]),
     ("qwen3moe", ["-c", "8192", "-np", "2", "-fa", "off", "-ub", "256"]),
-    ("qwen3moe", ["-c", "2048", "-np", "1", "-ctk", "bf16", "-ctv", "bf16", "--no-mmap"]),
+    ("qwen3moe", ["-c", "2048", "-np", "1", "-ctk", "bf16", "-ctv", "bf16", "-lm", "none"]),
     ("gemma3", ["-c", "4096", "-np", "1"]),
     ("gemma3", ["-c", "8192", "-np", "2", "-fa", "off"]),
     ("gemma3", ["-c", "4096", "-np", "1", "--swa-full", "-ub", "256"]),
@@ -95,7 +95,7 @@ def _free_port() -> int:
 def run_server(model: Path, flags: list[str], timeout: float = 120.0) -> str:
     """Start llama-server, wait until it listens (or exits), stop it; return its log."""
     argv = [str(SERVER), "-m", str(model), "--host", "127.0.0.1", "--port", str(_free_port()), "-t", "1",
-            "--no-warmup", "-dev", "none", *flags]  # fmt: skip
+            "--no-warmup", "-lv", "4", *flags]  # fmt: skip
     log = model.parent / f"run-{os.getpid()}-{time.monotonic_ns()}.log"
     with open(log, "w") as sink:
         proc = subprocess.Popen(argv, stdout=sink, stderr=subprocess.STDOUT)
@@ -103,7 +103,7 @@ def run_server(model: Path, flags: list[str], timeout: float = 120.0) -> str:
             deadline = time.monotonic() + timeout
             while time.monotonic() < deadline and proc.poll() is None:
                 text = log.read_text(errors="replace")
-                if "server is listening" in text or "starting the main loop" in text:
+                if "listening on http" in text or "exiting due to" in text:
                     break
                 time.sleep(0.2)
         finally:

@@ -46,14 +46,15 @@ def _byte_tokens() -> list[str]:
 
 
 def _tokenizer(w: gguf.GGUFWriter, vocab: int) -> None:
-    tokens = _byte_tokens() + ["<s>", "</s>"]
+    tokens = _byte_tokens() + ["<s>", "</s>", "ab", "th", "the"]
     tokens += [f"<filler_{i}>" for i in range(vocab - len(tokens))]
-    types = [gguf.TokenType.NORMAL] * 256 + [gguf.TokenType.CONTROL] * (len(tokens) - 256)
+    types = [gguf.TokenType.NORMAL] * 256 + [gguf.TokenType.CONTROL] * 2
+    types += [gguf.TokenType.NORMAL] * 3 + [gguf.TokenType.CONTROL] * (len(tokens) - 261)
     w.add_tokenizer_model("gpt2")
     w.add_tokenizer_pre("default")
     w.add_token_list(tokens)
     w.add_token_types(types)
-    w.add_token_merges([])
+    w.add_token_merges(["a b", "t h", "th e"])  # llama.cpp refuses a BPE vocabulary without merges
     w.add_bos_token_id(256)
     w.add_eos_token_id(257)
     w.add_chat_template(

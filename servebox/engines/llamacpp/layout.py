@@ -48,6 +48,7 @@ class Layout:
     n_vocab: int
     n_ctx_train: int
     n_head: int
+    head_k: int  # K (and Q) head size of full-attention layers
     n_ff: int
     n_expert: int
     n_expert_used: int
@@ -189,6 +190,7 @@ def read_layout(h: GGUFHeader) -> Layout:
         n_vocab=int(vocab),
         n_ctx_train=_need(h, "context_length"),
         n_head=n_head,
+        head_k=hk,
         n_ff=max(ff),
         n_expert=int(h.get("expert_count", 0) or 0),
         n_expert_used=int(h.get("expert_used_count", 0) or 0),
