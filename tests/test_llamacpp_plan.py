@@ -108,7 +108,9 @@ def test_n_cpu_moe_moves_expert_tensors_to_the_host(models):
 def test_largest_context_and_fit_emulation_are_consistent(models):
     layout = read_layout(read_local(str(models["qwen3"])))
     flags = parse_server_args(["-np", "1", "--fit-target", "1"])
-    gpu = 48 * MiB  # with a 1 MiB margin: more than the weights, less than the full 8192 context
+    probe = Problem(layout, [1 << 40])
+    at = {n: evaluate(probe, flags, n).devices["CUDA0"].total for n in (4096, 8192)}
+    gpu = (at[4096] + at[8192]) // 2 + MiB  # between the two, plus the 1 MiB margin
     problem = Problem(layout, [gpu])
     assert not fits(problem, flags, evaluate(problem, flags))
     best = largest_context(problem, flags)
