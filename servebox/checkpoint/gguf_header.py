@@ -95,21 +95,58 @@ class GGUFHeader:
 
 
 class _Reader:
+    """Sequential reads from a growing in-memory window: the header is parsed with struct.unpack_from,
+    string arrays are skipped by walking their lengths, and the file is read in 4 MiB blocks."""
+
+    BLOCK = 4 << 20
+
     def __init__(self, f: BinaryIO, source: str) -> None:
-        self.f, self.source, self.pos = f, source, 0
+        self.f, self.source, self.pos, self.buf, self.base = f, source, 0, b"", 0
+
+    def _ensure(self, n: int) -> None:
+        while self.pos + n > self.base + len(self.buf):
+            more = self.f.read(max(self.BLOCK, n))
+            if not more:
+                raise InputError(
+                    self.source, "header", f"file ends inside the GGUF header (at byte {self.pos})"
+                )
+            keep = self.pos - self.base
+            self.buf, self.base = self.buf[keep:] + more, self.pos
 
     def take(self, n: int) -> bytes:
-        data = self.f.read(n)
-        if len(data) != n:
-            raise InputError(self.source, "header", f"file ends inside the GGUF header (at byte {self.pos})")
+        self._ensure(n)
+        start = self.pos - self.base
         self.pos += n
-        return data
+        return self.buf[start : start + n]
 
     def num(self, fmt: str) -> Any:
-        return struct.unpack(fmt, self.take(struct.calcsize(fmt)))[0]
+        size = struct.calcsize(fmt)
+        self._ensure(size)
+        value = struct.unpack_from(fmt, self.buf, self.pos - self.base)[0]
+        self.pos += size
+        return value
 
     def string(self) -> str:
         return self.take(self.num("<Q")).decode("utf-8", errors="replace")
+
+    def skip_strings(self, count: int) -> None:
+        unpack = struct.Struct("<Q").unpack_from
+        while count:
+            self._ensure(8)
+            buf, i, end = self.buf, self.pos - self.base, len(self.buf)
+            while count and i + 8 <= end:  # walk the lengths inside the window without per-item calls
+                (length,) = unpack(buf, i)
+                if i + 8 + length > end:
+                    break
+                i += 8 + length
+                count -= 1
+            self.pos = self.base + i
+            if count:
+                (length,) = unpack(self.take(8), 0) if i + 8 <= end else (None,)
+                if length is None:
+                    continue  # the next length straddles the window: refill and walk on
+                self.take(length)
+                count -= 1
 
     def value(self, vtype: int) -> Any:
         if vtype in _SCALARS:
@@ -119,8 +156,7 @@ class _Reader:
         if vtype == _ARRAY:
             etype, count = self.num("<I"), self.num("<Q")
             if etype == _STRING:
-                for _ in range(count):
-                    self.take(self.num("<Q"))
+                self.skip_strings(count)
                 return count
             if etype not in _SCALARS:
                 raise InputError(self.source, "header", f"array of unknown type {etype}")
@@ -159,11 +195,10 @@ def read_header(f: BinaryIO, source: str, file_bytes: int | None = None) -> GGUF
 
 
 def read_local(path: str) -> GGUFHeader:
-    import io
     import os
 
     try:
-        with open(path, "rb", buffering=0) as raw:
-            return read_header(io.BufferedReader(raw, 1 << 20), path, os.fstat(raw.fileno()).st_size)
+        with open(path, "rb") as f:
+            return read_header(f, path, os.fstat(f.fileno()).st_size)
     except OSError as exc:
         raise InputError(path, None, f"cannot read: {exc.strerror or exc}") from None
