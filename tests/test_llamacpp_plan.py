@@ -166,3 +166,17 @@ def test_unknown_architecture_fails_closed(tmp_path, models):
     odd.write_bytes(data)
     with pytest.raises(InputError, match="unknown to llama.cpp"):
         plan_gguf(str(odd), parse_server_args([]), [])
+
+
+def test_projector_weights_join_the_main_device(models):
+    plain = _plan(models["gemma3"], "-c", "4096", gpus=[8 << 30])
+    with_mm = _plan(models["gemma3"], "-c", "4096", "--mmproj", str(models["llama"]), gpus=[8 << 30])
+    added = sum(t.n_bytes for t in read_local(str(models["llama"])).tensors) / MiB
+    assert with_mm.devices[1].model_mib - plain.devices[1].model_mib == pytest.approx(added, abs=0.01)
+
+
+def test_calibrate_needs_buffer_lines(models, tmp_path, run_cli):
+    empty = tmp_path / "quiet.log"
+    empty.write_text("srv  llama_server: listening on http://127.0.0.1:8080\n")
+    res = run_cli("plan", models["llama"], "--calibrate", empty)
+    assert res.code == 2 and "-lv 4" in res.err

@@ -42,3 +42,16 @@ def test_plan_matches_the_real_llama_server(models, arch):
         )
         checked += 1
     assert checked >= 3
+
+
+def test_calibrate_reads_a_real_log(models, tmp_path, run_cli):
+    flags = ["-c", "4096", "-np", "2", "-fa", "off"]
+    _, log = run_case(models, "gemma3", flags)
+    path = tmp_path / "llama-server.log"
+    path.write_text(log)
+    res = run_cli("plan", models["gemma3"], *flags, "--calibrate", path, "--json")
+    assert res.code == 0, res.err
+    rows = {(r["device"], r["figure"]): r for r in res.json()["calibration"]}
+    assert rows[("CPU", "kv")]["predicted_mib"] == rows[("CPU", "kv")]["reported_mib"]
+    assert rows[("CPU", "model")]["predicted_mib"] == rows[("CPU", "model")]["reported_mib"]
+    assert abs(rows[("CPU", "compute")]["relative_error"]) < 0.10

@@ -57,7 +57,7 @@ def plan(
 
         if (source or "").endswith(".toml"):
             return plan_spec(source, as_json)
-        return plan_llamacpp(source, ctx.args, gpu, gpu_memory_gib, as_json, explain)
+        return plan_llamacpp(source, ctx.args, gpu, gpu_memory_gib, as_json, explain, calibrate)
     from servebox.checkpoint.facts import load_checkpoint
     from servebox.engines.vllm.flags import parse_command, parse_flags
     from servebox.engines.vllm.profile import load_profile

@@ -35,6 +35,7 @@ def plan_llamacpp(
     gpu_memory_gib: float | None,
     as_json: bool,
     explain: bool,
+    calibrate: str | None = None,
 ) -> None:
     from servebox.engines.llamacpp.flags import parse_server_args
     from servebox.engines.llamacpp.plan import plan_gguf
@@ -44,14 +45,35 @@ def plan_llamacpp(
     if not source:
         raise InputError("plan", "SOURCE", "name a .gguf file (or pass -m FILE)")
     result = plan_gguf(source, flags, gpu_bytes_from(gpu, gpu_memory_gib))
+    comparison = _calibration(result, calibrate) if calibrate else None
     if as_json:
-        emit_json(result.model_dump(mode="json"))
+        data = result.model_dump(mode="json")
+        if comparison is not None:
+            data["calibration"] = comparison
+        emit_json(data)
     else:
-        from servebox.report.llamacpp_view import show_llamacpp_plan
+        from servebox.report.llamacpp_view import show_calibration, show_llamacpp_plan
 
         show_llamacpp_plan(result, out, explain)
+        if comparison is not None:
+            show_calibration(comparison, out)
     if not result.fits:
         raise typer.Exit(1)
+
+
+def _calibration(result, log_path: str) -> list[dict]:
+    from pathlib import Path
+
+    from servebox.engines.llamacpp.logs import compare_with_plan, read_startup_buffers
+
+    try:
+        text = Path(log_path).read_text(errors="replace")
+    except OSError as exc:
+        raise InputError(log_path, None, f"cannot read: {exc.strerror or exc}") from None
+    seen = read_startup_buffers(text)
+    if not (seen.model or seen.kv or seen.compute):
+        raise InputError(log_path, None, "no llama.cpp buffer lines (run llama-server with -lv 4 or higher)")
+    return compare_with_plan(result, seen)
 
 
 def plan_spec(path: str, as_json: bool) -> None:

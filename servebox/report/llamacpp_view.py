@@ -94,3 +94,13 @@ def show_model_sets(sets, router: dict, version: int | None, console: Console) -
         f"servebox router groups: {', '.join(f'{g}={members}' for g, members in sets.groups.items())}",
         highlight=False,
     )
+
+
+def show_calibration(rows: list[dict], console: Console) -> None:
+    table = Table(
+        "device", "figure", "planned MiB", "logged MiB", "error", title="Planned vs llama-server's log"
+    )
+    for r in rows:
+        err = "" if r["relative_error"] is None else f"{100 * r['relative_error']:+.2f}%"
+        table.add_row(r["device"], r["figure"], _f(r["predicted_mib"]), _f(r["reported_mib"]), err)
+    console.print(table)

@@ -62,3 +62,29 @@ def read_startup_buffers(text: str) -> StartupBuffers:
         elif m := _CTX.match(line):
             out.context[m["key"]] = m["val"]
     return out
+
+
+def _device(buffer: str) -> str:
+    """A log's buffer name to the plan's device: CPU_Mapped, CPU_REPACK, CUDA_Host are the host."""
+    return "CPU" if buffer.upper().startswith(("CPU", "CUDA_HOST")) else buffer
+
+
+def compare_with_plan(plan, seen: StartupBuffers) -> list[dict]:
+    """Planned vs logged MiB per device and figure (model, KV, recurrent, output, compute)."""
+    logged: dict[tuple[str, str], float] = {}
+    for figure, table in (("model", seen.model), ("kv", seen.kv), ("recurrent", seen.rs), ("output", seen.output),
+                          ("compute", seen.compute)):  # fmt: skip
+        for buffer, mib in table.items():
+            key = (_device(buffer), figure)
+            logged[key] = logged.get(key, 0.0) + mib
+    rows = []
+    for d in plan.devices:
+        for figure in ("model", "kv", "recurrent", "output", "compute"):
+            predicted = getattr(d, f"{figure}_mib")
+            reported = logged.get((d.device, figure))
+            if reported is None and predicted == 0:
+                continue
+            error = None if not reported else (predicted - reported) / reported
+            rows.append({"device": d.device, "figure": figure, "predicted_mib": predicted, "reported_mib": reported,
+                         "relative_error": error})  # fmt: skip
+    return rows

@@ -24,6 +24,7 @@ PROVENANCE = {
     "recurrent": "derived: llama_memory_recurrent R/S state, F32, one row per sequence",
     "output": "derived: logits buffer, n_vocab floats per sequence",
     "compute": "estimate: peak of the worst-case graph, calibrated on the real llama-server's CPU buffers",
+    "projector": "derived: --mmproj weights added to the main device's model buffer; its image-encoder compute buffer is not modelled",
     "budget": "GPU total from the catalog less llama.cpp's --fit target margin (default 1024 MiB)",
 }
 
@@ -107,15 +108,18 @@ def _rows(problem: Problem, flags: ServerFlags, ev: Evaluation) -> tuple[list[De
     return rows, kv
 
 
-def problem_for(source: str, gpu_bytes: list[int], host_bytes: int | None = None) -> tuple[Problem, str]:
+def problem_for(
+    source: str, gpu_bytes: list[int], host_bytes: int | None = None, mmproj: str | None = None
+) -> tuple[Problem, str]:
     header = open_gguf(source)
-    return Problem(read_layout(header), gpu_bytes, host_bytes), header.source
+    projector = sum(t.n_bytes for t in open_gguf(mmproj).tensors) if mmproj else 0
+    return Problem(read_layout(header), gpu_bytes, host_bytes, projector), header.source
 
 
 def plan_gguf(
     source: str, flags: ServerFlags, gpu_bytes: list[int], host_bytes: int | None = None
 ) -> LlamaPlan:
-    problem, name = problem_for(source, gpu_bytes, host_bytes)
+    problem, name = problem_for(source, gpu_bytes, host_bytes, flags.mmproj)
     layout = problem.layout
     ev = evaluate(problem, flags)
     rows, kv = _rows(problem, flags, ev)

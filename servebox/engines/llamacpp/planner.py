@@ -41,6 +41,7 @@ class Problem:
     layout: Layout
     gpu_bytes: list[int]
     host_bytes: int | None = None
+    projector_bytes: int = 0  # --mmproj weights: mtmd loads them on the main GPU (the host without one)
 
     def budgets(self, flags: ServerFlags) -> list[int]:
         margins = flags.fit_target_mib
@@ -60,6 +61,7 @@ def evaluate(
     weights = model if model is not None else model_buffers(layout, flags, placement)
     for name, nbytes in weights.items():
         devices[name].model += nbytes
+    devices[placement.devices[0] if placement.devices else CPU].model += problem.projector_bytes
     for name, part in kv_parts(layout, flags, shape, placement):
         devices[name].kv += part.k_bytes + part.v_bytes
         devices[name].kv_parts[part.kind] = _merge(devices[name].kv_parts.get(part.kind), part)
