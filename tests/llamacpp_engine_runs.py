@@ -42,6 +42,8 @@ CASES: list[tuple[str, list[str]]] = [
     ("qwen35", ["-c", "4096", "-np", "1"]),
     ("qwen35", ["-c", "8192", "-np", "4", "-fa", "off"]),
     ("qwen35", ["-c", "2048", "-np", "2", "-kvu", "-ctk", "q8_0", "-ctv", "q8_0"]),
+    ("llama-q8_0", ["-c", "4096", "-np", "1"]),
+    ("qwen3moe-q8_0", ["-c", "4096", "-np", "2", "-lm", "none"]),
 ]
 HELD_BACK: list[tuple[str, list[str]]] = [
     ("llama", ["-c", "6144", "-np", "3", "-fa", "on", "-ub", "384"]),
@@ -77,12 +79,13 @@ class Comparison:
 def make_models(directory: Path) -> dict[str, Path]:
     directory.mkdir(parents=True, exist_ok=True)
     out = {}
-    for arch in SHAPES:
-        path = directory / f"{arch}.gguf"
+    for name in [*SHAPES, "llama-q8_0", "qwen3moe-q8_0"]:  # F16 weights, and two with Q8_0 matrices
+        arch, _, dtype = name.partition("-q")
+        path = directory / f"{name}.gguf"
         if not path.exists():
-            write(arch, path.with_suffix(".tmp"))
+            write(arch, path.with_suffix(".tmp"), "q" + dtype if dtype else "f16")
             path.with_suffix(".tmp").rename(path)
-        out[arch] = path
+        out[name] = path
     return out
 
 
