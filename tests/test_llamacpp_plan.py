@@ -6,6 +6,7 @@ the pinned llama.cpp's rules, layer placement, overrides, the fit searches, and 
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import gguf
@@ -180,3 +181,24 @@ def test_calibrate_needs_buffer_lines(models, tmp_path, run_cli):
     empty.write_text("srv  llama_server: listening on http://127.0.0.1:8080\n")
     res = run_cli("plan", models["llama"], "--calibrate", empty)
     assert res.code == 2 and "-lv 4" in res.err
+
+
+def test_hub_file_header_by_range_requests(models, tmp_path, monkeypatch, run_cli):
+    from tests.hub_server import FakeHub
+
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    shutil.copy(models["qwen3"], repo / "qwen3-tiny-F16.gguf")
+    with FakeHub(repo) as hub:
+        monkeypatch.setenv("HF_ENDPOINT", hub.url)
+        monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
+        monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+        res = run_cli("plan", "org/model/qwen3-tiny-F16.gguf", "-c", "4096", "--json")
+        missing = run_cli("plan", "org/model/absent.gguf")
+    assert res.code == 0, res.err
+    local = _plan(models["qwen3"], "-c", "4096")
+    assert res.json()["devices"][0]["model_mib"] == local.devices[0].model_mib
+    assert res.json()["source"] == "hf://org/model/qwen3-tiny-F16.gguf"
+    assert hub.bytes_sent < (repo / "qwen3-tiny-F16.gguf").stat().st_size / 4  # the header, not the weights
+    assert all("bytes=" in r for r in hub.requests if r.startswith("GET") and ".gguf" in r)
+    assert missing.code == 2 and len(missing.err.strip().splitlines()) == 1

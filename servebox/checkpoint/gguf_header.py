@@ -98,14 +98,12 @@ class _Reader:
     """Sequential reads from a growing in-memory window: the header is parsed with struct.unpack_from,
     string arrays are skipped by walking their lengths, and the file is read in 4 MiB blocks."""
 
-    BLOCK = 4 << 20
-
-    def __init__(self, f: BinaryIO, source: str) -> None:
-        self.f, self.source, self.pos, self.buf, self.base = f, source, 0, b"", 0
+    def __init__(self, f: BinaryIO, source: str, block: int = 4 << 20) -> None:
+        self.f, self.source, self.pos, self.buf, self.base, self.block = f, source, 0, b"", 0, block
 
     def _ensure(self, n: int) -> None:
         while self.pos + n > self.base + len(self.buf):
-            more = self.f.read(max(self.BLOCK, n))
+            more = self.f.read(max(self.block, n))
             if not more:
                 raise InputError(
                     self.source, "header", f"file ends inside the GGUF header (at byte {self.pos})"
@@ -166,8 +164,9 @@ class _Reader:
         raise InputError(self.source, "header", f"unknown value type {vtype}")
 
 
-def read_header(f: BinaryIO, source: str, file_bytes: int | None = None) -> GGUFHeader:
-    r = _Reader(f, source)
+def read_header(f: BinaryIO, source: str, file_bytes: int | None = None, block: int = 4 << 20) -> GGUFHeader:
+    """`block`: bytes per read (over HTTP, one range request each)."""
+    r = _Reader(f, source, block)
     if r.take(4) != b"GGUF":
         raise InputError(source, "magic", "not a GGUF file")
     version = r.num("<I")

@@ -14,7 +14,6 @@ from servebox.errors import InputError
 
 _SPLIT_RE = re.compile(r"-(\d{5})-of-(\d{5})\.gguf$")
 _HUB_RE = re.compile(r"^(?:hf://)?(?P<repo>[\w.-]+/[\w.-]+)/(?P<file>[^@]+\.gguf)(?:@(?P<rev>[\w./-]+))?$")
-HEADER_BLOCK = 4 << 20  # one range request covers most headers; larger vocabularies take a few more
 
 
 def looks_like_gguf(spec: str) -> bool:
@@ -55,30 +54,49 @@ def _local_with_splits(path: Path) -> GGUFHeader:
     return _merge_splits(parts)
 
 
-def _hub_with_splits(repo: str, file: str, rev: str | None, spec: str) -> GGUFHeader:
-    from huggingface_hub import HfFileSystem
+class _RangeFile:
+    """A read-only file over HTTP range requests (huggingface_hub's session, URL and auth headers)."""
 
-    fs = HfFileSystem(endpoint=os.environ.get("HF_ENDPOINT") or None)
-    head = _hub_header(fs, repo, file, rev, spec)
+    def __init__(self, url: str, size: int) -> None:
+        from huggingface_hub.utils import build_hf_headers, get_session
+
+        self.url, self.size, self.pos = url, size, 0
+        self.session, self.headers = get_session(), build_hf_headers()
+
+    def read(self, n: int) -> bytes:
+        if self.pos >= self.size:
+            return b""
+        end = min(self.size, self.pos + n) - 1
+        resp = self.session.get(self.url, headers={**self.headers, "Range": f"bytes={self.pos}-{end}"})
+        resp.raise_for_status()
+        data = resp.content[: end - self.pos + 1]
+        self.pos += len(data)
+        return data
+
+
+def _hub_with_splits(repo: str, file: str, rev: str | None, spec: str) -> GGUFHeader:
+    head = _hub_header(repo, file, rev, spec)
     count = int(head.kv.get("split.count", 1) or 1)
     if count <= 1 or not _SPLIT_RE.search(file):
         return head
     parts = [head] + [
-        _hub_header(fs, repo, _SPLIT_RE.sub(f"-{i:05d}-of-{count:05d}.gguf", file), rev, spec)
+        _hub_header(repo, _SPLIT_RE.sub(f"-{i:05d}-of-{count:05d}.gguf", file), rev, spec)
         for i in range(2, count + 1)
     ]
     return _merge_splits(parts)
 
 
-def _hub_header(fs, repo: str, file: str, rev: str | None, spec: str) -> GGUFHeader:
-    path = f"{repo}@{rev}/{file}" if rev else f"{repo}/{file}"
+def _hub_header(repo: str, file: str, rev: str | None, spec: str) -> GGUFHeader:
+    from huggingface_hub import get_hf_file_metadata, hf_hub_url
+    from huggingface_hub.errors import EntryNotFoundError, RepositoryNotFoundError
+
+    url = hf_hub_url(repo, file, revision=rev, endpoint=os.environ.get("HF_ENDPOINT") or None)
     try:
-        size = fs.size(path)
-        with fs.open(path, "rb", block_size=HEADER_BLOCK, cache_type="readahead") as f:
-            return read_header(f, f"hf://{repo}/{file}", size)
+        size = get_hf_file_metadata(url).size
+        return read_header(_RangeFile(url, size or 0), f"hf://{repo}/{file}", size, block=1 << 20)
     except InputError:
         raise
-    except FileNotFoundError:
+    except (EntryNotFoundError, RepositoryNotFoundError):
         raise InputError(
             spec, None, "no such file in that hub repo (or it is private: set HF_TOKEN)"
         ) from None
