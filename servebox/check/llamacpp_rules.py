@@ -207,7 +207,7 @@ def check_gguf(source: str, flags: ServerFlags, gpu_bytes: list[int], gpu_label:
     from servebox.engines.llamacpp.source import open_gguf
 
     h = open_gguf(source)
-    findings = rule_architecture(h) + rule_tensor_types(h)
+    findings = rule_architecture(h) + rule_tensor_types(h) + rule_projector(h, flags)
     if not any(f.severity == "error" for f in findings) and h.arch in arch_table()["memory"]:
         layout = read_layout(h)
         widths = [w for la in layout.layers if la.kind in ("attn", "swa") for w in (la.k_width, la.v_width)]
@@ -215,5 +215,5 @@ def check_gguf(source: str, flags: ServerFlags, gpu_bytes: list[int], gpu_label:
         findings += rule_context(h, context_shape(layout, flags).n_ctx_seq, layout.n_ctx_train)
         if not any(f.severity == "error" for f in findings):
             findings += rule_fit(source, flags, gpu_bytes)
-    findings += rule_projector(h, flags) + rule_chat_template(h, flags)
+    findings += rule_chat_template(h, flags)
     return report(h.source, gpu_label, findings)
