@@ -44,6 +44,10 @@ CASES: list[tuple[str, list[str]]] = [
     ("qwen35", ["-c", "2048", "-np", "2", "-kvu", "-ctk", "q8_0", "-ctv", "q8_0"]),
     ("llama-q8_0", ["-c", "4096", "-np", "1"]),
     ("qwen3moe-q8_0", ["-c", "4096", "-np", "2", "-lm", "none"]),
+    ("llama-q4_0", ["-c", "4096", "-np", "1"]),  # Q4_0 matrices go to the CPU_REPACK buffer
+    ("llama-q4_0", ["-c", "4096", "-np", "1", "-lm", "none"]),
+    ("qwen3moe-q4_0", ["-c", "4096", "-np", "1"]),
+    ("qwen3moe-q4_0", ["-c", "4096", "-np", "1", "--no-repack"]),
 ]
 HELD_BACK: list[tuple[str, list[str]]] = [
     ("llama", ["-c", "6144", "-np", "3", "-fa", "on", "-ub", "384"]),
@@ -79,7 +83,7 @@ class Comparison:
 def make_models(directory: Path) -> dict[str, Path]:
     directory.mkdir(parents=True, exist_ok=True)
     out = {}
-    for name in [*SHAPES, "llama-q8_0", "qwen3moe-q8_0"]:  # F16 weights, and two with Q8_0 matrices
+    for name in [*SHAPES, "llama-q8_0", "qwen3moe-q8_0", "llama-q4_0", "qwen3moe-q4_0"]:  # F16, Q8_0, Q4_0
         arch, _, dtype = name.partition("-q")
         path = directory / f"{name}.gguf"
         if not path.exists():

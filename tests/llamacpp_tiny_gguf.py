@@ -75,9 +75,9 @@ class _Tensors:
         data = (self.rng.standard_normal(shape) * 0.02).astype(np.float32)
         if self.dtype == "f16":
             self.w.add_tensor(name, data.astype(np.float16))
-        elif self.dtype == "q8_0":
-            packed = gguf.quants.quantize(data, gguf.GGMLQuantizationType.Q8_0)
-            self.w.add_tensor(name, packed, raw_dtype=gguf.GGMLQuantizationType.Q8_0)
+        elif self.dtype in ("q8_0", "q4_0"):
+            qtype = gguf.GGMLQuantizationType[self.dtype.upper()]
+            self.w.add_tensor(name, gguf.quants.quantize(data, qtype), raw_dtype=qtype)
         else:
             self.w.add_tensor(name, data)
 

@@ -42,6 +42,7 @@ class ServerFlags(BaseModel):
     ubatch: int = 512
     kv_offload: bool = True
     mmap: bool = True
+    repack: bool = True  # the CPU backend's weight repacking (--no-repack turns it off)
     mmproj: str | None = None
     fit: bool = True
     fit_ctx: int = 4096
@@ -84,7 +85,7 @@ _SWITCHES = {
     "--swa-full": ("swa_full", True), "-nkvo": ("kv_offload", False), "--no-kv-offload": ("kv_offload", False),
     "-kvu": ("kv_unified", True), "--kv-unified": ("kv_unified", True), "-no-kvu": ("kv_unified", False),
     "--no-kv-unified": ("kv_unified", False), "--no-mmap": ("mmap", False), "--mmap": ("mmap", True),
-    "-cmoe": ("cpu_moe", True), "--cpu-moe": ("cpu_moe", True),
+    "-nr": ("repack", False), "--no-repack": ("repack", False), "-cmoe": ("cpu_moe", True), "--cpu-moe": ("cpu_moe", True),
 }  # fmt: skip
 # Flags that take a value but do not change memory: accepted so that a real command line parses.
 _IGNORED_VALUED = {

@@ -18,6 +18,7 @@ from servebox.engines.llamacpp.layout import Layout
 from servebox.engines.llamacpp.placement import CPU, Placement, tensor_buffers
 
 CPU_ALIGN, CUDA_ALIGN, CUDA_ROW_PAD = 32, 128, 512
+CPU_REPACK = "CPU_REPACK"
 
 
 def pad(n: int, to: int) -> int:
@@ -98,7 +99,9 @@ def model_buffers(layout: Layout, flags: ServerFlags, placement: Placement) -> d
 
     def put(t: GGUFTensor, home: str) -> None:
         for buf, frac in tensor_buffers(t, home, flags, placement):
-            if buf == CPU:
+            if buf == CPU and flags.repack and _repacked(t):
+                sized[CPU_REPACK] = sized.get(CPU_REPACK, 0) + _alloc(CPU, t.n_bytes)
+            elif buf == CPU:
                 start = t.base + t.offset
                 span = cpu_span.setdefault(t.file, [start, start + t.n_bytes])
                 span[0], span[1] = min(span[0], start), max(span[1], start + t.n_bytes)
@@ -122,6 +125,19 @@ def model_buffers(layout: Layout, flags: ServerFlags, placement: Placement) -> d
     if flags.mmap and cpu_span:
         sized[CPU] = sum(end - start for start, end in cpu_span.values())
     return sized
+
+
+def _repacked(t: GGUFTensor) -> bool:
+    """A host-side matrix weight the CPU backend repacks (token_embd is read by GET_ROWS, never repacked)."""
+    from servebox.engines.llamacpp.layout import arch_table
+
+    rule = arch_table()["cpu_repack"]
+    return (
+        t.type in rule["types"]
+        and len(t.shape) >= 2
+        and t.shape[1] % rule["row_multiple"] == 0
+        and not t.name.startswith("token_embd")
+    )
 
 
 def _row_bytes(cache_type: str, width: int) -> int:

@@ -13,6 +13,7 @@ from servebox.engines.llamacpp.flags import ServerFlags
 from servebox.engines.llamacpp.layout import Layout
 from servebox.engines.llamacpp.memory import (
     CPU,
+    CPU_REPACK,
     ContextShape,
     DeviceMemory,
     KVPart,
@@ -60,7 +61,7 @@ def evaluate(
     devices = {CPU: DeviceMemory(CPU)} | {name: DeviceMemory(name) for name in placement.devices}
     weights = model if model is not None else model_buffers(layout, flags, placement)
     for name, nbytes in weights.items():
-        devices[name].model += nbytes
+        devices[CPU if name == CPU_REPACK else name].model += nbytes
     devices[placement.devices[0] if placement.devices else CPU].model += problem.projector_bytes
     for name, part in kv_parts(layout, flags, shape, placement):
         devices[name].kv += part.k_bytes + part.v_bytes
