@@ -126,3 +126,12 @@ def test_spec_without_gpus_is_bad_input(tmp_path, run_cli):
     path.write_text('[[models]]\nname = "a"\ncheckpoint = "/x"\nport = 5810\n')
     res = run_cli("plan", path)
     assert res.code == 2 and "host.gpus" in res.err
+
+
+def test_render_uses_the_computed_sets_when_no_group_is_declared(tmp_path, models, run_cli):
+    spec = _spec(tmp_path, models, 250, 1.0)
+    out = tmp_path / "out"
+    res = run_cli("render", spec, "--out", out)
+    assert res.code == 0, res.err
+    config = yaml.safe_load((out / "llama-swap.yaml").read_text())
+    assert config["matrix"]["sets"] == {"s1": "m2 & m3 & m4"} and "groups" not in config

@@ -156,7 +156,12 @@ def groups_from_partition(partition: dict[str, list[str]]) -> dict[str, LSGroup]
 
 
 def render_config(spec: Spec, sets=None) -> LlamaSwapConfig:
-    """`sets` (a model_sets.ModelSets) replaces the user's groups with the computed ones."""
+    """Which models run together: the user's `group`s when any model names one; otherwise, when the host
+    lists its GPUs, the sets computed from the plans (`sets`, a model_sets.ModelSets, or computed here)."""
+    if sets is None and spec.host.gpus and not any(m.group for m in spec.models):
+        from servebox.deploy.model_sets import compute_sets
+
+        sets = compute_sets(spec)
     slowest = max(m.cold_start_s for m in spec.models)
     timeout = spec.router.health_check_timeout_s or max(120, int(slowest * 1.5))
     if timeout < slowest:
