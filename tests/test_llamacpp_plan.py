@@ -202,3 +202,18 @@ def test_hub_file_header_by_range_requests(models, tmp_path, monkeypatch, run_cl
     assert hub.bytes_sent < (repo / "qwen3-tiny-F16.gguf").stat().st_size / 4  # the header, not the weights
     assert all("bytes=" in r for r in hub.requests if r.startswith("GET") and ".gguf" in r)
     assert missing.code == 2 and len(missing.err.strip().splitlines()) == 1
+
+
+def test_no_kv_offload_keeps_the_cache_on_the_host_and_row_split_spreads_matrices(models):
+    offloaded = _plan(models["llama"], "-c", "4096", "-np", "1", gpus=[8 << 30])
+    host = _plan(models["llama"], "-c", "4096", "-np", "1", "-nkvo", gpus=[8 << 30])
+    assert offloaded.devices[1].kv_mib == 4.0 and offloaded.devices[0].kv_mib == 0
+    assert host.devices[0].kv_mib == 4.0 and host.devices[1].kv_mib == 0
+    rows = _plan(
+        models["llama"], "-c", "4096", "-np", "1", "-sm", "row", "-ts", "3,1", gpus=[8 << 30, 8 << 30]
+    )
+    layers = _plan(models["llama"], "-c", "4096", "-np", "1", "-ts", "3,1", gpus=[8 << 30, 8 << 30])
+    gpu0, gpu1 = rows.devices[1].model_mib, rows.devices[2].model_mib
+    assert gpu0 > 2 * gpu1 > 0  # every matrix split 3:1 by rows
+    # whole layers: il/5 for il = 0..4 (the output is the 5th) against the split points 0.75, 1.0
+    assert [d.layers for d in layers.devices] == [0, 4, 0] and layers.devices[2].model_mib > 0
