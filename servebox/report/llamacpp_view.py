@@ -58,10 +58,12 @@ def show_llamacpp_plan(plan: LlamaPlan, console: Console, explain: bool = False)
     flags = " ".join(plan.fit.flags) or "(no change)"
     console.print(f"--fit would reach: {flags}" if plan.fit.fits else "--fit would fail", highlight=False)
     if explain:
+        terms = ", ".join(f"{k} {v:,.2f}" for k, v in plan.compute_terms_mib.items())
+        console.print(f"  compute buffer = masks + the largest stage (MiB): {terms}", highlight=False)
         for step in plan.fit.steps:
             console.print(f"  fit: {step}", highlight=False)
         for what, how in plan.provenance.items():
-            console.print(f"  {what}: {how}", highlight=False)
+            console.print(f"  {what}: {how}", markup=False, highlight=False)
     else:
         console.print(f"[dim]* {plan.provenance['compute']}[/dim]", highlight=False)
     if plan.ignored_flags:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
+from servebox.engines.llamacpp.compute import masks, stage_peaks
 from servebox.engines.llamacpp.fit import (
     FitAnswer,
     cpu_moe_that_fits,
@@ -73,6 +74,7 @@ class LlamaPlan(BaseModel):
     n_gpu_layers_that_fit: int | None
     n_cpu_moe_that_fits: int | None
     fit: FitAnswer
+    compute_terms_mib: dict[str, float]  # the estimate's parts: masks and each stage's peak
     provenance: dict[str, str]
     ignored_flags: list[str]
 
@@ -145,6 +147,8 @@ def plan_gguf(
         n_gpu_layers_that_fit=layers_that_fit(problem, flags, ctx) if gpu_bytes else None,
         n_cpu_moe_that_fits=cpu_moe_that_fits(problem, flags, ctx) if gpu_bytes else None,
         fit=emulate_fit(problem, flags),
+        compute_terms_mib={"masks": _mib(masks(layout, ev.shape))}
+        | {f"{k} stage": _mib(v) for k, v in stage_peaks(layout, ev.shape).items()},
         provenance=PROVENANCE,
         ignored_flags=flags.ignored,
     )
