@@ -82,11 +82,12 @@ class _Tensors:
             self.w.add_tensor(name, data)
 
 
-def write(arch: str, out: Path, dtype: str = "f16") -> Path:
+def write(arch: str, out: Path, dtype: str = "f16", split_max_tensors: int = 0) -> Path:
+    """Write the model; with split_max_tensors, as llama.cpp's -00001-of-0000N.gguf parts (the first returned)."""
     s = SHAPES[arch]
     hidden, ffn, layers, heads, kv = s["hidden"], s["ffn"], s["layers"], s["heads"], s["kv_heads"]
     hd = s.get("head_dim", hidden // heads)
-    w = gguf.GGUFWriter(str(out), arch)
+    w = gguf.GGUFWriter(str(out), arch, split_max_tensors=split_max_tensors)
     w.add_name(f"servebox tiny {arch}")
     w.add_context_length(8192)
     w.add_embedding_length(hidden)
@@ -128,6 +129,8 @@ def write(arch: str, out: Path, dtype: str = "f16") -> Path:
     w.write_kv_data_to_file()
     w.write_tensors_to_file()
     w.close()
+    if split_max_tensors:
+        return sorted(out.parent.glob(f"{out.stem}-00001-of-*.gguf"))[0]
     return out
 
 

@@ -42,6 +42,7 @@ class StartupBuffers:
     compute: dict[str, float] = field(default_factory=dict)
     kv_caches: list[KVSummary] = field(default_factory=list)
     context: dict[str, str] = field(default_factory=dict)
+    model_lines: int = 0  # `model buffer size` lines (one per buffer per split file)
 
 
 def read_startup_buffers(text: str) -> StartupBuffers:
@@ -53,6 +54,7 @@ def read_startup_buffers(text: str) -> StartupBuffers:
             re.sub(r"^\S*\s*[A-Z] ", "", line) if not re.match(r"^\w+:", line) else line
         )  # drop log prefixes
         if m := _BUF.match(line):
+            out.model_lines += m["what"] == "model"
             table = kinds[m["what"]]
             table[m["buf"]] = table.get(m["buf"], 0.0) + float(m["mib"])
         elif m := _KV.match(line):
