@@ -173,8 +173,8 @@ def read_layout(h: GGUFHeader) -> Layout:
     for il in range(n_all):
         if recr[il]:
             kind = "recr"
-        elif il >= n_layer or (spec.get("recurrent") == "all"):
-            kind = "none"  # MTP/NextN layers have no cache in the main context
+        elif il >= n_layer or spec.get("recurrent") == "all" or kv[il] == 0:
+            kind = "none"  # MTP/NextN layers, MLP-only layers of hybrids: no cache in the main context
         else:
             kind = "swa" if swa[il] else "attn"
         k_head, v_head = (hk_swa, hv_swa) if swa[il] else (hk, hv)
