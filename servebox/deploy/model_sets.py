@@ -21,6 +21,9 @@ from servebox.hardware import CATALOG
 from servebox.units import MiB
 
 MAX_MODELS = 16  # sets are enumerated exhaustively; specs hold a handful of models
+# A llama-server process's CUDA context (driver, cuBLAS handles) is outside its buffers. ASSUMED, not
+# measured here (recent drivers report a few hundred MiB per process and GPU); vLLM's share includes its own.
+CUDA_CONTEXT_MIB = 300
 
 
 class ModelFootprint(BaseModel):
@@ -82,11 +85,18 @@ def _llamacpp_footprint(model: Model, gpus: list[int], totals: list[int]) -> Mod
         return ModelFootprint(
             **common, mib_per_gpu=whole, basis="GGUF not readable here: planned as taking its GPUs whole"
         )
-    plan = plan_gguf(model.checkpoint, parse_server_args(server_args(model)), [totals[g] for g in gpus])
-    mib = {gpus[int(d.device.removeprefix("CUDA"))]: d.total_mib for d in plan.devices if d.device != "CPU"}
-    return ModelFootprint(
-        **common, mib_per_gpu=mib, basis="servebox's llama.cpp plan of the GGUF with the spec's flags"
-    )
+    try:
+        flags = parse_server_args(server_args(model))
+    except InputError as exc:
+        raise InputError(f"models[{model.name}]", "flags", exc.one_line()) from None
+    plan = plan_gguf(model.checkpoint, flags, [totals[g] for g in gpus])
+    mib = {
+        gpus[int(d.device.removeprefix("CUDA"))]: round(d.total_mib + CUDA_CONTEXT_MIB, 1)
+        for d in plan.devices
+        if d.device != "CPU"
+    }
+    basis = f"servebox's llama.cpp plan of the GGUF with the spec's flags + {CUDA_CONTEXT_MIB} MiB CUDA context (assumed)"
+    return ModelFootprint(**common, mib_per_gpu=mib, basis=basis)
 
 
 def _fits_together(members: list[ModelFootprint], totals_mib: list[float]) -> bool:
