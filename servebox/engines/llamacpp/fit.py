@@ -98,12 +98,12 @@ def emulate_fit(problem: Problem, flags: ServerFlags) -> FitAnswer:
     ctx = None
     if not flags.ctx_given:
         floor = min(flags.fit_ctx, problem.layout.n_ctx_train)
-        ctx = largest_context(problem, flags)
-        if ctx is not None and ctx >= floor:
+        ctx = _interpolated_context(problem, flags, floor)
+        if ctx is not None and _ok(problem, flags, ctx)[0]:
             ans.steps.append(f"context reduced from {problem.layout.n_ctx_train} to {ctx}")
             return _done(ans, ctx=ctx)
-        ctx = floor
-        ans.steps.append(f"context reduced to the --fit-ctx floor {floor}; not enough alone")
+        ctx = ctx or floor
+        ans.steps.append(f"context reduced to {ctx}; not enough alone on every device")
     if flags.ngl_given:
         ans.steps.append("-ngl was given: --fit does not move layers; it does not fit")
         return ans
@@ -117,6 +117,25 @@ def emulate_fit(problem: Problem, flags: ServerFlags) -> FitAnswer:
         return ans
     ans.steps.append(f"{ngl} of {problem.layout.n_layer_all + 1} layers kept on the GPUs")
     return _done(ans, ctx=ctx, ngl=ngl)
+
+
+def _interpolated_context(problem: Problem, flags: ServerFlags, floor: int) -> int | None:
+    """common/fit.cpp's step 2: interpolate linearly between the projected use at --fit-ctx and at the
+    full context towards the summed free-memory targets, round down to 256 x streams; None if the floor
+    itself does not meet them. With several GPUs it keeps back (GPUs + 1) x half a layer (a sixth for MoE)."""
+    top = problem.layout.n_ctx_train
+    used = {n: sum(d.total for d in evaluate(problem, flags, n).gpu_rows()) for n in (floor, top)}
+    target = sum(problem.budgets(flags))
+    n_gpu = len(problem.gpu_bytes)
+    if n_gpu > 1:
+        ev = evaluate(problem, flags, floor)
+        per_layer = sum(d.model for d in ev.gpu_rows()) // max(1, problem.layout.n_layer_all)
+        target -= (n_gpu + 1) * per_layer // (6 if problem.layout.n_expert else 2)
+    if top <= floor or target <= used[floor]:
+        return None
+    n_ctx = floor + (top - floor) * (target - used[floor]) // max(1, used[top] - used[floor])
+    align = 256 * (1 if flags.unified else flags.n_seq)
+    return max(n_ctx - n_ctx % align, floor)
 
 
 def _done(
