@@ -6,7 +6,7 @@ device by default, --fit-target), which is the free memory llama.cpp itself insi
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from servebox.engines.llamacpp.compute import compute_buffer
 from servebox.engines.llamacpp.flags import ServerFlags
@@ -43,6 +43,14 @@ class Problem:
     gpu_bytes: list[int]
     host_bytes: int | None = None
     projector_bytes: int = 0  # --mmproj weights: mtmd loads them on the main GPU (the host without one)
+    _weights: dict = field(default_factory=dict)  # model buffers per placement: the fit searches reuse them
+
+    def weights(self, flags: ServerFlags, placement: Placement) -> dict[str, int]:
+        key = (tuple(placement.layer_device), tuple((o.pattern, o.buffer) for o in flags.overrides),
+               placement.row_split, tuple(placement.split_fractions), flags.mmap, flags.repack)  # fmt: skip
+        if key not in self._weights:
+            self._weights[key] = model_buffers(self.layout, flags, placement)
+        return self._weights[key]
 
     def budgets(self, flags: ServerFlags) -> list[int]:
         margins = flags.fit_target_mib
@@ -59,7 +67,7 @@ def evaluate(
     placement = place_layers(layout, flags, problem.gpu_bytes)
     shape = context_shape(layout, flags, n_ctx)
     devices = {CPU: DeviceMemory(CPU)} | {name: DeviceMemory(name) for name in placement.devices}
-    weights = model if model is not None else model_buffers(layout, flags, placement)
+    weights = model if model is not None else problem.weights(flags, placement)
     for name, nbytes in weights.items():
         devices[CPU if name == CPU_REPACK else name].model += nbytes
     devices[placement.devices[0] if placement.devices else CPU].model += problem.projector_bytes
