@@ -217,3 +217,12 @@ def test_no_kv_offload_keeps_the_cache_on_the_host_and_row_split_spreads_matrice
     assert gpu0 > 2 * gpu1 > 0  # every matrix split 3:1 by rows
     # whole layers: il/5 for il = 0..4 (the output is the 5th) against the split points 0.75, 1.0
     assert [d.layers for d in layers.devices] == [0, 4, 0] and layers.devices[2].model_mib > 0
+
+
+def test_pipeline_parallel_copies_on_several_gpus_holding_every_layer(models):
+    one = _plan(models["llama"], "-c", "4096", "-np", "1", gpus=[8 << 30])
+    two = _plan(models["llama"], "-c", "4096", "-np", "1", gpus=[8 << 30, 8 << 30])
+    partial = _plan(models["llama"], "-c", "4096", "-np", "1", "-ngl", "3", gpus=[8 << 30, 8 << 30])
+    extra = 3 * (4096 * 512 * 2 + 256 * 512 * 4) / MiB  # 3 more copies of the F16 mask and the hidden state
+    assert two.devices[1].compute_mib == pytest.approx(one.devices[1].compute_mib + extra, abs=0.01)
+    assert partial.devices[1].compute_mib == pytest.approx(one.devices[1].compute_mib, abs=0.01)

@@ -24,7 +24,8 @@ PROVENANCE = {
     "kv": "derived: llama_kv_cache tensors [width, cells, streams] per cache type, context padded to 256",
     "recurrent": "derived: llama_memory_recurrent R/S state, F32, one row per sequence",
     "output": "derived: logits buffer, n_vocab floats per sequence",
-    "compute": "estimate: peak of the worst-case graph, calibrated on the real llama-server's CPU buffers",
+    "compute": "estimate: peak of the worst-case graph, calibrated on the real llama-server's CPU buffers; on several "
+    "GPUs holding every layer, 3 more copies of the masks and hidden state for pipeline parallelism (from the source)",
     "projector": "derived: --mmproj weights added to the main device's model buffer; its image-encoder compute buffer is not modelled",
     "budget": "GPU total from the catalog less llama.cpp's --fit target margin (default 1024 MiB)",
 }

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from servebox.engines.llamacpp.compute import compute_buffer
+from servebox.engines.llamacpp.compute import compute_buffer, masks
 from servebox.engines.llamacpp.flags import ServerFlags
 from servebox.engines.llamacpp.layout import Layout
 from servebox.engines.llamacpp.memory import (
@@ -79,6 +79,8 @@ def evaluate(
     devices[CPU].output = output_bytes(layout, shape)
     graph = compute_buffer(layout, shape)
     gpus = [d for d in placement.devices if any(x == d for x in placement.layer_device)]
+    if pipeline_parallel(layout, flags, placement):
+        graph += (PIPELINE_COPIES - 1) * (masks(layout, shape) + layout.n_embd * shape.n_ubatch * 4)
     if not gpus:
         devices[CPU].compute = graph
     else:
@@ -86,6 +88,22 @@ def evaluate(
             devices[name].compute = graph
         devices[CPU].compute = _host_compute(layout, shape)
     return Evaluation(shape, placement, devices)
+
+
+PIPELINE_COPIES = 4  # GGML_SCHED_MAX_COPIES (ggml-backend.cpp)
+
+
+def pipeline_parallel(layout: Layout, flags: ServerFlags, placement: Placement) -> bool:
+    """llama_context turns pipeline parallelism on for several GPUs holding every layer (layer split, KV
+    offloaded, no tensor overrides); the scheduler then keeps 4 copies of each split's inputs (the masks and
+    the hidden state). Derived from the source, not measured here (one GPU)."""
+    return (
+        len(placement.devices) > 1
+        and all(d != CPU for d in placement.layer_device)
+        and flags.split_mode == "layer"
+        and flags.kv_offload
+        and not flags.overrides
+    )
 
 
 def _host_compute(layout: Layout, shape: ContextShape) -> int:
