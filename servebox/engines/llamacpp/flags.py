@@ -238,7 +238,3 @@ def parse_server_command(command: str) -> ServerFlags:
         return parse_server_args(shlex.split(command))
     except ValueError as exc:
         raise InputError("llama-server command", None, f"cannot split: {exc}") from None
-
-
-def n_cpu_moe_flag(n: int) -> str:
-    return f"--n-cpu-moe {n}"

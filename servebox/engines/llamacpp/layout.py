@@ -31,13 +31,6 @@ class LayerMem:
     v_width: int = 0  # n_embd_v_gqa: V elements per cell
     tensors: list[GGUFTensor] = field(default_factory=list)
 
-    @property
-    def weight_bytes(self) -> int:
-        return sum(t.n_bytes for t in self.tensors)
-
-    def expert_bytes(self) -> int:
-        return sum(t.n_bytes for t in self.tensors if "_exps." in t.name)
-
 
 @dataclass
 class Layout:
@@ -63,9 +56,6 @@ class Layout:
     rope_scaling: str | None
     rope_factor: float | None
     rope_orig_ctx: int | None
-
-    def attention_layers(self, kind: str) -> list[LayerMem]:
-        return [la for la in self.layers if la.kind == kind]
 
     @property
     def v_width_max(self) -> int:

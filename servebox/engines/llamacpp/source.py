@@ -16,10 +16,6 @@ _SPLIT_RE = re.compile(r"-(\d{5})-of-(\d{5})\.gguf$")
 _HUB_RE = re.compile(r"^(?:hf://)?(?P<repo>[\w.-]+/[\w.-]+)/(?P<file>[^@]+\.gguf)(?:@(?P<rev>[\w./-]+))?$")
 
 
-def looks_like_gguf(spec: str) -> bool:
-    return spec.split("@", 1)[0].endswith(".gguf")
-
-
 def _merge_splits(parts: list[GGUFHeader]) -> GGUFHeader:
     first = parts[0]
     for index, part in enumerate(parts[1:], start=1):
