@@ -87,3 +87,13 @@ def test_does_not_fit_is_an_error_with_the_fit_flags(models, run_cli):
     fit = next(f for f in res.json()["findings"] if f["rule"] == "llamacpp-fit")
     assert fit["severity"] == "error" and "-c " in fit["fix"]
     assert run_cli(*args[:-3], "--json").code == 0
+
+
+def test_flags_the_pinned_server_refuses(models):
+    report = check_gguf(
+        str(models["llama"]), parse_server_args(["-c", "4096", "--no-mmap", "--jinja"]), [], "cpu"
+    )
+    found = {f.rule: f for f in report.findings}
+    assert found["llamacpp-flag"].severity == "error" and "-lm none" in found["llamacpp-flag"].fix
+    assert parse_server_args(["--jinja", "--port", "8080", "-lv", "4"]).unknown == []
+    assert parse_server_args(["--made-up", "3"]).unknown == ["--made-up"]

@@ -42,6 +42,22 @@ def rule_architecture(h: GGUFHeader) -> list[Finding]:
     return []
 
 
+def rule_flags(flags: ServerFlags) -> list[Finding]:
+    from servebox.engines.llamacpp.flags import removed_flags
+
+    out = []
+    for flag in flags.unknown:
+        instead = removed_flags().get(flag)
+        out.append(
+            finding(
+                "llamacpp-flag", "error", f"llama-server b11434 does not accept {flag}: it exits with 'invalid argument'",
+                ["common/arg.cpp of the pinned build (servebox/engines/llamacpp/server_flags.toml)"],
+                f"use {instead}" if instead else "drop it, or check the spelling against llama-server --help",
+            )
+        )  # fmt: skip
+    return out
+
+
 def rule_tensor_types(h: GGUFHeader) -> list[Finding]:
     unknown = h.unknown_types()
     if not unknown:
@@ -207,7 +223,7 @@ def check_gguf(source: str, flags: ServerFlags, gpu_bytes: list[int], gpu_label:
     from servebox.engines.llamacpp.source import open_gguf
 
     h = open_gguf(source)
-    findings = rule_architecture(h) + rule_tensor_types(h) + rule_projector(h, flags)
+    findings = rule_flags(flags) + rule_architecture(h) + rule_tensor_types(h) + rule_projector(h, flags)
     if not any(f.severity == "error" for f in findings) and h.arch in arch_table()["memory"]:
         layout = read_layout(h)
         widths = [w for la in layout.layers if la.kind in ("attn", "swa") for w in (la.k_width, la.v_width)]

@@ -66,6 +66,11 @@ def show_llamacpp_plan(plan: LlamaPlan, console: Console, explain: bool = False)
             console.print(f"  {what}: {how}", markup=False, highlight=False)
     else:
         console.print(f"[dim]* {plan.provenance['compute']}[/dim]", highlight=False)
+    if plan.unknown_flags:
+        console.print(
+            f"[yellow]llama-server b11434 would refuse: {' '.join(plan.unknown_flags)}[/yellow] (servebox check says why)",
+            highlight=False,
+        )
     if plan.ignored_flags:
         console.print(
             f"[dim]flags that do not change memory: {' '.join(plan.ignored_flags)}[/dim]", highlight=False

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import re
 import shlex
+import tomllib
+from functools import cache
+from pathlib import Path
 
 from pydantic import BaseModel
 
@@ -48,7 +51,8 @@ class ServerFlags(BaseModel):
     fit_ctx: int = 4096
     fit_target_mib: list[int] = [1024]
     chat_template_kwargs: dict = {}
-    ignored: list[str] = []
+    ignored: list[str] = []  # accepted by llama-server, no effect on memory
+    unknown: list[str] = []  # not accepted by the pinned llama-server: it would exit with 'invalid argument'
 
     @property
     def n_seq(self) -> int:
@@ -186,6 +190,17 @@ def _is_value(token: str) -> bool:
     return not token.endswith(".gguf")
 
 
+@cache
+def accepted_flags() -> frozenset[str]:
+    data = tomllib.loads((Path(__file__).parent / "server_flags.toml").read_text())
+    return frozenset(data["accepted"])
+
+
+@cache
+def removed_flags() -> dict[str, str]:
+    return tomllib.loads((Path(__file__).parent / "server_flags.toml").read_text())["removed"]
+
+
 def parse_server_args(args: list[str]) -> ServerFlags:
     """Parse llama-server arguments (the program name and the model may lead)."""
     if args and args[0].endswith("llama-server"):
@@ -223,6 +238,10 @@ def parse_server_args(args: list[str]) -> ServerFlags:
             flags["model"], i = arg, i + 1
         else:
             raise InputError("llama-server flags", arg, "unexpected positional argument")
+    seen = [
+        a.partition("=")[0] if a.startswith("--") else a for a in args if a.startswith("-") and a[1:2] != ""
+    ]
+    unknown = [f for f in dict.fromkeys(seen) if f not in accepted_flags() and not _is_number(f)]
     overrides = list(flags.pop("overrides", []))
     if extra.get("cpu_moe"):
         overrides.append(Override(pattern=EXPS_REGEX, buffer="CPU"))
@@ -230,7 +249,16 @@ def parse_server_args(args: list[str]) -> ServerFlags:
         overrides.append(Override(pattern=rf"blk\.{i}{EXPS_REGEX}", buffer="CPU"))
     for i in range(extra.get("n_cpu_ffn", 0)):
         overrides.append(Override(pattern=rf"blk\.{i}{DENSE_FFN_REGEX}", buffer="CPU"))
-    return ServerFlags(**flags, overrides=overrides, ignored=ignored)
+    ignored = [f for f in ignored if f not in unknown]
+    return ServerFlags(**flags, overrides=overrides, ignored=ignored, unknown=unknown)
+
+
+def _is_number(token: str) -> bool:
+    try:
+        float(token)
+        return True
+    except ValueError:
+        return False
 
 
 def parse_server_command(command: str) -> ServerFlags:

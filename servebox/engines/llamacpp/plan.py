@@ -78,6 +78,7 @@ class LlamaPlan(BaseModel):
     compute_terms_mib: dict[str, float]  # the estimate's parts: masks and each stage's peak
     provenance: dict[str, str]
     ignored_flags: list[str]
+    unknown_flags: list[str]  # the pinned llama-server would refuse these (`servebox check` says so)
 
 
 def _mib(n: int) -> float:
@@ -152,4 +153,5 @@ def plan_gguf(
         | {f"{k} stage": _mib(v) for k, v in stage_peaks(layout, ev.shape).items()},
         provenance=PROVENANCE,
         ignored_flags=flags.ignored,
+        unknown_flags=flags.unknown,
     )
