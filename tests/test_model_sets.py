@@ -143,3 +143,11 @@ def test_render_uses_the_computed_sets_when_no_group_is_declared(tmp_path, model
     assert res.code == 0, res.err
     config = yaml.safe_load((out / "llama-swap.yaml").read_text())
     assert config["matrix"]["sets"] == {"s1": "m2 & m3 & m4"} and "groups" not in config
+
+
+def test_a_model_that_does_not_fit_alone_exits_1(tmp_path, models, run_cli):
+    path = _spec(tmp_path, models, 250, 0.5)
+    path.write_text(path.read_text().replace("ctx-size = 4096", "ctx-size = 4096\nfit-target = 32500", 1))
+    res = run_cli("plan", path, "--json")
+    assert res.code == 1
+    assert [m["fits_alone"] for m in res.json()["models"]] == [True, False, True, True]

@@ -98,7 +98,9 @@ def plan_spec(path: str, as_json: bool) -> None:
     }
     if as_json:
         emit_json(sets.model_dump(mode="json") | {"llama_swap": router, "llama_swap_version": version})
-        return
-    from servebox.report.llamacpp_view import show_model_sets
+    else:
+        from servebox.report.llamacpp_view import show_model_sets
 
-    show_model_sets(sets, router, version, out)
+        show_model_sets(sets, router, version, out)
+    if not all(m.fits_alone for m in sets.models):
+        raise typer.Exit(1)

@@ -33,6 +33,7 @@ class ModelFootprint(BaseModel):
     mib_per_gpu: dict[int, float]
     cold_start_s: int
     basis: str  # how the memory was obtained
+    fits_alone: bool = True  # llama.cpp: its plan fits its GPUs (with llama.cpp's own --fit margin)
 
 
 class ModelSets(BaseModel):
@@ -96,7 +97,7 @@ def _llamacpp_footprint(model: Model, gpus: list[int], totals: list[int]) -> Mod
         if d.device != "CPU"
     }
     basis = f"servebox's llama.cpp plan of the GGUF with the spec's flags + {CUDA_CONTEXT_MIB} MiB CUDA context (assumed)"
-    return ModelFootprint(**common, mib_per_gpu=mib, basis=basis)
+    return ModelFootprint(**common, mib_per_gpu=mib, basis=basis, fits_alone=plan.fits)
 
 
 def _fits_together(members: list[ModelFootprint], totals_mib: list[float]) -> bool:

@@ -87,6 +87,12 @@ def show_model_sets(sets, router: dict, version: int | None, console: Console) -
         per = [_f(m.mib_per_gpu.get(i)) for i in range(len(sets.gpu_total_mib))]
         table.add_row(m.name, m.engine, *per, f"{m.cold_start_s} s", m.basis)
     console.print(table)
+    for m in sets.models:
+        if not m.fits_alone:
+            console.print(
+                f"[red]{m.name} does not fit its GPUs even alone[/red] (servebox plan {m.name}'s GGUF says how to make it fit)",
+                highlight=False,
+            )
     if sets.sets:
         for members in sets.sets:
             console.print(f"fit together: {' & '.join(members)}", highlight=False)
