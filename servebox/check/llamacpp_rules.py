@@ -55,6 +55,13 @@ def rule_flags(flags: ServerFlags) -> list[Finding]:
                 f"use {instead}" if instead else "drop it, or check the spelling against llama-server --help",
             )
         )  # fmt: skip
+    if flags.split_mode == "tensor":
+        out.append(
+            finding(
+                "llamacpp-split-tensor", "info", "-sm tensor (tensor parallelism across GPUs) is planned as a layer split: servebox does not model its per-GPU shards",
+                ["llama-model.cpp: LLAMA_SPLIT_MODE_TENSOR builds a meta device"],
+            )
+        )  # fmt: skip
     return out
 
 
