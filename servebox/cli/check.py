@@ -35,6 +35,10 @@ def check(
 
     Any vLLM serve flag may follow SOURCE, as for `servebox plan`.
     """
+    if (source or "").split("@")[0].endswith(".gguf") or engine_profile.startswith("llama.cpp"):
+        from servebox.cli.check_llamacpp import check_llamacpp
+
+        return check_llamacpp(source, ctx.args, gpu, as_json)
     from servebox.check import load_engine_rules, run_check
     from servebox.checkpoint.facts import load_checkpoint
     from servebox.engines.vllm.flags import parse_command, parse_flags

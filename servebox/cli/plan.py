@@ -65,6 +65,7 @@ def plan(
     html_path: str = typer.Option(
         None, "--html", help="Write an HTML report (memory bar, concurrency curve) to this file."
     ),
+    engine: str = typer.Option(None, "--engine", help="vllm (default) or llama.cpp (default for a .gguf)."),
     as_json: bool = JSON_OPTION,
 ) -> None:
     """What vLLM will log at startup: weights, KV memory, KV tokens, concurrency, the largest context that fits.
@@ -72,6 +73,14 @@ def plan(
     Any vLLM serve flag may follow SOURCE (--tensor-parallel-size, --gpu-memory-utilization,
     --max-model-len N|auto, --kv-cache-dtype, --speculative-config JSON, ...).
     """
+    if engine == "llama.cpp" or (
+        engine is None and (source or "").split("@")[0].endswith((".gguf", ".toml"))
+    ):
+        from servebox.cli.plan_llamacpp import plan_llamacpp, plan_spec
+
+        if (source or "").endswith(".toml"):
+            return plan_spec(source, as_json)
+        return plan_llamacpp(source, ctx.args, gpu, gpu_memory_gib, as_json, explain, calibrate)
     from servebox.checkpoint.facts import load_checkpoint
     from servebox.engines.vllm.flags import parse_command, parse_flags
     from servebox.engines.vllm.profile import resolve_engine

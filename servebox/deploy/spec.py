@@ -123,6 +123,12 @@ class Router(Strict):
     log_level: Literal["debug", "info", "warn", "error"] = Field(
         "info", description="llama-swap's log level."
     )
+    llama_swap_version: int | None = Field(
+        None,
+        ge=1,
+        le=100000,
+        description="Pinned llama-swap release number (e.g. 250): `matrix` sets from v202, legacy groups before.",
+    )
 
     @field_validator("listen")
     @classmethod

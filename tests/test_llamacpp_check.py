@@ -1,0 +1,99 @@
+"""`servebox check model.gguf` for llama.cpp: each rule fires on the input that the pinned llama-server
+refuses or warns about, and stays quiet on a good command line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from servebox.check.llamacpp_rules import check_gguf
+from servebox.engines.llamacpp.flags import parse_server_args
+from tests.llamacpp_engine_runs import make_models
+from tests.llamacpp_tiny_gguf import write
+
+
+@pytest.fixture(scope="session")
+def models(tmp_path_factory) -> dict[str, Path]:
+    return make_models(tmp_path_factory.getbasetemp() / "llamacpp-tiny")
+
+
+def _rules(path: Path, *args: str, gpus: list[int] | None = None) -> dict[str, str]:
+    report = check_gguf(str(path), parse_server_args(list(args)), gpus or [], "test")
+    return {f.rule: f.severity for f in report.findings}
+
+
+def test_good_command_line_has_no_errors_or_warnings(models):
+    found = _rules(models["llama"], "-c", "4096", "-np", "1", gpus=[24 << 30])
+    assert found == {"llamacpp-fit": "info"}
+
+
+def test_quantized_v_cache_without_flash_attention_is_refused(models):
+    assert (
+        _rules(models["llama"], "-c", "4096", "-ctv", "q8_0", "-fa", "off")["llamacpp-v-cache-fa"] == "error"
+    )
+    assert "llamacpp-v-cache-fa" not in _rules(models["llama"], "-c", "4096", "-ctv", "q8_0", "-fa", "on")
+
+
+def test_cache_block_must_divide_the_row(models):
+    # qwen3's head_dim 96 x 2 KV heads = 192 values: q8_0 (32) divides it, a 256-block type would not
+    assert "llamacpp-cache-block" not in _rules(models["qwen3"], "-c", "4096", "-ctk", "q8_0")
+
+
+def test_context_past_the_trained_length_warns(models):
+    assert _rules(models["qwen3"], "-c", "16384", "-np", "1")["llamacpp-context"] == "warn"
+    # four slots of 4096 each are within the trained 8192
+    assert "llamacpp-context" not in _rules(models["qwen3"], "-c", "16384", "-np", "4")
+
+
+def test_vision_architecture_without_projector_warns_and_a_wrong_projector_is_an_error(models, tmp_path):
+    assert _rules(models["gemma3"], "-c", "4096")["llamacpp-mmproj"] == "warn"
+    assert (
+        _rules(models["gemma3"], "-c", "4096", "--mmproj", str(models["llama"]))["llamacpp-mmproj"] == "error"
+    )
+    assert (
+        _rules(models["gemma3"], "-c", "4096", "--mmproj", str(tmp_path / "none.gguf"))["llamacpp-mmproj"]
+        == "error"
+    )
+
+
+def test_template_kwargs_are_checked_by_the_vllm_rule(models):
+    found = _rules(models["llama"], "-c", "4096", "--chat-template-kwargs", '{"enable_thinking": false}')
+    assert found["template-kwarg-unread"] == "warn"
+
+
+def test_unknown_architecture_and_type_are_errors(models, tmp_path):
+    odd = tmp_path / "odd.gguf"
+    odd.write_bytes(models["llama"].read_bytes().replace(b"llama", b"llamz", 1))
+    assert _rules(odd)["llamacpp-arch"] == "error"
+    q = write("llama", tmp_path / "q.gguf", "q8_0")
+    data = bytearray(q.read_bytes())
+    # retag the first tensor's type (Q8_0 = 8) as 31, a repacked type llama.cpp removed from GGUF files
+    marker = data.index(b"token_embd.weight") + len(b"token_embd.weight")
+    n_dims = int.from_bytes(data[marker : marker + 4], "little")
+    at = marker + 4 + 8 * n_dims
+    assert int.from_bytes(data[at : at + 4], "little") == 8
+    data[at : at + 4] = (31).to_bytes(4, "little")
+    removed = tmp_path / "removed.gguf"
+    removed.write_bytes(bytes(data))
+    assert _rules(removed)["llamacpp-quant-type"] == "error"
+
+
+def test_does_not_fit_is_an_error_with_the_fit_flags(models, run_cli):
+    # a 24 GiB card with a 24,560 MiB --fit-target margin leaves 16 MiB: the full 8192 context does not fit
+    args = ["check", models["qwen3"], "--gpu", "rtx3090-24gb", "-np", "1", "--fit-target", "24560", "--json"]
+    res = run_cli(*args)
+    assert res.code == 1, res.err
+    fit = next(f for f in res.json()["findings"] if f["rule"] == "llamacpp-fit")
+    assert fit["severity"] == "error" and "-c " in fit["fix"]
+    assert run_cli(*args[:-3], "--json").code == 0
+
+
+def test_flags_the_pinned_server_refuses(models):
+    report = check_gguf(
+        str(models["llama"]), parse_server_args(["-c", "4096", "--no-mmap", "--jinja"]), [], "cpu"
+    )
+    found = {f.rule: f for f in report.findings}
+    assert found["llamacpp-flag"].severity == "error" and "-lm none" in found["llamacpp-flag"].fix
+    assert parse_server_args(["--jinja", "--port", "8080", "-lv", "4"]).unknown == []
+    assert parse_server_args(["--made-up", "3"]).unknown == ["--made-up"]
