@@ -51,9 +51,7 @@ def up(
     from servebox.serve.supervisor import Supervisor
 
     spec = load_spec(spec_path)
-    host, _, port = spec.router.listen.rpartition(":")
-    if not port.isdigit() or not 0 < int(port) < 65536:
-        raise InputError(str(spec_path), "router.listen", f"{spec.router.listen!r} is not HOST:PORT")
+    host, port = spec.router.listen_host, spec.router.listen_port  # validated by the spec ([IPv6]:port too)
     state_dir.mkdir(parents=True, exist_ok=True)
     run = RunState(state_dir)
     other = run.running_up()

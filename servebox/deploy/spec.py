@@ -44,6 +44,7 @@ FIELD_NOTES = {
     "models.provision.requirements": "A requirements lock with --hash lines (`servebox lock` writes one).",
     "models.provision.python": "The Python the venv is built with.",
     "models.provision.venv_root": "Where built venvs live; default: beside the `venv` link.",
+    "models.provision.find_links": "Install only from this directory (offline, air-gapped hosts): pip --no-index --find-links.",
 }
 
 
@@ -174,7 +175,10 @@ class Model(Strict):
         description="true: systemd runs the engine as its own unit and servebox only proxies it; default: servebox runs it (`up` starts it).",
     )
     cold_start_s: int = Field(
-        360, ge=1, le=86400, description="Seconds a cold start takes (compile, graph capture): the give-up budget of each start-up phase."
+        360,
+        ge=1,
+        le=86400,
+        description="Seconds a cold start takes (compile, graph capture): the give-up budget of each start-up phase.",
     )
     memory_max_gib: float | None = Field(
         None, gt=0, le=65536, description="MemoryMax= of the unit in GiB (host RAM cap)."
