@@ -36,6 +36,7 @@ def full_spec() -> dict[str, Any]:
         "requirements": "/srv/lock.txt",
         "python": "/usr/bin/python3",
         "venv_root": "/var/lib/vllm/venvs",
+        "find_links": "/srv/wheels",
     }
     return data
 

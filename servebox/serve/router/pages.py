@@ -8,7 +8,7 @@ from pathlib import Path
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
 from servebox.serve.router.errors import RouterError
@@ -63,13 +63,13 @@ def routes(router) -> list[Route]:
         return JSONResponse({"model": name, "action": verb, "state": st.verdict.state}, status_code=202)
 
     async def page(request: Request) -> Response:
-        return FileResponse(UI / "index.html", media_type="text/html")
+        return Response((UI / "index.html").read_bytes(), media_type="text/html")
 
     async def asset(request: Request) -> Response:
         name = request.path_params["name"]
         if name not in ASSETS:
             raise RouterError(404, f"no asset {name!r}", "not_found")
-        return FileResponse(UI / name, media_type=ASSETS[name])
+        return Response((UI / name).read_bytes(), media_type=ASSETS[name])
 
     return [
         Route("/servebox/status", status),
