@@ -206,8 +206,8 @@ def test_watch_shows_what_up_sees_and_both_call_a_frozen_engine_hung(tmp_path):
         with httpx.stream("POST", f"http://127.0.0.1:{router_port}/v1/chat/completions", json=request) as r:
             lines = r.iter_lines()  # held: a dropped iterator closes the response (a disconnect)
             next(lines)  # the stream is open: the router counts it in flight
-            deadline, seen = time.monotonic() + 10, {}
-            while time.monotonic() < deadline and seen.get("inflight") != 1:
+            deadline, seen = time.monotonic() + 30, {}  # inflight and state come from separate polls
+            while time.monotonic() < deadline and (seen.get("inflight"), seen.get("state")) != (1, "busy"):
                 seen = watch()["engines"]["m"]
             assert seen["inflight"] == 1 and seen["state"] == "busy", seen
             for _ in lines:
