@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import statistics
 import subprocess
 import sys
@@ -24,7 +23,7 @@ import httpx
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
-from benchmarks.router_overhead import wait_http  # noqa: E402
+from benchmarks.router_overhead import start_up, wait_http  # noqa: E402
 from tests.conftest import llama_server, vllm_python  # noqa: E402
 from tests.replay_server import free_port  # noqa: E402
 from tests.test_router_load import load  # noqa: E402
@@ -79,21 +78,7 @@ def main() -> None:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
-        router = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "servebox.cli",
-                "up",
-                str(spec),
-                "--state-dir",
-                f"{tmp}/state",
-                "--poll-s",
-                "5",
-            ],
-            stderr=subprocess.DEVNULL,
-            env={**os.environ},
-        )
+        router = start_up(spec, f"{tmp}/state")
         try:
             wait_http(f"http://127.0.0.1:{engine_port}/health")
             wait_http(f"http://127.0.0.1:{router_port}/v1/models")

@@ -39,6 +39,15 @@ server.server.run()
 """
 
 
+def start_up(spec: Path, state_dir: str) -> subprocess.Popen:
+    """`servebox up SPEC` as its own process (the router and its engines), quiet on stderr."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "servebox.cli", "up", str(spec), "--state-dir", state_dir, "--poll-s", "5"],
+        stderr=subprocess.DEVNULL,
+        env={**os.environ},
+    )
+
+
 def wait_http(url: str, timeout_s: float = 60) -> None:
     deadline = time.time() + timeout_s
     while time.time() < deadline:
@@ -76,21 +85,7 @@ def measure(n: int, delay: float) -> None:
         upstream = subprocess.Popen(
             [sys.executable, "-c", UPSTREAM.format(repo=str(REPO), port=up_port, delay=delay)]
         )
-        router = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "servebox.cli",
-                "up",
-                str(spec),
-                "--state-dir",
-                f"{tmp}/state",
-                "--poll-s",
-                "5",
-            ],
-            stderr=subprocess.DEVNULL,
-            env={**os.environ},
-        )
+        router = start_up(spec, f"{tmp}/state")
         try:
             wait_http(f"http://127.0.0.1:{up_port}/health")
             wait_http(f"http://127.0.0.1:{router_port}/v1/models")
