@@ -64,6 +64,10 @@ class Host(Strict):
     memory_gib: float | None = Field(
         None, gt=0, le=65536, description="Host RAM in GiB, to budget CPU offload and swap space."
     )
+    address: HostName | None = Field(
+        None,
+        description="A cluster host's address (IP or DNS name) the other nodes reach it at; the head's is vLLM's --master-addr / Ray's --address.",
+    )
 
     @field_validator("gpus")
     @classmethod
@@ -209,6 +213,21 @@ class Model(Strict):
     provision: ProvisionSpec | None = Field(
         None, description="A pinned engine venv servebox provision builds (wheel, sha256, lock)."
     )
+    nodes: list[HostName] = Field(
+        [],
+        max_length=64,
+        description="Names of [[hosts]] this model spans, head first (node rank = position); empty: one box.",
+    )
+    multi_node_backend: Literal["mp", "ray"] = Field(
+        "mp",
+        description="Across nodes: 'mp' is vLLM's own (--nnodes/--node-rank/--master-addr, --headless workers); 'ray' is a Ray head and workers.",
+    )
+    master_port: int = Field(
+        29501,
+        ge=1024,
+        le=65535,
+        description="Across nodes: the head's rendezvous port (--master-port, or Ray's port).",
+    )
 
     @field_validator("flags")
     @classmethod
@@ -240,6 +259,11 @@ class Spec(Strict):
     """A host, its router and its models."""
 
     host: Host = Field(Host(), description="The machine.")
+    hosts: list[Host] = Field(
+        [],
+        max_length=64,
+        description="A cluster's hosts ([[hosts]] tables, each with a name and an address); models span them with `nodes`.",
+    )
     router: Router = Field(Router(), description="The router in front of every model.")
     models: list[Model] = Field(
         min_length=1, max_length=256, description="The served models ([[models]] tables)."
@@ -254,6 +278,28 @@ class Spec(Strict):
             if dup:
                 raise ValueError(f"models: duplicate {what} {sorted(dup)[0]!r}")
         return self
+
+    @model_validator(mode="after")
+    def nodes_are_hosts(self) -> Spec:
+        names = [h.name for h in self.hosts]
+        dup = {n for n in names if names.count(n) > 1}
+        if dup:
+            raise ValueError(f"hosts: duplicate name {sorted(dup)[0]!r}")
+        for model in self.models:
+            if len(set(model.nodes)) != len(model.nodes):
+                raise ValueError(f"models.{model.name}.nodes: a host is listed twice")
+            for node in model.nodes:
+                if node not in names:
+                    raise ValueError(f"models.{model.name}.nodes: {node!r} is not a [[hosts]] name")
+            head = next((h for h in self.hosts if model.nodes and h.name == model.nodes[0]), None)
+            if len(model.nodes) > 1 and head is not None and head.address is None:
+                raise ValueError(f"hosts.{head.name}.address: the head of {model.name} needs an address")
+        return self
+
+    def nodes_of(self, model: Model) -> list[Host]:
+        """The hosts MODEL spans, head first; one box: [self.host]."""
+        by_name = {h.name: h for h in self.hosts}
+        return [by_name[n] for n in model.nodes] or [self.host]
 
 
 def load_spec(path: Path) -> Spec:
