@@ -88,6 +88,8 @@ def _show(report: dict, out_dir: Path) -> None:
     by_host = report.get("hosts") or {"": report["install"]}
     for host, steps in by_host.items():
         where = f" on {host}, from a copy of {out_dir}/{host}" if host else ""
-        out.print(f"install{where} (the units read their files from /etc/servebox):", markup=False)
+        kube = any(f.startswith("kubernetes/") for f in report["files"])
+        what = "" if kube else " (the units read their files from /etc/servebox)"
+        out.print(f"install{where}{what}:", markup=False)
         for step in steps:
             out.print(f"  {step}", markup=False, highlight=False, soft_wrap=True)
