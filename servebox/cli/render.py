@@ -48,7 +48,9 @@ def render(
         from servebox.deploy.verify import have_systemd_tools
 
         if kubernetes:
-            raise InputError("--check", None, "checks systemd units; the manifests are validated in the tests")
+            raise InputError(
+                "--check", None, "checks systemd units; the manifests are validated in the tests"
+            )
         if not have_systemd_tools():
             raise InputError("--check", None, "systemd-analyze is not installed here")
     write_output(files, out_dir)
@@ -64,7 +66,9 @@ def render(
     if check_units:
         from servebox.deploy.verify import check_units as run_checks
 
-        unit_dirs = sorted({(out_dir / f).parent for f in files if "/systemd/" in f or f.startswith("systemd/")})
+        unit_dirs = sorted(
+            {(out_dir / f).parent for f in files if "/systemd/" in f or f.startswith("systemd/")}
+        )
         verdicts = [v for d in unit_dirs for v in run_checks(d)]
         report["units"] = [v.__dict__ for v in verdicts]
         failed = any(v.verify_rc != 0 for v in verdicts)

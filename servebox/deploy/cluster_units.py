@@ -56,6 +56,11 @@ def render_cluster_files(spec: Spec, source: str = "spec") -> dict[str, str]:
     """{HOST/relative path: text} for every host of the cluster."""
     head = router_host(spec, source)
     spanning = [m for m in spec.models if len(m.nodes) > 1]
+    for model in spanning:
+        if model.engine != "vllm":
+            raise InputError(
+                source, f"models[{model.name}].nodes", "only vLLM runs across nodes; llama.cpp runs on one"
+            )
     as_units = {m.name: m.model_copy(update={"run_as_unit": True}) for m in spanning}
     head_spec = spec.model_copy(
         update={"host": head, "models": [as_units.get(m.name, m) for m in spec.models]}
@@ -82,7 +87,9 @@ def _node_files(spec: Spec, model: Model, node: NodeCommand, peers: tuple[str, .
     return files
 
 
-def _placements(model: Model, node: NodeCommand, peers: tuple[str, ...]) -> list[tuple[str, systemd.Placement]]:
+def _placements(
+    model: Model, node: NodeCommand, peers: tuple[str, ...]
+) -> list[tuple[str, systemd.Placement]]:
     """Unit file name and placement of each process NODE runs for MODEL."""
     base = {"host": node.host, "peers": peers, "notes": NODE_NOTES}
     name = f"servebox-{model.name}"
@@ -91,7 +98,12 @@ def _placements(model: Model, node: NodeCommand, peers: tuple[str, ...]) -> list
         role = "engine (head, node 0)" if node.head else f"headless node {node.rank}"
         return [(unit, systemd.Placement(argv=node.commands[0], role=role, **base))]
     if not node.head:
-        return [(f"{name}-ray-worker.service", systemd.Placement(argv=node.commands[0], role="ray worker", **base))]
+        return [
+            (
+                f"{name}-ray-worker.service",
+                systemd.Placement(argv=node.commands[0], role="ray worker", **base),
+            )
+        ]
     ray_unit = f"{name}-ray-head.service"
     ray_address = f"{node.host.address}:{model.master_port}"
     return [
@@ -115,11 +127,15 @@ def _peer_addresses(spec: Spec, model: Model, source: str) -> tuple[str, ...]:
     for host in spec.nodes_of(model):
         field = f"hosts[{host.name}].address"
         if host.address is None:
-            raise InputError(source, field, f"{model.name} spans this host: its peers must reach it at an address")
+            raise InputError(
+                source, field, f"{model.name} spans this host: its peers must reach it at an address"
+            )
         ips = resolve(host.address)
         out += [ip for ip in ips if ip not in out]
         if not ips:
-            raise InputError(source, field, f"{host.address!r} does not resolve here (IPAddressAllow= needs IPs)")
+            raise InputError(
+                source, field, f"{host.address!r} does not resolve here (IPAddressAllow= needs IPs)"
+            )
     return tuple(out)
 
 

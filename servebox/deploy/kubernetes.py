@@ -79,7 +79,9 @@ class _PlainDumper(yaml.SafeDumper):
 def apply_steps(files: dict[str, str], out: Path) -> list[str]:
     steps = []
     if any(f"apiVersion: {LWS_API}" in text for text in files.values()):
-        steps.append("# LeaderWorkerSet needs its controller and CRD installed in the cluster (kubernetes-sigs/lws)")
+        steps.append(
+            "# LeaderWorkerSet needs its controller and CRD installed in the cluster (kubernetes-sigs/lws)"
+        )
     return steps + [f"kubectl apply -f {out}/kubernetes/"]
 
 
@@ -92,7 +94,9 @@ def model_manifests(spec: Spec, k: Kubernetes, model: Model, source: str) -> lis
     pod = _PodParts(spec, k, model, storage, _gpus_per_node(model, len(nodes), source, where), source)
     name = k8s_name(model)
     if len(nodes) == 1:
-        workload = _deployment(k, name, pod.template(_container_argv(nodes[0], k, model, storage), True, "server"))
+        workload = _deployment(
+            k, name, pod.template(_container_argv(nodes[0], k, model, storage), True, "server")
+        )
     else:
         leader = pod.template(_container_argv(nodes[0], k, model, storage), True, "leader")
         worker = pod.template(_container_argv(nodes[1], k, model, storage), False, "worker")
@@ -127,15 +131,28 @@ def _storage(k: Kubernetes, model: Model, source: str) -> _Storage:
     claim = {"persistentVolumeClaim": {"claimName": k.model_pvc}} if k.model_pvc else None
     if model.checkpoint.startswith("/"):
         if claim is None:
-            raise InputError(source, "kubernetes.model_pvc", f"{model.name}'s checkpoint is a path: name the PVC that holds it")
-        if not PurePosixPath(model.checkpoint).is_relative_to(mount) or ".." in PurePosixPath(model.checkpoint).parts:
             raise InputError(
-                source, f"models[{model.name}].checkpoint", f"is not under kubernetes.model_mount {mount}: the pod sees only that volume"
+                source,
+                "kubernetes.model_pvc",
+                f"{model.name}'s checkpoint is a path: name the PVC that holds it",
+            )
+        if (
+            not PurePosixPath(model.checkpoint).is_relative_to(mount)
+            or ".." in PurePosixPath(model.checkpoint).parts
+        ):
+            raise InputError(
+                source,
+                f"models[{model.name}].checkpoint",
+                f"is not under kubernetes.model_mount {mount}: the pod sees only that volume",
             )
         read_only_claim = {"persistentVolumeClaim": {"claimName": k.model_pvc, "readOnly": True}}
         return _Storage(model.checkpoint, {"name": "model", **read_only_claim}, True, None)
     if k.fetch_image is None:
-        raise InputError(source, "kubernetes.fetch_image", f"{model.name}'s checkpoint is a hub id: name an image with servebox to fetch it")
+        raise InputError(
+            source,
+            "kubernetes.fetch_image",
+            f"{model.name}'s checkpoint is a hub id: name an image with servebox to fetch it",
+        )
     path = str(mount / model.checkpoint.split("@", 1)[0])
     init = {
         "name": "fetch-model",
@@ -187,10 +204,16 @@ class _PodParts:
         self.image = k.image if model.engine == "vllm" else k.llama_cpp_image
         if self.image is None:
             field = "image" if model.engine == "vllm" else "llama_cpp_image"
-            raise InputError(source, f"kubernetes.{field}", f"{model.name} ({model.engine}) needs its container image")
+            raise InputError(
+                source, f"kubernetes.{field}", f"{model.name} ({model.engine}) needs its container image"
+            )
         memory = k.memory_gib or model.memory_max_gib
         if memory is None:
-            raise InputError(source, "kubernetes.memory_gib", f"set it or models[{model.name}].memory_max_gib: each pod's memory")
+            raise InputError(
+                source,
+                "kubernetes.memory_gib",
+                f"set it or models[{model.name}].memory_max_gib: each pod's memory",
+            )
         self.memory = f"{math.ceil(memory * 1024)}Mi"
 
     def template(self, argv: list[str], serves_api: bool, role: str) -> dict[str, Any]:
@@ -262,7 +285,11 @@ def _security_context() -> dict[str, Any]:
 
 
 def _metadata(k: Kubernetes, name: str) -> dict[str, Any]:
-    return {"name": name, "namespace": k.namespace, "labels": {NAME_LABEL: name, "app.kubernetes.io/managed-by": "servebox"}}
+    return {
+        "name": name,
+        "namespace": k.namespace,
+        "labels": {NAME_LABEL: name, "app.kubernetes.io/managed-by": "servebox"},
+    }
 
 
 def _deployment(k: Kubernetes, name: str, template: dict[str, Any]) -> dict[str, Any]:
