@@ -165,7 +165,14 @@ def test_render_check_verifies_every_host(run_cli, tmp_path):
         "render", write_spec(tmp_path, cluster_toml("ray")), "--out", tmp_path / "o", "--check", "--json"
     )
     assert r.code == 0, r.out
-    assert len(r.json()["units"]) == 4 and all(u["verify_rc"] == 0 for u in r.json()["units"])
+    units = r.json()["units"]
+    assert sorted(u["unit"] for u in units) == [
+        "gpu-a/servebox-big-ray-head.service",
+        "gpu-a/servebox-big.service",
+        "gpu-a/servebox-router.service",
+        "gpu-b/servebox-big-ray-worker.service",
+    ]
+    assert all(u["verify_rc"] == 0 for u in units)
 
 
 # ---- hostile input: one line, exit 2, nothing written -------------------------------------------

@@ -69,7 +69,12 @@ def render(
         unit_dirs = sorted(
             {(out_dir / f).parent for f in files if "/systemd/" in f or f.startswith("systemd/")}
         )
-        verdicts = [v for d in unit_dirs for v in run_checks(d)]
+        verdicts = []
+        for unit_dir in unit_dirs:
+            for verdict in run_checks(unit_dir):
+                if unit_dir.parent != out_dir:  # a cluster: name the host folder too
+                    verdict.unit = f"{unit_dir.parent.name}/{verdict.unit}"
+                verdicts.append(verdict)
         report["units"] = [v.__dict__ for v in verdicts]
         failed = any(v.verify_rc != 0 for v in verdicts)
     if as_json:
