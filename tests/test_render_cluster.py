@@ -263,3 +263,13 @@ def test_real_vllm_parser_accepts_every_rendered_engine_argv(tmp_path):
     assert proc.returncode == 0, proc.stderr[-2000:]
     parsed = [json.loads(x) for x in proc.stdout.strip().splitlines()]
     assert parsed == [[True, False, 0], [True, True, 1]]
+
+
+def test_a_node_named_by_dns_is_resolved_for_the_ip_filter_and_the_unit_says_so(tmp_path):
+    files = render_cluster_files(load_spec(write_spec(tmp_path, cluster_toml(worker_address="localhost"))))
+    unit = files["gpu-a/systemd/servebox-big.service"].splitlines()
+    allow = next(line for line in unit if line.startswith("IPAddressAllow=")).split("=", 1)[1].split()
+    assert allow[:2] == ["localhost", "10.0.0.11"] and "127.0.0.1" in allow  # the name's own addresses
+    assert any(line.startswith("# localhost: resolved when rendered") for line in unit)
+    ip_only = render_cluster_files(load_spec(write_spec(tmp_path, cluster_toml())))
+    assert "resolved when rendered" not in ip_only["gpu-a/systemd/servebox-big.service"]

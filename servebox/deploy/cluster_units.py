@@ -68,9 +68,9 @@ def render_cluster_files(spec: Spec, source: str = "spec") -> dict[str, str]:
     per_host: dict[str, dict[str, str]] = {h.name: {} for h in spec.hosts}
     per_host[head.name] = render.render_files(head_spec, source)
     for model in (as_units[m.name] for m in spanning):
-        peers = _peer_addresses(spec, model, source)
+        peers, dns = _peer_addresses(spec, model, source), _dns_notes(spec, model)
         for node in node_commands(spec, model):
-            per_host[node.host.name].update(_node_files(spec, model, node, peers))
+            per_host[node.host.name].update(_node_files(spec, model, node, peers, NODE_NOTES + dns))
     for host in spec.hosts:  # the head's users came with its one-box files
         users = [as_units[m.name] for m in spanning if host.name in m.nodes[1:]]
         if host.name != head.name and users:
@@ -78,20 +78,22 @@ def render_cluster_files(spec: Spec, source: str = "spec") -> dict[str, str]:
     return {f"{host}/{rel}": text for host, files in per_host.items() for rel, text in files.items()}
 
 
-def _node_files(spec: Spec, model: Model, node: NodeCommand, peers: tuple[str, ...]) -> dict[str, str]:
+def _node_files(
+    spec: Spec, model: Model, node: NodeCommand, peers: tuple[str, ...], notes: tuple[str, ...]
+) -> dict[str, str]:
     env_name = f"servebox-{model.name}.env"
     env_path = f"{render.CONFIG_DIR}/env/{env_name}"
     files = {f"env/{env_name}": systemd.environment_file(model)}
-    for unit, placement in _placements(model, node, peers):
+    for unit, placement in _placements(model, node, peers, notes):
         files[f"systemd/{unit}"] = systemd.engine_unit(spec, model, env_path, placement)
     return files
 
 
 def _placements(
-    model: Model, node: NodeCommand, peers: tuple[str, ...]
+    model: Model, node: NodeCommand, peers: tuple[str, ...], notes: tuple[str, ...]
 ) -> list[tuple[str, systemd.Placement]]:
     """Unit file name and placement of each process NODE runs for MODEL."""
-    base = {"host": node.host, "peers": peers, "notes": NODE_NOTES}
+    base = {"host": node.host, "peers": peers, "notes": notes}
     name = f"servebox-{model.name}"
     if model.multi_node_backend == "mp":
         unit = f"{name}.service" if node.head else f"{name}-node{node.rank}.service"
@@ -119,6 +121,26 @@ def _placements(
             ),
         ),
     ]
+
+
+def _dns_notes(spec: Spec, model: Model) -> tuple[str, ...]:
+    """Nodes named by DNS: the unit itself looks the names up, and with IPAddressDeny=any only /etc/hosts
+    or a resolver on localhost (systemd-resolved, nscd) can answer."""
+    named = sorted({h.address for h in spec.nodes_of(model) if h.address and not _is_ip(h.address)})
+    if not named:
+        return ()
+    return (
+        f"{', '.join(named)}: resolved when rendered, for IPAddressAllow=; inside this unit only /etc/hosts",
+        "or a resolver on localhost can answer (IPAddressDeny=any). Render again if an address changes.",
+    )
+
+
+def _is_ip(address: str) -> bool:
+    try:
+        ipaddress.ip_address(address)
+        return True
+    except ValueError:
+        return False
 
 
 def _peer_addresses(spec: Spec, model: Model, source: str) -> tuple[str, ...]:
