@@ -297,7 +297,9 @@ def test_a_dollar_from_the_spec_is_never_a_kubernetes_reference(tmp_path):
         (lambda t: t[: t.index("[kubernetes]")], "kubernetes"),
         (lambda t: t.replace("memory_max_gib = 24.5", ""), "kubernetes.memory_gib"),
         (
-            lambda t: t.replace("tensor-parallel-size = 4\npipeline-parallel-size = 2", "tensor-parallel-size = 3"),
+            lambda t: t.replace(
+                "tensor-parallel-size = 4\npipeline-parallel-size = 2", "tensor-parallel-size = 3"
+            ),
             "models[llama-70b].nodes",
         ),
     ],
@@ -333,3 +335,34 @@ def test_cli_writes_the_manifests_and_the_apply_step(run_cli, tmp_path):
     assert r.json()["install"][-1] == f"kubectl apply -f {tmp_path / 'k'}/kubernetes/"
     text = (tmp_path / "k/kubernetes/servebox-llama-70b.yaml").read_text()
     assert "&id" not in text and "*id" not in text  # no YAML anchors: each template stands alone
+
+
+def test_a_llama_cpp_model_gets_its_own_image_and_argv(run_cli, tmp_path):
+    gguf = """
+[[models]]
+name = "gemma"
+checkpoint = "/var/lib/models/gemma.gguf"
+engine = "llama.cpp"
+binary = "/app/llama-server"
+port = 18450
+gpus = [0, 1]
+memory_max_gib = 16
+"""
+    text = spec_toml().replace("[kubernetes]", gguf + "\n[kubernetes]")
+    spec = tmp_path / "spec.toml"
+    spec.write_text(text)
+    r = run_cli("render", spec, "--kubernetes", "--out", tmp_path / "k")
+    assert r.code == 2 and "kubernetes.llama_cpp_image" in r.err  # no image for llama.cpp yet
+    text = text.replace(
+        'namespace = "llm"', 'namespace = "llm"\nllama_cpp_image = "ghcr.io/ggml-org/llama.cpp:server"'
+    )
+    deployment, service = render(tmp_path, text)["kubernetes/servebox-gemma.yaml"]
+    container = engine(deployment["spec"]["template"])
+    argv = container["command"] + container["args"]
+    assert container["image"] == "ghcr.io/ggml-org/llama.cpp:server" and argv[0] == "/app/llama-server"
+    assert (
+        argv[argv.index("-m") + 1] == "/var/lib/models/gemma.gguf"
+        and argv[argv.index("--host") + 1] == "0.0.0.0"
+    )
+    assert container["resources"]["limits"]["nvidia.com/gpu"] == 2
+    validate_all([deployment, service])
