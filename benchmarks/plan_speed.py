@@ -53,10 +53,17 @@ def main() -> None:
         lambda: subprocess.run([sys.executable, "-c", "import servebox.checkpoint.facts"], check=True),
         repeats=3,
     )
+    cli_floor = best_of(
+        lambda: subprocess.run([sys.executable, "-c", "import typer, rich.console"]), repeats=3
+    )
     print(f"whole command: {whole:.3f} s (target < {TARGET_S} s: {'ok' if whole < TARGET_S else 'TOO SLOW'})")
     print(
-        f"  bare interpreter {bare:.3f} s (ratio {whole / bare:.1f}x); importing the checkpoint reader {reader:.3f} s"
+        f"  bare interpreter {bare:.3f} s (ratio {whole / bare:.1f}x); the CLI framework alone (typer + rich) "
+        f"{cli_floor:.3f} s (ratio {whole / cli_floor:.2f}x); importing the checkpoint reader {reader:.3f} s"
     )
+    hub_import = "from huggingface_hub import parse_local_safetensors_file_metadata"
+    hub = best_of(lambda: subprocess.run([sys.executable, "-c", hub_import]), repeats=3)
+    print(f"  (the huggingface_hub header reader's import, off a local plan's path now: {hub:.3f} s)")
     share = whole - reader
     print(
         f"  the plan's own share (imports beyond the reader, CLI, arithmetic): {share:.3f} s (negative: within noise)"
