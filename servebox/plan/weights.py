@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from servebox.checkpoint.facts import Checkpoint
 from servebox.engines.vllm.flags import ServeFlags
-from servebox.engines.vllm.profile import EngineProfile
+from servebox.engines.vllm.profile import EngineProfile, weight_load_entry
 from servebox.errors import InputError
 from servebox.plan.model import Settings
 from servebox.units import GiB
@@ -28,7 +28,7 @@ def load_factors(
     """(factor on linear components, factor on the rest, label, explanation) for what loading does to bytes."""
     q = ckpt.facts.quantization.method
     if q in profile.weight_load:
-        entry = profile.weight_load[q].get(arch)
+        entry = weight_load_entry(profile, q, arch)
         if entry is None:
             return (
                 1.0,
@@ -37,7 +37,13 @@ def load_factors(
                 [f"{q}: repacking at load on {arch} GPUs never measured; file size taken"],
             )
         f = entry["factor"]
-        return f, f, "calibrated", [f"{q} on {arch}: weights x {f} as repacked at load ({entry['source']})"]
+        backend = f", {entry['backend']}" if entry.get("backend") else ""
+        return (
+            f,
+            f,
+            "calibrated",
+            [f"{q} on {arch}{backend}: weights x {f} as repacked at load ({entry['source']})"],
+        )
     if q != "none":
         if flags.quantization not in (None, "auto", q):
             raise InputError(
