@@ -66,6 +66,9 @@ def plan(
         None, "--html", help="Write an HTML report (memory bar, concurrency curve) to this file."
     ),
     engine: str = typer.Option(None, "--engine", help="vllm (default) or llama.cpp (default for a .gguf)."),
+    compare: tuple[str, str] | None = typer.Option(
+        None, "--compare", help="A.json B.json: two `plan --json` files side by side (with --html)."
+    ),
     as_json: bool = JSON_OPTION,
 ) -> None:
     """What vLLM will log at startup: weights, KV memory, KV tokens, concurrency, the largest context that fits.
@@ -73,6 +76,10 @@ def plan(
     Any vLLM serve flag may follow SOURCE (--tensor-parallel-size, --gpu-memory-utilization,
     --max-model-len N|auto, --kv-cache-dtype, --speculative-config JSON, ...).
     """
+    if compare and compare[0] is not None:
+        from servebox.cli.plan_compare import compare_plans
+
+        return compare_plans(compare, html_path, as_json)
     if engine == "llama.cpp" or (
         engine is None and (source or "").split("@")[0].endswith((".gguf", ".toml"))
     ):
