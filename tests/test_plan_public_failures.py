@@ -3,9 +3,9 @@
 Issue 11's rule: no plan says "fits" where the real engine refused. Each case records the URL, the flags, what
 vLLM said and what plan says now. The mechanism (vLLM's source, profiles/vllm.toml):
 - the sampler warm-up (`_dummy_sampler_run`, max_num_seqs rows of vocab-wide logits) is the profile run's peak
-  for a 201,088-token vocabulary; 0.10-0.25 sort the logits in PyTorch for top-k/top-p (fp32 copy, sorted
-  values, int64 indices, the sort's scratch: `sampler_bytes_per_logit` per profile), 0.26 measured 16 B;
-  #27508's first start died inside `_dummy_sampler_run` ("CUDA out of memory ... warming up sampler").
+  for a 201,088-token vocabulary; before vLLM's Triton top-k/top-p kernel (#33538) the logits were sorted in
+  PyTorch: 37 B per logit as vllm-project/vllm#32558 measured that path (`sampler_bytes_per_logit` in the
+  profile), 16 B on 0.19 and 0.26; #27508's first start died inside `_dummy_sampler_run`.
 - MXFP4 experts are repacked at load per MoE backend: Marlin on 0.10.x Hopper ('Model loading took 65.9651 GiB',
   #23278, the marlin_utils_fp4 warning), OAI Triton on 0.14.1 (64.38 GiB, #33155, "Using Triton backend").
 """
@@ -90,8 +90,13 @@ def test_the_sampler_warm_up_is_the_peak_and_is_said_so(run_cli):
     full = run_cli(*argv).json()
     few = run_cli(*argv, "--max-num-seqs", "64").json()
     assert "sampler warm-up" in " ".join(full["explain"])
-    # 1024 rows x 201,088 logits through the PyTorch sort path: several GiB; 64 rows: a sixteenth of it
-    assert full["activation_gib"] > 5 and few["activation_gib"] < full["activation_gib"] / 8
+    # 1024 rows x 201,088 logits x 37 B through the PyTorch sort path: 7.09 GiB; 64 rows: a sixteenth of it
+    assert abs(full["activation_gib"] - 1024 * 201088 * 37 / 2**30) < 0.01
+    assert few["activation_gib"] < full["activation_gib"] / 8
+    # the public logs' own figures: #23278 -2.14 GiB (0.9), #27508 1.71 GiB (0.95, 1024 batched tokens)
+    older = run_cli("plan", GPT_OSS, "--gpu", "h100-80gb", "--vllm-version", "0.10.1", "--json").json()
+    tight = run_cli(*argv, "--gpu-memory-utilization", "0.95", "--max-num-batched-tokens", "1024").json()
+    assert abs(older["available_kv_gib"] - -2.14) < 0.3 and abs(tight["available_kv_gib"] - 1.71) < 0.4
 
 
 def test_the_moe_backend_sets_the_loaded_weights(run_cli):

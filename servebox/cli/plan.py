@@ -118,8 +118,8 @@ def plan(
     cal_dir = Path(calibration_dir) if calibration_dir else None
     given = (activation_gib, non_torch_gib, cudagraph_gib)
 
-    def planned(terms):
-        return make_plan(ckpt, flags, device, profile, *terms, weights_gib=weights_gib, build=build)
+    def planned(terms, weights=weights_gib):
+        return make_plan(ckpt, flags, device, profile, *terms, weights_gib=weights, build=build)
 
     result = planned(given)
     key = f"{build}:{profile.matched}"
@@ -127,7 +127,8 @@ def plan(
     if calibrated is not None:
         from servebox.engines.vllm.calibration import describe, relabel
 
-        result = planned((calibrated.activation_gib, calibrated.non_torch_gib, calibrated.cudagraph_gib))
+        terms = (calibrated.activation_gib, calibrated.non_torch_gib, calibrated.cudagraph_gib)
+        result = planned(terms, weights_gib if weights_gib is not None else calibrated.weights_gib)
         relabel(result, describe(calibrated), calibrated.notes)
     from servebox.plan import check_requirements
 
