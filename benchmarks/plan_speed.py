@@ -2,7 +2,10 @@
 split into where the time goes, each against a baseline measured in the same run: make_plan in process against
 loading the checkpoint's metadata, and the whole command against a bare interpreter start and against importing
 the checkpoint reader alone (what a plan cannot avoid paying before its own arithmetic).
-Run: python benchmarks/plan_speed.py
+Run: python benchmarks/plan_speed.py [--baseline OTHER_CHECKOUT]
+--baseline: the same command at another revision (a checkout with its own .venv, e.g. /work/main), run from that
+checkout (so its code, not this one's, is imported), interleaved with this one in the same run: the ratio holds
+on a loaded machine where absolute seconds do not.
 """
 
 from __future__ import annotations
@@ -68,6 +71,19 @@ def main() -> None:
     print(
         f"  the plan's own share (imports beyond the reader, CLI, arithmetic): {share:.3f} s (negative: within noise)"
     )
+    if "--baseline" in sys.argv:
+        other = Path(sys.argv[sys.argv.index("--baseline") + 1]).resolve()
+        theirs_cmd = [str(other / ".venv" / "bin" / "python"), *cmd[1:], "--json"]
+        mine, theirs = [], []
+        for _ in range(5):  # interleaved, so both see the same machine load
+            mine.append(best_of(lambda: subprocess.run([*cmd, "--json"], capture_output=True), repeats=1))
+            theirs.append(
+                best_of(lambda: subprocess.run(theirs_cmd, capture_output=True, cwd=other), repeats=1)
+            )
+        print(
+            f"  against the baseline revision ({other}): {min(mine):.3f} s vs {min(theirs):.3f} s "
+            f"(ratio {min(mine) / min(theirs):.2f}x, best of 5 interleaved)"
+        )
 
 
 if __name__ == "__main__":
