@@ -176,3 +176,5 @@ def test_plan_compare_bad_input_is_one_line(run_cli, tmp_path):
     assert r.code == 2 and "b.json: model:" in r.err and len(r.err.strip().splitlines()) == 1
     r = run_cli("plan", "--compare", good, tmp_path / "missing.json")
     assert r.code == 2 and "missing.json" in r.err and "cannot read" in r.err
+    r = run_cli("plan", LLAMA, "--compare", good, good, "--max-model-len", "8192")
+    assert r.code == 2 and "--compare" in r.err and "--max-model-len" in r.err

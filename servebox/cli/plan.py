@@ -79,7 +79,7 @@ def plan(
     if compare and compare[0] is not None:
         from servebox.cli.plan_compare import compare_plans
 
-        return compare_plans(compare, html_path, as_json)
+        return compare_plans(compare, html_path, as_json, [source, *ctx.args])
     if engine == "llama.cpp" or (
         engine is None and (source or "").split("@")[0].endswith((".gguf", ".toml"))
     ):

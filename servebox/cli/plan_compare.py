@@ -44,7 +44,11 @@ def read_plan(path: str):
         raise InputError(path, field, f"{first['msg']} (not a `servebox plan --json` file?)") from None
 
 
-def compare_plans(paths: tuple[str, str], html_path: str | None, as_json: bool) -> None:
+def compare_plans(paths: tuple[str, str], html_path: str | None, as_json: bool, extra: list) -> None:
+    """EXTRA: the checkpoint and flags given alongside, refused: the plans are compared as they were saved."""
+    stray = [str(x) for x in extra if x is not None]
+    if stray:
+        raise InputError("plan", "--compare", f"compares two saved plans; drop {' '.join(stray)[:300]}")
     a, b = (read_plan(p) for p in paths)
     if html_path:
         from servebox.report.html import write_plan_html
