@@ -28,6 +28,8 @@ class Case:
     flags: list[str]
     vllm_said: str
     engine_refused: bool
+    plan_says: str  # what `servebox plan` says now (available KV per rank, verdict), asserted below
+    plan_kv_gib: float
     loading_gib: float | None = None  # 'Model loading took' where the log shows it
 
 
@@ -38,6 +40,8 @@ CASES = {
         [],
         "Model loading took 65.9651 GiB; Available KV cache memory: -2.14 GiB; EngineCore failed to start",
         True,
+        "loading 65.97 GiB (Marlin), sampler warm-up 7.10 GiB, KV -1.94 GiB: does not fit",
+        -1.94,
         65.9651,
     ),
     "27508-defaults": Case(
@@ -46,6 +50,8 @@ CASES = {
         [],
         "RuntimeError: CUDA out of memory in _dummy_sampler_run (the sampler warm-up, 1024 dummy requests)",
         True,
+        "sampler warm-up 7.10 GiB is the peak, KV -1.94 GiB: does not fit",
+        -1.94,
     ),
     "27508-util095-mnbt1024": Case(
         "https://github.com/vllm-project/vllm/issues/27508",
@@ -53,6 +59,8 @@ CASES = {
         ["--gpu-memory-utilization", "0.95", "--max-num-batched-tokens", "1024"],
         "Available KV cache memory: 1.71 GiB; too small for one 131,072-token request",
         True,
+        "KV 2.02 GiB, one 131,072-token request needs 4.54 GiB (largest that fits 57,600): does not fit",
+        2.02,
     ),
     "33155-works-on-0.11.2": Case(
         "https://github.com/vllm-project/vllm/issues/33155",
@@ -69,6 +77,8 @@ CASES = {
         ],  # fmt: skip
         "served (the reporter's working 0.11.2 set-up, 85K context)",
         False,
+        "KV 10.00 GiB: fits",
+        10.00,
     ),
 }
 
@@ -80,6 +90,7 @@ def test_plan_agrees_with_each_public_start_up(run_cli, name):
     data = r.json()
     assert data["fits"] is not case.engine_refused, (case.url, case.vllm_said, data["explain"])
     assert r.code == (1 if case.engine_refused else 0)
+    assert abs(data["available_kv_gib"] - case.plan_kv_gib) < 0.05, case.plan_says
     if case.loading_gib is not None:
         assert abs(data["model_loading_gib"] - case.loading_gib) < 0.05, data["explain"]
 
