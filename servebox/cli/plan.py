@@ -66,6 +66,9 @@ def plan(
         None, "--html", help="Write an HTML report (memory bar, concurrency curve) to this file."
     ),
     engine: str = typer.Option(None, "--engine", help="vllm (default) or llama.cpp (default for a .gguf)."),
+    compare: tuple[str, str] | None = typer.Option(
+        None, "--compare", help="A.json B.json: two `plan --json` files side by side (with --html)."
+    ),
     as_json: bool = JSON_OPTION,
 ) -> None:
     """What vLLM will log at startup: weights, KV memory, KV tokens, concurrency, the largest context that fits.
@@ -73,6 +76,10 @@ def plan(
     Any vLLM serve flag may follow SOURCE (--tensor-parallel-size, --gpu-memory-utilization,
     --max-model-len N|auto, --kv-cache-dtype, --speculative-config JSON, ...).
     """
+    if compare and compare[0] is not None:
+        from servebox.cli.plan_compare import compare_plans
+
+        return compare_plans(compare, html_path, as_json, [source, *ctx.args])
     if engine == "llama.cpp" or (
         engine is None and (source or "").split("@")[0].endswith((".gguf", ".toml"))
     ):
@@ -111,8 +118,8 @@ def plan(
     cal_dir = Path(calibration_dir) if calibration_dir else None
     given = (activation_gib, non_torch_gib, cudagraph_gib)
 
-    def planned(terms):
-        return make_plan(ckpt, flags, device, profile, *terms, weights_gib=weights_gib, build=build)
+    def planned(terms, weights=weights_gib):
+        return make_plan(ckpt, flags, device, profile, *terms, weights_gib=weights, build=build)
 
     result = planned(given)
     key = f"{build}:{profile.matched}"
@@ -120,7 +127,8 @@ def plan(
     if calibrated is not None:
         from servebox.engines.vllm.calibration import describe, relabel
 
-        result = planned((calibrated.activation_gib, calibrated.non_torch_gib, calibrated.cudagraph_gib))
+        terms = (calibrated.activation_gib, calibrated.non_torch_gib, calibrated.cudagraph_gib)
+        result = planned(terms, weights_gib if weights_gib is not None else calibrated.weights_gib)
         relabel(result, describe(calibrated), calibrated.notes)
     from servebox.plan import check_requirements
 

@@ -142,7 +142,7 @@ def make_plan(
         explain.append(f"weights/rank = {weights_gib} GiB (given, --weights-gib)")
     else:
         weights, weights_label, lines, notes = weights_per_rank(
-            ckpt, flags, s, profile, gpu_arch(gpu.compute_capability)
+            ckpt, flags, s, profile, gpu_arch(gpu.compute_capability), build
         )
         explain += lines + notes
         if weights_label != "derived":
