@@ -7,6 +7,7 @@ from pathlib import Path
 import typer
 
 from servebox.cli.app import JSON_OPTION, app, emit_json, out
+from servebox.cli.options import ENV_OPTION, GPUS_PER_NODE_OPTION, NODES_OPTION, apply_cluster
 from servebox.errors import InputError
 from servebox.units import GiB
 
@@ -66,6 +67,9 @@ def plan(
         None, "--html", help="Write an HTML report (memory bar, concurrency curve) to this file."
     ),
     engine: str = typer.Option(None, "--engine", help="vllm (default) or llama.cpp (default for a .gguf)."),
+    nodes: int = NODES_OPTION,
+    gpus_per_node: int = GPUS_PER_NODE_OPTION,
+    env: list[str] = ENV_OPTION,
     as_json: bool = JSON_OPTION,
 ) -> None:
     """What vLLM will log at startup: weights, KV memory, KV tokens, concurrency, the largest context that fits.
@@ -91,6 +95,7 @@ def plan(
         flags, _ = parse_command(from_command)
     else:
         flags, _ = parse_flags(list(ctx.args))
+    apply_cluster(flags, nodes, gpus_per_node, env)
     source = source or flags.model
     if not source:
         raise InputError("plan", "SOURCE", "name a checkpoint (or give --from-command with a model)")
