@@ -110,6 +110,7 @@ def stage_row(stage, available: int, num_blocks: int, engine_blocks: int, non_kv
         "weights_gib": stage.weights / GiB,
         "non_kv_gib": non_kv / GiB,
         "available_kv_gib": available / GiB,
+        "available_kv_bytes": available,
         "bytes_per_block": stage.bytes_per_block,
         "num_blocks": num_blocks,
         "kv_allocated_gib": allocated / GiB,
