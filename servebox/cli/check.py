@@ -5,6 +5,7 @@ from __future__ import annotations
 import typer
 
 from servebox.cli.app import JSON_OPTION, app, emit_json, out
+from servebox.cli.options import ENV_OPTION, GPUS_PER_NODE_OPTION, NODES_OPTION, apply_cluster
 from servebox.errors import InputError
 
 
@@ -29,6 +30,9 @@ def check(
     env_forces_marlin: bool = typer.Option(
         False, "--env-forces-marlin", help="The engine's environment forces the marlin kernel."
     ),
+    nodes: int = NODES_OPTION,
+    gpus_per_node: int = GPUS_PER_NODE_OPTION,
+    env: list[str] = ENV_OPTION,
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Will this checkpoint load and behave on this engine build and GPU? Findings with evidence; exit 1 on any error.
@@ -45,6 +49,7 @@ def check(
     from servebox.hardware import get_gpu
 
     flags, rest = parse_command(from_command) if from_command else parse_flags(list(ctx.args))
+    apply_cluster(flags, nodes, gpus_per_node, env)
     source = source or flags.model
     if not source:
         raise InputError("check", "SOURCE", "name a checkpoint (or give --from-command with a model)")

@@ -1,0 +1,57 @@
+"""`check` for a model across nodes: vLLM's own layout rule, TP across a node boundary, stages, NCCL's needs."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import CHECKPOINTS
+
+L70 = str(CHECKPOINTS / "llama-3.1-70b-instruct")
+
+
+def findings(run_cli, *args: str) -> tuple[int, dict[str, dict]]:
+    r = run_cli("check", L70, "--gpu", "h100-80gb", "--metadata-only", *args, "--json")
+    assert r.code in (0, 1), r.err
+    return r.code, {f["rule"]: f for f in r.json()["findings"]}
+
+
+def test_tp_across_nodes_warns_and_proposes_pp(run_cli):
+    code, f = findings(run_cli, "-tp", "8", "--nodes", "2", "--gpus-per-node", "4")
+    assert code == 0 and f["tp-crosses-nodes"]["severity"] == "warn"
+    assert f["tp-crosses-nodes"]["fix"] == "--tensor-parallel-size 4 --pipeline-parallel-size 2"
+    _, f = findings(run_cli, "-tp", "4", "-pp", "2", "--nodes", "2", "--gpus-per-node", "4")
+    assert "tp-crosses-nodes" not in f
+
+
+@pytest.mark.parametrize(
+    "args, rule, severity",
+    [
+        (["-tp", "4", "-pp", "2", "--nodes", "3"], "nodes-world-size", "error"),  # vLLM: world % nnodes
+        (["-tp", "4", "-pp", "2", "--nodes", "1", "--gpus-per-node", "4"], "nodes-gpus", "error"),
+        (["-tp", "4", "-pp", "2", "--nodes", "2", "--gpus-per-node", "8"], "nodes-idle-gpus", "warn"),
+        (["-pp", "81"], "pp-layers", "error"),
+        (["-pp", "2", "--env", "VLLM_PP_LAYER_PARTITION=40,41"], "pp-layers", "error"),
+    ],
+)
+def test_layouts_vllm_refuses_or_wastes(run_cli, args, rule, severity):
+    code, f = findings(run_cli, *args)
+    assert f[rule]["severity"] == severity
+    assert code == (1 if severity == "error" else 0)
+
+
+def test_nccl_needs_on_more_than_one_node(run_cli):
+    _, f = findings(run_cli, "-tp", "4", "-pp", "2", "--nodes", "2")
+    assert {"nccl-socket-ifname", "nccl-unit-network", "nccl-shm", "nodes-same-build"} <= set(f)
+    assert "AF_NETLINK" in f["nccl-unit-network"]["fix"] and "--shm-size" in f["nccl-shm"]["fix"]
+    assert "NCCL_SOCKET_IFNAME=" in f["nccl-socket-ifname"]["fix"]
+    _, f = findings(run_cli, "-tp", "4", "-pp", "2", "--nodes", "2", "--env", "NCCL_SOCKET_IFNAME=ens5")
+    assert "nccl-socket-ifname" not in f
+    _, f = findings(run_cli, "-tp", "4", "-pp", "2")
+    assert not {"nccl-socket-ifname", "nccl-shm", "tp-crosses-nodes"} & set(f)
+
+
+def test_vllm_nnodes_flag_is_read_and_must_agree(run_cli):
+    _, f = findings(run_cli, "-tp", "8", "--nnodes", "2", "--gpus-per-node", "4")
+    assert "tp-crosses-nodes" in f
+    r = run_cli("check", L70, "--gpu", "h100-80gb", "--nnodes", "2", "--nodes", "4", "-tp", "8")
+    assert r.code == 2 and "--nodes" in r.err
