@@ -132,3 +132,51 @@ def test_cli_prints_per_rank_and_per_node(run_cli):
         "plan", L70, "--gpu", "h100-80gb", "-tp", "4", "-pp", "2", "--env", "VLLM_PP_LAYER_PARTITION=1,2"
     )
     assert bad.code == 2 and "VLLM_PP_LAYER_PARTITION" in bad.err
+
+
+SPEC = """
+[[hosts]]
+name = "gpu-a"
+address = "10.0.0.1"
+gpus = ["h100-80gb", "h100-80gb", "h100-80gb", "h100-80gb"]
+
+[[hosts]]
+name = "gpu-b"
+address = "10.0.0.2"
+gpus = {gpus_b}
+
+[router]
+listen = "127.0.0.1:18300"
+
+[[models]]
+name = "llama70"
+checkpoint = "{checkpoint}"
+port = 18301
+nodes = ["gpu-a", "gpu-b"]
+
+[models.flags]
+tensor-parallel-size = 4
+pipeline-parallel-size = 2
+max-model-len = 32768
+
+[models.env]
+VLLM_PP_LAYER_PARTITION = "30,50"
+"""
+
+
+def test_spec_with_nodes_plans_per_rank_and_node(run_cli, tmp_path):
+    spec = tmp_path / "cluster.toml"
+    spec.write_text(
+        SPEC.format(checkpoint=L70, gpus_b='["h100-80gb", "h100-80gb", "h100-80gb", "h100-80gb"]')
+    )
+    r = run_cli("plan", spec, "--json")
+    assert r.code == 0, r.err
+    (model,) = r.json()["models"]
+    assert model["hosts"] == ["gpu-a", "gpu-b"] and model["nodes"] == 2 and model["gpus_per_node"] == 4
+    assert [st["layers"] for st in model["stages"]] == [[0, 30], [30, 80]]  # the model's env reached the plan
+    assert [n["ranks"] for n in model["node_memory"]] == [[0, 3], [4, 7]] and model["deciding_stage"] == 1
+    spec.write_text(
+        SPEC.format(checkpoint=L70, gpus_b='["a100-80gb", "a100-80gb", "a100-80gb", "a100-80gb"]')
+    )
+    bad = run_cli("plan", spec)
+    assert bad.code == 2 and "models.llama70.nodes" in bad.err

@@ -83,6 +83,10 @@ def plan(
         from servebox.cli.plan_llamacpp import plan_llamacpp, plan_spec
 
         if (source or "").endswith(".toml"):
+            from servebox.cli.plan_nodes import plan_spec_nodes
+
+            if plan_spec_nodes(source, as_json, explain):
+                return None
             return plan_spec(source, as_json)
         return plan_llamacpp(source, ctx.args, gpu, gpu_memory_gib, as_json, explain, calibrate)
     from servebox.checkpoint.facts import load_checkpoint
