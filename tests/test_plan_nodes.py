@@ -180,3 +180,12 @@ def test_spec_with_nodes_plans_per_rank_and_node(run_cli, tmp_path):
     )
     bad = run_cli("plan", spec)
     assert bad.code == 2 and "models.llama70.nodes" in bad.err
+
+
+def test_only_the_last_stage_warms_the_sampler_up():
+    """gpu_model_runner.profile_run runs the sampler warm-up on the last PP rank only: the 70B's stages hold the
+    same weights, and the last one (1,024 seqs x 128,256 logits x 16 B = 1.96 GiB of sampler) decides."""
+    p = plan(L70, ["-tp", "4", "-pp", "2", "--max-model-len", "32768"])
+    first, last = p.stages
+    assert last["non_kv_gib"] - first["non_kv_gib"] == pytest.approx(1.96 - 0.51, abs=0.01)
+    assert p.deciding_stage == 1 and first["num_blocks"] > last["num_blocks"] == p.num_blocks

@@ -19,7 +19,7 @@ from servebox.plan.kv import RequestBlocks, derived_max_len, kv_layout, request_
 from servebox.plan.labels import calibration_status, figure_labels
 from servebox.plan.model import Plan, Settings
 from servebox.plan.nodes import node_rows, rank_rows, resolve_layout
-from servebox.plan.pipeline import make_stages, size_pools
+from servebox.plan.pipeline import make_stages, size_pools, stage_non_kv
 from servebox.units import GiB
 
 MTP_METHODS = {
@@ -152,8 +152,9 @@ def make_plan(
     explain += nk.explain
     assumptions += nk.assumptions
     graphs = nk.graphs if nk.subtract_graphs else 0
-    non_kv = nk.activation + nk.non_torch + graphs
-    pipe.explain = []
+    given = {"activation_gib": activation_gib, "cudagraph_gib": cudagraph_gib}
+    non_kv, lines = stage_non_kv(ckpt, flags, s, profile, nk, pipe.stages, given)
+    pipe.explain = lines
     available = size_pools(
         pipe, arch, kv_layout(arch, flags, s, profile), s.pp, flags.kv_cache_memory_bytes, requested, non_kv
     )
@@ -162,8 +163,13 @@ def make_plan(
         explain.append(
             f"available KV = --kv-cache-memory-bytes {available / GiB:.2f} GiB (utilization ignored)"
         )
+    elif s.pp > 1:
+        explain.append(
+            f"available KV (stage {pipe.deciding}, the smallest pool) = {requested / GiB:.2f} - weights "
+            f"{weights / GiB:.2f} - non-KV {non_kv[pipe.deciding] / GiB:.2f} = {available / GiB:.2f} GiB"
+        )
     else:
-        stage = f"(stage {pipe.deciding}, the smallest pool) " if s.pp > 1 else ""
+        stage = ""
         explain.append(
             f"available KV {stage}= {requested / GiB:.2f} - weights {weights / GiB:.2f} - activation {nk.activation / GiB:.2f} "
             f"- non-torch {nk.non_torch / GiB:.2f}"
