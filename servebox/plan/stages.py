@@ -80,10 +80,13 @@ def partition(num_layers: int, pp: int, layer_partition: str | None = None) -> l
     return [(s, s + n) for s, n in zip(starts, sizes, strict=True)]
 
 
-def embedding_placement(architecture: str) -> tuple[str, bool]:
-    """('stages' or 'every', whether the table lists the class)."""
-    table = _placement()["embeddings"]
-    return table.get(architecture, "every"), architecture in table
+EVERY = {"embed": "every", "norm": "every", "lm_head": "every"}
+
+
+def placement(architecture: str) -> tuple[dict[str, str], bool]:
+    """Where the class builds embed / norm / lm_head ('first', 'last' or 'every'), and whether it is listed."""
+    table = _placement()["classes"]
+    return table.get(architecture, EVERY), architecture in table
 
 
 def _part_of(name: str, comp: str, num_layers: int) -> tuple[str, int | None]:
@@ -97,7 +100,7 @@ def _part_of(name: str, comp: str, num_layers: int) -> tuple[str, int | None]:
     m = LAYER_INDEX_RE.search(name)
     if m and int(m.group(1)) < num_layers:
         return "layer", int(m.group(1))
-    return "other", None
+    return "norm", None  # the final norm (and any other tensor outside the decoder layers)
 
 
 def fill_stage_weights(
@@ -114,9 +117,9 @@ def fill_stage_weights(
     linear, other = factors
     arch = ckpt.architecture
     mtp_start = arch.num_layers if arch.mtp_layers else None
-    where, listed = embedding_placement(arch.architecture)
+    where, listed = placement(arch.architecture)
     tied = arch.tie_word_embeddings
-    last = len(stages) - 1
+    first, last = [stages[0]], [stages[-1]]
     for name, (dtype, shape) in (ckpt.inventory.tensor_shapes if ckpt.inventory else {}).items():
         comp = component_of(name, mtp_start)
         part, layer = _part_of(name, comp, arch.num_layers)
@@ -124,25 +127,30 @@ def fill_stage_weights(
         if part == "layer":
             owners = [s for s in stages if s.start <= layer < s.end]
         elif part in ("vision", "mtp"):
-            owners = stages if part == "vision" else [stages[last]]
-            if not keep[part]:
-                owners = []
+            owners = (stages if part == "vision" else last) if keep[part] else []
         elif part == "embed":
-            owners = stages if where == "every" else [stages[0]] + ([stages[last]] if tied and last else [])
-        elif part == "lm_head":
-            owners = stages if where == "every" else [stages[last]]
-        else:
-            owners = [stages[last]]  # the final norm (and any other tensor outside the decoder layers)
+            owners = (
+                stages if where["embed"] == "every" else first + (last if tied and len(stages) > 1 else [])
+            )
+        else:  # lm_head, and the final norm with any other tensor outside the decoder layers
+            owners = stages if where["lm_head" if part == "lm_head" else "norm"] == "every" else last
         for s in owners:
             s.parts[part] = s.parts.get(part, 0) + nbytes // tp
+    said = ", ".join(
+        f"{k} on {'every stage' if v == 'every' else f'the {v} stage'}" for k, v in where.items()
+    )
     lines = [
-        f"pipeline stages: embeddings and lm_head on {'every stage' if where == 'every' else 'the first / last stage'}"
+        f"pipeline stages: {said}"
         + (
             f" ({arch.architecture} as vLLM 0.32 builds it)"
             if listed
-            else f" (assumed: {arch.architecture} not read, every stage taken)"
+            else f" (assumed: {arch.architecture} not read)"
         )
-        + ("; tied embeddings: the last stage keeps its own copy" if tied and where == "stages" else "")
+        + (
+            "; tied embeddings: the last stage keeps its own copy"
+            if tied and where["embed"] == "first"
+            else ""
+        )
     ]
     for s in stages:
         s.parts["rotary"] = rotary
