@@ -1,15 +1,23 @@
-"""Options `plan` and `check` share: the nodes a model spans and the engine's environment.
+"""Options `plan` and `check` share: the checkpoint, the GPU, a whole command line, the nodes, the environment.
 
-vLLM's own parallel flags (--tensor-parallel-size, --pipeline-parallel-size, --data-parallel-size, --nnodes)
-follow SOURCE like any serve flag; these say what vLLM's flags do not: how many GPUs each node has.
+vLLM's own flags (--tensor-parallel-size, --pipeline-parallel-size, --data-parallel-size, --nnodes, ...)
+follow SOURCE like any serve flag; --nodes / --gpus-per-node / --env say what vLLM's flags do not.
 """
 
 from __future__ import annotations
 
 import typer
 
-from servebox.engines.vllm.flags import ServeFlags, parse_env
+from servebox.engines.vllm.flags import ServeFlags, parse_command, parse_env, parse_flags
 from servebox.errors import InputError
+
+SOURCE_ARGUMENT = typer.Argument(
+    None, help="Checkpoint directory or hub repo id; may come from --from-command instead."
+)
+GPU_OPTION = typer.Option(None, "--gpu", help="GPU name from the catalog, e.g. h100-80gb, v100-32gb.")
+FROM_COMMAND_OPTION = typer.Option(
+    None, "--from-command", help='A whole "vllm serve MODEL ..." command line.'
+)
 
 NODES_OPTION = typer.Option(
     None,
@@ -31,3 +39,20 @@ def apply_cluster(flags: ServeFlags, nodes: int | None, gpus_per_node: int | Non
     flags.nnodes = nodes if nodes is not None else flags.nnodes
     flags.gpus_per_node = gpus_per_node
     flags.env = {**flags.env, **parse_env(env)}
+
+
+def engine_flags(
+    verb: str,
+    source: str | None,
+    args: list[str],
+    from_command: str | None,
+    cluster: tuple[int | None, int | None, list[str]],
+) -> tuple[ServeFlags, list[str], str]:
+    """(flags, flags the planner does not use, the checkpoint): from SOURCE's trailing flags or --from-command,
+    with --nodes / --gpus-per-node / --env folded in; SOURCE may come from the command line's model."""
+    flags, rest = parse_command(from_command) if from_command else parse_flags(list(args))
+    apply_cluster(flags, *cluster)
+    source = source or flags.model
+    if not source:
+        raise InputError(verb, "SOURCE", "name a checkpoint (or give --from-command with a model)")
+    return flags, rest, source
