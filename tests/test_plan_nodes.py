@@ -111,7 +111,7 @@ def test_data_parallel_replicas_fill_more_nodes():
     [
         (["-tp", "4", "-pp", "2"], {"nnodes": 3}, "--nodes"),  # vLLM: world_size % nnodes
         (["-tp", "4", "-pp", "2"], {"nnodes": 2, "gpus_per_node": 2}, "--gpus-per-node"),
-        (["-tp", "4"], {"env": {"VLLM_PP_LAYER_PARTITION": "40,40"}}, "--env"),
+        (["-tp", "4"], {"env": {"VLLM_PP_LAYER_PARTITION": "40,40"}}, "VLLM_PP_LAYER_PARTITION"),
         (["-pp", "81"], {}, "--pipeline-parallel-size"),
     ],
 )

@@ -54,9 +54,11 @@ def make_stages(
     """The stages and their weights per rank (step 2)."""
     arch = ckpt.architecture
     env_partition = flags.env.get(PARTITION_VAR)
-    if env_partition is not None and s.pp == 1:
-        raise InputError("--env", PARTITION_VAR, "given without --pipeline-parallel-size above 1")
-    ranges = partition(arch.num_layers, s.pp, env_partition) if s.pp > 1 else [(0, arch.num_layers)]
+    # vLLM reads the partition whenever it is set, PP 1 included (one count, the whole model, or it refuses)
+    if s.pp > 1 or env_partition is not None:
+        ranges = partition(arch.num_layers, s.pp, env_partition)
+    else:
+        ranges = [(0, arch.num_layers)]
     if s.pp > 1 and (s.n_spec or s.draft_model):
         raise InputError(
             "--speculative-config", None, "speculative decoding with pipeline parallelism: not modelled"

@@ -105,6 +105,14 @@ def show_ranks(plan: Plan, console: Console) -> None:
             "worker the smallest stage's count (kv_cache_utils.get_kv_cache_configs)",
             highlight=False,
         )
+    if plan.data_parallel_size > 1:
+        dp = plan.data_parallel_size
+        console.print(
+            f"data parallel: {dp} replicas, each its own TP x PP engine with this KV pool: {dp} x "
+            f"{plan.kv_cache_tokens:,} = {dp * plan.kv_cache_tokens:,} KV tokens, {dp * plan.max_concurrency:.2f}x "
+            f"requests of {plan.max_model_len:,} tokens in all",
+            highlight=False,
+        )
     nodes = Table(
         "node",
         "ranks",
