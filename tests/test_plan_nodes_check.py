@@ -55,3 +55,9 @@ def test_vllm_nnodes_flag_is_read_and_must_agree(run_cli):
     assert "tp-crosses-nodes" in f
     r = run_cli("check", L70, "--gpu", "h100-80gb", "--nnodes", "2", "--nodes", "4", "-tp", "8")
     assert r.code == 2 and "--nodes" in r.err
+
+
+def test_tp_group_straddling_a_node_boundary_warns(run_cli):
+    """TP 4 x PP 3 on 2 nodes: 6 ranks per node, so ranks 4-7 (the second TP group) sit on both nodes."""
+    _, f = findings(run_cli, "-tp", "4", "-pp", "3", "--nodes", "2")
+    assert "straddles" in f["tp-crosses-nodes"]["message"]

@@ -65,18 +65,34 @@ def rule_world(ctx: Context) -> list[Finding]:
 
 
 def rule_tp_crosses_nodes(ctx: Context) -> list[Finding]:
-    tp, pp, _, nodes, gpn = _layout(ctx)
-    per_node = gpn or (tp * pp * ctx.flags.data_parallel_size) // nodes
-    if nodes <= 1 or tp <= per_node:
+    """A TP group spans nodes when it is wider than a node's ranks, or when the ranks per node (world / nnodes,
+    consecutive, TP fastest) are not a multiple of TP, so that a group straddles the boundary."""
+    tp, pp, dp, nodes, _ = _layout(ctx)
+    world = tp * pp * dp
+    if nodes <= 1 or world % nodes:
         return []
+    local = world // nodes
+    if tp <= local and local % tp == 0:
+        return []
+    wider = tp > local
+    why = (
+        f"TP {tp} is wider than a node's {local} ranks"
+        if wider
+        else (f"{local} ranks per node are not a multiple of TP {tp}: a TP group straddles two nodes")
+    )
+    fix = (
+        f"--tensor-parallel-size {local} --pipeline-parallel-size {tp * pp // local}"
+        if wider and (tp * pp) % local == 0
+        else f"a TP size that divides the {local} ranks per node; PP across the nodes"
+    )
     return [
         finding(
             "tp-crosses-nodes",
             "warn",
-            f"TP {tp} is wider than a node's {per_node} GPUs: every layer all-reduces across nodes, which needs a "
-            "fast interconnect (InfiniBand / RoCE with GPUDirect); pipeline parallelism is the usual split across nodes",
-            [f"--tensor-parallel-size {tp}", f"{per_node} GPUs per node, {nodes} nodes"],
-            f"--tensor-parallel-size {per_node} --pipeline-parallel-size {tp * pp // per_node}",
+            f"{why}: every layer all-reduces across nodes, which needs a fast interconnect (InfiniBand / RoCE with "
+            "GPUDirect); pipeline parallelism is the usual split across nodes",
+            [f"--tensor-parallel-size {tp}", f"{local} ranks on each of {nodes} nodes"],
+            fix,
         )
     ]
 
