@@ -16,7 +16,8 @@ def show_plan(plan: Plan, console: Console, explain: bool) -> None:
         f"[bold]{plan.model}[/bold] on {plan.gpu} ({plan.gpu_total_gib} GiB) x TP {plan.tensor_parallel_size} "
         f"x PP {plan.pipeline_parallel_size}, vLLM {plan.vllm_profile}, utilization {plan.gpu_memory_utilization}"
     )
-    console.print("[dim]vLLM will log (per rank):[/dim]")
+    which = f"; stage {plan.deciding_stage}'s, whose pool decides" if len(plan.stages) > 1 else ""
+    console.print(f"[dim]vLLM will log (per rank{which}):[/dim]")
     labels = [
         plan.labels.get(k, "")
         for k in ("model_loading_gib", "available_kv_gib", "kv_cache_tokens", "max_concurrency")
