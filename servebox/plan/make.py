@@ -152,8 +152,8 @@ def make_plan(
     explain += nk.explain
     assumptions += nk.assumptions
     graphs = nk.graphs if nk.subtract_graphs else 0
-    given = {"activation_gib": activation_gib, "cudagraph_gib": cudagraph_gib}
-    non_kv, lines = stage_non_kv(ckpt, flags, s, profile, nk, pipe.stages, given)
+    measured = {"activation_gib": activation_gib, "cudagraph_gib": cudagraph_gib}
+    non_kv, lines = stage_non_kv(ckpt, flags, s, profile, nk, pipe.stages, measured)
     pipe.explain = lines
     available = size_pools(
         pipe, arch, kv_layout(arch, flags, s, profile), s.pp, flags.kv_cache_memory_bytes, requested, non_kv
@@ -169,9 +169,8 @@ def make_plan(
             f"{weights / GiB:.2f} - non-KV {non_kv[pipe.deciding] / GiB:.2f} = {available / GiB:.2f} GiB"
         )
     else:
-        stage = ""
         explain.append(
-            f"available KV {stage}= {requested / GiB:.2f} - weights {weights / GiB:.2f} - activation {nk.activation / GiB:.2f} "
+            f"available KV = {requested / GiB:.2f} - weights {weights / GiB:.2f} - activation {nk.activation / GiB:.2f} "
             f"- non-torch {nk.non_torch / GiB:.2f}"
             + (f" - graphs {graphs / GiB:.2f}" if graphs else "")
             + f" = {available / GiB:.2f} GiB"
