@@ -140,11 +140,12 @@ def rule_nccl(ctx: Context) -> list[Finding]:
     out.append(
         finding(
             "nccl-unit-network",
-            "warn",
-            "a systemd unit must let NCCL list interfaces and reach the peers: servebox's engine unit allows "
-            "AF_NETLINK but IPAddressAllow=localhost only",
-            ["RestrictAddressFamilies / IPAddressAllow of the engine unit"],
-            "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6 AF_NETLINK and IPAddressAllow=<the other nodes' addresses>",
+            "info",
+            "a hardened unit must let NCCL list interfaces (AF_NETLINK) and reach the other nodes: a single-box "
+            "engine unit (IPAddressAllow=localhost) blocks them; `servebox render` of a spec whose model lists "
+            "`nodes` writes both",
+            ["RestrictAddressFamilies / IPAddressAllow of the engine unit on every node"],
+            "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6 AF_NETLINK and IPAddressAllow=<the nodes' addresses>",
         )
     )
     out.append(
