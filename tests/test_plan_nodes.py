@@ -189,3 +189,16 @@ def test_only_the_last_stage_warms_the_sampler_up():
     first, last = p.stages
     assert last["non_kv_gib"] - first["non_kv_gib"] == pytest.approx(1.96 - 0.51, abs=0.01)
     assert p.deciding_stage == 1 and first["num_blocks"] > last["num_blocks"] == p.num_blocks
+
+
+def test_a_nodes_own_command_line_plans(run_cli):
+    """The command deploy/node_argv.py renders for a worker node (vLLM's --nnodes / --node-rank / --master-addr,
+    --headless) is read as vLLM reads it."""
+    command = (
+        f"vllm serve {L70} --tensor-parallel-size 4 --pipeline-parallel-size 2 --nnodes 2 --node-rank 1 "
+        "--master-addr 10.0.0.1 --master-port 29501 --headless --max-model-len 32768"
+    )
+    j = run_cli(
+        "plan", "--from-command", command, "--gpu", "h100-80gb", "--gpus-per-node", "4", "--json"
+    ).json()
+    assert j["nodes"] == 2 and [st["nodes"] for st in j["stages"]] == [[0], [1]]
