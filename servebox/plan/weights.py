@@ -104,8 +104,10 @@ def weights_per_rank(
     profile: EngineProfile,
     arch: str,
     build: str = "upstream",
+    stages=None,
 ) -> tuple[int, str, list[str], list[str]]:
-    """(bytes per rank, label, arithmetic lines, what loading changed: a note per cast, quantization or repack)."""
+    """(bytes per rank, label, arithmetic lines, what loading changed: a note per cast, quantization or repack).
+    With pipeline stages (plan/stages.py) each stage's own bytes are filled in and the largest is returned."""
     inv = ckpt.inventory
     if inv is None or not inv.total_bytes:
         raise InputError(
@@ -125,6 +127,12 @@ def weights_per_rank(
     if a.rope_scaling and a.rope_scaling.get("partial_rotary_factor"):
         rope_dim = int(a.head_dim * a.rope_scaling["partial_rotary_factor"])
     rotary = (a.max_position_embeddings or 0) * rope_dim * s.dtype_bytes if a.num_attention_heads else 0
+    if stages:  # pipeline parallel: each stage's own layers, embeddings and lm_head (plan/stages.py)
+        from servebox.plan.stages import fill_stage_weights
+
+        keep = {"vision": not flags.language_model_only, "mtp": s.uses_mtp}
+        lines = fill_stage_weights(ckpt, stages, (linear, other), s.tp, keep, rotary)
+        return max(st.weights for st in stages), label, lines, notes
     tp, pp = s.tp, s.pp
     drafter, drafter_lines, drafter_notes = mtp_drafter_extra(ckpt, s, build)
     if drafter_notes:
