@@ -62,7 +62,9 @@ def make_stages(
         ranges = [(0, arch.num_layers)]
     if s.pp > 1 and (s.n_spec or s.draft_model):
         raise InputError(
-            "--speculative-config", None, "speculative decoding with pipeline parallelism: not modelled"
+            "--speculative-config",
+            None,
+            "speculative decoding with pipeline parallelism: not modelled (the drafter keeps its own embedding and KV layers on the last stage)",
         )
     stages = [Stage(r, a, b) for r, (a, b) in enumerate(ranges)]
     if weights_gib is not None:

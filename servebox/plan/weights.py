@@ -74,19 +74,13 @@ def load_factors(
 
 
 def mtp_drafter_extra(ckpt: Checkpoint, s: Settings, build: str) -> tuple[int, list[str], list[str]]:
-    """Bytes an MTP drafter holds beyond its mtp.* layers (vllm.toml [mtp_load]): the embedding copy it keeps
-    under PP > 1 (upstream shares it only in a PP world of 1, derived), and a build's calibrated extra.
-    Returns (bytes, derived lines, calibrated notes)."""
+    """Bytes an MTP drafter holds beyond its mtp.* layers (vllm.toml [mtp_load]): a build's calibrated extra.
+    Upstream shares the target's embedding and lm_head in a PP world of 1 (llm_base_proposer
+    _maybe_share_embeddings); under PP the drafter keeps its own, and plan refuses PP with speculative
+    decoding (plan/pipeline.py). Returns (bytes, derived lines, calibrated notes)."""
     if not s.uses_mtp:
         return 0, [], []
-    a = ckpt.architecture
     extra, lines, notes = 0, [], []
-    if s.pp > 1:
-        extra += a.vocab_size * a.hidden_size * s.dtype_bytes // s.tp
-        lines.append(
-            f"MTP drafter's embedding ({extra / GiB:.2f} GiB / rank) not shared under pipeline parallelism "
-            "(llm_base_proposer._maybe_share_embeddings needs a PP world of 1)"
-        )
     entry = mtp_load_entry(build)
     if entry:
         extra += int(entry["extra_gib_per_rank"] * GiB)
