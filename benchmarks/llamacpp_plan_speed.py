@@ -18,7 +18,7 @@ from pathlib import Path
 
 import gguf
 import numpy as np
-from timing import best_of
+from timing import best_of, child_cpu
 
 ROOT = Path(__file__).resolve().parents[1]
 CONFIG = ROOT / "tests" / "fixtures" / "checkpoints" / "qwen3-8b-fp8" / "config.json"
@@ -101,8 +101,8 @@ def main() -> None:
               f"{sum(d['model_mib'] for d in plan['devices']):,.0f} MiB of weights planned, fits={plan['fits']}")  # fmt: skip
         whole = best_of(lambda: subprocess.run(cmd, capture_output=True), repeats=3)
         floor = best_of(lambda: subprocess.run([sys.executable, "-c", "pass"], check=True), repeats=3)
-        cpu = min(_child_cpu(cmd) for _ in range(3))
-        cpu_floor = min(_child_cpu([sys.executable, "-c", "pass"]) for _ in range(3))
+        cpu = child_cpu(cmd)
+        cpu_floor = child_cpu([sys.executable, "-c", "pass"])
         start = time.perf_counter()
         gguf.GGUFReader(model)
         reader = time.perf_counter() - start
@@ -111,15 +111,6 @@ def main() -> None:
               f"(ratio {whole / floor:.1f}x); gguf.GGUFReader alone on the same file: {reader:.2f} s")  # fmt: skip
         print(f"CPU time of the command (user+sys, insensitive to a busy machine): {cpu:.3f} s; bare interpreter "
               f"{cpu_floor:.3f} s (ratio {cpu / cpu_floor:.1f}x)")  # fmt: skip
-
-
-def _child_cpu(cmd: list[str]) -> float:
-    import resource
-
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run(cmd, capture_output=True, check=True)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 if __name__ == "__main__":

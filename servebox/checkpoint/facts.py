@@ -15,7 +15,7 @@ from servebox.checkpoint.architecture import Architecture, parse_architecture
 from servebox.checkpoint.gguf_file import GGUFFacts, read_gguf
 from servebox.checkpoint.quantization import Quantization, parse_quantization
 from servebox.checkpoint.source import CheckpointSource, HubSource, open_source
-from servebox.checkpoint.template import ChatTemplate, analyse_template, template_text
+from servebox.checkpoint.template_facts import ChatTemplate
 from servebox.checkpoint.tensors import ShardCheck, TensorInventory, inventory
 
 TOKENIZER_FILES = ("tokenizer.json", "tokenizer.model", "vocab.json", "tiktoken.model", "qwen.tiktoken")
@@ -108,6 +108,8 @@ def load_from_source(source: CheckpointSource, with_template: bool = True) -> Ch
     quant = parse_quantization(source, config, inv)
     template = None
     if with_template:
+        from servebox.checkpoint.template import analyse_template, template_text  # jinja2: only when asked
+
         tokenizer_config = (
             source.read_json("tokenizer_config.json") if source.has("tokenizer_config.json") else None
         )

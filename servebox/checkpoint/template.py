@@ -15,10 +15,10 @@ from typing import Any
 from jinja2 import TemplateSyntaxError, nodes
 from jinja2.exceptions import SecurityError
 from jinja2.sandbox import ImmutableSandboxedEnvironment
-from pydantic import BaseModel
 
 from servebox.checkpoint.source import CheckpointSource
 from servebox.checkpoint.template_budget import BudgetExceeded, render_bounded
+from servebox.checkpoint.template_facts import ChatTemplate, ReasoningMarkers, TemplateVariable
 from servebox.errors import InputError
 
 MAX_TEMPLATE_CHARS = 256 * 1024  # the longest public chat templates are a few tens of KB
@@ -56,38 +56,6 @@ REASONING_MARKERS = [
     ("<|begin_of_thought|>", "<|end_of_thought|>"),
     ("<|channel|>analysis", "<|end|>"),
 ]
-
-
-class TemplateVariable(BaseModel):
-    name: str
-    default: Any = None
-    default_source: str | None = None  # how the default is set, e.g. "set if not defined" or "| default"
-    branch_values: list[Any] = []
-    truthiness_tested: bool = False  # `if x`, `x or ...`, `not x`: a true and a false branch
-    lines: list[int] = []
-
-
-class ReasoningMarkers(BaseModel):
-    start: str
-    end: str
-    end_token_id: int | None
-    end_is_eos: bool
-
-
-class ChatTemplate(BaseModel):
-    source: str
-    chars: int
-    variables: list[TemplateVariable]
-    engine_variables: list[str]
-    reasoning: ReasoningMarkers | None
-    reasoning_default_on: bool | None
-    eos_tokens: list[str]
-    eos_token_ids: list[int]
-    sample_render_ok: bool
-    sample_render_error: str | None = None
-
-    def variable(self, name: str) -> TemplateVariable | None:
-        return next((v for v in self.variables if v.name == name), None)
 
 
 def _const_values(node: nodes.Node) -> list[Any]:
