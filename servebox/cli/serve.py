@@ -44,6 +44,9 @@ def up(
         30.0, "--window-s", min=1.0, help="No progress (or no answer) for this long is a hang."
     ),
     probe: bool = typer.Option(False, "--probe", help="Also send a one-token request each poll."),
+    restart_limit: int = typer.Option(
+        5, "--restart-limit", min=0, help="Restarts allowed in 600 s, then give up (0: never restart)."
+    ),
     all_nodes_here: bool = typer.Option(
         False,
         "--all-nodes-here",
@@ -89,6 +92,7 @@ def up(
             window_s=window_s,
             probe=probe,
             on_event=stamp,
+            restart_limit=restart_limit,
             all_nodes_here=all_nodes_here,
         )
     except ValueError as exc:  # a multi-node layout up cannot run (Ray nodes)

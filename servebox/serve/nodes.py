@@ -129,16 +129,18 @@ def plan_nodes(
     commands = node_commands(spec, model, master_addr="127.0.0.1" if all_here else None)
     if len(commands) == 1:
         return None, [], []
+    if model.engine != "vllm":  # llama.cpp spans hosts through its RPC servers, not --nnodes
+        raise ValueError(f"models.{model.name}.nodes: servebox up runs multi-node models on vLLM only")
+    if model.multi_node_backend != "mp":  # Ray: `ray start` daemons, then the engine on the head
+        raise ValueError(f"models.{model.name}.multi_node_backend: servebox up runs only 'mp' nodes")
     head, nodes, elsewhere = commands[0].commands[-1], [], []
     for node in commands[1:]:
         if all_here or is_here(node.host):
-            if len(node.commands) != 1:  # Ray: `ray start` then the engine, not one watched process
-                raise ValueError(f"models.{model.name}.multi_node_backend: servebox up runs only 'mp' nodes")
             log = state_dir / "logs" / f"{model.name}.{node.host.name}.log"
             nodes.append(NodeProcess(node.host, node.rank, node.commands[0], log, spawner))
         else:
             elsewhere.append(
                 f"{model.name}: node {node.host.name} (rank {node.rank}, {node.host.address}) is not this "
-                "machine: run its unit there (servebox render); up watches it only through the head"
+                "machine: run its unit there (servebox render); up cannot see it end (the head keeps answering /health)"
             )
     return head, nodes, elsewhere
