@@ -122,6 +122,10 @@ class Supervisor:
             st.ready_at = st.ready_mono = None
             st.verdict = Verdict("starting", "process started")
         self.on_event(f"{st.model.name}: started pid {st.process.pid} ({why}), log {st.process.log_path}")
+        for n in st.process.nodes:
+            self.on_event(
+                f"{st.model.name}: node {n.host.name} (rank {n.rank}) started pid {n.pid}, log {n.log_path}"
+            )
         self._record_processes()
 
     def _stop_engine(self, st: EngineState, verdict: Verdict, grace_s: float = 20.0) -> None:
