@@ -56,13 +56,16 @@ def test_mp_head_is_the_api_server_and_the_other_node_runs_vllm_serve_headless()
 
 
 def test_which_nodes_up_runs_here():
-    spec = two_hosts()
+    spec = two_hosts("127.0.0.1")
     head, nodes, elsewhere = plan_nodes(spec, spec.models[0], Path("/s"), False, None)
     assert (
         "--node-rank" in head
         and nodes == []
         and "node b (rank 1, 10.0.0.2) is not this machine" in elsewhere[0]
     )
+    spec = two_hosts()  # the head elsewhere: up serves the API, so it runs where the head is
+    with pytest.raises(ValueError, match=r"the head a \(10.0.0.1\) is not this machine"):
+        plan_nodes(spec, spec.models[0], Path("/s"), False, None)
     head, nodes, elsewhere = plan_nodes(spec, spec.models[0], Path("/s"), True, None)  # --all-nodes-here
     assert elsewhere == [] and [n.rank for n in nodes] == [1] and nodes[0].log_path == Path("/s/logs/m.b.log")
     assert "--master-addr 127.0.0.1" in " ".join(head) and "--master-addr 127.0.0.1" in " ".join(
@@ -81,32 +84,45 @@ def test_how_a_node_ended_in_words():
     assert ended(-9) == "killed by SIGKILL" and ended(1) == "exited with code 1" and ended(None) == "running"
 
 
-def test_a_lost_node_is_the_engines_death_and_the_incident_names_it(tmp_path):
-    """The head answers /health 200 throughout (as vLLM's does after losing a node, measured): only
-    the node's own process says it is gone."""
+def with_stand_in_node(tmp_path: Path, restart_limit: int) -> tuple[Supervisor, NodeProcess]:
+    """A supervisor whose one engine is the fake llama-server as head plus a stand-in rank-1 node."""
     port = free_port_in(18500, 18599)
     model = {"name": "m", "checkpoint": "/m.gguf", "engine": "llama.cpp", "binary": fake_binary(tmp_path)}
     spec = Spec.model_validate({"models": [{**model, "port": port, "cold_start_s": 30}]})
-    sup = Supervisor(spec, tmp_path / "state", poll_s=0.3, window_s=5, restart_limit=0)
-    st = sup.engines["m"]
-    stand_in = [sys.executable, "-c", "import time; print('node up', flush=True); time.sleep(600)"]
-    node = NodeProcess(
-        Host(name="node1", address="127.0.0.1"), 1, stand_in, tmp_path / "state/logs/m.node1.log"
+    sup = Supervisor(
+        spec, tmp_path / "state", poll_s=0.3, window_s=5, restart_limit=restart_limit, backoff_s=0.5
     )
-    st.process.nodes = [node]
+    stand_in = [sys.executable, "-c", "import time; print('node up', flush=True); time.sleep(600)"]
+    log = tmp_path / "state/logs/m.node1.log"
+    node = NodeProcess(Host(name="node1", address="127.0.0.1"), 1, stand_in, log, sup.spawner)
+    sup.engines["m"].process.nodes = [node]
+    return sup, node
+
+
+def lose(node: NodeProcess) -> int:
+    pid = node.pid
+    os.kill(pid, signal.SIGKILL)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and node.alive():
+        time.sleep(0.1)
+    return pid
+
+
+def test_a_lost_node_is_the_engines_death_and_the_incident_names_it(tmp_path):
+    """The head answers /health 200 throughout (as vLLM's does after losing a node, measured): only
+    the node's own process says it is gone."""
+    sup, node = with_stand_in_node(tmp_path, restart_limit=0)
+    st = sup.engines["m"]
     try:
         assert sup._start(st, wait=True), st.verdict
         assert node.alive() and sup.status()["m"]["nodes"][0]["ended"] == "running"
         assert sup.check(st).state == "idle"  # both up: the engine serves
-        os.kill(node.pid, signal.SIGKILL)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline and node.alive():
-            time.sleep(0.1)
+        pid = lose(node)
         verdict = sup.check(st)
         assert verdict.state == "failed", verdict  # restart_limit 0: dead, then given up
         (incident,) = sup.incidents()
         assert incident["state"] == "dead"
-        assert incident["reason"].startswith(f"node node1 (rank 1, pid {node.pid}) killed by SIGKILL")
+        assert incident["reason"].startswith(f"node node1 (rank 1, pid {pid}) killed by SIGKILL")
         lost = incident["lost_node"]
         assert (lost["host"], lost["rank"], lost["ended"]) == ("node1", 1, "killed by SIGKILL")
         assert lost["last_lines"][-1] == "node up" and isinstance(incident["head_last_lines"], list)
@@ -116,3 +132,21 @@ def test_a_lost_node_is_the_engines_death_and_the_incident_names_it(tmp_path):
         assert not st.process.alive()
     finally:
         sup.stop_all()
+
+
+def test_after_a_lost_node_every_node_restarts(tmp_path):
+    sup, node = with_stand_in_node(tmp_path, restart_limit=1)
+    st = sup.engines["m"]
+    try:
+        assert sup._start(st, wait=True), st.verdict
+        sup.run_watch()
+        head, pid = st.process.pid, lose(node)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not (st.process.starts == 2 and st.verdict.state == "idle"):
+            time.sleep(0.2)
+        assert st.verdict.state == "idle" and st.process.starts == 2, (st.verdict, sup.incidents())
+        assert node.alive() and node.pid != pid and st.process.pid != head  # both started again
+        assert sup.incidents()[0]["action"].startswith("restart after")
+    finally:
+        sup.stop_all()
+    assert not node.alive() and not st.process.alive()  # and both stopped with servebox

@@ -133,6 +133,12 @@ def plan_nodes(
         raise ValueError(f"models.{model.name}.nodes: servebox up runs multi-node models on vLLM only")
     if model.multi_node_backend != "mp":  # Ray: `ray start` daemons, then the engine on the head
         raise ValueError(f"models.{model.name}.multi_node_backend: servebox up runs only 'mp' nodes")
+    if not (all_here or is_here(commands[0].host)):  # up serves the API: it runs where the head is
+        h = commands[0].host
+        raise ValueError(
+            f"models.{model.name}.nodes: the head {h.name} ({h.address}) is not this machine: run servebox "
+            "up there, or pass --all-nodes-here to run every node here"
+        )
     head, nodes, elsewhere = commands[0].commands[-1], [], []
     for node in commands[1:]:
         if all_here or is_here(node.host):
