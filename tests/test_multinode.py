@@ -150,3 +150,18 @@ def test_after_a_lost_node_every_node_restarts(tmp_path):
     finally:
         sup.stop_all()
     assert not node.alive() and not st.process.alive()  # and both stopped with servebox
+
+
+def test_up_refuses_a_head_on_another_host_and_starts_nothing(tmp_path, run_cli):
+    router = free_port_in(18500, 18599)
+    engine = free_port_in(18500, 18599, {router})
+    spec = tmp_path / "spec.toml"
+    spec.write_text(
+        f'[router]\nlisten = "127.0.0.1:{router}"\n\n'
+        '[[hosts]]\nname = "a"\naddress = "10.0.0.1"\n\n[[hosts]]\nname = "b"\naddress = "10.0.0.2"\n\n'
+        f'[[models]]\nname = "m"\ncheckpoint = "/m"\nengine = "vllm"\nvenv = "/v"\nport = {engine}\n'
+        'run_as_unit = false\nnodes = ["a", "b"]\nmaster_port = 29690\n'
+    )
+    r = run_cli("up", spec, "--state-dir", tmp_path / "state")
+    assert r.code == 1 and "the head a (10.0.0.1) is not this machine" in r.err
+    assert "--all-nodes-here" in r.err and not (tmp_path / "state" / "up.json").exists()
