@@ -45,7 +45,10 @@ def write_spec(tmp_path: Path, checkpoint: Path) -> tuple[Path, int]:
         # pipeline parallel 2 died at the first request (EngineCore KeyError in scheduler.py
         # update_from_output, req_id_to_index), measured; compiled, it serves
         'flags = { "max-model-len" = 512, "pipeline-parallel-size" = 2 }\n'
-        f'env = {{ VLLM_CPU_KVCACHE_SPACE = "1", VLLM_NO_USAGE_STATS = "1", VLLM_PORT = "{internal}" }}\n'
+        # nobind: each node's vLLM binds its worker to core 0 by itself ("auto": it owns the machine), so
+        # two nodes on one box would compile and run on one core while the other waits
+        f'env = {{ VLLM_CPU_KVCACHE_SPACE = "1", VLLM_NO_USAGE_STATS = "1", VLLM_PORT = "{internal}", '
+        'VLLM_CPU_OMP_THREADS_BIND = "nobind" }\n'
     )
     return spec, router
 
