@@ -175,7 +175,9 @@ def history(status: dict) -> str:
     text = f"; {status['restarts_total']} restart(s)"
     last = status.get("last_incident")
     if last:
-        text += f"; last incident {last['time']}: {last['state']}, {last.get('cause') or last['reason']}"
+        cause = last.get("cause") or ""
+        known = cause and not cause.startswith("no known cause")  # else the reason says more (a lost node)
+        text += f"; last incident {last['time']}: {last['state']}, {cause if known else last['reason']}"
     return text
 
 
