@@ -76,7 +76,8 @@ def plan_case(case: Case, version: str, terms=None):
     ckpt = load_checkpoint(str(case.model), with_template=False)
     gpu = custom_gpu(case.figures.total_gib)
     given = (terms.activation_gib, terms.non_torch_gib, terms.cudagraph_gib) if terms else (None, None, None)
-    return ckpt, flags, gpu, make_plan(ckpt, flags, gpu, load_profile(version), *given)
+    weights = terms.weights_gib if terms else None  # the log's 'Model loading took' offset, carried
+    return ckpt, flags, gpu, make_plan(ckpt, flags, gpu, load_profile(version), *given, weights_gib=weights)
 
 
 def errors(plan, figures) -> dict[str, float]:

@@ -2,7 +2,10 @@
 split into where the time goes, each against a baseline measured in the same run: make_plan in process against
 loading the checkpoint's metadata, and the whole command against a bare interpreter start and against importing
 the checkpoint reader alone (what a plan cannot avoid paying before its own arithmetic).
-Run: python benchmarks/plan_speed.py
+Run: python benchmarks/plan_speed.py [--baseline OTHER_CHECKOUT]
+--baseline: the same command at another revision (a checkout with its own .venv, e.g. /work/main), run from that
+checkout (so its code, not this one's, is imported), interleaved with this one in the same run: the ratio holds
+on a loaded machine where absolute seconds do not.
 """
 
 from __future__ import annotations
@@ -53,14 +56,34 @@ def main() -> None:
         lambda: subprocess.run([sys.executable, "-c", "import servebox.checkpoint.facts"], check=True),
         repeats=3,
     )
+    cli_floor = best_of(
+        lambda: subprocess.run([sys.executable, "-c", "import typer, rich.console"]), repeats=3
+    )
     print(f"whole command: {whole:.3f} s (target < {TARGET_S} s: {'ok' if whole < TARGET_S else 'TOO SLOW'})")
     print(
-        f"  bare interpreter {bare:.3f} s (ratio {whole / bare:.1f}x); importing the checkpoint reader {reader:.3f} s"
+        f"  bare interpreter {bare:.3f} s (ratio {whole / bare:.1f}x); the CLI framework alone (typer + rich) "
+        f"{cli_floor:.3f} s (ratio {whole / cli_floor:.2f}x); importing the checkpoint reader {reader:.3f} s"
     )
+    hub_import = "from huggingface_hub import parse_local_safetensors_file_metadata"
+    hub = best_of(lambda: subprocess.run([sys.executable, "-c", hub_import]), repeats=3)
+    print(f"  (the huggingface_hub header reader's import, off a local plan's path now: {hub:.3f} s)")
     share = whole - reader
     print(
         f"  the plan's own share (imports beyond the reader, CLI, arithmetic): {share:.3f} s (negative: within noise)"
     )
+    if "--baseline" in sys.argv:
+        other = Path(sys.argv[sys.argv.index("--baseline") + 1]).resolve()
+        theirs_cmd = [str(other / ".venv" / "bin" / "python"), *cmd[1:], "--json"]
+        mine, theirs = [], []
+        for _ in range(5):  # interleaved, so both see the same machine load
+            mine.append(best_of(lambda: subprocess.run([*cmd, "--json"], capture_output=True), repeats=1))
+            theirs.append(
+                best_of(lambda: subprocess.run(theirs_cmd, capture_output=True, cwd=other), repeats=1)
+            )
+        print(
+            f"  against the baseline revision ({other}): {min(mine):.3f} s vs {min(theirs):.3f} s "
+            f"(ratio {min(mine) / min(theirs):.2f}x, best of 5 interleaved)"
+        )
 
 
 if __name__ == "__main__":

@@ -15,7 +15,7 @@ from pathlib import Path
 
 TRIED: Counter[str] = Counter()
 OUTCOMES: Counter[tuple[str, int]] = Counter()
-MAX_SECONDS = 10.0
+MAX_SECONDS = 10.0  # CPU seconds of this process (time.process_time): the bound is on the work, which a busy CI machine cannot stretch
 # Errors about a whole file, where no field can be named.
 WHOLE_FILE = (
     "not UTF-8",
@@ -50,7 +50,7 @@ def run_verb(verb: str, *args: str) -> tuple[int, str, str, float]:
 
     argv, sys.argv = sys.argv, ["servebox", verb, *map(str, args)]
     stdout, stderr = io.StringIO(), io.StringIO()
-    start = time.monotonic()
+    start = time.process_time()
     code = 0
     try:
         with redirect_stdout(stdout), redirect_stderr(stderr):
@@ -59,7 +59,7 @@ def run_verb(verb: str, *args: str) -> tuple[int, str, str, float]:
         code = exc.code or 0
     finally:
         sys.argv = argv
-    return code, stdout.getvalue(), stderr.getvalue(), time.monotonic() - start
+    return code, stdout.getvalue(), stderr.getvalue(), time.process_time() - start
 
 
 def assert_contract(

@@ -135,3 +135,46 @@ def test_bench_charts_sweep_rate_and_compare(run_cli, browser, tmp_path):  # noq
     legend = " ".join(texts(browser, ".legend"))
     assert "a.json: TTFT p50" in legend and "b.json: TTFT p50" in legend
     assert browser.find_elements("css selector", "polyline[stroke-dasharray]")  # B drawn dashed
+
+
+def test_plan_compare_marks_the_plan_that_does_not_fit(run_cli, browser, tmp_path):  # noqa: F811
+    """`plan --compare A.json B.json --html F`: two saved plans, both curves on one chart with units and values,
+    the figures side by side, and the configuration that does not fit named and coloured red."""
+    a, b, page = tmp_path / "a.json", tmp_path / "b.json", tmp_path / "compare.html"
+    ra = run_cli("plan", LLAMA, "--gpu", "h100-80gb", "--max-model-len", "8192", "--json")
+    rb = run_cli("plan", LLAMA, "--gpu-memory-gib", "16", "--max-model-len", "131072", "--json")
+    assert (ra.code, rb.code) == (0, 1)
+    a.write_text(ra.out)
+    b.write_text(rb.out)
+    r = run_cli("plan", "--compare", a, b, "--html", page)
+    assert r.code == 1 and page.is_file()  # one of the two will not work
+    open_page(browser, page, "plan-compare")
+    assert_charts_readable(browser, 3)
+    legend = texts(browser, ".legend")
+    assert any(t.startswith("A: h100-80gb, util 0.9, 8,192 tokens") and "NOT" not in t for t in legend), (
+        legend
+    )
+    assert any(t.startswith("B: ") and t.endswith("(does NOT fit)") for t in legend), legend
+    assert "concurrent requests (KV cache)" in texts(browser, ".ylabel")
+    assert "context length per request (tokens)" in texts(browser, ".xlabel")
+    assert "53.2" in texts(browser, ".value")  # A's 8k point carries its value
+    heads = texts(browser, "table.compare th.nofit")
+    assert heads == ["B: llama-3.1-8b-instruct on custom x TP 1, util 0.9, 131,072 tokens (does NOT fit)"]
+    red = browser.find_elements("css selector", "table.compare td.nofit")
+    assert red and all(c.value_of_css_property("color") == "rgba(170, 17, 17, 1)" for c in red)
+    assert "does NOT fit" in [c.text for c in red]
+    verdicts = browser.find_elements("css selector", ".verdict")
+    assert [v.get_attribute("class").split()[-1] for v in verdicts] == ["fits", "nofit"]
+
+
+def test_plan_compare_bad_input_is_one_line(run_cli, tmp_path):
+    good = tmp_path / "a.json"
+    good.write_text(run_cli("plan", LLAMA, "--gpu", "h100-80gb", "--max-model-len", "8192", "--json").out)
+    bad = tmp_path / "b.json"
+    bad.write_text(json.dumps({"model": 3}))
+    r = run_cli("plan", "--compare", good, bad)
+    assert r.code == 2 and "b.json: model:" in r.err and len(r.err.strip().splitlines()) == 1
+    r = run_cli("plan", "--compare", good, tmp_path / "missing.json")
+    assert r.code == 2 and "missing.json" in r.err and "cannot read" in r.err
+    r = run_cli("plan", LLAMA, "--compare", good, good, "--max-model-len", "8192")
+    assert r.code == 2 and "--compare" in r.err and "--max-model-len" in r.err

@@ -27,9 +27,25 @@ def full_spec() -> dict[str, Any]:
     """The example spec with every optional string field filled, so each one can be attacked."""
     data = tomllib.loads(EXAMPLE.read_text())
     data["router"].update(api_keys=["sk-one"], log_level="info", kind="llama-swap")
-    data["host"]["name"] = "gpu-host"
+    data["host"].update(name="gpu-host", address="10.0.0.1")
+    data["hosts"] = [
+        {"name": "gpu-host", "address": "10.0.0.1", "gpus": ["v100-32gb"]},
+        {"name": "gpu-b", "address": "gpu-b.cluster.example"},
+    ]
+    data["kubernetes"] = {
+        "image": "vllm/vllm-openai:v0.32.0",
+        "llama_cpp_image": "ghcr.io/ggml-org/llama.cpp:server",
+        "fetch_image": "registry.example:5000/servebox:0.1",
+        "namespace": "llm",
+        "python": "python3",
+        "model_pvc": "models",
+        "model_mount": "/var/lib/models",
+        "service_type": "ClusterIP",
+    }
     qwen = data["models"][0]
-    qwen.update(env={"VLLM_LOGGING_LEVEL": "INFO"}, engine="vllm", binary="/usr/bin/true")
+    qwen.update(
+        env={"VLLM_LOGGING_LEVEL": "INFO"}, engine="vllm", binary="/usr/bin/true", nodes=["gpu-host", "gpu-b"]
+    )
     qwen["provision"] = {
         "wheel": "/srv/wheels/vllm-0.32.0-cp311-cp311-linux_x86_64.whl",
         "sha256": "0" * 64,

@@ -44,10 +44,10 @@ def with_template(tmp_path: Path, text: str) -> Path:
 @pytest.mark.parametrize("case", sorted(HOSTILE))
 def test_hostile_template_is_refused_in_bounded_time(run_cli, tmp_path, case):
     d = with_template(tmp_path, HOSTILE[case])
-    start = time.monotonic()
+    start = time.process_time()
     r = run_cli("inspect", d, "--json")
-    took = time.monotonic() - start
-    assert took < 10, f"{case} took {took:.1f} s"
+    took = time.process_time() - start  # CPU seconds: a busy CI machine stretched wall time to 12 s
+    assert took < 10, f"{case} took {took:.1f} CPU s"
     assert r.code == 2, (case, r.out[-400:])
     line = r.err.strip()
     assert (
@@ -89,10 +89,10 @@ def with_ignore(tmp_path: Path, entries: list[str]) -> Path:
 def test_an_exponential_ignore_regex_runs_in_linear_time(run_cli, tmp_path):
     """(a+)+$ against 44 characters took 128 s with Python's backtracking re; RE2 is linear."""
     d = with_ignore(tmp_path, ["re:^(a|a)*(a+)+$", "re:" + "(a*)*" * 20 + "b", "lm_head"])
-    start = time.monotonic()
+    start = time.process_time()
     r = run_cli("inspect", d, "--json")
     assert r.code == 0, r.err
-    assert time.monotonic() - start < 10
+    assert time.process_time() - start < 10
 
 
 def test_a_regex_re2_cannot_run_is_refused_by_name(run_cli, tmp_path):

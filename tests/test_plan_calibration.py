@@ -73,8 +73,10 @@ def test_save_without_calibrate_and_mismatched_flags_are_bad_input(tmp_path):
 
 def test_the_deployment_log_predicts_its_mtp_configuration(tmp_path):
     """The digest's no-MTP start-up (available 3.56 GiB) calibrates its MTP-4 configuration: the digest
-    reports 2.39 GiB there; uncalibrated, servebox says ~18 GiB."""
+    reports 2.39 GiB there; uncalibrated, servebox says ~18 GiB. The log is the Volta fork's, so the plan names
+    that build (its MTP drafter loads 0.77 GiB per card more than upstream's: vllm.toml [mtp_load])."""
     base = [str(ROOT / "tests/fixtures/checkpoints/qwen3.5-27b-digest-w4a4"), "--gpu", "v100-32gb"]
+    base += ["--engine-profile", "1cat-vllm-1.5-volta"]
     base += [
         "--tensor-parallel-size",
         "2",
@@ -91,7 +93,7 @@ def test_the_deployment_log_predicts_its_mtp_configuration(tmp_path):
     code, out = run(*base, *mtp, "--calibration-dir", str(tmp_path), "--json")
     plan = json.loads(out)
     assert plan["calibrated_from"] == log
-    assert abs(plan["available_kv_gib"] - 2.39) / 2.39 < 0.05
+    assert abs(plan["available_kv_gib"] - 2.39) / 2.39 < 0.01
     code, out = run(*base, *mtp, "--calibration-dir", str(tmp_path / "none"), "--json")
     assert json.loads(out)["available_kv_gib"] > 10
 

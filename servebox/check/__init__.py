@@ -13,6 +13,7 @@ from typing import Any
 
 from servebox.check.context import CheckReport, Context, EngineRules, Finding, load_engine_rules
 from servebox.check.file_rules import rule_completeness
+from servebox.check.nodes_rules import rule_nodes
 from servebox.check.parallel_rules import rule_dtype, rule_row_parallel_groups, rule_tensor_parallel
 from servebox.check.quantization_rules import (
     rule_marlin_tiles,
@@ -58,6 +59,7 @@ def run_check(
         rule_native_formats,
         rule_dtype,
         rule_tensor_parallel,
+        rule_nodes,
         rule_row_parallel_groups,
         rule_quantized_groups,
         rule_marlin_tiles,

@@ -1,19 +1,20 @@
-"""Read a safetensors header (8-byte little-endian length + JSON) from a local file, defensively.
+"""Read a safetensors header (8-byte little-endian length + JSON) from a local file or a hub repo, defensively.
 
-`huggingface_hub` reads headers, locally and by range request, without touching tensor data (the
-`safetensors` library validates a whole file first, so it cannot read a partial download or a
-header-only fixture). It does not check that each entry is consistent, so a hostile header could
-claim absurd shapes; this module adds that validation and names the offending tensor and field.
+Locally the format is read here: the length bounded, the JSON's size and depth checked before parsing, each
+entry typed. (`huggingface_hub` does the same in ~0.23 s of imports, half of a whole `servebox plan`; the
+`safetensors` library validates a whole file first, so it cannot read a partial download or a header-only
+fixture.) On the hub, `huggingface_hub` makes the range requests, imported only then. Neither checks that
+entries are consistent, so a hostile header could claim absurd shapes; `validate_header` checks that for
+both and names the offending tensor and field.
 """
 
 from __future__ import annotations
 
+import json
 import math
+from dataclasses import dataclass, field
 from pathlib import Path
-
-from huggingface_hub import HfApi, parse_local_safetensors_file_metadata
-from huggingface_hub.errors import SafetensorsParsingError
-from huggingface_hub.utils import SafetensorsFileMetadata
+from typing import Any
 
 from servebox.errors import InputError
 
@@ -50,11 +51,32 @@ MAX_ELEMENTS = 1 << 50  # a petabyte of bytes: past any real checkpoint, short o
 MAX_HEADER_BYTES = 100_000_000  # huggingface_hub refuses more (SAFETENSORS_MAX_HEADER_LENGTH)
 
 
+@dataclass
+class TensorEntry:
+    """One tensor's entry in a header: the fields huggingface_hub's TensorInfo has, so either reads the same."""
+
+    dtype: Any
+    shape: Any
+    data_offsets: Any
+
+    @property
+    def parameter_count(self) -> int:
+        return math.prod(self.shape)
+
+
+@dataclass
+class SafetensorsHeader:
+    """A parsed header: `__metadata__` and the tensor entries (the shape of huggingface_hub's metadata object)."""
+
+    metadata: Any = field(default_factory=dict)
+    tensors: dict[str, Any] = field(default_factory=dict)
+
+
 def _is_int(value: object) -> bool:
     return type(value) is int  # JSON true/false are bools, which Python also counts as int
 
 
-def validate_header(meta: SafetensorsFileMetadata, source: str) -> SafetensorsFileMetadata:
+def validate_header(meta: Any, source: str) -> Any:
     """Check what `huggingface_hub` does not: known dtypes, sane shapes, offsets that match them,
     and tensors that tile the data region in order with no overlap and no gap (as safetensors requires)."""
     if not isinstance(meta.metadata, dict) or not all(isinstance(v, str) for v in meta.metadata.values()):
@@ -98,7 +120,7 @@ def _check_entry(name: str, info, source: str) -> None:
         )
 
 
-def _check_tiling(meta: SafetensorsFileMetadata, source: str) -> None:
+def _check_tiling(meta: Any, source: str) -> None:
     position, previous = 0, None
     for name, info in sorted(meta.tensors.items(), key=lambda item: tuple(item[1].data_offsets)):
         begin, end = info.data_offsets
@@ -116,6 +138,54 @@ def _check_tiling(meta: SafetensorsFileMetadata, source: str) -> None:
         position, previous = end, name
 
 
+def read_local_header(path: Path) -> SafetensorsHeader:
+    """Header of a local file (only its 8 + length bytes are read), parsed and validated."""
+    from servebox.checkpoint.source import check_json_shape
+
+    source = str(path)
+    try:
+        with path.open("rb") as handle:
+            prefix = handle.read(8)
+            if len(prefix) < 8:
+                raise InputError(
+                    source, "header length", f"file is {len(prefix)} bytes: too small for a header"
+                )
+            length = int.from_bytes(prefix, "little")
+            if length > MAX_HEADER_BYTES:
+                raise InputError(source, "header length", f"{length:,} bytes: more than any real header")
+            raw = handle.read(length)
+    except OSError as exc:
+        raise InputError(source, None, f"cannot read: {exc.strerror or exc}") from None
+    if len(raw) < length:
+        raise InputError(
+            source,
+            "header length",
+            f"file is truncated: {length:,} header bytes declared, {len(raw):,} present",
+        )
+    check_json_shape(raw, source)
+    return validate_header(_parse_header(raw, source), source)
+
+
+def _parse_header(raw: bytes, source: str) -> SafetensorsHeader:
+    """The JSON object into entries; a missing or mistyped field is named here, values are checked later."""
+    try:
+        data = json.loads(raw)
+    except UnicodeDecodeError as exc:
+        raise InputError(source, "header", f"not UTF-8 text: {exc.reason}") from None
+    except (ValueError, RecursionError) as exc:
+        raise InputError(source, "header", f"not valid JSON ({exc!s:.120})") from None
+    if not isinstance(data, dict):
+        raise InputError(source, "header", "must be a JSON object")
+    header = SafetensorsHeader(metadata=data.pop("__metadata__", {}))
+    for name, entry in data.items():
+        if not isinstance(entry, dict) or not {"dtype", "shape", "data_offsets"} <= entry.keys():
+            raise InputError(
+                source, f"tensor {name!r:.120}", "must be an object with dtype, shape and data_offsets"
+            )
+        header.tensors[name] = TensorEntry(entry["dtype"], entry["shape"], entry["data_offsets"])
+    return header
+
+
 def _parsing_error(exc: Exception, source: str) -> InputError:
     text = str(exc)
     field = (
@@ -124,40 +194,10 @@ def _parsing_error(exc: Exception, source: str) -> InputError:
     return InputError(source, field, text.split("): ", 1)[-1])
 
 
-def read_local_header(path: Path) -> SafetensorsFileMetadata:
-    """Header of a local file through `huggingface_hub` (reads only the header bytes), then validated."""
-    _check_local_header_json(path)
-    try:
-        meta = parse_local_safetensors_file_metadata(path)
-    except SafetensorsParsingError as exc:
-        raise _parsing_error(exc, str(path)) from None
-    except (KeyError, TypeError, ValueError, AttributeError, RecursionError) as exc:
-        raise InputError(
-            str(path), "header", f"tensor entry is missing or mistyped a field ({exc!s:.120})"
-        ) from None
-    except OSError as exc:
-        raise InputError(str(path), None, f"cannot read: {exc.strerror or exc}") from None
-    return validate_header(meta, str(path))
+def read_remote_header(api: Any, repo_id: str, filename: str, revision: str | None) -> Any:
+    """Header of a hub file by range request (`huggingface_hub`, imported only for a hub id), then validated."""
+    from huggingface_hub.errors import SafetensorsParsingError
 
-
-def _check_local_header_json(path: Path) -> None:
-    """Depth and size of the header's JSON, before huggingface_hub parses it."""
-    from servebox.checkpoint.source import check_json_shape
-
-    try:
-        with path.open("rb") as handle:
-            length = int.from_bytes(handle.read(8), "little")
-            if length > MAX_HEADER_BYTES:
-                raise InputError(str(path), "header length", f"{length:,} bytes: more than any real header")
-            check_json_shape(handle.read(length), str(path))
-    except OSError as exc:
-        raise InputError(str(path), None, f"cannot read: {exc.strerror or exc}") from None
-
-
-def read_remote_header(
-    api: HfApi, repo_id: str, filename: str, revision: str | None
-) -> SafetensorsFileMetadata:
-    """Header of a hub file by range request (`huggingface_hub`), then validated."""
     source = f"{repo_id}/{filename}"
     try:
         meta = api.parse_safetensors_file_metadata(repo_id, filename, revision=revision)
@@ -170,6 +210,6 @@ def read_remote_header(
     return validate_header(meta, source)
 
 
-def data_bytes(meta: SafetensorsFileMetadata) -> int:
+def data_bytes(meta: Any) -> int:
     """Bytes of tensor data the header says follow it (the end of the last tensor)."""
     return max((info.data_offsets[1] for info in meta.tensors.values()), default=0)

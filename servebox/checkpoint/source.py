@@ -16,10 +16,8 @@ from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
-from huggingface_hub.utils import SafetensorsFileMetadata
-
 from servebox.checkpoint.hub_id import HUB_REPO_RE
-from servebox.checkpoint.safetensors_header import read_local_header, read_remote_header
+from servebox.checkpoint.safetensors_header import SafetensorsHeader, read_local_header, read_remote_header
 from servebox.errors import InputError
 
 SAFETENSORS_INDEX = "model.safetensors.index.json"
@@ -73,7 +71,7 @@ class CheckpointSource:
     def read_text(self, filename: str) -> str | None:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def read_header(self, filename: str) -> SafetensorsFileMetadata:  # pragma: no cover - abstract
+    def read_header(self, filename: str) -> SafetensorsHeader:  # pragma: no cover - abstract
         raise NotImplementedError
 
     def header_length(self, filename: str) -> int | None:
@@ -136,7 +134,7 @@ class LocalSource(CheckpointSource):
         except OSError as exc:
             raise InputError(str(path), None, f"cannot read: {exc.strerror or exc}") from None
 
-    def read_header(self, filename: str) -> SafetensorsFileMetadata:
+    def read_header(self, filename: str) -> SafetensorsHeader:
         return read_local_header(self.root / filename)
 
     def header_length(self, filename: str) -> int | None:
@@ -196,7 +194,7 @@ class HubSource(CheckpointSource):
             ) from None
         return Path(path).read_text(encoding="utf-8")
 
-    def read_header(self, filename: str) -> SafetensorsFileMetadata:
+    def read_header(self, filename: str) -> SafetensorsHeader:
         return read_remote_header(self.api, self.repo_id, filename, self.revision)
 
 

@@ -12,9 +12,7 @@ import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
-from huggingface_hub.utils import SafetensorsFileMetadata
-
-from servebox.checkpoint.safetensors_header import data_bytes, tensor_nbytes
+from servebox.checkpoint.safetensors_header import SafetensorsHeader, data_bytes, tensor_nbytes
 from servebox.checkpoint.source import SAFETENSORS_INDEX, SAFETENSORS_SINGLE, CheckpointSource
 from servebox.errors import InputError
 
@@ -172,7 +170,7 @@ def inventory(source: CheckpointSource, mtp_layer_start: int | None = None) -> T
     params: Counter[str] = Counter()
     module_params: dict[str, dict[str, tuple[str, list[int]]]] = defaultdict(dict)
     for shard in shards:
-        meta: SafetensorsFileMetadata = source.read_header(shard)
+        meta: SafetensorsHeader = source.read_header(shard)
         shard_data = data_bytes(meta)
         actual = source.file_sizes.get(shard)
         check = ShardCheck(shard, len(meta.tensors), shard_data + 8 + 2, actual, True)

@@ -5,22 +5,27 @@ from __future__ import annotations
 import typer
 
 from servebox.cli.app import JSON_OPTION, app, emit_json, out
+from servebox.cli.options import (
+    ENV_OPTION,
+    FROM_COMMAND_OPTION,
+    GPU_OPTION,
+    GPUS_PER_NODE_OPTION,
+    NODES_OPTION,
+    SOURCE_ARGUMENT,
+    engine_flags,
+)
 from servebox.errors import InputError
 
 
 @app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
 def check(
     ctx: typer.Context,
-    source: str = typer.Argument(
-        None, help="Checkpoint directory or hub repo id; may come from --from-command instead."
-    ),
-    gpu: str = typer.Option(None, "--gpu", help="GPU name from the catalog, e.g. v100-32gb."),
+    source: str = SOURCE_ARGUMENT,
+    gpu: str = GPU_OPTION,
     engine_profile: str = typer.Option(
         "vllm-0.32", "--engine-profile", help="Engine build: vllm-0.32, 1cat-vllm-1.5-volta."
     ),
-    from_command: str = typer.Option(
-        None, "--from-command", help='A whole "vllm serve MODEL ..." command line.'
-    ),
+    from_command: str = FROM_COMMAND_OPTION,
     metadata_only: bool = typer.Option(
         False,
         "--metadata-only",
@@ -29,6 +34,9 @@ def check(
     env_forces_marlin: bool = typer.Option(
         False, "--env-forces-marlin", help="The engine's environment forces the marlin kernel."
     ),
+    nodes: int = NODES_OPTION,
+    gpus_per_node: int = GPUS_PER_NODE_OPTION,
+    env: list[str] = ENV_OPTION,
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Will this checkpoint load and behave on this engine build and GPU? Findings with evidence; exit 1 on any error.
@@ -41,13 +49,9 @@ def check(
         return check_llamacpp(source, ctx.args, gpu, as_json)
     from servebox.check import load_engine_rules, run_check
     from servebox.checkpoint.facts import load_checkpoint
-    from servebox.engines.vllm.flags import parse_command, parse_flags
     from servebox.hardware import get_gpu
 
-    flags, rest = parse_command(from_command) if from_command else parse_flags(list(ctx.args))
-    source = source or flags.model
-    if not source:
-        raise InputError("check", "SOURCE", "name a checkpoint (or give --from-command with a model)")
+    flags, rest, source = engine_flags("check", source, ctx.args, from_command, (nodes, gpus_per_node, env))
     if not gpu:
         raise InputError("check", "--gpu", "name a GPU (e.g. --gpu v100-32gb)")
     device, rules = get_gpu(gpu), load_engine_rules(engine_profile)

@@ -7,6 +7,15 @@ from pathlib import Path
 import typer
 
 from servebox.cli.app import JSON_OPTION, app, emit_json, out
+from servebox.cli.options import (
+    ENV_OPTION,
+    FROM_COMMAND_OPTION,
+    GPU_OPTION,
+    GPUS_PER_NODE_OPTION,
+    NODES_OPTION,
+    SOURCE_ARGUMENT,
+    engine_flags,
+)
 from servebox.errors import InputError
 from servebox.units import GiB
 
@@ -14,10 +23,8 @@ from servebox.units import GiB
 @app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
 def plan(
     ctx: typer.Context,
-    source: str = typer.Argument(
-        None, help="Checkpoint directory or hub repo id; may come from --from-command instead."
-    ),
-    gpu: str = typer.Option(None, "--gpu", help="GPU name from the catalog, e.g. h100-80gb, v100-32gb."),
+    source: str = SOURCE_ARGUMENT,
+    gpu: str = GPU_OPTION,
     gpu_memory_gib: float = typer.Option(
         None, "--gpu-memory-gib", help="Total GPU memory as torch reports it, instead of --gpu."
     ),
@@ -38,9 +45,7 @@ def plan(
     require_concurrency: str = typer.Option(
         None, "--require-concurrency", help="C@L: exit 1 unless C requests of L tokens fit at once."
     ),
-    from_command: str = typer.Option(
-        None, "--from-command", help='A whole "vllm serve MODEL ..." command line.'
-    ),
+    from_command: str = FROM_COMMAND_OPTION,
     activation_gib: float = typer.Option(
         None, "--activation-gib", help="Measured activation peak, instead of the estimate."
     ),
@@ -66,6 +71,12 @@ def plan(
         None, "--html", help="Write an HTML report (memory bar, concurrency curve) to this file."
     ),
     engine: str = typer.Option(None, "--engine", help="vllm (default) or llama.cpp (default for a .gguf)."),
+    compare: tuple[str, str] | None = typer.Option(
+        None, "--compare", help="A.json B.json: two `plan --json` files side by side (with --html)."
+    ),
+    nodes: int = NODES_OPTION,
+    gpus_per_node: int = GPUS_PER_NODE_OPTION,
+    env: list[str] = ENV_OPTION,
     as_json: bool = JSON_OPTION,
 ) -> None:
     """What vLLM will log at startup: weights, KV memory, KV tokens, concurrency, the largest context that fits.
@@ -73,27 +84,28 @@ def plan(
     Any vLLM serve flag may follow SOURCE (--tensor-parallel-size, --gpu-memory-utilization,
     --max-model-len N|auto, --kv-cache-dtype, --speculative-config JSON, ...).
     """
+    if compare and compare[0] is not None:
+        from servebox.cli.plan_compare import compare_plans
+
+        return compare_plans(compare, html_path, as_json, [source, *ctx.args])
     if engine == "llama.cpp" or (
         engine is None and (source or "").split("@")[0].endswith((".gguf", ".toml"))
     ):
         from servebox.cli.plan_llamacpp import plan_llamacpp, plan_spec
 
         if (source or "").endswith(".toml"):
+            from servebox.cli.plan_nodes import plan_spec_nodes
+
+            if plan_spec_nodes(source, as_json, explain):
+                return None
             return plan_spec(source, as_json)
         return plan_llamacpp(source, ctx.args, gpu, gpu_memory_gib, as_json, explain, calibrate)
     from servebox.checkpoint.facts import load_checkpoint
-    from servebox.engines.vllm.flags import parse_command, parse_flags
     from servebox.engines.vllm.profile import resolve_engine
     from servebox.hardware import custom_gpu, get_gpu
     from servebox.plan import make_plan
 
-    if from_command:
-        flags, _ = parse_command(from_command)
-    else:
-        flags, _ = parse_flags(list(ctx.args))
-    source = source or flags.model
-    if not source:
-        raise InputError("plan", "SOURCE", "name a checkpoint (or give --from-command with a model)")
+    flags, _, source = engine_flags("plan", source, ctx.args, from_command, (nodes, gpus_per_node, env))
     if gpu_memory_gib:
         device = custom_gpu(gpu_memory_gib)
     elif gpu:
@@ -111,8 +123,8 @@ def plan(
     cal_dir = Path(calibration_dir) if calibration_dir else None
     given = (activation_gib, non_torch_gib, cudagraph_gib)
 
-    def planned(terms):
-        return make_plan(ckpt, flags, device, profile, *terms, weights_gib=weights_gib, build=build)
+    def planned(terms, weights=weights_gib):
+        return make_plan(ckpt, flags, device, profile, *terms, weights_gib=weights, build=build)
 
     result = planned(given)
     key = f"{build}:{profile.matched}"
@@ -120,7 +132,8 @@ def plan(
     if calibrated is not None:
         from servebox.engines.vllm.calibration import describe, relabel
 
-        result = planned((calibrated.activation_gib, calibrated.non_torch_gib, calibrated.cudagraph_gib))
+        terms = (calibrated.activation_gib, calibrated.non_torch_gib, calibrated.cudagraph_gib)
+        result = planned(terms, weights_gib if weights_gib is not None else calibrated.weights_gib)
         relabel(result, describe(calibrated), calibrated.notes)
     from servebox.plan import check_requirements
 

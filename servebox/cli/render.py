@@ -21,28 +21,60 @@ def render(
     check_units: bool = typer.Option(
         False, "--check", help="Run systemd-analyze verify and security on the rendered units."
     ),
+    kubernetes: bool = typer.Option(
+        False,
+        "--kubernetes",
+        help="Write Kubernetes manifests (a LeaderWorkerSet per multi-node model, else a Deployment; a Service each) instead of units.",
+    ),
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Hardened systemd units per engine, environment files, the llama-swap config, the router's unit
-    and a sysusers.d entry for each engine's user; prints the commands that install them."""
+    and a sysusers.d entry for each engine's user; prints the commands that install them. A spec with
+    [[hosts]] gets one folder per host (OUT/HOST/); --kubernetes writes manifests instead."""
+    from servebox.deploy import cluster_units
     from servebox.deploy.render import install_steps, render_files, write_output
     from servebox.deploy.spec import load_spec
 
     spec = load_spec(spec_path)
-    files = render_files(spec, str(spec_path))
+    if kubernetes:
+        from servebox.deploy.kubernetes import apply_steps, render_manifests
+
+        files = render_manifests(spec, str(spec_path))
+    elif cluster_units.is_cluster(spec):
+        files = cluster_units.render_cluster_files(spec, str(spec_path))
+    else:
+        files = render_files(spec, str(spec_path))
     if check_units:
         from servebox.deploy.verify import have_systemd_tools
 
+        if kubernetes:
+            raise InputError(
+                "--check", None, "checks systemd units; the manifests are validated in the tests"
+            )
         if not have_systemd_tools():
             raise InputError("--check", None, "systemd-analyze is not installed here")
     write_output(files, out_dir)
-    steps = install_steps(files, out_dir.absolute())
-    report: dict = {"out": str(out_dir), "files": sorted(files), "install": steps}
+    report: dict = {"out": str(out_dir), "files": sorted(files)}
+    if kubernetes:
+        report["install"] = apply_steps(files, out_dir.absolute())
+    elif cluster_units.is_cluster(spec):
+        report["hosts"] = cluster_units.install_steps_by_host(files, out_dir.absolute())
+        report["install"] = [step for steps in report["hosts"].values() for step in steps]
+    else:
+        report["install"] = install_steps(files, out_dir.absolute())
     failed = False
     if check_units:
         from servebox.deploy.verify import check_units as run_checks
 
-        verdicts = run_checks(out_dir / "systemd")
+        unit_dirs = sorted(
+            {(out_dir / f).parent for f in files if "/systemd/" in f or f.startswith("systemd/")}
+        )
+        verdicts = []
+        for unit_dir in unit_dirs:
+            for verdict in run_checks(unit_dir):
+                if unit_dir.parent != out_dir:  # a cluster: name the host folder too
+                    verdict.unit = f"{unit_dir.parent.name}/{verdict.unit}"
+                verdicts.append(verdict)
         report["units"] = [v.__dict__ for v in verdicts]
         failed = any(v.verify_rc != 0 for v in verdicts)
     if as_json:
@@ -62,6 +94,11 @@ def _show(report: dict, out_dir: Path) -> None:
         out.print(
             f"[{style}]{v['unit']}[/{style}]: verify rc {v['verify_rc']}, exposure {v['exposure']} {v['exposure_label']}"
         )
-    out.print("install (the units read their files from /etc/servebox):")
-    for step in report["install"]:
-        out.print(f"  {step}", markup=False, highlight=False, soft_wrap=True)
+    by_host = report.get("hosts") or {"": report["install"]}
+    for host, steps in by_host.items():
+        where = f" on {host}, from a copy of {out_dir}/{host}" if host else ""
+        kube = any(f.startswith("kubernetes/") for f in report["files"])
+        what = "" if kube else " (the units read their files from /etc/servebox)"
+        out.print(f"install{where}{what}:", markup=False)
+        for step in steps:
+            out.print(f"  {step}", markup=False, highlight=False, soft_wrap=True)

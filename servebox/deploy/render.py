@@ -53,7 +53,8 @@ def install_steps(files: dict[str, str], out: Path) -> list[str]:
     steps = [f"sudo install -d -m 0755 {CONFIG_DIR} {CONFIG_DIR}/env"]
     if SYSUSERS in files:
         steps.append(f"sudo install -m 0644 {out}/{SYSUSERS} /etc/{SYSUSERS} && sudo systemd-sysusers")
-    steps.append(f"sudo install -m 0600 {out}/llama-swap.yaml {CONFIG_DIR}/llama-swap.yaml")
+    if "llama-swap.yaml" in files:  # a cluster's worker hosts run no router
+        steps.append(f"sudo install -m 0600 {out}/llama-swap.yaml {CONFIG_DIR}/llama-swap.yaml")
     for rel in sorted(f for f in files if f.startswith("env/")):
         steps.append(f"sudo install -m 0600 {out}/{rel} {CONFIG_DIR}/{rel}")
     steps.append(f"sudo install -m 0644 {' '.join(f'{out}/systemd/{u}' for u in units)} /etc/systemd/system/")

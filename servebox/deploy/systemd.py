@@ -13,13 +13,18 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from dataclasses import dataclass, field
 from typing import Any
 
-from servebox.deploy.spec import Model, Router, Spec
+from servebox.deploy.spec import Host, Model, Router, Spec
 
 SAFE_WORD = re.compile(r"^[A-Za-z0-9_@+=:,./-]+$")
 STATE_ROOT = "/var/lib/servebox"
 CONFIG_CREDENTIAL = "llama-swap.yaml"
+# vLLM's uvicorn writes two access-log lines per request, and the router polls /health every few seconds:
+# the engine's journal grows without a request served. vLLM 0.32's make_arg_parser accepts this flag
+# (launchers/cli_args.py: disable_uvicorn_access_log, checked by parsing it in tests/test_render_cluster.py).
+QUIET_ACCESS_LOG = "--disable-uvicorn-access-log"
 # Flags that vLLM defines as BooleanOptionalAction: false renders as --no-<flag>.
 NEGATABLE = {"enable-prefix-caching", "enable-chunked-prefill", "async-scheduling", "enable-log-requests"}
 
@@ -73,6 +78,8 @@ def engine_argv(model: Model) -> list[str]:
             "--served-model-name",
             model.name,
         ]
+        if not {"disable-uvicorn-access-log", "--disable-uvicorn-access-log"} & set(model.flags):
+            head.append(QUIET_ACCESS_LOG)
     else:
         head = [
             model.binary or "llama-server",
@@ -162,8 +169,9 @@ def environment_file(model: Model) -> str:
     return "\n".join(lines) + "\n"
 
 
-def gpu_devices(spec: Spec, model: Model) -> list[str]:
-    indexes = model.gpus or list(range(len(spec.host.gpus) or 1))
+def gpu_devices(spec: Spec, model: Model, host: Host | None = None) -> list[str]:
+    """The device nodes MODEL's unit may open on HOST (default the spec's one box)."""
+    indexes = model.gpus or list(range(len((host or spec.host).gpus) or 1))
     return ["/dev/nvidiactl", "/dev/nvidia-uvm", "/dev/nvidia-uvm-tools"] + [
         f"/dev/nvidia{i}" for i in indexes
     ]
@@ -202,7 +210,6 @@ JIT_SAFE_HARDENING = (
 SystemCallFilter=~@privileged @mount @swap @reboot @obsolete @cpu-emulation @debug @module @raw-io
 RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6 AF_NETLINK
 IPAddressDeny=any
-IPAddressAllow=localhost
 # MemoryDenyWriteExecute is deliberately absent: a JIT engine (Triton, TorchInductor, tilelang) maps the code it writes.
 """
 )
@@ -220,18 +227,37 @@ RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6
 )
 
 
-def engine_unit(spec: Spec, model: Model, env_path: str) -> str:
-    argv = engine_argv(model)
-    env = cache_environment(model)
-    devices = "\n".join(f"DeviceAllow={d} rw" for d in gpu_devices(spec, model))
+@dataclass(frozen=True)
+class Placement:
+    """What an engine-tier unit runs and where: the defaults are the one-box engine; a cluster node
+    (deploy/cluster_units.py) gives its own argv, its host, its role and the peers it must reach."""
+
+    argv: list[str] | None = None
+    host: Host | None = None
+    role: str = "engine"
+    peers: tuple[str, ...] = ()  # IP addresses beyond localhost the unit may talk to (NCCL, Gloo, Ray)
+    unit_lines: tuple[str, ...] = ()  # extra [Unit] directives (ordering, a shared /tmp)
+    environment: dict[str, str] = field(default_factory=dict)
+    notes: tuple[str, ...] = ()  # comment lines for the operator
+
+
+def engine_unit(spec: Spec, model: Model, env_path: str, placement: Placement | None = None) -> str:
+    where = placement or Placement()
+    argv = where.argv or engine_argv(model)
+    env = {**cache_environment(model), **where.environment}
+    devices = "\n".join(f"DeviceAllow={d} rw" for d in gpu_devices(spec, model, where.host))
     memory = f"MemoryMax={model.memory_max_gib:g}G\n" if model.memory_max_gib else ""
+    allow = " ".join(["localhost", *where.peers])
     return (
-        f"""[Unit]
-Description=servebox engine {model.name} ({model.engine})
+        "".join(f"# {note}\n" for note in where.notes)
+        + f"""[Unit]
+Description=servebox {where.role} {model.name} ({model.engine})
 Documentation=man:systemd.exec(5)
 After=network-online.target
 Wants=network-online.target
-StartLimitIntervalSec={max(600, model.cold_start_s * 6)}
+"""
+        + "".join(f"{line}\n" for line in where.unit_lines)
+        + f"""StartLimitIntervalSec={max(600, model.cold_start_s * 6)}
 StartLimitBurst=5
 
 [Service]
@@ -254,6 +280,7 @@ KillMode=control-group
 LimitMEMLOCK={model.memlock}
 {memory}DevicePolicy=closed
 {devices}
+IPAddressAllow={allow}
 """
         + JIT_SAFE_HARDENING
         + """

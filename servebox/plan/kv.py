@@ -63,10 +63,12 @@ def batches_in_flight(profile: EngineProfile, flags: ServeFlags, pp: int) -> int
 
 
 def kv_layout(arch: Architecture, flags: ServeFlags, s: Settings, profile: EngineProfile) -> KVLayout:
+    """The whole model's layout: vLLM groups every worker's layers together (get_kv_cache_configs); what one
+    pipeline stage holds of it is plan/stages.py's stage_block_bytes."""
     return build_layout(
         arch,
         s.tp,
-        s.pp,
+        1,
         flags.kv_cache_dtype,
         s.model_dtype,
         flags.block_size,
@@ -78,17 +80,25 @@ def kv_layout(arch: Architecture, flags: ServeFlags, s: Settings, profile: Engin
 
 
 def request_blocks(
-    arch: Architecture, flags: ServeFlags, s: Settings, profile: EngineProfile, available: int
+    arch: Architecture,
+    flags: ServeFlags,
+    s: Settings,
+    profile: EngineProfile,
+    available: int,
+    num_blocks: int | None = None,
 ) -> RequestBlocks:
+    """`num_blocks` when pipeline stages decide it (the smallest stage's pool), else available / block bytes."""
     layout = kv_layout(arch, flags, s, profile)
     explain = list(layout.notes)
-    num_blocks = max(0, available) // layout.bytes_per_block
+    if num_blocks is None:
+        num_blocks = max(0, available) // layout.bytes_per_block
     kinds = ", ".join(f"{g.kind} x{g.layers}" for g in layout.groups[:6]) + (
         "..." if len(layout.groups) > 6 else ""
     )
+    whole = " (whole model; each stage holds its own layers' pages)" if s.pp > 1 else ""
     explain.append(
         f"KV groups: {len(layout.groups)} ({kinds}), block {layout.block_size} tokens, "
-        f"{layout.bytes_per_block:,} B per block id -> {num_blocks:,} blocks"
+        f"{layout.bytes_per_block:,} B per block id{whole} -> {num_blocks:,} blocks"
         + (" (one is vLLM's null block)" if profile.null_block_reserved else "")
     )
     mode = flags.mamba_cache_mode or "none"

@@ -15,10 +15,11 @@ from servebox.engines.vllm.non_kv import non_kv_memory
 from servebox.engines.vllm.profile import EngineProfile, gpu_arch
 from servebox.errors import InputError
 from servebox.hardware import GPU
-from servebox.plan.kv import RequestBlocks, derived_max_len, request_blocks
+from servebox.plan.kv import RequestBlocks, derived_max_len, kv_layout, request_blocks
 from servebox.plan.labels import calibration_status, figure_labels
 from servebox.plan.model import Plan, Settings
-from servebox.plan.weights import weights_per_rank
+from servebox.plan.nodes import node_rows, rank_rows, resolve_layout
+from servebox.plan.pipeline import make_stages, size_pools, stage_non_kv
 from servebox.units import GiB
 
 MTP_METHODS = {
@@ -127,6 +128,7 @@ def make_plan(
     arch = ckpt.architecture
     assumptions: list[str] = []
     s = settings(ckpt, flags, gpu, assumptions)
+    lay = resolve_layout(s.tp, s.pp, flags.data_parallel_size, flags.nnodes, flags.gpus_per_node)
     total = gpu.total_bytes
     if not gpu.measured:
         assumptions.append(
@@ -136,17 +138,12 @@ def make_plan(
     explain = [
         f"requested = ceil({total / GiB:.2f} GiB x {flags.gpu_memory_utilization}) = {requested / GiB:.2f} GiB"
     ]
-    # 2. weights
-    if weights_gib is not None:
-        weights, weights_label = int(weights_gib * GiB), "given"
-        explain.append(f"weights/rank = {weights_gib} GiB (given, --weights-gib)")
-    else:
-        weights, weights_label, lines, notes = weights_per_rank(
-            ckpt, flags, s, profile, gpu_arch(gpu.compute_capability)
-        )
-        explain += lines + notes
-        if weights_label != "derived":
-            assumptions += notes
+    # 2. weights, per pipeline stage (one stage without PP)
+    pipe = make_stages(ckpt, flags, s, profile, gpu_arch(gpu.compute_capability), weights_gib, build)
+    weights_label = pipe.weights_label
+    explain += pipe.explain + pipe.notes
+    if weights_label not in ("derived", "given"):
+        assumptions += pipe.notes
     # 3. non-KV memory and the KV budget
     nk = non_kv_memory(
         ckpt, flags, profile, s.tp, s.pp, s.seqs, s.tokens, s.n_spec, s.dtype_bytes,
@@ -155,21 +152,32 @@ def make_plan(
     explain += nk.explain
     assumptions += nk.assumptions
     graphs = nk.graphs if nk.subtract_graphs else 0
+    measured = {"activation_gib": activation_gib, "cudagraph_gib": cudagraph_gib}
+    non_kv, lines = stage_non_kv(ckpt, flags, s, profile, nk, pipe.stages, measured)
+    pipe.explain = lines
+    available = size_pools(
+        pipe, arch, kv_layout(arch, flags, s, profile), s.pp, flags.kv_cache_memory_bytes, requested, non_kv
+    )
+    weights = pipe.decider.weights
     if flags.kv_cache_memory_bytes:
-        available = flags.kv_cache_memory_bytes
         explain.append(
             f"available KV = --kv-cache-memory-bytes {available / GiB:.2f} GiB (utilization ignored)"
         )
+    elif s.pp > 1:
+        explain.append(
+            f"available KV (stage {pipe.deciding}, the smallest pool) = {requested / GiB:.2f} - weights "
+            f"{weights / GiB:.2f} - non-KV {non_kv[pipe.deciding] / GiB:.2f} = {available / GiB:.2f} GiB"
+        )
     else:
-        available = requested - weights - nk.activation - nk.non_torch - graphs
         explain.append(
             f"available KV = {requested / GiB:.2f} - weights {weights / GiB:.2f} - activation {nk.activation / GiB:.2f} "
             f"- non-torch {nk.non_torch / GiB:.2f}"
             + (f" - graphs {graphs / GiB:.2f}" if graphs else "")
             + f" = {available / GiB:.2f} GiB"
         )
+    explain += pipe.explain
     # 4. KV layout and the blocks one request holds
-    rb = request_blocks(arch, flags, s, profile, available)
+    rb = request_blocks(arch, flags, s, profile, available, pipe.num_blocks)
     explain += rb.explain
     # 5. verdict
     limit = derived_max_len(arch)
@@ -242,6 +250,12 @@ def make_plan(
         calibration_status=cal,
         labels=figure_labels(flags, cal["calibrated"], weights_label, given),
         largest_bounded_by=bounded_by,
+        data_parallel_size=lay.dp,
+        nodes=lay.nodes,
+        gpus_per_node=lay.gpus_per_node,
+        deciding_stage=pipe.deciding,
+        stages=rank_rows(lay, pipe.rows),
+        node_memory=node_rows(lay, pipe.rows, total / GiB, requested / GiB),
     )
     plan._blocks_for = rb.blocks_for
     return plan

@@ -42,6 +42,16 @@ class Plan(BaseModel):
     calibration_status: dict[str, Any] = {}
     labels: dict[str, str] = {}
     largest_bounded_by: str = "memory"
+    data_parallel_size: int = 1
+    nodes: int = 1
+    gpus_per_node: int = 1
+    deciding_stage: int = (
+        0  # the pipeline stage whose KV pool is smallest: vLLM gives every worker its blocks
+    )
+    stages: list[
+        dict[str, Any]
+    ] = []  # per stage of one replica: layers, ranks, nodes, weights, KV, blocks (per rank)
+    node_memory: list[dict[str, Any]] = []  # per node: GPUs used, weights, non-KV, KV allocated, summed (GiB)
     _blocks_for: Any = PrivateAttr(default=None)  # length -> blocks one request of it holds (for C@L rules)
 
     def blocks_needed(self, length: int) -> int:

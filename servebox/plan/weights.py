@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from servebox.checkpoint.facts import Checkpoint
 from servebox.engines.vllm.flags import ServeFlags
-from servebox.engines.vllm.profile import EngineProfile
+from servebox.engines.vllm.profile import EngineProfile, mtp_load_entry, weight_load_entry
 from servebox.errors import InputError
 from servebox.plan.model import Settings
 from servebox.units import GiB
@@ -28,7 +28,7 @@ def load_factors(
     """(factor on linear components, factor on the rest, label, explanation) for what loading does to bytes."""
     q = ckpt.facts.quantization.method
     if q in profile.weight_load:
-        entry = profile.weight_load[q].get(arch)
+        entry = weight_load_entry(profile, q, arch)
         if entry is None:
             return (
                 1.0,
@@ -37,7 +37,13 @@ def load_factors(
                 [f"{q}: repacking at load on {arch} GPUs never measured; file size taken"],
             )
         f = entry["factor"]
-        return f, f, "calibrated", [f"{q} on {arch}: weights x {f} as repacked at load ({entry['source']})"]
+        backend = f", {entry['backend']}" if entry.get("backend") else ""
+        return (
+            f,
+            f,
+            "calibrated",
+            [f"{q} on {arch}{backend}: weights x {f} as repacked at load ({entry['source']})"],
+        )
     if q != "none":
         if flags.quantization not in (None, "auto", q):
             raise InputError(
@@ -67,10 +73,35 @@ def load_factors(
     )
 
 
+def mtp_drafter_extra(ckpt: Checkpoint, s: Settings, build: str) -> tuple[int, list[str], list[str]]:
+    """Bytes an MTP drafter holds beyond its mtp.* layers (vllm.toml [mtp_load]): a build's calibrated extra.
+    Upstream shares the target's embedding and lm_head in a PP world of 1 (llm_base_proposer
+    _maybe_share_embeddings); under PP the drafter keeps its own, and plan refuses PP with speculative
+    decoding (plan/pipeline.py). Returns (bytes, derived lines, calibrated notes)."""
+    if not s.uses_mtp:
+        return 0, [], []
+    extra, lines, notes = 0, [], []
+    entry = mtp_load_entry(build)
+    if entry:
+        extra += int(entry["extra_gib_per_rank"] * GiB)
+        notes.append(
+            f"MTP on {build}: + {entry['extra_gib_per_rank']} GiB per rank beyond the mtp.* layers, calibrated "
+            f"from {entry['source']}"
+        )
+    return extra, lines, notes
+
+
 def weights_per_rank(
-    ckpt: Checkpoint, flags: ServeFlags, s: Settings, profile: EngineProfile, arch: str
+    ckpt: Checkpoint,
+    flags: ServeFlags,
+    s: Settings,
+    profile: EngineProfile,
+    arch: str,
+    build: str = "upstream",
+    stages=None,
 ) -> tuple[int, str, list[str], list[str]]:
-    """(bytes per rank, label, arithmetic lines, what loading changed: a note per cast, quantization or repack)."""
+    """(bytes per rank, label, arithmetic lines, what loading changed: a note per cast, quantization or repack).
+    With pipeline stages (plan/stages.py) each stage's own bytes are filled in and the largest is returned."""
     inv = ckpt.inventory
     if inv is None or not inv.total_bytes:
         raise InputError(
@@ -90,13 +121,25 @@ def weights_per_rank(
     if a.rope_scaling and a.rope_scaling.get("partial_rotary_factor"):
         rope_dim = int(a.head_dim * a.rope_scaling["partial_rotary_factor"])
     rotary = (a.max_position_embeddings or 0) * rope_dim * s.dtype_bytes if a.num_attention_heads else 0
+    if stages:  # pipeline parallel: each stage's own layers, embeddings and lm_head (plan/stages.py)
+        from servebox.plan.stages import fill_stage_weights
+
+        keep = {"vision": not flags.language_model_only, "mtp": s.uses_mtp}
+        lines = fill_stage_weights(ckpt, stages, (linear, other), s.tp, keep, rotary)
+        return max(st.weights for st in stages), label, lines, notes
     tp, pp = s.tp, s.pp
-    total = lm // (tp * pp) + emb // tp + vision // tp + mtp // tp + rotary
+    drafter, drafter_lines, drafter_notes = mtp_drafter_extra(ckpt, s, build)
+    if drafter_notes:
+        notes = notes + drafter_notes
+        label = "calibrated" if label == "derived" else label
+    total = lm // (tp * pp) + emb // tp + vision // tp + mtp // tp + drafter + rotary
     lines = [
         f"weights/rank = language model {lm / GiB:.2f} / (TP {tp} x PP {pp}) + embeddings+lm_head {emb / GiB:.2f} / TP"
         + (f" + vision tower {vision / GiB:.2f} / TP" if vision else "")
         + (f" + MTP head {mtp / GiB:.2f} / TP" if mtp else "")
+        + (f" + MTP drafter extra {drafter / GiB:.2f}" if drafter else "")
         + f" + rotary cache {rotary / GiB:.3f} = {total / GiB:.2f} GiB",
+        *drafter_lines,
     ]
     if comps.get("vision_tower") and flags.language_model_only:
         lines.append(

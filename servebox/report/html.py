@@ -33,6 +33,7 @@ STYLE = (
     ".verdict{padding:10px 14px;border-radius:4px;font-size:18px;font-weight:bold}"
     ".fits{background:#e3f4e1;color:#1e6b24}.nofit{background:#fbe3e3;color:#a11}"
     "table{border-collapse:collapse}td,th{border:1px solid #ddd;padding:3px 8px;text-align:right}"
+    "td.nofit,th.nofit{background:#fbe3e3;color:#a11}"
 )
 
 
@@ -100,18 +101,34 @@ def memory_bar(plan: Plan, width: int = 860) -> str:
     return f'<svg width="{width}" height="166" xmlns="http://www.w3.org/2000/svg" font-family="sans-serif">{"".join(parts)}</svg>'
 
 
+def plan_name(plan: Plan, letter: str) -> str:
+    """'A: model on GPU, TP, utilization, length' and, for a plan that does not fit, says so in the name."""
+    model = plan.model.rstrip("/").rsplit("/", 1)[-1]
+    name = (
+        f"{letter}: {model} on {plan.gpu} x TP {plan.tensor_parallel_size}, "
+        f"util {plan.gpu_memory_utilization:g}, {plan.max_model_len:,} tokens"
+    )
+    return name if plan.fits else f"{name} (does NOT fit)"
+
+
+def short_name(plan: Plan, letter: str) -> str:
+    """The chart legend's name: short enough for two side by side, the verdict kept."""
+    name = f"{letter}: {plan.gpu}, util {plan.gpu_memory_utilization:g}, {plan.max_model_len:,} tokens"
+    return name if plan.fits else f"{name} (does NOT fit)"
+
+
 def concurrency_chart(plans: list[Plan]) -> str:
     """Requests that fit at full context, per context length (one series per plan); below 1 does not fit."""
     series = []
     names: dict[float, str] = {}
-    for plan in plans:
+    for letter, plan in zip("AB", plans, strict=False):
         rows = [r for r in plan.context_table if r["max_concurrency"] is not None]
         for r in rows:
             star = " (max_model_len)" if r["context"] == plan.max_model_len and len(plans) == 1 else ""
             names[float(r["context"])] = f"{r['context'] / 1024:g}k{star}"
         series.append(
             Series(
-                name=f"{plan.model} on {plan.gpu}" if len(plans) > 1 else "requests at full context",
+                name=short_name(plan, letter) if len(plans) > 1 else "requests at full context",
                 points=[(float(r["context"]), r["max_concurrency"]) for r in rows],
                 point_colors={float(r["context"]): "#c0392b" for r in rows if r["max_concurrency"] < 1},
             )
@@ -150,7 +167,40 @@ def verdict(plan: Plan) -> str:
     )
 
 
+FIGURES = (
+    ("fits", "verdict", "{}"),
+    ("max_model_len", "max_model_len (tokens)", "{:,}"),
+    ("model_loading_gib", "weights per rank (GiB)", "{:.2f}"),
+    ("available_kv_gib", "available KV cache (GiB)", "{:.2f}"),
+    ("kv_cache_tokens", "KV cache (tokens)", "{:,}"),
+    ("max_concurrency", "requests at full context", "{:.2f}"),
+    ("max_model_len_that_fits", "largest that fits (tokens)", "{:,}"),
+)
+
+
+def comparison_table(plans: list[Plan]) -> str:
+    """The figures vLLM will log, one column per plan; a plan that does not fit has its column in red."""
+    head = "".join(
+        f'<th class="{"fits" if p.fits else "nofit"}">{html.escape(plan_name(p, letter))}</th>'
+        for letter, p in zip("AB", plans, strict=False)
+    )
+    rows = []
+    for key, label, form in FIGURES:
+        cells = []
+        for p in plans:
+            value = getattr(p, key)
+            text = ("fits" if value else "does NOT fit") if key == "fits" else form.format(value)
+            tag = p.labels.get(key)
+            cells.append(
+                f'<td class="{"fits" if p.fits else "nofit"}">{text}{f" ({tag})" if tag else ""}</td>'
+            )
+        rows.append(f"<tr><th>{label}</th>{''.join(cells)}</tr>")
+    return f'<table class="compare"><tr><th></th>{head}</tr>{"".join(rows)}</table>'
+
+
 def write_plan_html(plan: Plan, path: Path, other: Plan | None = None) -> None:
+    if other is not None:
+        return write_comparison_html(plan, other, path)
     esc = html.escape
     body = [
         f"<h1>servebox plan: {esc(plan.model)}</h1>",
@@ -162,16 +212,32 @@ def write_plan_html(plan: Plan, path: Path, other: Plan | None = None) -> None:
         memory_bar(plan),
         "<pre>" + esc("\n".join(plan.log_lines)) + "</pre>",
         "<h2>Context &times; concurrency</h2>",
-        concurrency_chart([plan] if other is None else [plan, other]),
+        concurrency_chart([plan]),
     ]
-    if other is not None:
-        body += [
-            f"<h2>Compared with: {esc(other.model)} on {esc(other.gpu)}</h2>",
-            verdict(other),
-            memory_bar(other),
-        ]
     body += [
         "<h2>Arithmetic</h2><pre>" + esc("\n".join(plan.explain)) + "</pre>",
         "<h2>Assumptions</h2><ul>" + "".join(f"<li>{esc(a)}</li>" for a in plan.assumptions) + "</ul>",
     ]
     write_html("servebox plan", body, path)
+
+
+def write_comparison_html(a: Plan, b: Plan, path: Path) -> None:
+    """Two plans: the figures side by side, both concurrency curves on one chart, each memory bar with its
+    verdict (the one that does not fit in red), then each plan's arithmetic."""
+    esc = html.escape
+    body = [
+        "<h1>servebox plan: two configurations compared</h1>",
+        comparison_table([a, b]),
+        "<h2>Context &times; concurrency</h2>",
+        concurrency_chart([a, b]),
+    ]
+    for letter, p in (("A", a), ("B", b)):
+        body += [
+            f"<h2>{esc(plan_name(p, letter))}</h2>",
+            verdict(p),
+            memory_bar(p),
+            "<pre>" + esc("\n".join(p.log_lines)) + "</pre>",
+        ]
+    for letter, p in (("A", a), ("B", b)):
+        body.append(f"<h2>{letter}: arithmetic</h2><pre>" + esc("\n".join(p.explain)) + "</pre>")
+    write_html("servebox plan comparison", body, path)

@@ -44,6 +44,9 @@ class Calibration:
     measured: str  # "summary" (0.26+ 'Actual usage' line) or "lumped" (requested - weights - available)
     log: str
     format: int = FORMAT
+    # 'Model loading took' minus the plan's weights at the log's flags: what loading does that the plan does not
+    # model for this build and quantization (repacking, emulation layouts); carried to every later plan
+    weights_offset_gib: float = 0.0
 
 
 @dataclass
@@ -55,6 +58,7 @@ class Terms:
     cudagraph_gib: float
     source: Calibration
     notes: list[str]
+    weights_gib: float | None = None  # the plan's weights for the new flags + the log's offset (None: none)
 
 
 def default_dir() -> Path:
@@ -128,6 +132,11 @@ def from_log(
         graph_model_gib=plan.cudagraph_estimate_gib,
         measured=measured,
         log=str(log),
+        weights_offset_gib=(
+            round(figures.model_loading_gib - plan.model_loading_gib, 4)
+            if figures.model_loading_gib is not None
+            else 0.0
+        ),
     )
 
 
@@ -182,7 +191,14 @@ def terms_for(cal: Calibration, estimate) -> Terms:
         notes.append(f"graphs = estimate {estimate.cudagraph_estimate_gib:.2f} GiB x {graph_ratio:.3f}")
     else:
         graph = estimate.cudagraph_estimate_gib
-    return Terms(activation, cal.non_torch_gib, graph, cal, notes)
+    weights = None
+    if cal.weights_offset_gib:
+        weights = estimate.model_loading_gib + cal.weights_offset_gib
+        notes.append(
+            f"weights = plan {estimate.model_loading_gib:.2f} GiB {cal.weights_offset_gib:+.2f} GiB that the log's "
+            "'Model loading took' showed beyond the plan at its flags"
+        )
+    return Terms(activation, cal.non_torch_gib, graph, cal, notes, weights)
 
 
 def describe(terms: Terms) -> str:
@@ -205,5 +221,10 @@ def relabel(plan, line: str, notes: list[str]) -> None:
     if isinstance(labels, dict) and labels:
         for name in ("activation_gib", "non_torch_gib", "cudagraph_estimate_gib"):
             labels[name] = "calibrated"
-        if labels.get("available_kv_gib") != "given" and labels.get("model_loading_gib") == "derived":
+        if labels.get("model_loading_gib") == "given" and any(n.startswith("weights = plan") for n in notes):
+            labels["model_loading_gib"] = "calibrated"
+        if labels.get("available_kv_gib") != "given" and labels.get("model_loading_gib") in (
+            "derived",
+            "calibrated",
+        ):
             labels["available_kv_gib"] = "calibrated"

@@ -19,6 +19,13 @@ class ServeFlags:
     model: str | None = None
     tensor_parallel_size: int = 1
     pipeline_parallel_size: int = 1
+    data_parallel_size: int = 1
+    nnodes: int | None = None  # vLLM's --nnodes (servebox's --nodes); None: as many as the GPUs per node need
+    node_rank: int | None = None
+    gpus_per_node: int | None = None  # servebox's --gpus-per-node (not a vLLM flag)
+    env: dict[str, str] = field(
+        default_factory=dict
+    )  # the engine's environment as servebox is told it (--env)
     gpu_memory_utilization: float = 0.9
     max_model_len: str | None = None  # an int, "auto", or None (the model's max positions)
     max_num_seqs: int | None = None
@@ -77,6 +84,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--model", dest="model_flag")
     p.add_argument("--tensor-parallel-size", "-tp", type=int, default=1)
     p.add_argument("--pipeline-parallel-size", "-pp", type=int, default=1)
+    p.add_argument("--data-parallel-size", "-dp", type=int, default=1)
+    p.add_argument("--nnodes", type=int)
+    p.add_argument("--node-rank", type=int)
     p.add_argument("--gpu-memory-utilization", type=float, default=0.9)
     p.add_argument("--max-model-len", type=str)
     p.add_argument("--max-num-seqs", type=int)
@@ -124,6 +134,10 @@ def parser() -> argparse.ArgumentParser:
         "--seed",
         "--load-format",
         "--distributed-executor-backend",
+        "--data-parallel-backend",
+        "--data-parallel-size-local",
+        "--master-addr",
+        "--master-port",
         "--max-logprobs",
         "--uvicorn-log-level",
     ):
@@ -153,6 +167,9 @@ def parse_flags(argv: list[str]) -> tuple[ServeFlags, list[str]]:
         model=ns.model_flag or ns.model,
         tensor_parallel_size=ns.tensor_parallel_size,
         pipeline_parallel_size=ns.pipeline_parallel_size,
+        data_parallel_size=ns.data_parallel_size,
+        nnodes=ns.nnodes,
+        node_rank=ns.node_rank,
         gpu_memory_utilization=ns.gpu_memory_utilization,
         max_model_len=ns.max_model_len,
         max_num_seqs=ns.max_num_seqs,
@@ -199,3 +216,14 @@ def parse_command(command: str) -> tuple[ServeFlags, list[str]]:
             "expected 'vllm serve MODEL ...' or '... vllm.entrypoints.openai.api_server ...'",
         )
     return parse_flags(words)
+
+
+def parse_env(pairs: list[str]) -> dict[str, str]:
+    """--env NAME=VALUE (repeatable): the engine's environment as the planner should assume it."""
+    env = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name:
+            raise InputError("--env", None, f"expected NAME=VALUE, got {pair!r}")
+        env[name] = value
+    return env

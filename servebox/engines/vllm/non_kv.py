@@ -111,19 +111,23 @@ def activation_measured_model(
     return max(forward, sampler), f"activation peak = max({line}, {sampler_line})"
 
 
-def activation_bytes(ckpt: Checkpoint, tp: int, tokens: int, seqs: int, act_bytes: int) -> tuple[int, str]:
+def activation_bytes(
+    ckpt: Checkpoint, tp: int, tokens: int, seqs: int, act_bytes: int, per_logit: float = 16
+) -> tuple[int, str]:
+    """Shape estimate of the profile run's peak: its forward, or the sampler warm-up over max_num_seqs rows of
+    logits at the release's bytes per logit (its top-k/top-p path), whichever is larger."""
     a = ckpt.architecture
     inter = a.intermediate_size or 4 * a.hidden_size
     if a.moe is not None:
         inter = (a.moe.moe_intermediate_size or inter) * max(1, a.moe.experts_per_token)
     qkv = (a.num_attention_heads + 2 * a.num_key_value_heads) * a.head_dim
     forward = tokens * (2 * inter // tp + qkv // tp + 2 * a.hidden_size) * act_bytes
-    sampler = seqs * a.vocab_size * 16
+    sampler = int(seqs * a.vocab_size * per_logit)
     peak = max(forward, sampler)
     which = "forward" if forward >= sampler else "sampler warm-up"
     return peak, (
         f"activation peak = max(forward {tokens} tokens x (2*{inter}/TP + {qkv}/TP + 2*{a.hidden_size}) x {act_bytes} B = "
-        f"{forward / GiB:.2f} GiB, sampler {seqs} seqs x vocab {a.vocab_size} x 16 B = {sampler / GiB:.2f} GiB) "
+        f"{forward / GiB:.2f} GiB, sampler {seqs} seqs x vocab {a.vocab_size} x {per_logit:g} B = {sampler / GiB:.2f} GiB) "
         f"= {peak / GiB:.2f} GiB ({which})"
     )
 
@@ -176,7 +180,8 @@ def non_kv_memory(
                 "the vision encoder's profiling pass is not modelled (no H200 log with a loaded vision tower yet)"
             )
     else:
-        activation, line = activation_bytes(ckpt, tp, tokens, seqs, dtype_bytes)
+        per_logit = profile.sampler_bytes_per_logit or profile.assumptions["sampler_bytes_per_logit"]
+        activation, line = activation_bytes(ckpt, tp, tokens, seqs, dtype_bytes, per_logit)
         explain.append(line)
         assumptions.append(
             "activation peak estimated from shapes (pass --activation-gib with the measured value)"

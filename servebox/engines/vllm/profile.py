@@ -47,6 +47,8 @@ class EngineProfile:
     weight_load: dict = field(default_factory=dict)
     mamba_cache_modes: tuple[str, ...] = ("none", "align", "all")
     null_block_reserved: bool = True  # auto-fit and the memory check plan against num_blocks - 1
+    # the sampler warm-up's peak bytes per logit (top-k/top-p path of the release); None: [assumptions]
+    sampler_bytes_per_logit: float | None = None
     calibrated: tuple[Calibration, ...] = field(default_factory=tuple)
 
     def calibration_for(self, build: str, arch: str, quant: str, tp: int) -> Calibration | None:
@@ -81,6 +83,33 @@ def _calibrations(entries: list[dict]) -> tuple[Calibration, ...]:
     )
 
 
+def _by_release(value, version: str):
+    """A profile value that changed inside the profile's range: a list of {since, bytes} tables, the newest
+    `since` at or below VERSION wins; a plain value applies to the whole range."""
+    if not isinstance(value, list):
+        return value
+    fitting = [e for e in value if _key(e["since"]) <= _key(version)]
+    return max(fitting, key=lambda e: _key(e["since"]))["bytes"] if fitting else None
+
+
+def weight_load_entry(profile: EngineProfile, method: str, arch: str) -> dict | None:
+    """The repacking entry for METHOD on ARCH at this profile's version: the newest `since` at or below it
+    (vllm.toml [weight_load]); a plain table is one entry for every release."""
+    entries = profile.weight_load.get(method, {}).get(arch)
+    if entries is None or isinstance(entries, dict):
+        return entries
+    wanted = _key(profile.version)
+    fitting = [e for e in entries if _key(e["since"]) <= wanted]
+    return max(fitting, key=lambda e: _key(e["since"])) if fitting else None
+
+
+def mtp_load_entry(build: str) -> dict | None:
+    """vllm.toml [mtp_load.BUILD]: what this engine build's MTP drafter loads beyond its layers (None: upstream's
+    rule alone)."""
+    data = tomllib.loads(resources.files("servebox.engines.vllm").joinpath("profiles/vllm.toml").read_text())
+    return data.get("mtp_load", {}).get(build)
+
+
 def load_profile(version: str) -> EngineProfile:
     data = tomllib.loads(resources.files("servebox.engines.vllm").joinpath("profiles/vllm.toml").read_text())
     wanted = _key(version)
@@ -108,6 +137,7 @@ def load_profile(version: str) -> EngineProfile:
         weight_load=data.get("weight_load", {}),
         mamba_cache_modes=tuple(p.get("mamba_cache_modes", ("none", "align", "all"))),
         null_block_reserved=p.get("null_block_reserved", True),
+        sampler_bytes_per_logit=_by_release(p.get("sampler_bytes_per_logit"), version),
         calibrated=_calibrations(p.get("calibrated", [])),
     )
 

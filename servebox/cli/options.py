@@ -1,0 +1,58 @@
+"""Options `plan` and `check` share: the checkpoint, the GPU, a whole command line, the nodes, the environment.
+
+vLLM's own flags (--tensor-parallel-size, --pipeline-parallel-size, --data-parallel-size, --nnodes, ...)
+follow SOURCE like any serve flag; --nodes / --gpus-per-node / --env say what vLLM's flags do not.
+"""
+
+from __future__ import annotations
+
+import typer
+
+from servebox.engines.vllm.flags import ServeFlags, parse_command, parse_env, parse_flags
+from servebox.errors import InputError
+
+SOURCE_ARGUMENT = typer.Argument(
+    None, help="Checkpoint directory or hub repo id; may come from --from-command instead."
+)
+GPU_OPTION = typer.Option(None, "--gpu", help="GPU name from the catalog, e.g. h100-80gb, v100-32gb.")
+FROM_COMMAND_OPTION = typer.Option(
+    None, "--from-command", help='A whole "vllm serve MODEL ..." command line.'
+)
+
+NODES_OPTION = typer.Option(
+    None,
+    "--nodes",
+    help="Nodes the model spans (vLLM's --nnodes); default: as many as --gpus-per-node needs.",
+)
+GPUS_PER_NODE_OPTION = typer.Option(
+    None, "--gpus-per-node", help="GPUs on each node (default: the world size / nodes)."
+)
+ENV_OPTION = typer.Option(
+    [], "--env", help="NAME=VALUE of the engine's environment, e.g. VLLM_PP_LAYER_PARTITION=27,27,26."
+)
+
+
+def apply_cluster(flags: ServeFlags, nodes: int | None, gpus_per_node: int | None, env: list[str]) -> None:
+    """Fold --nodes / --gpus-per-node / --env into the parsed flags (--nodes and --nnodes must agree)."""
+    if nodes is not None and flags.nnodes is not None and nodes != flags.nnodes:
+        raise InputError("--nodes", None, f"{nodes} but the engine flags say --nnodes {flags.nnodes}")
+    flags.nnodes = nodes if nodes is not None else flags.nnodes
+    flags.gpus_per_node = gpus_per_node
+    flags.env = {**flags.env, **parse_env(env)}
+
+
+def engine_flags(
+    verb: str,
+    source: str | None,
+    args: list[str],
+    from_command: str | None,
+    cluster: tuple[int | None, int | None, list[str]],
+) -> tuple[ServeFlags, list[str], str]:
+    """(flags, flags the planner does not use, the checkpoint): from SOURCE's trailing flags or --from-command,
+    with --nodes / --gpus-per-node / --env folded in; SOURCE may come from the command line's model."""
+    flags, rest = parse_command(from_command) if from_command else parse_flags(list(args))
+    apply_cluster(flags, *cluster)
+    source = source or flags.model
+    if not source:
+        raise InputError(verb, "SOURCE", "name a checkpoint (or give --from-command with a model)")
+    return flags, rest, source
