@@ -17,6 +17,11 @@ STATE_DIR_OPTION = typer.Option(
 )
 
 
+# `watch` exits 1 when an engine ends its run dead or given up; hung is not down (a hang is cured by a
+# restart, and up's view shows it as it happens)
+DOWN = ("dead", "failed")
+
+
 def stamp(text: str) -> None:
     """One progress line with an ISO time: readable in a terminal, a pipe, nohup.out or the journal."""
     now = datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
@@ -39,8 +44,20 @@ def up(
         30.0, "--window-s", min=1.0, help="No progress (or no answer) for this long is a hang."
     ),
     probe: bool = typer.Option(False, "--probe", help="Also send a one-token request each poll."),
+    restart_limit: int = typer.Option(
+        5, "--restart-limit", min=0, help="Restarts allowed in 600 s, then give up (0: never restart)."
+    ),
+    all_nodes_here: bool = typer.Option(
+        False,
+        "--all-nodes-here",
+        help="Run every node of a multi-node model on this machine (head at 127.0.0.1), whatever the "
+        "hosts' addresses; without it, only nodes whose host is this machine (a loopback address or "
+        "its name) are run here.",
+    ),
 ) -> None:
-    """Run the spec's engines behind one OpenAI-compatible router, watch them, restart the sick ones."""
+    """Run the spec's engines behind one OpenAI-compatible router, watch them, restart the sick ones.
+    A model with `nodes`: its head and the nodes on this machine run here, each watched; a node that
+    ends is the engine's death (an incident naming the node), then a restart of every node."""
     import signal
 
     import uvicorn
@@ -62,11 +79,26 @@ def up(
     for line in run.clean_stale():
         stamp(line)
     ports = {m.port: f"engine {m.name}" for m in spec.models if not m.own_unit}
+    ports |= {m.master_port: f"{m.name}'s master port" for m in spec.models if len(m.nodes) > 1}
     ports[int(port)] = "the router"
     held = busy_ports(ports)
     if held:
         refuse(held, "nothing was started: free these ports or change them in the spec")
-    sup = Supervisor(spec, state_dir, poll_s=poll_s, window_s=window_s, probe=probe, on_event=stamp)
+    try:
+        sup = Supervisor(
+            spec,
+            state_dir,
+            poll_s=poll_s,
+            window_s=window_s,
+            probe=probe,
+            on_event=stamp,
+            restart_limit=restart_limit,
+            all_nodes_here=all_nodes_here,
+        )
+    except ValueError as exc:  # a multi-node layout up cannot run (Ray nodes)
+        refuse([str(exc)], "nothing was started: use multi_node_backend = 'mp' to run it with servebox up")
+    for line in sup.notes:
+        stamp(line)
     run.claim(spec.router.listen)
     try:
         for st in sup.engines.values():
@@ -143,7 +175,9 @@ def history(status: dict) -> str:
     text = f"; {status['restarts_total']} restart(s)"
     last = status.get("last_incident")
     if last:
-        text += f"; last incident {last['time']}: {last['state']}, {last.get('cause') or last['reason']}"
+        cause = last.get("cause") or ""
+        known = cause and not cause.startswith("no known cause")  # else the reason says more (a lost node)
+        text += f"; last incident {last['time']}: {last['state']}, {cause if known else last['reason']}"
     return text
 
 
@@ -161,7 +195,8 @@ def watch(
 ) -> None:
     """Each engine's state (starting, idle, busy, degraded, hung, dead, restarting, failed). While
     `servebox up` runs with --state-dir, this is what its supervisor sees (one view, with the requests
-    its router holds); otherwise it polls each engine's /health and /metrics itself."""
+    its router holds); otherwise it polls each engine's /health and /metrics itself. Exits 1 when an
+    engine is dead or failed (given up) at the last poll, so a script or a probe can act on it."""
     from servebox.deploy.spec import load_spec
     from servebox.serve.runstate import RunState, read_json
     from servebox.serve.watch import Watcher, poll
@@ -203,3 +238,7 @@ def watch(
         if count and n >= count:
             break
         time.sleep(interval_s)
+    not_serving = sorted(name for name, s in states.items() if s.get("state") in DOWN)
+    if not_serving:
+        err.print(f"servebox: not serving: {', '.join(not_serving)}", markup=False, highlight=False)
+        raise typer.Exit(1)

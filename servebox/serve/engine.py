@@ -1,6 +1,7 @@
 """One engine process: started in its own process group with its log in a file, its start-up phase
 read from that log (from this start's first line on), its readiness from /health, stopped (and
-frozen children woken) by group. Its whole group dies with servebox (spawn.py says how).
+frozen children woken) by group. Its whole group dies with servebox (spawn.py says how). A model that
+spans nodes: this is its head, and the secondary nodes run here start and stop with it (nodes.py).
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ import os
 import re
 import signal
 import subprocess
+import threading
 import time
 import tomllib
 from dataclasses import dataclass, field
@@ -17,6 +19,7 @@ from pathlib import Path
 
 from servebox.deploy.spec import Model
 from servebox.deploy.systemd import engine_argv
+from servebox.serve.nodes import NodeProcess
 from servebox.serve.procs import ProcessId, cmdline
 from servebox.serve.spawn import Spawner
 
@@ -81,6 +84,8 @@ class EngineProcess:
     started_wall: float = 0.0  # epoch seconds, for the status page
     log_offset: int = 0  # where this start's lines begin in the log
     starts: int = 0
+    argv: list[str] | None = None  # the head's argv of a multi-node model; None: engine_argv
+    nodes: list[NodeProcess] = field(default_factory=list)  # secondary nodes run on this machine
 
     @property
     def base_url(self) -> str:
@@ -106,7 +111,7 @@ class EngineProcess:
             **self.model.env,
             **self.extra_env,
         }
-        argv = engine_argv(self.model)
+        argv = self.argv or engine_argv(self.model)
         io = {"stdout": log, "stderr": subprocess.STDOUT, "stdin": subprocess.DEVNULL}
         if self.spawner:
             self.proc = self.spawner.engine(argv, env=env, **io)
@@ -114,14 +119,30 @@ class EngineProcess:
             self.proc = subprocess.Popen(argv, env=env, start_new_session=True, **io)
         log.close()
         self.identity = ProcessId.of(self.proc.pid)
+        for node in self.nodes:  # after the head: it hosts the rendezvous on the master port
+            node.start(env)
         self.started_at, self.started_wall = time.monotonic(), time.time()
         self.starts += 1
+
+    def lost_node(self) -> NodeProcess | None:
+        """The first secondary node of this start whose process ended (the engine cannot run without it)."""
+        return next((n for n in self.nodes if n.proc is not None and not n.alive()), None)
 
     def phase(self) -> str:
         return read_phase(self.log_path, self.log_offset)
 
     def stop(self, grace_s: float = 20.0) -> None:
         """SIGCONT then SIGTERM to the whole group (a SIGSTOPped engine core cannot exit otherwise), then SIGKILL."""
+        stoppers = [threading.Thread(target=n.stop, args=(grace_s,)) for n in self.nodes]
+        for thread in stoppers:  # every node's grace at once, not one after the other
+            thread.start()
+        try:
+            self._stop_head(grace_s)
+        finally:
+            for thread in stoppers:
+                thread.join()
+
+    def _stop_head(self, grace_s: float) -> None:
         if self.proc is None:
             return
         pgid = self.proc.pid

@@ -76,6 +76,8 @@ class EngineState:
         incidents       how many; last_incident: {time, state, reason, action, cause (the diagnosis in
                         one line), diagnosis (the doctor's triage as JSON), ...} or None
         log             the engine's log file
+        nodes           a multi-node model's secondary nodes run here: host, address, rank, pid,
+                        ended ("running", "killed by SIGKILL", "exited with code 1"), log; else None
         """
         p, st, now = self.process, self, time.time()
         running = p is not None and p.alive()
@@ -102,6 +104,7 @@ class EngineState:
             "incidents": st.incidents,
             "last_incident": brief(st.last_incident),
             "log": str(p.log_path) if p else None,
+            "nodes": [n.describe() for n in p.nodes] if p and p.nodes else None,
         }
 
 

@@ -5,7 +5,9 @@ them. The others are children of servebox, started in the background (the router
 and reports each engine's start-up phase): eagerly, or on first request when they have a TTL,
 stopped after the TTL, and never two of one exclusive group at once (a swap, as llama-swap does).
 Every death or hang of a managed engine, whoever notices it (the watcher, a request, a crash), is
-one incident with the doctor's diagnosis, then a restart under the policy of incidents.py.
+one incident with the doctor's diagnosis, then a restart under the policy of incidents.py. A model
+that spans nodes runs its head here and the secondary nodes on this machine (nodes.py); any node
+that ends is the engine's death, and its incident names the node.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from servebox.deploy.spec import Spec
 from servebox.serve.engine import EngineProcess, Spawner
 from servebox.serve.engine_state import ENDED, READY, EngineState, brief
 from servebox.serve.incidents import IncidentLog, RestartPolicy, cause_of, diagnose, iso, summary
+from servebox.serve.nodes import plan_nodes
 from servebox.serve.runstate import write_json_atomically
 from servebox.serve.watch import Verdict, Watcher, poll
 
@@ -37,6 +40,7 @@ class Supervisor:
         restart_window_s: float = 600.0,
         backoff_s: float = 2.0,
         on_event=None,
+        all_nodes_here: bool = False,
     ):
         self.spec, self.state_dir = spec, state_dir
         self.poll_s, self.probe = poll_s, probe
@@ -53,12 +57,14 @@ class Supervisor:
         # lock-order deadlock); polls run outside it
         self.lock = threading.RLock()
         self.engines: dict[str, EngineState] = {}
+        self.notes: list[str] = []  # nodes left to their own hosts, for `up` to say
         for m in spec.models:
-            process = (
-                None
-                if m.own_unit
-                else EngineProcess(m, state_dir / "logs" / f"{m.name}.log", spawner=self.spawner)
-            )
+            process = None
+            if not m.own_unit:
+                head, nodes, elsewhere = plan_nodes(spec, m, state_dir, all_nodes_here, self.spawner)
+                self.notes += elsewhere
+                log = state_dir / "logs" / f"{m.name}.log"
+                process = EngineProcess(m, log, spawner=self.spawner, argv=head, nodes=nodes)
             policy = RestartPolicy(restart_limit, restart_window_s, backoff_s)
             st = EngineState(m, process, Watcher(window_s=window_s, cold_start_s=m.cold_start_s), policy)
             st.lock = self.lock
@@ -116,6 +122,10 @@ class Supervisor:
             st.ready_at = st.ready_mono = None
             st.verdict = Verdict("starting", "process started")
         self.on_event(f"{st.model.name}: started pid {st.process.pid} ({why}), log {st.process.log_path}")
+        for n in st.process.nodes:
+            self.on_event(
+                f"{st.model.name}: node {n.host.name} (rank {n.rank}) started pid {n.pid}, log {n.log_path}"
+            )
         self._record_processes()
 
     def _stop_engine(self, st: EngineState, verdict: Verdict, grace_s: float = 20.0) -> None:
@@ -232,6 +242,17 @@ class Supervisor:
         if managed and st.verdict.state == "starting" and st.watcher.note_phase(st.process.phase(), now):
             if st.watcher.phase != "ready":  # the log says listening; ready is when /health says so
                 self.on_event(f"{st.model.name}: {st.watcher.phase}")
+        lost = st.process.lost_node() if managed else None
+        if lost is not None:  # the head may answer /health 200 for ever without it (nodes.py)
+            node = lost.describe()
+            st.verdict = Verdict(
+                "dead",
+                f"node {node['host']} (rank {node['rank']}, pid {node['pid']}) {node['ended']}: "
+                "the engine cannot run without it",
+                {"lost_node": node},
+            )
+            self.on_death(st, st.verdict)
+            return st.verdict
         alive = st.process.alive() if managed else True
         url = st.process.base_url if managed else f"http://127.0.0.1:{st.model.port}"
         snap = poll(
@@ -309,6 +330,11 @@ class Supervisor:
             "metrics": verdict.snapshot,
             "diagnosis": diagnosis,
         }
+        if process and process.nodes:
+            lost = process.lost_node()
+            record["nodes"] = [n.describe() for n in process.nodes]
+            record["lost_node"] = {**lost.describe(), "last_lines": lost.last_lines(12)} if lost else None
+            record["head_last_lines"] = process.log_tail(12).splitlines()
         self.log.append(record)
         self.recent.append(record)
         st.last_incident, st.incidents = record, st.incidents + 1
@@ -355,6 +381,10 @@ class Supervisor:
             for name, st in self.engines.items()
             if st.process and st.process.identity and st.process.alive()
         }
+        for name, st in self.engines.items():  # a later `up` ends a dead one's nodes as well
+            for n in st.process.nodes if st.process else []:
+                if n.identity and n.alive():
+                    records[f"{name}:{n.host.name}"] = {**n.identity.to_dict(), "port": None}
         write_json_atomically(self.engines_path, records)
 
     def incidents(self) -> list[dict[str, Any]]:
