@@ -10,18 +10,22 @@ Rules, in order:
 - the root exception (the first raised exception that is not a wrapper such as EngineDeadError) is
   always shown; when no cause entry explains it (its line or its text), it is a competing cause, and
   with no cause entry at all it is the answer: "no known signature: X raised Y at line N";
-- two explained causes of different categories, both confident, are shown as competing.
+- two explained causes of different categories, both confident, are shown as competing;
+- an entry with `raised_in` also matches the root exception when it was raised in that file (its
+  wordings are too many to list), with its own, lower, confidence;
+- a death without a traceback (`unless_raised`) is only a symptom when an exception was raised
+  that it does not explain: the exception is the cause, the exit its consequence.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from servebox.doctor.triage import Diagnosis, Evidence, RaisedException, TriageResult
+from servebox.doctor.triage import Diagnosis, Evidence, Hits, RaisedException, TriageResult
 
 if TYPE_CHECKING:
     from servebox.doctor.signatures import Signature
-    from servebox.doctor.triage import Hits, Triage
+    from servebox.doctor.triage import Triage
 
 CONFIDENT = 0.7
 UNEXPLAINED_CAP = 0.6  # a cause entry that does not explain the root exception is not confident
@@ -66,18 +70,38 @@ def _shutdown_before(t: Triage, line: int) -> int | None:
     return None
 
 
-def _diagnosis(sig: Signature, hit: Hits, t: Triage) -> Diagnosis:
+def _exception_hits(t: Triage, raised: list[RaisedException]) -> set[str]:
+    """Hits for entries known by where their exception was raised: the first exception (not a
+    wrapper) raised in a matching file, when no wording of the entry matched already."""
+    via = set()
+    for sig in t.signatures:
+        if sig.raised_in is None or sig.id in t.hits:
+            continue
+        for exc in raised:
+            short = exc.type.rsplit(".", 1)[-1]
+            if exc.classification in NOT_ROOT or (sig.exception_types and short not in sig.exception_types):
+                continue
+            if exc.raised_in and sig.raised_in.search(exc.raised_in):
+                text = f"{exc.type}: {exc.message}"[:400]
+                t.hits[sig.id] = Hits(exc.occurrences, exc.line, exc.line, {}, [(exc.line, text)])
+                via.add(sig.id)
+                break
+    return via
+
+
+def _diagnosis(sig: Signature, hit: Hits, t: Triage, via_exception: bool = False) -> Diagnosis:
     groups = _Format(hit.groups)
     raised_here = [e for e in t.raised.values() if e.line == hit.first_line]
     if raised_here:
         groups.setdefault("exception", raised_here[0].message)
+        groups.setdefault("exception_type", raised_here[0].type.rsplit(".", 1)[-1])
     d = Diagnosis(
         id=sig.id,
         category=sig.category,
         role=sig.role,
-        cause=sig.cause.format_map(groups),
+        cause=(sig.exception_cause if via_exception else sig.cause).format_map(groups),
         fix=sig.fix.format_map(groups),
-        confidence=sig.confidence,
+        confidence=sig.exception_confidence if via_exception else sig.confidence,
         occurrences=hit.count,
         first_line=hit.first_line,
         evidence=[Evidence(line=n, text=s) for n, s in hit.evidence],
@@ -150,16 +174,33 @@ def _verdict(top: Diagnosis | None, competing: bool) -> str:
     return "symptoms only" if top.role == "symptom" else "no failure"
 
 
+def _unless_raised(diagnoses: list[Diagnosis], causes: list, root: RaisedException | None) -> list:
+    """A death without a traceback steps down to a symptom when an exception it does not explain
+    was raised: that exception (or the entry that knows it) is the cause."""
+    if root is None:
+        return causes
+    kept = []
+    for d, sig, hit in causes:
+        if sig.unless_raised and not _explains(sig, hit, root):
+            d.role, d.confidence = "symptom", min(d.confidence, 0.3)
+            d.cause += f" An exception was raised first (line {root.line}): that is the cause to read."
+        else:
+            kept.append((d, sig, hit))
+    return kept
+
+
 def rank(t: Triage) -> TriageResult:
-    found, superseded = _matched(t)
     raised = sorted(t.raised.values(), key=lambda e: e.line)
+    via = _exception_hits(t, raised)
+    found, superseded = _matched(t)
     # an exception on a symptom's line only points back; one on a superseded entry's line is
     # explained by the entry that superseded it
     consumed = {n for sig, hit in found if sig.role == "symptom" for n, _ in hit.evidence}
     consumed |= {n for hit in superseded for n, _ in hit.evidence}
     root = _root(raised, consumed)
-    diagnoses = [_diagnosis(sig, hit, t) for sig, hit in found]
+    diagnoses = [_diagnosis(sig, hit, t, sig.id in via) for sig, hit in found]
     causes = [(d, sig, hit) for d, (sig, hit) in zip(diagnoses, found, strict=True) if d.role == "cause"]
+    causes = _unless_raised(diagnoses, causes, root)
     competing = _weigh_root(diagnoses, causes, root)
     confident = {d.category for d in diagnoses if d.role == "cause" and d.confidence >= CONFIDENT}
     competing |= len(confident) > 1
