@@ -97,6 +97,58 @@ CASES = [
         "failed to parse config /etc/llama-swap/config.yaml: yaml: line 3: mapping values are not allowed\n",
     ),
     ("router-config-invalid", "Error: qwen3: unknown macro '${PORTT}'\n"),
+    # argparse (vLLM's FlexibleArgumentParser): every error form argparse has
+    ("cli-missing-argument", "vllm serve: error: the following arguments are required: model_tag\n"),
+    ("cli-missing-argument", "api_server.py: error: argument --foo: not allowed with argument --bar\n"),
+    (
+        "cli-invalid-value",
+        "api_server.py: error: argument --enforce-eager: ignored explicit argument 'yes'\n",
+    ),
+    (
+        "cli-unrecognized-argument",
+        "vllm serve: error: ambiguous option: --max could match --max-model-len, --max-num-seqs\n",
+    ),
+    # huggingface_hub / transformers: revisions, gated or absent repos, local paths
+    (
+        "hub-revision-not-found",
+        "huggingface_hub.errors.RevisionNotFoundError: 404 Client Error. Revision Not Found for url: "
+        "https://huggingface.co/api/models/Qwen/Qwen3-8B/revision/v9.\n",
+    ),
+    ("gated-repo", "OSError: You are trying to access a gated repo. Make sure to have access to it.\n"),
+    (
+        "gated-repo",
+        "OSError: acme/nope is not a local folder and is not a valid model identifier listed on the hub\n",
+    ),
+    (
+        "model-path-not-found",
+        API + "OSError: /srv/models/nope is not a local folder and is not a valid model identifier listed\n",
+    ),
+    # containers without GPUs, NCCL, fp8, a negative KV budget, kernel faults
+    (
+        "no-gpu-driver-in-container",
+        'docker: Error response from daemon: could not select device driver "" with capabilities: [[gpu]].\n',
+    ),
+    (
+        "no-gpu-driver-in-container",
+        "nvidia-container-cli: initialization error: load library failed: libnvidia-ml.so.1: cannot open shared object file\n",
+    ),
+    (
+        "nccl-ib-dmabuf",
+        "gpu-box:1:2 [0] transport/net_ib.cc:1234 NCCL WARN NET/IB : ibv_reg_dmabuf_mr failed for buffer 0x7f (rc=95)\n",
+    ),
+    (
+        "nccl-peer-unreachable",
+        "gpu-box:12:34 [1] misc/socket.cc:484 NCCL WARN socketStartConnect: Connect to 10.0.0.2<45678> failed : Connection refused\n",
+    ),
+    (
+        "fp8-unsupported-gpu",
+        "RuntimeError: torch._scaled_mm is only supported on CUDA devices with compute capability >= 9.0 or 8.9\n",
+    ),
+    ("no-memory-for-cache-blocks", CORE.replace("ERROR", "INFO") + "Available KV cache memory: -1.52 GiB\n"),
+    (
+        "cuda-illegal-memory-access",
+        CORE + "RuntimeError: CUDA error: an illegal memory access was encountered\n",
+    ),
     # systemd-analyze verify (systemd 252), run for real on broken units
     (
         "systemd-no-execstart",
