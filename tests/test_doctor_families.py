@@ -86,6 +86,24 @@ CASES = [
     ("llamacpp-invalid-argument", 'error while handling environment variable "LLAMA_ARG_CTX_SIZE": stoi\n'),
     ("llamacpp-static-path-missing", LLAMA + "srv  init_listene: static assets path not found: /srv/ui\n"),
     ("llamacpp-no-ssl-support", LLAMA + "srv  init_listene: the server is built without SSL support\n"),
+    (
+        "llamacpp-context-params-invalid",
+        LLAMA + "llama_init_from_model: quantized V cache requires flash_attn to be enabled\n",
+    ),
+    (
+        "llamacpp-context-params-invalid",
+        LLAMA + "llama_init_from_model: n_batch and n_ubatch cannot both be zero\n",
+    ),
+    (
+        "llamacpp-assert",
+        "/src/llama.cpp/src/llama-context.cpp:2275: GGML_ASSERT(n_outputs_max <= cparams.n_outputs_max) failed\n",
+    ),
+    (
+        "chat-template-invalid",
+        "error: the supplied chat template is not supported: {% for m in messages %}{{ m }\n",
+    ),
+    ("chat-template-invalid", LLAMA + "common_chat_templates_init: failed to initialize chat template\n"),
+    ("chat-template-invalid", API + "jinja2.exceptions.TemplateSyntaxError: unexpected '}'\n"),
     # llama-swap
     (
         "router-command-failed",
