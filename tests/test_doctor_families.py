@@ -167,6 +167,44 @@ CASES = [
         "cuda-illegal-memory-access",
         CORE + "RuntimeError: CUDA error: an illegal memory access was encountered\n",
     ),
+    # systemd's journal at run time (messages of systemd's service manager; exit codes of systemd.exec)
+    (
+        "systemd-environment-file-missing",
+        JOURNAL + "vllm.service: Failed to load environment files: No such file or directory\n",
+    ),
+    (
+        "systemd-exec-failed",
+        JOURNAL
+        + "vllm.service: Failed at step EXEC spawning /opt/vllm/bin/vllm: No such file or directory\n",
+    ),
+    (
+        "systemd-exec-step-failed",
+        JOURNAL + "vllm.service: Main process exited, code=exited, status=238/STATE_DIRECTORY\n",
+    ),
+    (
+        "systemd-exec-step-failed",
+        JOURNAL
+        + "llm.service: Failed at step STDOUT spawning /usr/bin/llama-server: No such file or directory\n",
+    ),
+    ("systemd-chdir-failed", JOURNAL + "vllm.service: Main process exited, code=exited, status=200/CHDIR\n"),
+    (
+        "systemd-start-timeout",
+        JOURNAL
+        + "vllm.service: Start operation timed out. Terminating.\n"
+        + JOURNAL
+        + "vllm.service: Failed with result 'timeout'.\n",
+    ),
+    (
+        "systemd-unset-variable",
+        JOURNAL
+        + "vllm.service: Referenced but unset environment variable evaluates to an empty string: HF_TOKEN\n",
+    ),
+    ("native-abort", JOURNAL + "llm.service: Main process exited, code=dumped, status=6/ABRT\n"),
+    (
+        "llamacpp-assert",
+        "src/llama-context.cpp:2275: GGML_ASSERT(n_outputs_max > 0) failed\nAborted (core dumped)\n",
+    ),
+    ("systemd-dependency-failed", JOURNAL + "Dependency failed for vLLM engine.\n"),
     # systemd-analyze verify (systemd 252), run for real on broken units
     (
         "systemd-no-execstart",
