@@ -126,6 +126,18 @@ CASES = [
         "cli-unrecognized-argument",
         "vllm serve: error: ambiguous option: --max could match --max-model-len, --max-num-seqs\n",
     ),
+    # vLLM's launcher checks its parser names (entrypoints/launchers/launcher.py)
+    (
+        "parser-unknown",
+        API + "KeyError: 'invalid tool call parser: nosuch (chose from { hermes,qwen3_xml })'\n",
+    ),
+    ("parser-unknown", "KeyError: 'Invalid Reasoning Parser: r2 (chose from { deepseek_r1 })'\n"),
+    # a healthy server asked for a model it does not serve (vLLM's serving layer)
+    (
+        "model-not-served",
+        API
+        + "ERROR 12-03 10:00:00 [serving.py:274] Error with model error=ErrorInfo(message='The model `gpt-4` does not exist.', code=404)\n",
+    ),
     # huggingface_hub / transformers: revisions, gated or absent repos, local paths
     (
         "hub-revision-not-found",
