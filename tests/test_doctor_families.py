@@ -12,6 +12,8 @@ confident answer that is not the expected one.
 from __future__ import annotations
 
 import io
+import tomllib
+from importlib import resources
 
 import pytest
 
@@ -349,3 +351,25 @@ def test_the_ssl_family_explains_the_bare_file_not_found():
 def test_a_directory_guess_for_llama_cpp_is_never_confident():
     r = run("load_model: loading model '/srv/models/Qwen3-8B'\ngguf_init_from_reader: failed to read magic\n")
     assert r.diagnoses[0].confidence < CONFIDENT
+
+
+PREFIXES = [
+    "Dec 03 10:00:00 gpu-box llm-engine[812]: ",
+    "(EngineCore_DP0 pid=9) ERROR 12-03 10:00:00 [core.py:1] ",
+    "[rank0]: ",
+    "2026-12-03T10:00:00.123Z ",
+]
+ENTRIES = [e for e in tomllib.loads(
+    resources.files("servebox.doctor").joinpath("signatures.toml").read_text()
+)["signature"] if e["role"] in ("cause", "symptom")]  # fmt: skip
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=[e["id"] for e in ENTRIES])
+def test_every_entry_survives_another_prefix_and_case(entry):
+    """The same failure through a journal, a vLLM process prefix, torch's rank prefix or a timestamp,
+    in upper case: still the same entry (no wording may hang on the start of a line)."""
+    context = entry.get("context", "") + "\n" if entry.get("context") else ""
+    for prefix in PREFIXES:
+        for line in (prefix + entry["excerpt"], (prefix + entry["excerpt"]).upper()):
+            r = run(line + "\n" + context)
+            assert r.diagnoses and r.diagnoses[0].id == entry["id"], (line, [d.id for d in r.diagnoses])
