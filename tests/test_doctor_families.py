@@ -250,6 +250,21 @@ CASES = [
         "/run/x/llm.service:2: Failed to add dependency on network-online, ignoring: Invalid argument\n",
     ),
     ("systemd-bad-value", "/run/x/llm.service:4: Missing '=', ignoring line.\n"),
+    ("systemd-bad-value", "/run/x/llm.service:3: Failed to parse CPU affinity '99-abc'\n"),
+    (
+        "systemd-bad-value",
+        "/run/x/llm.service:3: Soft resource limit chosen higher than hard limit, ignoring: 2:1\n",
+    ),
+    ("systemd-bad-value", "/run/x/llm.service:3: Unknown system call group, ignoring: @nosuch\n"),
+    (
+        "systemd-bad-value",
+        "/run/x/llm.service:3: Failed to parse boolean value: perhaps\n"
+        "llm.service: Unit configuration has fatal error, unit will not be started.\n",
+    ),
+    (
+        "systemd-unknown-key",
+        "/run/x/llm.service:3: Unknown key name 'MemoryLimitMax' in section 'Service', ignoring.\n",
+    ),
     (
         "systemd-unknown-section",
         "/run/x/llm.service:1: Unknown section 'Servic'. Ignoring.\n"
