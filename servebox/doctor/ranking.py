@@ -71,21 +71,24 @@ def _shutdown_before(t: Triage, line: int) -> int | None:
 
 
 def _exception_hits(t: Triage, raised: list[RaisedException]) -> set[str]:
-    """Hits for entries known by where their exception was raised: the first exception (not a
-    wrapper) raised in a matching file, when no wording of the entry matched already."""
-    via = set()
+    """Hits for entries known by where their exception was raised: the first exception that is not
+    a wrapper, when it was raised in a matching file and no entry names its line already."""
+    first = next((e for e in raised if e.classification not in NOT_ROOT), None)
+    if first is None or not first.raised_in:
+        return set()
+    if any(n == first.line for hit in t.hits.values() for n, _ in hit.evidence):
+        return set()  # known by its wording, not by its place
+    via: set[str] = set()
+    short = first.type.rsplit(".", 1)[-1]
     for sig in t.signatures:
         if sig.raised_in is None or sig.id in t.hits:
             continue
-        for exc in raised:
-            short = exc.type.rsplit(".", 1)[-1]
-            if exc.classification in NOT_ROOT or (sig.exception_types and short not in sig.exception_types):
-                continue
-            if exc.raised_in and sig.raised_in.search(exc.raised_in):
-                text = f"{exc.type}: {exc.message}"[:400]
-                t.hits[sig.id] = Hits(exc.occurrences, exc.line, exc.line, {}, [(exc.line, text)])
-                via.add(sig.id)
-                break
+        if sig.exception_types and short not in sig.exception_types:
+            continue
+        if sig.raised_in.search(first.raised_in):
+            text = f"{first.type}: {first.message}"[:400]
+            t.hits[sig.id] = Hits(first.occurrences, first.line, first.line, {}, [(first.line, text)])
+            via.add(sig.id)
     return via
 
 
