@@ -140,6 +140,7 @@ CASES = [
         API
         + "ERROR 12-03 10:00:00 [serving.py:274] Error with model error=ErrorInfo(message='The model `gpt-4` does not exist.', code=404)\n",
     ),
+    ("parser-unknown", API + "KeyError: \"Reasoning parser 'nosuch' not found. Available parsers: deepseek_r1, qwen3\"\n"),
     # huggingface_hub / transformers: revisions, gated or absent repos, local paths
     (
         "hub-revision-not-found",
