@@ -50,6 +50,14 @@ CASES = [
         CORE + "Worker proc VllmWorker-1 died unexpectedly (exit code: -9), shutting down executor.\n",
     ),
     ("engine-core-killed", "RuntimeError: Process EngineCore_DP1 (PID: 8812) died with exit code -9\n"),
+    (
+        "engine-core-killed",
+        "RuntimeError: Engine core initialization failed. See root cause above. Failed core proc(s): {'EngineCore_0': -9}\n",
+    ),
+    (
+        "custom-allreduce-failed",
+        "Failed: Cuda error /workspace/csrc/custom_all_reduce.cuh:455 'invalid argument'\n",
+    ),
     # uvicorn (vLLM's --ssl-keyfile/--ssl-certfile): the TLS files cannot be loaded
     (
         "ssl-file-missing",
@@ -140,7 +148,10 @@ CASES = [
         API
         + "ERROR 12-03 10:00:00 [serving.py:274] Error with model error=ErrorInfo(message='The model `gpt-4` does not exist.', code=404)\n",
     ),
-    ("parser-unknown", API + "KeyError: \"Reasoning parser 'nosuch' not found. Available parsers: deepseek_r1, qwen3\"\n"),
+    (
+        "parser-unknown",
+        API + "KeyError: \"Reasoning parser 'nosuch' not found. Available parsers: deepseek_r1, qwen3\"\n",
+    ),
     # huggingface_hub / transformers: revisions, gated or absent repos, local paths
     (
         "hub-revision-not-found",
