@@ -167,6 +167,17 @@ CASES = [
         "model-path-not-found",
         API + "OSError: /srv/models/nope is not a local folder and is not a valid model identifier listed\n",
     ),
+    # vLLM's CPU worker sizing host memory (v1/worker/cpu_worker.py)
+    (
+        "free-memory-below-utilization",
+        WORKER + "ValueError: Available memory on node 0 (10.1/15.5 GiB) on startup is less than desired "
+        "CPU memory utilization (0.92, 14.26 GiB). On the CPU backend, the flag controls host memory.\n",
+    ),
+    (
+        "kv-cache-space-too-large",
+        WORKER + "ValueError: Available memory on node 0 (12.3/15.5 GiB) on kv cache allocation is less than "
+        "requested memory for kv (-0.50/1.00 GiB). Reduce CPU memory used by other processes.\n",
+    ),
     # containers without GPUs, NCCL, fp8, a negative KV budget, kernel faults
     (
         "no-gpu-driver-in-container",
