@@ -411,3 +411,12 @@ def test_every_entry_survives_another_prefix_and_case(entry):
         for line in (prefix + entry["excerpt"], (prefix + entry["excerpt"]).upper()):
             r = run(line + "\n" + context)
             assert r.diagnoses and r.diagnoses[0].id == entry["id"], (line, [d.id for d in r.diagnoses])
+
+
+def test_an_exception_after_the_core_died_is_its_consequence():
+    log = (
+        API + "WARNING 12-03 10:00:01 [core_client.py:817] [shutdown] MPClient: engine core exited unexpectedly; starting cleanup\n"
+        + API + "BrokenPipeError: [Errno 32] Broken pipe\n"
+    )  # fmt: skip
+    r = run(log)
+    assert r.diagnoses[0].id == "engine-core-killed" and r.diagnoses[0].confidence < CONFIDENT

@@ -179,14 +179,15 @@ def _verdict(top: Diagnosis | None, competing: bool) -> str:
 
 def _unless_raised(diagnoses: list[Diagnosis], causes: list, root: RaisedException | None) -> list:
     """A death without a traceback steps down to a symptom when an exception it does not explain
-    was raised: that exception (or the entry that knows it) is the cause."""
+    was raised before it: that exception (or the entry that knows it) is the cause. One raised
+    after the death is more likely its consequence."""
     if root is None:
         return causes
     kept = []
     for d, sig, hit in causes:
-        if sig.unless_raised and not _explains(sig, hit, root):
+        if sig.unless_raised and root.line < hit.first_line and not _explains(sig, hit, root):
             d.role, d.confidence = "symptom", min(d.confidence, 0.3)
-            d.cause += f" An exception was raised first (line {root.line}): that is the cause to read."
+            d.cause += f" An exception was raised before it (line {root.line}): that is the cause to read."
         else:
             kept.append((d, sig, hit))
     return kept
