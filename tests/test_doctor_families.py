@@ -167,6 +167,20 @@ CASES = [
         "model-path-not-found",
         API + "OSError: /srv/models/nope is not a local folder and is not a valid model identifier listed\n",
     ),
+    # torch extensions and torch.compile, vLLM's engine-ready timeout (v1/utils.py)
+    (
+        "extension-abi-mismatch",
+        CORE + "ImportError: /x/site-packages/vllm/_C.abi3.so: undefined symbol: _ZN3c104cuda9SetDeviceEi\n",
+    ),
+    (
+        "torch-compile-failed",
+        CORE
+        + "torch._inductor.exc.InductorError: CalledProcessError: Command gcc returned non-zero exit status 1.\n",
+    ),
+    (
+        "engine-start-timeout",
+        API + "TimeoutError: Timed out waiting for engine core processes to start. Waited 600s\n",
+    ),
     # vLLM's CPU worker sizing host memory (v1/worker/cpu_worker.py)
     (
         "free-memory-below-utilization",
