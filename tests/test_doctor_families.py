@@ -181,6 +181,12 @@ CASES = [
         "engine-start-timeout",
         API + "TimeoutError: Timed out waiting for engine core processes to start. Waited 600s\n",
     ),
+    # transformers' AutoConfig on a config.json without model_type
+    (
+        "unknown-model-type",
+        CORE
+        + "ValueError: Unrecognized model in /srv/m. Should have a `model_type` key in its config.json\n",
+    ),
     # vLLM's CPU worker sizing host memory (v1/worker/cpu_worker.py)
     (
         "free-memory-below-utilization",
