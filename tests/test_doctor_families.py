@@ -125,6 +125,11 @@ CASES = [
         "failed to parse config /etc/llama-swap/config.yaml: yaml: line 3: mapping values are not allowed\n",
     ),
     ("router-config-invalid", "Error: qwen3: unknown macro '${PORTT}'\n"),
+    (
+        "router-config-invalid",
+        'time=2026-12-03T10:00:00Z level=ERROR msg="failed to load config" config=/etc/ls.yaml '
+        "error=\"qwen3: environment variable 'HF_TOKEN' not set\"\n",
+    ),
     # argparse (vLLM's FlexibleArgumentParser): every error form argparse has
     ("cli-missing-argument", "vllm serve: error: the following arguments are required: model_tag\n"),
     ("cli-missing-argument", "api_server.py: error: argument --foo: not allowed with argument --bar\n"),
