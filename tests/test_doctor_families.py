@@ -445,3 +445,23 @@ def test_an_exception_after_the_core_died_is_its_consequence():
     )  # fmt: skip
     r = run(log)
     assert r.diagnoses[0].id == "engine-core-killed" and r.diagnoses[0].confidence < CONFIDENT
+
+
+def test_a_misspelled_execstart_is_the_cause_of_the_missing_one():
+    """systemd-analyze verify on `ExecStrat=` (run here): the unknown key explains the refusal, so
+    the missing ExecStart= is only its consequence, and nothing is confident."""
+    r = run(
+        "/run/x/llm.service:2: Unknown key 'ExecStrat' in section [Service], ignoring.\n"
+        "llm.service: Service has no ExecStart=, ExecStop=, or SuccessAction=. Refusing.\n"
+        "Unit llm.service has a bad unit file setting.\n"
+    )
+    assert r.diagnoses[0].id == "systemd-unknown-key" and r.diagnoses[0].confidence < CONFIDENT
+    assert next(d for d in r.diagnoses if d.id == "systemd-no-execstart").role == "symptom"
+
+
+def test_a_logged_config_retry_is_not_the_raised_error():
+    """vLLM logs 'Error parsing config ... Unrecognized model' while it retries; only the raised
+    form names a config.json without model_type."""
+    r = run(API + "ERROR 12-03 00:57:07 [repo_utils.py:126] Error parsing config for /etc: Unrecognized model in "
+        "/etc. Should have a `model_type` key in its config.json., retrying 1 of 2\n")  # fmt: skip
+    assert not any(d.id == "unknown-model-type" for d in r.diagnoses)
