@@ -465,3 +465,11 @@ def test_a_logged_config_retry_is_not_the_raised_error():
     r = run(API + "ERROR 12-03 00:57:07 [repo_utils.py:126] Error parsing config for /etc: Unrecognized model in "
         "/etc. Should have a `model_type` key in its config.json., retrying 1 of 2\n")  # fmt: skip
     assert not any(d.id == "unknown-model-type" for d in r.diagnoses)
+
+
+def test_a_stop_timeout_is_not_a_start_timeout():
+    r = run(
+        JOURNAL + "vllm.service: State 'stop-sigterm' timed out. Killing.\n"
+        + JOURNAL + "vllm.service: Failed with result 'timeout'.\n"
+    )  # fmt: skip
+    assert not any(d.id == "systemd-start-timeout" for d in r.diagnoses)
