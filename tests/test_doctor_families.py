@@ -213,6 +213,14 @@ CASES = [
         "nvidia-container-cli: initialization error: load library failed: libnvidia-ml.so.1: cannot open shared object file\n",
     ),
     (
+        "no-gpu-driver-in-container",
+        "ggml_cuda_init: failed to initialize CUDA: no CUDA-capable device is detected\n",
+    ),
+    (
+        "tls-verify-failed",
+        "httpx.ConnectError: [SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed: self-signed certificate in chain\n",
+    ),
+    (
         "nccl-ib-dmabuf",
         "gpu-box:1:2 [0] transport/net_ib.cc:1234 NCCL WARN NET/IB : ibv_reg_dmabuf_mr failed for buffer 0x7f (rc=95)\n",
     ),
