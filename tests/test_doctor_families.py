@@ -237,6 +237,7 @@ CASES = [
         "cuda-illegal-memory-access",
         CORE + "RuntimeError: CUDA error: an illegal memory access was encountered\n",
     ),
+    ("systemd-exec-path-invalid", "/run/x/llm.service:2: Empty path in command line: '@'\n"),
     # systemd's journal at run time (messages of systemd's service manager; exit codes of systemd.exec)
     (
         "systemd-environment-file-missing",
