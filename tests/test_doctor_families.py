@@ -186,6 +186,18 @@ CASES = [
         "engine-start-timeout",
         API + "TimeoutError: Timed out waiting for engine core processes to start. Waited 600s\n",
     ),
+    # checkpoints whose files do not fit each other (vLLM's weight loader, transformers' AutoTokenizer)
+    (
+        "weights-shape-mismatch",
+        WORKER
+        + "ValueError: There is no module or parameter named 'model.layers.0.mlp.experts' in LlamaForCausalLM.\n",
+    ),
+    (
+        "tokenizer-corrupt",
+        frame("transformers/models/auto/tokenization_auto.py", prefix=API)
+        + API
+        + "ValueError: Tokenizer class Qwen9Tokenizer does not exist or is not currently imported.\n",
+    ),
     # transformers' AutoConfig on a config.json without model_type
     (
         "unknown-model-type",
