@@ -147,16 +147,6 @@ CASES = [
         API + "KeyError: 'invalid tool call parser: nosuch (chose from { hermes,qwen3_xml })'\n",
     ),
     ("parser-unknown", "KeyError: 'Invalid Reasoning Parser: r2 (chose from { deepseek_r1 })'\n"),
-    # a healthy server asked for a model it does not serve (vLLM's serving layer)
-    (
-        "model-not-served",
-        API
-        + "ERROR 12-03 10:00:00 [serving.py:274] Error with model error=ErrorInfo(message='The model `gpt-4` does not exist.', code=404)\n",
-    ),
-    (
-        "parser-unknown",
-        API + "KeyError: \"Reasoning parser 'nosuch' not found. Available parsers: deepseek_r1, qwen3\"\n",
-    ),
     # huggingface_hub / transformers: revisions, gated or absent repos, local paths
     (
         "hub-revision-not-found",
@@ -389,8 +379,9 @@ def test_an_error_raised_elsewhere_is_not_claimed_by_the_config_family():
 
 
 def test_a_killed_core_yields_to_the_exception_it_raised():
-    """'engine core exited unexpectedly' is also printed after a core that raised: then the raised
-    exception is the cause and the exit only its consequence."""
+    """'engine core exited unexpectedly' is also printed after a core that raised: the raised
+    exception is the cause; the exit without a traceback is only ever a symptom (so the supervisor's
+    'same cause twice' rule never gives up on two kills)."""
     log = (
         CORE + "Traceback (most recent call last):\n"
         + frame("vllm/v1/worker/frob.py")
@@ -401,6 +392,8 @@ def test_a_killed_core_yields_to_the_exception_it_raised():
     assert r.diagnoses[0].id == "uncaught-exception"
     killed = next(d for d in r.diagnoses if d.id == "engine-core-killed")
     assert killed.role == "symptom" and killed.confidence < CONFIDENT
+    alone = run(log.split("\n", 3)[3])
+    assert alone.diagnoses[0].id == "engine-core-killed" and alone.verdict == "symptoms only"
 
 
 def test_the_oom_killer_explains_a_killed_core():
@@ -459,7 +452,7 @@ def test_every_entry_survives_another_prefix_and_case(entry):
             assert r.diagnoses and r.diagnoses[0].id == entry["id"], (line, [d.id for d in r.diagnoses])
 
 
-def test_an_exception_after_the_core_died_is_its_consequence():
+def test_a_broken_pipe_after_the_core_died_is_its_consequence():
     log = (
         API + "WARNING 12-03 10:00:01 [core_client.py:817] [shutdown] MPClient: engine core exited unexpectedly; starting cleanup\n"
         + API + "BrokenPipeError: [Errno 32] Broken pipe\n"

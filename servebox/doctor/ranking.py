@@ -13,8 +13,7 @@ Rules, in order:
 - two explained causes of different categories, both confident, are shown as competing;
 - an entry with `raised_in` also matches the root exception when it was raised in that file (its
   wordings are too many to list), with its own, lower, confidence;
-- a death without a traceback (`unless_raised`) is only a symptom when an exception was raised
-  that it does not explain: the exception is the cause, the exit its consequence.
+- a cause that `unless_seen` names a likelier reason for (seen anywhere in the log) is only a symptom.
 """
 
 from __future__ import annotations
@@ -180,22 +179,6 @@ def _verdict(top: Diagnosis | None, competing: bool) -> str:
     return "symptoms only" if top.role == "symptom" else "no failure"
 
 
-def _unless_raised(diagnoses: list[Diagnosis], causes: list, root: RaisedException | None) -> list:
-    """A death without a traceback steps down to a symptom when an exception it does not explain
-    was raised before it: that exception (or the entry that knows it) is the cause. One raised
-    after the death is more likely its consequence."""
-    if root is None:
-        return causes
-    kept = []
-    for d, sig, hit in causes:
-        if sig.unless_raised and root.line < hit.first_line and not _explains(sig, hit, root):
-            d.role, d.confidence = "symptom", min(d.confidence, 0.3)
-            d.cause += f" An exception was raised before it (line {root.line}): that is the cause to read."
-        else:
-            kept.append((d, sig, hit))
-    return kept
-
-
 def rank(t: Triage) -> TriageResult:
     raised = sorted(t.raised.values(), key=lambda e: e.line)
     via = _exception_hits(t, raised)
@@ -207,7 +190,6 @@ def rank(t: Triage) -> TriageResult:
     root = _root(raised, consumed)
     diagnoses = [_diagnosis(sig, hit, t, sig.id in via) for sig, hit in found]
     causes = [(d, sig, hit) for d, (sig, hit) in zip(diagnoses, found, strict=True) if d.role == "cause"]
-    causes = _unless_raised(diagnoses, causes, root)
     competing = _weigh_root(diagnoses, causes, root)
     confident = {d.category for d in diagnoses if d.role == "cause" and d.confidence >= CONFIDENT}
     competing |= len(confident) > 1

@@ -37,7 +37,6 @@ class Signature:
     unless_shutdown: bool = False  # a death that does not count after an orderly stop was asked for
     versions: str = ""
     unless_seen: tuple[str, ...] = ()  # literals that, seen anywhere, make this cause only a consequence
-    unless_raised: bool = False  # a death with no traceback: only a symptom when an exception was raised
     # a family known by where its exception was raised (the innermost frame's file), for checks whose
     # messages are too many to list (vLLM's config validators): matched on the root exception
     raised_in: re.Pattern[str] | None = None
@@ -82,7 +81,6 @@ def load_signatures() -> tuple[Signature, ...]:
             unless_shutdown=bool(e.get("unless_shutdown", False)),
             explains=tuple(re.compile(p, re.IGNORECASE) for p in _as_tuple(e.get("explains"))),
             versions=e.get("versions", ""),
-            unless_raised=bool(e.get("unless_raised", False)),
             unless_seen=tuple(w.lower() for w in _as_tuple(e.get("unless_seen"))),
             raised_in=re.compile(e["raised_in"]) if e.get("raised_in") else None,
             exception_types=_as_tuple(e.get("exception_types")),
