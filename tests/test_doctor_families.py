@@ -487,3 +487,16 @@ def test_a_stop_timeout_is_not_a_start_timeout():
         + JOURNAL + "vllm.service: Failed with result 'timeout'.\n"
     )  # fmt: skip
     assert not any(d.id == "systemd-start-timeout" for d in r.diagnoses)
+
+
+def test_two_kills_in_a_row_are_not_a_deterministic_cause_for_the_restart_policy():
+    """servebox/serve/incidents.py gives up when the same diagnosed cause comes twice in a row: a
+    core killed from outside (no traceback) must not be such a cause."""
+    from servebox.serve.incidents import cause_of, diagnose
+
+    log = (
+        API + "WARNING 12-03 10:00:01 [core_client.py:817] [shutdown] MPClient: engine core exited unexpectedly; starting cleanup\n"
+        + "vllm.v1.engine.exceptions.EngineDeadError: EngineCore encountered an issue. See stack trace (above) for the root cause.\n"
+    )  # fmt: skip
+    diagnosis = diagnose("tiny", log)
+    assert cause_of(diagnosis) is None and "EngineDeadError" in str(diagnosis)
