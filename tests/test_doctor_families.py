@@ -188,6 +188,13 @@ CASES = [
         + API
         + "ValueError: Tokenizer class Qwen9Tokenizer does not exist or is not currently imported.\n",
     ),
+    # vLLM's LoRA loading (vllm/exceptions.py, lora/peft_helper.py; the first one also run for real here)
+    (
+        "lora-adapter-not-found",
+        CORE
+        + "RuntimeError: Worker failed with error 'Loading lora ad failed: No adapter found for /nope/adapter', please check\n",
+    ),
+    ("lora-rank-too-large", WORKER + "ValueError: LoRA rank 64 is greater than max_lora_rank 16.\n"),
     # transformers' AutoConfig on a config.json without model_type
     (
         "unknown-model-type",
