@@ -65,6 +65,10 @@ CASES = [
         "FileNotFoundError: [Errno 2] No such file or directory\n",
     ),
     ("ssl-file-missing", API + "ssl.SSLError: [SSL] PEM lib (_ssl.c:3917)\n"),
+    (
+        "ssl-file-missing",
+        "    ctx.load_verify_locations(ca_certs)\nFileNotFoundError: [Errno 2] No such file or directory\n",
+    ),
     ("ssl-file-missing", "SSLError: [X509: KEY_VALUES_MISMATCH] key values mismatch (_ssl.c:3921)\n"),
     # vLLM --tokenizer-mode that does not fit the checkpoint's tokenizer files
     ("tokenizer-mode-mismatch", API + "ValueError: No tokenizer file found.\n"),
