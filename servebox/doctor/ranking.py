@@ -10,18 +10,21 @@ Rules, in order:
 - the root exception (the first raised exception that is not a wrapper such as EngineDeadError) is
   always shown; when no cause entry explains it (its line or its text), it is a competing cause, and
   with no cause entry at all it is the answer: "no known signature: X raised Y at line N";
-- two explained causes of different categories, both confident, are shown as competing.
+- two explained causes of different categories, both confident, are shown as competing;
+- an entry with `raised_in` also matches the root exception when it was raised in that file (its
+  wordings are too many to list), with its own, lower, confidence;
+- a cause that `unless_seen` names a likelier reason for (seen anywhere in the log) is only a symptom.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from servebox.doctor.triage import Diagnosis, Evidence, RaisedException, TriageResult
+from servebox.doctor.triage import Diagnosis, Evidence, Hits, RaisedException, TriageResult
 
 if TYPE_CHECKING:
     from servebox.doctor.signatures import Signature
-    from servebox.doctor.triage import Hits, Triage
+    from servebox.doctor.triage import Triage
 
 CONFIDENT = 0.7
 UNEXPLAINED_CAP = 0.6  # a cause entry that does not explain the root exception is not confident
@@ -66,18 +69,41 @@ def _shutdown_before(t: Triage, line: int) -> int | None:
     return None
 
 
-def _diagnosis(sig: Signature, hit: Hits, t: Triage) -> Diagnosis:
+def _exception_hits(t: Triage, raised: list[RaisedException]) -> set[str]:
+    """Hits for entries known by where their exception was raised: the first exception that is not
+    a wrapper, when it was raised in a matching file and no entry names its line already."""
+    first = next((e for e in raised if e.classification not in NOT_ROOT), None)
+    if first is None or not first.raised_in:
+        return set()
+    if any(n == first.line for hit in t.hits.values() for n, _ in hit.evidence):
+        return set()  # known by its wording, not by its place
+    via: set[str] = set()
+    short = first.type.rsplit(".", 1)[-1]
+    for sig in t.signatures:
+        if sig.raised_in is None or sig.id in t.hits:
+            continue
+        if sig.exception_types and short not in sig.exception_types:
+            continue
+        if sig.raised_in.search(first.raised_in):
+            text = f"{first.type}: {first.message}"[:400]
+            t.hits[sig.id] = Hits(first.occurrences, first.line, first.line, {}, [(first.line, text)])
+            via.add(sig.id)
+    return via
+
+
+def _diagnosis(sig: Signature, hit: Hits, t: Triage, via_exception: bool = False) -> Diagnosis:
     groups = _Format(hit.groups)
     raised_here = [e for e in t.raised.values() if e.line == hit.first_line]
     if raised_here:
         groups.setdefault("exception", raised_here[0].message)
+        groups.setdefault("exception_type", raised_here[0].type.rsplit(".", 1)[-1])
     d = Diagnosis(
         id=sig.id,
         category=sig.category,
         role=sig.role,
-        cause=sig.cause.format_map(groups),
+        cause=(sig.exception_cause if via_exception else sig.cause).format_map(groups),
         fix=sig.fix.format_map(groups),
-        confidence=sig.confidence,
+        confidence=sig.exception_confidence if via_exception else sig.confidence,
         occurrences=hit.count,
         first_line=hit.first_line,
         evidence=[Evidence(line=n, text=s) for n, s in hit.evidence],
@@ -89,6 +115,9 @@ def _diagnosis(sig: Signature, hit: Hits, t: Triage) -> Diagnosis:
         d.role, d.fatal, d.confidence = "note", False, 0.1
         d.cause = sig.progress_note.format_map(groups)
         d.fix = "Nothing to fix: the start went on. If starts are too slow, give the engine more CPU or a warm compile cache."
+    if sig.unless_seen and (seen := t.seen_requirements.intersection(sig.unless_seen)):
+        d.role, d.confidence = "symptom", min(d.confidence, 0.3)
+        d.cause += f" The log also says '{sorted(seen)[0]}': that is more likely the reason."
     if sig.unless_shutdown and (asked := _shutdown_before(t, hit.first_line)) is not None:
         d.role, d.fatal, d.confidence = "note", False, 0.1
         d.cause = f"Not a failure: a stop was asked for at line {asked} (SIGTERM), and vLLM reports its engine as dead while it shuts down."
@@ -151,14 +180,15 @@ def _verdict(top: Diagnosis | None, competing: bool) -> str:
 
 
 def rank(t: Triage) -> TriageResult:
-    found, superseded = _matched(t)
     raised = sorted(t.raised.values(), key=lambda e: e.line)
+    via = _exception_hits(t, raised)
+    found, superseded = _matched(t)
     # an exception on a symptom's line only points back; one on a superseded entry's line is
     # explained by the entry that superseded it
     consumed = {n for sig, hit in found if sig.role == "symptom" for n, _ in hit.evidence}
     consumed |= {n for hit in superseded for n, _ in hit.evidence}
     root = _root(raised, consumed)
-    diagnoses = [_diagnosis(sig, hit, t) for sig, hit in found]
+    diagnoses = [_diagnosis(sig, hit, t, sig.id in via) for sig, hit in found]
     causes = [(d, sig, hit) for d, (sig, hit) in zip(diagnoses, found, strict=True) if d.role == "cause"]
     competing = _weigh_root(diagnoses, causes, root)
     confident = {d.category for d in diagnoses if d.role == "cause" and d.confidence >= CONFIDENT}

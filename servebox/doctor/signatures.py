@@ -36,6 +36,13 @@ class Signature:
     progress_note: str = ""  # what to say instead, then ({progress_line} is where it moved)
     unless_shutdown: bool = False  # a death that does not count after an orderly stop was asked for
     versions: str = ""
+    unless_seen: tuple[str, ...] = ()  # literals that, seen anywhere, make this cause only a consequence
+    # a family known by where its exception was raised (the innermost frame's file), for checks whose
+    # messages are too many to list (vLLM's config validators): matched on the root exception
+    raised_in: re.Pattern[str] | None = None
+    exception_types: tuple[str, ...] = ()
+    exception_confidence: float = 0.0
+    exception_cause: str = ""
 
     def search(self, line: str) -> re.Match[str] | None:
         for pattern in self.patterns:
@@ -74,6 +81,11 @@ def load_signatures() -> tuple[Signature, ...]:
             unless_shutdown=bool(e.get("unless_shutdown", False)),
             explains=tuple(re.compile(p, re.IGNORECASE) for p in _as_tuple(e.get("explains"))),
             versions=e.get("versions", ""),
+            unless_seen=tuple(w.lower() for w in _as_tuple(e.get("unless_seen"))),
+            raised_in=re.compile(e["raised_in"]) if e.get("raised_in") else None,
+            exception_types=_as_tuple(e.get("exception_types")),
+            exception_confidence=float(e.get("exception_confidence", e["confidence"])),
+            exception_cause=e.get("exception_cause", e["cause"]),
         )
         for e in raw["signature"]
     )

@@ -134,7 +134,7 @@ class Triage:
         for sig in self.signatures:
             for keyword in sig.keywords:
                 self.by_keyword.setdefault(keyword, []).append(sig)
-        self.requirement_words = {w for sig in self.signatures for w in sig.requires}
+        self.requirement_words = {w for sig in self.signatures for w in (*sig.requires, *sig.unless_seen)}
         self.seen_requirements: set[str] = set()
         self.finder = _finder(tuple(sorted({*self.by_keyword, *self.requirement_words, *EXCEPTION_WORDS})))
         self.exception_words = set(EXCEPTION_WORDS)
