@@ -262,7 +262,8 @@ def cases(tiny: Path, tmp: Path) -> dict:
             tiny, "--max-model-len", "512", env={"VLLM_CPU_KVCACHE_SPACE": "1GiB"}
         ),
         "vllm-port-in-use": lambda: _with_port(
-            int(os.environ.get("DOCTOR_CORPUS_PORT", "22010")), lambda: vllm(tiny, "--max-model-len", "512", timeout=420)
+            int(os.environ.get("DOCTOR_CORPUS_PORT", "22010")),
+            lambda: vllm(tiny, "--max-model-len", "512", timeout=420),
         ),
         "vllm-port-out-of-range": lambda: run([*VLLM, str(tiny), "--port", "99999"], 150),
         "vllm-max-num-seqs-zero": lambda: vllm(tiny, "--max-num-seqs", "0"),
@@ -383,7 +384,9 @@ def cases(tiny: Path, tmp: Path) -> dict:
             tiny, lambda proc: None, env={"VLLM_RINGBUFFER_WARNING_INTERVAL": "3"}, settle=3
         ),
         # ---- llama.cpp's llama-server
-        "llama-port-in-use": lambda: _with_port(int(LLAMA_PORT), lambda: llama("-m", str(GGUF), "--host", "0.0.0.0")),
+        "llama-port-in-use": lambda: _with_port(
+            int(LLAMA_PORT), lambda: llama("-m", str(GGUF), "--host", "0.0.0.0")
+        ),
         "llama-invalid-argument": lambda: llama("-m", str(GGUF), "--ctx-sizee", "2048"),
         "llama-bad-value": lambda: llama("-m", str(GGUF), "-c", "two-thousand"),
         "llama-model-missing": lambda: llama("-m", "/srv/models/qwen3-8b-q4_k_m.gguf"),

@@ -123,9 +123,7 @@ def cases(h, tiny: Path, tmp: Path) -> dict:
         "llama-lora-missing": lambda: h.llama("-m", str(h.GGUF), "--lora", "/srv/lora/support-bot.gguf"),
         "llama-ctx-above-training": lambda: h.llama("-m", str(h.GGUF), "-c", "16384", timeout=40),
         # ---- systemd-analyze verify on broken units
-        "systemd-service-keys-in-unit-section": lambda: h.systemd_verify(
-            unit.replace("[Service]\n", "")
-        ),
+        "systemd-service-keys-in-unit-section": lambda: h.systemd_verify(unit.replace("[Service]\n", "")),
         "systemd-section-name-lowercase": lambda: h.systemd_verify(unit.replace("[Service]", "[service]")),
         "systemd-execstart-env-var-path": lambda: h.systemd_verify(
             unit.replace("ExecStart=/bin/sleep 1000", "ExecStart=${VENV}/bin/vllm serve /srv/models/llm")
