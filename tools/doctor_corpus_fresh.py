@@ -7,8 +7,21 @@ written in manifest.toml before doctor was run on the logs, and the knowledge ba
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
+ROUTER_PORT = int(os.environ.get("DOCTOR_CORPUS_ROUTER_PORT", "22013"))
+UP_SPEC = """[router]
+listen = "127.0.0.1:{router}"
+
+[[models]]
+name = "qwen"
+checkpoint = "{checkpoint}"
+engine = "llama.cpp"
+binary = "{binary}"
+port = {engine}
+cold_start_s = 30
+"""
 BROKEN_TEMPLATE = "{% for m in messages %}<|{{ m['role'] }}|>{{ m['content'] }<|end|>{% endfor %}"
 
 
@@ -30,6 +43,18 @@ def split_into_two_shards(model: Path, keep_second: bool = False) -> None:
     (model / "model.safetensors.index.json").write_text(json.dumps(index, indent=2))
     (model / "model.safetensors").unlink()
     (model / shards[0 if keep_second else 1]).unlink()
+
+
+def servebox_up(h, tmp: Path, binary: str, timeout: float = 40) -> str:
+    """`servebox up` on a one-model llama.cpp spec, stopped with SIGINT after `timeout` seconds."""
+    spec = tmp / "spec.toml"
+    spec.write_text(
+        UP_SPEC.format(router=ROUTER_PORT, checkpoint=h.GGUF, binary=binary, engine=ROUTER_PORT + 1)
+    )
+    up = str(h.REPO / ".venv" / "bin" / "servebox")
+    return h.run(
+        ["timeout", "-s", "INT", str(timeout), up, "up", str(spec), "--state-dir", str(tmp / "state")], 90
+    )
 
 
 def cut_file(src: Path, dst: Path, keep: int) -> Path:
@@ -122,6 +147,13 @@ def cases(h, tiny: Path, tmp: Path) -> dict:
         ),
         "llama-lora-missing": lambda: h.llama("-m", str(h.GGUF), "--lora", "/srv/lora/support-bot.gguf"),
         "llama-ctx-above-training": lambda: h.llama("-m", str(h.GGUF), "-c", "16384", timeout=40),
+        # ---- servebox up on a broken spec
+        "servebox-up-engine-binary-missing": lambda: servebox_up(
+            h, tmp, "/opt/llama.cpp/build/bin/llama-server"
+        ),
+        "servebox-up-router-port-held": lambda: h._with_port(
+            ROUTER_PORT, lambda: servebox_up(h, tmp, h.LLAMA)
+        ),
         # ---- systemd-analyze verify on broken units
         "systemd-service-keys-in-unit-section": lambda: h.systemd_verify(unit.replace("[Service]\n", "")),
         "systemd-section-name-lowercase": lambda: h.systemd_verify(unit.replace("[Service]", "[service]")),
