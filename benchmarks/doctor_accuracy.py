@@ -47,7 +47,10 @@ def score(cases: list[dict], verbose: bool = False) -> dict[str, dict[str, int]]
         right1, right3 = ids[0] == case["expected"], case["expected"] in ids[:3]
         confident_wrong = not right1 and top is not None and ids[0] != "none" and top.confidence >= CONFIDENT
         origin = "public" if case["file"].startswith("public-") else "made here"
-        groups_of = ["all", "held back" if case.get("held_back") else "built from", origin]
+        unseen = case.get("held_back") or case.get("batch")  # a batch was never read by the KB's writers
+        groups_of = ["all", origin] + (
+            ["held back"] if case.get("held_back") else [] if unseen else ["built from"]
+        )
         if case.get("fresh"):
             groups_of.append("fresh")
         if case.get("batch"):
