@@ -5,9 +5,11 @@ corpus; cases marked `held_back` were not read while writing signatures, so thei
 honest one (see the manifest's header: the last growth of the knowledge base knew the held-back
 misses' families, so `fresh` cases, made after it, are the clean measure). Prints top-1 and top-3 rates and the number of confident wrong answers (a wrong top
 diagnosis with confidence >= 0.7), overall, on held-back cases, and per origin (made here /
-public thread). With --baseline REV, the triage of git revision REV (e.g. 0c366c8, before issue 12)
+public thread), and one line per `batch` (e.g. "fresh-4", made by someone who did not write the
+knowledge base). An expected id "new:<id>" names a cause no signature knows: it counts as a miss
+(an honest one), and as confidently wrong only if doctor names another cause at >= 0.7. With --baseline REV, the triage of git revision REV (e.g. 0c366c8, before issue 12)
 is scored on the same corpus in the same run, for the before/after figure.
-Run: python benchmarks/doctor_accuracy.py [--verbose] [--baseline REV]
+Run: python benchmarks/doctor_accuracy.py [--verbose] [--batch NAME] [--baseline REV]
 """
 
 from __future__ import annotations
@@ -45,9 +47,14 @@ def score(cases: list[dict], verbose: bool = False) -> dict[str, dict[str, int]]
         right1, right3 = ids[0] == case["expected"], case["expected"] in ids[:3]
         confident_wrong = not right1 and top is not None and ids[0] != "none" and top.confidence >= CONFIDENT
         origin = "public" if case["file"].startswith("public-") else "made here"
-        groups_of = ["all", "held back" if case.get("held_back") else "built from", origin]
+        unseen = case.get("held_back") or case.get("batch")  # a batch was never read by the KB's writers
+        groups_of = ["all", origin] + (
+            ["held back"] if case.get("held_back") else [] if unseen else ["built from"]
+        )
         if case.get("fresh"):
             groups_of.append("fresh")
+        if case.get("batch"):
+            groups_of.append(f"batch {case['batch']}")
         for group in groups_of:
             g = groups.setdefault(group, {"n": 0, "top1": 0, "top3": 0, "confident_wrong": 0})
             g["n"] += 1
@@ -56,7 +63,10 @@ def score(cases: list[dict], verbose: bool = False) -> dict[str, dict[str, int]]
             g["confident_wrong"] += confident_wrong
         if verbose or confident_wrong:
             mark = "ok " if right1 else ("WRONG!" if confident_wrong else "miss")
-            print(f"{mark:6} {case['file']}: expected {case['expected']}, got {ids[:3]}")
+            conf = f"{top.confidence:.2f}" if top is not None else "-"
+            print(
+                f"{mark:6} {case['file']}: expected {case['expected']}, got {ids[:3]} (top confidence {conf})"
+            )
     return groups
 
 
@@ -99,14 +109,18 @@ def baseline(rev: str, cases: list[dict]) -> str:
 
 def main() -> None:
     cases = load_cases()
+    if "--batch" in sys.argv:  # score one batch only, e.g. --batch fresh-4
+        wanted = sys.argv[sys.argv.index("--batch") + 1]
+        cases = [c for c in cases if c.get("batch") == wanted]
     groups = score(cases, verbose="--verbose" in sys.argv)
     print(f"doctor on {len(cases)} real failure logs (tests/fixtures/doctor-corpus):")
-    for name in ("all", "held back", "built from", "fresh", "made here", "public"):
+    batches = sorted(name for name in groups if name.startswith("batch "))
+    for name in ("all", "held back", "built from", "fresh", "made here", "public", *batches):
         g = groups.get(name)
         if g:
             print(
                 f"  {name:10}: {g['n']:3} logs, top-1 {g['top1'] / g['n']:6.1%}, top-3 {g['top3'] / g['n']:6.1%}, "
-                f"confident wrong {g['confident_wrong']}"
+                f"confident wrong {g['confident_wrong']} (measured)"
             )
     if "--baseline" in sys.argv:
         print(baseline(sys.argv[sys.argv.index("--baseline") + 1], cases))

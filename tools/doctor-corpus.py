@@ -9,7 +9,9 @@ not here. Usage (from the repository root):
 TINY_MODEL_DIR is made by `.venv-vllm/bin/python tests/engine/make_tiny_model.py DIR`; the llama.cpp
 cases want a GGUF that loads: `python tests/engine/make_tiny_gguf.py DIR/tokenizer.json OUT.gguf`, given
 as DOCTOR_CORPUS_GGUF (default /tmp/doctor-corpus/tiny-f32.gguf), and llama-server built by
-tools/llama-cpp.sh. Ports: 22010-22020 (DOCTOR_CORPUS_PORT moves the vLLM one to run two batches at once).
+tools/llama-cpp.sh. Ports: 22010-22012 by default; DOCTOR_CORPUS_PORT, DOCTOR_CORPUS_LLAMA_PORT and
+DOCTOR_CORPUS_SERVE_PORT move the vLLM, llama-server and serve-then-break ones (to run batches at once).
+The cases of the fourth fresh batch live in tools/doctor_corpus_fresh.py (merged in here).
 The expected answers are not here: they are written by hand in the manifest, before the knowledge
 base is grown from a new log.
 """
@@ -92,8 +94,12 @@ def vllm(model: Path | str, *flags: str, timeout: float = 150, env: dict | None 
     )
 
 
-def llama(*flags: str, timeout: float = 60) -> str:
-    return run([LLAMA, "--port", "22011", *flags], timeout)
+LLAMA_PORT = os.environ.get("DOCTOR_CORPUS_LLAMA_PORT", "22011")
+SERVE_PORT = int(os.environ.get("DOCTOR_CORPUS_SERVE_PORT", "22012"))
+
+
+def llama(*flags: str, timeout: float = 60, port: str | None = None) -> str:
+    return run([LLAMA, "--port", port or LLAMA_PORT, *flags], timeout)
 
 
 def holding_port(port: int):
@@ -118,14 +124,14 @@ def serve_then(model: Path, action, *flags: str, env: dict | None = None, settle
     """Start a healthy vLLM, do `action(proc)` to break it while serving, give it `settle` seconds."""
     log = tempfile.TemporaryFile()
     proc = subprocess.Popen(
-        [*VLLM, str(model), "--port", "22012", "--max-model-len", "512", *flags],
+        [*VLLM, str(model), "--port", str(SERVE_PORT), "--max-model-len", "512", *flags],
         stdout=log,
         stderr=subprocess.STDOUT,
         env={**os.environ, **ENV, **(env or {})},
         start_new_session=True,
     )
     try:
-        if wait_healthy(22012, time.monotonic() + 420):
+        if wait_healthy(SERVE_PORT, time.monotonic() + 420):
             action(proc)
             time.sleep(settle)
     finally:
@@ -147,7 +153,7 @@ def kill_engine_core(proc) -> None:
     def send() -> None:
         body = json.dumps({"model": proc.args[4], "prompt": "hello " * 50, "max_tokens": 400}).encode()
         req = urllib.request.Request(
-            "http://127.0.0.1:22012/v1/completions", body, {"Content-Type": "application/json"}
+            f"http://127.0.0.1:{SERVE_PORT}/v1/completions", body, {"Content-Type": "application/json"}
         )
         try:
             urllib.request.urlopen(req, timeout=60).read()
@@ -256,7 +262,8 @@ def cases(tiny: Path, tmp: Path) -> dict:
             tiny, "--max-model-len", "512", env={"VLLM_CPU_KVCACHE_SPACE": "1GiB"}
         ),
         "vllm-port-in-use": lambda: _with_port(
-            22010, lambda: vllm(tiny, "--max-model-len", "512", timeout=420)
+            int(os.environ.get("DOCTOR_CORPUS_PORT", "22010")),
+            lambda: vllm(tiny, "--max-model-len", "512", timeout=420),
         ),
         "vllm-port-out-of-range": lambda: run([*VLLM, str(tiny), "--port", "99999"], 150),
         "vllm-max-num-seqs-zero": lambda: vllm(tiny, "--max-num-seqs", "0"),
@@ -377,7 +384,9 @@ def cases(tiny: Path, tmp: Path) -> dict:
             tiny, lambda proc: None, env={"VLLM_RINGBUFFER_WARNING_INTERVAL": "3"}, settle=3
         ),
         # ---- llama.cpp's llama-server
-        "llama-port-in-use": lambda: _with_port(22011, lambda: llama("-m", str(GGUF), "--host", "0.0.0.0")),
+        "llama-port-in-use": lambda: _with_port(
+            int(LLAMA_PORT), lambda: llama("-m", str(GGUF), "--host", "0.0.0.0")
+        ),
         "llama-invalid-argument": lambda: llama("-m", str(GGUF), "--ctx-sizee", "2048"),
         "llama-bad-value": lambda: llama("-m", str(GGUF), "-c", "two-thousand"),
         "llama-model-missing": lambda: llama("-m", "/srv/models/qwen3-8b-q4_k_m.gguf"),
@@ -387,7 +396,7 @@ def cases(tiny: Path, tmp: Path) -> dict:
         "llama-host-unresolvable": lambda: llama("-m", str(GGUF), "--host", "gpu-box.invalid"),
         "llama-gguf-without-vocab": lambda: llama("-m", str(GGUF_NO_VOCAB)),
         "llama-killed-by-oom-limit": lambda: run(
-            ["prlimit", "--as=300000000", LLAMA, "--port", "22011", "-m", str(GGUF), "-c", "65536"], 60
+            ["prlimit", "--as=300000000", LLAMA, "--port", LLAMA_PORT, "-m", str(GGUF), "-c", "65536"], 60
         ),
         "llama-ngl-not-a-number": lambda: llama("-m", str(GGUF), "-ngl", "all-of-them"),
         "llama-model-is-a-directory": lambda: llama("-m", str(GGUF.parent)),
@@ -438,6 +447,14 @@ def cases(tiny: Path, tmp: Path) -> dict:
     }
 
 
+def all_cases(tiny: Path, tmp: Path) -> dict:
+    """The cases above and those of the fourth fresh batch (tools/doctor_corpus_fresh.py)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import doctor_corpus_fresh  # noqa: PLC0415 (a sibling script module)
+
+    return {**cases(tiny, tmp), **doctor_corpus_fresh.cases(sys.modules[__name__], tiny, tmp)}
+
+
 def _with_port(port: int, fn):
     s = holding_port(port)
     try:
@@ -451,7 +468,7 @@ def main() -> None:
     wanted = set(sys.argv[2:])
     OUT.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="doctor-corpus-") as tmp:
-        for case_id, make in cases(tiny, Path(tmp)).items():
+        for case_id, make in all_cases(tiny, Path(tmp)).items():
             if wanted and case_id not in wanted:
                 continue
             if case_id.startswith("llama-") and not Path(LLAMA).exists():
