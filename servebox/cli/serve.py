@@ -68,6 +68,7 @@ def up(
     from servebox.serve.supervisor import Supervisor
 
     spec = load_spec(spec_path)
+    _executables_exist(spec, spec_path, all_nodes_here)
     host, port = spec.router.listen_host, spec.router.listen_port  # validated by the spec ([IPv6]:port too)
     state_dir.mkdir(parents=True, exist_ok=True)
     run = RunState(state_dir)
@@ -122,6 +123,26 @@ def up(
         sup.stop_all()
         run.release()
         stamp("servebox up stopped; its engines are stopped")
+
+
+def _executables_exist(spec, spec_path: Path, all_nodes_here: bool) -> None:
+    """Every engine up starts must have its program (a missing llama-server crashed up with a traceback):
+    one line naming the spec and the key, exit 2, before anything is written or started."""
+    import os
+
+    from servebox.deploy.systemd import engine_argv
+
+    for model in spec.models:
+        if model.own_unit or (len(model.nodes) > 1 and not all_nodes_here):
+            continue  # systemd runs it, or its head may be another host (the supervisor decides that)
+        program = engine_argv(model)[0]
+        if not (os.path.isfile(program) and os.access(program, os.X_OK)):
+            key = "binary" if model.engine == "llama.cpp" else "venv"
+            raise InputError(
+                str(spec_path),
+                f"models[{model.name}].{key}",
+                f"no executable at {program}: nothing was started",
+            )
 
 
 @app.command()
