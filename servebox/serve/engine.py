@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import re
-import signal
 import subprocess
 import threading
 import time
@@ -20,7 +19,7 @@ from pathlib import Path
 from servebox.deploy.spec import Model
 from servebox.deploy.systemd import engine_argv
 from servebox.serve.nodes import NodeProcess
-from servebox.serve.procs import ProcessId, cmdline
+from servebox.serve.procs import ProcessId, cmdline, stop_child_group
 from servebox.serve.spawn import Spawner
 
 
@@ -145,24 +144,7 @@ class EngineProcess:
     def _stop_head(self, grace_s: float) -> None:
         if self.proc is None:
             return
-        pgid = self.proc.pid
-        for sig in (signal.SIGCONT, signal.SIGTERM):
-            try:
-                os.killpg(pgid, sig)
-            except ProcessLookupError:
-                break
-        try:
-            self.proc.wait(timeout=grace_s)
-        except subprocess.TimeoutExpired:
-            pass
-        try:
-            os.killpg(pgid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        try:
-            self.proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            pass
+        stop_child_group(self.proc, grace_s)
 
     def engine_core_pid(self) -> int | None:
         """The vLLM engine-core child (its process title says EngineCore), where a real hang lives."""

@@ -10,7 +10,6 @@ incident names the node (host, rank, pid, how it ended) and what the head logged
 
 from __future__ import annotations
 
-import os
 import signal
 import socket
 import subprocess
@@ -19,7 +18,7 @@ from pathlib import Path
 
 from servebox.deploy.node_argv import node_commands
 from servebox.deploy.spec import Host, Model, Spec
-from servebox.serve.procs import ProcessId
+from servebox.serve.procs import ProcessId, stop_child_group
 from servebox.serve.spawn import Spawner
 
 LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
@@ -100,25 +99,8 @@ class NodeProcess:
 
     def stop(self, grace_s: float = 20.0) -> None:
         """The whole group: the node's main process and the vLLM workers it spawned."""
-        if self.proc is None:
-            return
-        for sig in (signal.SIGCONT, signal.SIGTERM):
-            try:
-                os.killpg(self.proc.pid, sig)
-            except ProcessLookupError:
-                break
-        try:
-            self.proc.wait(timeout=grace_s)
-        except subprocess.TimeoutExpired:
-            pass
-        try:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        try:
-            self.proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            pass
+        if self.proc is not None:
+            stop_child_group(self.proc, grace_s)
 
 
 def plan_nodes(

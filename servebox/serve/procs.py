@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -93,6 +94,22 @@ def end_group(leader: ProcessId, grace_s: float = 10.0) -> str:
         time.sleep(0.2)
     _killpg(leader.pid, signal.SIGKILL)
     return "ended"
+
+
+def stop_child_group(proc: subprocess.Popen, grace_s: float = 20.0) -> None:
+    """A child we started in its own session, with everything it spawned (vLLM's workers): SIGCONT (a
+    frozen one must see the TERM) + SIGTERM, up to GRACE_S for the child to end, then SIGKILL to the group."""
+    for sig in (signal.SIGCONT, signal.SIGTERM):
+        _killpg(proc.pid, sig)
+    try:
+        proc.wait(timeout=grace_s)
+    except subprocess.TimeoutExpired:
+        pass
+    _killpg(proc.pid, signal.SIGKILL)
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        pass
 
 
 def _killpg(pgid: int, sig: int) -> None:
