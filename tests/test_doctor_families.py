@@ -378,6 +378,11 @@ CASES = [
         "or there was a network error, NCCL version 2.21.5\n",
     ),
     (
+        "distributed-peer-lost",
+        "torch.distributed.DistNetworkError: Failed to recv, got 0 bytes. Connection was likely closed. "
+        "Did the remote server shutdown or crash?\n",
+    ),
+    (
         "ray-driver-without-gpu",
         "ValueError: Ray does not allocate any GPUs on the driver node. Consider adjusting the Ray placement group.\n",
     ),
