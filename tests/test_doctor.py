@@ -241,3 +241,18 @@ def test_overlapping_keywords_at_one_spot_are_all_found():
         b"x health check timed out; out of memory\n"
     )
     assert {w for _, w in hits} == {"health check", "ealth check", "out of memory"}
+
+
+def test_the_printed_confidence_says_it_is_the_knowledge_bases_assumed_figure():
+    """Every printed number says its kind: a diagnosis's confidence is assigned with its entry."""
+    from rich.console import Console
+
+    from servebox.report.doctor_view import show_triage
+
+    result = triage_stream(io.StringIO("OSError: [Errno 98] Address already in use\n"), "x.log")
+    console = Console(record=True, width=300)
+    show_triage(result, console)
+    text = console.export_text()
+    assert "confidence 0.90 assumed" in text and "(assumed), not measured" in text
+    assert all(d.confidence_kind == "assumed" for d in result.diagnoses)
+    assert '"confidence_kind":"assumed"' in result.diagnoses[0].model_dump_json()

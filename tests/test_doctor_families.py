@@ -349,6 +349,84 @@ CASES = [
         "systemd-service-refused",
         "llm.service: Service is of type D-Bus but no D-Bus service name has been specified. Refusing.\n",
     ),
+    # ---- third round (doctor-kb2): torch.distributed / gloo / Ray / transformers / vLLM texts
+    (
+        "gloo-loopback-fallback",
+        "[W socket.cpp:697] [c10d] Warning: Unable to resolve hostname to a (local) address. Using the loopback "
+        "address as fallback. Manually set the network interface to bind to with GLOO_SOCKET_IFNAME.\n"
+        + WORKER
+        + "RuntimeError: Gloo connectFullMesh failed with [../third_party/gloo/gloo/transport/tcp/pair.cc:144] no error\n",
+    ),
+    (
+        "gloo-peers-unreachable",
+        "RuntimeError: Gloo connectFullMesh failed with [/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:144] "
+        "Connection timed out\n",
+    ),
+    (
+        "distributed-peer-lost",
+        "(Worker_PP0 pid=3121) ERROR 12-03 06:41:02 [multiproc_executor.py:953] RuntimeError: "
+        "[/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:534] Connection closed by peer [10.1.2.7]:29561\n",
+    ),
+    (
+        "distributed-peer-lost",
+        CORE + "RuntimeError: Worker failed with error '[../third_party/gloo/gloo/transport/tcp/pair.cc:538] "
+        "Connection closed by peer [127.0.0.1]:40122', please check the stack trace above for the root cause\n",
+    ),
+    (
+        "distributed-peer-lost",
+        "torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:3356, remote process exited "
+        "or there was a network error, NCCL version 2.21.5\n",
+    ),
+    (
+        "distributed-peer-lost",
+        "torch.distributed.DistNetworkError: Failed to recv, got 0 bytes. Connection was likely closed. "
+        "Did the remote server shutdown or crash?\n",
+    ),
+    (
+        "ray-driver-without-gpu",
+        "ValueError: Ray does not allocate any GPUs on the driver node. Consider adjusting the Ray placement group.\n",
+    ),
+    (
+        "ray-driver-without-gpu",
+        CORE
+        + "RuntimeError: driver node id 5c2f0e1a is not included in a placement group 0a1b. Node id -> bundles {}.\n",
+    ),
+    (
+        "rope-parameters-invalid",
+        "KeyError: \"Missing required keys in `rope_scaling` for 'rope_type'='longrope': {'short_factor'}\"\n",
+    ),
+    (
+        "rope-parameters-invalid",
+        API
+        + "ValueError: `rope_scaling` must be a dictionary with two fields, `type` and `factor`, got {'type': 'yarn'}\n",
+    ),
+    (
+        "weights-missing",
+        WORKER + "FileNotFoundError: Weight files referenced in index but missing: "
+        "{'/models/qwen3-32b/model-00007-of-00017.safetensors'}\n",
+    ),
+    (
+        "driver-too-old",
+        CORE
+        + "torch.AcceleratorError: CUDA error: the provided PTX was compiled with an unsupported toolchain.\n",
+    ),
+    ("driver-too-old", "RuntimeError: CUDA driver error: CUDA_ERROR_UNSUPPORTED_PTX_VERSION\n"),
+    ("llamacpp-bad-gguf", LLAMA + "gguf_init_from_file_impl: failed to read tensor info\n"),
+    ("llamacpp-bad-gguf", "gguf_init_from_reader: failed to read header\n"),
+    ("llamacpp-gguf-unreadable", LLAMA + "gguf_init_from_reader: failed to read magic\n"),
+    ("port-out-of-range", "0.00.153.640 I srv  llama_server: listening on http://0.0.0.0:99999\n"),
+    ("port-in-use", "servebox: port 8000 (model qwen3) is held by a process of another user\n"),
+    ("port-in-use", "port 18222 (the router) is held by pid 4711 (python -m http.server 18222)\n"),
+    (
+        "engine-binary-missing",
+        "spec.toml: models[tiny].binary: no executable at /opt/llama.cpp/build/bin/llama-server: nothing was started\n",
+    ),
+    (
+        "pp-eager-scheduler-keyerror",
+        CORE.replace("ERROR", "INFO")
+        + "Initializing a V1 LLM engine (v0.32.0) with config: enforce_eager=True, "
+        "pipeline_parallel_size=2\n" + CORE + "KeyError: 'cmpl-7d1e2f-0'\n",
+    ),
 ]
 
 
@@ -511,3 +589,40 @@ def test_two_kills_in_a_row_are_not_a_deterministic_cause_for_the_restart_policy
     )  # fmt: skip
     diagnosis = diagnose("tiny", log)
     assert cause_of(diagnosis) is None and "EngineDeadError" in str(diagnosis)
+
+
+def test_the_loopback_fallback_warning_alone_is_no_failure():
+    """One node serves fine on the loopback: the warning is only a cause once Gloo cannot connect."""
+    r = run(
+        "Warning: Unable to resolve hostname to a (local) address. Using the loopback address as fallback.\n"
+        "(APIServer pid=12) INFO 12-03 10:00:00 [api_server.py:1] Application startup complete.\n"
+    )
+    assert not [d for d in r.diagnoses if d.role == "cause"], [d.id for d in r.diagnoses]
+
+
+def test_gloo_without_the_loopback_warning_is_not_confidently_the_loopback():
+    r = run("RuntimeError: Gloo connectFullMesh failed with [pair.cc:144] Connection refused\n")
+    assert r.diagnoses[0].id == "gloo-peers-unreachable" and r.diagnoses[0].confidence < CONFIDENT
+
+
+def test_a_request_id_key_error_without_eager_mode_is_not_the_eager_pp_bug():
+    r = run(CORE + "KeyError: 'chatcmpl-9f3b2c1d'\n")
+    assert "pp-eager-scheduler-keyerror" not in [d.id for d in r.diagnoses]
+
+
+def test_the_eager_pp_key_error_is_never_confident():
+    """The KeyError is a vLLM bug met under eager PP here; elsewhere it may be another bug."""
+    log = (
+        CORE
+        + "Initializing a V1 LLM engine with config: enforce_eager=True\n"
+        + CORE
+        + "KeyError: 'chatcmpl-1'\n"
+    )
+    top = run(log).diagnoses[0]
+    assert top.id == "pp-eager-scheduler-keyerror" and top.confidence < CONFIDENT
+
+
+@pytest.mark.parametrize("port", ["8080", "65535", "1024"])
+def test_a_listening_line_on_a_real_port_is_no_failure(port):
+    r = run(f"0.00.153.640 I srv  llama_server: listening on http://127.0.0.1:{port}\n")
+    assert "port-out-of-range" not in [d.id for d in r.diagnoses]

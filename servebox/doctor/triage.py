@@ -50,6 +50,8 @@ class Diagnosis(BaseModel):
     cause: str
     fix: str
     confidence: float
+    # the knowledge base's figure for its entry, written with it: an assumption, not a measurement
+    confidence_kind: str = "assumed"
     occurrences: int
     first_line: int
     evidence: list[Evidence]

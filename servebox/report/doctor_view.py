@@ -13,6 +13,19 @@ STYLE = {"pass": "green", "fail": "red", "n/a": "dim"}
 
 ROLE_TAG = {"cause": "[red]cause[/red]", "symptom": "[yellow]symptom[/yellow]", "note": "[dim]note[/dim]"}
 
+# A diagnosis's confidence is the figure its knowledge-base entry assigns (or the first pass's fixed
+# figure for a bare exception): an assumption written with the entry, not a measured probability.
+# What is measured is doctor's accuracy over the corpus (benchmarks/doctor_accuracy.py).
+CONFIDENCE_NOTE = (
+    "confidence: the figure the knowledge base assigns to each entry (assumed), not measured; "
+    "doctor's measured accuracy: benchmarks/doctor_accuracy.py"
+)
+
+
+def confidence_label(value: float) -> str:
+    """The confidence as printed: its kind said next to the figure (every printed number says it)."""
+    return f"confidence {value:.2f} assumed"
+
 
 def show_triage(result: TriageResult, console: Console) -> None:
     console.print(f"[bold]{result.source}[/bold]: {result.lines:,} lines, {result.verdict}")
@@ -21,7 +34,7 @@ def show_triage(result: TriageResult, console: Console) -> None:
     for rank, d in enumerate(result.diagnoses, 1):
         tag = ROLE_TAG.get(d.role, d.role)
         console.print(
-            f"{rank}. {tag} [bold]{d.id}[/bold] ({d.category}, confidence {d.confidence:.2f}, {d.occurrences}x)"
+            f"{rank}. {tag} [bold]{d.id}[/bold] ({d.category}, {confidence_label(d.confidence)}, {d.occurrences}x)"
         )
         console.print(f"   cause: {d.cause}", markup=False, highlight=False)
         console.print(f"   fix:   {d.fix}", markup=False, highlight=False)
@@ -29,6 +42,8 @@ def show_triage(result: TriageResult, console: Console) -> None:
             console.print(f"   versions: {d.versions}", markup=False, highlight=False)
         for e in d.evidence:
             console.print(f"   line {e.line}: {e.text}", markup=False, highlight=False)
+    if result.diagnoses:
+        console.print(CONFIDENCE_NOTE, style="dim", markup=False, highlight=False)
     exc = result.exception
     if exc is not None:
         who = f"{exc.component} " if exc.component else ""
