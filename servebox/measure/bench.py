@@ -23,6 +23,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from pydantic import BaseModel
 
 from servebox.errors import InputError
+from servebox.measure import bench_defaults as default
 from servebox.measure.client import Completion, chat, make_client
 
 ENGINE_GAUGES = {
@@ -325,13 +326,13 @@ async def run_bench(
     concurrency: int | None = None,
     sweep_max: int | None = None,
     rate: float | None = None,
-    requests: int = 32,
-    input_tokens: int = 128,
-    output_tokens: int = 64,
+    requests: int = default.REQUESTS,
+    input_tokens: int = default.INPUT_TOKENS,
+    output_tokens: int = default.OUTPUT_TOKENS,
     prompts_file: Path | None = None,
     slo: dict[str, float] | None = None,
     api_key: str | None = None,
-    timeout_s: float = 600,
+    timeout_s: float = default.TIMEOUT_S,
 ) -> BenchReport:
     started = datetime.now(UTC).isoformat(timespec="seconds")
     async with make_client(2, 30, api_key) as client:
