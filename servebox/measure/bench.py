@@ -123,13 +123,18 @@ async def synthetic_prompt(
         ), "estimate (no /tokenize)"
 
 
+# a busy engine (or a loaded machine) may take seconds to answer /metrics; a sample dropped by a short
+# timeout left a short level with no engine view at all (running_max None), so the bound is generous
+METRICS_TIMEOUT = aiohttp.ClientTimeout(total=30)
+
+
 async def sample_metrics(
     client: aiohttp.ClientSession, base_url: str, stop: asyncio.Event, samples: list[dict[str, float]]
 ) -> None:
     root = base_url.rstrip("/").removesuffix("/v1")
     while not stop.is_set():
         try:
-            async with client.get(f"{root}/metrics", timeout=aiohttp.ClientTimeout(total=5)) as r:
+            async with client.get(f"{root}/metrics", timeout=METRICS_TIMEOUT) as r:
                 text = await r.text() if r.status == 200 else ""
             if text:
                 sample: dict[str, float] = {}
