@@ -78,19 +78,31 @@ def gone(pid: int, timeout_s: float = 60) -> bool:
     return bool(wait_for(lambda: ProcessId.of(pid) is None, timeout_s, 0.1))
 
 
+def end(*identities: ProcessId | None) -> None:
+    """SIGKILL each recorded process that is still the very one recorded (never a reused PID)."""
+    for identity in identities:
+        if identity is not None and identity.alive():
+            os.kill(identity.pid, signal.SIGKILL)
+
+
 def test_engines_die_with_a_killed_up_and_the_next_up_cleans_the_stale_record(tmp_path):
     spec, router_port = write_spec(tmp_path, env='env = { FAKE_CHILD = "1" }\n')
     state = tmp_path / "state"
-    with Up(spec, state) as first:
-        assert first.ready(router_port), first.text()
-        engine = first.engines()["m"]["pid"]
-        log = (state / "logs" / "m.log").read_text()
-        child = int(log.split("fake: child pid ")[1].split()[0])  # the engine's own child (vLLM's EngineCore)
-        assert ProcessId.of(child) is not None
-        first.proc.kill()  # SIGKILL: no finally, no cleanup
-        first.proc.wait()
-        assert gone(engine), "the engine outlived its up (no parent-death signal)"
-        assert gone(child), "the engine's child outlived its up (its group was not ended)"
+    engine = child = None
+    try:
+        with Up(spec, state) as first:
+            assert first.ready(router_port), first.text()
+            engine = ProcessId.of(first.engines()["m"]["pid"])
+            log = (state / "logs" / "m.log").read_text()
+            # the engine's own child (vLLM's EngineCore)
+            child = ProcessId.of(int(log.split("fake: child pid ")[1].split()[0]))
+            assert engine is not None and child is not None
+            first.proc.kill()  # SIGKILL: no finally, no cleanup
+            first.proc.wait()
+            assert gone(engine.pid), "the engine outlived its up (no parent-death signal)"
+            assert gone(child.pid), "the engine's child outlived its up (its group was not ended)"
+    finally:
+        end(engine, child)  # should the product have failed: nothing outlives the test
     assert (state / "up.json").exists()  # stale: left by the crash
     with Up(spec, state) as second:
         assert second.ready(router_port), second.text()
