@@ -68,8 +68,19 @@ def tiny_model(tmp_path_factory):
     return out
 
 
+@pytest.fixture
+def real_engine(vllm_supervisor):
+    """The session's real vLLM engine, serving when the test begins: a test that killed it only waits
+    until the death is noticed, and the restart is waited for here, by the next test that needs the
+    engine (none waits minutes for a restart no later test uses)."""
+    st = vllm_supervisor.engines["tiny"]
+    if not vllm_supervisor.wait_settled(st):
+        pytest.fail(f"the real vLLM engine is not serving: {st.verdict}\n{st.process.log_tail(60)}")
+    return vllm_supervisor
+
+
 @pytest.fixture(scope="session")
-def real_engine(tiny_model, tmp_path_factory):
+def vllm_supervisor(tiny_model, tmp_path_factory):
     """A Supervisor running the real vLLM engine (managed by servebox), watched with a short window;
     stopped (its process group ended by PID) in `finally`, whatever the tests did to it."""
     from servebox.deploy.spec import Spec

@@ -122,19 +122,32 @@ def test_status_page_in_a_real_browser(served, browser):  # noqa: F811 (the fixt
     path = save_screenshot(browser, "status-page")
     assert path.stat().st_size > 10_000
 
-    browser.find_element(By.CSS_SELECTOR, f'button[data-action="stop"][data-model="{NAME}"]').click()
-    assert wait_for(lambda: cell(".state .badge") == "stopped", 60)
-    assert not st.process.alive()
+    def press(action: str, done) -> bool:
+        """Click ACTION's button until DONE holds: the page redraws its table every 2 s, and on a loaded
+        machine the button found may be replaced (stale) or drawn disabled before the click lands."""
+
+        def attempt():
+            if done():
+                return True
+            button = browser.find_element(
+                By.CSS_SELECTOR, f'button[data-action="{action}"][data-model="{NAME}"]'
+            )
+            if button.is_enabled():
+                button.click()
+            return harness.wait_for(done, 20, 0.3)
+
+        return bool(wait_for(attempt, 90))
+
+    # the badge turns "stopped" as the stop begins; the process is gone once its grace period ends
+    assert press("stop", lambda: cell(".state .badge") == "stopped" and not st.process.alive())
     refused = httpx.post(f"{router.url}/v1/chat/completions", json=body(4, stream=False), headers=KEY)
     assert refused.status_code == 503 and refused.json()["error"]["code"] == "engine_stopped"
     save_screenshot(browser, "status-page-stopped")
-    browser.find_element(By.CSS_SELECTOR, f'button[data-action="start"][data-model="{NAME}"]').click()
-    assert wait_for(lambda: cell(".state .badge") == "idle", 90)
+    assert press("start", lambda: cell(".state .badge") == "idle")
     r = httpx.post(f"{router.url}/v1/chat/completions", json=body(4, stream=False), headers=KEY, timeout=60)
     assert r.status_code == 200
 
     # unload frees the engine until the next request, which loads it again and waits for it
-    browser.find_element(By.CSS_SELECTOR, f'button[data-action="unload"][data-model="{NAME}"]').click()
-    assert wait_for(lambda: cell(".state .badge") == "stopped" and not st.process.alive(), 60)
+    assert press("unload", lambda: cell(".state .badge") == "stopped" and not st.process.alive())
     r = httpx.post(f"{router.url}/v1/chat/completions", json=body(4, stream=False), headers=KEY, timeout=120)
     assert r.status_code == 200 and st.process.alive()
