@@ -122,32 +122,45 @@ def test_status_page_in_a_real_browser(served, browser):  # noqa: F811 (the fixt
     path = save_screenshot(browser, "status-page")
     assert path.stat().st_size > 10_000
 
-    def press(action: str, done) -> bool:
+    def press(action: str, done) -> str:
         """Click ACTION's button until DONE holds: the page redraws its table every 2 s, and on a loaded
-        machine the button found may be replaced (stale) or drawn disabled before the click lands."""
+        machine the button found may be replaced (stale) or drawn disabled before the click lands.
+        "" when done, else what was seen (for the failure message)."""
+        seen: list[str] = []
 
         def attempt():
             if done():
                 return True
-            button = browser.find_element(
-                By.CSS_SELECTOR, f'button[data-action="{action}"][data-model="{NAME}"]'
-            )
-            if button.is_enabled():
-                button.click()
+            try:
+                button = browser.find_element(
+                    By.CSS_SELECTOR, f'button[data-action="{action}"][data-model="{NAME}"]'
+                )
+                enabled = button.is_enabled()
+                if enabled:
+                    button.click()
+                seen.append(f"clicked={enabled}")
+            except Exception as exc:  # noqa: BLE001 - stale or intercepted: try again, say which
+                seen.append(type(exc).__name__)
             return harness.wait_for(done, 20, 0.3)
 
-        return bool(wait_for(attempt, 90))
+        if wait_for(attempt, 90):
+            return ""
+        toast = browser.execute_script("return document.body.innerText.slice(-400)")
+        return f"{action}: {seen[-6:]}; {st.verdict}; alive={st.process.alive()}; page: {toast!r}"
 
     # the badge turns "stopped" as the stop begins; the process is gone once its grace period ends
-    assert press("stop", lambda: cell(".state .badge") == "stopped" and not st.process.alive())
+    failed = press("stop", lambda: cell(".state .badge") == "stopped" and not st.process.alive())
+    assert not failed, failed
     refused = httpx.post(f"{router.url}/v1/chat/completions", json=body(4, stream=False), headers=KEY)
     assert refused.status_code == 503 and refused.json()["error"]["code"] == "engine_stopped"
     save_screenshot(browser, "status-page-stopped")
-    assert press("start", lambda: cell(".state .badge") == "idle")
+    failed = press("start", lambda: cell(".state .badge") == "idle")
+    assert not failed, failed
     r = httpx.post(f"{router.url}/v1/chat/completions", json=body(4, stream=False), headers=KEY, timeout=60)
     assert r.status_code == 200
 
     # unload frees the engine until the next request, which loads it again and waits for it
-    assert press("unload", lambda: cell(".state .badge") == "stopped" and not st.process.alive())
+    failed = press("unload", lambda: cell(".state .badge") == "stopped" and not st.process.alive())
+    assert not failed, failed
     r = httpx.post(f"{router.url}/v1/chat/completions", json=body(4, stream=False), headers=KEY, timeout=120)
     assert r.status_code == 200 and st.process.alive()
