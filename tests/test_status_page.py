@@ -123,30 +123,34 @@ def test_status_page_in_a_real_browser(served, browser):  # noqa: F811 (the fixt
     assert path.stat().st_size > 10_000
 
     def press(action: str, done) -> str:
-        """Click ACTION's button until DONE holds: the page redraws its table every 2 s, and on a loaded
-        machine the button found may be replaced (stale) or drawn disabled before the click lands.
-        "" when done, else what was seen (for the failure message)."""
+        """Click ACTION's button once, then wait until DONE holds. The page redraws its table every 2 s:
+        on a loaded machine the button found may be replaced (stale) before the click lands, so finding
+        and clicking is retried until one click lands, never after (a second stop or start racing the
+        first is another test). "" when done, else what was seen (for the failure message)."""
         seen: list[str] = []
 
-        def attempt():
-            if done():
-                return True
+        def click() -> bool:
             try:
                 button = browser.find_element(
                     By.CSS_SELECTOR, f'button[data-action="{action}"][data-model="{NAME}"]'
                 )
-                enabled = button.is_enabled()
-                if enabled:
-                    button.click()
-                seen.append(f"clicked={enabled}")
-            except Exception as exc:  # noqa: BLE001 - stale or intercepted: try again, say which
+                if not button.is_enabled():
+                    seen.append("disabled")
+                    return False
+                button.click()
+                return True
+            except Exception as exc:  # noqa: BLE001 - stale or intercepted: not clicked, try again
                 seen.append(type(exc).__name__)
-            return harness.wait_for(done, 20, 0.3)
+                return False
 
-        if wait_for(attempt, 90):
+        if not wait_for(click, 60, 0.2):
+            return f"{action}: no click landed: {seen[-6:]}; {st.verdict}"
+        if wait_for(done, 90):
             return ""
-        toast = browser.execute_script("return document.body.innerText.slice(-400)")
-        return f"{action}: {seen[-6:]}; {st.verdict}; alive={st.process.alive()}; page: {toast!r}"
+        page = browser.execute_script("return document.body.innerText.slice(-400)")
+        return (
+            f"{action}: clicked after {seen[-6:]}; {st.verdict}; alive={st.process.alive()}; page: {page!r}"
+        )
 
     # the badge turns "stopped" as the stop begins; the process is gone once its grace period ends
     failed = press("stop", lambda: cell(".state .badge") == "stopped" and not st.process.alive())
@@ -157,7 +161,7 @@ def test_status_page_in_a_real_browser(served, browser):  # noqa: F811 (the fixt
     failed = press("start", lambda: cell(".state .badge") == "idle")
     assert not failed, failed
     r = httpx.post(f"{router.url}/v1/chat/completions", json=body(4, stream=False), headers=KEY, timeout=60)
-    assert r.status_code == 200
+    assert r.status_code == 200, (r.text, st.verdict)
 
     # unload frees the engine until the next request, which loads it again and waits for it
     failed = press("unload", lambda: cell(".state .badge") == "stopped" and not st.process.alive())
