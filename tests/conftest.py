@@ -68,9 +68,21 @@ def tiny_model(tmp_path_factory):
     return out
 
 
+@pytest.fixture
+def real_engine(vllm_supervisor):
+    """The session's real vLLM engine, serving when the test begins: a test that killed it only waits
+    until the death is noticed, and the restart is waited for here, by the next test that needs the
+    engine (none waits minutes for a restart no later test uses)."""
+    st = vllm_supervisor.engines["tiny"]
+    if not vllm_supervisor.wait_settled(st):
+        pytest.fail(f"the real vLLM engine is not serving: {st.verdict}\n{st.process.log_tail(60)}")
+    return vllm_supervisor
+
+
 @pytest.fixture(scope="session")
-def real_engine(tiny_model, tmp_path_factory):
-    """A Supervisor running the real vLLM engine (managed by servebox), watched with a short window."""
+def vllm_supervisor(tiny_model, tmp_path_factory):
+    """A Supervisor running the real vLLM engine (managed by servebox), watched with a short window;
+    stopped (its process group ended by PID) in `finally`, whatever the tests did to it."""
     from servebox.deploy.spec import Spec
     from servebox.serve.supervisor import Supervisor
     from tests.replay_server import free_port
@@ -98,12 +110,12 @@ def real_engine(tiny_model, tmp_path_factory):
     sup = Supervisor(spec, state, poll_s=1.0, window_s=6.0, backoff_s=1.0, on_event=events.append)
     sup.events = events
     st = sup.engines["tiny"]
-    if not sup._start(st, wait=True):
-        tail = st.process.log_tail(60)
+    try:
+        if not sup._start(st, wait=True):
+            pytest.fail(f"the real vLLM engine did not become healthy:\n{st.process.log_tail(60)}")
+        yield sup
+    finally:
         sup.stop_all()
-        pytest.fail(f"the real vLLM engine did not become healthy:\n{tail}")
-    yield sup
-    sup.stop_all()
 
 
 def llama_server() -> str | None:
@@ -137,3 +149,66 @@ def tiny_gguf(tiny_model, tmp_path_factory):
         timeout=120,
     )
     return out
+
+
+# ---- no process outlives the run: every child of pytest is ended, and the run fails if one was left ----
+
+GRACE_S = 15.0  # a child ending on its own (a browser's helpers after quit(), an engine's last exit)
+
+
+def _descendants(root: int) -> dict[int, str]:
+    """PID -> command line of every live (not zombie) descendant of ROOT, read from /proc."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            state, ppid = (entry / "stat").read_text().rsplit(")", 1)[1].split()[:2]
+        except (OSError, ValueError):
+            continue
+        if state != "Z":
+            children.setdefault(int(ppid), []).append(int(entry.name))
+    found, todo = {}, [root]
+    while todo:
+        for pid in children.get(todo.pop(), []):
+            try:
+                found[pid] = (Path("/proc") / str(pid) / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+            except OSError:
+                continue
+            todo.append(pid)
+    return found
+
+
+def leftover_processes(grace_s: float = GRACE_S) -> dict[int, str]:
+    """The descendants of this process still alive after GRACE_S, each then killed by its PID."""
+    import os
+    import signal
+    import time
+
+    deadline = time.monotonic() + grace_s
+    while (left := _descendants(os.getpid())) and time.monotonic() < deadline:
+        time.sleep(0.5)
+    for pid in left:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    return left
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session, exitstatus):
+    """A test run that leaves a process behind (a server still listening after pytest ended) fails."""
+    if hasattr(session.config, "workerinput"):  # an xdist worker: its controller checks
+        return
+    left = leftover_processes()
+    if not left:
+        return
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    reporter and reporter.write("\n")
+    lines = [f"{len(left)} process(es) outlived the tests (killed now, by PID):"]
+    lines += [f"  pid {pid}: {cmd[:160]}" for pid, cmd in left.items()]
+    for line in lines:
+        reporter.write_line(line, red=True) if reporter else print(line)
+    if session.exitstatus == 0:
+        session.exitstatus = 1

@@ -5,13 +5,19 @@ recorded responses, for testing scoring and degeneration classes and the bench's
 is streamed in small chunks with `delta.content`, reasoning with `delta.reasoning` (or
 `reasoning_content` when `old_field` is set, as llama.cpp and SGLang send it). `fail_every=N` answers
 every Nth chat request with HTTP 400 (a llama.cpp-shaped error body); `template_tokens` is added to
-the prompt tokens usage reports, as a chat template adds them on a real server.
+the prompt tokens usage reports, as a chat template adds them on a real server. `gate` (a threading.Event)
+holds every stream after its first piece until the test sets it (at most GATE_S): a router that buffered
+the stream would never let the client see that piece, so "not buffered" is proven by causality, not by
+timing the arrivals (which a loaded machine bunches together).
 """
 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
+import os
+import random
 import socket
 import threading
 import time
@@ -30,10 +36,37 @@ def content_text(content) -> str:
     return " ".join(part.get("text", "") for part in content if isinstance(part, dict))
 
 
+GATE_S = 120.0
+_PORTS: list[itertools.cycle] = []
+
+
+def _port_range() -> range | None:
+    """$SERVEBOX_TEST_PORTS ("18600-18699"): the tests take their ports from this range only (a machine
+    shared by several test runs gives each its own); unset: any free port the kernel picks."""
+    spec = os.environ.get("SERVEBOX_TEST_PORTS", "")
+    if not spec:
+        return None
+    low, _, high = spec.partition("-")
+    return range(int(low), int(high or low) + 1)
+
+
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    ports = _port_range()
+    if ports is None:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            return s.getsockname()[1]
+    if not _PORTS:  # rotate through the range: a port just released is not handed out again at once
+        start = random.randrange(len(ports))
+        _PORTS.append(itertools.cycle([*ports[start:], *ports[:start]]))
+    for port in itertools.islice(_PORTS[0], len(ports)):
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError(f"no free port in SERVEBOX_TEST_PORTS={os.environ['SERVEBOX_TEST_PORTS']}")
 
 
 class ReplayServer:
@@ -46,7 +79,9 @@ class ReplayServer:
         fail_every: int = 0,
         template_tokens: int = 0,
         fail_in_stream: bool = False,
+        gate: threading.Event | None = None,
     ):
+        self.gate, self.gate_timed_out = gate, False
         self.fail_every, self.template_tokens, self.fail_in_stream = (
             fail_every,
             template_tokens,
@@ -142,9 +177,11 @@ class ReplayServer:
                     pieces += [("content", " tok") for _ in range(limit)]
                 else:
                     pieces += [("content", content[i : i + step]) for i in range(0, len(content), step)]
-                for key, piece in pieces:
+                for n, (key, piece) in enumerate(pieces):
                     if self.token_delay_s:
                         await asyncio.sleep(self.token_delay_s)
+                    if n == 1 and self.gate is not None:
+                        await self._wait_for_gate()
                     yield f"data: {json.dumps({'choices': [{'index': 0, 'delta': {key: piece}, 'finish_reason': None}]})}\n\n"
                 yield f"data: {json.dumps({'choices': [{'index': 0, 'delta': {}, 'finish_reason': finish}]})}\n\n"
                 prompt = len(text.split()) + self.template_tokens
@@ -159,3 +196,11 @@ class ReplayServer:
                 self.running -= 1
 
         return StreamingResponse(stream(), media_type="text/event-stream")
+
+    async def _wait_for_gate(self) -> None:
+        deadline = time.monotonic() + GATE_S
+        while not self.gate.is_set():
+            if time.monotonic() > deadline:
+                self.gate_timed_out = True
+                return
+            await asyncio.sleep(0.01)

@@ -18,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import json
 import subprocess
-import time
 
 import httpx
 import pytest
@@ -26,6 +25,7 @@ import pytest
 from servebox.measure.bench import synthetic_prompt
 from servebox.measure.client import make_client
 from tests.conftest import llama_server
+from tests.engine.harness import http_ok
 from tests.replay_server import free_port
 
 pytestmark = pytest.mark.engine
@@ -42,15 +42,7 @@ def server(tiny_gguf, tmp_path):
     cmd += ["--ctx-size", "256", "--parallel", "1", "--threads", "2", "--metrics"]
     proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
     try:
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline and proc.poll() is None:
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/health", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.3)
-        else:
+        if not http_ok(f"http://127.0.0.1:{port}/health", 240, proc):
             pytest.fail(
                 f"llama-server did not become healthy: {(tmp_path / 'llama.log').read_text()[-2000:]}"
             )

@@ -175,3 +175,22 @@ def test_rate_with_a_cap_and_inf(run_cli, tmp_path):
     assert capped.code == 0 and level["request_rate"] == 200 and level["concurrency"] == 2
     assert len(level["queue_times_s"]) == 6 and level["max_concurrent_requests"] >= 1
     assert closed.code == 0 and closed.json()["levels"][0]["request_rate"] is None
+
+
+def test_bench_defaults_have_one_source():
+    """The CLI's defaults and run_bench()'s are the same constants (servebox/measure/bench_defaults.py)."""
+    import inspect
+
+    from servebox.cli.measure import bench
+    from servebox.measure import bench_defaults as default
+    from servebox.measure.bench import run_bench
+
+    ours = inspect.signature(run_bench).parameters
+    cli = inspect.signature(bench).parameters
+    for name, value in (
+        ("requests", default.REQUESTS),
+        ("input_tokens", default.INPUT_TOKENS),
+        ("output_tokens", default.OUTPUT_TOKENS),
+    ):
+        assert ours[name].default == value and cli[name].default.default == value, name
+    assert ours["timeout_s"].default == default.TIMEOUT_S

@@ -14,9 +14,10 @@ import httpx
 
 from servebox.deploy.spec import Spec
 from servebox.serve.supervisor import Supervisor
+from tests.engine import harness
+from tests.engine.harness import Router
 from tests.replay_server import free_port
 from tests.test_supervisor import ask, fake_binary
-from tests.test_watch_router import Router
 
 NO_KV = (
     "ValueError: No available memory for the cache blocks. Try increasing `gpu_memory_utilization` "
@@ -41,13 +42,9 @@ def supervisor(tmp_path, *models, **kw) -> Supervisor:
     return Supervisor(Spec.model_validate({"models": list(models)}), tmp_path / "state", **options)
 
 
-def wait_for(condition, timeout_s=30.0, step_s=0.1):
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(step_s)
-    return condition()
+def wait_for(condition, timeout_s=120.0, step_s=0.1):
+    """Generous by default: a condition that holds arrives late on a loaded machine, never wrong."""
+    return harness.wait_for(condition, timeout_s, step_s)
 
 
 def polls_past_the_window(st, frozen_at: float, incident: dict) -> int:
@@ -82,9 +79,9 @@ def test_crash_on_every_request_reaches_the_start_limit(tmp_path):
             ]
             assert "start limit" in incidents[-1]["action"] and st.policy.total == 3
             assert all(i["state"] == "dead" and i["start"] == n + 1 for n, i in enumerate(incidents))
-            started = time.monotonic()
-            r = ask(router.url, "m")
-            assert r.status_code == 503 and time.monotonic() - started < 5
+            starts, incidents = st.process.starts, len(sup.incidents())
+            r = ask(router.url, "m")  # refused at once: no start tried (counted, not timed)
+            assert r.status_code == 503 and st.process.starts == starts and len(sup.incidents()) == incidents
             assert not st.process.alive()
     finally:
         sup.stop_all()
@@ -109,16 +106,15 @@ def test_the_same_diagnosis_twice_stops_the_restart_loop(tmp_path):
 
 
 def test_phase_progress_resets_the_give_up_clock(tmp_path):
-    # each phase takes 2.5 s against a 4 s budget: 7.5 s in all, ready (3x a constant would not tell);
-    # a start that stops logging progress is given up 4 s after its last phase, with that phase named
+    # each phase takes 3 s against a 6 s budget: 9 s in all, ready (3x a constant would not tell);
+    # a start that stops logging progress is given up 6 s after its last phase, with that phase named.
+    # Phases are seen at polls: 3 s of slack absorb a poll a loaded machine delays
     phases = "build: 1 (fake),llama_model_load: loading model,llama_kv_cache: size = 1 MiB"
-    moving = fake_model(
-        tmp_path, "moving", cold_start_s=4, env={"FAKE_PHASES": phases, "FAKE_PHASE_S": "2.5"}
-    )
+    moving = fake_model(tmp_path, "moving", cold_start_s=6, env={"FAKE_PHASES": phases, "FAKE_PHASE_S": "3"})
     stuck = fake_model(
         tmp_path,
         "stuck",
-        cold_start_s=4,
+        cold_start_s=6,
         env={"FAKE_PHASES": "build: 1 (fake),llama_model_load: loading model", "FAKE_STUCK": "1"},
     )
     sup = supervisor(tmp_path, moving, stuck, restart_limit=0)
@@ -127,7 +123,10 @@ def test_phase_progress_resets_the_give_up_clock(tmp_path):
         assert sup.engines["moving"].verdict.state == "idle", sup.incidents()
         times = sup.status()["moving"]["phase_times_s"]  # measured from the log, per phase
         assert list(times)[1:4] == ["importing", "loading weights", "kv cache"], times
-        assert all(2.0 <= times[p] for p in ("importing", "loading weights")), times
+        # each phase lasted 3 s or more; seen at polls, its measure is short by at most the longest poll gap
+        polls = list(sup.engines["moving"].polls)
+        gap = max((b - a for a, b in zip(polls, polls[1:], strict=False)), default=0.0)
+        assert all(times[p] >= 3.0 - gap - 0.1 for p in ("importing", "loading weights")), (times, gap)
         assert sup.engines["stuck"].verdict.state == "failed"
         (incident,) = sup.incidents()
         assert incident["model"] == "stuck" and incident["state"] == "dead"

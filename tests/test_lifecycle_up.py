@@ -16,6 +16,7 @@ from pathlib import Path
 import httpx
 
 from servebox.serve.procs import ProcessId
+from tests.engine.harness import http_ok, wait_for
 from tests.replay_server import free_port
 from tests.test_supervisor import ask, fake_binary
 
@@ -49,16 +50,16 @@ class Up:
     def __exit__(self, *exc) -> None:
         if self.proc.poll() is None:
             self.proc.terminate()
-            try:
-                self.proc.wait(timeout=60)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        try:
+            self.proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
 
     def text(self) -> str:
         return self.log.read_text()
 
-    def ready(self, router_port: int, timeout_s: float = 60) -> bool:
+    def ready(self, router_port: int, timeout_s: float = 180) -> bool:
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline and self.proc.poll() is None:
             try:
@@ -73,28 +74,35 @@ class Up:
         return json.loads((self.state / "engines.json").read_text())
 
 
-def gone(pid: int, timeout_s: float = 10) -> bool:
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        if ProcessId.of(pid) is None:
-            return True
-        time.sleep(0.1)
-    return False
+def gone(pid: int, timeout_s: float = 60) -> bool:
+    return bool(wait_for(lambda: ProcessId.of(pid) is None, timeout_s, 0.1))
+
+
+def end(*identities: ProcessId | None) -> None:
+    """SIGKILL each recorded process that is still the very one recorded (never a reused PID)."""
+    for identity in identities:
+        if identity is not None and identity.alive():
+            os.kill(identity.pid, signal.SIGKILL)
 
 
 def test_engines_die_with_a_killed_up_and_the_next_up_cleans_the_stale_record(tmp_path):
     spec, router_port = write_spec(tmp_path, env='env = { FAKE_CHILD = "1" }\n')
     state = tmp_path / "state"
-    with Up(spec, state) as first:
-        assert first.ready(router_port), first.text()
-        engine = first.engines()["m"]["pid"]
-        log = (state / "logs" / "m.log").read_text()
-        child = int(log.split("fake: child pid ")[1].split()[0])  # the engine's own child (vLLM's EngineCore)
-        assert ProcessId.of(child) is not None
-        first.proc.kill()  # SIGKILL: no finally, no cleanup
-        first.proc.wait()
-        assert gone(engine), "the engine outlived its up (no parent-death signal)"
-        assert gone(child), "the engine's child outlived its up (its group was not ended)"
+    engine = child = None
+    try:
+        with Up(spec, state) as first:
+            assert first.ready(router_port), first.text()
+            engine = ProcessId.of(first.engines()["m"]["pid"])
+            log = (state / "logs" / "m.log").read_text()
+            # the engine's own child (vLLM's EngineCore)
+            child = ProcessId.of(int(log.split("fake: child pid ")[1].split()[0]))
+            assert engine is not None and child is not None
+            first.proc.kill()  # SIGKILL: no finally, no cleanup
+            first.proc.wait()
+            assert gone(engine.pid), "the engine outlived its up (no parent-death signal)"
+            assert gone(child.pid), "the engine's child outlived its up (its group was not ended)"
+    finally:
+        end(engine, child)  # should the product have failed: nothing outlives the test
     assert (state / "up.json").exists()  # stale: left by the crash
     with Up(spec, state) as second:
         assert second.ready(router_port), second.text()
@@ -113,13 +121,7 @@ def test_a_new_up_ends_the_engines_a_dead_up_left_and_refuses_foreign_ports(tmp_
     )
     foreign = None
     try:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                httpx.get(f"http://127.0.0.1:{engine_port}/health", timeout=1)
-                break
-            except httpx.HTTPError:
-                time.sleep(0.2)
+        assert http_ok(f"http://127.0.0.1:{engine_port}/health", 120, orphan), "the orphan never served"
         (state / "engines.json").write_text(
             json.dumps({"m": {**ProcessId.of(orphan.pid).to_dict(), "port": engine_port}})
         )
@@ -127,20 +129,14 @@ def test_a_new_up_ends_the_engines_a_dead_up_left_and_refuses_foreign_ports(tmp_
         with Up(spec, state) as up:
             assert up.ready(router_port), up.text()
             assert f"ended the engine a previous run left (pid {orphan.pid}, port {engine_port})" in up.text()
-            assert orphan.wait(timeout=10) is not None
+            assert orphan.wait(timeout=60) is not None
         # a port held by something servebox did not start: refused, one line, nothing started
         foreign = subprocess.Popen(
             [sys.executable, "-m", "http.server", str(engine_port), "--bind", "127.0.0.1"],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            try:
-                httpx.get(f"http://127.0.0.1:{engine_port}/", timeout=1)
-                break
-            except httpx.HTTPError:
-                time.sleep(0.2)
+        assert http_ok(f"http://127.0.0.1:{engine_port}/", 120, foreign), "the foreign server never served"
         refused = subprocess.run(
             [*CLI, "up", str(spec), "--state-dir", str(state)], capture_output=True, text=True, timeout=60
         )
@@ -192,9 +188,8 @@ def test_watch_shows_what_up_sees_and_both_call_a_frozen_engine_hung(tmp_path):
             assert r.returncode == 0, r.stderr
             return json.loads(r.stdout)
 
-        deadline = time.monotonic() + 10  # the ready check's request has ended: idle at the next poll
-        while time.monotonic() < deadline and watch()["engines"]["m"]["state"] != "idle":
-            time.sleep(0.2)
+        # the ready check's request has ended: idle (nothing in flight) at a later poll
+        assert wait_for(lambda: watch()["engines"]["m"]["state"] == "idle", 120), watch()
         second = subprocess.run(
             [*CLI, "up", str(spec), "--state-dir", str(state)], capture_output=True, text=True, timeout=60
         )  # a second up on the same state dir: refused, the first one untouched
@@ -206,7 +201,7 @@ def test_watch_shows_what_up_sees_and_both_call_a_frozen_engine_hung(tmp_path):
         with httpx.stream("POST", f"http://127.0.0.1:{router_port}/v1/chat/completions", json=request) as r:
             lines = r.iter_lines()  # held: a dropped iterator closes the response (a disconnect)
             next(lines)  # the stream is open: the router counts it in flight
-            deadline, seen = time.monotonic() + 30, {}  # inflight and state come from separate polls
+            deadline, seen = time.monotonic() + 120, {}  # inflight and state come from separate polls
             while time.monotonic() < deadline and (seen.get("inflight"), seen.get("state")) != (1, "busy"):
                 seen = watch()["engines"]["m"]
             assert seen["inflight"] == 1 and seen["state"] == "busy", seen
@@ -215,10 +210,7 @@ def test_watch_shows_what_up_sees_and_both_call_a_frozen_engine_hung(tmp_path):
         engine = up.engines()["m"]["pid"]
         os.kill(engine, signal.SIGSTOP)
         try:
-            deadline = time.monotonic() + 30
-            while time.monotonic() < deadline and "INCIDENT hung" not in up.text():
-                time.sleep(0.3)
-            assert "INCIDENT hung" in up.text(), up.text()
+            assert wait_for(lambda: "INCIDENT hung" in up.text(), 120, 0.3), up.text()
             seen = watch()["engines"]["m"]
             # the same view: hung, then restarting because of the hang, then back
             assert seen["state"] in ("hung", "restarting", "starting", "idle") and seen["incidents"] == 1
@@ -242,13 +234,7 @@ def test_watch_alone_calls_a_frozen_engine_hung(tmp_path):
     spec, _ = write_spec(tmp_path, engine_port)
     engine = subprocess.Popen([fake_binary(tmp_path), "--port", str(engine_port), "--alias", "m"])
     try:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                httpx.get(f"http://127.0.0.1:{engine_port}/health", timeout=1)
-                break
-            except httpx.HTTPError:
-                time.sleep(0.2)
+        assert http_ok(f"http://127.0.0.1:{engine_port}/health", 120, engine), "the engine never served"
         os.kill(engine.pid, signal.SIGSTOP)
         r = subprocess.run(
             [*CLI, "watch", str(spec), "--state-dir", str(tmp_path / "none"), "--count", "3"]

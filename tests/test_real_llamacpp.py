@@ -17,12 +17,9 @@ import httpx
 import pytest
 
 from servebox.checkpoint.facts import inspect_checkpoint
-from servebox.deploy.spec import Spec
-from servebox.serve.supervisor import Supervisor
 from tests.conftest import llama_server
-from tests.replay_server import free_port
+from tests.engine.harness import Router, llama_spec, supervised, wait_for
 from tests.test_lifecycle import polls_past_the_window
-from tests.test_watch_router import Router
 
 pytestmark = pytest.mark.engine
 
@@ -38,30 +35,9 @@ def binary():
 @pytest.fixture
 def llama(binary, tiny_gguf, tmp_path):
     """A supervisor running the real llama-server, watched (poll 0.5 s, window 5 s); stopped in `finally`."""
-    spec = Spec.model_validate(
-        {
-            "models": [
-                {
-                    "name": "tiny-gguf",
-                    "checkpoint": str(tiny_gguf),
-                    "engine": "llama.cpp",
-                    "binary": binary,
-                    "port": free_port(),
-                    "cold_start_s": 60,
-                    "flags": {"ctx-size": 512, "threads": 1, "metrics": True},
-                }
-            ]
-        }
-    )
-    sup = Supervisor(spec, tmp_path / "state", poll_s=0.5, window_s=5, backoff_s=0.5)
-    try:
-        sup.start_eager()
-        st = sup.engines["tiny-gguf"]
-        assert st.verdict.state == "idle", st.process.log_tail(30)
-        sup.run_watch()
+    spec = llama_spec(binary, tiny_gguf, {"ctx-size": 512, "threads": 1, "metrics": True})
+    with supervised(spec, tmp_path / "state", poll_s=0.5, window_s=5, backoff_s=0.5) as sup:
         yield sup
-    finally:
-        sup.stop_all()
 
 
 def body(stream=True, max_tokens=8):
@@ -75,11 +51,8 @@ def body(stream=True, max_tokens=8):
     }
 
 
-def back(st, old_pid, timeout_s=60):
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline and not (st.process.pid != old_pid and st.verdict.state == "idle"):
-        time.sleep(0.2)
-    return st.process.pid != old_pid and st.verdict.state == "idle"
+def back(st, old_pid, timeout_s=180):
+    return bool(wait_for(lambda: st.process.pid != old_pid and st.verdict.state == "idle", timeout_s))
 
 
 def test_llama_server_behind_the_router_and_a_sigkill_under_traffic(llama, tiny_gguf):
@@ -110,16 +83,12 @@ def test_llama_server_behind_the_router_and_a_sigkill_under_traffic(llama, tiny_
         for w in workers:
             w.start()
         try:
-            deadline = time.monotonic() + 30
-            while time.monotonic() < deadline and codes.count(200) < 3:
-                time.sleep(0.1)
+            assert wait_for(lambda: codes.count(200) >= 3, 120, 0.1), codes  # traffic flows before the kill
             first_pid = st.process.pid
             os.killpg(first_pid, signal.SIGKILL)
             assert back(st, first_pid), (st.verdict, sup.incidents())
             served_after = len(codes)
-            deadline = time.monotonic() + 30
-            while time.monotonic() < deadline and codes[served_after:].count(200) < 3:
-                time.sleep(0.1)
+            wait_for(lambda: codes[served_after:].count(200) >= 3, 120, 0.1)
         finally:
             stop.set()
             for w in workers:
@@ -138,15 +107,13 @@ def test_a_frozen_llama_server_is_hung_within_the_window_plus_two_polls(llama):
     frozen = st.process.pid
     os.kill(frozen, signal.SIGSTOP)
     stopped_at = time.monotonic()
-    deadline = stopped_at + 120
-    while time.monotonic() < deadline and not sup.incidents():
-        time.sleep(0.1)
+    wait_for(sup.incidents, 180, 0.1)
     declared = time.monotonic() - stopped_at
     incidents = sup.incidents()
     assert incidents and incidents[0]["state"] == "hung", incidents
     assert "no answer from /health" in incidents[0]["reason"]
     print(
-        f"llama-server frozen: hung declared {declared:.1f} s after SIGSTOP (window {st.watcher.window_s} s)"
+        f"llama-server frozen: hung declared {declared:.1f} s after SIGSTOP (measured; window {st.watcher.window_s} s)"
     )
     assert polls_past_the_window(st, stopped_at, incidents[0]) <= 2  # in polls: no wall-clock bound
     assert back(st, frozen)

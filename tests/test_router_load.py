@@ -9,11 +9,8 @@ import asyncio
 
 import pytest
 
-from servebox.deploy.spec import Spec
-from servebox.serve.supervisor import Supervisor
 from tests.conftest import llama_server
-from tests.replay_server import free_port
-from tests.test_watch_router import Router
+from tests.engine.harness import Router, llama_spec, supervised
 
 pytestmark = pytest.mark.engine
 
@@ -61,28 +58,8 @@ def test_500_streams_over_50_connections_through_the_router(tiny_gguf, tmp_path)
     binary = llama_server()
     if binary is None:
         pytest.skip("llama-server not built (run tools/llama-cpp.sh, or set SERVEBOX_LLAMA_SERVER)")
-    spec = Spec.model_validate(
-        {
-            "models": [
-                {
-                    "name": "tiny-gguf",
-                    "checkpoint": str(tiny_gguf),
-                    "engine": "llama.cpp",
-                    "binary": binary,
-                    "port": free_port(),
-                    "cold_start_s": 60,
-                    "flags": {"ctx-size": 2048, "parallel": 4, "threads": 2, "metrics": True},
-                }
-            ]
-        }
-    )
-    sup = Supervisor(spec, tmp_path / "state", poll_s=1.0, window_s=30)
-    try:
-        sup.start_eager()
-        assert sup.engines["tiny-gguf"].verdict.state == "idle", sup.engines["tiny-gguf"].process.log_tail(30)
-        sup.run_watch()
-        with Router(sup) as router:
-            failures = asyncio.run(load(f"{router.url}/v1/chat/completions", "tiny-gguf", 500, 50))
-            assert failures == [], f"{len(failures)} of 500 failed, first: {failures[:3]}"
-    finally:
-        sup.stop_all()
+    flags = {"ctx-size": 2048, "parallel": 4, "threads": 2, "metrics": True}
+    spec = llama_spec(binary, tiny_gguf, flags)
+    with supervised(spec, tmp_path / "state", poll_s=1.0, window_s=30) as sup, Router(sup) as router:
+        failures = asyncio.run(load(f"{router.url}/v1/chat/completions", "tiny-gguf", 500, 50))
+    assert failures == [], f"{len(failures)} of 500 failed, first: {failures[:3]}"

@@ -2,7 +2,10 @@
 the tiny GGUF behind the router, with API keys on:
 
 1. SIGKILL the engine mid-stream: the client gets an error event in OpenAI's shape and no [DONE]; the
-   supervisor records the incident and restarts the engine.
+   supervisor records the incident and restarts the engine. Whether llama-server wrote its last token
+   before the kill is the machine's choice (a loaded one may let 1,500 tokens out before the test's
+   SIGKILL lands), so the test asserts what holds either way: a finish reason with [DONE] and an "ok"
+   record, or else an error event, no [DONE] and a record that is not "ok".
 2. In a real headless Chromium: log in with the key, see the model row (state, uptime, restarts, the last
    incident), the engine's log, a chat completion appearing with its tokens/s, and a stop button that stops
    the engine (then start brings it back). The screenshot is kept under out/screenshots/.
@@ -13,17 +16,14 @@ from __future__ import annotations
 import json
 import os
 import signal
-import time
 
 import httpx
 import pytest
 
-from servebox.deploy.spec import Spec
-from servebox.serve.supervisor import Supervisor
 from tests.browser import browser, save_screenshot  # noqa: F401 (the fixture)
 from tests.conftest import llama_server
-from tests.replay_server import free_port
-from tests.test_watch_router import Router
+from tests.engine import harness
+from tests.engine.harness import Router, llama_spec, read_stream, stream_verdict, supervised
 
 pytestmark = pytest.mark.engine
 KEY = {"Authorization": "Bearer page-key"}
@@ -36,43 +36,17 @@ def served(tiny_gguf, tmp_path_factory):
     binary = llama_server()
     if binary is None:
         pytest.skip("llama-server not built (run tools/llama-cpp.sh, or set SERVEBOX_LLAMA_SERVER)")
-    spec = Spec.model_validate(
-        {
-            "models": [
-                {
-                    "name": NAME,
-                    "checkpoint": str(tiny_gguf),
-                    "engine": "llama.cpp",
-                    "binary": binary,
-                    "port": free_port(),
-                    "cold_start_s": 60,
-                    "flags": {"ctx-size": 2048, "threads": 2, "metrics": True},
-                }
-            ]
-        }
-    )
-    sup = Supervisor(spec, tmp_path_factory.mktemp("page-state"), poll_s=0.5, window_s=5, backoff_s=0.5)
-    try:
-        sup.start_eager()
-        assert sup.engines[NAME].verdict.state == "idle", sup.engines[NAME].process.log_tail(30)
-        sup.run_watch()
+    spec = llama_spec(binary, tiny_gguf, {"ctx-size": 2048, "threads": 2, "metrics": True}, NAME)
+    state = tmp_path_factory.mktemp("page-state")
+    with supervised(spec, state, poll_s=0.5, window_s=5, backoff_s=0.5) as sup:
         with Router(sup, keys=["page-key"]) as router:
             yield sup, router
-    finally:
-        sup.stop_all()
 
 
 def wait_for(predicate, timeout_s: float = 60, step_s: float = 0.3):
-    """Poll until true; the page redraws its tables every 2 s, so a stale element counts as not yet."""
-    deadline = time.monotonic() + timeout_s
-    while True:
-        try:
-            value = predicate()
-        except Exception:  # selenium's StaleElementReferenceException and kin
-            value = None
-        if value or time.monotonic() > deadline:
-            return value
-        time.sleep(step_s)
+    """Poll until true; the page redraws its tables every 2 s, so a stale element (an exception) counts
+    as not yet. Bounds are doubled: a loaded machine draws late, never wrong."""
+    return harness.wait_for(predicate, 2 * timeout_s, step_s)
 
 
 def body(max_tokens: int, stream: bool = True) -> dict:
@@ -89,22 +63,30 @@ def test_engine_killed_under_a_stream_gives_an_error_event_and_no_done(served):
     sup, router = served
     st = sup.engines[NAME]
     first_pid = st.process.pid
-    events = []
-    with httpx.stream(
-        "POST", f"{router.url}/v1/chat/completions", json=body(1500), headers=KEY, timeout=60
-    ) as r:
-        assert r.status_code == 200
-        for line in r.iter_lines():
-            if not line.startswith("data:"):
-                continue
-            events.append(line[5:].strip())
-            if len(events) == 1:
-                os.killpg(first_pid, signal.SIGKILL)  # the engine dies under the stream
-    assert "[DONE]" not in events
-    error = json.loads(events[-1])["error"]
-    assert error["code"] == "engine_died" and error["type"] == "server_error" and error["message"]
+
+    def kill_at_first(events: list[str]) -> None:
+        if len(events) == 1:
+            os.killpg(first_pid, signal.SIGKILL)  # the engine dies under the stream
+
+    url = f"{router.url}/v1/chat/completions"
+    status, events = read_stream(url, body(1500), headers=KEY, on_event=kill_at_first, timeout_s=120)
+    assert status == 200, events
+    verdict = stream_verdict(events)  # finished with [DONE], or an error event and no [DONE]: never both
+    record = wait_for(lambda: finished_record(router.url), 30)
+    if verdict == "error":
+        error = json.loads(events[-1])["error"]
+        assert error["code"] == "engine_died" and error["type"] == "server_error" and error["message"]
+        assert record["outcome"] == "engine died", record
+    else:  # the last token was out before the kill landed: a whole answer, honestly relayed
+        assert record["outcome"] == "ok", record
     assert wait_for(lambda: st.process.pid != first_pid and st.verdict.state == "idle", 90), sup.incidents()
     assert sup.incidents()[-1]["state"] == "dead"
+
+
+def finished_record(url: str) -> dict | None:
+    """The newest request's record once the router has finished it."""
+    got = httpx.get(f"{url}/servebox/requests", headers=KEY).json()["requests"][0]
+    return got if got["outcome"] != "in flight" else None
 
 
 def test_status_page_in_a_real_browser(served, browser):  # noqa: F811 (the fixture)
@@ -140,19 +122,49 @@ def test_status_page_in_a_real_browser(served, browser):  # noqa: F811 (the fixt
     path = save_screenshot(browser, "status-page")
     assert path.stat().st_size > 10_000
 
-    browser.find_element(By.CSS_SELECTOR, f'button[data-action="stop"][data-model="{NAME}"]').click()
-    assert wait_for(lambda: cell(".state .badge") == "stopped", 60)
-    assert not st.process.alive()
+    def press(action: str, done) -> str:
+        """Click ACTION's button once, then wait until DONE holds. The page redraws its table every 2 s:
+        on a loaded machine the button found may be replaced (stale) before the click lands, so finding
+        and clicking is retried until one click lands, never after (a second stop or start racing the
+        first is another test). "" when done, else what was seen (for the failure message)."""
+        seen: list[str] = []
+
+        def click() -> bool:
+            try:
+                button = browser.find_element(
+                    By.CSS_SELECTOR, f'button[data-action="{action}"][data-model="{NAME}"]'
+                )
+                if not button.is_enabled():
+                    seen.append("disabled")
+                    return False
+                button.click()
+                return True
+            except Exception as exc:  # noqa: BLE001 - stale or intercepted: not clicked, try again
+                seen.append(type(exc).__name__)
+                return False
+
+        if not wait_for(click, 60, 0.2):
+            return f"{action}: no click landed: {seen[-6:]}; {st.verdict}"
+        if wait_for(done, 90):
+            return ""
+        page = browser.execute_script("return document.body.innerText.slice(-400)")
+        return (
+            f"{action}: clicked after {seen[-6:]}; {st.verdict}; alive={st.process.alive()}; page: {page!r}"
+        )
+
+    # the badge turns "stopped" as the stop begins; the process is gone once its grace period ends
+    failed = press("stop", lambda: cell(".state .badge") == "stopped" and not st.process.alive())
+    assert not failed, failed
     refused = httpx.post(f"{router.url}/v1/chat/completions", json=body(4, stream=False), headers=KEY)
     assert refused.status_code == 503 and refused.json()["error"]["code"] == "engine_stopped"
     save_screenshot(browser, "status-page-stopped")
-    browser.find_element(By.CSS_SELECTOR, f'button[data-action="start"][data-model="{NAME}"]').click()
-    assert wait_for(lambda: cell(".state .badge") == "idle", 90)
+    failed = press("start", lambda: cell(".state .badge") == "idle")
+    assert not failed, failed
     r = httpx.post(f"{router.url}/v1/chat/completions", json=body(4, stream=False), headers=KEY, timeout=60)
-    assert r.status_code == 200
+    assert r.status_code == 200, (r.text, st.verdict)
 
     # unload frees the engine until the next request, which loads it again and waits for it
-    browser.find_element(By.CSS_SELECTOR, f'button[data-action="unload"][data-model="{NAME}"]').click()
-    assert wait_for(lambda: cell(".state .badge") == "stopped" and not st.process.alive(), 60)
+    failed = press("unload", lambda: cell(".state .badge") == "stopped" and not st.process.alive())
+    assert not failed, failed
     r = httpx.post(f"{router.url}/v1/chat/completions", json=body(4, stream=False), headers=KEY, timeout=120)
     assert r.status_code == 200 and st.process.alive()

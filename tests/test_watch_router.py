@@ -5,16 +5,16 @@ from __future__ import annotations
 
 import asyncio
 import threading
-import time
 
 import httpx
-import uvicorn
 
 from servebox.deploy.spec import Spec
-from servebox.serve.router import build_app
 from servebox.serve.supervisor import Supervisor
 from servebox.serve.watch import Snapshot, Verdict, Watcher, parse_metrics
-from tests.replay_server import ReplayServer, free_port
+from tests.engine.harness import Router, wait_for
+from tests.replay_server import ReplayServer
+
+__all__ = ["Router"]  # other test files import the router from here; it lives in tests/engine/harness.py
 
 VLLM_METRICS = """# TYPE vllm:num_requests_running gauge
 vllm:num_requests_running{engine="0",model_name="m"} 2.0
@@ -72,25 +72,6 @@ def test_dead_and_degraded_and_starting():
     assert Watcher().decide(snap(0, probe_ok=False)).state == "hung"
 
 
-class Router:
-    def __init__(self, sup: Supervisor, keys=None, host: str = "127.0.0.1", **options):
-        self.port = free_port()
-        self.app = build_app(sup, keys, **options)
-        self.server = uvicorn.Server(uvicorn.Config(self.app, host=host, port=self.port, log_level="error"))
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-        self.url = f"http://{'[' + host + ']' if ':' in host else host}:{self.port}"
-
-    def __enter__(self):
-        self.thread.start()
-        while not self.server.started:
-            time.sleep(0.02)
-        return self
-
-    def __exit__(self, *exc):
-        self.server.should_exit = True
-        self.thread.join(timeout=10)
-
-
 def passthrough_spec(port: int, name: str = "m") -> Spec:
     return Spec.model_validate(
         {"models": [{"name": name, "checkpoint": "/x", "port": port, "run_as_unit": True}]}
@@ -98,23 +79,27 @@ def passthrough_spec(port: int, name: str = "m") -> Spec:
 
 
 def test_router_routes_streams_and_refuses(tmp_path):
+    # no buffering, proven by causality rather than by timing arrivals (a loaded machine bunches them):
+    # the upstream sends one piece and holds the rest until the client has seen that piece
+    gate = threading.Event()
     with ReplayServer(
-        {"hi": ("thinking", "hello there, this streams in pieces", "stop")}, token_delay_s=0.05
+        {"hi": ("thinking", "hello there, this streams in pieces", "stop")}, gate=gate
     ) as upstream:
         sup = Supervisor(passthrough_spec(upstream.port), tmp_path)
         sup.engines["m"].verdict = Verdict("idle", "test")
         with Router(sup) as router:
             models = httpx.get(f"{router.url}/v1/models").json()
             assert [m["id"] for m in models["data"]] == ["m"]
-            arrivals = []
+            events = []
             body = {"model": "m", "messages": [{"role": "user", "content": "hi"}], "stream": True}
-            with httpx.stream("POST", f"{router.url}/v1/chat/completions", json=body, timeout=30) as r:
+            with httpx.stream("POST", f"{router.url}/v1/chat/completions", json=body, timeout=300) as r:
                 assert r.status_code == 200 and r.headers["content-type"].startswith("text/event-stream")
                 for line in r.iter_lines():
                     if line.startswith("data:"):
-                        arrivals.append(time.perf_counter())
-            # chunks arrive spread over time (no buffering): the stream lasts several token delays
-            assert len(arrivals) > 5 and arrivals[-1] - arrivals[0] > 0.2
+                        events.append(line)
+                        gate.set()  # the first piece reached the client while the upstream held the rest
+            assert not upstream.gate_timed_out, "the router held the first piece until the upstream ended"
+            assert len(events) > 5 and events[-1] == "data: [DONE]"
             unknown = httpx.post(f"{router.url}/v1/chat/completions", json={"model": "nope", "messages": []})
             assert unknown.status_code == 404 and unknown.json()["error"]["models"] == ["m"]
             sup.engines["m"].verdict = Verdict("hung", "no tokens for 40 s")
@@ -148,10 +133,8 @@ def test_client_disconnect_cancels_the_upstream(tmp_path):
                                 break
 
             asyncio.run(partial())
-            deadline = time.time() + 5
-            while upstream.running and time.time() < deadline:
-                time.sleep(0.05)
-            assert upstream.running == 0  # the upstream generator was closed long before its 1000 chunks
+            # the upstream generator is closed long before its 1000 chunks (20 s of them) are out
+            assert wait_for(lambda: upstream.running == 0, 15, 0.05), upstream.running
 
 
 def test_api_keys(tmp_path):

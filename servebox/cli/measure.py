@@ -8,6 +8,7 @@ import typer
 
 from servebox.cli.app import JSON_OPTION, api_base, app, emit_json, err, out
 from servebox.errors import InputError
+from servebox.measure import bench_defaults as default
 
 
 def _bench_compare(files: list[str], html_path: Path | None, as_json: bool) -> None:
@@ -42,9 +43,11 @@ def bench(
         "--rate",
         help="Poisson arrivals at this many requests per second (inf: none).",
     ),
-    requests: int = typer.Option(32, "--num-prompts", "--requests", help="Requests per load level."),
-    input_tokens: int = typer.Option(128, "--random-input-len", "--input-tokens"),
-    output_tokens: int = typer.Option(64, "--random-output-len", "--output-tokens"),
+    requests: int = typer.Option(
+        default.REQUESTS, "--num-prompts", "--requests", help="Requests per load level."
+    ),
+    input_tokens: int = typer.Option(default.INPUT_TOKENS, "--random-input-len", "--input-tokens"),
+    output_tokens: int = typer.Option(default.OUTPUT_TOKENS, "--random-output-len", "--output-tokens"),
     prompts: Path = typer.Option(
         None, "--prompts", help="JSONL file of {'prompt': ...} instead of synthetic prompts."
     ),

@@ -23,6 +23,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from pydantic import BaseModel
 
 from servebox.errors import InputError
+from servebox.measure import bench_defaults as default
 from servebox.measure.client import Completion, chat, make_client
 
 ENGINE_GAUGES = {
@@ -122,13 +123,18 @@ async def synthetic_prompt(
         ), "estimate (no /tokenize)"
 
 
+# a busy engine (or a loaded machine) may take seconds to answer /metrics; a sample dropped by a short
+# timeout left a short level with no engine view at all (running_max None), so the bound is generous
+METRICS_TIMEOUT = aiohttp.ClientTimeout(total=30)
+
+
 async def sample_metrics(
     client: aiohttp.ClientSession, base_url: str, stop: asyncio.Event, samples: list[dict[str, float]]
 ) -> None:
     root = base_url.rstrip("/").removesuffix("/v1")
     while not stop.is_set():
         try:
-            async with client.get(f"{root}/metrics", timeout=aiohttp.ClientTimeout(total=5)) as r:
+            async with client.get(f"{root}/metrics", timeout=METRICS_TIMEOUT) as r:
                 text = await r.text() if r.status == 200 else ""
             if text:
                 sample: dict[str, float] = {}
@@ -325,13 +331,13 @@ async def run_bench(
     concurrency: int | None = None,
     sweep_max: int | None = None,
     rate: float | None = None,
-    requests: int = 32,
-    input_tokens: int = 128,
-    output_tokens: int = 64,
+    requests: int = default.REQUESTS,
+    input_tokens: int = default.INPUT_TOKENS,
+    output_tokens: int = default.OUTPUT_TOKENS,
     prompts_file: Path | None = None,
     slo: dict[str, float] | None = None,
     api_key: str | None = None,
-    timeout_s: float = 600,
+    timeout_s: float = default.TIMEOUT_S,
 ) -> BenchReport:
     started = datetime.now(UTC).isoformat(timespec="seconds")
     async with make_client(2, 30, api_key) as client:
