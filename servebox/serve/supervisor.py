@@ -253,6 +253,7 @@ class Supervisor:
             )
             self.on_death(st, st.verdict)
             return st.verdict
+        starts = st.process.starts if managed else 0
         alive = st.process.alive() if managed else True
         url = st.process.base_url if managed else f"http://127.0.0.1:{st.model.port}"
         snap = poll(
@@ -262,6 +263,10 @@ class Supervisor:
         st.polls.append(snap.at)
         previous = st.verdict.state
         verdict = st.watcher.decide(snap, st.process.log_tail(80) if managed else "")
+        with st.lock:  # a stop, unload or restart that landed during the poll wins: its verdict stands
+            if st.verdict.state in ("stopped", "restarting") or (managed and st.process.starts != starts):
+                return st.verdict
+            st.verdict = verdict
         if previous == "starting" and verdict.state in READY:
             st.ready_at, st.ready_mono = time.time(), now
             took = now - st.process.started_at if managed else 0.0
@@ -273,7 +278,6 @@ class Supervisor:
                 f"no answer on port {st.model.port} {now - st.watcher.started_at:.0f} s after servebox started; "
                 f"it is run by systemd: see `systemctl status servebox-{st.model.name}`"
             )
-        st.verdict = verdict
         if verdict.state in ENDED:
             if managed:
                 self.on_death(st, verdict)
