@@ -96,9 +96,7 @@ def vllm_cases(h, tiny: Path, tmp: Path) -> dict:
         ),
         "vllm-auto-tool-choice-without-parser": lambda: vllm(tiny, *ml, "--enable-auto-tool-choice"),
         "vllm-reasoning-parser-unknown": lambda: vllm(tiny, *ml, "--reasoning-parser", "deepseek_r2"),
-        "vllm-executor-backend-ray-missing": lambda: vllm(
-            tiny, *ml, "--distributed-executor-backend", "ray"
-        ),
+        "vllm-executor-backend-ray-missing": lambda: vllm(tiny, *ml, "--distributed-executor-backend", "ray"),
         "vllm-torch-dtype-unknown": lambda: vllm(
             model("dtype", lambda m: h.edit_config(m, torch_dtype="bfloat17", dtype="bfloat17")), *ml
         ),
