@@ -130,6 +130,11 @@ def llama_cases(h, tmp: Path) -> dict:
         "llama-v-cache-quant-without-fa": lambda: h.llama(*m, "-ctv", "q4_0", "-fa", "off"),
         "llama-api-key-file-missing": lambda: h.llama(*m, "--api-key-file", "/etc/servebox/api-keys.txt"),
         "llama-grammar-file-missing": lambda: h.llama(*m, "--grammar-file", "/srv/grammars/json.gbnf"),
+        "llama-device-not-in-build": lambda: h.llama(*m, "--device", "CUDA0"),
+        "llama-chat-template-unknown-name": lambda: h.llama(
+            *m, "--chat-template", "nosuchtemplate", timeout=20
+        ),
+        "llama-slot-save-path-missing": lambda: h.llama(*m, "--slot-save-path", "/nonexistent/slots"),
         "llama-override-kv-malformed": lambda: h.llama(*m, "--override-kv", "llama.context_length=4096"),
     }
 
