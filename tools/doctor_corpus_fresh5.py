@@ -100,6 +100,7 @@ def vllm_cases(h, tiny: Path, tmp: Path) -> dict:
         "vllm-torch-dtype-unknown": lambda: vllm(
             model("dtype", lambda m: h.edit_config(m, torch_dtype="bfloat17", dtype="bfloat17")), *ml
         ),
+        "vllm-limit-mm-on-text-model": lambda: vllm(tiny, *ml, "--limit-mm-per-prompt", '{"image": 2}'),
         "vllm-multinode-master-unreachable": lambda: vllm(
             tiny,
             *ml,
