@@ -5,8 +5,7 @@ not in the table, or a layer kind that no rule knows, is an error: a planner tha
 a Mamba hybrid as dense would promise a KV cache that does not exist.
 """
 
-from __future__ import annotations
-
+# no `from __future__ import annotations`: pydantic builds its models faster from real annotations
 from collections import Counter
 from typing import Any
 
