@@ -10,6 +10,7 @@ cache per rotary configuration and the caching allocator's block rounding (plan/
 from __future__ import annotations
 
 from servebox.checkpoint.facts import Checkpoint
+from servebox.checkpoint.tensors import component_of
 from servebox.engines.vllm.flags import ServeFlags
 from servebox.engines.vllm.profile import EngineProfile, mtp_load_entry, weight_load_entry
 from servebox.errors import InputError
@@ -95,10 +96,16 @@ def mtp_drafter_extra(ckpt: Checkpoint, s: Settings, build: str) -> tuple[int, l
 
 def _rounding(ckpt: Checkpoint, flags: ServeFlags, s: Settings, linear: float, other: float) -> int:
     """The allocator's block rounding, where the loaded tensors have the files' shapes (16-bit, no repacking,
-    one pipeline stage); quantized or repacked loads allocate differently and are left out."""
+    one pipeline stage); quantized or repacked loads allocate differently and are left out, and so are the
+    tensors that are not loaded (the vision tower under --language-model-only, an MTP head not drafting)."""
     if s.pp != 1 or linear != other or ckpt.facts.quantization.method != "none" or not ckpt.inventory:
         return 0
-    return allocator_rounding(ckpt.inventory.tensor_shapes, s.dtype_bytes, s.tp)
+    a = ckpt.architecture
+    skip = {"vision_tower"} if flags.language_model_only else set()
+    skip |= set() if s.uses_mtp else {"mtp"}
+    start = a.num_layers if a.mtp_layers else None
+    loaded = {n: v for n, v in ckpt.inventory.tensor_shapes.items() if component_of(n, start) not in skip}
+    return allocator_rounding(loaded, s.dtype_bytes, s.tp)
 
 
 def weights_per_rank(
