@@ -9,6 +9,9 @@ two things count that the safetensors headers do not show (both derived, from vL
   remainder of 1 MiB or less is not split off, so the whole block counts as allocated. The tensors are the
   ones vLLM allocates (q/k/v fused into qkv_proj, gate/up into gate_up_proj, experts into w13/w2), per TP rank.
   Gemma-3-1b's 26 down_proj (15.19 MiB each) carry 0.81 MiB each; DeepSeek-V2-Lite's experts carry 0.03 GiB.
+Not explained yet: Gemma-3-1b on vLLM 0.26 logged 1.96 GiB, this gives 1.914 (-2.3%). Rounding every tensor
+of 10 MiB or more to 2 MiB, split or not, would land on 1.956 and fits all 12 H200 logs, but contradicts the
+allocator's split rule and only that one log tells the two apart: not adopted without a GPU run to check it.
 """
 
 from __future__ import annotations
