@@ -80,15 +80,18 @@ def main() -> None:
     if "--baseline" in sys.argv:
         other = Path(sys.argv[sys.argv.index("--baseline") + 1]).resolve()
         theirs_cmd = [str(other / ".venv" / "bin" / "python"), *cmd[1:], "--json"]
-        mine, theirs = [], []
-        for _ in range(5):  # interleaved, so both see the same machine load
+        mine, theirs, mine_cpu, theirs_cpu = [], [], [], []
+        for _ in range(9):  # interleaved, so both see the same machine load
             mine.append(best_of(lambda: subprocess.run([*cmd, "--json"], capture_output=True), repeats=1))
             theirs.append(
                 best_of(lambda: subprocess.run(theirs_cmd, capture_output=True, cwd=other), repeats=1)
             )
+            mine_cpu.append(child_cpu([*cmd, "--json"], repeats=1))
+            theirs_cpu.append(child_cpu(theirs_cmd, repeats=1, cwd=other))
         print(
-            f"  against the baseline revision ({other}): {min(mine):.3f} s vs {min(theirs):.3f} s "
-            f"(ratio {min(mine) / min(theirs):.2f}x, best of 5 interleaved)"
+            f"  against the baseline revision ({other}): wall {min(mine):.3f} s vs {min(theirs):.3f} s "
+            f"(ratio {min(mine) / min(theirs):.2f}x); CPU {min(mine_cpu):.3f} s vs {min(theirs_cpu):.3f} s "
+            f"(ratio {min(mine_cpu) / min(theirs_cpu):.2f}x); measured, min of 9 interleaved"
         )
 
 

@@ -15,7 +15,7 @@ def best_of(fn: Callable[[], object], repeats: int = 5) -> float:
     return min(times)
 
 
-def child_cpu(cmd: list[str], repeats: int = 3) -> float:
+def child_cpu(cmd: list[str], repeats: int = 3, cwd=None) -> float:
     """The least CPU time (user + sys) a child command took: unlike wall time, a busy machine cannot stretch it."""
     import resource
     import subprocess
@@ -23,7 +23,7 @@ def child_cpu(cmd: list[str], repeats: int = 3) -> float:
     best = float("inf")
     for _ in range(repeats):
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        subprocess.run(cmd, capture_output=True)  # exit 1 ("will not work") is an answer too
+        subprocess.run(cmd, capture_output=True, cwd=cwd)  # exit 1 ("will not work") is an answer too
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         best = min(best, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime))
     return best

@@ -5,8 +5,7 @@ not in the table, or a layer kind that no rule knows, is an error: a planner tha
 a Mamba hybrid as dense would promise a KV cache that does not exist.
 """
 
-from __future__ import annotations
-
+# no `from __future__ import annotations`: pydantic builds its models faster from real annotations
 from collections import Counter
 from typing import Any
 
@@ -153,6 +152,18 @@ class Architecture(BaseModel):
     mtp_layers: int = 0
     vision: VisionShape | None = None
     attention_chunk_size: int | None = None  # Llama-4 chunked local attention
+    local_rope_theta: float | None = None  # sliding layers' own rotary base (Gemma-3), when it differs
+
+
+def _local_rope_theta(text: dict[str, Any]) -> float | None:
+    """The sliding layers' rotary base when it is not the global one: vLLM then builds a second rotary cache."""
+    params = text.get("rope_parameters")
+    if isinstance(params, dict) and isinstance(params.get("sliding_attention"), dict):
+        local = params["sliding_attention"].get("rope_theta")
+        full = (params.get("full_attention") or {}).get("rope_theta", text.get("rope_theta"))
+    else:
+        local, full = text.get("rope_local_base_freq"), text.get("rope_theta")
+    return float(local) if isinstance(local, (int, float)) and local != full else None
 
 
 def _int(cfg: dict[str, Any], key: str, source: str, *alts: str, default: int | None = None) -> int:
@@ -341,6 +352,7 @@ def parse_architecture(config: dict[str, Any], source: str) -> Architecture:
         rope_scaling=rope if isinstance(rope, dict) else None,
         sliding_window=text.get("sliding_window") if "sliding_attention" in kinds else None,
         attention_chunk_size=text.get("attention_chunk_size") if "chunked_attention" in kinds else None,
+        local_rope_theta=_local_rope_theta(text),
         torch_dtype=text.get("torch_dtype") or text.get("dtype") or config.get("torch_dtype"),
         tie_word_embeddings=bool(text.get("tie_word_embeddings", config.get("tie_word_embeddings", False))),
         linear_attention=linear,

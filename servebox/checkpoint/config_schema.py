@@ -7,8 +7,7 @@ every public model (a 1M-token context, a 1M vocabulary, 4096 layers) and narrow
 value outside them is a typo or an attack, never a model.
 """
 
-from __future__ import annotations
-
+# no `from __future__ import annotations`: pydantic builds its models faster from real annotations
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
@@ -22,7 +21,8 @@ Small = Field(None, ge=1, le=4096)
 
 
 class _Checked(BaseModel):
-    model_config = ConfigDict(extra="allow", strict=True, allow_inf_nan=False)
+    # defer_build: a schema is built when first used, so a plan without quantization never builds those
+    model_config = ConfigDict(extra="allow", strict=True, allow_inf_nan=False, defer_build=True)
 
 
 class TextConfigSchema(_Checked):
@@ -81,7 +81,7 @@ class TextConfigSchema(_Checked):
     rope_scaling: dict[str, Any] | None = None
 
     @model_validator(mode="after")
-    def consistent(self) -> TextConfigSchema:
+    def consistent(self) -> "TextConfigSchema":
         heads, kv = self.num_attention_heads or self.n_head, self.num_key_value_heads
         if heads and kv and heads % kv:
             raise ValueError(f"num_attention_heads {heads} is not a multiple of num_key_value_heads {kv}")

@@ -4,8 +4,7 @@ Assembled from config.json, the safetensors headers, the quantization declaratio
 template; or, for a .gguf file, from its own metadata. Later verbs (plan, check) take this object.
 """
 
-from __future__ import annotations
-
+# no `from __future__ import annotations`: pydantic builds its models faster from real annotations
 from pathlib import Path
 from typing import Any
 

@@ -5,15 +5,13 @@ milliseconds where `gguf.GGUFReader` takes tens of seconds on a 150k-token vocab
 package names the file type. Errors from a cut or foreign file become one line.
 """
 
-from __future__ import annotations
-
+# no `from __future__ import annotations`: pydantic builds its models faster from real annotations
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel
 
-from servebox.checkpoint.gguf_header import TYPE_BY_NAME
 from servebox.errors import InputError
 
 
@@ -39,7 +37,7 @@ class GGUFFacts(BaseModel):
 def read_gguf(path: Path) -> GGUFFacts:
     import gguf
 
-    from servebox.checkpoint.gguf_header import read_local
+    from servebox.checkpoint.gguf_header import TYPE_BY_NAME, read_local  # the reader: only for a .gguf
 
     h = read_local(str(path))
     arch = h.kv.get("general.architecture")

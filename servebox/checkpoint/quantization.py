@@ -8,8 +8,7 @@ two failures (GDN layers quantized at W4A4; a vision tower quantized and unshard
 visible here before anyone downloads a byte.
 """
 
-from __future__ import annotations
-
+# no `from __future__ import annotations`: pydantic builds its models faster from real annotations
 import fnmatch
 from typing import Any
 

@@ -1,8 +1,7 @@
 """What a chat template's analysis found, as data: kept apart from the analyser (checkpoint/template.py) so
 that reading a Checkpoint does not import jinja2 (plan never looks at templates; a whole plan stays under 0.5 s)."""
 
-from __future__ import annotations
-
+# no `from __future__ import annotations`: pydantic builds its models faster from real annotations
 from typing import Any
 
 from pydantic import BaseModel

@@ -169,6 +169,9 @@ def inventory(source: CheckpointSource, mtp_layer_start: int | None = None) -> T
     by_component: Counter[str] = Counter()
     params: Counter[str] = Counter()
     module_params: dict[str, dict[str, tuple[str, list[int]]]] = defaultdict(dict)
+    listed_by_shard: dict[str, set[str]] = defaultdict(set)  # one pass over the index, not one per shard
+    for tensor, shard in (weight_map or {}).items():
+        listed_by_shard[shard].add(tensor)
     for shard in shards:
         meta: SafetensorsHeader = source.read_header(shard)
         shard_data = data_bytes(meta)
@@ -185,8 +188,7 @@ def inventory(source: CheckpointSource, mtp_layer_start: int | None = None) -> T
             check.complete = False
             check.problem = f"{actual:,} bytes on disk, header implies {shard_data:,} bytes of tensor data"
         if weight_map is not None:
-            listed = {t for t, s in weight_map.items() if s == shard}
-            missing = listed - meta.tensors.keys()
+            missing = listed_by_shard.get(shard, set()) - meta.tensors.keys()
             if missing:
                 check.complete = False
                 check.problem = f"{len(missing)} tensors the index lists are not in the header (e.g. {sorted(missing)[0]})"

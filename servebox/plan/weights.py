@@ -3,15 +3,18 @@
 The checkpoint's bytes by component (safetensors headers), split by TP and PP, then what loading changes:
 --dtype casts of 16-bit weights, runtime --quantization fp8 (linear weights in 1 byte), per-method repacking
 (MXFP4 MoE: a calibrated factor per GPU architecture from vllm.toml [weight_load]), the MTP head when MTP
-drafts, the vision tower unless --language-model-only, and the rotary cache.
+drafts, the vision tower unless --language-model-only, and what torch counts beyond the tensors: one rotary
+cache per rotary configuration and the caching allocator's block rounding (plan/load_memory.py).
 """
 
 from __future__ import annotations
 
 from servebox.checkpoint.facts import Checkpoint
+from servebox.checkpoint.tensors import component_of
 from servebox.engines.vllm.flags import ServeFlags
 from servebox.engines.vllm.profile import EngineProfile, mtp_load_entry, weight_load_entry
 from servebox.errors import InputError
+from servebox.plan.load_memory import allocator_rounding, rotary_cache_count
 from servebox.plan.model import Settings
 from servebox.units import GiB
 
@@ -91,6 +94,20 @@ def mtp_drafter_extra(ckpt: Checkpoint, s: Settings, build: str) -> tuple[int, l
     return extra, lines, notes
 
 
+def _rounding(ckpt: Checkpoint, flags: ServeFlags, s: Settings, linear: float, other: float) -> int:
+    """The allocator's block rounding, where the loaded tensors have the files' shapes (16-bit, no repacking,
+    one pipeline stage); quantized or repacked loads allocate differently and are left out, and so are the
+    tensors that are not loaded (the vision tower under --language-model-only, an MTP head not drafting)."""
+    if s.pp != 1 or linear != other or ckpt.facts.quantization.method != "none" or not ckpt.inventory:
+        return 0
+    a = ckpt.architecture
+    skip = {"vision_tower"} if flags.language_model_only else set()
+    skip |= set() if s.uses_mtp else {"mtp"}
+    start = a.num_layers if a.mtp_layers else None
+    loaded = {n: v for n, v in ckpt.inventory.tensor_shapes.items() if component_of(n, start) not in skip}
+    return allocator_rounding(loaded, s.dtype_bytes, s.tp)
+
+
 def weights_per_rank(
     ckpt: Checkpoint,
     flags: ServeFlags,
@@ -120,7 +137,10 @@ def weights_per_rank(
     rope_dim = a.head_dim
     if a.rope_scaling and a.rope_scaling.get("partial_rotary_factor"):
         rope_dim = int(a.head_dim * a.rope_scaling["partial_rotary_factor"])
-    rotary = (a.max_position_embeddings or 0) * rope_dim * s.dtype_bytes if a.num_attention_heads else 0
+    ropes = rotary_cache_count(a)
+    rotary = (
+        ropes * (a.max_position_embeddings or 0) * rope_dim * s.dtype_bytes if a.num_attention_heads else 0
+    )
     if stages:  # pipeline parallel: each stage's own layers, embeddings and lm_head (plan/stages.py)
         from servebox.plan.stages import fill_stage_weights
 
@@ -132,13 +152,16 @@ def weights_per_rank(
     if drafter_notes:
         notes = notes + drafter_notes
         label = "calibrated" if label == "derived" else label
-    total = lm // (tp * pp) + emb // tp + vision // tp + mtp // tp + drafter + rotary
+    rounding = _rounding(ckpt, flags, s, linear, other)
+    total = lm // (tp * pp) + emb // tp + vision // tp + mtp // tp + drafter + rotary + rounding
     lines = [
         f"weights/rank = language model {lm / GiB:.2f} / (TP {tp} x PP {pp}) + embeddings+lm_head {emb / GiB:.2f} / TP"
         + (f" + vision tower {vision / GiB:.2f} / TP" if vision else "")
         + (f" + MTP head {mtp / GiB:.2f} / TP" if mtp else "")
         + (f" + MTP drafter extra {drafter / GiB:.2f}" if drafter else "")
-        + f" + rotary cache {rotary / GiB:.3f} = {total / GiB:.2f} GiB",
+        + f" + {ropes} rotary cache{'s' if ropes > 1 else ''} {rotary / GiB:.3f}"
+        + (f" + allocator rounding {rounding / GiB:.3f}" if rounding else "")
+        + f" = {total / GiB:.2f} GiB",
         *drafter_lines,
     ]
     if comps.get("vision_tower") and flags.language_model_only:

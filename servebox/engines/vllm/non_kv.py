@@ -86,8 +86,30 @@ def _layer_widths(arch: Architecture, tp: int, mode: str, model: dict) -> dict[s
     return widths
 
 
+def mla_profile_buffer(
+    arch: Architecture, tp: int, max_len: int, seqs: int, act_bytes: int, model: dict
+) -> int:
+    """The profile run's stand-in for MLA's up-projected prefill context: with no attention metadata each MLA
+    layer allocates chunked_prefill_workspace_size x heads x (qk_nope + v) (vLLM mla_attention.py), rows =
+    min(max(8 x max_model_len, 4 x max_num_seqs x 16), cap). Its size does not follow the batched tokens."""
+    cap = model.get("mla_profile_rows_cap")
+    if arch.mla is None or not cap:
+        return 0
+    rows = min(max(8 * max_len, 4 * seqs * 16), cap)
+    heads = max(arch.num_attention_heads // tp, 1)
+    return rows * heads * (arch.mla.qk_nope_head_dim + arch.mla.v_head_dim) * act_bytes
+
+
 def activation_measured_model(
-    arch: Architecture, tp: int, tokens: int, seqs: int, act_bytes: int, runner: str, eager: bool, model: dict
+    arch: Architecture,
+    tp: int,
+    tokens: int,
+    seqs: int,
+    act_bytes: int,
+    runner: str,
+    eager: bool,
+    model: dict,
+    mla_buffer: int = 0,
 ) -> tuple[int, str]:
     """The profile run's peak: its forward over the batched tokens and, on the V1 runner only, the sampler
     warm-up over max_num_seqs rows of logits (V2's did not show in the logs), whichever is larger."""
@@ -100,6 +122,13 @@ def activation_measured_model(
         f"forward {tokens} batched tokens x ({model['hidden_factor']} x H {arch.hidden_size} + widest op: "
         f"{widest} = {widths[widest]:.0f}) x {act_bytes} B = {forward / GiB:.2f} GiB"
     )
+    if mla_buffer:  # the attention layer's peak: the stand-in beside the hidden states, when it is larger
+        attention = mla_buffer + tokens * model["hidden_factor"] * arch.hidden_size * act_bytes
+        line = (
+            f"max({line}, MLA profile stand-in {mla_buffer / GiB:.2f} GiB + hidden states "
+            f"{(attention - mla_buffer) / GiB:.2f} GiB)"
+        )
+        forward = max(forward, attention)
     per_logit = model["sampler_bytes_per_logit"].get(runner, 0)
     sampler = seqs * arch.vocab_size * per_logit
     if not per_logit:
@@ -167,8 +196,12 @@ def non_kv_memory(
         activation = int(activation_gib * GiB)
         explain.append(f"activation peak = {activation_gib:.2f} GiB (given: measured or calibrated)")
     elif model:
+        max_len = int(flags.max_model_len) if str(flags.max_model_len).isdigit() else None
+        buffer = mla_profile_buffer(
+            arch, tp, max_len or arch.max_position_embeddings or 0, seqs, dtype_bytes, model
+        )
         activation, line = activation_measured_model(
-            arch, tp, tokens, seqs, dtype_bytes, runner, flags.enforce_eager, model
+            arch, tp, tokens, seqs, dtype_bytes, runner, flags.enforce_eager, model, buffer
         )
         explain.append(line)
         if "mamba" in arch.layer_kinds:
