@@ -26,24 +26,37 @@ CASES = [
     # NCCL's shm failure quoted by PyTorch, no "NCCL WARN" prefix
     (
         "nccl-shm-too-small",
-        RANK + "torch.distributed.DistBackendError: NCCL error in: NCCLUtils.hpp:268, unhandled system error\n"
-        + RANK + "Last error:\n" + RANK + "Error while creating shared memory segment /dev/shm/nccl-XyZ (size 4194304)\n",
+        RANK
+        + "torch.distributed.DistBackendError: NCCL error in: NCCLUtils.hpp:268, unhandled system error\n"
+        + RANK
+        + "Last error:\n"
+        + RANK
+        + "Error while creating shared memory segment /dev/shm/nccl-XyZ (size 4194304)\n",
     ),
-    ("nccl-shm-too-small", "ncclSystemError: ...\nLast error:\nError: failed to extend /dev/shm/nccl-abc to 9637892 bytes\n"),
+    (
+        "nccl-shm-too-small",
+        "ncclSystemError: ...\nLast error:\nError: failed to extend /dev/shm/nccl-abc to 9637892 bytes\n",
+    ),
     # a FILE given where a directory (or repo id) is wanted: it exists, it is not a directory
     (
         "hub-bad-repo-id",
         "OSError: Repo id must be in the form 'repo_name' or 'namespace/repo_name': "
         "'/srv/models/qwen/tokenizer_config.json'. Use `repo_type` argument if needed.\n",
     ),
-    ("hub-bad-repo-id", "OSError: ./weights/model.gguf is not a local folder and is not a valid model identifier listed\n"),
+    (
+        "hub-bad-repo-id",
+        "OSError: ./weights/model.gguf is not a local folder and is not a valid model identifier listed\n",
+    ),
     # llama-swap: an anchor lost when a section is decoded again after macro substitution
     (
         "llama-swap-regression",
         'time=2026-01-02 level=ERROR msg="failed to load config" error="model q: reasoningFilter: failed to decode '
         "after macro substitution: yaml: unknown anchor 'presets' referenced\"\n",
     ),
-    ("block-size-unsupported", CORE + "ValueError: No common block size for 24 (FLASH_ATTN: [MultipleOf(16)]).\n"),
+    (
+        "block-size-unsupported",
+        CORE + "ValueError: No common block size for 24 (FLASH_ATTN: [MultipleOf(16)]).\n",
+    ),
     ("block-size-unsupported", CORE + "ValueError: Block size must be a multiple of 16.\n"),
     (
         "block-size-unsupported",
@@ -53,7 +66,10 @@ CASES = [
     ("config-dtype-invalid", "AttributeError: module 'torch' has no attribute 'float61'\n"),
     ("config-dtype-invalid", CORE + "ValueError: Unknown dtype: 'fp17'\n"),
     ("quantization-not-detected", RANK + "KeyError: 'model.layers.0.self_attn.qkv_proj.qzeros'\n"),
-    ("quantization-not-detected", "KeyError: 'language_model.model.layers.3.mlp.down_proj.weight_scale_inv'\n"),
+    (
+        "quantization-not-detected",
+        "KeyError: 'language_model.model.layers.3.mlp.down_proj.weight_scale_inv'\n",
+    ),
     ("servebox-spec-invalid", "servebox: error: spec.toml: models[1].gpus: expected a list of integers\n"),
     (
         "master-addr-unreachable",
@@ -65,8 +81,14 @@ CASES = [
         "[W1203 09:00:01.1 TCPStore.cpp:340] [c10d] TCP client failed to connect/validate to host node0:29501 "
         "- retrying (try=0, timeout=600000ms, delay=1000ms): Connection refused\n",
     ),
-    ("ray-head-unreachable", "ConnectionError: Unable to connect to GCS (ray head) at 10.0.0.5:6379. Check that\n"),
-    ("ray-head-unreachable", "[2026-01-02 E 7 7] gcs_rpc_client.h:179: failed to connect to GCS at address 172.17.0.2:6380 within 60 seconds.\n"),
+    (
+        "ray-head-unreachable",
+        "ConnectionError: Unable to connect to GCS (ray head) at 10.0.0.5:6379. Check that\n",
+    ),
+    (
+        "ray-head-unreachable",
+        "[2026-01-02 E 7 7] gcs_rpc_client.h:179: failed to connect to GCS at address 172.17.0.2:6380 within 60 seconds.\n",
+    ),
     (
         "container-command-not-on-path",
         "Error: failed to create containerd task: failed to create shim task: OCI runtime create failed: "
@@ -104,12 +126,16 @@ def test_family_is_named_from_its_own_wording(expected, log):
 
 def test_a_directory_path_is_still_one_that_does_not_exist():
     """Only a path naming a file moved to hub-bad-repo-id: a directory-like one keeps its family."""
-    r = run("OSError: Repo id must be in the form 'repo_name' or 'namespace/repo_name': '/srv/models/Qwen2.5-7B'.\n")
+    r = run(
+        "OSError: Repo id must be in the form 'repo_name' or 'namespace/repo_name': '/srv/models/Qwen2.5-7B'.\n"
+    )
     assert r.diagnoses[0].id == "model-path-not-found"
 
 
 def test_a_file_given_as_tokenizer_is_never_said_not_to_exist():
-    r = run("OSError: Repo id must be in the form 'repo_name' or 'namespace/repo_name': '/m/tokenizer.model'.\n")
+    r = run(
+        "OSError: Repo id must be in the form 'repo_name' or 'namespace/repo_name': '/m/tokenizer.model'.\n"
+    )
     assert all("does not exist" not in d.cause for d in r.diagnoses), [d.cause for d in r.diagnoses]
 
 
@@ -122,7 +148,9 @@ def test_a_llama_swap_regression_is_never_confident():
 
 
 def test_a_plain_yaml_error_stays_the_users_config():
-    r = run("failed to parse config /etc/llama-swap.yaml: yaml: line 3: mapping values are not allowed here\n")
+    r = run(
+        "failed to parse config /etc/llama-swap.yaml: yaml: line 3: mapping values are not allowed here\n"
+    )
     assert r.diagnoses[0].id == "router-config-invalid"
 
 
@@ -133,9 +161,25 @@ def test_a_generic_nccl_error_without_the_shm_text_is_not_the_shm_cause():
 
 def test_an_unquantized_key_error_is_not_a_quantization_cause():
     r = run("KeyError: 'model.layers.0.mlp.gate_proj.weight'\n")
-    assert r.diagnoses[0].id != "quantization-not-detected" if r.diagnoses else True
+    assert all(d.id != "quantization-not-detected" for d in r.diagnoses)
 
 
 def test_a_health_check_that_is_only_refused_is_not_a_missing_endpoint():
     r = run('!!! Health check error: Get "http://localhost:9790/health": dial tcp: connection refused\n')
     assert all(d.id != "router-health-endpoint-missing" for d in r.diagnoses)
+
+
+def test_an_unreadable_model_file_is_not_called_an_unwritable_cache():
+    """PermissionError names no direction: only a cache- or state-like path gets the cache fix, and
+    another path is named without confidence."""
+    r = run(
+        "PermissionError: [Errno 13] Permission denied: '/srv/models/q/model-00001-of-00002.safetensors'\n"
+    )
+    assert r.diagnoses[0].id == "path-permission-denied" and r.diagnoses[0].confidence < CONFIDENT
+    r = run("PermissionError: [Errno 13] Permission denied: '/var/lib/llm/.cache/vllm/torch_compile_cache'\n")
+    assert [d.id for d in r.diagnoses] == ["cache-permission-denied"]
+
+
+def test_vllms_invalid_repo_or_directory_does_not_claim_the_directory_exists():
+    r = run("ValueError: Invalid repository ID or local directory specified: '/srv/m/tokenizer.json'.\n")
+    assert r.diagnoses[0].id == "model-dir-invalid" and "may not exist" in r.diagnoses[0].cause
