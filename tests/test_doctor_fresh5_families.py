@@ -183,3 +183,23 @@ def test_an_unreadable_model_file_is_not_called_an_unwritable_cache():
 def test_vllms_invalid_repo_or_directory_does_not_claim_the_directory_exists():
     r = run("ValueError: Invalid repository ID or local directory specified: '/srv/m/tokenizer.json'.\n")
     assert r.diagnoses[0].id == "model-dir-invalid" and "may not exist" in r.diagnoses[0].cause
+
+
+def test_another_macro_substitution_failure_is_not_confidently_the_users_yaml():
+    r = run(
+        'level=ERROR msg="failed to load config" error="model m: capabilities: failed to decode after macro '
+        'substitution: yaml: unmarshal errors: cannot unmarshal !!str `x` into int"\n'
+    )
+    assert r.diagnoses[0].id == "router-config-after-macros" and r.diagnoses[0].confidence < CONFIDENT
+    assert "router-config-invalid" not in [d.id for d in r.diagnoses]
+
+
+def test_a_namespace_step_refused_by_the_host_is_not_a_missing_path():
+    r = run(
+        "systemd[1]: llm.service: Failed at step NAMESPACE spawning /opt/v/bin/python: Permission denied\n"
+    )
+    assert r.diagnoses[0].id == "systemd-namespace-failed" and r.diagnoses[0].confidence < CONFIDENT
+    r = run(
+        "systemd[1]: llm.service: Failed to set up mount namespacing: /var/lib/llm: No such file or directory\n"
+    )
+    assert [d.id for d in r.diagnoses] == ["systemd-namespace"]
