@@ -203,3 +203,32 @@ def test_a_namespace_step_refused_by_the_host_is_not_a_missing_path():
         "systemd[1]: llm.service: Failed to set up mount namespacing: /var/lib/llm: No such file or directory\n"
     )
     assert [d.id for d in r.diagnoses] == ["systemd-namespace"]
+
+
+# families from vLLM 0.32's own raise texts (config/model.py, config/scheduler.py), torch's CUDA checks,
+# c10d's store and the tokenizers library's serde message, worded as a real log would carry them
+MORE = [
+    (
+        "quantization-mismatch",
+        CORE + "ValueError: Quantization method specified in the model config (gptq) does not match the "
+        "quantization method specified in the `quantization` argument (fp8).\n",
+    ),
+    ("torch-without-cuda", RANK + "AssertionError: Torch not compiled with CUDA enabled\n"),
+    (
+        "gpu-busy-or-unavailable",
+        "torch.AcceleratorError: CUDA error: CUDA-capable device(s) is/are busy or unavailable\n",
+    ),
+    (
+        "dist-peers-missing",
+        "torch.distributed.DistStoreError: Timed out after 901 seconds waiting for clients. 2/4 clients joined.\n",
+    ),
+    (
+        "tokenizer-corrupt",
+        "Exception: data did not match any variant of untagged enum PyPreTokenizerTypeWrapper at line 69 column 3\n",
+    ),
+]
+
+
+@pytest.mark.parametrize(("expected", "log"), MORE, ids=[f"{c[0]}-{i}" for i, c in enumerate(MORE)])
+def test_more_families_are_named_from_their_own_wording(expected, log):
+    test_family_is_named_from_its_own_wording(expected, log)
