@@ -16,7 +16,7 @@ import socket
 import threading
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, StringConstraints
+from pydantic import AfterValidator, BaseModel, ConfigDict, StringConstraints
 
 from servebox.checkpoint.hub_id import HUB_REPO_RE
 
@@ -199,3 +199,7 @@ def find_control_characters(data: Any, path: str = "") -> tuple[str, str] | None
         if found:
             return found
     return None
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
