@@ -107,13 +107,15 @@ def test_status_page_in_a_real_browser(served, browser):  # noqa: F811 (the fixt
     # streamed: the router asked llama-server for usage and kept it from this client, who did not ask
     assert r.status_code == 200 and r.text.rstrip().endswith("data: [DONE]") and '"usage"' not in r.text
 
-    def tokens_per_s() -> str:
+    def newest(css: str) -> str:
         rows = browser.find_elements(By.CSS_SELECTOR, "#requests tbody tr")
-        return rows and rows[0].find_element(By.CSS_SELECTOR, ".tps").text
+        return rows[0].find_element(By.CSS_SELECTOR, css).text if rows else ""
 
-    shown = wait_for(lambda: (tokens_per_s() or "—") != "—" and tokens_per_s(), 20)
+    # the page redraws every 2 s: until it has, its newest row may still be the previous test's request (CI saw
+    # '11 → 1500' there), so wait for this request's row, then read its rate
+    assert wait_for(lambda: "→ 48" in newest(".tokens"), 30), newest(".tokens")
+    shown = wait_for(lambda: newest(".tps") not in ("", "—") and newest(".tps"), 20)
     assert shown and float(shown) > 0
-    assert "→ 48" in browser.find_element(By.CSS_SELECTOR, "#requests tbody tr .tokens").text
     assert wait_for(lambda: cell(".restarts") == str(len(st.restarts)), 10)
     if sup.incidents():  # after the previous test's kill: its incident and the doctor's reading
         assert wait_for(lambda: "dead" in cell(".incident"), 10)
