@@ -146,7 +146,8 @@ def test_two_nodes_serve_behind_up_and_a_lost_node_is_a_death_that_names_it(tiny
             timeout=60,
         )
         assert watch.returncode == 1, (watch.stdout, watch.stderr)
-        assert json.loads(watch.stdout)["engines"]["tiny"]["state"] == "failed"
+        # "dead" until the supervisor's next step writes "failed" (gave up): both end the run, exit 1 either way
+        assert json.loads(watch.stdout)["engines"]["tiny"]["state"] in ("dead", "failed")
         assert "not serving: tiny" in watch.stderr
         # given up: the head and what is left of the node are ended, not left holding ports
         assert wait_for(lambda: ProcessId.of(head) is None, 60), "the head outlived the give-up"
