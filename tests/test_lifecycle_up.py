@@ -211,7 +211,12 @@ def test_watch_shows_what_up_sees_and_both_call_a_frozen_engine_hung(tmp_path):
         os.kill(engine, signal.SIGSTOP)
         try:
             assert wait_for(lambda: "INCIDENT hung" in up.text(), 120, 0.3), up.text()
-            seen = watch()["engines"]["m"]
+            # the console line comes first; the state file's incident count is a separate write (CI under load
+            # read state 'hung' with 0 incidents once): wait for the same view to carry it
+            seen = (
+                wait_for(lambda: (e := watch()["engines"]["m"])["incidents"] >= 1 and e, 60)
+                or watch()["engines"]["m"]
+            )
             # the same view: hung, then restarting because of the hang, then back
             assert seen["state"] in ("hung", "restarting", "starting", "idle") and seen["incidents"] == 1
             assert seen["last_incident"]["state"] == "hung"
