@@ -180,13 +180,18 @@ def main() -> None:
     tiny = Path(sys.argv[1]).resolve()
     wanted = set(sys.argv[2:])
     with tempfile.TemporaryDirectory(prefix="doctor-fresh5-") as tmp:
-        for case_id, make in cases(h, tiny, Path(tmp)).items():
-            if wanted and case_id not in wanted:
-                continue
-            t = time.monotonic()
-            text = make()
-            (h.OUT / f"{case_id}.log").write_text(h.trim(text))
-            print(f"{case_id}: {len(text.splitlines())} lines, {time.monotonic() - t:.0f} s", flush=True)
+        write_cases(h, cases(h, tiny, Path(tmp)), wanted)
+
+
+def write_cases(h, makers: dict, wanted: set[str]) -> None:
+    """Run each case's maker (all, or those WANTED) and keep its trimmed log in the corpus folder."""
+    for case_id, make in makers.items():
+        if wanted and case_id not in wanted:
+            continue
+        t = time.monotonic()
+        text = make()
+        (h.OUT / f"{case_id}.log").write_text(h.trim(text))
+        print(f"{case_id}: {len(text.splitlines())} lines, {time.monotonic() - t:.0f} s", flush=True)
 
 
 if __name__ == "__main__":

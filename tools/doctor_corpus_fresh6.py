@@ -16,7 +16,6 @@ import importlib.util
 import os
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 for _var, _port in (("DOCTOR_CORPUS_PORT", "18200"), ("DOCTOR_CORPUS_LLAMA_PORT", "18201")):
@@ -107,13 +106,7 @@ def main() -> None:
             **systemd_cases(h),
             **servebox_cases(h, f5, Path(tmp)),
         }
-        for case_id, make in cases.items():
-            if wanted and case_id not in wanted:
-                continue
-            t = time.monotonic()
-            text = make()
-            (h.OUT / f"{case_id}.log").write_text(h.trim(text))
-            print(f"{case_id}: {len(text.splitlines())} lines, {time.monotonic() - t:.0f} s", flush=True)
+        f5.write_cases(h, cases, wanted)
 
 
 if __name__ == "__main__":
