@@ -56,6 +56,7 @@ class Supervisor:
         # one lock for every start, stop and incident (a group swap touches two engines: one lock, no
         # lock-order deadlock); polls run outside it
         self.lock = threading.RLock()
+        self._state_write_lock = threading.Lock()  # never held while taking self.lock
         self.engines: dict[str, EngineState] = {}
         self.notes: list[str] = []  # nodes left to their own hosts, for `up` to say
         for m in spec.models:
@@ -282,7 +283,10 @@ class Supervisor:
             if managed:
                 self.on_death(st, verdict)
             elif previous not in ENDED:
-                self._record(st, verdict, diagnosis=None, action="run by systemd: not restarted by servebox")
+                record = self._record(
+                    st, verdict, diagnosis=None, action="run by systemd: not restarted by servebox"
+                )
+                self._publish_incident(st, record)
         return st.verdict
 
     def _ttl_expired(self, st: EngineState, now: float) -> bool:
@@ -305,19 +309,26 @@ class Supervisor:
             st.accounted = st.process.starts
             diagnosis = diagnose(st.model.name, st.process.log_tail(400))
             action, delay = st.policy.decide(time.monotonic(), cause_of(diagnosis))
-            self._record(st, verdict, diagnosis, action)
+            record = self._record(st, verdict, diagnosis, action)
             if delay is None:
                 st.failed = True
                 st.verdict = Verdict(
                     "failed", f"{action}: {summary(diagnosis)}; fix it, then start servebox up again"
                 )
+            else:
+                st.verdict = Verdict("restarting", f"{verdict.state}: {verdict.reason}; {action}")
+            self._publish_incident(st, record)
+            if delay is None:
                 self.on_event(f"{st.model.name}: FAILED, not restarting: {st.verdict.reason}")
                 threading.Thread(target=st.process.stop, args=(10.0,), daemon=True).start()
                 return
-            st.verdict = Verdict("restarting", f"{verdict.state}: {verdict.reason}; {action}")
         threading.Thread(target=self._restart, args=(st, delay), daemon=True).start()
 
-    def _record(self, st: EngineState, verdict: Verdict, diagnosis: dict | None, action: str) -> None:
+    def _record(
+        self, st: EngineState, verdict: Verdict, diagnosis: dict | None, action: str
+    ) -> dict[str, Any]:
+        """The incident's record, counted in the engine's status; published by _publish_incident once the
+        engine's verdict after it is set."""
         now = time.time()
         process = st.process
         record: dict[str, Any] = {
@@ -339,12 +350,22 @@ class Supervisor:
             record["nodes"] = [n.describe() for n in process.nodes]
             record["lost_node"] = {**lost.describe(), "last_lines": lost.last_lines(12)} if lost else None
             record["head_last_lines"] = process.log_tail(12).splitlines()
-        self.log.append(record)
         self.recent.append(record)
         st.last_incident, st.incidents = record, st.incidents + 1
+        return record
+
+    def _publish_incident(self, st: EngineState, record: dict[str, Any]) -> None:
+        """state.json first, then the incident line and the console: whoever reads an incident (a script
+        tailing incidents.jsonl, `watch`) finds the state that follows it, never the poll before it
+        (measured: a fresh-clone CI read 'busy' from a state file written just before the incident)."""
+        try:
+            self.write_state()
+        except OSError as exc:
+            self.on_event(f"state file not written: {exc}")
+        self.log.append(record)
         self.on_event(
-            f"{st.model.name}: INCIDENT {verdict.state}: {verdict.reason}; "
-            f"diagnosis: {record['cause'] or 'not diagnosed (no log here)'}; {action}"
+            f"{st.model.name}: INCIDENT {record['state']}: {record['reason']}; "
+            f"diagnosis: {record['cause'] or 'not diagnosed (no log here)'}; {record['action']}"
         )
 
     def _restart(self, st: EngineState, delay: float) -> None:
@@ -375,7 +396,10 @@ class Supervisor:
         }
 
     def write_state(self) -> None:
-        write_json_atomically(self.state_path, self.snapshot())
+        """Snapshot and rename under one lock: the publishing thread's older snapshot must not land
+        after an incident's newer one."""
+        with self._state_write_lock:
+            write_json_atomically(self.state_path, self.snapshot())
 
     def _record_processes(self) -> None:
         """engines.json: each running engine's pid, start time and command line, for a later `up`
