@@ -51,6 +51,11 @@ def _argv(kw: dict, figures) -> list[str]:
         argv += ["--kv-cache-dtype", kw["kv_cache_dtype"]]
     if kw.get("enable_prefix_caching") is False or "enable_prefix_caching=False" in figures.log_text:
         argv.append("--no-enable-prefix-caching")
+    elif kw.get("enable_prefix_caching"):
+        argv.append("--enable-prefix-caching")
+    for key in ("dtype", "quantization"):
+        if kw.get(key):
+            argv += [f"--{key}", kw[key]]
     if kw.get("speculative_config"):
         argv += ["--speculative-config", json.dumps(kw["speculative_config"])]
     limits = kw.get("limit_mm_per_prompt") or {}
@@ -74,7 +79,7 @@ def load_cases() -> list[Case]:
 def plan_case(case: Case, version: str, terms=None):
     flags, _ = parse_flags(case.argv)
     ckpt = load_checkpoint(str(case.model), with_template=False)
-    gpu = custom_gpu(case.figures.total_gib)
+    gpu = custom_gpu(case.figures.total_gib, (9, 0))  # the H200 the logs came from: Hopper, sm90
     given = (terms.activation_gib, terms.non_torch_gib, terms.cudagraph_gib) if terms else (None, None, None)
     weights = terms.weights_gib if terms else None  # the log's 'Model loading took' offset, carried
     return ckpt, flags, gpu, make_plan(ckpt, flags, gpu, load_profile(version), *given, weights_gib=weights)
@@ -115,7 +120,9 @@ def calibrate_on_one(cases: list[Case]) -> dict[str, list[dict]]:
         rows = []
         for source in group:
             ckpt, flags, gpu, plan = plan_case(source, source.figures.vllm_version)
-            tokens, sizes = calibration.batch_shape(flags, gpu.total_bytes)
+            tokens, sizes = calibration.batch_shape(
+                flags, gpu.total_bytes, ckpt.architecture, load_profile(source.figures.vllm_version)
+            )
             cal = calibration.from_log(source.figures, plan, ckpt, "0.26", source.log, tokens, sizes)
             for target in group:
                 if target is source:

@@ -367,16 +367,22 @@ def test_weights_as_vllm_loads_them():
     assert abs(base - 14.99) < 0.05 and abs(fp32 - 2 * base) < 0.05 and 8.3 < fp8 < 8.6
 
 
-def test_gpt_oss_120b_on_one_h100_does_not_fit(run_cli):
+def test_gpt_oss_120b_on_one_h100_per_release(run_cli):
     # Public logs of gpt-oss-120b on one H100 80GB failing at start-up: vllm-project/vllm#23278 ('Model loading
     # took 65.9651 GiB', 'Available KV cache memory: -2.14 GiB'), #33155 (64.38 GiB, OOM on 0.14.1), #27508
     # (1.71 GiB available at 0.95, still refused). MXFP4 experts are repacked at load: weights are not file size.
-    r = run_cli("plan", CHECKPOINTS / "gpt-oss-120b", "--gpu", "h100-80gb", "--json")
-    data = r.json()
-    assert r.code == 1 and not data["fits"]
-    assert (
-        abs(data["model_loading_gib"] - 64.38) < 0.05 and data["labels"]["model_loading_gib"] == "calibrated"
-    )
+    # The repack factor is per release and backend: 0.14.1's OAI Triton path took 64.38 GiB (#33155); 0.26's
+    # 'TRITON' backend 61.43 GiB on the H200 here (tests/fixtures/gpu-logs/s07), which later releases inherit.
+    # With 0.26's smaller repack the model does fit one H100 at 0.9 (as vLLM's gpt-oss recipe runs it), by
+    # ~0.6 GiB over the 5.07 GiB a 131,072-token request needs; 0.32's terms are assumed and land just short.
+    for version, loading, fits in (("0.14.1", 64.38, False), ("0.26.0", 61.43, True), ("0.32.0", 61.43, False)):
+        r = run_cli(
+            "plan", CHECKPOINTS / "gpt-oss-120b", "--gpu", "h100-80gb", "--vllm-version", version, "--json"
+        )
+        data = r.json()
+        assert (r.code, data["fits"]) == ((0, True) if fits else (1, False)), version
+        assert abs(data["model_loading_gib"] - loading) < 0.05, (version, data["model_loading_gib"])
+        assert data["labels"]["model_loading_gib"] == "calibrated"
 
 
 def test_folder_without_weights_is_refused_unless_weights_given(run_cli):

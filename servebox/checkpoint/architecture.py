@@ -103,6 +103,9 @@ class MambaShape(BaseModel):
     n_groups: int
     conv_kernel: int
     intermediate_size: int
+    chunk_size: int | None = (
+        None  # the SSD kernel's chunk (vLLM's get_mamba_chunk_size): 'all' mode aligns blocks to it
+    )
 
 
 class MLAShape(BaseModel):
@@ -304,6 +307,7 @@ def parse_architecture(config: dict[str, Any], source: str) -> Architecture:
             n_groups=_int(text, "mamba_n_groups", source, "n_groups", default=1),
             conv_kernel=_int(text, "mamba_d_conv", source, "conv_kernel", default=4),
             intermediate_size=m_heads * m_head_dim if m_heads and m_head_dim else int(expand * hidden),
+            chunk_size=text.get("mamba_chunk_size") or text.get("chunk_size"),
         )
     mla = None
     if layout == "mla":

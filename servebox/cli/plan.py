@@ -146,7 +146,9 @@ def plan(
         figures = read_startup_figures(Path(calibrate))
         comparison = compare_with_log(result, figures)
         if save:
-            saved = _save_calibration(figures, result, ckpt, flags, device, key, Path(calibrate), cal_dir)
+            saved = _save_calibration(
+                figures, result, ckpt, flags, device, profile, key, Path(calibrate), cal_dir
+            )
     if html_path:
         from servebox.report.html import write_plan_html
 
@@ -190,8 +192,8 @@ def _calibrated_terms(ckpt, flags, device, key, cal_dir, given, estimate):
     return terms_for(cal, estimate) if cal else None
 
 
-def _save_calibration(figures, result, ckpt, flags, device, key, log, cal_dir) -> Path:
+def _save_calibration(figures, result, ckpt, flags, device, profile, key, log, cal_dir) -> Path:
     from servebox.engines.vllm.calibration import batch_shape, from_log, save
 
-    tokens, sizes = batch_shape(flags, device.total_bytes)
+    tokens, sizes = batch_shape(flags, device.total_bytes, ckpt.architecture, profile)
     return save(from_log(figures, result, ckpt, key, log, tokens, sizes), cal_dir)

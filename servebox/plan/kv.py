@@ -76,7 +76,32 @@ def kv_layout(arch: Architecture, flags: ServeFlags, s: Settings, profile: Engin
         ssm_state_dtype=recurrent_state_dtype(profile, arch, s.model_dtype),
         num_speculative_tokens=s.n_spec,  # VllmConfig.num_speculative_tokens, whatever the method
         drafter_layers=arch.mtp_layers if s.uses_mtp else 0,
+        mamba_mode=mamba_mode(arch, flags, profile)[0],
     )
+
+
+def mamba_mode(arch: Architecture, flags: ServeFlags, profile: EngineProfile) -> tuple[str, str | None]:
+    """The mamba_cache_mode vLLM runs with, and why when it chose it: --mamba-cache-mode, else with prefix caching
+    on (vLLM's default) MambaModelConfig.verify_and_update_config's pick for this release (profile data)."""
+    mode = flags.mamba_cache_mode or "none"
+    if mode not in profile.mamba_cache_modes:
+        raise InputError(
+            "--mamba-cache-mode",
+            None,
+            f"vLLM {profile.version} accepts {', '.join(profile.mamba_cache_modes)}, not {mode!r}",
+        )
+    recurrent = arch.linear_attention or arch.mamba
+    if not recurrent or flags.enable_prefix_caching is False or mode != "none":
+        return mode, None
+    if arch.architecture in profile.mamba_all_mode_archs:
+        return "all", (
+            f"mamba cache mode 'all': prefix caching is on and vLLM {profile.matched} caches a state per block "
+            f"for {arch.architecture}"
+        )
+    note = "mamba cache mode 'align': prefix caching is on (vLLM's default), which aligns recurrent states"
+    if profile.mamba_all_mode_archs:
+        note += f"; vLLM {profile.matched} picks 'all' only for {', '.join(profile.mamba_all_mode_archs)}"
+    return "align", note
 
 
 def request_blocks(
@@ -101,18 +126,9 @@ def request_blocks(
         f"{layout.bytes_per_block:,} B per block id{whole} -> {num_blocks:,} blocks"
         + (" (one is vLLM's null block)" if profile.null_block_reserved else "")
     )
-    mode = flags.mamba_cache_mode or "none"
-    if mode not in profile.mamba_cache_modes:
-        raise InputError(
-            "--mamba-cache-mode",
-            None,
-            f"vLLM {profile.version} accepts {', '.join(profile.mamba_cache_modes)}, not {mode!r}",
-        )
-    if (arch.linear_attention or arch.mamba) and flags.enable_prefix_caching is not False and mode == "none":
-        mode = "align"  # MambaModelConfig.verify_and_update_config: prefix caching (default on) needs aligned states
-        explain.append(
-            "mamba cache mode 'align': prefix caching is on (vLLM's default), which aligns recurrent states"
-        )
+    mode, why = mamba_mode(arch, flags, profile)
+    if why:
+        explain.append(why)
     in_flight = s.tokens * batches_in_flight(profile, flags, s.pp)
     if "sliding_attention" in arch.layer_kinds:
         explain.append(

@@ -216,6 +216,7 @@ def make_plan(
         non_torch_gib=nk.non_torch / GiB,
         cudagraph_estimate_gib=nk.graphs / GiB,
         cudagraph_subtracted=nk.subtract_graphs,
+        cudagraph_capture_sizes=len(nk.capture_sizes),
         available_kv_gib=available / GiB,
         block_size=rb.layout.block_size,
         num_blocks=rb.num_blocks,

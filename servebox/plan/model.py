@@ -22,6 +22,7 @@ class Plan(BaseModel):
     non_torch_gib: float
     cudagraph_estimate_gib: float
     cudagraph_subtracted: bool
+    cudagraph_capture_sizes: int  # how many batch sizes vLLM captures (0: eager)
     available_kv_gib: float
     block_size: int
     num_blocks: int

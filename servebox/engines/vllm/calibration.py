@@ -167,15 +167,15 @@ def lookup(
         raise InputError(str(path), None, f"unreadable calibration: {exc}") from None
 
 
-def batch_shape(flags, gpu_total_bytes: int) -> tuple[int, int]:
-    """(max_num_batched_tokens, captured sizes) as make_plan resolves them for these flags."""
+def batch_shape(flags, gpu_total_bytes: int, arch, profile) -> tuple[int, int]:
+    """(max_num_batched_tokens, captured sizes) as make_plan resolves them for these flags, model and release."""
     from servebox.engines.vllm.non_kv import _sizes
 
     big = gpu_total_bytes >= 70 * GiB
     seqs = flags.max_num_seqs or (1024 if big else 256)
     tokens = flags.max_num_batched_tokens or (8192 if big else 2048)
     spec = flags.speculative_config or {}
-    return tokens, len(_sizes(flags, seqs, int(spec.get("num_speculative_tokens") or 0)))
+    return tokens, len(_sizes(flags, seqs, int(spec.get("num_speculative_tokens") or 0), arch, profile))
 
 
 def terms_for(cal: Calibration, estimate) -> Terms:

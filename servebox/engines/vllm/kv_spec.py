@@ -11,6 +11,7 @@ are grouped so that every group has the same number of layers and one shared blo
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 from servebox.checkpoint.architecture import Architecture
@@ -138,6 +139,19 @@ def _group(counts: dict[str, int], pages: dict[str, LayerSpec]) -> tuple[list[KV
     return groups, size
 
 
+def _hybrid_block(
+    arch: Architecture, state: float, token_bytes: float, block_size: int | None, mode: str
+) -> int:
+    """platforms/interface.py's hybrid block size: the fewest kernel-aligned tokens whose attention page holds a
+    state; in 'all' mode a multiple of lcm(SSD chunk, kernel alignment) (a state per block, chunk-aligned)."""
+    align = max(KERNEL_BLOCK_ALIGNMENT, block_size or 0)
+    chunk = arch.mamba.chunk_size if arch.mamba is not None else None
+    if mode == "all" and chunk:
+        step = math.lcm(chunk, align)
+        return step * cdiv(cdiv(int(state), int(token_bytes)), step)
+    return align * cdiv(int(state), int(align * token_bytes))
+
+
 def build_layout(
     arch: Architecture,
     tp: int,
@@ -149,6 +163,7 @@ def build_layout(
     ssm_state_dtype: str,
     num_speculative_tokens: int = 0,
     drafter_layers: int = 0,
+    mamba_mode: str = "none",
 ) -> KVLayout:
     kv_bytes = _kv_bytes(kv_cache_dtype, model_dtype)
     counts: dict[str, int] = {}
@@ -192,7 +207,7 @@ def build_layout(
     bs = block_size or default_block_size
     if recurrent_kinds and attention_kinds:
         # Hybrid: raise the attention block so that one page holds a whole recurrent state.
-        needed = cdiv(int(state), int(KERNEL_BLOCK_ALIGNMENT * attn_token_bytes)) * KERNEL_BLOCK_ALIGNMENT
+        needed = _hybrid_block(arch, state, attn_token_bytes, block_size, mamba_mode)
         if block_size is None or block_size < needed:
             bs = needed
         page = int(bs * attn_token_bytes)

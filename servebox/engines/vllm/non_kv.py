@@ -110,6 +110,7 @@ def activation_measured_model(
     eager: bool,
     model: dict,
     mla_buffer: int = 0,
+    spec_decode: bool = False,
 ) -> tuple[int, str]:
     """The profile run's peak: its forward over the batched tokens and, on the V1 runner only, the sampler
     warm-up over max_num_seqs rows of logits (V2's did not show in the logs), whichever is larger."""
@@ -130,13 +131,18 @@ def activation_measured_model(
         )
         forward = max(forward, attention)
     per_logit = model["sampler_bytes_per_logit"].get(runner, 0)
-    sampler = seqs * arch.vocab_size * per_logit
+    if spec_decode:  # the rejection sampler's warm-up follows the sampler's, its tensors beside them
+        per_logit += model.get("spec_sampler_bytes_per_logit", {}).get(runner, 0)
     if not per_logit:
         return (
             forward,
             f"activation peak = {line} (the {runner.upper()} runner's sampler warm-up did not show)",
         )
-    sampler_line = f"sampler {seqs} seqs x vocab {arch.vocab_size} x {per_logit} B = {sampler / GiB:.2f} GiB"
+    sampler = seqs * arch.vocab_size * per_logit
+    with_spec = " (with the rejection sampler's)" if spec_decode else ""
+    sampler_line = (
+        f"sampler{with_spec} {seqs} seqs x vocab {arch.vocab_size} x {per_logit} B = {sampler / GiB:.2f} GiB"
+    )
     return max(forward, sampler), f"activation peak = max({line}, {sampler_line})"
 
 
@@ -161,13 +167,26 @@ def activation_bytes(
     )
 
 
-def _sizes(flags: ServeFlags, seqs: int, n_spec: int) -> list[int]:
+def _sizes(
+    flags: ServeFlags, seqs: int, n_spec: int, arch: Architecture, profile: EngineProfile
+) -> list[int]:
+    """The captured batch sizes: the user's, else vLLM's default list up to the user's maximum, the model
+    class's own override (profile data: gpt-oss raises it to 1024 whatever max_num_seqs is), or its default."""
     if flags.enforce_eager:
         return []
     cc = flags.compilation_config or {}
-    return cc.get("cudagraph_capture_sizes") or capture_sizes(
-        seqs, n_spec, cc.get("max_cudagraph_capture_size")
-    )
+    if cc.get("cudagraph_capture_sizes"):
+        return cc["cudagraph_capture_sizes"]
+    largest = cc.get("max_cudagraph_capture_size") or _capture_override(arch, profile)
+    return capture_sizes(seqs, n_spec, largest)
+
+
+def _capture_override(arch: Architecture, profile: EngineProfile) -> int | None:
+    data = tomllib.loads(resources.files("servebox.engines.vllm").joinpath("profiles/vllm.toml").read_text())
+    entry = data.get("max_capture_size_by_arch", {}).get(arch.architecture)
+    if entry and profile.at_least(entry["since"]):
+        return entry["max"]
+    return None
 
 
 def non_kv_memory(
@@ -201,7 +220,7 @@ def non_kv_memory(
             arch, tp, max_len or arch.max_position_embeddings or 0, seqs, dtype_bytes, model
         )
         activation, line = activation_measured_model(
-            arch, tp, tokens, seqs, dtype_bytes, runner, flags.enforce_eager, model, buffer
+            arch, tp, tokens, seqs, dtype_bytes, runner, flags.enforce_eager, model, buffer, n_spec > 0
         )
         explain.append(line)
         if "mamba" in arch.layer_kinds:
@@ -242,7 +261,7 @@ def non_kv_memory(
 
 
 def _graphs(arch, flags, profile, model, runner, pp, seqs, n_spec, cudagraph_gib, assumptions):
-    sizes = _sizes(flags, seqs, n_spec)
+    sizes = _sizes(flags, seqs, n_spec, arch, profile)
     layers_per_rank = cdiv(sum(1 for k in arch.layer_kinds if k != "mlp_only"), pp)
     if model:
         subtract = bool(sizes) and model["subtract_graph_estimate"][runner]

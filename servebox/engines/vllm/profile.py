@@ -46,6 +46,9 @@ class EngineProfile:
     # method -> gpu arch -> {factor, source}: what repacking at load does to weights (calibrated, vllm.toml)
     weight_load: dict = field(default_factory=dict)
     mamba_cache_modes: tuple[str, ...] = ("none", "align", "all")
+    # the mode prefix caching picks when --mamba-cache-mode is not given: 'all' for these architectures
+    # (SupportsMambaPrefixCaching in that release), 'align' for every other recurrent model
+    mamba_all_mode_archs: tuple[str, ...] = ()
     null_block_reserved: bool = True  # auto-fit and the memory check plan against num_blocks - 1
     # the sampler warm-up's peak bytes per logit (top-k/top-p path of the release); None: [assumptions]
     sampler_bytes_per_logit: float | None = None
@@ -58,6 +61,10 @@ class EngineProfile:
             if build in c.builds and c.gpu_arch == arch and quant in c.quant and (c.tp is None or tp in c.tp):
                 return c
         return None
+
+    def at_least(self, since: str) -> bool:
+        """Whether this plan's vLLM release is `since` or later (for data entries that say where they start)."""
+        return _key(self.version) >= _key(since)
 
 
 def _key(version: str) -> tuple[int, ...]:
@@ -136,6 +143,7 @@ def load_profile(version: str) -> EngineProfile:
         async_scheduling=p.get("async_scheduling", False),
         weight_load=data.get("weight_load", {}),
         mamba_cache_modes=tuple(p.get("mamba_cache_modes", ("none", "align", "all"))),
+        mamba_all_mode_archs=tuple(p.get("mamba_all_mode_archs", ())),
         null_block_reserved=p.get("null_block_reserved", True),
         sampler_bytes_per_logit=_by_release(p.get("sampler_bytes_per_logit"), version),
         calibrated=_calibrations(p.get("calibrated", [])),
