@@ -112,7 +112,9 @@ def _plan(name: str):
     if kw.get("limit_mm_per_prompt"):
         argv += ["--language-model-only", "--no-enable-prefix-caching"]
     if "enable_prefix_caching" in kw:
-        argv.append("--enable-prefix-caching" if kw["enable_prefix_caching"] else "--no-enable-prefix-caching")
+        argv.append(
+            "--enable-prefix-caching" if kw["enable_prefix_caching"] else "--no-enable-prefix-caching"
+        )
     for key in ("dtype", "quantization"):
         argv += [f"--{key}", kw[key]] if kw.get(key) else []
     if kw.get("speculative_config"):

@@ -375,7 +375,11 @@ def test_gpt_oss_120b_on_one_h100_per_release(run_cli):
     # 'TRITON' backend 61.43 GiB on the H200 here (tests/fixtures/gpu-logs/s07), which later releases inherit.
     # With 0.26's smaller repack the model does fit one H100 at 0.9 (as vLLM's gpt-oss recipe runs it), by
     # ~0.6 GiB over the 5.07 GiB a 131,072-token request needs; 0.32's terms are assumed and land just short.
-    for version, loading, fits in (("0.14.1", 64.38, False), ("0.26.0", 61.43, True), ("0.32.0", 61.43, False)):
+    for version, loading, fits in (
+        ("0.14.1", 64.38, False),
+        ("0.26.0", 61.43, True),
+        ("0.32.0", 61.43, False),
+    ):
         r = run_cli(
             "plan", CHECKPOINTS / "gpt-oss-120b", "--gpu", "h100-80gb", "--vllm-version", version, "--json"
         )
