@@ -43,8 +43,8 @@ RUNNER = {
     "s09-nemotronh8b-noprefix": "v1",
     "s11-gptoss120b-h100budget": "v1",
 }
-# gpt-oss's profile peak is planned high (the MoE workspace factor was fitted on Qwen3-MoE's fused experts, not
-# the MXFP4 Triton path): its available KV lands 1.4-4.9% low, on the side of "does not fit"
+# gpt-oss's MXFP4 MoE factor is fitted on s11 alone: s06 and s07 (16,384 batched tokens) and s11 itself land their
+# available KV 0.6-1.6% low, on the side of "does not fit"
 PLANNED_LOW = {"s06-gptoss20b", "s07-gptoss120b-095", "s11-gptoss120b-h100budget"}
 
 
@@ -129,7 +129,7 @@ def test_profile_026_plans_available_kv_within_half_a_percent(name):
     plan, fig = _plan(name)
     assert plan.cudagraph_subtracted == (fig.model_runner == "v1" and fig.graph_estimate_gib is not None)
     error = (plan.available_kv_gib - fig.available_kv_gib) / fig.available_kv_gib
-    assert -0.05 < error < 0 if name in PLANNED_LOW else abs(error) < 0.005
+    assert -0.02 < error < 0 if name in PLANNED_LOW else abs(error) < 0.005
     assert abs(plan.model_loading_gib - fig.model_loading_gib) < 0.1
 
 

@@ -115,6 +115,7 @@ def test_moe_and_mamba_hybrid(run_cli):
         "n_groups": 8,
         "conv_kernel": 4,
         "intermediate_size": 8192,
+        "chunk_size": 128,  # the SSD chunk: vLLM aligns blocks to it when prefix caching caches a state per block
     }
 
 

@@ -531,3 +531,21 @@ def test_deployment_ceiling_from_its_own_available_kv(run_cli):
     data = r.json()
     assert r.code == 1 and not data["fits"]
     assert (data["block_size"], data["max_model_len_that_fits"]) == (1616, 117_968)
+
+
+def test_a_loaded_vision_tower_makes_fits_conditional_on_what_is_not_modelled(run_cli):
+    """The deployment of shared/seed/DIGEST.md kept its vision tower and measured 2.39 GiB of KV where the plan
+    (vision profiling not modelled) has 16.77: the plan must not say a plain "fits" but what the unmodelled pass may
+    take (its margin, 13.63 GiB here, is less than the ~14.4 GiB the real box lost: 163,840 did not fit there)."""
+    digest = [
+        "plan", CHECKPOINTS / "qwen3.5-27b-digest-w4a4", "--gpu", "v100-32gb", "--tensor-parallel-size", "2",
+        "--gpu-memory-utilization", "0.94", "--kv-cache-dtype", "fp8_e5m2", "--max-model-len", "163840",
+        "--speculative-config", '{"method":"mtp","num_speculative_tokens":4}', "--engine-profile",
+        "1cat-vllm-1.5-volta",
+    ]  # fmt: skip
+    r = run_cli(*digest)
+    assert r.code == 0 and "fits only if the vision encoder's profiling pass" in r.out
+    data = run_cli(*digest, "--json").json()
+    assert data["unmodelled"] and 13.0 < data["margin_gib"] < 14.4
+    text_only = run_cli(*digest, "--language-model-only", "--json").json()
+    assert text_only["unmodelled"] == [] and text_only["fits"]

@@ -123,6 +123,10 @@ def rule_plan(ctx: Context) -> list[Finding]:
         InputError
     ) as exc:  # what the planner does not model (e.g. a draft-model drafter): say so, do not pass
         return [finding("plan", "warn", f"not planned: {exc.message}", [str(exc)])]
+    if plan.fits and plan.unmodelled:
+        from servebox.report.plan_view import unmodelled_verdict
+
+        return [finding("plan", "warn", unmodelled_verdict(plan), plan.log_lines)]
     if plan.fits:
         calibrated = plan.calibration_status.get("calibrated")
         return [

@@ -105,6 +105,7 @@ def verdict(rb: RequestBlocks, flags: ServeFlags, limit: int, available: int) ->
         )
     concurrency = rb.num_blocks / bpr if bpr else 0.0
     return {
+        "margin_gib": (available - bpr * rb.layout.bytes_per_block) / GiB,
         "largest": largest,
         "max_len": max_len,
         "bpr": bpr,
@@ -251,6 +252,8 @@ def make_plan(
         calibration_status=cal,
         labels=figure_labels(flags, cal["calibrated"], weights_label, given),
         largest_bounded_by=bounded_by,
+        unmodelled=nk.unmodelled,
+        margin_gib=v["margin_gib"],
         data_parallel_size=lay.dp,
         nodes=lay.nodes,
         gpus_per_node=lay.gpus_per_node,

@@ -43,6 +43,10 @@ class Plan(BaseModel):
     calibration_status: dict[str, Any] = {}
     labels: dict[str, str] = {}
     largest_bounded_by: str = "memory"
+    # what the plan does not model for this configuration, and the KV memory left over at max_model_len: a "fits"
+    # holds only if those parts take less than the margin
+    unmodelled: list[str] = []
+    margin_gib: float | None = None
     data_parallel_size: int = 1
     nodes: int = 1
     gpus_per_node: int = 1

@@ -25,7 +25,9 @@ def show_plan(plan: Plan, console: Console, explain: bool) -> None:
     for line, label in zip(plan.log_lines, labels + [""] * len(plan.log_lines), strict=False):
         console.print(f"  {line}" + (f"   [{label}]" if label else ""), markup=False, highlight=False)
     bound = " (the model's position limit)" if plan.largest_bounded_by == "model positions" else ""
-    if plan.fits:
+    if plan.fits and plan.unmodelled:
+        console.print(f"[yellow]{unmodelled_verdict(plan)}[/yellow]", highlight=False)
+    elif plan.fits:
         verdict = "fits" if cal.get("calibrated") else "fits (uncalibrated: check the assumed terms)"
         console.print(
             f"[green]{verdict}[/green]: max_model_len {plan.max_model_len:,}; the largest that fits is "
@@ -139,3 +141,12 @@ def show_ranks(plan: Plan, console: Console) -> None:
             f"{n['gpu_memory_gib']:.2f}",
         )
     console.print(nodes)
+
+
+def unmodelled_verdict(plan) -> str:
+    """A "fits" that rests on a term servebox does not model: say which, and the most it may take."""
+    return (
+        f"fits only if {' and '.join(plan.unmodelled)} takes less than {plan.margin_gib:.2f} GiB "
+        f"(the KV memory left at max_model_len {plan.max_model_len:,}): not modelled here; measure it "
+        "(--calibrate a start-up log, or --activation-gib) or plan with --language-model-only"
+    )

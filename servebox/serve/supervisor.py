@@ -142,7 +142,7 @@ class Supervisor:
         gives each start-up phase the measured cold start, and the start limit ends restarts."""
         while not self._stop.is_set():
             verdict = self.check(st)
-            if st.failed or verdict.state == "stopped":
+            if st.failed or verdict.state in ("stopped", "failed"):
                 return False
             if verdict.state in READY:
                 return True
@@ -232,7 +232,7 @@ class Supervisor:
             return self._check(st)
 
     def _check(self, st: EngineState) -> Verdict:
-        if st.failed or st.verdict.state in ("stopped", "restarting"):
+        if st.failed or st.verdict.state in ("stopped", "restarting", "failed"):
             return st.verdict
         managed = st.process is not None
         now = time.monotonic()
@@ -311,13 +311,14 @@ class Supervisor:
             action, delay = st.policy.decide(time.monotonic(), cause_of(diagnosis))
             record = self._record(st, verdict, diagnosis, action)
             if delay is None:
-                st.failed = True
                 st.verdict = Verdict(
                     "failed", f"{action}: {summary(diagnosis)}; fix it, then start servebox up again"
                 )
             else:
                 st.verdict = Verdict("restarting", f"{verdict.state}: {verdict.reason}; {action}")
             self._publish_incident(st, record)
+            # set after the incident is on disk: whoever waits on `failed` finds its incident there
+            st.failed = delay is None
             if delay is None:
                 self.on_event(f"{st.model.name}: FAILED, not restarting: {st.verdict.reason}")
                 threading.Thread(target=st.process.stop, args=(10.0,), daemon=True).start()

@@ -32,6 +32,8 @@ class NonKV:
     explain: list[str] = field(default_factory=list)
     assumptions: list[str] = field(default_factory=list)
     model_runner: str | None = None  # "v1" | "v2" where the profile knows vLLM runs two
+    # parts of the profile run's peak no estimate here covers; a "fits" must then say what they may take
+    unmodelled: list[str] = field(default_factory=list)
 
 
 @lru_cache(maxsize=1)
@@ -65,15 +67,18 @@ def model_runner(arch: Architecture, model: dict) -> str:
     return "v2"
 
 
-def _layer_widths(arch: Architecture, tp: int, mode: str, model: dict) -> dict[str, float]:
-    """Per-token activation elements of the widest op in each kind of layer, as the logs measured them."""
+def _layer_widths(
+    arch: Architecture, tp: int, mode: str, model: dict, quant: str = "none"
+) -> dict[str, float]:
+    """Per-token activation elements of the widest op in each kind of layer, as the logs measured them (the MoE
+    workspace per quantization method where its kernels were measured apart: moe_factor_<method>)."""
     widths: dict[str, float] = {}
     h = arch.hidden_size
     inter = arch.intermediate_size or 4 * h
     widths["MLP 3 x I/TP"] = 3 * inter / tp
     if arch.moe is not None:
         moe_i = arch.moe.moe_intermediate_size or inter
-        factors = model["moe_factor"]
+        factors = {**model["moe_factor"], **model.get(f"moe_factor_{quant}", {})}
         k = factors.get(mode) or factors.get(mode.split("_")[0]) or factors[f"{mode.split('_')[0]}_compiled"]
         shared = 3 * moe_i * arch.moe.shared_experts / tp
         widths[f"MoE {k} x top-{arch.moe.experts_per_token} x max(2I, H)/TP + shared"] = (
@@ -111,11 +116,12 @@ def activation_measured_model(
     model: dict,
     mla_buffer: int = 0,
     spec_decode: bool = False,
+    quant: str = "none",
 ) -> tuple[int, str]:
     """The profile run's peak: its forward over the batched tokens and, on the V1 runner only, the sampler
     warm-up over max_num_seqs rows of logits (V2's did not show in the logs), whichever is larger."""
     mode = f"{runner}_eager" if eager else f"{runner}_compiled"
-    widths = _layer_widths(arch, tp, mode, model)
+    widths = _layer_widths(arch, tp, mode, model, quant)
     widest = max(widths, key=widths.__getitem__)
     per_token = model["hidden_factor"] * arch.hidden_size + widths[widest]
     forward = int(tokens * per_token * act_bytes)
@@ -220,16 +226,22 @@ def non_kv_memory(
             arch, tp, max_len or arch.max_position_embeddings or 0, seqs, dtype_bytes, model
         )
         activation, line = activation_measured_model(
-            arch, tp, tokens, seqs, dtype_bytes, runner, flags.enforce_eager, model, buffer, n_spec > 0
+            arch,
+            tp,
+            tokens,
+            seqs,
+            dtype_bytes,
+            runner,
+            flags.enforce_eager,
+            model,
+            buffer,
+            n_spec > 0,
+            ckpt.facts.quantization.method,
         )
         explain.append(line)
         if "mamba" in arch.layer_kinds:
             assumptions.append(
                 "the Mamba2 mixer's activation is not measured on a GPU log yet: MLP and hidden terms only"
-            )
-        if arch.vision is not None and not flags.language_model_only:
-            assumptions.append(
-                "the vision encoder's profiling pass is not modelled (no H200 log with a loaded vision tower yet)"
             )
     else:
         per_logit = profile.sampler_bytes_per_logit or profile.assumptions["sampler_bytes_per_logit"]
@@ -237,6 +249,11 @@ def non_kv_memory(
         explain.append(line)
         assumptions.append(
             "activation peak estimated from shapes (pass --activation-gib with the measured value)"
+        )
+    unmodelled = []
+    if activation_gib is None and arch.vision is not None and not flags.language_model_only:
+        unmodelled.append(
+            "the vision encoder's profiling pass (the tower is loaded; no GPU log here measured one)"
         )
     a = model or profile.assumptions
     if non_torch_gib is None:
@@ -257,7 +274,7 @@ def non_kv_memory(
             else " (not subtracted: it comes out of the 1 - utilization headroom)"
         )
     )
-    return NonKV(activation, non_torch, graphs, subtract, sizes, explain, assumptions, runner)
+    return NonKV(activation, non_torch, graphs, subtract, sizes, explain, assumptions, runner, unmodelled)
 
 
 def _graphs(arch, flags, profile, model, runner, pp, seqs, n_spec, cudagraph_gib, assumptions):
@@ -271,8 +288,17 @@ def _graphs(arch, flags, profile, model, runner, pp, seqs, n_spec, cudagraph_gib
         mib = profile.assumptions["cudagraph_mib_per_layer_per_size"]
     if cudagraph_gib is not None:
         return int(cudagraph_gib * GiB), subtract, sizes
-    graphs = int(len(sizes) * layers_per_rank * mib * MiB)
+    graphs = int(_graph_count(sizes, seqs, n_spec, model) * layers_per_rank * mib * MiB)
     if sizes:
         what = "vLLM's own estimate" if subtract else "graph pool"
         assumptions.append(f"{what} taken as {mib} MiB per layer per captured size (pass --cudagraph-gib)")
     return graphs, subtract, sizes
+
+
+def _graph_count(sizes: list[int], seqs: int, n_spec: int, model: dict | None) -> float:
+    """Captured sizes, weighted: FULL_AND_PIECEWISE captures piecewise graphs at every size but full (decode) graphs
+    only up to max_num_seqs x (1 + speculative tokens); `full_graph_share` (profile data) is a full graph's part of
+    one size's cost. Without the share every size counts whole."""
+    share = (model or {}).get("full_graph_share", 0.0)
+    full = sum(1 for x in sizes if x <= seqs * (1 + n_spec))
+    return len(sizes) * (1 - share) + full * share
