@@ -108,15 +108,18 @@ def test_moe_and_mamba_hybrid(run_cli):
     nem = inspect(run_cli, "nemotron-h-8b-base")["architecture"]
     # M-M-M-M*-... : 24 Mamba-2, 4 attention, 24 MLP-only layers
     assert nem["layer_kind_counts"] == {"mamba": 24, "mlp_only": 24, "full_attention": 4}
-    assert nem["mamba"] == {
-        "num_heads": 128,
-        "head_dim": 64,
-        "state_size": 128,
-        "n_groups": 8,
-        "conv_kernel": 4,
-        "intermediate_size": 8192,
-        "chunk_size": 128,  # the SSD chunk: vLLM aligns blocks to it when prefix caching caches a state per block
-    }
+    assert (
+        nem["mamba"]
+        == {
+            "num_heads": 128,
+            "head_dim": 64,
+            "state_size": 128,
+            "n_groups": 8,
+            "conv_kernel": 4,
+            "intermediate_size": 8192,
+            "chunk_size": 128,  # the SSD chunk: vLLM aligns blocks to it when prefix caching caches a state per block
+        }
+    )
 
 
 def test_chat_template_defaults_and_branches(run_cli):
