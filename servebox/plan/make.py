@@ -15,6 +15,7 @@ from servebox.engines.vllm.non_kv import non_kv_memory
 from servebox.engines.vllm.profile import EngineProfile, gpu_arch
 from servebox.errors import InputError
 from servebox.hardware import GPU
+from servebox.plan.known_failures import failure_message, known_failure
 from servebox.plan.kv import RequestBlocks, derived_max_len, kv_layout, request_blocks
 from servebox.plan.labels import calibration_status, figure_labels
 from servebox.plan.model import Plan, Settings
@@ -183,6 +184,11 @@ def make_plan(
     # 5. verdict
     limit = derived_max_len(arch)
     v = verdict(rb, flags, limit, available)
+    reported = known_failure(
+        profile, arch.architecture, gpu_arch(gpu.compute_capability), total / GiB, s.tp * s.pp
+    )
+    if reported and v["fits"]:
+        v["fits"], v["error"] = False, failure_message(reported, profile.version)
     bounded_by = "model positions" if v["largest"] >= limit else "memory"
     if bounded_by == "model positions":
         explain.append(f"largest that fits = the model's position limit {limit:,} (memory allows more)")

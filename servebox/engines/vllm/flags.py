@@ -34,6 +34,7 @@ class ServeFlags:
     kv_cache_memory_bytes: int | None = None
     enforce_eager: bool = False
     compilation_config: dict[str, Any] = field(default_factory=dict)
+    optimization_level: int | None = None  # -O0..-O3; 1 captures piecewise graphs only
     speculative_config: dict[str, Any] | None = None
     mamba_cache_mode: str | None = None
     enable_prefix_caching: bool | None = None
@@ -94,7 +95,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--kv-cache-dtype", default="auto")
     p.add_argument("--kv-cache-memory-bytes", "--kv-cache-memory", type=_bytes)
     p.add_argument("--enforce-eager", action="store_true")
-    p.add_argument("--compilation-config", "-O", type=_json_arg("--compilation-config"), default={})
+    p.add_argument("--compilation-config", "-cc", "-O", type=_json_arg("--compilation-config"), default={})
+    p.add_argument("--optimization-level", type=int, choices=(0, 1, 2, 3))
     p.add_argument("--speculative-config", type=_json_arg("--speculative-config"))
     p.add_argument("--mamba-cache-mode")
     p.add_argument("--enable-prefix-caching", action=argparse.BooleanOptionalAction, default=None)
@@ -145,9 +147,26 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+def _optimization_shorthand(argv: list[str]) -> list[str]:
+    """vLLM's FlexibleArgumentParser reads `-O3`, `-O=3` and `-O 3` as --optimization-level (`-O` followed by a JSON
+    object stays the compilation config, as older releases had it): the same rewriting, before argparse."""
+    out: list[str] = []
+    for i, arg in enumerate(argv):
+        value = arg[3:] if arg.startswith("-O=") else arg[2:]
+        if arg.startswith("-O") and value and not value.startswith("{"):
+            out += ["--optimization-level", value]
+        elif arg.startswith("-O") and value:
+            out += ["--compilation-config", value]
+        elif arg == "-O" and i + 1 < len(argv) and argv[i + 1] in {"0", "1", "2", "3"}:
+            out.append("--optimization-level")
+        else:
+            out.append(arg)
+    return out
+
+
 def parse_flags(argv: list[str]) -> tuple[ServeFlags, list[str]]:
     """Known flags into ServeFlags; the rest (flags the planner does not need) are returned, not rejected."""
-    ns, rest = parser().parse_known_args(argv)
+    ns, rest = parser().parse_known_args(_optimization_shorthand(argv))
     if ns.max_model_len is not None and ns.max_model_len != "auto":
         try:
             ns.max_model_len = str(
@@ -176,7 +195,8 @@ def parse_flags(argv: list[str]) -> tuple[ServeFlags, list[str]]:
         max_num_batched_tokens=ns.max_num_batched_tokens,
         kv_cache_dtype=ns.kv_cache_dtype,
         kv_cache_memory_bytes=ns.kv_cache_memory_bytes,
-        enforce_eager=ns.enforce_eager,
+        enforce_eager=ns.enforce_eager or ns.optimization_level == 0,  # -O0: no compilation, no CUDA graphs
+        optimization_level=ns.optimization_level,
         compilation_config=ns.compilation_config,
         speculative_config=ns.speculative_config,
         mamba_cache_mode=ns.mamba_cache_mode,

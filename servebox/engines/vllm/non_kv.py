@@ -288,17 +288,20 @@ def _graphs(arch, flags, profile, model, runner, pp, seqs, n_spec, cudagraph_gib
         mib = profile.assumptions["cudagraph_mib_per_layer_per_size"]
     if cudagraph_gib is not None:
         return int(cudagraph_gib * GiB), subtract, sizes
-    graphs = int(_graph_count(sizes, seqs, n_spec, model) * layers_per_rank * mib * MiB)
+    full_graphs = flags.optimization_level != 1  # -O1: piecewise graphs only
+    graphs = int(_graph_count(sizes, seqs, n_spec, model, full_graphs) * layers_per_rank * mib * MiB)
     if sizes:
         what = "vLLM's own estimate" if subtract else "graph pool"
         assumptions.append(f"{what} taken as {mib} MiB per layer per captured size (pass --cudagraph-gib)")
     return graphs, subtract, sizes
 
 
-def _graph_count(sizes: list[int], seqs: int, n_spec: int, model: dict | None) -> float:
+def _graph_count(
+    sizes: list[int], seqs: int, n_spec: int, model: dict | None, full_graphs: bool = True
+) -> float:
     """Captured sizes, weighted: FULL_AND_PIECEWISE captures piecewise graphs at every size but full (decode) graphs
     only up to max_num_seqs x (1 + speculative tokens); `full_graph_share` (profile data) is a full graph's part of
     one size's cost. Without the share every size counts whole."""
     share = (model or {}).get("full_graph_share", 0.0)
-    full = sum(1 for x in sizes if x <= seqs * (1 + n_spec))
+    full = sum(1 for x in sizes if x <= seqs * (1 + n_spec)) if full_graphs else 0
     return len(sizes) * (1 - share) + full * share
