@@ -256,3 +256,26 @@ def test_the_printed_confidence_says_it_is_the_knowledge_bases_assumed_figure():
     assert "confidence 0.90 assumed" in text and "(assumed), not measured" in text
     assert all(d.confidence_kind == "assumed" for d in result.diagnoses)
     assert '"confidence_kind":"assumed"' in result.diagnoses[0].model_dump_json()
+
+
+def test_a_keyword_that_starts_inside_an_earlier_match_is_found():
+    """"cuda error" ends inside "error: out of memory": resuming the search after the first match's
+    end would miss the second keyword, whose line then never reaches its signature."""
+    from servebox.doctor.triage import KeywordFinder
+
+    finder = KeywordFinder(["cuda error", "error: out of memory", "memory"])
+    hits = finder.iter(b"x CUDA error: out of memory\n")
+    assert (2, "cuda error") in hits and (7, "error: out of memory") in hits
+    assert (21, "memory") in hits  # and one inside the second, at its own position
+
+
+def test_the_overlap_fix_finds_the_same_hits_with_and_without_re2(monkeypatch):
+    from servebox.doctor import triage as triage_mod
+
+    words = ["abcd", "cdef", "def", "bc", "zz"]
+    text = b"xabcdefz abcdzz\nzzz\n"
+    fast = triage_mod.KeywordFinder(words).iter(text)
+    monkeypatch.setitem(sys.modules, "re2", None)
+    slow = triage_mod.KeywordFinder(words).iter(text)
+    assert sorted(fast) == sorted(slow)
+    assert {(1, "abcd"), (2, "bc"), (3, "cdef"), (4, "def"), (13, "zz"), (16, "zz"), (17, "zz")} <= set(fast)
