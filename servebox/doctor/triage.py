@@ -18,6 +18,7 @@ from functools import lru_cache
 
 from pydantic import BaseModel
 
+from servebox.doctor.incidents import INCIDENT_WORDS, incident_cause
 from servebox.doctor.lines import MAX_LINE, LineFramer
 from servebox.doctor.signatures import KeywordFinder, Signature, load_signatures
 from servebox.doctor.structure import FRAME, ExceptionLine, classify, split_prefix
@@ -138,7 +139,8 @@ class Triage:
                 self.by_keyword.setdefault(keyword, []).append(sig)
         self.requirement_words = {w for sig in self.signatures for w in (*sig.requires, *sig.unless_seen)}
         self.seen_requirements: set[str] = set()
-        self.finder = _finder(tuple(sorted({*self.by_keyword, *self.requirement_words, *EXCEPTION_WORDS})))
+        words = {*self.by_keyword, *self.requirement_words, *EXCEPTION_WORDS, *INCIDENT_WORDS}
+        self.finder = _finder(tuple(sorted(words)))
         self.exception_words = set(EXCEPTION_WORDS)
         self.framer = LineFramer(max_line)
         self.hits: dict[str, Hits] = {}
@@ -182,6 +184,8 @@ class Triage:
         line = chunk[start:end].decode("utf-8", "replace")
         if any(w in self.exception_words for _, w in found):
             self._exception(chunk, line, start, end, number)
+        if any(w in INCIDENT_WORDS for _, w in found):
+            self._incident(line, number)
         # wordings sit near their keyword: each entry's patterns see only a bounded window around
         # its first keyword on the line, so no pattern ever runs over a long line (linear time)
         first: dict[str, tuple[int, Signature]] = {}
@@ -204,6 +208,23 @@ class Triage:
             hit.last_line = number
             if len(hit.evidence) < EVIDENCE_KEPT:
                 hit.evidence.append((number, line.strip()[:400]))
+
+    def _incident(self, line: str, number: int) -> None:
+        """`servebox up`'s INCIDENT line names the cause doctor found in the engine's log: that entry
+        counts as matched here (incidents.py), the console line as its evidence."""
+        named = incident_cause(line[:EXCEPTION_LINE_KEPT], self.signatures)
+        if named is None:
+            return
+        sig, fields = named
+        hit = self.hits.get(sig.id)
+        if hit is None:
+            hit = self.hits[sig.id] = Hits(first_line=number, groups=fields)
+        elif any(n == number for n, _ in hit.evidence):
+            return  # its own wording already matched this line
+        hit.count += 1
+        hit.last_line = number
+        if len(hit.evidence) < EVIDENCE_KEPT:
+            hit.evidence.append((number, line.strip()[:400]))
 
     def _exception(self, chunk: bytes, line: str, start: int, end: int, number: int) -> None:
         prefix = split_prefix(line[:EXCEPTION_LINE_KEPT])
