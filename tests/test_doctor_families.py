@@ -427,6 +427,32 @@ CASES = [
         + "Initializing a V1 LLM engine (v0.32.0) with config: enforce_eager=True, "
         "pipeline_parallel_size=2\n" + CORE + "KeyError: 'cmpl-7d1e2f-0'\n",
     ),
+    # doctor-kb4: vLLM's marlin_utils.verify_marlin_supports_shape (the TP shard against min_thread_n/k),
+    # older releases' wording, and a worker line that glues the message to ", Traceback"
+    (
+        "marlin-tile-not-divisible",
+        WORKER + "ValueError: Weight input_size_per_partition = 7392 is not divisible by min_thread_k = 128. "
+        "Consider reducing tensor_parallel_size or running with --quantization gptq.\n",
+    ),
+    (
+        "marlin-tile-not-divisible",
+        "ValueError: Weight output_size_per_partition = 3696 is not divisible by  min_thread_n = 64.\n",
+    ),
+    (
+        "marlin-tile-not-divisible",
+        "(VllmWorkerProcess pid=9) ERROR multiproc_worker_utils.py:226] Exception in worker VllmWorkerProcess while "
+        "processing method load_model: Weight input_size_per_partition = 4928 is not divisible by min_thread_k = 128., Traceback\n",
+    ),
+    ("marlin-tile-not-divisible", "ValueError: out_features = 1000 is indivisible by min_thread_n = 64\n"),
+    # Go's and coreutils' wordings of a state directory the service user may not create
+    (
+        "cache-permission-denied",
+        JOURNAL.replace("systemd[1]", "ollama[11630]")
+        + "Error: could not create directory mkdir /var/lib/ollama: permission denied\n",
+    ),
+    ("cache-permission-denied", "Error: open /home/llm/.cache/llama-swap/state.json: permission denied\n"),
+    ("cache-permission-denied", "mkdir: cannot create directory '/var/lib/vllm': Permission denied\n"),
+    ("path-permission-denied", "Error: open /srv/models/qwen.gguf: permission denied\n"),
 ]
 
 
@@ -626,3 +652,39 @@ def test_the_eager_pp_key_error_is_never_confident():
 def test_a_listening_line_on_a_real_port_is_no_failure(port):
     r = run(f"0.00.153.640 I srv  llama_server: listening on http://127.0.0.1:{port}\n")
     assert "port-out-of-range" not in [d.id for d in r.diagnoses]
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        "fastmoe: Test NCCL failure common.cu:777 'unhandled system error'\n",
+        "node1: NCCL failure in all_reduce_perf: 'unhandled system error' (run with NCCL_DEBUG=WARN)\n",
+    ],
+)
+def test_a_bare_nccl_system_error_suggests_shm_but_is_never_confident(log):
+    """ncclSystemError names no call: /dev/shm is the usual reason (a hint), never a confident one."""
+    top = run(log).diagnoses[0]
+    assert top.id == "nccl-shm-too-small" and top.confidence < CONFIDENT
+
+
+def test_a_full_shm_wording_keeps_its_confidence_after_a_hint():
+    log = (
+        "x: Test NCCL failure common.cu:777 'unhandled system error'\n"
+        "x: NCCL WARN Error while creating shared memory segment /dev/shm/nccl-abc (size 9637888)\n"
+    )
+    top = run(log).diagnoses[0]
+    assert top.id == "nccl-shm-too-small" and top.confidence >= CONFIDENT and top.first_line == 2
+
+
+def test_a_hint_hides_nothing_it_supersedes():
+    """PyTorch's 'NCCL error ... unhandled system error' is nccl-error's: the shm hint does not hide it."""
+    r = run(
+        "RuntimeError: NCCL error in: NCCLUtils.hpp:275, ncclCommInitRank failed: unhandled system error\n"
+    )
+    assert r.diagnoses[0].id == "nccl-error"
+
+
+def test_every_hint_is_below_confident():
+    for entry in ENTRIES:
+        if entry.get("hint_pattern"):
+            assert entry["hint_confidence"] < CONFIDENT and entry["hint_cause"], entry["id"]

@@ -43,6 +43,18 @@ class Signature:
     exception_types: tuple[str, ...] = ()
     exception_confidence: float = 0.0
     exception_cause: str = ""
+    # wordings that only SUGGEST this cause (a bare ncclSystemError whose usual reason in a container is
+    # /dev/shm): matched when no full wording is, at their own confidence (below 0.70) and cause text
+    hints: tuple[re.Pattern[str], ...] = ()
+    hint_confidence: float = 0.0
+    hint_cause: str = ""
+
+    def hint(self, line: str) -> re.Match[str] | None:
+        for pattern in self.hints:
+            m = pattern.search(line)
+            if m:
+                return m
+        return None
 
     def search(self, line: str) -> re.Match[str] | None:
         for pattern in self.patterns:
@@ -86,6 +98,9 @@ def load_signatures() -> tuple[Signature, ...]:
             exception_types=_as_tuple(e.get("exception_types")),
             exception_confidence=float(e.get("exception_confidence", e["confidence"])),
             exception_cause=e.get("exception_cause", e["cause"]),
+            hints=tuple(re.compile(p, re.IGNORECASE) for p in _as_tuple(e.get("hint_pattern"))),
+            hint_confidence=float(e.get("hint_confidence", 0.0)),
+            hint_cause=e.get("hint_cause", ""),
         )
         for e in raw["signature"]
     )

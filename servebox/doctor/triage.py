@@ -102,6 +102,7 @@ class Hits:
     last_line: int = 0
     groups: dict[str, str] = field(default_factory=dict)
     evidence: list[tuple[int, str]] = field(default_factory=list)
+    weak: bool = False  # only a hint wording matched: the entry's hint confidence and cause apply
 
 
 class _LineCounter:
@@ -198,12 +199,15 @@ class Triage:
             lo, hi = max(start, position - PATTERN_WINDOW), min(end, position + 2 * PATTERN_WINDOW)
             text = line if hi - lo == end - start else chunk[lo:hi].decode("utf-8", "replace")
             m = sig.search(text)
+            weak = m is None and sig.hints and (m := sig.hint(text)) is not None
             if not m:
                 continue
             hit = self.hits.get(sig.id)
-            if hit is None:
+            if hit is None or (hit.weak and not weak):  # a full wording replaces a hint's hit
                 groups = {k: v for k, v in m.groupdict().items() if v}
-                hit = self.hits[sig.id] = Hits(first_line=number, groups=groups)
+                hit = self.hits[sig.id] = Hits(first_line=number, groups=groups, weak=bool(weak))
+            elif weak and not hit.weak:
+                continue  # a hint adds nothing to a full wording's hit
             hit.count += 1
             hit.last_line = number
             if len(hit.evidence) < EVIDENCE_KEPT:
