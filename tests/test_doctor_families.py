@@ -453,6 +453,108 @@ CASES = [
     ("cache-permission-denied", "Error: open /home/llm/.cache/llama-swap/state.json: permission denied\n"),
     ("cache-permission-denied", "mkdir: cannot create directory '/var/lib/vllm': Permission denied\n"),
     ("path-permission-denied", "Error: open /srv/models/qwen.gguf: permission denied\n"),
+    # doctor-kb4, GPU-side families from torch's, triton's, vLLM's, ggml-cuda's and pynvml's own texts
+    ("cuda-driver-mismatch", "Failed to initialize NVML: Driver/library version mismatch\n"),
+    (
+        "cuda-driver-mismatch",
+        "pynvml.NVMLError_LibraryVersionMismatch: RM has detected an NVML/RM version mismatch.\n",
+    ),
+    ("no-gpu-driver-in-container", "pynvml.NVMLError_LibraryNotFound: NVML Shared Library Not Found\n"),
+    ("no-gpu-driver-in-container", API + "pynvml.NVMLError_DriverNotLoaded: Driver Not Loaded\n"),
+    (
+        "no-gpu-driver-in-container",
+        "UserWarning: CUDA initialization: CUDA driver initialization failed, you might not have a CUDA gpu.\n",
+    ),
+    ("cuda-device-assert", CORE + "RuntimeError: CUDA error: device-side assert triggered\n"),
+    (
+        "cuda-device-assert",
+        "torch.AcceleratorError: CUDA error: device-side assert triggered\nSearch for `cudaErrorAssert'\n",
+    ),
+    (
+        "cuda-index-out-of-vocab",
+        "../aten/src/ATen/native/cuda/Indexing.cu:1236: indexSelectSmallIndex: block: [0,0,0], thread: [3,0,0] "
+        "Assertion `srcIndex < srcSelectDimSize` failed.\nRuntimeError: CUDA error: device-side assert triggered\n",
+    ),
+    (
+        "cuda-index-out-of-vocab",
+        "/pytorch/aten/src/ATen/native/cuda/IndexKernel.cu:92: operator(): block: [0,0,0], thread: [0,0,0] Assertion "
+        '`-sizes[i] <= index && index < sizes[i] && "index out of bounds"` failed.\n',
+    ),
+    (
+        "cublas-handle-failed",
+        WORKER + "RuntimeError: CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling `cublasCreate(handle)`\n",
+    ),
+    (
+        "cublas-handle-failed",
+        "RuntimeError: CUDA error: CUBLAS_STATUS_NOT_INITIALIZED when calling `cublasLtCreate(&handle)`\n",
+    ),
+    ("cublas-handle-failed", "RuntimeError: cuDNN error: CUDNN_STATUS_NOT_INITIALIZED\n"),
+    (
+        "cuda-math-library-failed",
+        "RuntimeError: CUDA error: CUBLAS_STATUS_NOT_SUPPORTED when calling `cublasGemmStridedBatchedEx(handle)`\n",
+    ),
+    ("cuda-math-library-failed", "RuntimeError: cuDNN error: CUDNN_STATUS_EXECUTION_FAILED\n"),
+    (
+        "cuda-library-missing",
+        "ImportError: libcublasLt.so.12: cannot open shared object file: No such file or directory\n",
+    ),
+    (
+        "cuda-library-missing",
+        API + "OSError: libnvJitLink.so.12: cannot open shared object file: No such file or directory\n",
+    ),
+    (
+        "triton-ptxas-failed",
+        "triton.runtime.errors.PTXASError: PTXAS error: Internal Triton PTX codegen error\n",
+    ),
+    (
+        "triton-ptxas-failed",
+        "ptxas /tmp/tmpk2x_4ab0.ptx, line 5; fatal   : Unsupported .version 8.7; current version is '8.4'\n",
+    ),
+    (
+        "flash-attn-gpu-unsupported",
+        WORKER + "RuntimeError: FlashAttention only supports Ampere GPUs or newer.\n",
+    ),
+    ("flash-attn-gpu-unsupported", "RuntimeError: FlashAttention only support fp16 and bf16 data type\n"),
+    (
+        "flashinfer-jit-failed",
+        CORE
+        + "RuntimeError: Ninja build failed. Ninja output:\n"
+        + CORE
+        + "FAILED: /root/.cache/flashinfer/0.2.8/90/cached_ops/sampling/sampling.cuda.o\n",
+    ),
+    (
+        "flashinfer-jit-failed",
+        "subprocess.CalledProcessError: Command '['ninja', '-v', '-C', '/root/.cache/flashinfer/90/cached_ops/page']' "
+        "returned non-zero exit status 1.\n",
+    ),
+    (
+        "weights-load-oom",
+        frame("vllm/model_executor/models/llama.py").replace(", in f", ", in load_weights")
+        + CORE
+        + "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 500.00 MiB. GPU 0 has a total capacity of 23.5 GiB\n",
+    ),
+    (
+        "attention-backend-none-valid",
+        "ValueError: No valid attention backend found for cuda with AttentionSelectorConfig(head_size=72, dtype=torch.float16). "
+        "Reasons: {FLASH_ATTN: [head_size not supported], FLASHINFER: [head_size not supported]}.\n",
+    ),
+    (
+        "attention-backend-none-valid",
+        "ValueError: Head size 72 is not supported by PagedAttention. Supported head sizes are: [64, 80]\n",
+    ),
+    (
+        "attention-backend-none-valid",
+        "NotImplementedError: No operator found for `memory_efficient_attention_forward` with inputs:\n",
+    ),
+    (
+        "llamacpp-cuda-oom",
+        "CUDA error: out of memory\n  current device: 0, in function alloc at /src/ggml/src/ggml-cuda/ggml-cuda.cu:478\n",
+    ),
+    (
+        "llamacpp-cuda-error",
+        "CUDA error: an illegal instruction was encountered\n  current device: 1, in function ggml_backend_cuda_synchronize "
+        "at /app/ggml/src/ggml-cuda/ggml-cuda.cu:2450\n/app/ggml/src/ggml-cuda/ggml-cuda.cu:75: CUDA error\n",
+    ),
 ]
 
 
@@ -688,3 +790,48 @@ def test_every_hint_is_below_confident():
     for entry in ENTRIES:
         if entry.get("hint_pattern"):
             assert entry["hint_confidence"] < CONFIDENT and entry["hint_cause"], entry["id"]
+
+
+def test_a_cuda_oom_at_load_is_not_the_profiling_one_nor_the_graph_capture_one():
+    """Three stages, three fixes: at load only more GPUs or a smaller checkpoint help."""
+    oom = CORE + "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB.\n"
+    stages = {
+        "weights-load-oom": frame("vllm/model_executor/model_loader/base_loader.py").replace(
+            ", in f", ", in load_model"
+        ),
+        "profile-run-oom": frame("vllm/v1/worker/gpu_worker.py").replace(
+            ", in f", ", in determine_available_memory"
+        ),
+        "cudagraph-capture-oom": frame("vllm/v1/worker/gpu_model_runner.py").replace(
+            ", in f", ", in capture_model"
+        ),
+    }
+    for expected, where in stages.items():
+        top = run(where + oom).diagnoses[0]
+        assert top.id == expected, (expected, top.id)
+
+
+def test_a_ggml_cuda_oom_or_missing_kernel_outranks_the_generic_ggml_cuda_error():
+    where = (
+        "  current device: 0, in function ggml_cuda_compute_forward at ggml/src/ggml-cuda/ggml-cuda.cu:2313\n"
+    )
+    assert run("CUDA error: out of memory\n" + where).diagnoses[0].id == "llamacpp-cuda-oom"
+    top = run("CUDA error: no kernel image is available for execution on the device\n" + where).diagnoses[0]
+    assert top.id == "no-kernel-image"
+
+
+def test_a_bare_cuda_out_of_memory_line_without_ggml_is_not_llama_cpps():
+    r = run("RuntimeError: CUDA error: out of memory\n")
+    assert "llamacpp-cuda-oom" not in [d.id for d in r.diagnoses]
+
+
+def test_libcuda_itself_stays_the_missing_driver_not_a_missing_cuda_library():
+    top = run("OSError: libcuda.so.1: cannot open shared object file: No such file or directory\n").diagnoses[
+        0
+    ]
+    assert top.id == "no-gpu-driver-in-container"
+
+
+def test_a_ninja_failure_without_flashinfer_is_not_flashinfers():
+    r = run("RuntimeError: Error building extension 'my_ext'\n")
+    assert "flashinfer-jit-failed" not in [d.id for d in r.diagnoses]
