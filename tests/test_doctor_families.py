@@ -555,6 +555,26 @@ CASES = [
         "CUDA error: an illegal instruction was encountered\n  current device: 1, in function ggml_backend_cuda_synchronize "
         "at /app/ggml/src/ggml-cuda/ggml-cuda.cu:2450\n/app/ggml/src/ggml-cuda/ggml-cuda.cu:75: CUDA error\n",
     ),
+    # llama-swap's config rules (proxy/config/config.go), as main's slog line and bare
+    (
+        "router-config-rule-broken",
+        'time=2026-12-03T10:00:00Z level=ERROR msg="failed to load config" path=config.yaml error="model m: proxy uses '
+        '${PORT} but cmd does not - ${PORT} is only available when used in cmd"\n',
+    ),
+    ("router-config-rule-broken", "Error: model member qwen is used in multiple groups: big and small\n"),
+    ("router-config-rule-broken", "failed to load config /etc/ls.yaml: macro name 'MODEL_ID' is reserved\n"),
+    (
+        "router-config-rule-broken",
+        "level=ERROR error=\"duplicate alias 'gpt' in model b filters.setParamsByID, already used by model a\"\n",
+    ),
+    (
+        "router-config-reload-rejected",
+        "[WARN] failed to reload config: duplicate alias x found in model: y\n",
+    ),
+    (
+        "router-config-reload-rejected",
+        "[WARN] failed to build new server during reload: performance monitor: invalid interval\n",
+    ),
 ]
 
 
@@ -835,3 +855,12 @@ def test_libcuda_itself_stays_the_missing_driver_not_a_missing_cuda_library():
 def test_a_ninja_failure_without_flashinfer_is_not_flashinfers():
     r = run("RuntimeError: Error building extension 'my_ext'\n")
     assert "flashinfer-jit-failed" not in [d.id for d in r.diagnoses]
+
+
+def test_a_rejected_reload_is_not_fatal_and_the_yaml_error_stays_the_yaml_family():
+    r = run("[WARN] failed to reload config: yaml: line 3: mapping values are not allowed in this context\n")
+    assert r.diagnoses[0].id == "router-config-reload-rejected" and not r.fatal
+    r = run(
+        'level=ERROR msg="failed to load config" path=c.yaml error="yaml: line 3: did not find expected key"\n'
+    )
+    assert r.diagnoses[0].id == "router-config-invalid"
