@@ -575,6 +575,35 @@ CASES = [
         "router-config-reload-rejected",
         "[WARN] failed to build new server during reload: performance monitor: invalid interval\n",
     ),
+    # triton's runtime/build.py, Inductor's exc.py, xformers' extension check
+    (
+        "no-c-compiler",
+        "RuntimeError: Failed to find C++ compiler. Please specify via CXX environment variable.\n",
+    ),
+    (
+        "no-c-compiler",
+        "torch._dynamo.exc.BackendCompilerFailed: backend='inductor' raised:\nRuntimeError: Compiler: cc is not found.\n",
+    ),
+    (
+        "python-headers-missing",
+        "/tmp/tmpq1w2/main.c:5:10: fatal error: Python.h: No such file or directory\n",
+    ),
+    (
+        "python-headers-missing",
+        "torch._inductor.exc.InductorError: CppCompileError: C++ compile error\n"
+        "/tmp/torchinductor_llm/xy/cxy.cpp:2:10: fatal error: Python.h: No such file or directory\n",
+    ),
+    ("torch-compile-failed", WORKER + "torch._inductor.exc.CppCompileError: C++ compile error\n"),
+    (
+        "torch-compile-failed",
+        "torch._dynamo.exc.TorchRuntimeError: Failed running call_function <built-in function linear>\n",
+    ),
+    (
+        "xformers-build-mismatch",
+        "WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for:\n"
+        "    PyTorch 2.1.0+cu121 with CUDA 1201 (you have 2.3.0+cu121)\n"
+        "NotImplementedError: No operator found for `memory_efficient_attention_forward` with inputs:\n",
+    ),
 ]
 
 
