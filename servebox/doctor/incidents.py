@@ -23,9 +23,22 @@ NAMED_ID = re.compile(r"same cause twice in a row: (?P<id>[a-z0-9][a-z0-9-]*)", 
 DIAGNOSIS = re.compile(r"; diagnosis: (?P<cause>.+?) \(fix: ", re.IGNORECASE)
 FIELD = re.compile(r"\{(\w+)\}")
 MIN_LITERAL = 20  # a template that is mostly a wildcard ("{exception}") proves nothing
+CAUSE_KEPT = 800  # up prints a summary: a longer cause text is cut before any template runs on it
 
 
-def _template_regex(template: str) -> tuple[re.Pattern[str], int] | None:
+def _in_order(literals: tuple[str, ...], text: str) -> bool:
+    """Every literal part of a template, in order: a cheap test before its regex runs (most templates
+    fail on their first part, so the wildcards' backtracking is never tried on them)."""
+    at = 0
+    for part in literals:
+        at = text.find(part, at)
+        if at < 0:
+            return False
+        at += len(part)
+    return True
+
+
+def _template_regex(template: str) -> tuple[re.Pattern[str], int, tuple[str, ...]] | None:
     """The cause template as a regex (fields become lazy wildcards), and how much literal text it holds."""
     parts = FIELD.split(template)
     literal = "".join(parts[0::2])
@@ -42,11 +55,17 @@ def _template_regex(template: str) -> tuple[re.Pattern[str], int] | None:
 
     body = "".join(re.escape(p) if i % 2 == 0 else wildcard(p) for i, p in enumerate(parts))
     # ranking may append a sentence to a cause ("The log also says ..."): allow a tail after a space
-    return re.compile(body + r"(?:\s.*)?", re.IGNORECASE | re.DOTALL), len(literal)
+    return (
+        re.compile(body + r"(?:\s.*)?", re.IGNORECASE | re.DOTALL),
+        len(literal),
+        tuple(p.lower() for p in parts[0::2] if p),
+    )
 
 
 @lru_cache(maxsize=4)
-def _templates(signatures: tuple[Signature, ...]) -> tuple[tuple[re.Pattern[str], int, Signature], ...]:
+def _templates(
+    signatures: tuple[Signature, ...],
+) -> tuple[tuple[re.Pattern[str], tuple[str, ...], Signature], ...]:
     out = []
     for sig in signatures:
         if sig.role != "cause":
@@ -54,9 +73,9 @@ def _templates(signatures: tuple[Signature, ...]) -> tuple[tuple[re.Pattern[str]
         for template in {sig.cause, sig.exception_cause}:
             made = _template_regex(template)
             if made:
-                out.append((made[0], made[1], sig))
+                out.append((made[1], made[0], made[2], sig))
     # the most literal text first: the most specific template wins a tie
-    return tuple(sorted(out, key=lambda x: -x[1]))
+    return tuple((r, parts, sig) for _, r, parts, sig in sorted(out, key=lambda x: -x[0]))
 
 
 def incident_cause(line: str, signatures: Iterable[Signature]) -> tuple[Signature, dict[str, str]] | None:
@@ -64,7 +83,7 @@ def incident_cause(line: str, signatures: Iterable[Signature]) -> tuple[Signatur
     text filled in, or None."""
     by_id = {s.id: s for s in signatures}
     m = DIAGNOSIS.search(line)
-    cause = m["cause"].strip() if m else ""
+    cause = m["cause"].strip()[:CAUSE_KEPT] if m else ""
     named = NAMED_ID.search(line)
     if named and named["id"].lower() in by_id:
         sig = by_id[named["id"].lower()]
@@ -72,8 +91,9 @@ def incident_cause(line: str, signatures: Iterable[Signature]) -> tuple[Signatur
             (g for r, _, s in _templates(tuple(by_id.values())) if s is sig and (g := _fields(r, cause))), {}
         )
         return sig, fields
-    for regex, _, sig in _templates(tuple(by_id.values())) if cause else ():
-        if (found := regex.fullmatch(cause)) is not None:
+    lowered = cause.lower()
+    for regex, parts, sig in _templates(tuple(by_id.values())) if cause else ():
+        if _in_order(parts, lowered) and (found := regex.fullmatch(cause)) is not None:
             return sig, {k: v for k, v in found.groupdict().items() if v}
     return None
 

@@ -37,6 +37,7 @@ PYDANTIC_INPUT = re.compile(r"\s*\[type=\w+, input_value=.*$")
 PATTERN_WINDOW = 640  # patterns see this much before their keyword and twice as much after
 EXCEPTION_LINE_KEPT = 4096  # an exception line longer than this is parsed from its head
 EXCEPTIONS_KEPT = 64
+INCIDENTS_READ = 256  # up's incident lines read back (each names a cause; the first few are enough)
 
 
 class Evidence(BaseModel):
@@ -148,6 +149,7 @@ class Triage:
         self.raised: dict[tuple[str, str, str], RaisedException] = {}
         self.lines = 0
         self.bytes = 0
+        self.incidents_read = 0
         self._tail_bytes = b""
 
     def feed(self, data: bytes) -> None:
@@ -185,7 +187,8 @@ class Triage:
         line = chunk[start:end].decode("utf-8", "replace")
         if any(w in self.exception_words for _, w in found):
             self._exception(chunk, line, start, end, number)
-        if any(w in INCIDENT_WORDS for _, w in found):
+        if self.incidents_read < INCIDENTS_READ and any(w in INCIDENT_WORDS for _, w in found):
+            self.incidents_read += 1
             self._incident(line, number)
         # wordings sit near their keyword: each entry's patterns see only a bounded window around
         # its first keyword on the line, so no pattern ever runs over a long line (linear time)
