@@ -604,6 +604,29 @@ CASES = [
         "    PyTorch 2.1.0+cu121 with CUDA 1201 (you have 2.3.0+cu121)\n"
         "NotImplementedError: No operator found for `memory_efficient_attention_forward` with inputs:\n",
     ),
+    # vLLM's executors' local-GPU checks (old and 0.32 wordings), its CPU backend's NUMA binding, llama.cpp's downloader
+    (
+        "multinode-needs-ray-backend",
+        "RuntimeError: please ensure that world_size (16) is less than than max local gpu count (8)\n",
+    ),
+    (
+        "multinode-needs-ray-backend",
+        "AssertionError: please set tensor_parallel_size (4) to less than max local gpu count (2)\n",
+    ),
+    (
+        "multinode-needs-ray-backend",
+        WORKER + "AssertionError: local_world_size (8) exceeds assigned_physical_gpu_ids count (4)\n",
+    ),
+    (
+        "cpu-numa-nodes-below-workers",
+        CORE
+        + "AssertionError: Not enough allowed NUMA nodes to bind threads of 4 local CPUWorkers. Allowed NUMA nodes "
+        "are [0, 1]. Please try to bind threads manually or decrease DP/TP/PP.\n",
+    ),
+    (
+        "llamacpp-download-no-https",
+        LLAMA + "common_download_file: HTTPS is not supported. Please rebuild with one of:\n",
+    ),
 ]
 
 
