@@ -627,6 +627,18 @@ CASES = [
         "llamacpp-download-no-https",
         LLAMA + "common_download_file: HTTPS is not supported. Please rebuild with one of:\n",
     ),
+    # the CUDA runtime's own error strings as torch and ggml print them
+    ("cuda-invalid-device-ordinal", WORKER + "torch.AcceleratorError: CUDA error: invalid device ordinal\n"),
+    (
+        "cuda-invalid-device-ordinal",
+        "CUDA error: invalid device ordinal\n  current device: 1, in function ggml_cuda_set_device at ggml/src/ggml-cuda/ggml-cuda.cu:88\n",
+    ),
+    ("cuda-oom-generic", "RuntimeError: CUDA error: out of memory\n"),
+    (
+        "llamacpp-cuda-oom",
+        "ggml_vulkan: Device memory allocation of size 4294967296 failed.\n"
+        "ggml_vulkan: vk::Device::allocateMemory: ErrorOutOfDeviceMemory\n",
+    ),
 ]
 
 
