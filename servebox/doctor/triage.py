@@ -31,6 +31,7 @@ ERROR_LINE = re.compile(rb"(?i)(error|exception|traceback|fatal|failed|killed|as
 EXCEPTION_WORDS = (
     "error:", "exception:", 'error("', "error('", "error\n", "exception\n",
     "interrupt\n", "stopiteration\n", "exit:", "notfound:", "timeout:", "fault:",
+    "while processing method",
 )  # fmt: skip
 EVIDENCE_KEPT = 3
 PYDANTIC_INPUT = re.compile(r"\s*\[type=\w+, input_value=.*$")
