@@ -928,3 +928,21 @@ def test_a_rejected_reload_is_not_fatal_and_the_yaml_error_stays_the_yaml_family
         'level=ERROR msg="failed to load config" path=c.yaml error="yaml: line 3: did not find expected key"\n'
     )
     assert r.diagnoses[0].id == "router-config-invalid"
+
+
+def test_the_xformers_warning_alone_is_no_cause():
+    """Healthy vLLM starts print it when xformers is installed but another backend serves."""
+    r = run(
+        "WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for:\n"
+        + API
+        + "INFO 12-03 10:00:00 [api_server.py:1] Application startup complete.\n"
+    )
+    assert not [d for d in r.diagnoses if d.role == "cause"], [d.id for d in r.diagnoses]
+
+
+def test_an_extension_build_failure_in_a_log_naming_flashinfer_is_never_confident():
+    r = run(
+        API
+        + "INFO Using FlashInfer for top-p & top-k sampling.\nRuntimeError: Error building extension 'my_op'\n"
+    )
+    assert r.diagnoses[0].confidence < CONFIDENT
