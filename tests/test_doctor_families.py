@@ -639,6 +639,13 @@ CASES = [
         "ggml_vulkan: Device memory allocation of size 4294967296 failed.\n"
         "ggml_vulkan: vk::Device::allocateMemory: ErrorOutOfDeviceMemory\n",
     ),
+    # AMD: HIP's invalid device function (torch and ggml's HIP build) and rocBLAS's Tensile lookup
+    ("rocm-gfx-unsupported", "RuntimeError: HIP error: invalid device function\n"),
+    (
+        "rocm-gfx-unsupported",
+        "ROCm error: invalid device function\n  current device: 0, in function ggml_cuda_compute_forward at "
+        "/src/ggml/src/ggml-cuda/ggml-cuda.cu:2313\n",
+    ),
 ]
 
 
