@@ -256,3 +256,59 @@ def test_the_printed_confidence_says_it_is_the_knowledge_bases_assumed_figure():
     assert "confidence 0.90 assumed" in text and "(assumed), not measured" in text
     assert all(d.confidence_kind == "assumed" for d in result.diagnoses)
     assert '"confidence_kind":"assumed"' in result.diagnoses[0].model_dump_json()
+
+
+def test_a_keyword_that_starts_inside_an_earlier_match_is_found():
+    """ "cuda error" ends inside "error: out of memory": resuming the search after the first match's
+    end would miss the second keyword, whose line then never reaches its signature."""
+    from servebox.doctor.triage import KeywordFinder
+
+    finder = KeywordFinder(["cuda error", "error: out of memory", "memory"])
+    hits = finder.iter(b"x CUDA error: out of memory\n")
+    assert (2, "cuda error") in hits and (7, "error: out of memory") in hits
+    assert (21, "memory") in hits  # and one inside the second, at its own position
+
+
+def test_the_overlap_fix_finds_the_same_hits_with_and_without_re2(monkeypatch):
+    from servebox.doctor import triage as triage_mod
+
+    words = ["abcd", "cdef", "def", "bc", "zz"]
+    text = b"xabcdefz abcdzz\nzzz\n"
+    fast = triage_mod.KeywordFinder(words).iter(text)
+    monkeypatch.setitem(sys.modules, "re2", None)
+    slow = triage_mod.KeywordFinder(words).iter(text)
+    assert sorted(fast) == sorted(slow)
+    assert {(1, "abcd"), (2, "bc"), (3, "cdef"), (4, "def"), (13, "zz"), (16, "zz"), (17, "zz")} <= set(fast)
+
+
+def _top(text: str):
+    result = triage_stream(io.StringIO(text), "console.log")
+    return result.diagnoses[0] if result.diagnoses else None
+
+
+def test_an_up_incident_line_is_read_back_to_the_cause_it_names():
+    """up's console only: the incident's cause text is the entry's own template filled in."""
+    line = (
+        "2026-12-03T07:31:28Z tiny: INCIDENT dead: the engine process is gone; diagnosis: llama.cpp could"
+        " not load the GGUF: error loading model vocabulary: key not found in model: tokenizer.ggml.model."
+        " (fix: Check that the file is complete.); restart after 2 s\n"
+    )
+    top = _top(line)
+    assert top is not None and top.id == "llamacpp-load-failed" and top.first_line == 1
+    assert "key not found in model: tokenizer.ggml.model" in top.cause  # its field, recovered
+
+
+def test_up_giving_up_names_the_cause_id_outright():
+    line = "m: FAILED, not restarting: gave up (same cause twice in a row: port-in-use): whatever it said\n"
+    top = _top(line)
+    assert top is not None and top.id == "port-in-use"
+
+
+def test_an_incident_without_a_known_cause_names_none():
+    for line in (
+        "m: INCIDENT dead: gone; diagnosis: no known cause; last error line: boom; restart after 2 s\n",
+        "m: INCIDENT dead: gone; diagnosis: something no entry says at all (fix: x); restart after 2 s\n",
+        "m: FAILED: gave up (same cause twice in a row: not-an-entry-id): x\n",
+    ):
+        top = _top(line)
+        assert top is None or top.role != "cause" or top.confidence < 0.7, line

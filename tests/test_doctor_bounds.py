@@ -80,3 +80,26 @@ def test_a_line_made_of_keywords_yields_a_bounded_number_of_hits():
     hits = finder.iter(line * 3)
     assert len(hits) == 3 * MAX_PER_LINE
     assert finder.iter(b"a NCCL WARN b\nc Error: d\n") == [(2, "nccl warn"), (16, "error:")]
+
+
+def test_overlapping_keywords_on_a_long_line_stay_bounded_and_linear():
+    """Resuming inside a match (for keywords that start there) re-reads less than one keyword per
+    hit, and the per-line cap still holds on a line where a keyword starts at every byte."""
+    import time
+
+    from servebox.doctor.signatures import MAX_PER_LINE, KeywordFinder
+
+    finder = KeywordFinder(["aa", "aaa", "ab"])
+    hits = finder.iter(b"a" * 1000 + b"\n" + b"xaab\n")
+    assert len([h for h in hits if h[0] < 1000]) <= MAX_PER_LINE * 2  # the cap, plus extensions at a spot
+    assert (1002, "aa") in hits and (1003, "ab") in hits  # 'ab' starts inside 'aa' on the next line
+
+    def cost(n: int) -> float:
+        text = (b"aab " * (n // 4) + b"\n") * 64
+        t = time.perf_counter()
+        finder.iter(text)
+        return time.perf_counter() - t
+
+    cost(4096)
+    small, big = min(cost(4096) for _ in range(3)), min(cost(8 * 4096) for _ in range(3))
+    assert big < small * 8 * 4  # linear in the line (a wide margin for a busy machine), not quadratic

@@ -427,6 +427,225 @@ CASES = [
         + "Initializing a V1 LLM engine (v0.32.0) with config: enforce_eager=True, "
         "pipeline_parallel_size=2\n" + CORE + "KeyError: 'cmpl-7d1e2f-0'\n",
     ),
+    # doctor-kb4: vLLM's marlin_utils.verify_marlin_supports_shape (the TP shard against min_thread_n/k),
+    # older releases' wording, and a worker line that glues the message to ", Traceback"
+    (
+        "marlin-tile-not-divisible",
+        WORKER + "ValueError: Weight input_size_per_partition = 7392 is not divisible by min_thread_k = 128. "
+        "Consider reducing tensor_parallel_size or running with --quantization gptq.\n",
+    ),
+    (
+        "marlin-tile-not-divisible",
+        "ValueError: Weight output_size_per_partition = 3696 is not divisible by  min_thread_n = 64.\n",
+    ),
+    (
+        "marlin-tile-not-divisible",
+        "(VllmWorkerProcess pid=9) ERROR multiproc_worker_utils.py:226] Exception in worker VllmWorkerProcess while "
+        "processing method load_model: Weight input_size_per_partition = 4928 is not divisible by min_thread_k = 128., Traceback\n",
+    ),
+    ("marlin-tile-not-divisible", "ValueError: out_features = 1000 is indivisible by min_thread_n = 64\n"),
+    # Go's and coreutils' wordings of a state directory the service user may not create
+    (
+        "cache-permission-denied",
+        JOURNAL.replace("systemd[1]", "ollama[11630]")
+        + "Error: could not create directory mkdir /var/lib/ollama: permission denied\n",
+    ),
+    ("cache-permission-denied", "Error: open /home/llm/.cache/llama-swap/state.json: permission denied\n"),
+    ("cache-permission-denied", "mkdir: cannot create directory '/var/lib/vllm': Permission denied\n"),
+    ("path-permission-denied", "Error: open /srv/models/qwen.gguf: permission denied\n"),
+    # doctor-kb4, GPU-side families from torch's, triton's, vLLM's, ggml-cuda's and pynvml's own texts
+    ("cuda-driver-mismatch", "Failed to initialize NVML: Driver/library version mismatch\n"),
+    (
+        "cuda-driver-mismatch",
+        "pynvml.NVMLError_LibraryVersionMismatch: RM has detected an NVML/RM version mismatch.\n",
+    ),
+    ("no-gpu-driver-in-container", "pynvml.NVMLError_LibraryNotFound: NVML Shared Library Not Found\n"),
+    ("no-gpu-driver-in-container", API + "pynvml.NVMLError_DriverNotLoaded: Driver Not Loaded\n"),
+    (
+        "no-gpu-driver-in-container",
+        "UserWarning: CUDA initialization: CUDA driver initialization failed, you might not have a CUDA gpu.\n",
+    ),
+    ("cuda-device-assert", CORE + "RuntimeError: CUDA error: device-side assert triggered\n"),
+    (
+        "cuda-device-assert",
+        "torch.AcceleratorError: CUDA error: device-side assert triggered\nSearch for `cudaErrorAssert'\n",
+    ),
+    (
+        "cuda-index-out-of-vocab",
+        "../aten/src/ATen/native/cuda/Indexing.cu:1236: indexSelectSmallIndex: block: [0,0,0], thread: [3,0,0] "
+        "Assertion `srcIndex < srcSelectDimSize` failed.\nRuntimeError: CUDA error: device-side assert triggered\n",
+    ),
+    (
+        "cuda-index-out-of-vocab",
+        "/pytorch/aten/src/ATen/native/cuda/IndexKernel.cu:92: operator(): block: [0,0,0], thread: [0,0,0] Assertion "
+        '`-sizes[i] <= index && index < sizes[i] && "index out of bounds"` failed.\n',
+    ),
+    (
+        "cublas-handle-failed",
+        WORKER + "RuntimeError: CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling `cublasCreate(handle)`\n",
+    ),
+    (
+        "cublas-handle-failed",
+        "RuntimeError: CUDA error: CUBLAS_STATUS_NOT_INITIALIZED when calling `cublasLtCreate(&handle)`\n",
+    ),
+    ("cublas-handle-failed", "RuntimeError: cuDNN error: CUDNN_STATUS_NOT_INITIALIZED\n"),
+    (
+        "cuda-math-library-failed",
+        "RuntimeError: CUDA error: CUBLAS_STATUS_NOT_SUPPORTED when calling `cublasGemmStridedBatchedEx(handle)`\n",
+    ),
+    ("cuda-math-library-failed", "RuntimeError: cuDNN error: CUDNN_STATUS_EXECUTION_FAILED\n"),
+    (
+        "cuda-library-missing",
+        "ImportError: libcublasLt.so.12: cannot open shared object file: No such file or directory\n",
+    ),
+    (
+        "cuda-library-missing",
+        API + "OSError: libnvJitLink.so.12: cannot open shared object file: No such file or directory\n",
+    ),
+    (
+        "triton-ptxas-failed",
+        "triton.runtime.errors.PTXASError: PTXAS error: Internal Triton PTX codegen error\n",
+    ),
+    (
+        "triton-ptxas-failed",
+        "ptxas /tmp/tmpk2x_4ab0.ptx, line 5; fatal   : Unsupported .version 8.7; current version is '8.4'\n",
+    ),
+    (
+        "flash-attn-gpu-unsupported",
+        WORKER + "RuntimeError: FlashAttention only supports Ampere GPUs or newer.\n",
+    ),
+    ("flash-attn-gpu-unsupported", "RuntimeError: FlashAttention only support fp16 and bf16 data type\n"),
+    (
+        "flashinfer-jit-failed",
+        CORE
+        + "RuntimeError: Ninja build failed. Ninja output:\n"
+        + CORE
+        + "FAILED: /root/.cache/flashinfer/0.2.8/90/cached_ops/sampling/sampling.cuda.o\n",
+    ),
+    (
+        "flashinfer-jit-failed",
+        "subprocess.CalledProcessError: Command '['ninja', '-v', '-C', '/root/.cache/flashinfer/90/cached_ops/page']' "
+        "returned non-zero exit status 1.\n",
+    ),
+    (
+        "weights-load-oom",
+        frame("vllm/model_executor/models/llama.py").replace(", in f", ", in load_weights")
+        + CORE
+        + "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 500.00 MiB. GPU 0 has a total capacity of 23.5 GiB\n",
+    ),
+    (
+        "attention-backend-none-valid",
+        "ValueError: No valid attention backend found for cuda with AttentionSelectorConfig(head_size=72, dtype=torch.float16). "
+        "Reasons: {FLASH_ATTN: [head_size not supported], FLASHINFER: [head_size not supported]}.\n",
+    ),
+    (
+        "attention-backend-none-valid",
+        "ValueError: Head size 72 is not supported by PagedAttention. Supported head sizes are: [64, 80]\n",
+    ),
+    (
+        "attention-backend-none-valid",
+        "NotImplementedError: No operator found for `memory_efficient_attention_forward` with inputs:\n",
+    ),
+    (
+        "llamacpp-cuda-oom",
+        "CUDA error: out of memory\n  current device: 0, in function alloc at /src/ggml/src/ggml-cuda/ggml-cuda.cu:478\n",
+    ),
+    (
+        "llamacpp-cuda-error",
+        "CUDA error: an illegal instruction was encountered\n  current device: 1, in function ggml_backend_cuda_synchronize "
+        "at /app/ggml/src/ggml-cuda/ggml-cuda.cu:2450\n/app/ggml/src/ggml-cuda/ggml-cuda.cu:75: CUDA error\n",
+    ),
+    # llama-swap's config rules (proxy/config/config.go), as main's slog line and bare
+    (
+        "router-config-rule-broken",
+        'time=2026-12-03T10:00:00Z level=ERROR msg="failed to load config" path=config.yaml error="model m: proxy uses '
+        '${PORT} but cmd does not - ${PORT} is only available when used in cmd"\n',
+    ),
+    ("router-config-rule-broken", "Error: model member qwen is used in multiple groups: big and small\n"),
+    ("router-config-rule-broken", "failed to load config /etc/ls.yaml: macro name 'MODEL_ID' is reserved\n"),
+    (
+        "router-config-rule-broken",
+        "level=ERROR error=\"duplicate alias 'gpt' in model b filters.setParamsByID, already used by model a\"\n",
+    ),
+    (
+        "router-config-reload-rejected",
+        "[WARN] failed to reload config: duplicate alias x found in model: y\n",
+    ),
+    (
+        "router-config-reload-rejected",
+        "[WARN] failed to build new server during reload: performance monitor: invalid interval\n",
+    ),
+    # triton's runtime/build.py, Inductor's exc.py, xformers' extension check
+    (
+        "no-c-compiler",
+        "RuntimeError: Failed to find C++ compiler. Please specify via CXX environment variable.\n",
+    ),
+    (
+        "no-c-compiler",
+        "torch._dynamo.exc.BackendCompilerFailed: backend='inductor' raised:\nRuntimeError: Compiler: cc is not found.\n",
+    ),
+    (
+        "python-headers-missing",
+        "/tmp/tmpq1w2/main.c:5:10: fatal error: Python.h: No such file or directory\n",
+    ),
+    (
+        "python-headers-missing",
+        "torch._inductor.exc.InductorError: CppCompileError: C++ compile error\n"
+        "/tmp/torchinductor_llm/xy/cxy.cpp:2:10: fatal error: Python.h: No such file or directory\n",
+    ),
+    ("torch-compile-failed", WORKER + "torch._inductor.exc.CppCompileError: C++ compile error\n"),
+    (
+        "torch-compile-failed",
+        "torch._dynamo.exc.TorchRuntimeError: Failed running call_function <built-in function linear>\n",
+    ),
+    (
+        "xformers-build-mismatch",
+        "WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for:\n"
+        "    PyTorch 2.1.0+cu121 with CUDA 1201 (you have 2.3.0+cu121)\n"
+        "NotImplementedError: No operator found for `memory_efficient_attention_forward` with inputs:\n",
+    ),
+    # vLLM's executors' local-GPU checks (old and 0.32 wordings), its CPU backend's NUMA binding, llama.cpp's downloader
+    (
+        "multinode-needs-ray-backend",
+        "RuntimeError: please ensure that world_size (16) is less than than max local gpu count (8)\n",
+    ),
+    (
+        "multinode-needs-ray-backend",
+        "AssertionError: please set tensor_parallel_size (4) to less than max local gpu count (2)\n",
+    ),
+    (
+        "multinode-needs-ray-backend",
+        WORKER + "AssertionError: local_world_size (8) exceeds assigned_physical_gpu_ids count (4)\n",
+    ),
+    (
+        "cpu-numa-nodes-below-workers",
+        CORE
+        + "AssertionError: Not enough allowed NUMA nodes to bind threads of 4 local CPUWorkers. Allowed NUMA nodes "
+        "are [0, 1]. Please try to bind threads manually or decrease DP/TP/PP.\n",
+    ),
+    (
+        "llamacpp-download-no-https",
+        LLAMA + "common_download_file: HTTPS is not supported. Please rebuild with one of:\n",
+    ),
+    # the CUDA runtime's own error strings as torch and ggml print them
+    ("cuda-invalid-device-ordinal", WORKER + "torch.AcceleratorError: CUDA error: invalid device ordinal\n"),
+    (
+        "cuda-invalid-device-ordinal",
+        "CUDA error: invalid device ordinal\n  current device: 1, in function ggml_cuda_set_device at ggml/src/ggml-cuda/ggml-cuda.cu:88\n",
+    ),
+    ("cuda-oom-generic", "RuntimeError: CUDA error: out of memory\n"),
+    (
+        "llamacpp-cuda-oom",
+        "ggml_vulkan: Device memory allocation of size 4294967296 failed.\n"
+        "ggml_vulkan: vk::Device::allocateMemory: ErrorOutOfDeviceMemory\n",
+    ),
+    # AMD: HIP's invalid device function (torch and ggml's HIP build) and rocBLAS's Tensile lookup
+    ("rocm-gfx-unsupported", "RuntimeError: HIP error: invalid device function\n"),
+    (
+        "rocm-gfx-unsupported",
+        "ROCm error: invalid device function\n  current device: 0, in function ggml_cuda_compute_forward at "
+        "/src/ggml/src/ggml-cuda/ggml-cuda.cu:2313\n",
+    ),
 ]
 
 
@@ -626,3 +845,111 @@ def test_the_eager_pp_key_error_is_never_confident():
 def test_a_listening_line_on_a_real_port_is_no_failure(port):
     r = run(f"0.00.153.640 I srv  llama_server: listening on http://127.0.0.1:{port}\n")
     assert "port-out-of-range" not in [d.id for d in r.diagnoses]
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        "fastmoe: Test NCCL failure common.cu:777 'unhandled system error'\n",
+        "node1: NCCL failure in all_reduce_perf: 'unhandled system error' (run with NCCL_DEBUG=WARN)\n",
+    ],
+)
+def test_a_bare_nccl_system_error_suggests_shm_but_is_never_confident(log):
+    """ncclSystemError names no call: /dev/shm is the usual reason (a hint), never a confident one."""
+    top = run(log).diagnoses[0]
+    assert top.id == "nccl-shm-too-small" and top.confidence < CONFIDENT
+
+
+def test_a_full_shm_wording_keeps_its_confidence_after_a_hint():
+    log = (
+        "x: Test NCCL failure common.cu:777 'unhandled system error'\n"
+        "x: NCCL WARN Error while creating shared memory segment /dev/shm/nccl-abc (size 9637888)\n"
+    )
+    top = run(log).diagnoses[0]
+    assert top.id == "nccl-shm-too-small" and top.confidence >= CONFIDENT and top.first_line == 2
+
+
+def test_a_hint_hides_nothing_it_supersedes():
+    """PyTorch's 'NCCL error ... unhandled system error' is nccl-error's: the shm hint does not hide it."""
+    r = run(
+        "RuntimeError: NCCL error in: NCCLUtils.hpp:275, ncclCommInitRank failed: unhandled system error\n"
+    )
+    assert r.diagnoses[0].id == "nccl-error"
+
+
+def test_every_hint_is_below_confident():
+    for entry in ENTRIES:
+        if entry.get("hint_pattern"):
+            assert entry["hint_confidence"] < CONFIDENT and entry["hint_cause"], entry["id"]
+
+
+def test_a_cuda_oom_at_load_is_not_the_profiling_one_nor_the_graph_capture_one():
+    """Three stages, three fixes: at load only more GPUs or a smaller checkpoint help."""
+    oom = CORE + "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB.\n"
+    stages = {
+        "weights-load-oom": frame("vllm/model_executor/model_loader/base_loader.py").replace(
+            ", in f", ", in load_model"
+        ),
+        "profile-run-oom": frame("vllm/v1/worker/gpu_worker.py").replace(
+            ", in f", ", in determine_available_memory"
+        ),
+        "cudagraph-capture-oom": frame("vllm/v1/worker/gpu_model_runner.py").replace(
+            ", in f", ", in capture_model"
+        ),
+    }
+    for expected, where in stages.items():
+        top = run(where + oom).diagnoses[0]
+        assert top.id == expected, (expected, top.id)
+
+
+def test_a_ggml_cuda_oom_or_missing_kernel_outranks_the_generic_ggml_cuda_error():
+    where = (
+        "  current device: 0, in function ggml_cuda_compute_forward at ggml/src/ggml-cuda/ggml-cuda.cu:2313\n"
+    )
+    assert run("CUDA error: out of memory\n" + where).diagnoses[0].id == "llamacpp-cuda-oom"
+    top = run("CUDA error: no kernel image is available for execution on the device\n" + where).diagnoses[0]
+    assert top.id == "no-kernel-image"
+
+
+def test_a_bare_cuda_out_of_memory_line_without_ggml_is_not_llama_cpps():
+    r = run("RuntimeError: CUDA error: out of memory\n")
+    assert "llamacpp-cuda-oom" not in [d.id for d in r.diagnoses]
+
+
+def test_libcuda_itself_stays_the_missing_driver_not_a_missing_cuda_library():
+    top = run("OSError: libcuda.so.1: cannot open shared object file: No such file or directory\n").diagnoses[
+        0
+    ]
+    assert top.id == "no-gpu-driver-in-container"
+
+
+def test_a_ninja_failure_without_flashinfer_is_not_flashinfers():
+    r = run("RuntimeError: Error building extension 'my_ext'\n")
+    assert "flashinfer-jit-failed" not in [d.id for d in r.diagnoses]
+
+
+def test_a_rejected_reload_is_not_fatal_and_the_yaml_error_stays_the_yaml_family():
+    r = run("[WARN] failed to reload config: yaml: line 3: mapping values are not allowed in this context\n")
+    assert r.diagnoses[0].id == "router-config-reload-rejected" and not r.fatal
+    r = run(
+        'level=ERROR msg="failed to load config" path=c.yaml error="yaml: line 3: did not find expected key"\n'
+    )
+    assert r.diagnoses[0].id == "router-config-invalid"
+
+
+def test_the_xformers_warning_alone_is_no_cause():
+    """Healthy vLLM starts print it when xformers is installed but another backend serves."""
+    r = run(
+        "WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for:\n"
+        + API
+        + "INFO 12-03 10:00:00 [api_server.py:1] Application startup complete.\n"
+    )
+    assert not [d for d in r.diagnoses if d.role == "cause"], [d.id for d in r.diagnoses]
+
+
+def test_an_extension_build_failure_in_a_log_naming_flashinfer_is_never_confident():
+    r = run(
+        API
+        + "INFO Using FlashInfer for top-p & top-k sampling.\nRuntimeError: Error building extension 'my_op'\n"
+    )
+    assert r.diagnoses[0].confidence < CONFIDENT

@@ -199,3 +199,19 @@ def test_the_frame_is_taken_from_the_same_process():
         "(Worker_TP0 pid=1) ERROR 12-02 14:31:06 [x.py:1] KeyError: 'lm_head.weight'\n"
     )
     assert run(log).exception.raised_in == "vllm/worker.py:7"
+
+
+def test_a_worker_relay_line_is_read_as_the_exception_it_carries():
+    """vLLM's multiproc worker relays an exception as 'Exception in worker X while processing method
+    M: <message>, Traceback ...' (the type only comes at the end of the traceback, often cut from
+    a pasted log): the first pass takes the message from that line, attributed to the worker."""
+    log = (
+        "(VllmWorkerProcess pid=7) ERROR 08-05 23:29:38 multiproc_worker_utils.py:226] Exception in worker "
+        "VllmWorkerProcess while processing method init_device: Some unheard-of failure 42., Traceback (most recent call last):\n"
+        '(VllmWorkerProcess pid=7) ERROR 08-05 23:29:38 multiproc_worker_utils.py:226]   File "/x/worker.py", line 1, in f\n'
+    )
+    result = triage_stream(io.StringIO(log), "x")
+    assert result.exception is not None and result.exception.component == "VllmWorkerProcess"
+    assert result.exception.message == "Some unheard-of failure 42." and result.exception.line == 1
+    top = result.diagnoses[0]
+    assert top.id == "uncaught-exception" and "init_device" in top.cause and top.confidence < CONFIDENT

@@ -49,7 +49,7 @@ def _matched(t: Triage) -> tuple[list[tuple[Signature, Hits]], list[Hits]]:
     found = [(s, h) for s, h in found if s.requires or not {p.pattern for p in s.patterns} & specific]
     categories = {s.category for s, _ in found if s.role == "cause" and not s.generic}
     found = [(s, h) for s, h in found if not (s.generic and s.category in categories)]
-    hidden = {x for s, _ in found for x in s.supersedes}
+    hidden = {x for s, h in found if not h.weak for x in s.supersedes}  # a hint hides nothing
     return [(s, h) for s, h in found if s.id not in hidden], [h for s, h in found if s.id in hidden]
 
 
@@ -110,6 +110,8 @@ def _diagnosis(sig: Signature, hit: Hits, t: Triage, via_exception: bool = False
         fatal=sig.fatal,
         versions=sig.versions,
     )
+    if hit.weak:
+        d.cause, d.confidence = sig.hint_cause.format_map(groups), min(sig.hint_confidence, d.confidence)
     if sig.unless_progress and (moved := _progress_after(t, hit.last_line)):
         groups["progress_line"] = str(moved[0])
         d.role, d.fatal, d.confidence = "note", False, 0.1

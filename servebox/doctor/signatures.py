@@ -43,6 +43,18 @@ class Signature:
     exception_types: tuple[str, ...] = ()
     exception_confidence: float = 0.0
     exception_cause: str = ""
+    # wordings that only SUGGEST this cause (a bare ncclSystemError whose usual reason in a container is
+    # /dev/shm): matched when no full wording is, at their own confidence (below 0.70) and cause text
+    hints: tuple[re.Pattern[str], ...] = ()
+    hint_confidence: float = 0.0
+    hint_cause: str = ""
+
+    def hint(self, line: str) -> re.Match[str] | None:
+        for pattern in self.hints:
+            m = pattern.search(line)
+            if m:
+                return m
+        return None
 
     def search(self, line: str) -> re.Match[str] | None:
         for pattern in self.patterns:
@@ -86,6 +98,9 @@ def load_signatures() -> tuple[Signature, ...]:
             exception_types=_as_tuple(e.get("exception_types")),
             exception_confidence=float(e.get("exception_confidence", e["confidence"])),
             exception_cause=e.get("exception_cause", e["cause"]),
+            hints=tuple(re.compile(p, re.IGNORECASE) for p in _as_tuple(e.get("hint_pattern"))),
+            hint_confidence=float(e.get("hint_confidence", 0.0)),
+            hint_cause=e.get("hint_cause", ""),
         )
         for e in raw["signature"]
     )
@@ -127,22 +142,24 @@ MAX_PER_LINE = 16
 class KeywordFinder:
     """Every keyword occurrence in a chunk of bytes, case-insensitively. One alternation of all
     keywords runs in RE2 (~500 MB/s here) or, without it, in Python's `re` as a prefix-factored
-    pattern. Keywords that extend or sit inside a found one are added, so overlapping keywords at
-    one spot are all reported. Returns (position, keyword) pairs in text order."""
+    pattern. The alternation finds the shortest keyword at a spot: the keywords that extend it
+    are added there. Overlaps are kept: after a match the search resumes at the first offset
+    inside it where another keyword could begin (known per keyword, computed once), else at its
+    end. The rescanned stretch is shorter than the longest keyword, so time stays linear.
+    Returns (position, keyword) pairs in text order."""
 
     def __init__(self, words: Iterable[str]):
         self.words = sorted({w.lower() for w in words})
         self.regex = compile_bytes(b"(?i)" + trie_pattern(self.words).encode())
-        self.related = {
-            k: [o for o in self.words if o != k and (o.startswith(k) or o in k)] for k in self.words
-        }
+        self.related = {k: [o for o in self.words if o != k and o.startswith(k)] for k in self.words}
         self.encoded = {k: k.encode() for k in self.words}
-        self.names: dict[bytes, str] = {}  # matched bytes (any case) -> keyword
+        self.resume = _resume_offsets(self.encoded.values())
+        self.names: dict[bytes, tuple[str, int]] = {}  # matched bytes (any case) -> keyword, resume
 
     def iter(self, chunk: bytes) -> list[tuple[int, str]]:
         """At most MAX_PER_LINE hits per line: past that, the search jumps to the next line, so a
         line made of keywords costs no more than a normal one."""
-        out, names, search = [], self.names, self.regex.search
+        out, names, search, resume = [], self.names, self.regex.search, self.resume
         line_end, on_line, pos = -1, 0, 0
         while (m := search(chunk, pos)) is not None:
             start, end = m.span()
@@ -151,15 +168,31 @@ class KeywordFinder:
                 line_end = len(chunk) if line_end < 0 else line_end
                 on_line = 0
             on_line += 1
-            pos = end if on_line < MAX_PER_LINE else line_end + 1
             raw = chunk[start:end]
-            word = names.get(raw)
-            if word is None:
-                word = names[raw] = raw.decode("utf-8", "replace").lower()
+            known = names.get(raw)
+            if known is None:
+                known = names[raw] = (raw.decode("utf-8", "replace").lower(), resume.get(raw.lower(), 0))
+            word, step = known
+            pos = (start + step if step else end) if on_line < MAX_PER_LINE else line_end + 1
             out.append((start, word))
             related = self.related.get(word)
             if related:
                 for other in related:
-                    if other in word or chunk[start : start + len(other)].lower() == self.encoded[other]:
+                    if chunk[start : start + len(other)].lower() == self.encoded[other]:
                         out.append((start, other))
         return out
+
+
+def _resume_offsets(words: Iterable[bytes]) -> dict[bytes, int]:
+    """For each keyword, the first offset inside it where a keyword may begin: the rest of the
+    keyword from there is the start of a keyword, or a keyword is the start of that rest."""
+    words = set(words)
+    prefixes = {w[:i] for w in words for i in range(1, len(w) + 1)}
+    offsets = {}
+    for w in words:
+        for i in range(1, len(w)):
+            rest = w[i:]
+            if rest in prefixes or any(rest[:j] in words for j in range(1, len(rest))):
+                offsets[w] = i
+                break
+    return offsets

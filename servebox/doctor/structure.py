@@ -6,7 +6,8 @@ then a level, a time and `[file.py:line]`; torch prefixes `[rank0]:`; llama-swap
 `[INFO] <model-id>`; the journal prefixes `time host unit[pid]:`. `split_prefix` peels these off
 and names the component, so that an exception is attributed to the process that raised it.
 `ExceptionLine.parse` recognises the last line of a Python traceback (`pkg.Type: message`),
-argparse's `prog: error: message`, and a repr'd exception (`ValueError("...")`).
+argparse's `prog: error: message`, a repr'd exception (`ValueError("...")`), and vLLM's worker
+relay line (`Exception in worker X while processing method M: message, Traceback ...`).
 """
 
 from __future__ import annotations
@@ -34,6 +35,11 @@ EXCEPTION = re.compile(
     r"^(?P<type>(?:[A-Za-z_][\w]*\.)*(?:[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Fault|Warning|NotFound|Timeout|Failure)|[a-z]+error)"
     r"|Exception|KeyboardInterrupt|StopIteration|GeneratorExit)"
     r"(?::\s?(?P<msg>.*)|\((?P<repr>[\"'].*)\)[\"']?.*|)$"
+)
+# vLLM's multiproc worker relays a worker's exception on one line; its type only ends the traceback below
+WORKER_RELAY = re.compile(
+    r"^Exception in worker (?P<who>\S+) while processing method (?P<method>\w+): (?P<msg>.+?)"
+    r"(?:, Traceback \(most recent call last\):)?$"
 )
 ARGPARSE = re.compile(r"^(?P<prog>[\w.\-]+(?: [\w\-]+)?): error: (?P<msg>.+)$")
 TRACEBACK = "Traceback (most recent call last):"
@@ -89,6 +95,9 @@ class ExceptionLine:
             qualified = m["type"]
             msg = m["msg"] if m["msg"] is not None else (m["repr"] or "").strip("\"'")
             return cls(qualified.rsplit(".", 1)[-1], qualified, msg.strip())
+        m = WORKER_RELAY.match(text)
+        if m:
+            return cls("Exception", f"Exception in {m['method']}", m["msg"].strip())
         m = ARGPARSE.match(text)
         if m and not text.startswith(("usage:", "ERROR")):
             return cls("argparse", f"{m['prog']}: error", m["msg"].strip())

@@ -18,6 +18,7 @@ from functools import lru_cache
 
 from pydantic import BaseModel
 
+from servebox.doctor.incidents import INCIDENT_WORDS, incident_cause
 from servebox.doctor.lines import MAX_LINE, LineFramer
 from servebox.doctor.signatures import KeywordFinder, Signature, load_signatures
 from servebox.doctor.structure import FRAME, ExceptionLine, classify, split_prefix
@@ -30,12 +31,14 @@ ERROR_LINE = re.compile(rb"(?i)(error|exception|traceback|fatal|failed|killed|as
 EXCEPTION_WORDS = (
     "error:", "exception:", 'error("', "error('", "error\n", "exception\n",
     "interrupt\n", "stopiteration\n", "exit:", "notfound:", "timeout:", "fault:",
+    "while processing method",
 )  # fmt: skip
 EVIDENCE_KEPT = 3
 PYDANTIC_INPUT = re.compile(r"\s*\[type=\w+, input_value=.*$")
 PATTERN_WINDOW = 640  # patterns see this much before their keyword and twice as much after
 EXCEPTION_LINE_KEPT = 4096  # an exception line longer than this is parsed from its head
 EXCEPTIONS_KEPT = 64
+INCIDENTS_READ = 256  # up's incident lines read back (each names a cause; the first few are enough)
 
 
 class Evidence(BaseModel):
@@ -101,6 +104,7 @@ class Hits:
     last_line: int = 0
     groups: dict[str, str] = field(default_factory=dict)
     evidence: list[tuple[int, str]] = field(default_factory=list)
+    weak: bool = False  # only a hint wording matched: the entry's hint confidence and cause apply
 
 
 class _LineCounter:
@@ -138,13 +142,15 @@ class Triage:
                 self.by_keyword.setdefault(keyword, []).append(sig)
         self.requirement_words = {w for sig in self.signatures for w in (*sig.requires, *sig.unless_seen)}
         self.seen_requirements: set[str] = set()
-        self.finder = _finder(tuple(sorted({*self.by_keyword, *self.requirement_words, *EXCEPTION_WORDS})))
+        words = {*self.by_keyword, *self.requirement_words, *EXCEPTION_WORDS, *INCIDENT_WORDS}
+        self.finder = _finder(tuple(sorted(words)))
         self.exception_words = set(EXCEPTION_WORDS)
         self.framer = LineFramer(max_line)
         self.hits: dict[str, Hits] = {}
         self.raised: dict[tuple[str, str, str], RaisedException] = {}
         self.lines = 0
         self.bytes = 0
+        self.incidents_read = 0
         self._tail_bytes = b""
 
     def feed(self, data: bytes) -> None:
@@ -182,6 +188,9 @@ class Triage:
         line = chunk[start:end].decode("utf-8", "replace")
         if any(w in self.exception_words for _, w in found):
             self._exception(chunk, line, start, end, number)
+        if self.incidents_read < INCIDENTS_READ and any(w in INCIDENT_WORDS for _, w in found):
+            self.incidents_read += 1
+            self._incident(line, number)
         # wordings sit near their keyword: each entry's patterns see only a bounded window around
         # its first keyword on the line, so no pattern ever runs over a long line (linear time)
         first: dict[str, tuple[int, Signature]] = {}
@@ -194,16 +203,36 @@ class Triage:
             lo, hi = max(start, position - PATTERN_WINDOW), min(end, position + 2 * PATTERN_WINDOW)
             text = line if hi - lo == end - start else chunk[lo:hi].decode("utf-8", "replace")
             m = sig.search(text)
+            weak = m is None and sig.hints and (m := sig.hint(text)) is not None
             if not m:
                 continue
             hit = self.hits.get(sig.id)
-            if hit is None:
+            if hit is None or (hit.weak and not weak):  # a full wording replaces a hint's hit
                 groups = {k: v for k, v in m.groupdict().items() if v}
-                hit = self.hits[sig.id] = Hits(first_line=number, groups=groups)
+                hit = self.hits[sig.id] = Hits(first_line=number, groups=groups, weak=bool(weak))
+            elif weak and not hit.weak:
+                continue  # a hint adds nothing to a full wording's hit
             hit.count += 1
             hit.last_line = number
             if len(hit.evidence) < EVIDENCE_KEPT:
                 hit.evidence.append((number, line.strip()[:400]))
+
+    def _incident(self, line: str, number: int) -> None:
+        """`servebox up`'s INCIDENT line names the cause doctor found in the engine's log: that entry
+        counts as matched here (incidents.py), the console line as its evidence."""
+        named = incident_cause(line[:EXCEPTION_LINE_KEPT], self.signatures)
+        if named is None:
+            return
+        sig, fields = named
+        hit = self.hits.get(sig.id)
+        if hit is None:
+            hit = self.hits[sig.id] = Hits(first_line=number, groups=fields)
+        elif any(n == number for n, _ in hit.evidence):
+            return  # its own wording already matched this line
+        hit.count += 1
+        hit.last_line = number
+        if len(hit.evidence) < EVIDENCE_KEPT:
+            hit.evidence.append((number, line.strip()[:400]))
 
     def _exception(self, chunk: bytes, line: str, start: int, end: int, number: int) -> None:
         prefix = split_prefix(line[:EXCEPTION_LINE_KEPT])

@@ -1,0 +1,103 @@
+"""Reading `servebox up`'s own console: its INCIDENT lines already carry doctor's diagnosis.
+
+When an engine dies under `servebox up`, the supervisor runs doctor on the engine's log and prints
+  "<model>: INCIDENT dead: ...; diagnosis: <cause> (fix: <fix>); gave up (same cause twice in a row: <id>)"
+A user who only kept up's console (the engine log is elsewhere) hands doctor these lines. The
+cause id is named outright when up gave up; otherwise the cause text is the knowledge base's own
+`cause` template filled in, so it is matched back to the entry whose template it fits (the
+template's literal text, escaped, with each {field} as a wildcard). A symptom or "no known cause"
+incident names no cause and gives nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from functools import lru_cache
+
+from servebox.doctor.signatures import Signature
+
+# the literals of up's lines (lower case, like the knowledge base's keywords): they join the prefilter
+INCIDENT_WORDS = ("; diagnosis: ", "same cause twice in a row: ")
+NAMED_ID = re.compile(r"same cause twice in a row: (?P<id>[a-z0-9][a-z0-9-]*)", re.IGNORECASE)
+DIAGNOSIS = re.compile(r"; diagnosis: (?P<cause>.+?) \(fix: ", re.IGNORECASE)
+FIELD = re.compile(r"\{(\w+)\}")
+MIN_LITERAL = 20  # a template that is mostly a wildcard ("{exception}") proves nothing
+CAUSE_KEPT = 800  # up prints a summary: a longer cause text is cut before any template runs on it
+
+
+def _in_order(literals: tuple[str, ...], text: str) -> bool:
+    """Every literal part of a template, in order: a cheap test before its regex runs (most templates
+    fail on their first part, so the wildcards' backtracking is never tried on them)."""
+    at = 0
+    for part in literals:
+        at = text.find(part, at)
+        if at < 0:
+            return False
+        at += len(part)
+    return True
+
+
+def _template_regex(template: str) -> tuple[re.Pattern[str], int, tuple[str, ...]] | None:
+    """The cause template as a regex (fields become lazy wildcards), and how much literal text it holds."""
+    parts = FIELD.split(template)
+    literal = "".join(parts[0::2])
+    if len(literal.strip()) < MIN_LITERAL:
+        return None
+    named: set[str] = set()
+
+    def wildcard(name: str) -> str:
+        """The field's value comes back as a group (its first occurrence), for the cause's wording."""
+        if name in named:
+            return "(?:.+?)"
+        named.add(name)
+        return f"(?P<{name}>.+?)"
+
+    body = "".join(re.escape(p) if i % 2 == 0 else wildcard(p) for i, p in enumerate(parts))
+    # ranking may append a sentence to a cause ("The log also says ..."): allow a tail after a space
+    return (
+        re.compile(body + r"(?:\s.*)?", re.IGNORECASE | re.DOTALL),
+        len(literal),
+        tuple(p.lower() for p in parts[0::2] if p),
+    )
+
+
+@lru_cache(maxsize=4)
+def _templates(
+    signatures: tuple[Signature, ...],
+) -> tuple[tuple[re.Pattern[str], tuple[str, ...], Signature], ...]:
+    out = []
+    for sig in signatures:
+        if sig.role != "cause":
+            continue
+        for template in {sig.cause, sig.exception_cause}:
+            made = _template_regex(template)
+            if made:
+                out.append((made[1], made[0], made[2], sig))
+    # the most literal text first: the most specific template wins a tie
+    return tuple((r, parts, sig) for _, r, parts, sig in sorted(out, key=lambda x: -x[0]))
+
+
+def incident_cause(line: str, signatures: Iterable[Signature]) -> tuple[Signature, dict[str, str]] | None:
+    """The knowledge-base entry an up console line names as its cause and the fields its cause
+    text filled in, or None."""
+    by_id = {s.id: s for s in signatures}
+    m = DIAGNOSIS.search(line)
+    cause = m["cause"].strip()[:CAUSE_KEPT] if m else ""
+    named = NAMED_ID.search(line)
+    if named and named["id"].lower() in by_id:
+        sig = by_id[named["id"].lower()]
+        fields = next(
+            (g for r, _, s in _templates(tuple(by_id.values())) if s is sig and (g := _fields(r, cause))), {}
+        )
+        return sig, fields
+    lowered = cause.lower()
+    for regex, parts, sig in _templates(tuple(by_id.values())) if cause else ():
+        if _in_order(parts, lowered) and (found := regex.fullmatch(cause)) is not None:
+            return sig, {k: v for k, v in found.groupdict().items() if v}
+    return None
+
+
+def _fields(regex: re.Pattern[str], cause: str) -> dict[str, str] | None:
+    found = regex.fullmatch(cause) if cause else None
+    return {k: v for k, v in found.groupdict().items() if v} if found else None
