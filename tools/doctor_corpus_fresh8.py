@@ -14,6 +14,7 @@ Usage (from the repository root; ports 18200-18299):
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import signal
 import subprocess
@@ -45,8 +46,14 @@ def vllm_requests() -> dict:
     """Each request case: (path, body). Sent in this order to one healthy vLLM; the riskiest last."""
     chat = "/v1/chat/completions"
     return {
-        "vllm-request-model-not-served": (chat, {"model": "meta-llama/Llama-3.1-8B-Instruct", "messages": CHAT}),
-        "vllm-request-max-tokens-over-context": (chat, {"model": "tiny", "messages": CHAT, "max_tokens": 4096}),
+        "vllm-request-model-not-served": (
+            chat,
+            {"model": "meta-llama/Llama-3.1-8B-Instruct", "messages": CHAT},
+        ),
+        "vllm-request-max-tokens-over-context": (
+            chat,
+            {"model": "tiny", "messages": CHAT, "max_tokens": 4096},
+        ),
         "vllm-request-tool-choice-auto-no-flag": (
             chat,
             {"model": "tiny", "messages": CHAT, "tools": [TOOL], "tool_choice": "auto"},
@@ -63,7 +70,10 @@ def vllm_requests() -> dict:
                 "max_tokens": 8,
                 "response_format": {
                     "type": "json_schema",
-                    "json_schema": {"name": "w", "schema": {"type": "objekt", "properties": {"t": {"$ref": "#/x"}}}},
+                    "json_schema": {
+                        "name": "w",
+                        "schema": {"type": "objekt", "properties": {"t": {"$ref": "#/x"}}},
+                    },
                 },
             },
         ),
@@ -74,7 +84,16 @@ def vllm_session(h, tiny: Path, wanted: set[str]) -> dict:
     """Start vLLM once, send each request; the case texts (start-up lines + that request's lines + answer)."""
     import httpx
 
-    argv = [*h.VLLM, str(tiny), "--port", str(VLLM_PORT), "--max-model-len", "512", "--served-model-name", "tiny"]
+    argv = [
+        *h.VLLM,
+        str(tiny),
+        "--port",
+        str(VLLM_PORT),
+        "--max-model-len",
+        "512",
+        "--served-model-name",
+        "tiny",
+    ]
     texts: dict[str, str] = {}
     with tempfile.NamedTemporaryFile() as log:
         env = {**os.environ, **h.ENV}
@@ -109,7 +128,7 @@ def draft_vocab_mismatch(h, tiny: Path, tmp: Path) -> str:
     """A draft model whose vocabulary differs from the target's (a draft of another model family)."""
     draft = h.copy_model(tiny, tmp, "draft")
     h.edit_config(draft, vocab_size=2048)
-    spec = '{"model": "%s", "num_speculative_tokens": 3}' % draft
+    spec = json.dumps({"model": str(draft), "num_speculative_tokens": 3})
     return h.vllm(tiny, "--max-model-len", "512", "--speculative-config", spec, timeout=VLLM_TIMEOUT)
 
 
