@@ -870,11 +870,14 @@ def test_a_full_shm_wording_keeps_its_confidence_after_a_hint():
 
 
 def test_a_hint_hides_nothing_it_supersedes():
-    """PyTorch's 'NCCL error ... unhandled system error' is nccl-error's: the shm hint does not hide it."""
+    """A hint (the shm reading of a bare 'unhandled system error') hides no specific cause it supersedes:
+    a disk-full line next to it still counts."""
     r = run(
         "RuntimeError: NCCL error in: NCCLUtils.hpp:275, ncclCommInitRank failed: unhandled system error\n"
+        "OSError: [Errno 28] No space left on device\n"
     )
-    assert r.diagnoses[0].id == "nccl-error"
+    ids = [d.id for d in r.diagnoses]
+    assert "nccl-shm-too-small" in ids and "disk-full" in ids, ids
 
 
 def test_every_hint_is_below_confident():

@@ -154,9 +154,13 @@ def test_a_plain_yaml_error_stays_the_users_config():
     assert r.diagnoses[0].id == "router-config-invalid"
 
 
-def test_a_generic_nccl_error_without_the_shm_text_is_not_the_shm_cause():
+def test_a_bare_nccl_system_error_is_the_shm_hint_never_confident():
+    """PyTorch's 'NCCL error ... unhandled system error' names no call: the /dev/shm reason (NCCL's docs
+    name it first in containers; MiniMax-AI/MiniMax-01#42 was one) leads, as a hint, not as a cause."""
     r = run("RuntimeError: NCCL error in: NCCLUtils.hpp:275, unhandled system error, NCCL version 2.21.5\n")
-    assert r.diagnoses[0].id == "nccl-error"
+    assert r.diagnoses[0].id == "nccl-shm-too-small" and r.diagnoses[0].confidence < CONFIDENT
+    r = run("RuntimeError: NCCL error in: ProcessGroupNCCL.cpp:1970, invalid usage, NCCL version 2.21.5\n")
+    assert r.diagnoses[0].id == "nccl-error" and r.diagnoses[0].confidence < CONFIDENT
 
 
 def test_an_unquantized_key_error_is_not_a_quantization_cause():

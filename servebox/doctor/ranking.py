@@ -116,7 +116,9 @@ def _diagnosis(sig: Signature, hit: Hits, t: Triage, via_exception: bool = False
         groups["progress_line"] = str(moved[0])
         d.role, d.fatal, d.confidence = "note", False, 0.1
         d.cause = sig.progress_note.format_map(groups)
-        d.fix = "Nothing to fix: the start went on. If starts are too slow, give the engine more CPU or a warm compile cache."
+        d.fix = sig.progress_fix or (
+            "Nothing to fix: the start went on. If starts are too slow, give the engine more CPU or a warm compile cache."
+        )
     if sig.unless_seen and (seen := t.seen_requirements.intersection(sig.unless_seen)):
         d.role, d.confidence = "symptom", min(d.confidence, 0.3)
         d.cause += f" The log also says '{sorted(seen)[0]}': that is more likely the reason."

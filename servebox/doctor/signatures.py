@@ -34,6 +34,7 @@ class Signature:
     unless_progress: bool = False  # a stall that does not count when the start kept progressing
     explains: tuple[re.Pattern[str], ...] = ()  # exceptions this cause accounts for (their wrapper text)
     progress_note: str = ""  # what to say instead, then ({progress_line} is where it moved)
+    progress_fix: str = ""  # and the fix then (default: nothing to fix, the start went on)
     unless_shutdown: bool = False  # a death that does not count after an orderly stop was asked for
     versions: str = ""
     unless_seen: tuple[str, ...] = ()  # literals that, seen anywhere, make this cause only a consequence
@@ -90,6 +91,7 @@ def load_signatures() -> tuple[Signature, ...]:
             supersedes=_as_tuple(e.get("supersedes")),
             unless_progress=bool(e.get("unless_progress", False)),
             progress_note=e.get("progress_note", ""),
+            progress_fix=e.get("progress_fix", ""),
             unless_shutdown=bool(e.get("unless_shutdown", False)),
             explains=tuple(re.compile(p, re.IGNORECASE) for p in _as_tuple(e.get("explains"))),
             versions=e.get("versions", ""),

@@ -1,0 +1,88 @@
+"""fresh-7's start-up families (issue 12): what the batch's misses and confident-wrong answers taught.
+
+Short synthetic lines written from the tools' own texts (llama.cpp's router start and its sched_reserve
+retry, systemd's user/group name check, the dynamic loader, servebox's own refusal, compressed-tensors'
+scheme check), with prefixes and values unlike the corpus logs. The negative cases pin what each
+widened entry must NOT claim.
+"""
+
+from __future__ import annotations
+
+import io
+
+from servebox.doctor.ranking import CONFIDENT
+from servebox.doctor.triage import triage_stream
+
+OOM = "E ggml_backend_cuda_buffer_type_alloc_buffer: allocating 9120.00 MiB on device 2: cudaMalloc failed: out of memory\n"
+
+
+def run(text: str):
+    return triage_stream(io.StringIO(text), "t")
+
+
+def test_a_llamacpp_allocation_failure_that_the_server_recovered_from_is_not_the_failure():
+    recovered = run(
+        OOM
+        + "W sched_reserve: compute buffer allocation failed, retrying without pipeline parallelism\n"
+        + "I main: server is listening on http://0.0.0.0:8080\n"
+    )
+    assert not recovered.fatal and recovered.diagnoses[0].role == "note"
+    assert "Recovered" in recovered.diagnoses[0].cause
+    failed = run(OOM + "E llama_init_from_model: failed to initialize the context\n")
+    top = failed.diagnoses[0]
+    assert failed.fatal and top.id == "llamacpp-cuda-oom" and top.confidence >= CONFIDENT
+
+
+def test_servebox_refusing_a_length_names_the_length_not_a_spec_error():
+    r = run(
+        "servebox: error: --max-model-len: 65536 is greater than the model's derived max_model_len 32768"
+        " (max_position_embeddings and rope scaling): vLLM refuses it\n"
+    )
+    assert r.diagnoses[0].id == "max-model-len-above-positions"
+    r = run("servebox: error: spec.toml: models.qwen.port: duplicate port 8001\n")
+    assert r.diagnoses[0].id == "servebox-spec-invalid"
+
+
+def test_a_group_list_with_commas_is_named_and_an_odd_name_without_one_is_not():
+    r = run(
+        "Accepting user/group name 'render,video,kvm', which does not match strict user/group name rules.\n"
+    )
+    assert r.diagnoses[0].id == "systemd-groups-comma-list" and r.fatal
+    r = run("Accepting user/group name 'Video', which does not match strict user/group name rules.\n")
+    assert all(d.id != "systemd-groups-comma-list" for d in r.diagnoses)
+
+
+def test_a_missing_shared_library_names_whose_it_is():
+    own = run(
+        "./build/bin/llama-server: error while loading shared libraries: libggml-base.so: cannot open shared object file\n"
+    )
+    assert own.diagnoses[0].id == "engine-image-missing-own-library"
+    other = run(
+        "/opt/x/bin/tool: error while loading shared libraries: libnuma.so.1: cannot open shared object file\n"
+    )
+    assert other.diagnoses[0].id == "shared-library-missing" and other.diagnoses[0].confidence < CONFIDENT
+    cxx = run(
+        "python3: error while loading shared libraries: libstdc++.so.6: cannot open shared object file\n"
+    )
+    assert cxx.diagnoses[0].id == "libstdcxx-not-found"
+
+
+def test_the_router_start_names_its_reason():
+    r = run(
+        "E srv  llama_server: failed to initialize router models: error: '/models' does not exist or is not a directory\n"
+    )
+    assert r.diagnoses[0].id == "llamacpp-models-dir-missing"
+    r = run("failed to initialize router models: option 'ngram-on-disk' not recognized in preset 'q3'\n")
+    assert r.diagnoses[0].id == "llamacpp-router-preset-option"
+    r = run("failed to initialize router models: subprocess is not enabled on this build\n")
+    assert r.diagnoses[0].id == "llamacpp-router-init-failed" and r.diagnoses[0].confidence < CONFIDENT
+
+
+def test_compressed_tensors_scheme_capability_and_cxxabi():
+    r = run(
+        "RuntimeError: ('Quantization scheme is not supported for ', 'the current GPU. Min capability: 89. ', "
+        "'Current capability: 80.')\n"
+    )
+    assert r.diagnoses[0].id == "quantization-min-capability" and "89" in r.diagnoses[0].cause
+    r = run("ImportError: /usr/lib64/libstdc++.so.6: version `CXXABI_1.3.13' not found (required by x.so)\n")
+    assert r.diagnoses[0].id == "glibcxx-version-not-found" and "CXXABI_1.3.13" in r.diagnoses[0].cause
