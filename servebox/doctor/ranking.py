@@ -13,7 +13,9 @@ Rules, in order:
 - two explained causes of different categories, both confident, are shown as competing;
 - an entry with `raised_in` also matches the root exception when it was raised in that file (its
   wordings are too many to list), with its own, lower, confidence;
-- a cause that `unless_seen` names a likelier reason for (seen anywhere in the log) is only a symptom.
+- a cause that `unless_seen` names a likelier reason for (seen anywhere in the log) is only a symptom;
+- a refused request (category "requests": the server kept serving) never explains an engine that died:
+  with a fatal cause in the log, request refusals rank below it and do not compete with it.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ if TYPE_CHECKING:
 CONFIDENT = 0.7
 UNEXPLAINED_CAP = 0.6  # a cause entry that does not explain the root exception is not confident
 NOT_ROOT = {"symptom", "warning"}
+REQUESTS = "requests"  # request-level causes: a server that refused one request and kept serving
 
 
 class _Format(dict):
@@ -171,6 +174,14 @@ def _weigh_root(diagnoses: list[Diagnosis], causes: list, root: RaisedException 
     return bool(causes)
 
 
+def _refusals_beside_a_death(diagnoses: list[Diagnosis]) -> set[int]:
+    """The request refusals (non-fatal, category "requests") of a log where the engine also died of
+    another cause: they rank below that cause and do not compete with it (ids of the diagnoses)."""
+    if not any(d.role == "cause" and d.fatal and d.category != REQUESTS for d in diagnoses):
+        return set()
+    return {id(d) for d in diagnoses if d.category == REQUESTS and not d.fatal}
+
+
 def _verdict(top: Diagnosis | None, competing: bool) -> str:
     if top is None:
         return "no known signature"
@@ -193,10 +204,15 @@ def rank(t: Triage) -> TriageResult:
     diagnoses = [_diagnosis(sig, hit, t, sig.id in via) for sig, hit in found]
     causes = [(d, sig, hit) for d, (sig, hit) in zip(diagnoses, found, strict=True) if d.role == "cause"]
     competing = _weigh_root(diagnoses, causes, root)
-    confident = {d.category for d in diagnoses if d.role == "cause" and d.confidence >= CONFIDENT}
+    aside = _refusals_beside_a_death(diagnoses)
+    confident = {
+        d.category
+        for d in diagnoses
+        if d.role == "cause" and d.confidence >= CONFIDENT and id(d) not in aside
+    }
     competing |= len(confident) > 1
     order = {"cause": 0, "symptom": 1, "note": 2}
-    diagnoses.sort(key=lambda d: (order.get(d.role, 3), -d.confidence, d.first_line))
+    diagnoses.sort(key=lambda d: (order.get(d.role, 3), id(d) in aside, -d.confidence, d.first_line))
     verdict = _verdict(diagnoses[0] if diagnoses else None, competing)
     return TriageResult(
         source=t.source,
