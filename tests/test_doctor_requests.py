@@ -214,3 +214,35 @@ def test_an_access_log_refusal_alone_is_a_symptom_not_a_failure():
     assert [d.id for d in r.diagnoses] == ["request-refused-no-reason"]
     assert r.verdict == "symptoms only" and not r.fatal and "/v1/completions" in r.diagnoses[0].cause
     assert run('INFO:     10.1.2.3:40118 - "POST /v1/completions HTTP/1.1" 200 OK\n').diagnoses == []
+
+
+SWAP = "[INFO] llama-swap listening on http://0.0.0.0:8080\n"
+
+
+def test_an_upstream_on_the_routers_own_port_is_named_from_both_lines():
+    listening = SWAP + "0.00.021.310 I srv  llama_server: listening on http://127.0.0.1:8080\n"
+    assert run(listening).diagnoses[0].id == "router-upstream-same-port"
+    # on Linux the upstream cannot bind: the same cause, over the bare bind failure it explains
+    bind = (
+        SWAP
+        + "0.00.014.866 E srv         start: couldn't bind HTTP server socket, hostname: 127.0.0.1, port: 8080\n"
+    )
+    r = run(bind)
+    assert [d.id for d in r.diagnoses] == ["router-upstream-same-port"] and r.fatal
+    vllm = (
+        "llama-swap listening on :9000\n"
+        + "(APIServer pid=5) INFO 12-03 10:00:00 [api_server.py:1] Starting vLLM API server 0 on http://0.0.0.0:9000\n"
+    )
+    assert run(vllm).diagnoses[0].id == "router-upstream-same-port"
+
+
+def test_an_upstream_on_its_own_port_or_without_a_router_is_no_conflict():
+    assert (
+        run(SWAP + "0.00.021.310 I srv  llama_server: listening on http://127.0.0.1:5801\n").diagnoses == []
+    )
+    assert run("0.00.021.310 I srv  llama_server: listening on http://127.0.0.1:8080\n").diagnoses == []
+    bind = (
+        SWAP
+        + "0.00.014.866 E srv         start: couldn't bind HTTP server socket, hostname: 127.0.0.1, port: 5801\n"
+    )
+    assert run(bind).diagnoses[0].id == "llamacpp-bind-failed"

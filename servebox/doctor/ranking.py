@@ -1,7 +1,8 @@
 """From hits to a ranked answer, with calibrated confidence.
 
 Rules, in order:
-- an entry whose `requires` context never appeared does not count; a specific entry (same
+- an entry whose `requires` context never appeared does not count, nor one whose `same_as` entry did
+  not capture the same value (two lines that must agree, e.g. on a port); a specific entry (same
   wording, with context) replaces the generic one; a generic cause steps aside for a specific
   cause of its category; an entry that `supersedes` another hides it when both matched (the P100
   log says compute capability unsupported, not bf16);
@@ -47,6 +48,7 @@ def _matched(t: Triage) -> tuple[list[tuple[Signature, Hits]], list[Hits]]:
         if (hit := t.hits.get(sig.id)) is not None
         and sig.role in ("cause", "symptom")
         and (not sig.requires or t.seen_requirements.intersection(sig.requires))
+        and (sig.same_as is None or _same_value(t, hit, *sig.same_as))
     ]
     specific = {p.pattern for sig, _ in found if sig.requires for p in sig.patterns}
     found = [(s, h) for s, h in found if s.requires or not {p.pattern for p in s.patterns} & specific]
@@ -54,6 +56,14 @@ def _matched(t: Triage) -> tuple[list[tuple[Signature, Hits]], list[Hits]]:
     found = [(s, h) for s, h in found if not (s.generic and s.category in categories)]
     hidden = {x for s, h in found if not h.weak for x in s.supersedes}  # a hint hides nothing
     return [(s, h) for s, h in found if s.id not in hidden], [h for s, h in found if s.id in hidden]
+
+
+def _same_value(t: Triage, hit: Hits, other: str, group: str) -> bool:
+    """Entry `other` matched too, and its first match captured the same `group` as this hit's."""
+    seen = t.hits.get(other)
+    return (
+        seen is not None and hit.groups.get(group) is not None and seen.groups.get(group) == hit.groups[group]
+    )
 
 
 def _progress_after(t: Triage, line: int) -> tuple[int, str] | None:
