@@ -59,6 +59,14 @@ CASES = [
         "WARNING 03-12 10:00:00 scheduler.py:683] Input prompt (5120 tokens) is too long and exceeds limit of 4096\n",
     ),
     (
+        "request-longer-than-context",
+        body("Input length (9001) exceeds model's maximum context length (8192)."),
+    ),
+    (
+        "request-longer-than-context",
+        body("The engine prompt length 40960 exceeds the max_model_len 32768. Please reduce prompt."),
+    ),
+    (
         "request-logprobs-above-max",
         body("Requested prompt logprobs of 40, which is greater than max allowed: 20"),
     ),
