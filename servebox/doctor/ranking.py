@@ -1,7 +1,8 @@
 """From hits to a ranked answer, with calibrated confidence.
 
 Rules, in order:
-- an entry whose `requires` context never appeared does not count; a specific entry (same
+- an entry whose `requires` context never appeared does not count, nor one whose `same_as` entry did
+  not capture the same value (two lines that must agree, e.g. on a port); a specific entry (same
   wording, with context) replaces the generic one; a generic cause steps aside for a specific
   cause of its category; an entry that `supersedes` another hides it when both matched (the P100
   log says compute capability unsupported, not bf16);
@@ -13,7 +14,9 @@ Rules, in order:
 - two explained causes of different categories, both confident, are shown as competing;
 - an entry with `raised_in` also matches the root exception when it was raised in that file (its
   wordings are too many to list), with its own, lower, confidence;
-- a cause that `unless_seen` names a likelier reason for (seen anywhere in the log) is only a symptom.
+- a cause that `unless_seen` names a likelier reason for (seen anywhere in the log) is only a symptom;
+- a refused request (category "requests": the server kept serving) never explains an engine that died:
+  with a fatal cause in the log, request refusals rank below it and do not compete with it.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ if TYPE_CHECKING:
 CONFIDENT = 0.7
 UNEXPLAINED_CAP = 0.6  # a cause entry that does not explain the root exception is not confident
 NOT_ROOT = {"symptom", "warning"}
+REQUESTS = "requests"  # request-level causes: a server that refused one request and kept serving
 
 
 class _Format(dict):
@@ -44,6 +48,7 @@ def _matched(t: Triage) -> tuple[list[tuple[Signature, Hits]], list[Hits]]:
         if (hit := t.hits.get(sig.id)) is not None
         and sig.role in ("cause", "symptom")
         and (not sig.requires or t.seen_requirements.intersection(sig.requires))
+        and (sig.same_as is None or _same_value(t, hit, *sig.same_as))
     ]
     specific = {p.pattern for sig, _ in found if sig.requires for p in sig.patterns}
     found = [(s, h) for s, h in found if s.requires or not {p.pattern for p in s.patterns} & specific]
@@ -51,6 +56,14 @@ def _matched(t: Triage) -> tuple[list[tuple[Signature, Hits]], list[Hits]]:
     found = [(s, h) for s, h in found if not (s.generic and s.category in categories)]
     hidden = {x for s, h in found if not h.weak for x in s.supersedes}  # a hint hides nothing
     return [(s, h) for s, h in found if s.id not in hidden], [h for s, h in found if s.id in hidden]
+
+
+def _same_value(t: Triage, hit: Hits, other: str, group: str) -> bool:
+    """Entry `other` matched too, and its first match captured the same `group` as this hit's."""
+    seen = t.hits.get(other)
+    return (
+        seen is not None and hit.groups.get(group) is not None and seen.groups.get(group) == hit.groups[group]
+    )
 
 
 def _progress_after(t: Triage, line: int) -> tuple[int, str] | None:
@@ -173,6 +186,14 @@ def _weigh_root(diagnoses: list[Diagnosis], causes: list, root: RaisedException 
     return bool(causes)
 
 
+def _refusals_beside_a_death(diagnoses: list[Diagnosis]) -> set[int]:
+    """The request refusals (non-fatal, category "requests") of a log where the engine also died of
+    another cause: they rank below that cause and do not compete with it (ids of the diagnoses)."""
+    if not any(d.role == "cause" and d.fatal and d.category != REQUESTS for d in diagnoses):
+        return set()
+    return {id(d) for d in diagnoses if d.category == REQUESTS and not d.fatal}
+
+
 def _verdict(top: Diagnosis | None, competing: bool) -> str:
     if top is None:
         return "no known signature"
@@ -195,10 +216,15 @@ def rank(t: Triage) -> TriageResult:
     diagnoses = [_diagnosis(sig, hit, t, sig.id in via) for sig, hit in found]
     causes = [(d, sig, hit) for d, (sig, hit) in zip(diagnoses, found, strict=True) if d.role == "cause"]
     competing = _weigh_root(diagnoses, causes, root)
-    confident = {d.category for d in diagnoses if d.role == "cause" and d.confidence >= CONFIDENT}
+    aside = _refusals_beside_a_death(diagnoses)
+    confident = {
+        d.category
+        for d in diagnoses
+        if d.role == "cause" and d.confidence >= CONFIDENT and id(d) not in aside
+    }
     competing |= len(confident) > 1
     order = {"cause": 0, "symptom": 1, "note": 2}
-    diagnoses.sort(key=lambda d: (order.get(d.role, 3), -d.confidence, d.first_line))
+    diagnoses.sort(key=lambda d: (order.get(d.role, 3), id(d) in aside, -d.confidence, d.first_line))
     verdict = _verdict(diagnoses[0] if diagnoses else None, competing)
     return TriageResult(
         source=t.source,
