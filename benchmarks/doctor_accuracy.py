@@ -14,7 +14,8 @@ Run: python benchmarks/doctor_accuracy.py [--verbose] [--batch NAME] [--baseline
 
 from __future__ import annotations
 
-import importlib
+import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -70,39 +71,44 @@ def score(cases: list[dict], verbose: bool = False) -> dict[str, dict[str, int]]
     return groups
 
 
+CHILD = """
+import json, sys
+from servebox.doctor.triage import triage_stream
+cases, corpus = json.loads(sys.argv[1]), sys.argv[2]
+out = []
+for case in cases:
+    with open(f"{corpus}/{case['file']}", encoding="utf-8", errors="replace") as handle:
+        result = triage_stream(handle, case["file"])
+    ids = [d.id for d in result.diagnoses if d.role in ("cause", "symptom")] or ["none"]
+    out.append([ids[0], result.diagnoses[0].confidence if result.diagnoses else 0.0])
+print(json.dumps(out))
+"""
+
+
 def baseline(rev: str, cases: list[dict]) -> str:
-    """Score the triage module and knowledge base of git revision `rev` (loaded from a temporary
-    package, so its own signatures.toml is used) with the same rule: top-1, none, confident wrong."""
+    """Score the whole servebox package of git revision `rev` (extracted with git archive and run in a
+    child process, so its own triage, ranking and knowledge base are used) with the same rule."""
     repo = CORPUS.parent.parent.parent
     with tempfile.TemporaryDirectory() as tmp:
-        pkg = Path(tmp) / "doctor_baseline"
-        pkg.mkdir()
-        (pkg / "__init__.py").write_text("")
-        for name in ("triage.py", "signatures.toml"):
-            text = subprocess.run(
-                ["git", "-C", str(repo), "show", f"{rev}:servebox/doctor/{name}"],
-                capture_output=True,
-                text=True,
-                check=True,
-            ).stdout
-            (pkg / name).write_text(
-                text.replace('resources.files("servebox.doctor")', 'resources.files("doctor_baseline")')
-            )
-        sys.path.insert(0, tmp)
-        try:
-            old = importlib.import_module("doctor_baseline.triage")
-            top1 = none = wrong = 0
-            for case in cases:
-                with (CORPUS / case["file"]).open(encoding="utf-8", errors="replace") as handle:
-                    result = old.triage_stream(handle, case["file"])
-                ids = [d.id for d in result.diagnoses if d.role in ("cause", "symptom")] or ["none"]
-                top1 += ids[0] == case["expected"]
-                none += ids[0] == "none"
-                wrong += (
-                    ids[0] not in (case["expected"], "none") and result.diagnoses[0].confidence >= CONFIDENT
-                )
-        finally:
-            sys.path.remove(tmp)
+        archive = subprocess.run(
+            ["git", "-C", str(repo), "archive", rev, "servebox"], capture_output=True, check=True
+        ).stdout
+        subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
+        child = subprocess.run(
+            [sys.executable, "-c", CHILD, json.dumps(cases), str(CORPUS)],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=tmp,
+            env={**os.environ, "PYTHONPATH": tmp},
+        )
+    answers = json.loads(child.stdout)
+    top1 = sum(top == case["expected"] for (top, _), case in zip(answers, cases, strict=True))
+    none = sum(top == "none" for top, _ in answers)
+    wrong = sum(
+        top not in (case["expected"], "none") and conf >= CONFIDENT
+        for (top, conf), case in zip(answers, cases, strict=True)
+    )
     n = len(cases)
     return f"  baseline {rev}: top-1 {top1 / n:6.1%}, no diagnosis {none / n:6.1%}, confident wrong {wrong}"
 
