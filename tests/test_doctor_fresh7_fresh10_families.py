@@ -1,4 +1,4 @@
-"""fresh-7's start-up families (issue 12): what the batch's misses and confident-wrong answers taught.
+"""fresh-7's and fresh-10's families (issue 12): what those batches' misses and confident-wrong answers taught.
 
 Short synthetic lines written from the tools' own texts (llama.cpp's router start and its sched_reserve
 retry, systemd's user/group name check, the dynamic loader, servebox's own refusal, compressed-tensors'
@@ -86,3 +86,31 @@ def test_compressed_tensors_scheme_capability_and_cxxabi():
     assert r.diagnoses[0].id == "quantization-min-capability" and "89" in r.diagnoses[0].cause
     r = run("ImportError: /usr/lib64/libstdc++.so.6: version `CXXABI_1.3.13' not found (required by x.so)\n")
     assert r.diagnoses[0].id == "glibcxx-version-not-found" and "CXXABI_1.3.13" in r.diagnoses[0].cause
+
+
+def test_an_engine_error_outranks_llama_swaps_exited_but_successfully():
+    """llama-swap says 'but successfully' for an engine that failed too (the deployment's log)."""
+    alone = run("[WARN] <m> upstream command exited prematurely but successfully\n")
+    assert (
+        alone.diagnoses[0].id == "router-cmd-not-long-running" and alone.diagnoses[0].confidence < CONFIDENT
+    )
+    both = run(
+        "(APIServer pid=9) ERROR 08-20 10:14:11 [x.py:1] RuntimeError: Ray Version mismatch: The cluster was started with:\n"
+        "[WARN] <m> upstream command exited prematurely but successfully\n"
+    )
+    assert both.diagnoses[0].id == "ray-version-mismatch"
+
+
+def test_fresh10_wordings_need_their_context():
+    assert all(d.id != "deepgemm-arch-unsupported" for d in run("ValueError: Unknown recipe 'x'\n").diagnoses)
+    frame = '  File "/v/vllm/v1/structured_output/backend_xgrammar.py", line 82, in compile_grammar\n'
+    assert all(d.id != "grammar-compile-error-kills-engine" for d in run(frame).diagnoses)
+    r = run(
+        "ValueError: The output_size of gate's and up's weight = 192 is not\n"
+        "            divisible by weight quantization block_n = 128.\n"
+    )
+    assert r.diagnoses[0].id == "quantized-input-not-aligned"
+    r = run(
+        "clip_init: failed to load model 'mm.gguf': load_hparams: unknown projector type: qwen3vl_merger\n"
+    )
+    assert r.diagnoses[0].id == "llamacpp-unknown-arch" and "qwen3vl_merger" in r.diagnoses[0].cause
