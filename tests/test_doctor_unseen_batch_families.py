@@ -1,4 +1,5 @@
-"""fresh-7's and fresh-10's families (issue 12): what those batches' misses and confident-wrong answers taught.
+"""Families learnt from the unseen batches fresh-7, fresh-9 and fresh-10 (issue 12): what their misses and
+confident-wrong answers taught, after each batch was scored.
 
 Short synthetic lines written from the tools' own texts (llama.cpp's router start and its sched_reserve
 retry, systemd's user/group name check, the dynamic loader, servebox's own refusal, compressed-tensors'
@@ -114,3 +115,38 @@ def test_fresh10_wordings_need_their_context():
         "clip_init: failed to load model 'mm.gguf': load_hparams: unknown projector type: qwen3vl_merger\n"
     )
     assert r.diagnoses[0].id == "llamacpp-unknown-arch" and "qwen3vl_merger" in r.diagnoses[0].cause
+
+
+def test_fresh9_request_families_need_their_context():
+    r = run('INFO:     127.0.0.1:1 - "POST /v1/chat/completions HTTP/1.1" 401 Unauthorized\n')
+    assert r.diagnoses[0].id == "api-key-missing" and not r.fatal
+    no_tasks = run('INFO:     127.0.0.1:1 - "POST /v1/chat/completions HTTP/1.1" 404 Not Found\n')
+    assert all(d.id != "endpoint-not-served-by-runner" for d in no_tasks.diagnoses)
+    pooling = run(
+        "(APIServer pid=1) INFO 12-03 10:18:38 [entry.py:136] Supported tasks: ['embed']\n"
+        'INFO:     127.0.0.1:1 - "POST /v1/completions HTTP/1.1" 404 Not Found\n'
+    )
+    assert pooling.diagnoses[0].id == "endpoint-not-served-by-runner" and not pooling.fatal
+
+
+def test_no_gpu_is_a_cause_until_the_server_serves_on_the_cpu():
+    warn = "warning: no usable GPU found, --gpu-layers option will be ignored\n"
+    alone = run(warn + "E llama_init_from_model: failed to initialize the context\n")
+    assert alone.diagnoses[0].id == "llamacpp-no-gpu" and alone.diagnoses[0].role == "cause"
+    served = run(
+        warn + "I srv  llama_server: model loaded\nI main: server is listening on http://127.0.0.1:8080\n"
+    )
+    assert served.diagnoses[0].role == "note" and not served.fatal
+
+
+def test_fresh9_gpu_families():
+    r = run(
+        "ValueError: NvFp4 MoE backend 'FLASHINFER_TRTLLM' does not support the deployment configuration\n"
+    )
+    assert r.diagnoses[0].id == "moe-backend-excludes-gpu" and "FLASHINFER_TRTLLM" in r.diagnoses[0].cause
+    r = run("h:1:1 [0] init.cc:426 NCCL WARN Cuda failure 'operation not supported'\n")
+    assert r.diagnoses[0].id == "vgpu-uvm-disabled"
+    r = run("RuntimeError: Assertion error (csrc/apis/gemm.hpp:9): Unsupported architecture\n")
+    assert all(d.id != "compute-capability-unsupported" for d in r.diagnoses)  # DeepGEMM not named
+    r = run("ValueError: The quantization method mxfp4 is not supported for the current GPU SM70\n")
+    assert r.diagnoses[0].id == "quantization-min-capability" and "SM70" in r.diagnoses[0].cause
