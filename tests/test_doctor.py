@@ -9,18 +9,15 @@ import shutil
 import socket
 import subprocess
 import sys
-import tomllib
-from importlib import resources
 
 import pytest
 
+from servebox.doctor.signatures import knowledge_entries
 from servebox.doctor.triage import load_signatures, triage_stream
 from tests.conftest import FIXTURES
 
 LOGS = FIXTURES / "logs"
-ENTRIES = tomllib.loads(resources.files("servebox.doctor").joinpath("signatures.toml").read_text())[
-    "signature"
-]
+ENTRIES = knowledge_entries()
 
 
 def test_knowledge_base_is_large_and_well_formed():

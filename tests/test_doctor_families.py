@@ -12,12 +12,11 @@ confident answer that is not the expected one.
 from __future__ import annotations
 
 import io
-import tomllib
-from importlib import resources
 
 import pytest
 
 from servebox.doctor.ranking import CONFIDENT
+from servebox.doctor.signatures import knowledge_entries
 from servebox.doctor.triage import triage_stream
 
 CORE = "(EngineCore_DP0 pid=41) ERROR 12-03 10:00:00 [core.py:1510] "
@@ -744,9 +743,7 @@ PREFIXES = [
     "[rank0]: ",
     "2026-12-03T10:00:00.123Z ",
 ]
-ENTRIES = [e for e in tomllib.loads(
-    resources.files("servebox.doctor").joinpath("signatures.toml").read_text()
-)["signature"] if e["role"] in ("cause", "symptom")]  # fmt: skip
+ENTRIES = [e for e in knowledge_entries() if e["role"] in ("cause", "symptom")]
 
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=[e["id"] for e in ENTRIES])

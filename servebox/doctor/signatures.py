@@ -1,4 +1,5 @@
-"""The knowledge base (signatures.toml) as data, and the fast keyword prefilter that finds candidate lines.
+"""The knowledge base (signatures.toml, then knowledge/*.toml by name) as data, and the fast keyword
+prefilter that finds candidate lines.
 
 A signature is a failure family: several wordings (`pattern` may be a list; all are matched
 case-insensitively, so another prefix, case or port still matches), the cause, the fix that works,
@@ -74,9 +75,26 @@ def _as_tuple(value) -> tuple:
     return tuple(value) if isinstance(value, list) else (value,)
 
 
+def knowledge_entries() -> list[dict]:
+    """Every [[signature]] table: signatures.toml first, then each knowledge/*.toml by file name (one file
+    per domain, so that families grown in parallel do not edit one file); ids are unique across files."""
+    here = resources.files("servebox.doctor")
+    files = [here / "signatures.toml"]
+    files += sorted(
+        (f for f in (here / "knowledge").iterdir() if f.name.endswith(".toml")), key=lambda f: f.name
+    )
+    entries = [e for f in files for e in tomllib.loads(f.read_text()).get("signature", [])]
+    seen: set[str] = set()
+    for e in entries:
+        if e["id"] in seen:
+            raise ValueError(f"servebox/doctor knowledge base: signature id {e['id']!r} is defined twice")
+        seen.add(e["id"])
+    return entries
+
+
 @lru_cache(maxsize=1)
 def load_signatures() -> tuple[Signature, ...]:
-    raw = tomllib.loads(resources.files("servebox.doctor").joinpath("signatures.toml").read_text())
+    raw = {"signature": knowledge_entries()}
     return tuple(
         Signature(
             id=e["id"],
