@@ -253,3 +253,13 @@ def test_no_moe_backend_outranks_one_backend_excluding_the_gpu():
         "NotImplementedError: No MXFP4 MoE backend supports the deployment configuration."
     )
     assert d.id == "moe-no-backend-for-config"
+
+
+def test_a_config_dump_naming_the_moe_backend_is_not_a_refusal():
+    r = triage_stream(
+        io.StringIO(
+            "INFO [core.py:93] Initializing a V1 LLM engine with config: ... moe_backend='auto', enforce_eager=False\n"
+        ),
+        "t",
+    )
+    assert all(d.id != "moe-backend-choice-invalid" for d in r.diagnoses)
