@@ -177,6 +177,19 @@ POSITIVE = [
         "mx-quant-needs-serialized-checkpoint",
         "ValueError: MXFP8 quantization requires a serialized checkpoint. Dynamic quantization is not supported.",
     ),
+    # older vLLM wordings (awq.py/gptq.py bit widths, XFormers, the fp8 checkpoint KV check)
+    (
+        "attention-backend-lacks-model-feature",
+        "ERROR 03-11 09:12:44 engine.py:366] ValueError: XFormers does not support attention logits soft capping.",
+    ),
+    (
+        "checkpoint-quant-scheme-unsupported",
+        "ValueError: Currently, only 2/3/4/8-bit weight quantization is supported for GPTQ, but got 6 bits.",
+    ),
+    (
+        "fp8-e5m2-kv-with-fp8-checkpoint",
+        "(VllmWorker rank=1 pid=77) ValueError: fp8_e5m2 kv-cache is not supported with fp8 checkpoints.",
+    ),
     # extensions of existing families
     (
         "quantized-input-not-aligned",
@@ -226,6 +239,11 @@ NEGATIVE = [
     (
         "checkpoint-quant-scheme-unsupported",
         "ValueError: Weight output_partition_size = 96 is not divisible by weight quantization block_n = 128.",
+    ),
+    # bitsandbytes' own install hint stays python-module-missing (as the corpus names it)
+    (
+        "quant-package-missing",
+        "ImportError: Please install bitsandbytes>=0.45.3 via `pip install bitsandbytes>=0.45.3` to use bitsandbytes quantizer.",
     ),
     # the warning (strict env check off) is not the refusal
     ("vllm-env-var-unknown", "WARNING Unknown vLLM environment variable detected: VLLM_FOO"),
