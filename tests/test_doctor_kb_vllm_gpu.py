@@ -177,6 +177,28 @@ POSITIVE = [
         "mx-quant-needs-serialized-checkpoint",
         "ValueError: MXFP8 quantization requires a serialized checkpoint. Dynamic quantization is not supported.",
     ),
+    (
+        "quant-method-deprecated",
+        "ValueError: ('The quantization method %s is deprecated and will be removed in future versions of vLLM."
+        " To bypass, set `--allow-deprecated-quantization`.', 'experts_int8')",
+    ),
+    (
+        "eplb-config-inconsistent",
+        "ValueError: num_redundant_experts is set to 16 but EPLB is not enabled. Either enable EPLB or unset num_redundant_experts.",
+    ),
+    (
+        "eplb-config-inconsistent",
+        "NotImplementedError: EPLB is not supported CompressedTensorsWNA16MoEMethod.",
+    ),
+    ("moe-backend-no-lora", "NotImplementedError: LoRA is not supported for B12xExperts"),
+    (
+        "quant-transform-no-tensor-parallel",
+        "(Worker_TP3 pid=5) NotImplementedError: Online transforms with tensor parallelism is not supported",
+    ),
+    (
+        "moe-backend-choice-invalid",
+        "ValueError: moe_backend=flashinfer_nvlink_one_sided is only supported for DeepSeek-V4 models (['A']), but the model is ['B'].",
+    ),
     # older vLLM wordings (awq.py/gptq.py bit widths, XFormers, the fp8 checkpoint KV check)
     (
         "attention-backend-lacks-model-feature",
@@ -245,6 +267,13 @@ NEGATIVE = [
         "quant-package-missing",
         "ImportError: Please install bitsandbytes>=0.45.3 via `pip install bitsandbytes>=0.45.3` to use bitsandbytes quantizer.",
     ),
+    # the warning printed when the deprecated method is allowed is not a failure
+    (
+        "quant-method-deprecated",
+        "WARNING The quantization method fbgemm_fp8 is deprecated and will be removed in future versions of vLLM.",
+    ),
+    # a LoRA refusal that is not about a MoE backend
+    ("moe-backend-no-lora", "ValueError: LoRA is not supported for Mamba2ForCausalLM"),
     # the warning (strict env check off) is not the refusal
     ("vllm-env-var-unknown", "WARNING Unknown vLLM environment variable detected: VLLM_FOO"),
 ]
