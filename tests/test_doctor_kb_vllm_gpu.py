@@ -199,6 +199,24 @@ POSITIVE = [
         "moe-backend-choice-invalid",
         "ValueError: moe_backend=flashinfer_nvlink_one_sided is only supported for DeepSeek-V4 models (['A']), but the model is ['B'].",
     ),
+    (
+        "marlin-gpu-too-old",
+        "Server error: 400 - [address=0.0.0.0:4000, pid=9] Marlin does not support weight_bits = uint4b8. Only types = []"
+        " are supported (for group_size = 64, min_capability = 75, zp = False)",
+    ),
+    (
+        "marlin-config-unsupported",
+        "ValueError: Marlin does not support weight_bits = uint8. Only types = [ScalarType.uint4] are supported"
+        " (for group_size = 128, device_capability = 90, zp = True).",
+    ),
+    (
+        "marlin-config-unsupported",
+        "ValueError: Marlin does not support group_size = 16. Only group_sizes = [-1, 32, 64, 128] are supported.",
+    ),
+    (
+        "attention-backend-lacks-model-feature",
+        "NotImplementedError: FlexAttention does not support sliding window yet.",
+    ),
     # older vLLM wordings (awq.py/gptq.py bit widths, XFormers, the fp8 checkpoint KV check)
     (
         "attention-backend-lacks-model-feature",
