@@ -159,7 +159,7 @@ POSITIVE = [
         "nvfp4-layer-stored-unquantized",
         "RuntimeError: NVFP4 weight_scale for layer lm_head was never loaded (still NaN). The checkpoint likely stores this layer as BF16 (not FP4).",
     ),
-    ("kernel-dtype-requires-bf16", "ValueError: Unsupported compute_type: torch.float32"),
+    ("kernel-dtype-requires-bf16", "ValueError: Block-quantized routed experts require BF16 activations"),
     (
         "kernel-dtype-requires-bf16",
         "ValueError: Unquantized Moe Backend FlashInfer TRTLLM requires bfloat16 weights",
@@ -292,6 +292,8 @@ NEGATIVE = [
     ),
     # a LoRA refusal that is not about a MoE backend
     ("moe-backend-no-lora", "ValueError: LoRA is not supported for Mamba2ForCausalLM"),
+    # fused MoE runs fp32 too: its compute_type refusal is not a --dtype bfloat16 answer
+    ("kernel-dtype-requires-bf16", "ValueError: Unsupported compute_type: torch.float8_e4m3fn"),
     # the warning (strict env check off) is not the refusal
     ("vllm-env-var-unknown", "WARNING Unknown vLLM environment variable detected: VLLM_FOO"),
 ]
