@@ -248,6 +248,7 @@ POSITIVE = [
         "attention-backend-none-valid",
         "ValueError: No valid MLA prefill backend found with cfg(head=192). Reasons: {TRTLLM_RAGGED: [compute capability not supported]}.",
     ),
+    ("unknown-quantization-method", "(EngineCore pid=8) ValueError: Invalid quantization method: awq_gemv"),
     ("rope-parameters-invalid", "ValueError: Unknown RoPE scaling type mrope_v9"),
 ]
 
