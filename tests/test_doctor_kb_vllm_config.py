@@ -188,3 +188,8 @@ def test_a_removed_architecture_is_not_called_unknown():
         "ValueError: Model architecture ChatGLMModel was supported in vLLM until v0.9.1, and is not supported anymore.\n"
     )
     assert d.id == "architecture-removed" and "older" in d.fix
+
+
+def test_a_handshake_wait_is_named_but_not_confidently():
+    d = top("RuntimeError: Did not receive response from front-end process within 10 minutes\n")
+    assert d.id == "dp-frontend-handshake-timeout" and d.confidence < CONFIDENT
