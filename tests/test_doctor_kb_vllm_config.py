@@ -193,3 +193,8 @@ def test_a_removed_architecture_is_not_called_unknown():
 def test_a_handshake_wait_is_named_but_not_confidently():
     d = top("RuntimeError: Did not receive response from front-end process within 10 minutes\n")
     assert d.id == "dp-frontend-handshake-timeout" and d.confidence < CONFIDENT
+
+
+def test_the_tokenizer_mode_is_named_in_the_cause():
+    d = top("ValueError: mistral_format=True is not supported with tokenizer_mode='hf'\n")
+    assert "--tokenizer-mode hf" in d.cause
