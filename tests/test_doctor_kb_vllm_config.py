@@ -198,3 +198,15 @@ def test_a_handshake_wait_is_named_but_not_confidently():
 def test_the_tokenizer_mode_is_named_in_the_cause():
     d = top("ValueError: mistral_format=True is not supported with tokenizer_mode='hf'\n")
     assert "--tokenizer-mode hf" in d.cause
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "ERROR 12-03 10:00:00 [serving.py:1] This model does not support the 'generate' task. The chat completion endpoint is not available for this model.",
+        "ValueError: Unsupported task: 'classify' Supported tasks: ['embed']",
+    ],
+)
+def test_a_request_time_task_refusal_is_not_a_start_up_runner_problem(line: str):
+    r = triage_stream(io.StringIO(line + "\n"), "t")
+    assert all(d.id != "runner-unsupported-by-model" for d in r.diagnoses)
