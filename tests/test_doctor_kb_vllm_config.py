@@ -137,6 +137,18 @@ CASES = [
         "model-dtype-unsupported",
         "ValueError: The model type gemma2 does not support float16. Reason: overflow",
     ),
+    (
+        "kv-transfer-role-invalid",
+        "ValueError: Unsupported kv_role: producer. Supported roles are ['kv_producer', 'kv_consumer', 'kv_both']",
+    ),
+    (
+        "otlp-tracing-unavailable",
+        "ValueError: collect_detailed_traces requires `--otlp-traces-endpoint` to be set.",
+    ),
+    (
+        "structured-output-option-backend",
+        "ValueError: disable_any_whitespace is only supported for xgrammar and guidance backends.",
+    ),
 ]
 
 
