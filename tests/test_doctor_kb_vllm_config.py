@@ -68,7 +68,7 @@ CASES = [
         "ValueError: --num-speculative-tokens and --speculative-config['num_speculative_tokens'] are mutually exclusive",
     ),
     (
-        "quantization-deprecated",
+        "quant-method-deprecated",
         "ValueError: The quantization method tpu_int8 is deprecated and will be removed in future versions of vLLM.",
     ),
     (
@@ -85,7 +85,7 @@ CASES = [
     ),
     ("executor-backend-unknown", "ValueError: Unknown distributed executor backend: mpi"),
     ("context-parallel-config-invalid", "ValueError: tp_size=4 must be divisible by dcp_size=3."),
-    ("expert-parallel-config-invalid", "ValueError: enable_expert_parallel must be True to use EPLB."),
+    ("eplb-config-inconsistent", "ValueError: enable_expert_parallel must be True to use EPLB."),
     (
         "lora-slots-too-few",
         "RuntimeError: Number of requested LoRAs (9) is greater than the number of GPU LoRA slots (4).",
