@@ -309,3 +309,21 @@ def test_an_incident_without_a_known_cause_names_none():
     ):
         top = _top(line)
         assert top is None or top.role != "cause" or top.confidence < 0.7, line
+
+
+def test_the_keyword_prefilter_fits_re2s_memory_and_prints_nothing():
+    """RE2 ran out of its 8 MiB DFA budget once the knowledge base passed ~1,500 keywords: it fell back to a
+    slower engine and printed 'DFA out of memory' on stderr. A knowledge base twice today's size must not."""
+    code = (
+        "import io, random, string, sys\n"
+        "from servebox.doctor.signatures import KeywordFinder, load_signatures\n"
+        "words = [k for s in load_signatures() for k in s.keywords]\n"
+        "rng = random.Random(7)\n"
+        "words += [''.join(rng.choice(string.ascii_lowercase + ' ') for _ in range(24)) for _ in range(len(words))]\n"
+        "finder = KeywordFinder(words)\n"
+        "hits = finder.iter(b'x ' * 1000 + words[0].encode() + b'\\n')\n"
+        "assert hits and hits[-1][1] == words[0].lower(), hits[-3:]\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "DFA out of memory" not in run.stderr and "re2" not in run.stderr.lower(), run.stderr[-2000:]

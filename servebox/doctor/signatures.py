@@ -151,13 +151,20 @@ def trie_pattern(words: Iterable[str]) -> str:
     return build(trie)
 
 
+RE2_MAX_MEM = 256 << 20  # the keyword alternation's DFA: RE2's 8 MiB default ran out at ~1,500 keywords
+
+
 def compile_bytes(pattern: bytes):
-    """RE2 (a DFA, linear in the input whatever the pattern) when installed, else Python's `re`."""
+    """RE2 (a DFA, linear in the input whatever the pattern) when installed, else Python's `re`. RE2
+    gets room for the whole keyword DFA: when it runs out it falls back to a slower engine and prints
+    'DFA out of memory' on stderr (left on, so that tests/test_doctor.py sees it if the base outgrows this)."""
     try:
         import re2
     except ImportError:
         return re.compile(pattern)
-    return re2.compile(pattern)
+    options = re2.Options()
+    options.max_mem = RE2_MAX_MEM
+    return re2.compile(pattern, options)
 
 
 MAX_PER_LINE = 16
