@@ -1,0 +1,128 @@
+"""Families grown from llama.cpp's, llama-swap's, systemd's and the NVIDIA container runtime's own texts
+(issue 12, knowledge/llama-router-service.toml).
+
+Each case is a synthetic line written from the tool's message format, with prefixes and values unlike the
+entry's excerpt; the negative cases pin what a family must NOT claim.
+"""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from servebox.doctor.ranking import CONFIDENT
+from servebox.doctor.triage import triage_stream
+
+
+def top(text: str):
+    r = triage_stream(io.StringIO(text if text.endswith("\n") else text + "\n"), "t")
+    return r, r.diagnoses[0] if r.diagnoses else None
+
+
+CASES = [
+    (
+        "llamacpp-kv-cache-alloc-failed",
+        "E llama_init_from_model: failed to initialize the context: failed to allocate buffer for kv cache",
+    ),
+    ("llamacpp-kv-cache-alloc-failed", "[x] llama_memory_recurrent: failed to allocate buffer for rs cache"),
+    (
+        "llamacpp-compute-buffer-alloc-failed",
+        "E ggml_gallocr_reserve_n: failed to allocate ROCm1 buffer of size 4294967296",
+    ),
+    ("llamacpp-compute-buffer-alloc-failed", "0.01.2 E sched_reserve: failed to allocate compute buffers"),
+    (
+        "llamacpp-gguf-metadata-missing",
+        "E llama_model_load: error loading model: error loading model hyperparameters: key not found in model: gemma3.block_count",
+    ),
+    (
+        "llamacpp-gguf-metadata-missing",
+        "llama_model_load: error loading model: key 'general.file_type' must be of type u32 but is f32",
+    ),
+    (
+        "llamacpp-gguf-metadata-missing",
+        "llama_model_load: error loading model: corrupted model: 723 tensors expected but 700 found",
+    ),
+    (
+        "llamacpp-gguf-split-incomplete",
+        "E llama_model_loader: failed to load GGUF split from /data/GLM-4.6-Q3_K_M-00004-of-00004.gguf",
+    ),
+    (
+        "llamacpp-lora-load-failed",
+        "llama_adapter_lora_init: failed to apply lora adapter: tensor 'blk.11.ffn_up.weight' does not exist in base model (hint: maybe wrong base model?)",
+    ),
+    (
+        "llamacpp-mmproj-load-failed",
+        "E mtmd_init_from_file: failed to load CLIP model from /opt/vl/mmproj-q8.gguf. Does this file exist?",
+    ),
+    (
+        "llamacpp-mmproj-as-main-model",
+        "E llama_model_load: error loading model: CLIP cannot be used as main model, use it with --mmproj instead",
+    ),
+    (
+        "llamacpp-draft-model-incompatible",
+        "W spec: draft model vocab must closely match target model to use speculation but target vocab size 128256 does not match draft vocab size 32000 - difference 96256, max allowed 128",
+    ),
+    (
+        "llamacpp-draft-model-incompatible",
+        "srv    load_model: the draft model 'd.gguf' is not compatible with the target model 't.gguf'",
+    ),
+    (
+        "llamacpp-backend-library-mismatch",
+        "load_backend: failed to find ggml_backend_init in /opt/llama/lib/libggml-vulkan.so",
+    ),
+    (
+        "llamacpp-main-gpu-invalid",
+        "llama_model_load_from_file_impl: invalid value for main_gpu: 4 (available devices: 2)",
+    ),
+    ("llamacpp-arg-file-unreadable", "error: failed to open file '/run/secrets/api-keys.txt'"),
+    ("llamacpp-arg-file-unreadable", "E failed to open server preset file: /etc/llama/models.ini"),
+    ("llamacpp-hf-repo-invalid", "error: invalid HF repo format, expected <user>/<model>[:quant]"),
+    (
+        "llamacpp-hf-repo-invalid",
+        "common_download_file_single: file 'gemma-3-4b-it-Q5_K_M.gguf' not found in repository",
+    ),
+    (
+        "llamacpp-gguf-endianness",
+        "llama_model_load_from_file_impl: failed to load model: this GGUF file version 33554432 is extremely large, is there a mismatch between the host and model endianness?",
+    ),
+]
+
+
+@pytest.mark.parametrize(("want", "line"), CASES)
+def test_the_source_wording_names_its_family(want: str, line: str):
+    r, d = top(line)
+    assert d is not None and d.id == want, (d and d.id, line)
+
+
+def test_a_missing_mmproj_or_lora_file_stays_a_missing_file():
+    _, d = top(
+        "E gguf_init_from_file: failed to open GGUF file '/srv/m/mmproj.gguf' (No such file or directory)\n"
+        "E mtmd_init_from_file: error: Failed to load CLIP model from /srv/m/mmproj.gguf\n"
+        "E srv    load_model: failed to load multimodal model, '/srv/m/mmproj.gguf'\n"
+    )
+    assert d.id == "llamacpp-model-file-missing"
+
+
+def test_a_missing_vocabulary_key_stays_a_load_failure():
+    _, d = top(
+        "E llama_model_load: error loading model: error loading model vocabulary: key not found in model: tokenizer.ggml.model\n"
+    )
+    assert d.id == "llamacpp-load-failed"
+
+
+def test_a_compute_buffer_the_server_recovered_from_is_not_the_failure():
+    r, d = top(
+        "E ggml_gallocr_reserve_n: failed to allocate CUDA0 buffer of size 2147483648\n"
+        "I main: server is listening on http://127.0.0.1:8080\n"
+    )
+    assert not r.fatal or d.confidence < CONFIDENT
+
+
+def test_kv_cache_failure_outranks_the_context_symptom():
+    r, d = top(
+        "E llama_kv_cache: failed to allocate buffer for kv cache\n"
+        "E llama_init_from_model: failed to initialize the context: failed to allocate buffer for kv cache\n"
+        "E common_init_from_params: failed to create context with model 'x.gguf'\n"
+    )
+    assert r.fatal and d.id == "llamacpp-kv-cache-alloc-failed" and d.confidence >= CONFIDENT
