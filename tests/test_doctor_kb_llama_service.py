@@ -86,6 +86,66 @@ CASES = [
         "llamacpp-gguf-endianness",
         "llama_model_load_from_file_impl: failed to load model: this GGUF file version 33554432 is extremely large, is there a mismatch between the host and model endianness?",
     ),
+    (
+        "systemd-group-missing",
+        "Mar 01 srv systemd[1]: ollama.service: Failed to determine supplementary group credentials: No such process",
+    ),
+    ("systemd-group-missing", "llm.service: Main process exited, code=exited, status=216/GROUP"),
+    ("systemd-output-setup-failed", "swap.service: Failed to set up standard error: Permission denied"),
+    ("systemd-output-setup-failed", "x.service: Main process exited, code=exited, status=222/STDERR"),
+    (
+        "systemd-exec-directory-failed",
+        "llm.service: Failed to set up special execution directory in /var/lib: Read-only file system",
+    ),
+    (
+        "systemd-exec-directory-failed",
+        "llm.service: Main process exited, code=exited, status=240/LOGS_DIRECTORY",
+    ),
+    (
+        "systemd-sandbox-not-applicable",
+        "llm.service: Failed at step SECCOMP spawning /opt/bin/llama-server: Invalid argument",
+    ),
+    ("systemd-sandbox-not-applicable", "llm.service: Failed to drop capabilities: Operation not permitted"),
+    ("systemd-credentials-failed", "llm.service: Main process exited, code=exited, status=243/CREDENTIALS"),
+    (
+        "systemd-unit-oom-killed",
+        "gpu systemd[1]: swap.service: A process of this unit has been killed by the OOM killer.",
+    ),
+    (
+        "systemd-exec-path-invalid",
+        "/etc/systemd/system/x.service:12: Executable path specifies a directory: /opt/llama.cpp/build/bin/",
+    ),
+    (
+        "container-image-cuda-newer-than-driver",
+        "stderr: nvidia-container-cli: requirement error: unsatisfied condition: cuda>=13.0, please update your driver to a newer version: unknown",
+    ),
+    ("container-gpu-unknown-device", "nvidia-container-cli: device error: 7: unknown device: unknown."),
+    (
+        "container-toolkit-ldconfig",
+        "nvidia-container-cli: ldcache error: process /sbin/ldconfig.real failed with error code: 1: unknown",
+    ),
+    (
+        "container-image-ships-driver-files",
+        "nvidia-container-cli: mount error: file creation failed: /var/lib/containers/storage/overlay/z/merged/usr/bin/nvidia-smi: file exists: unknown",
+    ),
+    (
+        "container-cdi-unresolvable",
+        "Error: setting up CDI devices: unresolvable CDI devices nvidia.com/gpu=1",
+    ),
+    (
+        "container-cdi-spec-stale",
+        "Error: crun: error stat'ing file `/usr/lib/x86_64-linux-gnu/libcuda.so.570.86.15`: No such file or directory",
+    ),
+    ("container-nvml-lost-devices", "llama-server | Failed to initialize NVML: Unknown Error"),
+    (
+        "cuda-driver-mismatch",
+        "nvidia-container-cli: initialization error: nvml error: driver/library version mismatch: unknown",
+    ),
+    ("cpu-illegal-instruction", "llm.service: Main process exited, code=dumped, status=4/ILL"),
+    (
+        "cpu-illegal-instruction",
+        "/run.sh: line 3:    12 Illegal instruction     (core dumped) ./llama-server -m x.gguf",
+    ),
 ]
 
 
@@ -126,3 +186,14 @@ def test_kv_cache_failure_outranks_the_context_symptom():
         "E common_init_from_params: failed to create context with model 'x.gguf'\n"
     )
     assert r.fatal and d.id == "llamacpp-kv-cache-alloc-failed" and d.confidence >= CONFIDENT
+
+
+def test_a_generic_exec_step_stays_generic_and_an_ordinary_kill_is_not_an_illegal_instruction():
+    _, d = top("llm.service: Main process exited, code=exited, status=214/SETSCHEDULER")
+    assert d.id == "systemd-exec-step-failed"
+    _, d = top("llm.service: Main process exited, code=killed, status=15/TERM")
+    assert d is None or d.id != "cpu-illegal-instruction"
+    _, d = top(
+        "nvidia-container-cli: initialization error: load library failed: libnvidia-ml.so.1: cannot open shared object file"
+    )
+    assert d.id == "no-gpu-driver-in-container"
