@@ -146,6 +146,28 @@ CASES = [
         "cpu-illegal-instruction",
         "/run.sh: line 3:    12 Illegal instruction     (core dumped) ./llama-server -m x.gguf",
     ),
+    (
+        "router-config-routing-rule",
+        'level=ERROR msg="failed to load config" error="routing.router.use: unknown router \\"groups\\" (valid: group, matrix)"',
+    ),
+    (
+        "router-config-routing-rule",
+        'Error: failed to load config: set "gpu1" references undefined set "gpu0"',
+    ),
+    ("router-config-routing-rule", "failed to load config: store.path: /srv/swap is a directory, not a file"),
+    (
+        "router-config-routing-rule",
+        'failed to load config: selectors.chat.targets[1] references unknown model "llama3"',
+    ),
+    (
+        "router-config-routing-rule",
+        'failed to load config: duplicate model "gemma" found in /etc/swap.d/b.yaml (already defined in another config source)',
+    ),
+    (
+        "router-config-invalid",
+        "failed to load config: models.qwen.env: environment variable 'HF_HOME' is not set",
+    ),
+    ("router-upstream-exited", "[INFO] <gemma> process exited with error: exit status 2"),
 ]
 
 
@@ -197,3 +219,8 @@ def test_a_generic_exec_step_stays_generic_and_an_ordinary_kill_is_not_an_illega
         "nvidia-container-cli: initialization error: load library failed: libnvidia-ml.so.1: cannot open shared object file"
     )
     assert d.id == "no-gpu-driver-in-container"
+
+
+def test_a_clean_llama_swap_exit_is_not_an_upstream_failure():
+    _, d = top("<qwen> process exited cleanly\n<qwen> process exited: code=0, err=<nil>")
+    assert d is None or d.id != "router-upstream-exited"
