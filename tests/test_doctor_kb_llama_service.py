@@ -168,6 +168,8 @@ CASES = [
         "failed to load config: models.qwen.env: environment variable 'HF_HOME' is not set",
     ),
     ("router-upstream-exited", "[INFO] <gemma> process exited with error: exit status 2"),
+    ("llamacpp-mmap-failed", "E llama_model_load: error loading model: mmap failed: Operation not permitted"),
+    ("llamacpp-vulkan-no-driver", "  what():  vk::createInstance: ErrorIncompatibleDriver"),
 ]
 
 
@@ -224,3 +226,15 @@ def test_a_generic_exec_step_stays_generic_and_an_ordinary_kill_is_not_an_illega
 def test_a_clean_llama_swap_exit_is_not_an_upstream_failure():
     _, d = top("<qwen> process exited cleanly\n<qwen> process exited: code=0, err=<nil>")
     assert d is None or d.id != "router-upstream-exited"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "warning: failed to mlock 8589934592-byte buffer (after previously locking 0 bytes): Resource temporarily unavailable",
+        "ggml_vulkan: No devices found.",
+    ],
+)
+def test_warnings_llama_server_goes_on_from_are_notes_once_it_serves(line: str):
+    r, d = top(line + "\nI main: server is listening on http://127.0.0.1:8080\n")
+    assert not r.fatal and d.role == "note" and "Not a failure" in d.cause
