@@ -170,6 +170,30 @@ CASES = [
     ("router-upstream-exited", "[INFO] <gemma> process exited with error: exit status 2"),
     ("llamacpp-mmap-failed", "E llama_model_load: error loading model: mmap failed: Operation not permitted"),
     ("llamacpp-vulkan-no-driver", "  what():  vk::createInstance: ErrorIncompatibleDriver"),
+    (
+        "llamacpp-cuda-stub-library",
+        "W ggml_cuda_init: failed to initialize CUDA: CUDA driver is a stub library",
+    ),
+    (
+        "llamacpp-unknown-pre-tokenizer",
+        "E llama_model_load: error loading model: error loading model vocabulary: unknown pre-tokenizer type: 'kimi-k3'",
+    ),
+    ("systemd-unit-masked", "Failed to restart ollama.service: Unit ollama.service is masked."),
+    (
+        "systemd-user-bus-unavailable",
+        "Failed to connect to user scope bus via local transport: $DBUS_SESSION_BUS_ADDRESS and $XDG_RUNTIME_DIR not defined",
+    ),
+    ("systemd-access-denied", "Failed to restart vllm.service: Interactive authentication required."),
+    ("command-not-found", "bash: line 1: llama-swap: command not found"),
+    ("command-not-found", "/bin/sh: 3: /opt/llama/bin/llama-server: not found"),
+    (
+        "systemd-service-type-mismatch",
+        "swap.service: Can't open PID file /run/swap/pid (yet?) after start: Operation not permitted",
+    ),
+    (
+        "systemd-exec-failed",
+        "x.service: Unable to locate executable '/opt/bin/llama-swap': No such file or directory",
+    ),
 ]
 
 
@@ -238,3 +262,10 @@ def test_a_clean_llama_swap_exit_is_not_an_upstream_failure():
 def test_warnings_llama_server_goes_on_from_are_notes_once_it_serves(line: str):
     r, d = top(line + "\nI main: server is listening on http://127.0.0.1:8080\n")
     assert not r.fatal and d.role == "note" and "Not a failure" in d.cause
+
+
+def test_a_found_command_or_an_ordinary_exit_code_is_not_command_not_found():
+    _, d = top("llm.service: Main process exited, code=exited, status=1/FAILURE")
+    assert d is None or d.id != "command-not-found"
+    _, d = top("W srv  load_model: model alias not found: using default")
+    assert d is None or d.id != "command-not-found"
