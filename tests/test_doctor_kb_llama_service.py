@@ -194,6 +194,19 @@ CASES = [
         "systemd-exec-failed",
         "x.service: Unable to locate executable '/opt/bin/llama-swap': No such file or directory",
     ),
+    (
+        "llamacpp-offline-cache-miss",
+        "W common_download_file_single_online: required file is not available in cache (offline mode): org/m-GGUF/m-Q8_0.gguf",
+    ),
+    (
+        "llamacpp-download-unauthorized",
+        "E common_download_file_single: download failed: Unauthorized (status: 401)",
+    ),
+    ("llamacpp-download-unreachable", "E common_download_file_single: download failed after 5 attempts"),
+    (
+        "llamacpp-hf-repo-invalid",
+        "common_download_file_single_online: download received non-successful status code: 404",
+    ),
 ]
 
 
@@ -269,3 +282,13 @@ def test_a_found_command_or_an_ordinary_exit_code_is_not_command_not_found():
     assert d is None or d.id != "command-not-found"
     _, d = top("W srv  load_model: model alias not found: using default")
     assert d is None or d.id != "command-not-found"
+
+
+def test_a_refused_download_outranks_the_retries_that_follow_it():
+    _, d = top(
+        "E common_download_file_single: download failed: Forbidden (status: 403)\n"
+        "E common_download_file_single: download failed after 3 attempts\n"
+    )
+    assert d.id == "llamacpp-download-unauthorized" and d.confidence >= CONFIDENT
+    _, d = top("E common_download_file_single: download failed after 3 attempts\n")
+    assert d.confidence < CONFIDENT
