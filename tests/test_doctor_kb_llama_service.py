@@ -207,6 +207,15 @@ CASES = [
         "llamacpp-hf-repo-invalid",
         "common_download_file_single_online: download received non-successful status code: 404",
     ),
+    (
+        "llamacpp-ubatch-below-input",
+        "error: input (4100 tokens) is too large to process. increase the physical batch size (current batch size: 2048)",
+    ),
+    ("router-cmd-empty", "[ERROR] <bge-m3> unable to get sanitized command: empty command"),
+    (
+        "llamacpp-request-needs-mmproj",
+        "got exception: audio input is not supported - hint: if this is unexpected, you may need to provide the mmproj",
+    ),
 ]
 
 
@@ -292,3 +301,8 @@ def test_a_refused_download_outranks_the_retries_that_follow_it():
     assert d.id == "llamacpp-download-unauthorized" and d.confidence >= CONFIDENT
     _, d = top("E common_download_file_single: download failed after 3 attempts\n")
     assert d.confidence < CONFIDENT
+
+
+def test_a_multimodal_request_without_mmproj_is_not_a_dead_server():
+    r, d = top("Multimodal data provided, but model does not support multimodal requests.")
+    assert d.id == "llamacpp-request-needs-mmproj" and not r.fatal
