@@ -216,6 +216,10 @@ CASES = [
         "llamacpp-request-needs-mmproj",
         "got exception: audio input is not supported - hint: if this is unexpected, you may need to provide the mmproj",
     ),
+    (
+        "llamacpp-rocm-no-device",
+        "W ggml_cuda_init: failed to initialize ROCm: no ROCm-capable device is detected",
+    ),
 ]
 
 
@@ -279,6 +283,7 @@ def test_a_clean_llama_swap_exit_is_not_an_upstream_failure():
     [
         "warning: failed to mlock 8589934592-byte buffer (after previously locking 0 bytes): Resource temporarily unavailable",
         "ggml_vulkan: No devices found.",
+        "ggml_cuda_init: failed to initialize ROCm: no ROCm-capable device is detected",
     ],
 )
 def test_warnings_llama_server_goes_on_from_are_notes_once_it_serves(line: str):
