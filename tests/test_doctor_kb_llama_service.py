@@ -311,3 +311,12 @@ def test_a_refused_download_outranks_the_retries_that_follow_it():
 def test_a_multimodal_request_without_mmproj_is_not_a_dead_server():
     r, d = top("Multimodal data provided, but model does not support multimodal requests.")
     assert d.id == "llamacpp-request-needs-mmproj" and not r.fatal
+
+
+def test_an_engine_that_llama_swap_unloaded_for_its_ttl_is_not_a_failure():
+    r, d = top(
+        "[INFO] <gemma> Unloading model, TTL of 600s reached\n"
+        "[DEBUG] [gemma] sending stop signal with timeout 10s\n"
+        "<gemma> process exited: code=-1, err=signal: terminated\n"
+    )
+    assert d is None or d.role in ("shutdown", "note") or d.confidence < CONFIDENT
