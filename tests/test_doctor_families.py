@@ -261,11 +261,11 @@ CASES = [
         + "vllm.service: Failed at step EXEC spawning /opt/vllm/bin/vllm: No such file or directory\n",
     ),
     (
-        "systemd-exec-step-failed",
+        "systemd-exec-directory-failed",  # the step now has its own family
         JOURNAL + "vllm.service: Main process exited, code=exited, status=238/STATE_DIRECTORY\n",
     ),
     (
-        "systemd-exec-step-failed",
+        "systemd-output-setup-failed",  # the step now has its own family
         JOURNAL
         + "llm.service: Failed at step STDOUT spawning /usr/bin/llama-server: No such file or directory\n",
     ),
