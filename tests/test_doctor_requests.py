@@ -135,7 +135,8 @@ CASES = [
         API
         + "NotImplementedError: Speculative decoding with draft model is not supported yet. Please consider using other methods.\n",
     ),
-    ("request-refused", body("temperature must be non-negative, got -0.5.")),
+    ("request-refused", body("unsupported value for reasoning_effort: extreme")),
+    ("request-sampling-param-out-of-range", body("temperature must be non-negative, got -0.5.")),
     (
         "request-refused",
         "openai.BadRequestError: Error code: 400 - {'object': 'error', 'message': \"'messages' must contain the word 'json'\", "

@@ -150,3 +150,19 @@ def test_fresh9_gpu_families():
     assert all(d.id != "compute-capability-unsupported" for d in r.diagnoses)  # DeepGEMM not named
     r = run("ValueError: The quantization method mxfp4 is not supported for the current GPU SM70\n")
     assert r.diagnoses[0].id == "quantization-min-capability" and "SM70" in r.diagnoses[0].cause
+
+
+def test_fresh11_request_and_vulkan_families():
+    r = run('{"error":{"message":"temperature must be in [0, 2], got 3.5.","code":400}}\n')
+    assert (
+        r.diagnoses[0].id == "request-sampling-param-out-of-range" and "temperature" in r.diagnoses[0].cause
+    )
+    assert not r.fatal
+    r = run(
+        "WARNING [sampling_params.py:1] temperature 1e-06 is less than 0.01, which may cause numerical errors\n"
+    )
+    assert all(d.id != "request-sampling-param-out-of-range" for d in r.diagnoses)
+    vk = "ggml_vulkan: Requested buffer size exceeds device memory allocation limit: ErrorOutOfDeviceMemory\n"
+    assert run(vk).diagnoses[0].id == "vulkan-allocation-size-limit"
+    oom = "ggml_vulkan: Device memory allocation of size 4294967296 failed.\n"
+    assert run(oom).diagnoses[0].id != "vulkan-allocation-size-limit"
