@@ -166,3 +166,18 @@ def test_fresh11_request_and_vulkan_families():
     assert run(vk).diagnoses[0].id == "vulkan-allocation-size-limit"
     oom = "ggml_vulkan: Device memory allocation of size 4294967296 failed.\n"
     assert run(oom).diagnoses[0].id != "vulkan-allocation-size-limit"
+
+
+def test_fresh12_paths_backends_and_gpus():
+    bare = run("llm.service: Command vllm is not executable: No such file or directory\n")
+    assert bare.diagnoses[0].id == "systemd-exec-path-invalid"
+    absolute = run("llm.service: Command /opt/v/bin/vllm is not executable: No such file or directory\n")
+    assert absolute.diagnoses[0].id == "systemd-exec-failed"
+    rel = run("E srv    load_model: failed to load draft model, 'draft-q4.gguf'\n")
+    assert rel.diagnoses[0].id == "llamacpp-relative-model-path"
+    absolute = run("E srv    load_model: failed to load draft model, '/srv/m/draft-q4.gguf'\n")
+    assert absolute.diagnoses[0].id != "llamacpp-relative-model-path"
+    r = run(":1:hip_fatbin.cpp :687 : 1 us:  No compatible code objects found for: gfx1036, value of X: 0\n")
+    assert r.diagnoses[0].id == "rocm-gfx-unsupported"
+    r = run("ValueError: Invalid attention backend for cuda, with use_v1: False use_mla: True\n")
+    assert r.diagnoses[0].id == "attention-backend-not-valid"
