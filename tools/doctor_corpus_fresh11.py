@@ -20,11 +20,12 @@ vLLM from .venv-vllm, llama-server from .llama-cpp/bin/llama-server; one engine 
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import sys
 import tempfile
 from pathlib import Path
+
+from corpus_tools import load  # tools/ is on sys.path: the makers run as scripts
 
 for _var, _port in (
     ("DOCTOR_CORPUS_PORT", "18560"),
@@ -46,15 +47,6 @@ IMAGE_CHAT = [
         ],
     }
 ]
-
-
-def load(name: str, file: str):
-    """A tool of this folder as a module (their names need not be importable)."""
-    spec = importlib.util.spec_from_file_location(name, HERE / file)
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[name] = mod
-    spec.loader.exec_module(mod)
-    return mod
 
 
 def vllm_cases(h, tiny: Path, tmp: Path, timeout: float) -> dict:

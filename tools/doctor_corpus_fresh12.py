@@ -14,23 +14,15 @@ Usage (from the repository root; port 18862, inside this batch's range 18800-188
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import sys
 from pathlib import Path
 
+from corpus_tools import load  # tools/ is on sys.path: the makers run as scripts
+
 os.environ.setdefault("DOCTOR_CORPUS_PORT", "18862")
 
 HERE = Path(__file__).resolve().parent
-
-
-def load(name: str, file: str):
-    """A tool of this folder as a module (their names need not be importable)."""
-    spec = importlib.util.spec_from_file_location(name, HERE / file)
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[name] = mod
-    spec.loader.exec_module(mod)
-    return mod
 
 
 def systemd_cases(h) -> dict:

@@ -12,11 +12,12 @@ Usage (from the repository root; ports 18200-18299 by default):
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import sys
 import tempfile
 from pathlib import Path
+
+from corpus_tools import load  # tools/ is on sys.path: the makers run as scripts
 
 for _var, _port in (("DOCTOR_CORPUS_PORT", "18200"), ("DOCTOR_CORPUS_LLAMA_PORT", "18201")):
     os.environ.setdefault(_var, _port)
@@ -24,15 +25,6 @@ for _var, _port in (("DOCTOR_CORPUS_PORT", "18200"), ("DOCTOR_CORPUS_LLAMA_PORT"
 VLLM_TIMEOUT = float(os.environ.get("DOCTOR_CORPUS_VLLM_TIMEOUT", "420"))
 ROUTER_PORT = int(os.environ.get("DOCTOR_CORPUS_ROUTER_PORT", "18220"))
 HERE = Path(__file__).resolve().parent
-
-
-def load(name: str, file: str):
-    """A tool of this folder as a module (their names need not be importable)."""
-    spec = importlib.util.spec_from_file_location(name, HERE / file)
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[name] = mod
-    spec.loader.exec_module(mod)
-    return mod
 
 
 def vllm_cases(h, tiny: Path) -> dict:

@@ -13,7 +13,6 @@ Usage (from the repository root; ports 18200-18299 by default):
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import signal
 import subprocess
@@ -22,19 +21,12 @@ import tempfile
 import time
 from pathlib import Path
 
+from corpus_tools import load  # tools/ is on sys.path: the makers run as scripts
+
 for _var, _port in (("DOCTOR_CORPUS_PORT", "18200"), ("DOCTOR_CORPUS_LLAMA_PORT", "18201")):
     os.environ.setdefault(_var, _port)
 SERVE_PORT = int(os.environ.get("DOCTOR_CORPUS_SERVE_PORT", "18240"))
 HERE = Path(__file__).resolve().parent
-
-
-def load(name: str, file: str):
-    """A tool of this folder as a module (their names need not be importable)."""
-    spec = importlib.util.spec_from_file_location(name, HERE / file)
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[name] = mod
-    spec.loader.exec_module(mod)
-    return mod
 
 
 def llama_serve_then(h, request: dict, *flags: str, path: str = "/v1/chat/completions") -> str:

@@ -13,15 +13,14 @@ Usage (from the repository root; ports 18200-18299):
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
-import signal
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+import corpus_tools  # tools/ is on sys.path: the makers run as scripts
+from corpus_tools import load
 
 for _var, _port in (("DOCTOR_CORPUS_PORT", "18260"), ("DOCTOR_CORPUS_LLAMA_PORT", "18261")):
     os.environ.setdefault(_var, _port)
@@ -31,15 +30,6 @@ VLLM_TIMEOUT = float(os.environ.get("DOCTOR_CORPUS_VLLM_TIMEOUT", "420"))
 HERE = Path(__file__).resolve().parent
 TOOL = {"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object"}}}
 CHAT = [{"role": "user", "content": "What is the weather in Paris?"}]
-
-
-def load(name: str, file: str):
-    """A tool of this folder as a module (their names need not be importable)."""
-    spec = importlib.util.spec_from_file_location(name, HERE / file)
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[name] = mod
-    spec.loader.exec_module(mod)
-    return mod
 
 
 def vllm_requests() -> dict:
@@ -82,46 +72,9 @@ def vllm_requests() -> dict:
 
 def vllm_session(h, tiny: Path, wanted: set[str]) -> dict:
     """Start vLLM once, send each request; the case texts (start-up lines + that request's lines + answer)."""
-    import httpx
-
-    argv = [
-        *h.VLLM,
-        str(tiny),
-        "--port",
-        str(VLLM_PORT),
-        "--max-model-len",
-        "512",
-        "--served-model-name",
-        "tiny",
-    ]
-    texts: dict[str, str] = {}
-    with tempfile.NamedTemporaryFile() as log:
-        env = {**os.environ, **h.ENV}
-        proc = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True)
-        try:
-            if not h.wait_healthy(VLLM_PORT, time.monotonic() + VLLM_TIMEOUT):
-                return {"vllm-session-did-not-start": Path(log.name).read_text(errors="replace")}
-            time.sleep(2)
-            startup = Path(log.name).read_text(errors="replace")
-            for case_id, (path, body) in vllm_requests().items():
-                if wanted and case_id not in wanted:
-                    continue
-                before = len(Path(log.name).read_bytes())
-                try:
-                    r = httpx.post(f"http://127.0.0.1:{VLLM_PORT}{path}", json=body, timeout=120)
-                    answer = f"client: HTTP {r.status_code} {r.text[:600]}"
-                except httpx.HTTPError as exc:
-                    answer = f"client: {type(exc).__name__}: {exc}"
-                time.sleep(3)
-                during = Path(log.name).read_bytes()[before:].decode("utf-8", "replace")
-                texts[case_id] = startup + during + answer + "\n"
-        finally:
-            os.killpg(proc.pid, signal.SIGTERM)
-            try:
-                proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-    return texts
+    requests = {k: (path, body, {}) for k, (path, body) in vllm_requests().items()}
+    flags = ["--served-model-name", "tiny"]
+    return corpus_tools.vllm_session(h, tiny, flags, requests, wanted, VLLM_PORT, VLLM_TIMEOUT)
 
 
 def draft_vocab_mismatch(h, tiny: Path, tmp: Path) -> str:

@@ -1,0 +1,65 @@
+"""Shared by the doctor-corpus makers (tools/doctor_corpus_fresh*.py): load a tool of this folder by path (tools/
+doctor-corpus.py's name is not importable), and one vLLM serving a batch's request cases. The makers run as
+scripts, so tools/ is on sys.path."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+
+def load(name: str, file: str):
+    """A tool of this folder as a module (their names need not be importable)."""
+    spec = importlib.util.spec_from_file_location(name, HERE / file)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def vllm_session(
+    h, tiny: Path, flags: list[str], requests: dict, wanted: set[str], port: int, timeout: float
+) -> dict:
+    """Start one vLLM with FLAGS and send each request (case id -> (path, body, headers)); each case's text
+    is the start-up lines, then the lines written while answering that request, then the client's answer."""
+    import httpx
+
+    todo = {k: v for k, v in requests.items() if not wanted or k in wanted}
+    if not todo:
+        return {}
+    argv = [*h.VLLM, str(tiny), "--port", str(port), "--max-model-len", "512", *flags]
+    texts: dict[str, str] = {}
+    with tempfile.NamedTemporaryFile() as log:
+        env = {**os.environ, **h.ENV}
+        proc = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True)
+        try:
+            if not h.wait_healthy(port, time.monotonic() + timeout):
+                text = Path(log.name).read_text(errors="replace")
+                return {case_id: text for case_id in todo}
+            time.sleep(2)
+            startup = Path(log.name).read_text(errors="replace")
+            for case_id, (path, body, headers) in todo.items():
+                before = len(Path(log.name).read_bytes())
+                try:
+                    r = httpx.post(f"http://127.0.0.1:{port}{path}", json=body, headers=headers, timeout=120)
+                    answer = f"client: HTTP {r.status_code} {r.text[:600]}"
+                except httpx.HTTPError as exc:
+                    answer = f"client: {type(exc).__name__}: {exc}"
+                time.sleep(3)
+                during = Path(log.name).read_bytes()[before:].decode("utf-8", "replace")
+                texts[case_id] = startup + during + answer + "\n"
+        finally:
+            os.killpg(proc.pid, signal.SIGTERM)
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+    return texts
