@@ -93,8 +93,8 @@ def incident_cause(line: str, signatures: Iterable[Signature]) -> tuple[Signatur
         return sig, fields
     lowered = cause.lower()
     for regex, parts, sig in _templates(tuple(by_id.values())) if cause else ():
-        if _in_order(parts, lowered) and (found := regex.fullmatch(cause)) is not None:
-            return sig, {k: v for k, v in found.groupdict().items() if v}
+        if _in_order(parts, lowered) and (fields := _fields(regex, cause)) is not None:
+            return sig, fields
     return None
 
 

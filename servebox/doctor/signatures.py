@@ -94,7 +94,6 @@ def knowledge_entries() -> list[dict]:
 
 @lru_cache(maxsize=1)
 def load_signatures() -> tuple[Signature, ...]:
-    raw = {"signature": knowledge_entries()}
     return tuple(
         Signature(
             id=e["id"],
@@ -126,7 +125,7 @@ def load_signatures() -> tuple[Signature, ...]:
             hint_cause=e.get("hint_cause", ""),
             same_as=tuple(e["same_as"].split(":", 1)) if e.get("same_as") else None,
         )
-        for e in raw["signature"]
+        for e in knowledge_entries()
     )
 
 

@@ -7,17 +7,11 @@ constant is fitted to them: a plan that matches an entry says "does not fit" wit
 
 from __future__ import annotations
 
-import tomllib
-from functools import lru_cache
-from importlib import resources
-
-from servebox.engines.vllm.profile import EngineProfile
+from servebox.engines.vllm.profile import EngineProfile, vllm_toml
 
 
-@lru_cache(maxsize=1)
-def _entries() -> tuple[dict, ...]:
-    text = resources.files("servebox.engines.vllm").joinpath("profiles/vllm.toml").read_text()
-    return tuple(tomllib.loads(text).get("known_failures", []))
+def _entries() -> list[dict]:
+    return vllm_toml().get("known_failures", [])
 
 
 def known_failure(

@@ -9,16 +9,13 @@ A value the caller gives (measured, or from a saved calibration) replaces the es
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
-from functools import lru_cache
-from importlib import resources
 
 from servebox.checkpoint.architecture import Architecture
 from servebox.checkpoint.facts import Checkpoint
 from servebox.engines.vllm.flags import ServeFlags
 from servebox.engines.vllm.kv_spec import capture_sizes, cdiv
-from servebox.engines.vllm.profile import EngineProfile
+from servebox.engines.vllm.profile import EngineProfile, vllm_toml
 from servebox.units import GiB, MiB
 
 
@@ -36,10 +33,8 @@ class NonKV:
     unmodelled: list[str] = field(default_factory=list)
 
 
-@lru_cache(maxsize=1)
 def _profiles() -> dict:
-    text = resources.files("servebox.engines.vllm").joinpath("profiles/vllm.toml").read_text()
-    return tomllib.loads(text)["profile"]
+    return vllm_toml()["profile"]
 
 
 def non_kv_model(profile: EngineProfile) -> dict | None:
@@ -188,8 +183,7 @@ def _sizes(
 
 
 def _capture_override(arch: Architecture, profile: EngineProfile) -> int | None:
-    data = tomllib.loads(resources.files("servebox.engines.vllm").joinpath("profiles/vllm.toml").read_text())
-    entry = data.get("max_capture_size_by_arch", {}).get(arch.architecture)
+    entry = vllm_toml().get("max_capture_size_by_arch", {}).get(arch.architecture)
     if entry and profile.at_least(entry["since"]):
         return entry["max"]
     return None

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import tomllib
 from dataclasses import dataclass, field
+from functools import lru_cache
 from importlib import resources
 
 from servebox.errors import InputError
@@ -110,15 +111,20 @@ def weight_load_entry(profile: EngineProfile, method: str, arch: str) -> dict | 
     return max(fitting, key=lambda e: _key(e["since"])) if fitting else None
 
 
+@lru_cache(maxsize=1)
+def vllm_toml() -> dict:
+    """profiles/vllm.toml, parsed once per process (every reader shares it: read only)."""
+    return tomllib.loads(resources.files("servebox.engines.vllm").joinpath("profiles/vllm.toml").read_text())
+
+
 def mtp_load_entry(build: str) -> dict | None:
     """vllm.toml [mtp_load.BUILD]: what this engine build's MTP drafter loads beyond its layers (None: upstream's
     rule alone)."""
-    data = tomllib.loads(resources.files("servebox.engines.vllm").joinpath("profiles/vllm.toml").read_text())
-    return data.get("mtp_load", {}).get(build)
+    return vllm_toml().get("mtp_load", {}).get(build)
 
 
 def load_profile(version: str) -> EngineProfile:
-    data = tomllib.loads(resources.files("servebox.engines.vllm").joinpath("profiles/vllm.toml").read_text())
+    data = vllm_toml()
     wanted = _key(version)
     if not wanted:
         raise InputError("--vllm-version", None, f"not a version: {version!r}")
