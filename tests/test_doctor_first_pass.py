@@ -119,6 +119,18 @@ def test_a_stall_with_progress_after_it_is_not_a_hang():
     )
 
 
+def test_a_router_starting_is_not_the_engine_making_progress():
+    """llama-swap's own 'listening' line (a restart of the router, or its start written after the engine's
+    output in one journal) says nothing of whether the engine's start moved on: the stall stays a hang."""
+    stall = (
+        "(EngineCore pid=9) WARNING 12-02 14:31:20 [shm_broadcast.py:466] No available shared memory broadcast "
+        "block found in 60 seconds.\n"
+    )
+    router = "[INFO] llama-swap listening on http://0.0.0.0:8080\n"
+    r = run(stall + stall + router)
+    assert r.fatal and r.diagnoses[0].id == "shm-broadcast-stall" and r.diagnoses[0].role == "symptom"
+
+
 def test_p100_says_compute_capability_not_bf16():
     r = run(
         "ValueError: Bfloat16 is only supported on GPUs with compute capability of at least 8.0. "

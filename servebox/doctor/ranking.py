@@ -67,9 +67,10 @@ def _same_value(t: Triage, hit: Hits, other: str, group: str) -> bool:
 
 
 def _progress_after(t: Triage, line: int) -> tuple[int, str] | None:
+    """A later line of the start's own progress (category "progress"); a router's start line is not one."""
     for sig in t.signatures:
         hit = t.hits.get(sig.id)
-        if sig.role == "progress" and hit is not None and hit.last_line > line:
+        if sig.role == "progress" and sig.category == "progress" and hit is not None and hit.last_line > line:
             return hit.last_line, sig.id
     return None
 
