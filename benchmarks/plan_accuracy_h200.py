@@ -37,6 +37,7 @@ class Case:
     argv: list[str]
     figures: object
     log: Path
+    env: dict[str, str]  # the engine's environment the case set (servebox plan --env)
 
 
 def _argv(kw: dict, figures) -> list[str]:
@@ -72,12 +73,14 @@ def load_cases() -> list[Case]:
         figures = read_startup_figures(log)
         figures.log_text = log.read_text()  # type: ignore[attr-defined]
         model = ROOT / spec["model_config"]["checkpoint"]
-        cases.append(Case(spec["case"], model, _argv(spec["llm_kwargs"], figures), figures, log))
+        argv = _argv(spec["llm_kwargs"], figures)
+        cases.append(Case(spec["case"], model, argv, figures, log, dict(spec.get("env", {}))))
     return cases
 
 
 def plan_case(case: Case, version: str, terms=None):
     flags, _ = parse_flags(case.argv)
+    flags.env = case.env
     ckpt = load_checkpoint(str(case.model), with_template=False)
     gpu = custom_gpu(case.figures.total_gib, (9, 0))  # the H200 the logs came from: Hopper, sm90
     given = (terms.activation_gib, terms.non_torch_gib, terms.cudagraph_gib) if terms else (None, None, None)

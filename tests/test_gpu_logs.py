@@ -86,11 +86,19 @@ def test_available_kv_is_requested_minus_the_four_terms_per_runner(name):
 
 @pytest.mark.parametrize("name", sorted(RUNNER))
 def test_servebox_picks_the_runner_vllm_picked(name):
+    """By architecture, or by VLLM_USE_V2_MODEL_RUNNER where the case's environment set it (c18)."""
     spec, fig = case(name)
-    if "VLLM_USE_V2_MODEL_RUNNER" in spec["env"]:
-        pytest.skip("runner forced by the environment")
     ckpt = load_checkpoint(str(ROOT / spec["model_config"]["checkpoint"]), with_template=False)
-    assert model_runner(ckpt.architecture, non_kv_model(load_profile("0.26.0"))) == fig.model_runner
+    model = non_kv_model(load_profile("0.26.0"))
+    assert model_runner(ckpt.architecture, model, spec["env"]) == fig.model_runner
+
+
+def test_the_runner_variable_overrides_the_architecture():
+    spec, fig = case("c18-llama8b-v1runner")
+    ckpt = load_checkpoint(str(ROOT / spec["model_config"]["checkpoint"]), with_template=False)
+    model = non_kv_model(load_profile("0.26.0"))
+    assert fig.model_runner == "v1" and model_runner(ckpt.architecture, model) == "v2"
+    assert model_runner(ckpt.architecture, model, {"VLLM_USE_V2_MODEL_RUNNER": "0"}) == "v1"
 
 
 def _plan(name: str):
@@ -121,7 +129,9 @@ def _plan(name: str):
         argv += ["--speculative-config", json.dumps(kw["speculative_config"])]
     ckpt = load_checkpoint(str(ROOT / spec["model_config"]["checkpoint"]), with_template=False)
     h200 = custom_gpu(fig.total_gib, (9, 0))  # Hopper: the MXFP4 repack factor is per GPU architecture
-    return make_plan(ckpt, parse_flags(argv)[0], h200, load_profile("0.26.0")), fig
+    flags = parse_flags(argv)[0]
+    flags.env = dict(spec["env"])  # servebox plan --env: c18 forced its runner this way
+    return make_plan(ckpt, flags, h200, load_profile("0.26.0")), fig
 
 
 @pytest.mark.parametrize("name", sorted(RUNNER))

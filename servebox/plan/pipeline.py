@@ -94,7 +94,7 @@ def stage_non_kv(
     if given.get("activation_gib") is None:
         model = non_kv_model(profile)
         if model:
-            runner = model_runner(arch, model)
+            runner = model_runner(arch, model, flags.env)
             args = (arch, s.tp, s.tokens, 0, s.dtype_bytes, runner, flags.enforce_eager, model)
             forward = activation_measured_model(*args)[0]
         else:

@@ -52,9 +52,14 @@ def recurrent_state_dtype(profile: EngineProfile, arch: Architecture, model_dtyp
     return "float32" if arch.linear_attention or arch.mamba else model_dtype
 
 
-def model_runner(arch: Architecture, model: dict) -> str:
+def model_runner(arch: Architecture, model: dict, env: dict[str, str] | None = None) -> str:
     """V2 unless the model is MoE, hybrid or attention-free and its class is not on the V2 default list
-    (vllm/config/vllm.py use_v2_model_runner; what the 0.26 logs showed is recorded in vllm.toml)."""
+    (vllm/config/vllm.py use_v2_model_runner; what the 0.26 logs showed is recorded in vllm.toml). The
+    profile's `runner_env` variable, when the engine's environment sets it, decides instead (vLLM reads it
+    as bool(int(value)))."""
+    forced = (env or {}).get(model.get("runner_env", ""), "").strip()
+    if forced.lstrip("-").isdigit():
+        return "v2" if int(forced) else "v1"
     kinds = set(arch.layer_kinds)
     special = arch.moe is not None or bool(kinds & {"linear_attention", "mamba"})
     if special and arch.architecture not in model["v2_default_architectures"]:
@@ -206,11 +211,16 @@ def non_kv_memory(
     """Per-rank non-KV terms; a value given by the caller (measured or calibrated) replaces the estimate."""
     arch = ckpt.architecture
     model = non_kv_model(profile)
-    runner = model_runner(arch, model) if model else None
+    runner = model_runner(arch, model, flags.env) if model else None
     explain: list[str] = []
     assumptions: list[str] = []
     if runner:
-        explain.append(f"model runner: {runner.upper()} (vLLM {profile.matched} picks it by architecture)")
+        why = (
+            "set by " + model["runner_env"]
+            if model.get("runner_env") in flags.env
+            else "picks it by architecture"
+        )
+        explain.append(f"model runner: {runner.upper()} (vLLM {profile.matched} {why})")
     if activation_gib is not None:
         activation = int(activation_gib * GiB)
         explain.append(f"activation peak = {activation_gib:.2f} GiB (given: measured or calibrated)")
