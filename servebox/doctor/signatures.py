@@ -55,18 +55,18 @@ class Signature:
     same_as: tuple[str, str] | None = None
 
     def hint(self, line: str) -> re.Match[str] | None:
-        for pattern in self.hints:
-            m = pattern.search(line)
-            if m:
-                return m
-        return None
+        return _first_match(self.hints, line)
 
     def search(self, line: str) -> re.Match[str] | None:
-        for pattern in self.patterns:
-            m = pattern.search(line)
-            if m:
-                return m
-        return None
+        return _first_match(self.patterns, line)
+
+
+def _first_match(patterns: tuple[re.Pattern[str], ...], line: str) -> re.Match[str] | None:
+    """The first of a family's wordings that the line holds (their order is the knowledge base's)."""
+    for pattern in patterns:
+        if m := pattern.search(line):
+            return m
+    return None
 
 
 def _as_tuple(value) -> tuple:

@@ -62,9 +62,12 @@ def batches_in_flight(profile: EngineProfile, flags: ServeFlags, pp: int) -> int
     return 2 if async_on and pp <= 1 else pp
 
 
-def kv_layout(arch: Architecture, flags: ServeFlags, s: Settings, profile: EngineProfile) -> KVLayout:
+def kv_layout(
+    arch: Architecture, flags: ServeFlags, s: Settings, profile: EngineProfile, mode: str | None = None
+) -> KVLayout:
     """The whole model's layout: vLLM groups every worker's layers together (get_kv_cache_configs); what one
-    pipeline stage holds of it is plan/stages.py's stage_block_bytes."""
+    pipeline stage holds of it is plan/stages.py's stage_block_bytes. `mode`: mamba_mode's answer, when the
+    caller has it already."""
     return build_layout(
         arch,
         s.tp,
@@ -76,7 +79,7 @@ def kv_layout(arch: Architecture, flags: ServeFlags, s: Settings, profile: Engin
         ssm_state_dtype=recurrent_state_dtype(profile, arch, s.model_dtype),
         num_speculative_tokens=s.n_spec,  # VllmConfig.num_speculative_tokens, whatever the method
         drafter_layers=arch.mtp_layers if s.uses_mtp else 0,
-        mamba_mode=mamba_mode(arch, flags, profile)[0],
+        mamba_mode=mode or mamba_mode(arch, flags, profile)[0],
     )
 
 
@@ -113,7 +116,8 @@ def request_blocks(
     num_blocks: int | None = None,
 ) -> RequestBlocks:
     """`num_blocks` when pipeline stages decide it (the smallest stage's pool), else available / block bytes."""
-    layout = kv_layout(arch, flags, s, profile)
+    mode, why = mamba_mode(arch, flags, profile)
+    layout = kv_layout(arch, flags, s, profile, mode)
     explain = list(layout.notes)
     if num_blocks is None:
         num_blocks = max(0, available) // layout.bytes_per_block
@@ -126,7 +130,6 @@ def request_blocks(
         f"{layout.bytes_per_block:,} B per block id{whole} -> {num_blocks:,} blocks"
         + (" (one is vLLM's null block)" if profile.null_block_reserved else "")
     )
-    mode, why = mamba_mode(arch, flags, profile)
     if why:
         explain.append(why)
     in_flight = s.tokens * batches_in_flight(profile, flags, s.pp)
