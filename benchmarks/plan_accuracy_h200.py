@@ -123,9 +123,8 @@ def calibrate_on_one(cases: list[Case]) -> dict[str, list[dict]]:
         rows = []
         for source in group:
             ckpt, flags, gpu, plan = plan_case(source, source.figures.vllm_version)
-            tokens, sizes = calibration.batch_shape(
-                flags, gpu.total_bytes, ckpt.architecture, load_profile(source.figures.vllm_version)
-            )
+            profile = load_profile(source.figures.vllm_version)
+            tokens, sizes = calibration.batch_shape(flags, gpu, ckpt.architecture, profile)
             cal = calibration.from_log(source.figures, plan, ckpt, "0.26", source.log, tokens, sizes)
             for target in group:
                 if target is source:

@@ -549,3 +549,22 @@ def test_a_loaded_vision_tower_makes_fits_conditional_on_what_is_not_modelled(ru
     assert data["unmodelled"] and 13.0 < data["margin_gib"] < 14.4
     text_only = run_cli(*digest, "--language-model-only", "--json").json()
     assert text_only["unmodelled"] == [] and text_only["fits"]
+
+
+def test_batch_defaults_follow_vllms_tiers_by_memory_and_name():
+    """EngineArgs.get_batch_defaults: A100s keep the small API-server defaults (vLLM PR #17885), other GPUs
+    from 70 GiB take 1024 / 8192, and from 0.28 on a GPU of 160 GiB or more takes 16384 tokens."""
+    from servebox.engines.vllm.profile import batch_defaults
+
+    v32, v26 = load_profile("0.32.0"), load_profile("0.26.0")
+    for name, want32, want26 in (
+        ("a100-80gb", (256, 2048), (256, 2048)),
+        ("h100-80gb", (1024, 8192), (1024, 8192)),
+        ("b200-180gb", (1024, 16384), (1024, 8192)),
+        ("rtx4090-24gb", (256, 2048), (256, 2048)),
+    ):
+        gpu = get_gpu(name)
+        assert batch_defaults(v32, gpu.total_bytes, gpu.model) == want32, name
+        assert batch_defaults(v26, gpu.total_bytes, gpu.model) == want26, name
+    a100 = plan("llama-3.1-8b-instruct", "--max-model-len", "8192", gpu="a100-80gb")
+    assert any("max_num_batched_tokens 2048" in a for a in a100.assumptions)

@@ -31,6 +31,7 @@ from servebox.check.runtime_rules import (
 from servebox.check.template_rules import rule_template
 from servebox.checkpoint.facts import Checkpoint
 from servebox.engines.vllm.flags import ServeFlags
+from servebox.engines.vllm.profile import batch_defaults, load_profile
 from servebox.hardware import GPU
 
 __all__ = ["CheckReport", "EngineRules", "Finding", "load_engine_rules", "run_check"]
@@ -51,7 +52,6 @@ def run_check(
     rest = rest or []
     kwargs = {**flags.default_chat_template_kwargs, **(template_kwargs or {})}
     ctx = Context(ckpt, flags, gpu, engine, metadata_only, env_forces_marlin, kwargs)
-    big = gpu.total_bytes >= 70 * 2**30
     findings: list[Finding] = []
     for rule in (
         rule_completeness,
@@ -68,7 +68,8 @@ def run_check(
         rule_template,
     ):
         findings += rule(ctx)
-    findings += rule_scheduler(ctx, (1024, 8192) if big else (256, 2048))
+    defaults = batch_defaults(load_profile(engine.version), gpu.total_bytes, gpu.model)
+    findings += rule_scheduler(ctx, defaults)
     findings += rule_hybrid_offloading(ctx, rest)
     if not any(
         f.severity == "error" and f.rule in ("tp-heads", "tp-kv-heads", "kv-dtype-backend") for f in findings

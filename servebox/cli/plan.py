@@ -195,5 +195,5 @@ def _calibrated_terms(ckpt, flags, device, key, cal_dir, given, estimate):
 def _save_calibration(figures, result, ckpt, flags, device, profile, key, log, cal_dir) -> Path:
     from servebox.engines.vllm.calibration import batch_shape, from_log, save
 
-    tokens, sizes = batch_shape(flags, device.total_bytes, ckpt.architecture, profile)
+    tokens, sizes = batch_shape(flags, device, ckpt.architecture, profile)
     return save(from_log(figures, result, ckpt, key, log, tokens, sizes), cal_dir)

@@ -12,7 +12,7 @@ import math
 from servebox.checkpoint.facts import Checkpoint
 from servebox.engines.vllm.flags import ServeFlags
 from servebox.engines.vllm.non_kv import non_kv_memory
-from servebox.engines.vllm.profile import EngineProfile, gpu_arch
+from servebox.engines.vllm.profile import EngineProfile, batch_defaults, gpu_arch
 from servebox.errors import InputError
 from servebox.hardware import GPU
 from servebox.plan.known_failures import failure_message, known_failure
@@ -35,7 +35,9 @@ MTP_METHODS = {
 TABLE_LENGTHS = (4096, 8192, 16384, 32768, 65536, 131072, 262144, 524288, 1048576)
 
 
-def settings(ckpt: Checkpoint, flags: ServeFlags, gpu: GPU, assumptions: list[str]) -> Settings:
+def settings(
+    ckpt: Checkpoint, flags: ServeFlags, gpu: GPU, profile: EngineProfile, assumptions: list[str]
+) -> Settings:
     arch = ckpt.architecture
     tp, pp = flags.tensor_parallel_size, flags.pipeline_parallel_size
     if tp < 1 or pp < 1:
@@ -53,12 +55,13 @@ def settings(ckpt: Checkpoint, flags: ServeFlags, gpu: GPU, assumptions: list[st
             f"{gpu.name} (compute capability {cc[0]}.{cc[1]}) has no bf16: vLLM casts to float16"
         )
         model_dtype = "float16"
-    big_gpu = gpu.total_bytes >= 70 * GiB
-    seqs = flags.max_num_seqs or (1024 if big_gpu else 256)
-    tokens = flags.max_num_batched_tokens or (8192 if big_gpu else 2048)
+    default_seqs, default_tokens = batch_defaults(profile, gpu.total_bytes, gpu.model)
+    seqs = flags.max_num_seqs or default_seqs
+    tokens = flags.max_num_batched_tokens or default_tokens
     if flags.max_num_seqs is None or flags.max_num_batched_tokens is None:
         assumptions.append(
-            f"vLLM's API-server defaults for a {gpu.total_gib:.0f} GiB GPU: max_num_seqs {seqs}, max_num_batched_tokens {tokens}"
+            f"vLLM {profile.matched}'s API-server defaults for a {gpu.total_gib:.0f} GiB {gpu.model}: "
+            f"max_num_seqs {seqs}, max_num_batched_tokens {tokens}"
         )
     spec = flags.speculative_config or {}
     method = str(spec.get("method") or "")
@@ -129,7 +132,7 @@ def make_plan(
 ) -> Plan:
     arch = ckpt.architecture
     assumptions: list[str] = []
-    s = settings(ckpt, flags, gpu, assumptions)
+    s = settings(ckpt, flags, gpu, profile, assumptions)
     lay = resolve_layout(s.tp, s.pp, flags.data_parallel_size, flags.nnodes, flags.gpus_per_node)
     total = gpu.total_bytes
     if not gpu.measured:

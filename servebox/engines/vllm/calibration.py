@@ -20,7 +20,6 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from servebox.errors import InputError
-from servebox.units import GiB
 
 FORMAT = 1
 
@@ -167,13 +166,14 @@ def lookup(
         raise InputError(str(path), None, f"unreadable calibration: {exc}") from None
 
 
-def batch_shape(flags, gpu_total_bytes: int, arch, profile) -> tuple[int, int]:
+def batch_shape(flags, gpu, arch, profile) -> tuple[int, int]:
     """(max_num_batched_tokens, captured sizes) as make_plan resolves them for these flags, model and release."""
     from servebox.engines.vllm.non_kv import _sizes
+    from servebox.engines.vllm.profile import batch_defaults
 
-    big = gpu_total_bytes >= 70 * GiB
-    seqs = flags.max_num_seqs or (1024 if big else 256)
-    tokens = flags.max_num_batched_tokens or (8192 if big else 2048)
+    default_seqs, default_tokens = batch_defaults(profile, gpu.total_bytes, gpu.model)
+    seqs = flags.max_num_seqs or default_seqs
+    tokens = flags.max_num_batched_tokens or default_tokens
     spec = flags.speculative_config or {}
     return tokens, len(_sizes(flags, seqs, int(spec.get("num_speculative_tokens") or 0), arch, profile))
 

@@ -117,6 +117,20 @@ def vllm_toml() -> dict:
     return tomllib.loads(resources.files("servebox.engines.vllm").joinpath("profiles/vllm.toml").read_text())
 
 
+def batch_defaults(profile: EngineProfile, gpu_total_bytes: int, gpu_model: str = "") -> tuple[int, int]:
+    """(max_num_seqs, max_num_batched_tokens) vLLM's API server takes on this GPU when the flags leave them
+    unset: vllm.toml [[batch_defaults]], the first tier of this release the device reaches."""
+    name = gpu_model.lower()
+    for tier in vllm_toml()["batch_defaults"]:
+        if tier.get("since") and not profile.at_least(tier["since"]):
+            continue
+        if gpu_total_bytes >= tier["min_gib"] * 2**30 and not any(
+            n in name for n in tier.get("not_names", ())
+        ):
+            return tier["max_num_seqs"], tier["max_num_batched_tokens"]
+    raise ValueError("vllm.toml [[batch_defaults]] has no tier for 0 GiB")
+
+
 def mtp_load_entry(build: str) -> dict | None:
     """vllm.toml [mtp_load.BUILD]: what this engine build's MTP drafter loads beyond its layers (None: upstream's
     rule alone)."""
