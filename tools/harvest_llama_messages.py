@@ -193,7 +193,7 @@ def harvest_cpp(root: Path) -> tuple[list[dict], int]:
                     continue
                 template, after = got
                 if call.startswith("std::") and re.match(r"\s*\+", text[after:]):
-                    template += "%s"
+                    template, printf = template.replace("%", "%%") + "%s", True  # a concatenated value
                 tail = text[after:].lstrip()
                 args = _args_after(tail, 1) if tail.startswith(",") else []
                 entry = _entry(area, rel, line, kind, call, template, args, _func_at(text, m.start()))
