@@ -173,3 +173,21 @@ def test_cuda_init_failure_quotes_the_runtime_reason():
         "ggml_cuda_init: failed to initialize CUDA: OS call failed or operation not supported on this OS"
     )
     assert d is not None and d.id == "llamacpp-cuda-init-failed" and "OS call failed" in d.cause
+
+
+def test_the_coverage_benchmark_runs_offline_from_its_data_file(capsys):
+    """benchmarks/doctor_coverage_llama.py reads only its committed catalogue (no network, no sources)."""
+    import importlib.util
+
+    path = Path(__file__).parent.parent / "benchmarks" / "doctor_coverage_llama.py"
+    spec = importlib.util.spec_from_file_location("doctor_coverage_llama", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    msg = {"area": "GGUF", "src": "ggml/src/gguf.cpp:1", "kind": "error", "call": "GGML_LOG_ERROR",
+           "template": "%s: tensor '%s' has offset %" "d, expected %zu\n", "args": ["__func__", "name", "ti.offset", "size"],
+           "func": "gguf_init_from_reader"}  # fmt: skip
+    assert bench.render(msg).startswith(
+        "gguf_init_from_reader: tensor 'blk.3.attn_k.weight' has offset 3, expected"
+    )
+    assert bench.main(["--uncovered", "1", "--kind", "warning"]) == 0
+    assert "overall" in capsys.readouterr().out
