@@ -105,7 +105,42 @@ CASES = [
         "llama-swap-tls-flags",
         'time=2026-11-30T08:00:00Z level=ERROR msg="both -tls-cert-file and -tls-key-file must be provided for TLS"',
     ),
+    (
+        "llama-swap-peer-config",
+        'level=ERROR msg="failed to load config" error="model ID \\"box2/qwen\\" conflicts with fully qualified peer model name"',
+    ),
+    ("llama-swap-peer-config", 'msg="failed to load config" error="peer models can not be empty"'),
+    (
+        "llamacpp-device-buffer-alloc-failed",
+        "E ggml_backend_buft_alloc_buffer_n_default: failed to allocate ROCm0 buffer of size 8589934592",
+    ),
+    ("llamacpp-vulkan-device-unsupported", "ggml_vulkan: device Vulkan1 does not support 16-bit storage."),
+    (
+        "llamacpp-docker-model-failed",
+        "terminate called after throwing an instance of 'std::runtime_error'\n  what():  Failed to download Docker Model",
+    ),
+    (
+        "llamacpp-backend-init-failed",
+        "llama_init_from_model: failed to initialize the context: failed to initialize Vulkan0 backend",
+    ),
+    (
+        "llamacpp-slot-state-mismatch",
+        "llama_state_seq_load_file: error loading sequence state file: failed to read state",
+    ),
     # wider wordings of existing families
+    (
+        "router-config-routing-rule",
+        'msg="failed to load config" error="set \\"pair\\" references undefined set \\"solo\\""',
+    ),
+    (
+        "router-config-routing-rule",
+        'msg="failed to load config" error="capabilities.in: invalid modality \\"video\\", must be one of: text, audio, image"',
+    ),
+    ("llamacpp-arg-file-unreadable", "what():  preset file does not exist: /etc/llama/presets.ini"),
+    (
+        "llamacpp-download-unreachable",
+        "srv  llama_server: failed to download model: error: cannot make GET request",
+    ),
     (
         "llamacpp-gguf-split-incomplete",
         "llama_model_load: error loading model: invalid split count, given: 5 splits, but expected 4",
