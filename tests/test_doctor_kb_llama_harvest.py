@@ -129,6 +129,10 @@ CASES = [
     ),
     # wider wordings of existing families
     (
+        "llamacpp-no-gpu",
+        "warning: llama.cpp was compiled without support for GPU offload. Setting a tensor split has no effect.",
+    ),
+    (
         "router-config-routing-rule",
         'msg="failed to load config" error="set \\"pair\\" references undefined set \\"solo\\""',
     ),
