@@ -230,3 +230,28 @@ def test_the_coverage_benchmark_runs_offline_from_its_data_file(capsys):
     )
     assert bench.main(["--uncovered", "1", "--kind", "warning"]) == 0
     assert "overall" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "line, family",
+    [
+        (
+            "llama_model_load: error loading model: unable to allocate CUDA0 buffer",
+            "llamacpp-device-buffer-alloc-failed",
+        ),
+        (
+            "llama_model_load: error loading model: unable to allocate Vulkan1 buffer",
+            "llamacpp-device-buffer-alloc-failed",
+        ),
+        (
+            "llama_model_load: error loading model: unable to allocate ROCm0 buffer",
+            "llamacpp-device-buffer-alloc-failed",
+        ),
+        ("llama_model_load: error loading model: unable to allocate CPU buffer", "llamacpp-alloc-failed"),
+    ],
+)
+def test_unable_to_allocate_names_the_memory_of_the_buffer_type(line, family):
+    """llama-model.cpp's 'unable to allocate %s buffer' names the buffer type: a device's (CUDA0, Vulkan1)
+    is GPU memory, never the host RAM / MemoryMax answer."""
+    _, d = top(line + "\nllama_load_model_from_file: failed to load model")
+    assert d is not None and d.id == family
