@@ -275,3 +275,14 @@ def test_the_printed_install_steps_put_every_file_where_the_units_read_it(run_cl
     for secret in named:  # the env file and the router config (API keys) are root-only
         assert oct((root / secret.lstrip("/")).stat().st_mode & 0o777) == "0o600"
     assert (root / "etc/sysusers.d/servebox.conf").read_text().startswith("# servebox")
+
+
+def test_a_whole_spec_check_links_the_section_its_message_names(tmp_path):
+    """The duplicate-name/port checks run on the whole spec (no field location): the link still names the
+    section, not an empty anchor."""
+    data = full_spec()
+    data["models"].append(copy.deepcopy(data["models"][0]))
+    data["models"][-1]["port"] = data["models"][0]["port"] + 1
+    with pytest.raises(InputError) as err:
+        load(tmp_path, data)
+    assert "duplicate name" in str(err.value) and str(err.value).endswith("(see docs/spec.md#models)")

@@ -326,10 +326,11 @@ def validate_spec(data: dict[str, Any], source: str) -> Spec:
         err = exc.errors()[0]
         loc = [p for p in err["loc"] if not (isinstance(p, str) and p.startswith("function-"))]
         where = _named(_dotted(loc), data) or "spec"
-        section = next((str(p) for p in loc if isinstance(p, str)), "")
-        raise InputError(
-            source, where, f"{err['msg'].removeprefix('Value error, ')} (see {REFERENCE}#{section})"
-        ) from None
+        msg = err["msg"].removeprefix("Value error, ")
+        # a whole-spec check has no location: its message starts with the section it is about ("models: ...")
+        section = next((str(p) for p in loc if isinstance(p, str)), "") or msg.split(":", 1)[0]
+        anchor = f"#{section}" if section.isidentifier() else ""
+        raise InputError(source, where, f"{msg} (see {REFERENCE}{anchor})") from None
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
