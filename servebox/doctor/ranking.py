@@ -5,7 +5,9 @@ Rules, in order:
   not capture the same value (two lines that must agree, e.g. on a port); a specific entry (same
   wording, with context) replaces the generic one; a generic cause steps aside for a specific
   cause of its category; an entry that `supersedes` another hides it when both matched (the P100
-  log says compute capability unsupported, not bf16);
+  log says compute capability unsupported, not bf16); a hint counts only with its `hint_requires`
+  context, if it has one, and then hides what its entry supersedes (a Triton fp8e4nv refusal under
+  --kv-cache-dtype fp8 is the KV cache's, not the weights');
 - a stall marked `unless_progress` is only a note when the start kept making progress after it
   (compile, weights, graphs, requests), since a slow start is not a hang;
 - the root exception (the first raised exception that is not a wrapper such as EngineDeadError) is
@@ -48,13 +50,15 @@ def _matched(t: Triage) -> tuple[list[tuple[Signature, Hits]], list[Hits]]:
         if (hit := t.hits.get(sig.id)) is not None
         and sig.role in ("cause", "symptom")
         and (not sig.requires or t.seen_requirements.intersection(sig.requires))
+        and not (hit.weak and sig.hint_requires and not t.seen_requirements.intersection(sig.hint_requires))
         and (sig.same_as is None or _same_value(t, hit, *sig.same_as))
     ]
     specific = {p.pattern for sig, _ in found if sig.requires for p in sig.patterns}
     found = [(s, h) for s, h in found if s.requires or not {p.pattern for p in s.patterns} & specific]
     categories = {s.category for s, _ in found if s.role == "cause" and not s.generic}
     found = [(s, h) for s, h in found if not (s.generic and s.category in categories)]
-    hidden = {x for s, h in found if not h.weak for x in s.supersedes}  # a hint hides nothing
+    # a hint hides nothing, unless the context it requires was seen (the flag that makes it this entry's)
+    hidden = {x for s, h in found if not h.weak or s.hint_requires for x in s.supersedes}
     return [(s, h) for s, h in found if s.id not in hidden], [h for s, h in found if s.id in hidden]
 
 

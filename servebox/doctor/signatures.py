@@ -50,6 +50,9 @@ class Signature:
     hints: tuple[re.Pattern[str], ...] = ()
     hint_confidence: float = 0.0
     hint_cause: str = ""
+    # literals one of which the log must show for a hint to count (the flag that makes an ambiguous wording
+    # point here); such a hint, its context seen, hides what this entry supersedes
+    hint_requires: tuple[str, ...] = ()
     # (id, group): this entry counts only when entry `id` matched too and both captured the same `group` (the
     # upstream listening on the router's own port: two lines, one value)
     same_as: tuple[str, str] | None = None
@@ -123,6 +126,7 @@ def load_signatures() -> tuple[Signature, ...]:
             hints=tuple(re.compile(p, re.IGNORECASE) for p in _as_tuple(e.get("hint_pattern"))),
             hint_confidence=float(e.get("hint_confidence", 0.0)),
             hint_cause=e.get("hint_cause", ""),
+            hint_requires=tuple(r.lower() for r in _as_tuple(e.get("hint_requires"))),
             same_as=tuple(e["same_as"].split(":", 1)) if e.get("same_as") else None,
         )
         for e in knowledge_entries()

@@ -140,7 +140,9 @@ class Triage:
         for sig in self.signatures:
             for keyword in sig.keywords:
                 self.by_keyword.setdefault(keyword, []).append(sig)
-        self.requirement_words = {w for sig in self.signatures for w in (*sig.requires, *sig.unless_seen)}
+        self.requirement_words = {
+            w for sig in self.signatures for w in (*sig.requires, *sig.unless_seen, *sig.hint_requires)
+        }
         self.seen_requirements: set[str] = set()
         words = {*self.by_keyword, *self.requirement_words, *EXCEPTION_WORDS, *INCIDENT_WORDS}
         self.finder = _finder(tuple(sorted(words)))
