@@ -74,11 +74,11 @@ def score(cases: list[dict], verbose: bool = False) -> dict[str, dict[str, int]]
 CHILD = """
 import json, sys
 from servebox.doctor.triage import triage_stream
-cases, corpus = json.loads(sys.argv[1]), sys.argv[2]
+files, corpus = json.loads(sys.stdin.read()), sys.argv[1]
 out = []
-for case in cases:
-    with open(f"{corpus}/{case['file']}", encoding="utf-8", errors="replace") as handle:
-        result = triage_stream(handle, case["file"])
+for name in files:
+    with open(f"{corpus}/{name}", encoding="utf-8", errors="replace") as handle:
+        result = triage_stream(handle, name)
     ids = [d.id for d in result.diagnoses if d.role in ("cause", "symptom")] or ["none"]
     out.append([ids[0], result.diagnoses[0].confidence if result.diagnoses else 0.0])
 print(json.dumps(out))
@@ -95,7 +95,10 @@ def baseline(rev: str, cases: list[dict]) -> str:
         ).stdout
         subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
         child = subprocess.run(
-            [sys.executable, "-c", CHILD, json.dumps(cases), str(CORPUS)],
+            [sys.executable, "-c", CHILD, str(CORPUS)],
+            input=json.dumps(
+                [case["file"] for case in cases]
+            ),  # on stdin: the whole list outgrew one argv string
             capture_output=True,
             text=True,
             check=True,
