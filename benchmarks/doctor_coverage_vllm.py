@@ -126,8 +126,10 @@ class Renderer:
     def _textual(self, name: str) -> bool:
         """A name assigned a text (a string, an f-string) before the message: rendered, not guessed."""
         before = [a for a in self.assigns.get(name, ()) if a[0] < self.line]
-        return bool(before) and isinstance(before[-1][1], ast.Constant | ast.JoinedStr) and (
-            not isinstance(before[-1][1], ast.Constant) or isinstance(before[-1][1].value, str)
+        return (
+            bool(before)
+            and isinstance(before[-1][1], ast.Constant | ast.JoinedStr)
+            and (not isinstance(before[-1][1], ast.Constant) or isinstance(before[-1][1].value, str))
         )
 
     def percent(self, fmt: str, args: list[ast.expr]) -> str:
@@ -206,6 +208,8 @@ def harvest_file(path: Path, rel: str, classes: dict[str, str]) -> list[Message]
                 text = r.render(call.args[0])
                 if kind == "log" and len(call.args) > 1:
                     text = r.percent(text, call.args[1:])
+                elif len(call.args) > 1:  # an exception of several arguments prints as their tuple
+                    text = repr((text, *(r.value(a) for a in call.args[1:])))
                 name = _name(call.func)
                 typ = LOG_METHODS[name] if kind == "log" else classes.get(name, name)
                 if text.strip():
@@ -251,7 +255,9 @@ def classify(m: Message, sigs: dict) -> None:
         return
     sig = sigs.get(d.id)
     worded = sig is not None and any(sig.search(x) for x in text.splitlines())
-    specific = d.role == "cause" and d.id not in GENERIC_IDS and sig is not None and not sig.generic and worded
+    specific = (
+        d.role == "cause" and d.id not in GENERIC_IDS and sig is not None and not sig.generic and worded
+    )
     m.verdict = "specific" if specific else "generic"
 
 
@@ -278,7 +284,9 @@ def likelihood(m: Message) -> int:
     score += min(4, len(USER_WORDS.findall(m.text)))
     score += 2 * (m.type in ("ValueError", "ImportError", "ModuleNotFoundError", "OSError", "CRITICAL"))
     score -= 4 * bool(INTERNAL.search(m.text)) + 3 * (m.type in ("AssertionError", "NotImplementedError"))
-    score -= 3 * m.file.startswith(("benchmarks/", "third_party/", "profiler/", "entrypoints/openai/", "tool_parsers"))
+    score -= 3 * m.file.startswith(
+        ("benchmarks/", "third_party/", "profiler/", "entrypoints/openai/", "tool_parsers")
+    )
     score -= 2 * (len(m.text) < 25)
     return score
 
