@@ -221,7 +221,7 @@ def test_family_names_its_message(expected: str, line: str) -> None:
 
 
 def test_every_new_family_has_a_case() -> None:
-    assert NEW_IDS <= {e for e, _ in CASES}
+    assert NEW_IDS <= {e for e, _ in CASES + ROUND_2}
 
 
 def test_confidence_is_high_only_for_unambiguous_wordings() -> None:
@@ -260,3 +260,56 @@ def test_healthy_startup_logs_name_none_of_them(log: str) -> None:
     with (LOGS / log).open("rb") as handle:
         r = triage_stream(handle, log)
     assert not {d.id for d in r.diagnoses} & NEW_IDS, [d.id for d in r.diagnoses]
+
+
+ROUND_2 = [
+    ("backend-name-unknown", CORE + "ValueError: Unknown NvFP4 MoE backend: marlin_v2"),
+    (
+        "backend-name-unknown",
+        CORE + "ValueError: Unknown MLA prefill backend: 'CUDNN_V9'. Valid options are: FLASHINFER, TRITON",
+    ),
+    (
+        "backend-name-unknown",
+        API + "ValueError: Invalid weight transfer backend: gloo. Available engines: ['nccl', 'ipc']",
+    ),
+    (
+        "mtp-weights-missing",
+        CORE + "ValueError: MTP speculative decoding layer 47 weights missing from checkpoint.",
+    ),
+    (
+        "model-runner-v2-required",
+        API + "ValueError: HiSparse requires Model Runner V2; remove VLLM_USE_V2_MODEL_RUNNER=0.",
+    ),
+    (
+        "kv-connector-without-hma",
+        API + "ValueError: Connector NixlConnector does not support HMA but HMA is enabled.",
+    ),
+    ("deepep-needs-nccl-gin", CORE + "RuntimeError: DeepEPv2 requires NCCL GIN (GPU-Initiated Networking)."),
+    (
+        "dtype-unsupported-by-quantization",
+        API
+        + "ValueError: torch.bfloat16 is not supported for quantization method gptq. Supported dtypes: [torch.half]",
+    ),
+    (
+        "option-requires-option",
+        API + "ValueError: Error: --enable-log-outputs requires --enable-log-requests",
+    ),
+    (
+        "option-requires-option",
+        API + "ValueError: --mamba-block-size can only be set with --enable-prefix-caching",
+    ),
+    (
+        "quant-package-missing",
+        CORE + "ValueError: Please use torchao version >= 0.16.0 to load torchao safetensors checkpoint",
+    ),
+    (
+        "tool-choice-needs-parser",
+        API + "ValueError: Error: --enable-auto-tool-choice requires --tool-call-parser",
+    ),
+]
+
+
+@pytest.mark.parametrize(("expected", "line"), ROUND_2, ids=[f"{i}-{e}" for i, (e, _) in enumerate(ROUND_2)])
+def test_round_two_family_names_its_message(expected: str, line: str) -> None:
+    d = top(line + "\n")
+    assert d.id == expected, (d.id, d.cause)
