@@ -221,7 +221,7 @@ def test_family_names_its_message(expected: str, line: str) -> None:
 
 
 def test_every_new_family_has_a_case() -> None:
-    assert NEW_IDS <= {e for e, _ in CASES + ROUND_2}
+    assert NEW_IDS <= {e for e, _ in CASES + ROUND_2 + ROUND_3}
 
 
 def test_confidence_is_high_only_for_unambiguous_wordings() -> None:
@@ -311,5 +311,40 @@ ROUND_2 = [
 
 @pytest.mark.parametrize(("expected", "line"), ROUND_2, ids=[f"{i}-{e}" for i, (e, _) in enumerate(ROUND_2)])
 def test_round_two_family_names_its_message(expected: str, line: str) -> None:
+    d = top(line + "\n")
+    assert d.id == expected, (d.id, d.cause)
+
+
+ROUND_3 = [
+    (
+        "nixl-pd-config-mismatch",
+        CORE
+        + "RuntimeError: NIXL compatibility hash mismatch. Local: a1b2c3d4, Remote: e5f6a7b8. Prefill and decode instances have incompatible configurations.",
+    ),
+    (
+        "pooling-api-needs-convert",
+        API
+        + "ValueError: Classification API is not supported by this model. Try converting the model using `--convert classify`.",
+    ),
+    (
+        "external-launcher-process-group",
+        "[rank1]: RuntimeError: External launcher initialized the default process group without a CPU (gloo) backend.",
+    ),
+    ("optional-package-missing", API + "ImportError: gpt_oss >= 0.0.9 is required, but 0.0.7 is installed."),
+    ("feature-needs-other-platform", CORE + "ValueError: InstantTensor requires NVIDIA GPUs"),
+    (
+        "quantization-min-capability",
+        CORE
+        + "RuntimeError: Quantization scheme is not supported for the current GPU. Required capability: 90. Current capability: 86.",
+    ),
+    (
+        "checkpoint-quant-scheme-unsupported",
+        CORE + "ValueError: WNA4Int requires dynamic activation quantization, got dynamic=False",
+    ),
+]
+
+
+@pytest.mark.parametrize(("expected", "line"), ROUND_3, ids=[f"{i}-{e}" for i, (e, _) in enumerate(ROUND_3)])
+def test_round_three_family_names_its_message(expected: str, line: str) -> None:
     d = top(line + "\n")
     assert d.id == expected, (d.id, d.cause)
