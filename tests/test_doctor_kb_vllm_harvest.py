@@ -221,7 +221,7 @@ def test_family_names_its_message(expected: str, line: str) -> None:
 
 
 def test_every_new_family_has_a_case() -> None:
-    assert NEW_IDS <= {e for e, _ in CASES + ROUND_2 + ROUND_3}
+    assert NEW_IDS <= {e for e, _ in CASES + ROUND_2 + ROUND_3 + ROUND_4}
 
 
 def test_confidence_is_high_only_for_unambiguous_wordings() -> None:
@@ -346,5 +346,28 @@ ROUND_3 = [
 
 @pytest.mark.parametrize(("expected", "line"), ROUND_3, ids=[f"{i}-{e}" for i, (e, _) in enumerate(ROUND_3)])
 def test_round_three_family_names_its_message(expected: str, line: str) -> None:
+    d = top(line + "\n")
+    assert d.id == expected, (d.id, d.cause)
+
+
+ROUND_4 = [
+    (
+        "attention-backend-removed",
+        API + "  Value error, Attention backend 'XFORMERS' has been removed (See PR #29262 for details).",
+    ),
+    (
+        "nccl-library-load-failed",
+        "(Worker_TP0 pid=77) ERROR 12-04 08:15:02 [pynccl_wrapper.py:385] Failed to load NCCL library from /opt/nccl/libnccl.so.2. It is expected if you are not running on NVIDIA/AMD GPUs.",
+    ),
+    (
+        "optional-package-missing",
+        API
+        + "ValueError: Elastic EP with async EPLB requires the NIXL package. Either install NIXL or set --eplb-config.use_async=false.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("expected", "line"), ROUND_4, ids=[f"{i}-{e}" for i, (e, _) in enumerate(ROUND_4)])
+def test_round_four_family_names_its_message(expected: str, line: str) -> None:
     d = top(line + "\n")
     assert d.id == expected, (d.id, d.cause)
