@@ -73,7 +73,7 @@ CASES = [
         CORE + "ValueError: SparseMQAIndexer requires an SM100-class GPU and DeepGEMM >= 2.8.",
     ),
     (
-        "gpu-arch-required-for-feature",
+        "kv-cache-dtype-unsupported-on-gpu",
         CORE
         + "ValueError: bfloat16 KV cache is not supported by the Triton MLA backend on Tesla T4 (compute capability 75); bfloat16 requires SM80+. Re-run with --kv-cache-dtype float16.",
     ),
@@ -221,7 +221,7 @@ def test_family_names_its_message(expected: str, line: str) -> None:
 
 
 def test_every_new_family_has_a_case() -> None:
-    assert NEW_IDS <= {e for e, _ in CASES + ROUND_2 + ROUND_3 + ROUND_4}
+    assert NEW_IDS <= {e for e, _ in CASES + ROUND_2 + ROUND_3 + ROUND_4 + ROUND_5}
 
 
 def test_confidence_is_high_only_for_unambiguous_wordings() -> None:
@@ -369,5 +369,28 @@ ROUND_4 = [
 
 @pytest.mark.parametrize(("expected", "line"), ROUND_4, ids=[f"{i}-{e}" for i, (e, _) in enumerate(ROUND_4)])
 def test_round_four_family_names_its_message(expected: str, line: str) -> None:
+    d = top(line + "\n")
+    assert d.id == expected, (d.id, d.cause)
+
+
+ROUND_5 = [
+    (
+        "cudagraph-mode-conflict",
+        API + "ValueError: Proton PC sampling requires CUDA graphs to be disabled. Use --enforce-eager.",
+    ),
+    (
+        "kv-cache-dtype-unsupported-on-gpu",
+        CORE
+        + "ValueError: FP8 KV cache is not supported by the Triton MLA backend on NVIDIA A100-SXM4-80GB (compute capability 80); native FP8 (fp8e4nv) requires SM89+.",
+    ),
+    (
+        "kv-cache-dtype-unsupported-on-gpu",
+        API + "ValueError: nvfp4 KV cache is not supported with MLA (Multi-head Latent Attention) backends.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("expected", "line"), ROUND_5, ids=[f"{i}-{e}" for i, (e, _) in enumerate(ROUND_5)])
+def test_round_five_family_names_its_message(expected: str, line: str) -> None:
     d = top(line + "\n")
     assert d.id == expected, (d.id, d.cause)
