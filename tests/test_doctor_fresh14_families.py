@@ -210,3 +210,25 @@ def test_an_empty_model_path_suggests_an_uncached_hf_repo_but_not_confidently():
     full = "E common_download_file_single_online: required file is not available in cache (offline mode): a/b/c.gguf\n"
     d = top(full + log)
     assert d.id == "llamacpp-offline-cache-miss" and d.confidence >= CONFIDENT
+
+
+VLLM_BIND = (
+    "(APIServer pid=311) INFO 12-03 09:12:44 [api_utils.py:286] non-default args: {'host': '127.0.0.1', 'port': 443}\n"
+    "Traceback (most recent call last):\n"
+    '  File "/opt/vllm/lib/python3.12/site-packages/vllm/entrypoints/launchers/launcher.py", line 398, in setup_server\n'
+    "    sock = create_server_socket(sock_addr, reuse_port=reuse_port)\n"
+    '  File "/opt/vllm/lib/python3.12/site-packages/vllm/entrypoints/launchers/launcher.py", line 348, in create_server_socket\n'
+    "    sock.bind(addr)\n"
+    "PermissionError: [Errno 13] Permission denied\n"
+)
+
+
+def test_vllm_binding_its_own_socket_on_a_low_port():
+    """vLLM 0.32 binds the API socket itself: the bare PermissionError (the traceback of a real run as nobody with
+    --port 80, values changed) is known by where it was raised, not by a wording."""
+    d = top(VLLM_BIND)
+    assert d.id == "privileged-port-without-capability" and d.confidence >= CONFIDENT
+    elsewhere = VLLM_BIND.replace(
+        "entrypoints/launchers/launcher.py", "model_executor/model_loader/weight_utils.py"
+    )
+    assert top(elsewhere).id != "privileged-port-without-capability"
