@@ -31,7 +31,11 @@ def test_a_line_without_equals_is_a_broken_continuation_not_a_bad_value():
     assert d.id == "systemd-line-continuation-broken" and d.confidence >= CONFIDENT
     assert "Line 23 of /etc/systemd/system/llama-7b.service" in d.cause and "backslash" in d.cause
     # systemd before 240 said only "Missing '='."
-    assert top("[/run/systemd/system/x.service:4] Missing '='.\n").id == "systemd-line-continuation-broken"
+    old = top("[/run/systemd/system/x.service:4] Missing '='.\n")
+    assert (
+        old.id == "systemd-line-continuation-broken"
+        and "Line 4 of /run/systemd/system/x.service" in old.cause
+    )
     # a value systemd cannot use is still systemd-bad-value, beside the broken line
     both = run(
         "/run/u/a.service:3: Invalid memory limit 'lotsG', ignoring: Invalid argument\n"
