@@ -236,3 +236,14 @@ def test_vllm_binding_its_own_socket_on_a_low_port():
         "entrypoints/launchers/launcher.py", "model_executor/model_loader/weight_utils.py"
     )
     assert top(elsewhere).id != "privileged-port-without-capability"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "2026/01/02 10:11:12 http: Accept error: accept tcp [::]:9292: accept4: too many open files; retrying in 5ms\n",
+        "E gguf_init_from_file: failed to open GGUF file '/m/a.gguf' (Too many open files)\n",
+    ],
+)
+def test_running_out_of_descriptors_in_go_and_c_wordings(line):
+    assert top(line).id == "too-many-open-files"
