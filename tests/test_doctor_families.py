@@ -318,7 +318,7 @@ CASES = [
         "systemd-bad-value",
         "/run/x/llm.service:2: Failed to add dependency on network-online, ignoring: Invalid argument\n",
     ),
-    ("systemd-bad-value", "/run/x/llm.service:4: Missing '=', ignoring line.\n"),
+    ("systemd-line-continuation-broken", "/run/x/llm.service:4: Missing '=', ignoring line.\n"),
     ("systemd-bad-value", "/run/x/llm.service:3: Failed to parse CPU affinity '99-abc'\n"),
     (
         "systemd-bad-value",

@@ -110,7 +110,7 @@ def _exception_hits(t: Triage, raised: list[RaisedException]) -> set[str]:
 
 
 def _diagnosis(sig: Signature, hit: Hits, t: Triage, via_exception: bool = False) -> Diagnosis:
-    groups = _Format(hit.groups)
+    groups = _Format({**dict(sig.defaults), **hit.groups})
     raised_here = [e for e in t.raised.values() if e.line == hit.first_line]
     if raised_here:
         groups.setdefault("exception", raised_here[0].message)

@@ -56,6 +56,8 @@ class Signature:
     # (id, group): this entry counts only when entry `id` matched too and both captured the same `group` (the
     # upstream listening on the router's own port: two lines, one value)
     same_as: tuple[str, str] | None = None
+    # placeholders a wording may not capture (its value is on another line): their stand-in text
+    defaults: tuple[tuple[str, str], ...] = ()
 
     def hint(self, line: str) -> re.Match[str] | None:
         return _first_match(self.hints, line)
@@ -128,6 +130,7 @@ def load_signatures() -> tuple[Signature, ...]:
             hint_cause=e.get("hint_cause", ""),
             hint_requires=tuple(r.lower() for r in _as_tuple(e.get("hint_requires"))),
             same_as=tuple(e["same_as"].split(":", 1)) if e.get("same_as") else None,
+            defaults=tuple(e.get("defaults", {}).items()),
         )
         for e in knowledge_entries()
     )
