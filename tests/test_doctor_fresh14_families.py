@@ -188,11 +188,11 @@ def test_vllm_port_set_by_a_kubernetes_service():
         "ValueError: VLLM_PORT 'tcp://10.1.2.3:9000' appears to be a URI. This may be caused by a Kubernetes "
         "service discovery issue,check the warning in: https://docs.vllm.ai/en/latest/configuration/env_vars.html\n"
     )
-    assert d.id == "vllm-port-from-k8s-service" and "tcp://10.1.2.3:9000" in d.cause
+    assert d.id == "vllm-port-env-invalid" and "tcp://10.1.2.3:9000" in d.cause
     older = "    port = envs.VLLM_PORT\nValueError: invalid literal for int() with base 10: 'tcp://10.1.2.3:9000'\n"
-    assert top(older).id == "vllm-port-from-k8s-service"
+    assert top(older).id == "vllm-port-env-invalid"
     unrelated = "ValueError: invalid literal for int() with base 10: 'tcp://10.1.2.3:9000'\n"
-    assert top(unrelated).id != "vllm-port-from-k8s-service"
+    assert top(unrelated).id != "vllm-port-env-invalid"
 
 
 def test_a_template_that_fell_back_to_chatml():
