@@ -233,7 +233,8 @@ def _wrappers_aside(
             if other is not sig
         ):
             aside.append(hit)
-    return [(s, h) for s, h in found if h not in aside], aside
+    gone = {id(h) for h in aside}
+    return [(s, h) for s, h in found if id(h) not in gone], aside
 
 
 def rank(t: Triage) -> TriageResult:
