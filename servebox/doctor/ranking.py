@@ -10,6 +10,10 @@ Rules, in order:
   --kv-cache-dtype fp8 is the KV cache's, not the weights');
 - a stall marked `unless_progress` is only a note when the start kept making progress after it
   (compile, weights, graphs, requests), since a slow start is not a hang;
+- a `wrapper` entry (pydantic's 'N validation error for X' header) steps aside when another entry explains
+  the exception raised on its line (its message, or one of the lines it spans: pydantic's reason), since
+  that entry names the same refusal with its own fix;
+- an exception the engine's logger printed below ERROR (a caught warm-up failure) is never the root;
 - the root exception (the first raised exception that is not a wrapper such as EngineDeadError) is
   always shown; when no cause entry explains it (its line or its text), it is a competing cause, and
   with no cause entry at all it is the answer: "no known signature: X raised Y at line N";
@@ -147,17 +151,20 @@ def _diagnosis(sig: Signature, hit: Hits, t: Triage, via_exception: bool = False
     return d
 
 
-def _root(raised: list[RaisedException], consumed: set[int]) -> RaisedException | None:
-    """The first exception that is not a wrapper: not classified as one, and not on a line that a
+def _root(raised: list[RaisedException], consumed: set[int], ends: dict[int, int]) -> RaisedException | None:
+    """The first exception that is not a wrapper: not classified as one, and none of its lines one that a
     symptom entry matched (vLLM's 'failed to be inspected' is a ValueError that only points back)."""
     for exc in raised:
-        if exc.classification not in NOT_ROOT and exc.line not in consumed:
+        lines = range(exc.line, ends.get(exc.line, exc.line) + 1)
+        if exc.classification not in NOT_ROOT and not consumed.intersection(lines):
             return exc
     return None
 
 
-def _explains(sig: Signature, hit: Hits, exc: RaisedException) -> bool:
-    if any(n == exc.line for n, _ in hit.evidence) or hit.first_line == exc.line:
+def _explains(sig: Signature, hit: Hits, exc: RaisedException, end: int = 0) -> bool:
+    """The entry matched a line of the exception (its first, or one its message spans), or its text."""
+    lines = range(exc.line, max(end, exc.line) + 1)
+    if any(n in lines for n, _ in hit.evidence) or hit.first_line == exc.line:
         return True
     text = f"{exc.type}: {exc.message}"
     return sig.search(text) is not None or any(p.search(text) for p in sig.explains)
@@ -179,11 +186,11 @@ def _exception_diagnosis(exc: RaisedException) -> Diagnosis:
     )
 
 
-def _weigh_root(diagnoses: list[Diagnosis], causes: list, root: RaisedException | None) -> bool:
+def _weigh_root(diagnoses: list[Diagnosis], causes: list, root: RaisedException | None, end: int) -> bool:
     """Add the root exception as a cause when no cause entry explains it; True when it competes."""
     if root is None:
         return False
-    if causes and any(_explains(sig, hit, root) for _, sig, hit in causes):
+    if causes and any(_explains(sig, hit, root, end) for _, sig, hit in causes):
         return False
     for d, _, _ in causes:
         d.confidence = min(d.confidence, UNEXPLAINED_CAP)
@@ -209,18 +216,41 @@ def _verdict(top: Diagnosis | None, competing: bool) -> str:
     return "symptoms only" if top.role == "symptom" else "no failure"
 
 
+def _wrappers_aside(
+    found: list[tuple[Signature, Hits]], raised: list[RaisedException], ends: dict[int, int]
+) -> tuple[list[tuple[Signature, Hits]], list[Hits]]:
+    """A wrapper entry whose exception another matched entry explains steps aside (hidden, its lines
+    consumed like a superseded entry's): 'N validation error for ModelConfig' over the reason it wraps."""
+    at = {e.line: e for e in raised}
+    aside = []
+    for sig, hit in found:
+        exc = next((at[n] for n, _ in hit.evidence if n in at), None) if sig.wrapper else None
+        if exc is not None and any(
+            not other.wrapper
+            and other.role in ("cause", "symptom")
+            and _explains(other, h, exc, ends.get(exc.line, 0))
+            for other, h in found
+            if other is not sig
+        ):
+            aside.append(hit)
+    gone = {id(h) for h in aside}
+    return [(s, h) for s, h in found if id(h) not in gone], aside
+
+
 def rank(t: Triage) -> TriageResult:
     raised = sorted(t.raised.values(), key=lambda e: e.line)
     via = _exception_hits(t, raised)
     found, superseded = _matched(t)
+    found, aside = _wrappers_aside(found, raised, t.exception_ends)
+    superseded += aside
     # an exception on a symptom's line only points back; one on a superseded entry's line is
     # explained by the entry that superseded it
     consumed = {n for sig, hit in found if sig.role == "symptom" for n, _ in hit.evidence}
     consumed |= {n for hit in superseded for n, _ in hit.evidence}
-    root = _root(raised, consumed)
+    root = _root(raised, consumed, t.exception_ends)
     diagnoses = [_diagnosis(sig, hit, t, sig.id in via) for sig, hit in found]
     causes = [(d, sig, hit) for d, (sig, hit) in zip(diagnoses, found, strict=True) if d.role == "cause"]
-    competing = _weigh_root(diagnoses, causes, root)
+    competing = _weigh_root(diagnoses, causes, root, t.exception_ends.get(root.line, 0) if root else 0)
     aside = _refusals_beside_a_death(diagnoses)
     confident = {
         d.category

@@ -30,6 +30,9 @@ class Signature:
     fix: str
     excerpt: str
     generic: bool = False
+    # a catch-all for one exception's header (pydantic's 'N validation error for X'): it steps aside when
+    # another entry explains the same exception (its message, or a line of it such as pydantic's reason)
+    wrapper: bool = False
     fatal: bool = True
     supersedes: tuple[str, ...] = ()  # ids this one outranks and hides when both match
     unless_progress: bool = False  # a stall that does not count when the start kept progressing
@@ -112,6 +115,7 @@ def load_signatures() -> tuple[Signature, ...]:
             fix=e["fix"],
             excerpt=e["excerpt"],
             generic=bool(e.get("generic", False)),
+            wrapper=bool(e.get("wrapper", False)),
             fatal=bool(e.get("fatal", e["role"] in ("cause", "symptom"))),
             supersedes=_as_tuple(e.get("supersedes")),
             unless_progress=bool(e.get("unless_progress", False)),

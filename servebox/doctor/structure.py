@@ -50,11 +50,12 @@ FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<func
 class Prefix:
     component: str  # "EngineCore_DP0", "Worker_TP1", "APIServer", "rank0", a unit or model id, or ""
     payload: str  # the line without its prefixes
+    level: str = ""  # the logging level the engine's logger printed (INFO, WARNING, ERROR, ...), if any
 
 
 def split_prefix(line: str) -> Prefix:
     """Peel process, journal, time, level and rank prefixes; the innermost process tag wins."""
-    component = ""
+    component, level = "", ""
     text = line.rstrip("\r\n")
     m = _JOURNAL.match(text)
     if m:
@@ -74,11 +75,11 @@ def split_prefix(line: str) -> Prefix:
         component, text = m["model"], text[m.end() :]
     m = _LEVEL_OLD.match(text) or _LEVEL.match(text)
     if m:
-        text = text[m.end() :]
+        level, text = m[0].split(None, 1)[0], text[m.end() :]
     m = _RANK.match(text)
     if m:
         component, text = component or m[1], text[m.end() :]
-    return Prefix(component, text)
+    return Prefix(component, text, level)
 
 
 @dataclass(frozen=True)

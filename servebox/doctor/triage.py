@@ -39,6 +39,9 @@ PATTERN_WINDOW = 640  # patterns see this much before their keyword and twice as
 EXCEPTION_LINE_KEPT = 4096  # an exception line longer than this is parsed from its head
 EXCEPTIONS_KEPT = 64
 INCIDENTS_READ = 256  # up's incident lines read back (each names a cause; the first few are enough)
+# a traceback the engine's own logger printed below ERROR (vLLM's logger.warning(..., exc_info=True) of a
+# chat-template warm-up) was caught and logged, not raised out of the process: never the root
+HANDLED_LEVELS = {"WARNING", "WARN", "INFO", "DEBUG"}
 
 
 class Evidence(BaseModel):
@@ -72,6 +75,7 @@ class RaisedException(BaseModel):
     classification: str  # configuration, resource, environment, data, engine bug, symptom, warning
     raised_in: str = ""  # the innermost frame's file, when the traceback shows it
     occurrences: int = 1
+    handled: bool = False  # printed by the engine's logger below ERROR: caught and logged, not raised
 
 
 class TriageResult(BaseModel):
@@ -150,6 +154,8 @@ class Triage:
         self.framer = LineFramer(max_line)
         self.hits: dict[str, Hits] = {}
         self.raised: dict[tuple[str, str, str], RaisedException] = {}
+        # an exception's first line -> the last line its message spans (pydantic's reason lines)
+        self.exception_ends: dict[int, int] = {}
         self.lines = 0
         self.bytes = 0
         self.incidents_read = 0
@@ -243,13 +249,16 @@ class Triage:
             return
         message = exc.message
         if exc.type == "ValidationError":  # pydantic: the reason is on the next lines
-            message = " ".join([message, *self._following(chunk, end, 2)])
-        self._record(
-            exc, message, prefix.component, number, lambda: self._frame(chunk, start, prefix.component)
-        )
+            following, read = self._following(chunk, end, 2)
+            message = " ".join([message, *following])
+            self.exception_ends[number] = number + read
+        handled = prefix.level in HANDLED_LEVELS
+        frame = lambda: self._frame(chunk, start, prefix.component)  # noqa: E731
+        self._record(exc, message, prefix.component, number, frame, handled)
 
     @staticmethod
-    def _following(chunk: bytes, end: int, count: int) -> list[str]:
+    def _following(chunk: bytes, end: int, count: int) -> tuple[list[str], int]:
+        """The payloads of the next `count` lines (pydantic's reason), and how many lines were read."""
         out = []
         for _ in range(count):
             if end >= len(chunk):
@@ -259,8 +268,9 @@ class Triage:
             out.append(split_prefix(chunk[end + 1 : nxt].decode("utf-8", "replace")).payload.strip())
             end = nxt
         # pydantic appends the whole input ("[type=value_error, input_value=ArgsKwargs(...") to the reason
+        read = len(out)
         out = [PYDANTIC_INPUT.sub("", t) for t in out]
-        return [t for t in out if t and not t.startswith("For further information")]
+        return [t for t in out if t and not t.startswith("For further information")], read
 
     @staticmethod
     def _frame(chunk: bytes, start: int, component: str) -> str:
@@ -278,16 +288,19 @@ class Triage:
                 return m["file"].split("site-packages/", 1)[-1] + f":{m['line']}"
         return ""
 
-    def _record(self, exc: ExceptionLine, message: str, component: str, number: int, frame) -> None:
-        """Keep the first of each distinct exception (with its frame, looked up only then), count the rest."""
+    def _record(
+        self, exc: ExceptionLine, message: str, component: str, number: int, frame, handled: bool = False
+    ) -> None:
+        """Keep the first of each distinct exception (with its frame, looked up only then), count the rest;
+        one logged as handled and later raised for real is kept as raised."""
         key = (component, exc.type, message[:200])
         seen = self.raised.get(key)
-        if seen is not None:
+        if seen is not None and (handled or not seen.handled):
             seen.occurrences += 1
             return
-        if len(self.raised) >= EXCEPTIONS_KEPT:
+        if seen is None and len(self.raised) >= EXCEPTIONS_KEPT:
             return
-        kind = "warning" if exc.type.endswith("Warning") else classify(exc)
+        kind = "warning" if exc.type.endswith("Warning") or handled else classify(exc)
         self.raised[key] = RaisedException(
             line=number,
             component=component,
@@ -295,6 +308,8 @@ class Triage:
             message=message[:600],
             classification=kind,
             raised_in=frame(),
+            occurrences=1 + (seen.occurrences if seen is not None else 0),
+            handled=handled,
         )
 
     def error_tail(self) -> list[tuple[int, str]]:
