@@ -227,3 +227,15 @@ def test_a_worker_relay_line_is_read_as_the_exception_it_carries():
     assert result.exception.message == "Some unheard-of failure 42." and result.exception.line == 1
     top = result.diagnoses[0]
     assert top.id == "uncaught-exception" and "init_device" in top.cause and top.confidence < CONFIDENT
+
+
+def test_a_family_on_pydantics_reason_line_quotes_the_exception():
+    """A wording that matches the reason line below pydantic's header gets that exception's message for its
+    {exception} placeholder, not an empty one."""
+    r = run(
+        "pydantic_core._pydantic_core.ValidationError: 1 validation error for ParallelConfig\n"
+        "  Value error, Failed to import Ray: No module named 'ray'.Please install Ray with `pip install ray`. "
+        "[type=value_error, input_value=ArgsKwargs((), {}), input_type=ArgsKwargs]\n"
+    )
+    top = r.diagnoses[0]
+    assert top.id == "optional-package-missing" and "Failed to import Ray" in top.cause and "?" not in top.cause

@@ -115,7 +115,9 @@ def _exception_hits(t: Triage, raised: list[RaisedException]) -> set[str]:
 
 def _diagnosis(sig: Signature, hit: Hits, t: Triage, via_exception: bool = False) -> Diagnosis:
     groups = _Format({**dict(sig.defaults), **hit.groups})
-    raised_here = [e for e in t.raised.values() if e.line == hit.first_line]
+    raised_here = [  # raised on this line, or spanning it (pydantic's reason below its header)
+        e for e in t.raised.values() if e.line <= hit.first_line <= t.exception_ends.get(e.line, e.line)
+    ]
     if raised_here:
         groups.setdefault("exception", raised_here[0].message)
         groups.setdefault("exception_type", raised_here[0].type.rsplit(".", 1)[-1])
