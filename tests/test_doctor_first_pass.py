@@ -238,4 +238,6 @@ def test_a_family_on_pydantics_reason_line_quotes_the_exception():
         "[type=value_error, input_value=ArgsKwargs((), {}), input_type=ArgsKwargs]\n"
     )
     top = r.diagnoses[0]
-    assert top.id == "optional-package-missing" and "Failed to import Ray" in top.cause and "?" not in top.cause
+    assert (
+        top.id == "optional-package-missing" and "Failed to import Ray" in top.cause and "?" not in top.cause
+    )
