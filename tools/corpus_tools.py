@@ -16,6 +16,17 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 
 
+def use_ports(base: int, gguf: str | None = None) -> None:
+    """A maker's own ports unless the environment names others: the engine at BASE, llama-server at BASE+1,
+    servebox's own serve at BASE+2 (tools/doctor-corpus.py reads them); and its tiny GGUF's path."""
+    for offset, var in enumerate(
+        ("DOCTOR_CORPUS_PORT", "DOCTOR_CORPUS_LLAMA_PORT", "DOCTOR_CORPUS_SERVE_PORT")
+    ):
+        os.environ.setdefault(var, str(base + offset))
+    if gguf:
+        os.environ.setdefault("DOCTOR_CORPUS_GGUF", gguf)
+
+
 def load(name: str, file: str):
     """A tool of this folder as a module (their names need not be importable)."""
     spec = importlib.util.spec_from_file_location(name, HERE / file)

@@ -25,15 +25,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-from corpus_tools import load  # tools/ is on sys.path: the makers run as scripts
+from corpus_tools import load, use_ports  # tools/ is on sys.path: the makers run as scripts
 
-for _var, _port in (
-    ("DOCTOR_CORPUS_PORT", "18560"),
-    ("DOCTOR_CORPUS_LLAMA_PORT", "18561"),
-    ("DOCTOR_CORPUS_SERVE_PORT", "18562"),
-):
-    os.environ.setdefault(_var, _port)
-os.environ.setdefault("DOCTOR_CORPUS_GGUF", "/tmp/df11/tiny-f32.gguf")
+use_ports(18560, "/tmp/df11/tiny-f32.gguf")
 HERE = Path(__file__).resolve().parent
 CHAT = [{"role": "user", "content": "What is the weather in Paris?"}]
 # a 1x1 PNG, as a client would send a screenshot

@@ -28,15 +28,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-from corpus_tools import load  # tools/ is on sys.path: the makers run as scripts
+from corpus_tools import load, use_ports  # tools/ is on sys.path: the makers run as scripts
 
-for _var, _port in (
-    ("DOCTOR_CORPUS_PORT", "18410"),
-    ("DOCTOR_CORPUS_LLAMA_PORT", "18411"),
-    ("DOCTOR_CORPUS_SERVE_PORT", "18412"),
-):
-    os.environ.setdefault(_var, _port)
-os.environ.setdefault("DOCTOR_CORPUS_GGUF", "/tmp/df14/tiny-f32.gguf")
+use_ports(18410, "/tmp/df14/tiny-f32.gguf")
 HERE = Path(__file__).resolve().parent
 NOBODY = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
 

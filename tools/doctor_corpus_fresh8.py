@@ -20,11 +20,9 @@ import tempfile
 from pathlib import Path
 
 import corpus_tools  # tools/ is on sys.path: the makers run as scripts
-from corpus_tools import load
+from corpus_tools import load, use_ports
 
-for _var, _port in (("DOCTOR_CORPUS_PORT", "18260"), ("DOCTOR_CORPUS_LLAMA_PORT", "18261")):
-    os.environ.setdefault(_var, _port)
-os.environ.setdefault("DOCTOR_CORPUS_SERVE_PORT", "18262")
+use_ports(18260)
 VLLM_PORT = 18263
 VLLM_TIMEOUT = float(os.environ.get("DOCTOR_CORPUS_VLLM_TIMEOUT", "420"))
 HERE = Path(__file__).resolve().parent

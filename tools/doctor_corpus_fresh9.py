@@ -25,14 +25,9 @@ import tempfile
 from pathlib import Path
 
 import corpus_tools  # tools/ is on sys.path: the makers run as scripts
-from corpus_tools import load
+from corpus_tools import load, use_ports
 
-for _var, _port in (
-    ("DOCTOR_CORPUS_PORT", "18360"),
-    ("DOCTOR_CORPUS_LLAMA_PORT", "18361"),
-    ("DOCTOR_CORPUS_SERVE_PORT", "18362"),
-):
-    os.environ.setdefault(_var, _port)
+use_ports(18360)
 VLLM_PORT = 18363
 VLLM_TIMEOUT = float(os.environ.get("DOCTOR_CORPUS_VLLM_TIMEOUT", "420"))
 HERE = Path(__file__).resolve().parent
