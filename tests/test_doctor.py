@@ -24,7 +24,7 @@ def test_knowledge_base_is_large_and_well_formed():
     assert len(ENTRIES) >= 45
     ids = [e["id"] for e in ENTRIES]
     assert len(ids) == len(set(ids))
-    assert {e["role"] for e in ENTRIES} == {"cause", "symptom", "progress", "shutdown"}
+    assert {e["role"] for e in ENTRIES} == {"cause", "symptom", "progress", "shutdown", "note"}
     assert len(load_signatures()) == len(ENTRIES)
 
 

@@ -68,7 +68,7 @@ CASES = [
         "srv    load_model: the draft model 'd.gguf' is not compatible with the target model 't.gguf'",
     ),
     (
-        "llamacpp-backend-library-mismatch",
+        "llamacpp-backend-not-dl-build",
         "load_backend: failed to find ggml_backend_init in /opt/llama/lib/libggml-vulkan.so",
     ),
     (

@@ -52,7 +52,7 @@ def _matched(t: Triage) -> tuple[list[tuple[Signature, Hits]], list[Hits]]:
         (sig, hit)
         for sig in t.signatures
         if (hit := t.hits.get(sig.id)) is not None
-        and sig.role in ("cause", "symptom")
+        and sig.role in ("cause", "symptom", "note")
         and (not sig.requires or t.seen_requirements.intersection(sig.requires))
         and not (hit.weak and sig.hint_requires and not t.seen_requirements.intersection(sig.hint_requires))
         and (sig.same_as is None or _same_value(t, hit, *sig.same_as))
