@@ -87,6 +87,22 @@ def test_crash_on_every_request_reaches_the_start_limit(tmp_path):
         sup.stop_all()
 
 
+def test_a_request_racing_the_give_up_does_not_start_the_engine_again(tmp_path):
+    """ensure_running checks `failed` before it takes the engine's lock; a request that passed that check
+    while on_death was giving up then found a dead, accounted process and launched it again (a fresh-clone CI
+    run read verdict 'starting' after the give-up). Replayed without timing: the launch it reaches must refuse."""
+    sup = supervisor(tmp_path, fake_model(tmp_path, env={"FAKE_FAIL_AT_START": NO_KV}), restart_limit=5)
+    try:
+        sup.start_eager()
+        st = sup.engines["m"]
+        assert st.failed and st.verdict.state == "failed"
+        starts = st.process.starts
+        sup._launch(st, "request")  # what ensure_running's locked branch calls
+        assert st.process.starts == starts and st.verdict.state == "failed" and not st.process.alive()
+    finally:
+        sup.stop_all()
+
+
 def test_the_same_diagnosis_twice_stops_the_restart_loop(tmp_path):
     sup = supervisor(tmp_path, fake_model(tmp_path, env={"FAKE_FAIL_AT_START": NO_KV}), restart_limit=5)
     try:

@@ -104,7 +104,9 @@ class Supervisor:
     def _launch(self, st: EngineState, why: str) -> None:
         assert st.process is not None
         with self.lock:
-            if self._stop.is_set():  # shutting down: a pending restart must not start an engine
+            # shutting down, or given up (a request that checked `failed` before on_death finished giving up
+            # must not start it again): no engine starts
+            if self._stop.is_set() or st.failed:
                 return
             for other in self.engines.values():  # exclusive groups: swap out the running member
                 if (
