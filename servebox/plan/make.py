@@ -12,7 +12,7 @@ import math
 from servebox.checkpoint.facts import Checkpoint
 from servebox.engines.vllm.flags import ServeFlags
 from servebox.engines.vllm.non_kv import non_kv_memory
-from servebox.engines.vllm.profile import EngineProfile, batch_defaults, gpu_arch
+from servebox.engines.vllm.profile import EngineProfile, batch_shape_of, gpu_arch
 from servebox.errors import InputError
 from servebox.hardware import GPU
 from servebox.plan.known_failures import failure_message, known_failure
@@ -55,9 +55,7 @@ def settings(
             f"{gpu.name} (compute capability {cc[0]}.{cc[1]}) has no bf16: vLLM casts to float16"
         )
         model_dtype = "float16"
-    default_seqs, default_tokens = batch_defaults(profile, gpu.total_bytes, gpu.model)
-    seqs = flags.max_num_seqs or default_seqs
-    tokens = flags.max_num_batched_tokens or default_tokens
+    seqs, tokens = batch_shape_of(flags, profile, gpu)
     if flags.max_num_seqs is None or flags.max_num_batched_tokens is None:
         assumptions.append(
             f"vLLM {profile.matched}'s API-server defaults for a {gpu.total_gib:.0f} GiB {gpu.model}: "

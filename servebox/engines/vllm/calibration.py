@@ -169,11 +169,9 @@ def lookup(
 def batch_shape(flags, gpu, arch, profile) -> tuple[int, int]:
     """(max_num_batched_tokens, captured sizes) as make_plan resolves them for these flags, model and release."""
     from servebox.engines.vllm.non_kv import _sizes
-    from servebox.engines.vllm.profile import batch_defaults
+    from servebox.engines.vllm.profile import batch_shape_of
 
-    default_seqs, default_tokens = batch_defaults(profile, gpu.total_bytes, gpu.model)
-    seqs = flags.max_num_seqs or default_seqs
-    tokens = flags.max_num_batched_tokens or default_tokens
+    seqs, tokens = batch_shape_of(flags, profile, gpu)
     spec = flags.speculative_config or {}
     return tokens, len(_sizes(flags, seqs, int(spec.get("num_speculative_tokens") or 0), arch, profile))
 

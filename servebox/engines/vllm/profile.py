@@ -131,6 +131,12 @@ def batch_defaults(profile: EngineProfile, gpu_total_bytes: int, gpu_model: str 
     raise ValueError("vllm.toml [[batch_defaults]] has no tier for 0 GiB")
 
 
+def batch_shape_of(flags, profile: EngineProfile, gpu) -> tuple[int, int]:
+    """(max_num_seqs, max_num_batched_tokens) the engine runs with: the flags', else batch_defaults."""
+    seqs, tokens = batch_defaults(profile, gpu.total_bytes, gpu.model)
+    return flags.max_num_seqs or seqs, flags.max_num_batched_tokens or tokens
+
+
 def mtp_load_entry(build: str) -> dict | None:
     """vllm.toml [mtp_load.BUILD]: what this engine build's MTP drafter loads beyond its layers (None: upstream's
     rule alone)."""
