@@ -1,0 +1,70 @@
+"""Which public threads may teach doctor and which only measure it: a fixed split by a hash of the thread's URL.
+
+Engineers who grow the knowledge base from public threads and engineers who make unseen batches from public
+threads work at the same time from the same search results; without a rule decided in advance the same thread
+could land on both sides and the unseen figure would overstate. `side(url)` is that rule: sha256 of the
+normalised URL (scheme, fragment, query and trailing slash dropped, host lower-cased; a pull request counts as
+its issue number's thread), even -> "train", odd -> "measure".
+Run: python tools/corpus_split.py URL [URL...]   (prints the side of each)
+     python tools/corpus_split.py --check         (batch cases of the corpus whose thread is on the train side)
+The rule holds from batch fresh-17 on (FIRST_BATCH); earlier batches were made before it and were each learnt from
+after they were scored.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import sys
+import tomllib
+from pathlib import Path
+from urllib.parse import urlsplit
+
+FIRST_BATCH = 17
+MOVED = {
+    "ggerganov/llama.cpp": "ggml-org/llama.cpp",
+    "jmorganca/ollama": "ollama/ollama",
+}  # one thread, two URLs
+MANIFEST = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "doctor-corpus" / "manifest.toml"
+
+
+def normalise(url: str) -> str:
+    """The thread a URL points into: host and path only, a comment anchor or a /files tab dropped."""
+    parts = urlsplit(url.strip())
+    path = parts.path.rstrip("/")
+    match = re.match(r"(/[^/]+/[^/]+)/(?:issues|pull|discussions)/(\d+)", path)
+    if parts.netloc.lower().endswith("github.com") and match:
+        repo = match.group(1).lower().strip("/")
+        path = f"/{MOVED.get(repo, repo)}/thread/{match.group(2)}"
+    return f"{parts.netloc.lower()}{path}"
+
+
+def side(url: str) -> str:
+    digest = hashlib.sha256(normalise(url).encode()).digest()
+    return "train" if digest[-1] % 2 == 0 else "measure"
+
+
+def contaminated() -> list[str]:
+    """Batch cases (unseen measures, fresh-17 on) whose public thread is on the train side."""
+    cases = tomllib.loads(MANIFEST.read_text())["case"]
+    return [
+        c["file"]
+        for c in cases
+        if int(re.sub(r"\D", "", c.get("batch", "")) or 0) >= FIRST_BATCH
+        and c["source"].startswith("http")
+        and side(c["source"]) == "train"
+    ]
+
+
+def main(argv: list[str]) -> int:
+    if argv == ["--check"]:
+        bad = contaminated()
+        print("\n".join(bad) or "no batch case comes from a train-side thread")
+        return 1 if bad else 0
+    for url in argv:
+        print(f"{side(url)}\t{url}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
