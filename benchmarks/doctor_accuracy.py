@@ -6,7 +6,8 @@ honest one (see the manifest's header: the last growth of the knowledge base kne
 misses' families, so `fresh` cases, made after it, are the clean measure). Prints top-1 and top-3 rates and the number of confident wrong answers (a wrong top
 diagnosis with confidence >= 0.7), overall, on held-back cases, and per origin (made here /
 public thread), and one line per `batch` (e.g. "fresh-4", made by someone who did not write the
-knowledge base). An expected id "new:<id>" names a cause no signature knows: it counts as a miss
+knowledge base), and for cases taught from public threads (`train`, `round`) their first answers, recorded
+before the knowledge base learnt from them: the learning curve. An expected id "new:<id>" names a cause no signature knows: it counts as a miss
 (an honest one), and as confidently wrong only if doctor names another cause at >= 0.7. With --baseline REV, the triage of git revision REV (e.g. 0c366c8, before issue 12)
 is scored on the same corpus in the same run, for the before/after figure.
 Run: python benchmarks/doctor_accuracy.py [--verbose] [--batch NAME] [--baseline REV]
@@ -116,6 +117,32 @@ def baseline(rev: str, cases: list[dict]) -> str:
     return f"  baseline {rev}: top-1 {top1 / n:6.1%}, no diagnosis {none / n:6.1%}, confident wrong {wrong}"
 
 
+def first_answers(cases: list[dict]) -> list[str]:
+    """The learning curve of cases taught from public threads (`train`, `round`): each case's answer as
+    recorded when it was added, before the knowledge base learnt from it (an unseen figure too)."""
+    rounds: dict[tuple[str, int], list[int]] = {}
+    for case in cases:
+        if "first_answer" not in case:
+            continue
+        right = case["first_answer"] == case.get("expected_when_made", case["expected"])
+        wrong = not right and case["first_answer"] != "none" and case.get("first_confidence", 0) >= CONFIDENT
+        tally = rounds.setdefault((case["train"], case.get("round", 0)), [0, 0, 0])
+        tally[0], tally[1], tally[2] = tally[0] + 1, tally[1] + right, tally[2] + wrong
+    lines, total = [], [0, 0, 0]
+    for (train, rnd), (n, right, wrong) in sorted(rounds.items()):
+        lines.append(
+            f"  {train} round {rnd}: {n:3} threads, right before learning {right:3} ({right / n:6.1%}), "
+            f"confident wrong {wrong} (recorded when added)"
+        )
+        total = [total[0] + n, total[1] + right, total[2] + wrong]
+    if total[0]:
+        lines.append(
+            f"  taught from threads, all rounds: {total[0]} threads, right before learning {total[1]} "
+            f"({total[1] / total[0]:6.1%}), confident wrong {total[2]}"
+        )
+    return lines
+
+
 def main() -> None:
     cases = load_cases()
     if "--batch" in sys.argv:  # score one batch only, e.g. --batch fresh-4
@@ -123,7 +150,10 @@ def main() -> None:
         cases = [c for c in cases if c.get("batch") == wanted]
     groups = score(cases, verbose="--verbose" in sys.argv)
     print(f"doctor on {len(cases)} real failure logs (tests/fixtures/doctor-corpus):")
-    batches = sorted(name for name in groups if name.startswith("batch "))
+    batches = sorted(
+        (name for name in groups if name.startswith("batch ")),
+        key=lambda name: (len(name), name),  # fresh-4 before fresh-10
+    )
     for name in ("all", "held back", "built from", "fresh", "made here", "public", *batches):
         g = groups.get(name)
         if g:
@@ -131,6 +161,8 @@ def main() -> None:
                 f"  {name:10}: {g['n']:3} logs, top-1 {g['top1'] / g['n']:6.1%}, top-3 {g['top3'] / g['n']:6.1%}, "
                 f"confident wrong {g['confident_wrong']} (measured)"
             )
+    for line in first_answers(cases):
+        print(line)
     if "--baseline" in sys.argv:
         print(baseline(sys.argv[sys.argv.index("--baseline") + 1], cases))
 
