@@ -41,6 +41,7 @@ class RawUpstream:
         self.close_second = close_second
         self.headers: list[dict[str, str]] = []
         self.connections = 0
+        self.writers: set[asyncio.StreamWriter] = set()
         self.loop = asyncio.new_event_loop()
         self.ready = threading.Event()
         self.thread = threading.Thread(target=self._run, daemon=True)
@@ -62,9 +63,18 @@ class RawUpstream:
             self.loop.run_forever()
         finally:
             server.close()
+            # keep-alive connections still wait in readuntil: close them so each _serve returns, or their
+            # coroutines are collected unfinished (pytest's unraisable-exception warning) with the loop
+            for writer in list(self.writers):
+                writer.close()
+            pending = asyncio.all_tasks(self.loop)
+            if pending:
+                self.loop.run_until_complete(asyncio.wait(pending, timeout=5))
+            self.loop.close()
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.connections += 1
+        self.writers.add(writer)
         served = 0
         try:
             while True:
@@ -83,6 +93,7 @@ class RawUpstream:
         except (asyncio.IncompleteReadError, ConnectionError):
             return
         finally:
+            self.writers.discard(writer)
             writer.close()
 
     async def _answer(self, request_line: str, body: bytes, writer: asyncio.StreamWriter) -> bool:

@@ -245,3 +245,22 @@ def test_stream_guard_reassembles_events_across_chunks():
     tail, outcome = guard.end(None)
     assert out.endswith(finish) and b"usage" not in out and b"[DONE]" not in out
     assert tail == b"data: [DONE]\n\n" and outcome == "ok" and guard.usage["completion_tokens"] == 9
+
+
+def test_raw_upstream_ends_its_idle_keepalive_connections(monkeypatch):
+    """The test upstream closes connections still open when it stops, so no coroutine of it is collected
+    unfinished later (that showed as pytest's unraisable-exception warning in a whole-suite run)."""
+    import gc  # noqa: PLC0415
+    import sys  # noqa: PLC0415
+
+    unraisable = []
+    monkeypatch.setattr(sys, "unraisablehook", unraisable.append)
+    with RawUpstream() as upstream:
+        client = socket.create_connection(("127.0.0.1", upstream.port))
+        deadline = time.monotonic() + 10
+        while upstream.connections == 0 and time.monotonic() < deadline:
+            time.sleep(0.01)
+    client.close()
+    upstream = None
+    gc.collect()
+    assert unraisable == []
