@@ -31,7 +31,7 @@ from servebox.check.runtime_rules import (
 from servebox.check.template_rules import rule_template
 from servebox.checkpoint.facts import Checkpoint
 from servebox.engines.vllm.flags import ServeFlags
-from servebox.engines.vllm.profile import batch_defaults, load_profile
+from servebox.engines.vllm.profile import batch_shape_of, load_profile
 from servebox.hardware import GPU
 
 __all__ = ["CheckReport", "EngineRules", "Finding", "load_engine_rules", "run_check"]
@@ -68,8 +68,7 @@ def run_check(
         rule_template,
     ):
         findings += rule(ctx)
-    defaults = batch_defaults(load_profile(engine.version), gpu.total_bytes, gpu.model)
-    findings += rule_scheduler(ctx, defaults)
+    findings += rule_scheduler(ctx, batch_shape_of(flags, load_profile(engine.version), gpu))
     findings += rule_hybrid_offloading(ctx, rest)
     if not any(
         f.severity == "error" and f.rule in ("tp-heads", "tp-kv-heads", "kv-dtype-backend") for f in findings

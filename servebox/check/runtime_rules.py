@@ -75,9 +75,9 @@ def rule_kv_backend(ctx: Context) -> list[Finding]:
     return []
 
 
-def rule_scheduler(ctx: Context, defaults: tuple[int, int]) -> list[Finding]:
-    seqs = ctx.flags.max_num_seqs or defaults[0]
-    tokens = ctx.flags.max_num_batched_tokens or defaults[1]
+def rule_scheduler(ctx: Context, shape: tuple[int, int]) -> list[Finding]:
+    """`shape`: (max_num_seqs, max_num_batched_tokens) the engine will run with (profile.batch_shape_of)."""
+    seqs, tokens = shape
     out = []
     if tokens < seqs:
         out.append(
