@@ -90,9 +90,8 @@ def test_symptoms_only_point_elsewhere(run_cli):
     assert data.verdict == "symptoms only" and data.diagnoses[0].id == "engine-core-init-failed"
 
 
-@pytest.mark.parametrize(
-    "module", ["servebox.cli", "servebox"]
-)  # `python -m servebox` too (fresh-18's engineer)
+# `python -m servebox` too (fresh-18's engineer tried it)
+@pytest.mark.parametrize("module", ["servebox.cli", "servebox"])
 def test_cli_reads_stdin_and_exits_1_on_a_cause(module):
     proc = subprocess.run(
         [sys.executable, "-m", module, "doctor", "--log", "-"],
