@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -152,7 +153,7 @@ def main() -> None:
     print(f"doctor on {len(cases)} real failure logs (tests/fixtures/doctor-corpus):")
     batches = sorted(
         (name for name in groups if name.startswith("batch ")),
-        key=lambda name: (len(name), name),  # fresh-4 before fresh-10
+        key=lambda name: (int(re.sub(r"\D", "", name) or 0), name),  # fresh-4 before fresh-10, 18 before 18b
     )
     for name in ("all", "held back", "built from", "fresh", "made here", "public", *batches):
         g = groups.get(name)
