@@ -1,12 +1,13 @@
 """Run `vllm serve` cases (the command line users type) with a bound each; keep each whole log.
 
-Used for the doctor corpus batch fresh-13 (tools/gpu-fresh13-cases.json), copied into .gpu/run/ of the ../shared/gpu kit,
+Used for the doctor corpus batches fresh-13 and fresh-17 (tools/gpu-fresh13-cases.json, tools/gpu-fresh17-cases.json), copied into .gpu/run/ of the ../shared/gpu kit,
 whose bundle also needs uvicorn, prometheus-fastapi-instrumentator, model-hosting-container-standards (+ jmespath,
 supervisor), watchfiles, setproctitle and python-multipart wheels for the API server.
 Usage: python3 .gpu/run/serve_drive.py TOTAL_S PARALLEL CASE [CASE...]
 A case is .gpu/run/scases/CASE.json: {"case", "args": [serve args], "env": {}, "timeout": s,
 "first": {"args": [...], "env": {}}} -- "first" starts another engine and waits until it serves
-before the case itself starts (two engines on one GPU).
+before the case itself starts (two engines on one GPU); with "same_port_as_first": true the case is
+given the first engine's port (a port already taken).
 A case ends when the server is up ("Application startup complete": its group is killed, as an
 operator would read a running server's log), when the process exits, or at its timeout.
 """
@@ -98,7 +99,8 @@ def main():
                 first = start(c["first"]["args"], c["first"].get("env", {}), port, flog)
                 st = wait(first, flog, min(end, time.time() + 200))
                 print(f"{n} first engine: {st}", flush=True)
-            port += 1
+            if not c.get("same_port_as_first"):
+                port += 1
             t0 = time.time()
             dl = min(end, t0 + c.get("timeout", 150))
             running.append((n, start(c["args"], c.get("env", {}), port, log), log, dl, t0, first))
