@@ -1,0 +1,84 @@
+"""What stop 23's unseen batches taught after they were scored (fresh-17 on the H200, fresh-18/18b/19/19b public):
+each family on lines other than the corpus excerpts, and the readings it must not take."""
+
+from __future__ import annotations
+
+import io
+
+from servebox.doctor.ranking import CONFIDENT
+from servebox.doctor.triage import triage_stream
+
+ARCH = "ValueError: Cannot find model module. 'Qwen9ForCausalLM' is not a registered model in the Transformers library (only relevant if the model is meant to be in Transformers) and 'AutoModel' is not present in the model config's 'auto_map' (relevant if the model is custom)."
+
+
+def top(text: str):
+    r = triage_stream(io.StringIO(text), "t")
+    return next(d for d in r.diagnoses if d.role in ("cause", "symptom"))
+
+
+def test_transformers_wording_without_the_flag_is_an_architecture_this_vllm_lacks():
+    d = top(ARCH + "\n")
+    assert d.id == "unknown-architecture" and "Qwen9ForCausalLM" in d.cause
+
+
+def test_transformers_wording_with_the_flag_is_the_flag():
+    args = "(APIServer pid=7) INFO 12-03 10:00:00 [utils.py:253] non-default args: {'model': '/m', 'model_impl': 'transformers'}\n"
+    assert top(args + ARCH + "\n").id == "transformers-impl-unavailable"
+
+
+def test_automodel_refusal_counts_only_after_vllms_own_fallback_line():
+    refusal = "ERROR 03-13 03:20:24 engine.py:400] Unrecognized configuration class <class 'transformers.models.x.configuration_x.XConfig'> for this kind of AutoModel: AutoModel.\n"
+    fell_back = "XForCausalLM has no vLLM implementation, falling back to Transformers implementation. Some features may not be supported.\n"
+    d = top(fell_back + refusal)
+    assert d.id == "unknown-architecture" and d.confidence < CONFIDENT
+    assert "unknown-architecture" not in {d.id for d in triage_stream(io.StringIO(refusal), "t").diagnoses}
+
+
+def test_fa_version_refusal_explains_the_bare_assertion_after_it():
+    d = top(
+        "ERROR 02-17 20:51:49 flash_attn.py:152] Cannot use FA version 2 is not supported due to FA2 is only supported on devices with compute capability >= 8\n"
+        "ERROR 02-17 20:51:49 core.py:210] EngineCore hit an exception: Traceback (most recent call last):\n"
+        'ERROR 02-17 20:51:49 core.py:210]   File "/x/vllm/v1/attention/backends/flash_attn.py", line 156, in __init__\n'
+        "ERROR 02-17 20:51:49 core.py:210]     assert is_fa_version_supported(self.fa_version)\n"
+        "ERROR 02-17 20:51:49 core.py:210] AssertionError\n"
+    )
+    assert d.id == "flash-attn-gpu-unsupported" and "compute capability >= 8" in d.cause
+
+
+def test_an_app_spawning_a_missing_engine_binary():
+    assert top("Error: spawn llama-server ENOENT\n").id == "engine-binary-missing"
+    assert (
+        top("failed to spawn /opt/bin/llama-server: no such file or directory\n").id
+        == "engine-binary-missing"
+    )
+
+
+def test_go_resolver_failure_names_the_host_and_the_resolver():
+    d = top(
+        'Error: Get "https://huggingface.co/api/models": dial tcp: lookup huggingface.co on 127.0.0.53:53: server misbehaving\n'
+    )
+    assert d.id == "machine-dns-lookup-failed" and "huggingface.co" in d.cause and "127.0.0.53:53" in d.cause
+    d = top("dial tcp: lookup registry.example: no such host\n")
+    assert d.id == "machine-dns-lookup-failed" and "the machine's resolver" in d.cause
+
+
+def test_pip_with_no_such_release_and_a_source_tree_shadowing_vllm():
+    d = top(
+        "ERROR: Could not find a version that satisfies the requirement vllm==9.9.9 (from versions: 0.1.0)\n"
+    )
+    assert d.id == "pip-version-not-found" and "vllm==9.9.9" in d.cause
+    d = top("ImportError: cannot import name '_C' from 'vllm' (/home/u/src/vllm/vllm/__init__.py)\n")
+    assert d.id == "engine-package-shadowed-by-source-tree"
+
+
+def test_unlicensed_vgpu_and_an_invalid_kernel_image():
+    assert top("RuntimeError: CUDA error: cudaErrorDeviceNotLicensed\n").id == "vgpu-not-licensed"
+    d = top("HIP error: device kernel image is invalid\n")
+    assert d.id == "gpu-kernel-image-invalid" and d.confidence < CONFIDENT and "HIP" in d.cause
+
+
+def test_unquoted_json_keys_name_both_readings():
+    d = top(
+        "main.py serve: error: argument --hf-overrides: Value {max_position_embeddings: 65536} cannot be converted to <function loads at 0x7f>.\n"
+    )
+    assert d.id == "json-arg-quotes-stripped" and "never typed" in d.cause and "'{" in d.fix
