@@ -1,0 +1,47 @@
+"""What the traingpu stop's TRAIN-side public threads taught (knowledge/vllm-gpu-threads.toml).
+
+Lines in the other shapes the same failure takes (torch's old THC text, the driver-API name, llama.cpp's
+CUDA init), not the corpus excerpts, so a family answers the failure and not one thread's log.
+"""
+
+from __future__ import annotations
+
+import io
+
+from servebox.doctor.ranking import CONFIDENT
+from servebox.doctor.triage import triage_stream
+
+
+def run(text: str):
+    return triage_stream(io.StringIO(text), "t")
+
+
+def top_cause(result):
+    return next((d for d in result.diagnoses if d.role in ("cause", "symptom")), None)
+
+
+def test_error_802_names_the_fabric_manager_in_every_shape():
+    for line in (
+        "RuntimeError: cuda runtime error (802) : system not yet initialized at THCGeneral.cpp:50\n",
+        "RuntimeError: CUDA driver error: CUDA_ERROR_SYSTEM_NOT_READY\n",
+        "(Worker_TP1 pid=7) ERROR [multiproc_executor.py:870] RuntimeError: CUDA error: system not yet initialized\n",
+    ):
+        top = top_cause(run(line))
+        assert top.id == "cuda-system-not-ready-fabric-manager" and top.confidence >= CONFIDENT, line
+        assert "nvidia-fabricmanager" in top.fix
+
+
+def test_llama_cpp_failing_cuda_init_with_802_is_the_fabric_not_a_generic_init_failure():
+    r = run("ggml_cuda_init: failed to initialize CUDA: system not yet initialized\n")
+    assert top_cause(r).id == "cuda-system-not-ready-fabric-manager"
+    assert "llamacpp-cuda-init-failed" not in [d.id for d in r.diagnoses]
+
+
+def test_other_cuda_init_errors_are_not_the_fabric_manager():
+    """803/804 are a driver/runtime mismatch, already their own family."""
+    r = run(
+        "RuntimeError: Unexpected error from cudaGetDeviceCount(). Did you run some cuda functions before calling "
+        "NumCudaDevices() that might have already set an error? Error 804: forward compatibility was attempted on "
+        "non supported HW\n"
+    )
+    assert top_cause(r).id != "cuda-system-not-ready-fabric-manager"
