@@ -45,3 +45,32 @@ def test_other_cuda_init_errors_are_not_the_fabric_manager():
         "non supported HW\n"
     )
     assert top_cause(r).id != "cuda-system-not-ready-fabric-manager"
+
+
+def test_uva_unavailable_is_pinned_memory_off_in_the_v2_runner_traceback():
+    r = run(
+        "(EngineCore pid=93) WARNING 07-02 10:00:01 [cuda.py:316] Using 'pin_memory=False' as WSL is detected.\n"
+        '(EngineCore pid=93)   File ".../vllm/v1/worker/gpu/buffer_utils.py", line 47, in __init__\n'
+        '(EngineCore pid=93)     raise RuntimeError("UVA is not available")\n'
+        "(EngineCore pid=93) RuntimeError: UVA is not available\n"
+        "RuntimeError: Engine core initialization failed. See root cause above. Failed core proc(s): {}\n"
+    )
+    top = top_cause(r)
+    assert top.id == "uva-unavailable-pinned-memory-off" and top.confidence >= CONFIDENT
+    assert "VLLM_WSL2_ENABLE_PIN_MEMORY=1" in top.fix
+
+
+def test_engram_offload_needing_uva_names_what_needs_it():
+    top = top_cause(run("RuntimeError: Engram CPU offload requires UVA support\n"))
+    assert top.id == "uva-unavailable-pinned-memory-off"
+    assert top.cause.startswith("Engram CPU offload needs UVA")
+
+
+def test_the_wsl_pin_memory_warning_alone_is_not_a_failure():
+    """vLLM prints it on every healthy WSL2 start (V1 runner, no UVA needed)."""
+    r = run(
+        "WARNING 05-22 10:02:31 [interface.py:729] Using 'pin_memory=False' as WSL is detected. This may slow down "
+        "the performance.\n"
+        "INFO 05-22 10:03:40 [api_server.py:1000] Starting vLLM API server 0 on http://0.0.0.0:8000\n"
+    )
+    assert "uva-unavailable-pinned-memory-off" not in [d.id for d in r.diagnoses]
