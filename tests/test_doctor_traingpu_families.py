@@ -74,3 +74,32 @@ def test_the_wsl_pin_memory_warning_alone_is_not_a_failure():
         "INFO 05-22 10:03:40 [api_server.py:1000] Starting vLLM API server 0 on http://0.0.0.0:8000\n"
     )
     assert "uva-unavailable-pinned-memory-off" not in [d.id for d in r.diagnoses]
+
+
+def test_flashinfer_bare_could_not_find_nvcc_in_vllms_worker_wrapper():
+    """FlashInfer 0.4.0's get_cuda_path() says only 'Could not find nvcc'; vLLM re-raises it in its own words."""
+    r = run(
+        "RuntimeError: Worker failed with error 'Could not find nvcc', please check the stack trace above for the "
+        "root cause\n"
+    )
+    assert top_cause(r).id == "flashinfer-jit-failed"
+
+
+def test_flashinfer_nvcc_refusing_an_option_is_the_jit_build():
+    r = run(
+        "INFO 08-21 07:45:01 [topk_topp_sampler.py:50] Using FlashInfer for top-p & top-k sampling.\n"
+        "nvcc fatal   : Unknown option '-static-global-template-stub=false'\n"
+    )
+    top = top_cause(r)
+    assert top.id == "flashinfer-jit-failed" and top.confidence < CONFIDENT
+
+
+def test_nvcc_missing_outside_flashinfer_is_not_flashinfers_jit():
+    """flash-attn's setup.py, a vLLM source build, another tool's own message: nvcc missing or refusing, no FlashInfer."""
+    for log in (
+        '    raw_output = subprocess.check_output([cuda_dir + "/bin/nvcc", "-V"], universal_newlines=True)\n'
+        "FileNotFoundError: [Errno 2] No such file or directory: '/usr/local/cuda/bin/nvcc'\n",
+        "nvcc fatal   : Unsupported gpu architecture 'compute_120'\n",
+        "RuntimeError: Could not find nvcc compiler. Please ensure CUDA is installed and nvcc is in PATH\n",
+    ):
+        assert "flashinfer-jit-failed" not in [d.id for d in run(log).diagnoses], log
