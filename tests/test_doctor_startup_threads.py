@@ -59,3 +59,27 @@ def test_the_later_llama_v1_tokenizer_wording_names_the_same_family():
     top = top_cause(r)
     assert top.id == "vllm-llama-tokenizer-load-failed"
     assert "--tokenizer hf-internal-testing/llama-tokenizer" in top.fix
+
+
+def test_a_plugin_importing_a_renamed_vllm_module_is_a_version_mismatch_not_a_missing_package():
+    r = run(
+        '  File "/venv/lib/python3.12/site-packages/vllm_omni/entrypoints/openai/api_server.py", line 40, in <module>\n'
+        "    from vllm.entrypoints.anthropic.serving_messages import AnthropicServingMessages\n"
+        "ModuleNotFoundError: No module named 'vllm.entrypoints.anthropic.serving_messages'\n"
+    )
+    top = top_cause(r)
+    assert top.id == "vllm-internal-module-moved" and top.confidence >= CONFIDENT
+    assert "python-module-missing" not in {d.id for d in r.diagnoses}
+
+
+def test_a_name_gone_from_a_vllm_module_is_the_same_mismatch():
+    r = run(
+        "ImportError: cannot import name 'ToolParserManager' from 'vllm.entrypoints.openai.tool_parsers'\n"
+    )
+    assert top_cause(r).id == "vllm-internal-module-moved"
+    assert "vllm.entrypoints.openai.tool_parsers" in top_cause(r).cause
+
+
+def test_an_uncompiled_vllm_extension_is_not_a_moved_module():
+    r = run("ModuleNotFoundError: No module named 'vllm._C'\n")
+    assert top_cause(r).id != "vllm-internal-module-moved"
