@@ -83,3 +83,26 @@ def test_a_name_gone_from_a_vllm_module_is_the_same_mismatch():
 def test_an_uncompiled_vllm_extension_is_not_a_moved_module():
     r = run("ModuleNotFoundError: No module named 'vllm._C'\n")
     assert top_cause(r).id != "vllm-internal-module-moved"
+
+
+def test_modelscope_answering_404_for_the_served_name_is_a_bad_repo_id():
+    r = run("requests.exceptions.HTTPError: The request model: my-org/my-model does not exist!\n")
+    top = top_cause(r)
+    assert top.id == "hub-bad-repo-id" and "my-org/my-model" in top.cause
+
+
+def test_vllms_own_safetensors_lookup_retry_is_not_a_bad_path():
+    """try_get_safetensors_metadata logs the hub's refusal at ERROR and carries on (a GGUF file is no repo)."""
+    r = run(
+        "ERROR 08-21 08:11:47 [config.py:133] Error retrieving safetensors: Repo id must be in the form 'repo_name' "
+        "or 'namespace/repo_name': '/slow/m.Q4_K_M.gguf'. Use `repo_type` argument if needed., retrying 1 of 2\n"
+        "ERROR 08-21 08:11:49 [config.py:131] Error retrieving safetensors: Repo id must be in the form 'repo_name' "
+        "or 'namespace/repo_name': '/srv/models/qwen3-8b'. Use `repo_type` argument if needed.\n"
+        "INFO 08-21 08:11:49 [config.py:1604] Using max model len 4500\n"
+    )
+    assert top_cause(r) is None and not r.fatal
+    bad = run(
+        "huggingface_hub.errors.HFValidationError: Repo id must be in the form 'repo_name' or "
+        "'namespace/repo_name': '/srv/models/qwen3-8b'. Use `repo_type` argument if needed.\n"
+    )
+    assert top_cause(bad).id == "model-path-not-found"
