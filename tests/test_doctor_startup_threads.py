@@ -106,3 +106,22 @@ def test_vllms_own_safetensors_lookup_retry_is_not_a_bad_path():
         "'namespace/repo_name': '/srv/models/qwen3-8b'. Use `repo_type` argument if needed.\n"
     )
     assert top_cause(bad).id == "model-path-not-found"
+
+
+def test_an_adapter_directory_given_as_the_model_lacks_config_json():
+    r = run(
+        "OSError: /srv/adapters/qwen-lora does not appear to have a file named config.json. Checkout "
+        "'https://huggingface.co//srv/adapters/qwen-lora/tree/None' for available files.\n"
+    )
+    top = top_cause(r)
+    assert top.id == "checkpoint-file-missing" and top.confidence >= CONFIDENT
+    assert "config.json" in top.cause and "--enable-lora" in top.fix
+
+
+def test_a_transformers_submodule_gone_is_a_version_mismatch_not_a_missing_package():
+    r = run("ModuleNotFoundError: No module named 'transformers.models.mllama'\n")
+    top = top_cause(r)
+    assert top.id == "transformers-version-mismatch"
+    assert "python-module-missing" not in {d.id for d in r.diagnoses}
+    plain = run("ModuleNotFoundError: No module named 'transformers'\n")
+    assert top_cause(plain).id == "python-module-missing"
