@@ -125,3 +125,10 @@ def test_a_transformers_submodule_gone_is_a_version_mismatch_not_a_missing_packa
     assert "python-module-missing" not in {d.id for d in r.diagnoses}
     plain = run("ModuleNotFoundError: No module named 'transformers'\n")
     assert top_cause(plain).id == "python-module-missing"
+
+
+def test_a_bare_divisibility_assertion_only_suggests_the_tensor_parallel_split():
+    r = run("AssertionError: 25 is not divisible by 4\n")
+    top = top_cause(r)
+    assert top.id == "tp-not-dividing-heads" and top.confidence < CONFIDENT
+    assert "25" in top.cause and "4" in top.cause
