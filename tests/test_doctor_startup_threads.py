@@ -132,3 +132,24 @@ def test_a_bare_divisibility_assertion_only_suggests_the_tensor_parallel_split()
     top = top_cause(r)
     assert top.id == "tp-not-dividing-heads" and top.confidence < CONFIDENT
     assert "25" in top.cause and "4" in top.cause
+
+
+def test_vllm_serve_refusing_the_model_as_a_flag_is_named_but_the_later_warning_is_not():
+    for line in (
+        "ValueError: With `vllm serve`, you should provide the model as a positional argument or in a config "
+        "file instead of via the `--model` option.\n",
+        "ValueError: `model` should be provided as the first positional argument when using `vllm serve`. i.e. "
+        "`vllm serve <model> --<arg> <value>`.\n",
+        "ValueError: No model specified! Please specify model either as a positional argument or in a config file.\n",
+    ):
+        top = top_cause(run(line))
+        assert top.id == "vllm-serve-model-flag" and top.confidence >= CONFIDENT
+        assert "vllm serve MODEL" in top.fix
+    # from 0.9 vLLM only warns and moves --model's value to the front: the server starts
+    warned = run(
+        "WARNING 05-01 12:48:00 [argparse_utils.py:257] With `vllm serve`, you should provide the model as a "
+        "positional argument or in a config file instead of via the `--model` option. The `--model` option will "
+        "be removed in a future version.\n"
+        "INFO:     Application startup complete.\n"
+    )
+    assert top_cause(warned) is None and not warned.fatal
