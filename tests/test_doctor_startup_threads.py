@@ -153,3 +153,18 @@ def test_vllm_serve_refusing_the_model_as_a_flag_is_named_but_the_later_warning_
         "INFO:     Application startup complete.\n"
     )
     assert top_cause(warned) is None and not warned.fatal
+
+
+def test_a_shell_command_after_an_api_server_entrypoint_image_is_the_entrypoint_not_a_flag_typo():
+    r = run(
+        "api_server.py: error: unrecognized arguments: /bin/bash -c cd / && export VLLM_CPU_KVCACHE_SPACE=40 && "
+        "python3 -m vllm.entrypoints.openai.api_server --model  --port 80\n"
+    )
+    top = top_cause(r)
+    assert top.id == "vllm-image-entrypoint-given-command" and top.confidence >= CONFIDENT
+    assert "--entrypoint /bin/bash" in top.fix
+    assert "cli-unrecognized-argument" not in {d.id for d in r.diagnoses}
+    # a mistyped flag, or a model path given positionally, stays an unknown argument
+    for args in ("--max-model-lenn 4096", "/root/models/Qwen3-8B", "shard-0"):
+        typo = run(f"api_server.py: error: unrecognized arguments: {args}\n")
+        assert top_cause(typo).id == "cli-unrecognized-argument"
