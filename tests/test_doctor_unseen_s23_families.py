@@ -82,3 +82,10 @@ def test_unquoted_json_keys_name_both_readings():
         "main.py serve: error: argument --hf-overrides: Value {max_position_embeddings: 65536} cannot be converted to <function loads at 0x7f>.\n"
     )
     assert d.id == "json-arg-quotes-stripped" and "never typed" in d.cause and "'{" in d.fix
+
+
+def test_vllm_serve_given_again_after_an_image_whose_entrypoint_is_vllm_serve():
+    d = top("vllm: error: unrecognized arguments: serve /models/Qwen3-8B --port 8000\n")
+    assert d.id == "vllm-image-entrypoint-given-command"
+    # a flag typo is not the image's entrypoint
+    assert top("vllm: error: unrecognized arguments: --max-model-lenn 512\n").id == "cli-unrecognized-argument"
