@@ -88,4 +88,6 @@ def test_vllm_serve_given_again_after_an_image_whose_entrypoint_is_vllm_serve():
     d = top("vllm: error: unrecognized arguments: serve /models/Qwen3-8B --port 8000\n")
     assert d.id == "vllm-image-entrypoint-given-command"
     # a flag typo is not the image's entrypoint
-    assert top("vllm: error: unrecognized arguments: --max-model-lenn 512\n").id == "cli-unrecognized-argument"
+    assert (
+        top("vllm: error: unrecognized arguments: --max-model-lenn 512\n").id == "cli-unrecognized-argument"
+    )
