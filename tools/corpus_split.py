@@ -6,7 +6,7 @@ could land on both sides and the unseen figure would overstate. `side(url)` is t
 normalised URL (scheme, fragment, query and trailing slash dropped, host lower-cased; a pull request counts as
 its issue number's thread), even -> "train", odd -> "measure".
 Run: python tools/corpus_split.py URL [URL...]   (prints the side of each)
-     python tools/corpus_split.py --check         (batch cases of the corpus whose thread is on the train side)
+     python tools/corpus_split.py --check         (cases on the wrong side: batch from train, taught from measure)
 The rule holds from batch fresh-17 on (FIRST_BATCH); earlier batches were made before it and were each learnt from
 after they were scored.
 """
@@ -45,21 +45,27 @@ def side(url: str) -> str:
 
 
 def contaminated() -> list[str]:
-    """Batch cases (unseen measures, fresh-17 on) whose public thread is on the train side."""
+    """Cases on the wrong side: a batch case (an unseen measure, fresh-17 on) from a train-side thread, or a case
+    taught from a thread (`train`) on the measure side."""
     cases = tomllib.loads(MANIFEST.read_text())["case"]
-    return [
-        c["file"]
-        for c in cases
-        if int(re.sub(r"\D", "", c.get("batch", "")) or 0) >= FIRST_BATCH
-        and c["source"].startswith("http")
-        and side(c["source"]) == "train"
-    ]
+    wrong = []
+    for c in cases:
+        if not c["source"].startswith("http"):
+            continue
+        if int(re.sub(r"\D", "", c.get("batch", "")) or 0) >= FIRST_BATCH and side(c["source"]) == "train":
+            wrong.append(f"{c['file']}: batch case from a train-side thread")
+        if c.get("train") and side(c["source"]) == "measure":
+            wrong.append(f"{c['file']}: taught from a measure-side thread")
+    return wrong
 
 
 def main(argv: list[str]) -> int:
     if argv == ["--check"]:
         bad = contaminated()
-        print("\n".join(bad) or "no batch case comes from a train-side thread")
+        print(
+            "\n".join(bad)
+            or "no batch case comes from a train-side thread, no taught case from a measure-side one"
+        )
         return 1 if bad else 0
     for url in argv:
         print(f"{side(url)}\t{url}")
