@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import sys
 from pathlib import Path
@@ -10,6 +11,17 @@ import pytest
 
 FIXTURES = Path(__file__).parent / "fixtures"
 CHECKPOINTS = FIXTURES / "checkpoints"
+
+
+def load_script(relative: str):
+    """A script of the repo (benchmarks/, tools/) as a module: they run as scripts, not as a package; registered
+    in sys.modules under its stem so that its dataclasses resolve."""
+    path = Path(__file__).resolve().parent.parent / relative
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
 
 
 class Result:

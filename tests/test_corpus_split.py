@@ -3,19 +3,11 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
-TOOL = Path(__file__).parent.parent / "tools" / "corpus_split.py"
+from tests.conftest import load_script
 
 
 def load():
-    spec = importlib.util.spec_from_file_location("corpus_split", TOOL)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script("tools/corpus_split.py")
 
 
 def test_one_thread_has_one_side_under_every_url_form():

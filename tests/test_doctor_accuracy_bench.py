@@ -4,19 +4,11 @@ as confidently wrong only when that answer named another cause at >= 0.70."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
-BENCH = Path(__file__).parent.parent / "benchmarks" / "doctor_accuracy.py"
+from tests.conftest import load_script
 
 
 def load():
-    spec = importlib.util.spec_from_file_location("doctor_accuracy", BENCH)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script("benchmarks/doctor_accuracy.py")
 
 
 def test_first_answers_tally_each_round_before_learning():

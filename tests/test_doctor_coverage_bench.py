@@ -5,22 +5,18 @@ and the classifier tells a family's wording from the generic fallback.
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 import textwrap
 from pathlib import Path
 
 from servebox.doctor.signatures import load_signatures
+from tests.conftest import load_script
 
 BENCH = Path(__file__).parent.parent / "benchmarks" / "doctor_coverage_vllm.py"
 
 
 def load():
-    spec = importlib.util.spec_from_file_location("doctor_coverage_vllm", BENCH)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script("benchmarks/doctor_coverage_vllm.py")
 
 
 SOURCE = textwrap.dedent(

@@ -216,12 +216,9 @@ def test_cuda_init_failure_quotes_the_runtime_reason():
 
 def test_the_coverage_benchmark_runs_offline_from_its_data_file(capsys):
     """benchmarks/doctor_coverage_llama.py reads only its committed catalogue (no network, no sources)."""
-    import importlib.util
+    from tests.conftest import load_script  # noqa: PLC0415
 
-    path = Path(__file__).parent.parent / "benchmarks" / "doctor_coverage_llama.py"
-    spec = importlib.util.spec_from_file_location("doctor_coverage_llama", path)
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = load_script("benchmarks/doctor_coverage_llama.py")
     msg = {"area": "GGUF", "src": "ggml/src/gguf.cpp:1", "kind": "error", "call": "GGML_LOG_ERROR",
            "template": "%s: tensor '%s' has offset %" "d, expected %zu\n", "args": ["__func__", "name", "ti.offset", "size"],
            "func": "gguf_init_from_reader"}  # fmt: skip

@@ -3,21 +3,16 @@ current, cover every key, and every spec error must point at it."""
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 from servebox.deploy.spec import Spec
+from tests.conftest import load_script
 
 REPO = Path(__file__).resolve().parent.parent
 
 
 def generator():
-    spec = importlib.util.spec_from_file_location(
-        "gen_spec_reference", REPO / "tools" / "gen_spec_reference.py"
-    )
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("tools/gen_spec_reference.py")
 
 
 def test_docs_spec_md_is_current():

@@ -5,17 +5,10 @@ tokens). Real H200 logs: c09 (16,384 tokens, graphs) 1.66 GiB, c14 (4,096 tokens
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
+from tests.conftest import load_script
 from tests.test_gpu_logs import _plan
 
-_SPEC = importlib.util.spec_from_file_location(
-    "plan_accuracy_h200", Path(__file__).resolve().parent.parent / "benchmarks" / "plan_accuracy_h200.py"
-)
-accuracy = sys.modules.setdefault("plan_accuracy_h200", importlib.util.module_from_spec(_SPEC))
-_SPEC.loader.exec_module(accuracy)
+accuracy = load_script("benchmarks/plan_accuracy_h200.py")
 
 
 def test_the_mla_stand_in_sets_the_peak_at_few_batched_tokens():
