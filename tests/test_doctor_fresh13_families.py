@@ -9,18 +9,12 @@ nothing, and the neighbouring families keep their own cases.
 
 from __future__ import annotations
 
-import io
-
 from servebox.doctor.ranking import CONFIDENT
-from servebox.doctor.triage import triage_stream
+from tests.doctor_text import run
 
 API = "(APIServer pid=7311) "
 CORE = "(EngineCore_DP0 pid=7420) "
 TAIL = " [type=value_error, input_value=ArgsKwargs((), {'model': 'x'}), input_type=ArgsKwargs]\n"
-
-
-def run(text: str):
-    return triage_stream(io.StringIO(text), "t")
 
 
 def ids(result) -> list[str]:

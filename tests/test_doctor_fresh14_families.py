@@ -9,16 +9,10 @@ error inside a config's traceback, a healthy start.
 
 from __future__ import annotations
 
-import io
-
 import pytest
 
 from servebox.doctor.ranking import CONFIDENT
-from servebox.doctor.triage import triage_stream
-
-
-def run(text: str):
-    return triage_stream(io.StringIO(text), "t")
+from tests.doctor_text import run
 
 
 def top(text: str):

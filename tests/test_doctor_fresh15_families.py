@@ -8,20 +8,14 @@ NOT claim: healthy lines name nothing, and the neighbouring family keeps its own
 
 from __future__ import annotations
 
-import io
-
 from servebox.doctor.ranking import CONFIDENT
-from servebox.doctor.triage import triage_stream
+from tests.doctor_text import run
 
 TRITON_NEW = "ValueError: fp8e4nv data type is not supported on CUDA arch < 89\n"
 TRITON_OLD = (
     '(VllmWorker rank=1 pid=4242) ValueError("type fp8e4nv not supported in this architecture. '
     "The supported fp8 dtypes are ('fp8e4b15', 'fp8e5')\")\n"
 )
-
-
-def run(text: str):
-    return triage_stream(io.StringIO(text), "t")
 
 
 def ids(result) -> list[str]:

@@ -6,18 +6,8 @@ tensors, types and libraries than the corpus excerpts.
 
 from __future__ import annotations
 
-import io
-
 from servebox.doctor.ranking import CONFIDENT
-from servebox.doctor.triage import triage_stream
-
-
-def run(text: str):
-    return triage_stream(io.StringIO(text), "t")
-
-
-def top_cause(result):
-    return next((d for d in result.diagnoses if d.role in ("cause", "symptom")), None)
+from tests.doctor_text import run, top_cause
 
 
 def test_a_tensor_type_this_build_does_not_know_is_an_old_build_not_a_bad_file():

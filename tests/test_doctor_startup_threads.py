@@ -7,18 +7,8 @@ HF_HUB_OFFLINE=1, run here); the others follow vLLM's source texts.
 
 from __future__ import annotations
 
-import io
-
 from servebox.doctor.ranking import CONFIDENT
-from servebox.doctor.triage import triage_stream
-
-
-def run(text: str):
-    return triage_stream(io.StringIO(text), "t")
-
-
-def top_cause(result):
-    return next((d for d in result.diagnoses if d.role in ("cause", "symptom")), None)
+from tests.doctor_text import run, top_cause
 
 
 def test_a_keep_alive_command_taken_as_the_model_outranks_the_hub_error_it_causes():

@@ -6,18 +6,8 @@ CUDA init), not the corpus excerpts, so a family answers the failure and not one
 
 from __future__ import annotations
 
-import io
-
 from servebox.doctor.ranking import CONFIDENT
-from servebox.doctor.triage import triage_stream
-
-
-def run(text: str):
-    return triage_stream(io.StringIO(text), "t")
-
-
-def top_cause(result):
-    return next((d for d in result.diagnoses if d.role in ("cause", "symptom")), None)
+from tests.doctor_text import run, top_cause
 
 
 def test_error_802_names_the_fabric_manager_in_every_shape():

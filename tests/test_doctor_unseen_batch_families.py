@@ -9,16 +9,10 @@ widened entry must NOT claim.
 
 from __future__ import annotations
 
-import io
-
 from servebox.doctor.ranking import CONFIDENT
-from servebox.doctor.triage import triage_stream
+from tests.doctor_text import run
 
 OOM = "E ggml_backend_cuda_buffer_type_alloc_buffer: allocating 9120.00 MiB on device 2: cudaMalloc failed: out of memory\n"
-
-
-def run(text: str):
-    return triage_stream(io.StringIO(text), "t")
 
 
 def test_a_llamacpp_allocation_failure_that_the_server_recovered_from_is_not_the_failure():
