@@ -3,8 +3,8 @@
 Engineers who grow the knowledge base from public threads and engineers who make unseen batches from public
 threads work at the same time from the same search results; without a rule decided in advance the same thread
 could land on both sides and the unseen figure would overstate. `side(url)` is that rule: sha256 of the
-normalised URL (scheme, fragment, query and trailing slash dropped, host lower-cased; a pull request counts as
-its issue number's thread), even -> "train", odd -> "measure".
+normalised URL (see normalise: one GitHub thread under every form it is cited by, mirrors and proxies
+included; other pages by host, path and query), even -> "train", odd -> "measure".
 Run: python tools/corpus_split.py URL [URL...]   (prints the side of each)
      python tools/corpus_split.py --check         (cases on the wrong side: batch from train, taught from measure)
 The rule holds from batch fresh-17 on (FIRST_BATCH); earlier batches were made before it and were each learnt from
@@ -18,7 +18,7 @@ import re
 import sys
 import tomllib
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 FIRST_BATCH = 17
 MOVED = {
@@ -29,14 +29,19 @@ MANIFEST = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "doct
 
 
 def normalise(url: str) -> str:
-    """The thread a URL points into: host and path only, a comment anchor or a /files tab dropped."""
+    """The thread a URL points into: a GitHub thread by owner/repo/number wherever it is cited (github.com, a
+    comment anchor, a /files tab, a mirror or proxy whose address holds the GitHub path); any other page by its
+    host, path and query (blog pages told apart only by ?p=N)."""
     parts = urlsplit(url.strip())
+    text = unquote(url)
+    thread = re.search(r"github\.com/([\w.-]+/[\w.-]+)/(?:issues|pull|discussions)/(\d+)", text, re.I)
+    if not thread and not parts.netloc.lower().endswith("github.com"):  # a mirror serving GitHub's own paths
+        thread = re.match(r"/([\w.-]+/[\w.-]+)/(?:issues|pull|discussions)/(\d+)", parts.path)
+    if thread:
+        repo = thread.group(1).lower()
+        return f"github.com/{MOVED.get(repo, repo)}/thread/{thread.group(2)}"
     path = parts.path.rstrip("/")
-    match = re.match(r"(/[^/]+/[^/]+)/(?:issues|pull|discussions)/(\d+)", path)
-    if parts.netloc.lower().endswith("github.com") and match:
-        repo = match.group(1).lower().strip("/")
-        path = f"/{MOVED.get(repo, repo)}/thread/{match.group(2)}"
-    return f"{parts.netloc.lower()}{path}"
+    return f"{parts.netloc.lower()}{path}" + (f"?{parts.query}" if parts.query else "")
 
 
 def side(url: str) -> str:
