@@ -1,0 +1,62 @@
+"""What the trainllama rounds taught doctor (servebox/doctor/knowledge/llama-threads.toml and the wordings it widened).
+
+Each family is tested on the tools' other wordings than the corpus excerpt (Docker Hub, podman, the kubelet for
+images), and an ambiguous wording is tested where it must stay quiet.
+"""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from servebox.doctor.ranking import CONFIDENT
+from servebox.doctor.triage import triage_stream
+
+
+def run(text: str):
+    return triage_stream(io.StringIO(text), "t")
+
+
+def top_cause(result):
+    return next((d for d in result.diagnoses if d.role in ("cause", "symptom")), None)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Error response from daemon: manifest for ghcr.io/ggml-org/llama.cpp:server-cuda12 not found: "
+        "manifest unknown: manifest unknown",
+        "Error response from daemon: pull access denied for llama-cpp, repository does not exist or may require "
+        "'docker login': denied: requested access to the resource is denied",
+        "Error: initializing source docker://ghcr.io/ggerganov/llama.cpp:server: reading manifest server in "
+        "ghcr.io/ggerganov/llama.cpp: manifest unknown",
+        '  Warning  Failed     3s   kubelet  Failed to pull image "ghcr.io/ggerganov/llama.cpp:server": '
+        'rpc error: code = NotFound desc = failed to pull and unpack image "ghcr.io/ggerganov/llama.cpp:server": '
+        'failed to resolve reference "ghcr.io/ggerganov/llama.cpp:server": ghcr.io/ggerganov/llama.cpp:server: not found',
+    ],
+)
+def test_an_image_that_does_not_exist_is_named_with_its_reference(line):
+    top = top_cause(run(line + "\n"))
+    assert top.id == "container-image-not-found" and top.confidence >= CONFIDENT
+    assert "llama" in top.cause
+
+
+def test_old_ggml_invalid_device_function_on_a_rocm_device_is_a_missing_gfx_target():
+    r = run(
+        "ggml_init_cublas: found 1 ROCm devices:\n"
+        "  Device 0: AMD Radeon RX 6700 XT, compute capability 10.3\n"
+        "CUDA error 98 at /src/llama.cpp/ggml-cuda.cu:7015: invalid device function\n"
+    )
+    top = top_cause(r)
+    assert top.id == "rocm-gfx-unsupported" and top.confidence < CONFIDENT
+
+
+def test_the_same_words_on_an_nvidia_device_are_not_read_as_rocm():
+    r = run(
+        "ggml_init_cublas: found 1 CUDA devices:\n"
+        "  Device 0: Tesla K80, compute capability 3.7\n"
+        "CUDA error 98 at /src/llama.cpp/ggml-cuda.cu:7015: invalid device function\n"
+    )
+    top = top_cause(r)
+    assert top is None or top.id != "rocm-gfx-unsupported"
