@@ -60,3 +60,24 @@ def test_the_same_words_on_an_nvidia_device_are_not_read_as_rocm():
     )
     top = top_cause(r)
     assert top is None or top.id != "rocm-gfx-unsupported"
+
+
+@pytest.mark.parametrize("magic", ["\ufffd", "", "\x00\x00\x00\x00", "\ufffd\ufffd\ufffd\ufffd"])
+def test_no_magic_bytes_read_is_a_directory_or_empty_file_not_a_damaged_gguf(magic):
+    """Older gguf.c read a directory without an error and printed the magic it never got."""
+    r = run(
+        f"gguf_init_from_file: invalid magic characters '{magic}'\n"
+        "llama_model_load: error loading model: llama_model_loader: failed to load model from /m/llama.Q4_K_M.gguf\n"
+    )
+    top = top_cause(r)
+    assert top.id == "llamacpp-model-path-is-a-directory" and top.confidence < CONFIDENT
+    assert "directory" in top.cause
+
+
+def test_a_file_of_another_format_still_shows_its_own_magic_and_stays_a_bad_gguf():
+    for line in (
+        "gguf_init_from_file: invalid magic characters 'ggjt'",
+        "gguf_init_from_file_impl: invalid magic characters: 'PK\x03\x04', expected 'GGUF'",
+    ):
+        r = run("srv    load_model: loading model '/m/llama-2-7b.ggmlv3.q4_0.bin'\n" + line + "\n")
+        assert top_cause(r).id == "llamacpp-bad-gguf", line
