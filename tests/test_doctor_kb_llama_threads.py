@@ -81,3 +81,16 @@ def test_a_file_of_another_format_still_shows_its_own_magic_and_stays_a_bad_gguf
     ):
         r = run("srv    load_model: loading model '/m/llama-2-7b.ggmlv3.q4_0.bin'\n" + line + "\n")
         assert top_cause(r).id == "llamacpp-bad-gguf", line
+
+
+def test_older_llama_cpp_unknown_argument_is_a_refused_flag_with_the_old_build_named():
+    top = top_cause(run("error: unknown argument: --jinja\n"))
+    assert top.id == "llamacpp-invalid-argument" and "--jinja" in top.cause
+    assert "--version" in top.fix
+
+
+def test_a_compiler_unknown_argument_is_not_a_refused_llama_server_flag():
+    """clang quotes the flag it refuses; llama.cpp never does."""
+    r = run("clang: error: unknown argument: '-mno-direct-extern-access'\n")
+    top = top_cause(r)
+    assert top is None or top.id != "llamacpp-invalid-argument"
