@@ -94,3 +94,30 @@ def test_a_compiler_unknown_argument_is_not_a_refused_llama_server_flag():
     r = run("clang: error: unknown argument: '-mno-direct-extern-access'\n")
     top = top_cause(r)
     assert top is None or top.id != "llamacpp-invalid-argument"
+
+
+def test_a_backend_library_with_an_undefined_symbol_is_a_broken_build_not_a_cpu_only_one():
+    r = run(
+        "warning: no usable GPU found, --gpu-layers option will be ignored\n"
+        "/usr/local/lib/libggml-cuda.so: undefined symbol: ggml_cuda_op_mul_mat_q_q4_0\n"
+    )
+    top = top_cause(r)
+    assert top.id == "llamacpp-backend-dlopen-failed" and "libggml-cuda.so" in top.cause
+    assert "image tag" in top.fix
+
+
+def test_a_backend_library_that_loads_says_nothing():
+    r = run(
+        "load_backend: loaded Vulkan backend from /app/libggml-vulkan.so\n"
+        "load_backend: loaded CPU backend from /app/libggml-cpu-haswell.so\n"
+    )
+    assert top_cause(r) is None
+
+
+def test_a_model_file_that_ends_early_is_a_truncated_file():
+    r = run(
+        "llama_model_load: error loading model: unexpectedly reached end of file\n"
+        "llama_model_load_from_file_impl: failed to load model\n"
+    )
+    top = top_cause(r)
+    assert top.id == "llamacpp-bad-gguf" and top.confidence >= CONFIDENT
