@@ -121,3 +121,20 @@ def test_a_model_file_that_ends_early_is_a_truncated_file():
     )
     top = top_cause(r)
     assert top.id == "llamacpp-bad-gguf" and top.confidence >= CONFIDENT
+
+
+@pytest.mark.parametrize(
+    ("line", "lib"),
+    [
+        ("The program can't start because cublas64_12.dll is missing from your computer.", "cublas64_12.dll"),
+        ("llama-server process has terminated: exit status 0xc0000135", "STATUS_DLL_NOT_FOUND"),
+    ],
+)
+def test_windows_refusing_a_program_without_its_dll(line, lib):
+    top = top_cause(run(line + "\n"))
+    assert top.id == "windows-dll-not-found" and lib in top.cause
+
+
+def test_a_healthy_windows_start_naming_dlls_says_nothing():
+    r = run("load_backend: loaded CUDA backend from C:\\llama\\ggml-cuda.dll\nmain: model loaded\n")
+    assert top_cause(r) is None
