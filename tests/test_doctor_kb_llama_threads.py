@@ -138,3 +138,13 @@ def test_windows_refusing_a_program_without_its_dll(line, lib):
 def test_a_healthy_windows_start_naming_dlls_says_nothing():
     r = run("load_backend: loaded CUDA backend from C:\\llama\\ggml-cuda.dll\nmain: model loaded\n")
     assert top_cause(r) is None
+
+
+def test_llama_servers_no_jinja_advice_names_a_template_the_engine_rejects():
+    r = run(
+        "Error: Unknown (built-in) filter 'tojson' for type String\n"
+        "srv          init: init: please consider disabling jinja via --no-jinja, or use a custom chat template via --chat-template\n"
+        "main: exiting due to model loading error\n"
+    )
+    top = top_cause(r)
+    assert top.id == "chat-template-invalid" and "--no-jinja" in top.fix
