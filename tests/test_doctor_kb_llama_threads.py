@@ -148,3 +148,27 @@ def test_llama_servers_no_jinja_advice_names_a_template_the_engine_rejects():
     )
     top = top_cause(r)
     assert top.id == "chat-template-invalid" and "--no-jinja" in top.fix
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "[ERROR] <qwen> unable to start process: start() failed: fork/exec /media/usb/llama-server: permission denied",
+        "bash: ./build/bin/llama-server: Permission denied",
+    ],
+)
+def test_an_engine_binary_that_cannot_be_executed(line):
+    top = top_cause(run(line + "\n"))
+    assert top.id == "engine-binary-not-executable" and "llama-server" in top.cause
+
+
+def test_a_model_file_that_cannot_be_read_is_not_a_binary_that_cannot_run():
+    top = top_cause(run("bash: /srv/models/qwen.gguf: Permission denied\n"))
+    assert top is None or top.id != "engine-binary-not-executable"
+
+
+def test_a_bare_relative_model_name_that_gguf_cannot_open_is_a_relative_path():
+    top = top_cause(run("E gguf_init_from_file: failed to open GGUF file 'qwen3-8b-q4_k_m.gguf'\n"))
+    assert top.id == "llamacpp-relative-model-path" and "qwen3-8b-q4_k_m.gguf" in top.cause
+    absolute = top_cause(run("gguf_init_from_file: failed to open GGUF file '/srv/models/qwen3-8b.gguf'\n"))
+    assert absolute.id == "llamacpp-model-file-missing"
