@@ -172,3 +172,20 @@ def test_a_bare_relative_model_name_that_gguf_cannot_open_is_a_relative_path():
     assert top.id == "llamacpp-relative-model-path" and "qwen3-8b-q4_k_m.gguf" in top.cause
     absolute = top_cause(run("gguf_init_from_file: failed to open GGUF file '/srv/models/qwen3-8b.gguf'\n"))
     assert absolute.id == "llamacpp-model-file-missing"
+
+
+def test_old_ggml_assert_wording_of_a_quantized_k_cache_shift():
+    top = top_cause(
+        run(
+            "GGML_ASSERT: /llama.cpp/ggml-cuda/rope.cu:217: src0->type == GGML_TYPE_F32 || src0->type == GGML_TYPE_F16\n"
+        )
+    )
+    assert top.id == "llamacpp-quantized-k-cache-shift" and top.confidence < 0.9
+
+
+def test_the_same_type_check_outside_rope_is_not_a_k_cache_shift():
+    r = run(
+        "/ggml/src/ggml-cuda/getrows.cu:120: GGML_ASSERT(src0->type == GGML_TYPE_F32 || src0->type == GGML_TYPE_F16) failed\n"
+    )
+    top = top_cause(r)
+    assert top is None or top.id != "llamacpp-quantized-k-cache-shift"
