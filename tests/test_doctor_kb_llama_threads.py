@@ -189,3 +189,45 @@ def test_the_same_type_check_outside_rope_is_not_a_k_cache_shift():
     )
     top = top_cause(r)
     assert top is None or top.id != "llamacpp-quantized-k-cache-shift"
+
+
+def test_a_projector_newer_than_the_build_is_not_the_build_abort():
+    top = top_cause(
+        run(
+            "clip_init: failed to load model '/m/mmproj.gguf': load_hparams: unknown projector type: gemma4uv\n"
+            "mtmd_init_from_file: error: Failed to load CLIP model from /m/mmproj.gguf\n"
+        )
+    )
+    assert top.id == "llamacpp-unknown-arch" and "gemma4uv" in top.cause
+
+
+def test_the_projector_abort_through_ollamas_wrapped_error():
+    top = top_cause(
+        run(
+            "Error: 500 Internal Server Error: llama-server process has terminated: "
+            "/src/llama/llama.cpp/tools/mtmd/clip.cpp:4399: Unknown projector type\n"
+        )
+    )
+    assert top.id == "llamacpp-mtmd-projector-abort"
+
+
+def test_an_embedding_input_above_ubatch_stays_the_embedding_family():
+    r = run(
+        "slot update_slots: id  0 | task 3 | prompt processing progress, n_tokens = 1024\n"
+        "/app/src/llama-context.cpp:1601: GGML_ASSERT((cparams.causal_attn || cparams.n_ubatch >= n_tokens_all) && "
+        '"non-causal attention requires n_ubatch >= n_tokens") failed\n'
+    )
+    assert top_cause(r).id == "llamacpp-ubatch-below-input"
+
+
+def test_an_image_chunk_above_ubatch_is_the_multimodal_family():
+    r = run(
+        "srv  process_chun: processing image...\n"
+        "encoding image slice...\n"
+        "image slice encoded in 310 ms\n"
+        "decoding image batch 1/1, n_tokens_batch = 1100\n"
+        "/app/src/llama-context.cpp:1601: GGML_ASSERT((cparams.causal_attn || cparams.n_ubatch >= n_tokens_all) && "
+        '"non-causal attention requires n_ubatch >= n_tokens") failed\n'
+    )
+    top = top_cause(r)
+    assert top.id == "llamacpp-mtmd-chunk-above-ubatch" and top.confidence >= CONFIDENT
