@@ -231,3 +231,29 @@ def test_an_image_chunk_above_ubatch_is_the_multimodal_family():
     )
     top = top_cause(r)
     assert top.id == "llamacpp-mtmd-chunk-above-ubatch" and top.confidence >= CONFIDENT
+
+
+def test_the_rule_count_wording_of_the_grammar_repetition_limit():
+    top = top_cause(
+        run(
+            "parse: error parsing grammar: number of rules that are going to be repeated multiplied by the new "
+            "repetition exceeds sane defaults, please reduce the number of repetitions or rule complexity\n"
+            "error: Failed to initialize samplers: failed to parse grammar.\n"
+        )
+    )
+    assert top.id == "llamacpp-grammar-repetition-limit"
+
+
+def test_another_grammar_syntax_error_stays_the_generic_grammar_family():
+    top = top_cause(
+        run('parse: error parsing grammar: expecting ::= at :== "kek"\nfailed to parse grammar\n')
+    )
+    assert top.id == "request-grammar-invalid"
+
+
+def test_an_unanchored_pattern_under_llama_cpps_conversion_error():
+    body = (
+        '{"error":{"code":400,"message":"JSON schema conversion failed:\\nPattern must start with \'^\' and end '
+        'with \'$\'","type":"invalid_request_error"}}'
+    )
+    assert top_cause(run(body + "\n")).id == "request-json-schema-invalid"
