@@ -7,6 +7,7 @@ import io
 
 from servebox.doctor.ranking import CONFIDENT
 from servebox.doctor.triage import triage_stream
+from tests.doctor_text import run
 
 ARCH = "ValueError: Cannot find model module. 'Qwen9ForCausalLM' is not a registered model in the Transformers library (only relevant if the model is meant to be in Transformers) and 'AutoModel' is not present in the model config's 'auto_map' (relevant if the model is custom)."
 
@@ -91,3 +92,11 @@ def test_vllm_serve_given_again_after_an_image_whose_entrypoint_is_vllm_serve():
     assert (
         top("vllm: error: unrecognized arguments: --max-model-lenn 512\n").id == "cli-unrecognized-argument"
     )
+
+
+def test_a_source_tree_import_is_not_read_as_a_plugin_for_another_release():
+    r = run(
+        "ImportError: cannot import name 'cuda_utils' from partially initialized module 'vllm' (most likely due to a circular import)\n"
+        "ImportError: cannot import name 'activation_ops' from 'vllm'\n"
+    )
+    assert [d.id for d in r.diagnoses if d.role == "cause"] == ["engine-package-shadowed-by-source-tree"]
