@@ -100,3 +100,14 @@ def test_a_source_tree_import_is_not_read_as_a_plugin_for_another_release():
         "ImportError: cannot import name 'activation_ops' from 'vllm'\n"
     )
     assert [d.id for d in r.diagnoses if d.role == "cause"] == ["engine-package-shadowed-by-source-tree"]
+
+
+def test_a_missing_symbol_outside_a_python_extension_is_only_a_hint():
+    d = top(
+        "/usr/lib/x86_64-linux-gnu/libcudnn_ops.so.9: undefined symbol: cudnnGraphFoo, version libcudnn_graph.so.9\n"
+    )
+    assert d.id == "extension-abi-mismatch" and d.confidence < CONFIDENT and "mixed" in d.cause
+    d = top(
+        "ImportError: /v/lib/python3.12/site-packages/flash_attn_2_cuda.cpython-312-x86_64-linux-gnu.so: undefined symbol: _ZN3c10\n"
+    )
+    assert d.confidence >= CONFIDENT and "torch" in d.cause
