@@ -7,7 +7,7 @@ import io
 
 from servebox.doctor.ranking import CONFIDENT
 from servebox.doctor.triage import triage_stream
-from tests.doctor_text import run
+from tests.doctor_text import run, top_cause
 
 ARCH = "ValueError: Cannot find model module. 'Qwen9ForCausalLM' is not a registered model in the Transformers library (only relevant if the model is meant to be in Transformers) and 'AutoModel' is not present in the model config's 'auto_map' (relevant if the model is custom)."
 
@@ -111,3 +111,22 @@ def test_a_missing_symbol_outside_a_python_extension_is_only_a_hint():
         "ImportError: /v/lib/python3.12/site-packages/flash_attn_2_cuda.cpython-312-x86_64-linux-gnu.so: undefined symbol: _ZN3c10\n"
     )
     assert d.confidence >= CONFIDENT and "torch" in d.cause
+
+
+def test_an_orderly_stop_is_said_as_a_note_not_as_no_known_signature():
+    r = run(
+        "(APIServer pid=6) WARNING 12-03 17:04:28 [system_utils.py:299] Found ulimit of 20000 and failed to automatically increase\n"
+        "(EngineCore pid=8) INFO 12-03 17:06:05 [core.py:1313] [shutdown] EngineCore: trigger received signal=SIGTERM\n"
+        "(EngineCore pid=8) INFO 12-03 17:06:05 [core.py:1441] [shutdown] EngineCore: aborting in-flight requests count=1\n"
+    )
+    assert r.verdict == "no failure" and not r.fatal and top_cause(r) is None
+    assert [d.id for d in r.diagnoses] == ["shutdown-requested"] and r.diagnoses[0].role == "note"
+
+
+def test_vllm_026_request_refusals_by_their_own_wordings():
+    d = top(
+        '{"error":{"message":"max_tokens=8192 cannot be greater than max_model_len=max_total_tokens=4096. Please request fewer output tokens."}}\n'
+    )
+    assert d.id == "request-longer-than-context" and not d.fatal
+    d = top('{"error":{"message":"n must be at least 1, got 0.","type":"BadRequestError"}}\n')
+    assert d.id == "request-sampling-param-out-of-range" and "got 0" in d.cause

@@ -91,6 +91,24 @@ def _shutdown_before(t: Triage, line: int) -> int | None:
     return None
 
 
+def _orderly_stop(t: Triage, diagnoses: list[Diagnosis]) -> list[Diagnosis]:
+    """A log with no failure but an asked-for stop (SIGTERM, ctrl-C, systemctl stop) says so as a note, rather
+    than 'no known signature' over the warnings of a healthy run."""
+    if any(d.role in ("cause", "symptom") for d in diagnoses):
+        return []
+    stops = [
+        (hit.first_line, sig)
+        for sig in t.signatures
+        if sig.role == "shutdown" and (hit := t.hits.get(sig.id))
+    ]
+    if not stops:
+        return []
+    sig = min(stops, key=lambda s: s[0])[1]
+    d = _diagnosis(sig, t.hits[sig.id], t, False)
+    d.role, d.fatal = "note", False
+    return [d]
+
+
 def _exception_hits(t: Triage, raised: list[RaisedException]) -> set[str]:
     """Hits for entries known by where their exception was raised: the first exception that is not
     a wrapper, when it was raised in a matching file and no entry names its line already."""
@@ -260,6 +278,7 @@ def rank(t: Triage) -> TriageResult:
         if d.role == "cause" and d.confidence >= CONFIDENT and id(d) not in aside
     }
     competing |= len(confident) > 1
+    diagnoses += _orderly_stop(t, diagnoses)
     order = {"cause": 0, "symptom": 1, "note": 2}
     diagnoses.sort(key=lambda d: (order.get(d.role, 3), id(d) in aside, -d.confidence, d.first_line))
     verdict = _verdict(diagnoses[0] if diagnoses else None, competing)
