@@ -1,5 +1,5 @@
 """Families and wordings grown from the llama.cpp b11434 / llama-swap message harvest
-(knowledge/llama-harvest.toml, benchmarks/doctor_coverage_llama.py).
+(grown as knowledge/llama-harvest.toml, now in knowledge/ by domain; benchmarks/doctor_coverage_llama.py).
 
 Each case is a line in the program's message format with values unlike the harvested sample and the
 entry's excerpt; the negative cases pin that a healthy start names nothing.

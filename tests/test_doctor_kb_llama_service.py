@@ -1,5 +1,5 @@
 """Families grown from llama.cpp's, llama-swap's, systemd's and the NVIDIA container runtime's own texts
-(issue 12, knowledge/llama-router-service.toml).
+(issue 12, grown as knowledge/llama-router-service.toml, now in knowledge/ by domain).
 
 Each case is a synthetic line written from the tool's message format, with prefixes and values unlike the
 entry's excerpt; the negative cases pin what a family must NOT claim.

@@ -1,4 +1,4 @@
-"""What the trainllama rounds taught doctor (servebox/doctor/knowledge/llama-threads.toml and the wordings it widened).
+"""What the trainllama rounds taught doctor (grown as knowledge/llama-threads.toml, now in knowledge/ by domain, and the wordings it widened).
 
 Each family is tested on the tools' other wordings than the corpus excerpt (Docker Hub, podman, the kubelet for
 images), and an ambiguous wording is tested where it must stay quiet.

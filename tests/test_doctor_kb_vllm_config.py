@@ -1,5 +1,5 @@
 """vLLM configuration and engine start-up families (issue 12), from vLLM 0.32's own raise texts
-(knowledge/vllm-config-engine.toml).
+(grown as knowledge/vllm-config-engine.toml, now in knowledge/ by domain).
 
 Synthetic lines written from the source wordings with other prefixes and values than the entries'
 excerpts; the negative cases pin what each entry must NOT claim, and that a message raised inside a

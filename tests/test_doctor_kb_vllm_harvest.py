@@ -1,4 +1,4 @@
-"""Families harvested from vLLM 0.32's own error surface (knowledge/vllm-harvest.toml), found by
+"""Families harvested from vLLM 0.32's own error surface (then knowledge/vllm-harvest.toml; now in knowledge/ by domain), found by
 benchmarks/doctor_coverage_vllm.py.
 
 Each positive line is a source wording rendered with OTHER values than the benchmark's (which fills
@@ -10,16 +10,49 @@ of these families.
 from __future__ import annotations
 
 import io
-import tomllib
 from pathlib import Path
 
 import pytest
 
 from servebox.doctor.ranking import CONFIDENT
+from servebox.doctor.signatures import knowledge_entries
 from servebox.doctor.triage import triage_stream
 
-KB = Path(__file__).parent.parent / "servebox" / "doctor" / "knowledge" / "vllm-harvest.toml"
-NEW_IDS = {e["id"] for e in tomllib.loads(KB.read_text())["signature"]}
+NEW_IDS = frozenset(
+    {
+        "attention-backend-removed",
+        "backend-lacks-feature",
+        "backend-name-unknown",
+        "cudagraph-mode-conflict",
+        "custom-class-not-loadable",
+        "deepep-needs-nccl-gin",
+        "dp-launch-flags-invalid",
+        "dtype-unsupported-by-quantization",
+        "external-launcher-process-group",
+        "feature-needs-other-platform",
+        "gpu-arch-required-for-feature",
+        "gpu-visibility-env-conflict",
+        "kv-connector-expandable-segments",
+        "kv-connector-without-hma",
+        "mamba-backend-option-mismatch",
+        "model-runner-v2-required",
+        "mtp-weights-missing",
+        "nccl-library-load-failed",
+        "nixl-pd-config-mismatch",
+        "option-requires-option",
+        "optional-package-missing",
+        "options-incompatible",
+        "pooling-api-needs-convert",
+        "profiler-not-configured",
+        "rocm-gcn-arch-unknown",
+        "rocm-model-arch-unsupported",
+        "triton-kernels-import-failed",
+        "visible-devices-not-indices",
+        "vllm-env-invalid-choice",
+        "vllm-port-env-invalid",
+        "xpu-arc-bf16-accuracy",
+    }
+)  # the families that harvest added (they now live in knowledge/ by domain)
 LOGS = Path(__file__).parent / "fixtures" / "logs"
 API = "(APIServer pid=3141) "
 CORE = "(EngineCore_DP0 pid=2718) "
@@ -225,7 +258,7 @@ def test_every_new_family_has_a_case() -> None:
 
 
 def test_confidence_is_high_only_for_unambiguous_wordings() -> None:
-    entries = tomllib.loads(KB.read_text())["signature"]
+    entries = [e for e in knowledge_entries() if e["id"] in NEW_IDS]
     broad = {"optional-package-missing", "gpu-arch-required-for-feature", "feature-needs-other-platform",
              "options-incompatible", "backend-lacks-feature"}  # fmt: skip
     for e in entries:

@@ -1,4 +1,4 @@
-"""What the traingpu stop's TRAIN-side public threads taught (knowledge/vllm-gpu-threads.toml).
+"""What the traingpu stop's TRAIN-side public threads taught (grown as knowledge/vllm-gpu-threads.toml, now in knowledge/ by domain).
 
 Lines in the other shapes the same failure takes (torch's old THC text, the driver-API name, llama.cpp's
 CUDA init), not the corpus excerpts, so a family answers the failure and not one thread's log.

@@ -84,8 +84,8 @@ def _as_tuple(value) -> tuple:
 
 
 def knowledge_entries() -> list[dict]:
-    """Every [[signature]] table: signatures.toml first, then each knowledge/*.toml by file name (one file
-    per domain, so that families grown in parallel do not edit one file); ids are unique across files."""
+    """Every [[signature]] table: signatures.toml (the schema; it may hold entries too), then each knowledge/*.toml
+    by file name (one file per domain); ids are unique across files."""
     here = resources.files("servebox.doctor")
     files = [here / "signatures.toml"]
     files += sorted(
