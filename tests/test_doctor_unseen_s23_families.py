@@ -130,3 +130,13 @@ def test_vllm_026_request_refusals_by_their_own_wordings():
     assert d.id == "request-longer-than-context" and not d.fatal
     d = top('{"error":{"message":"n must be at least 1, got 0.","type":"BadRequestError"}}\n')
     assert d.id == "request-sampling-param-out-of-range" and "got 0" in d.cause
+
+
+def test_an_incident_after_an_asked_for_stop_says_note_not_symptom():
+    from servebox.serve.incidents import cause_of, diagnose, summary  # noqa: PLC0415
+
+    d = diagnose(
+        "m",
+        "(EngineCore pid=8) INFO 12-03 17:06:05 [core.py:1313] [shutdown] EngineCore: trigger received signal=SIGTERM",
+    )
+    assert cause_of(d) is None and summary(d).startswith("no known cause; note: An orderly stop")
