@@ -140,3 +140,31 @@ def test_an_incident_after_an_asked_for_stop_says_note_not_symptom():
         "(EngineCore pid=8) INFO 12-03 17:06:05 [core.py:1313] [shutdown] EngineCore: trigger received signal=SIGTERM",
     )
     assert cause_of(d) is None and summary(d).startswith("no known cause; note: An orderly stop")
+
+
+def test_an_environment_line_with_a_quote_left_open_is_bad_quoting():
+    d = top('/etc/systemd/system/vllm.service:12: Invalid syntax, ignoring: "HF_HOME=/srv/hf\n')
+    assert d.id == "systemd-bad-quoting"
+    # balanced quotes in an invalid setting stay a bad value
+    assert (
+        top('/etc/systemd/system/vllm.service:12: Invalid syntax, ignoring: "A=1" B\n').id
+        == "systemd-bad-value"
+    )
+
+
+def test_binding_an_address_the_machine_lacks_and_the_same_errno_on_connect():
+    d = top("Error: listen tcp 10.9.9.9:8080: bind: cannot assign requested address\n")
+    assert d.id == "bind-address-not-on-machine"
+    r = run(
+        "urllib3.exceptions.NewConnectionError: Failed to establish a new connection: [Errno 99] Cannot assign requested address\n"
+    )
+    assert "bind-address-not-on-machine" not in {d.id for d in r.diagnoses}
+
+
+def test_an_unknown_logging_level_is_vllm_logging_level_only_under_vllms_logger():
+    tb = "  File \"/v/vllm/logger.py\", line 277, in _configure_vllm_root_logger\nValueError: Unknown level: 'VERBOSE'\n"
+    d = top(tb)
+    assert d.id == "vllm-env-invalid-choice" and "VLLM_LOGGING_LEVEL" in d.cause and "?" not in d.fix
+    assert "vllm-env-invalid-choice" not in {
+        d.id for d in run("ValueError: Unknown level: 'LOUD'\n").diagnoses
+    }
