@@ -44,7 +44,8 @@ def summary(diagnosis: dict[str, Any]) -> str:
     diagnoses = diagnosis.get("diagnoses") or []
     if diagnoses:
         top = diagnoses[0]
-        if top["role"] != "cause":  # a symptom says where to look, not why; a note (an asked-for stop) what else it saw
+        # a symptom says where to look, not why; a note (an asked-for stop) says what else it saw
+        if top["role"] != "cause":
             return f"no known cause; {'note' if top['role'] == 'note' else 'symptom'}: {top['cause']}"
         return f"{top['cause']} (fix: {top['fix']})"
     lines = diagnosis.get("last_error_lines") or []
