@@ -1,0 +1,27 @@
+"""Wordings grown from TRAIN-side public web pages (trainpages, s23) that the knowledge base's own
+excerpts do not cover: pages quote engine errors wrapped over lines or with parts dropped, and a
+family should still name them."""
+
+from __future__ import annotations
+
+import io
+
+from servebox.doctor.triage import triage_stream
+
+
+def _top(log: str):
+    result = triage_stream(io.StringIO(log), "page")
+    found = [d for d in result.diagnoses if d.role in ("cause", "symptom")]
+    return found[0] if found else None
+
+
+def test_v0_max_seq_len_check_wrapped_or_without_count():
+    wrapped = (
+        "ValueError: The model's max seq len (32768) is larger than the maximum number of\n"
+        "tokens that can be stored in KV cache (2048). Try increasing `gpu_memory_utilization`\n"
+    )
+    bare = "ValueError: The model's max seq len (8192) is larger than the maximum number of tokens that can be stored in KV cache. Try increasing gpu_memory_utilization."
+    for log in (wrapped, bare):
+        top = _top(log)
+        assert top is not None and top.id == "max-model-len-exceeds-kv-v0", log
+        assert "{" not in top.cause + top.fix and "max_model_len" in top.cause
