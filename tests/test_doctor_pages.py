@@ -25,3 +25,11 @@ def test_v0_max_seq_len_check_wrapped_or_without_count():
         top = _top(log)
         assert top is not None and top.id == "max-model-len-exceeds-kv-v0", log
         assert "{" not in top.cause + top.fix and "max_model_len" in top.cause
+
+
+def test_ld_exit_line_after_missing_libcuda_is_explained():
+    """ld's 'collect2: error: ld returned 1 exit status' is the consequence of 'cannot find -lcuda', not a
+    second unexplained error that caps the answer's confidence."""
+    log = "/usr/bin/ld: cannot find -lcuda: No such file or directory\ncollect2: error: ld returned 1 exit status\n"
+    top = _top(log)
+    assert top is not None and top.id == "triton-libcuda-not-found" and top.confidence >= 0.9
