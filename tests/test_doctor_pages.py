@@ -33,3 +33,21 @@ def test_ld_exit_line_after_missing_libcuda_is_explained():
     log = "/usr/bin/ld: cannot find -lcuda: No such file or directory\ncollect2: error: ld returned 1 exit status\n"
     top = _top(log)
     assert top is not None and top.id == "triton-libcuda-not-found" and top.confidence >= 0.9
+
+
+def test_quant_method_assert_in_a_traceback_explains_its_bare_assertionerror():
+    """The traceback form (the assert line, then a bare 'AssertionError') is the same family at full
+    confidence: the bare exception is the assertion's own, not a second unexplained error."""
+    log = (
+        '  File "/usr/lib/python3/site-packages/vllm/model_executor/layers/fused_moe/layer.py", line 256, in __init__\n'
+        "    assert self.quant_method is not None\n"
+        "AssertionError\n"
+    )
+    top = _top(log)
+    assert top is not None and top.id == "quant-method-missing-for-layer" and top.confidence >= 0.75
+
+
+def test_scheduler_abort_quoted_without_the_buffer_name():
+    top = _top("pre-allocated tensor (cache_k_l0 (view)) in a buffer that cannot run the operation (VIEW)\n")
+    assert top is not None and top.id == "llamacpp-buffer-cannot-run-op"
+    assert "cache_k_l0 (view)" in top.cause and "VIEW" in top.fix and "{" not in top.cause + top.fix
