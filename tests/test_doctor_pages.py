@@ -51,3 +51,31 @@ def test_scheduler_abort_quoted_without_the_buffer_name():
     top = _top("pre-allocated tensor (cache_k_l0 (view)) in a buffer that cannot run the operation (VIEW)\n")
     assert top is not None and top.id == "llamacpp-buffer-cannot-run-op"
     assert "cache_k_l0 (view)" in top.cause and "VIEW" in top.fix and "{" not in top.cause + top.fix
+
+
+def test_undefined_symbol_torch_or_own_kernel():
+    """A namespaced torch symbol (or torch's global THP* function) missing from vLLM's _C is a torch/ABI
+    mismatch; one of vLLM's own plain kernels missing is a broken build of vLLM itself."""
+    lib = "ImportError: /venv/lib/python3.12/site-packages/vllm/_C.abi3.so: undefined symbol: "
+    assert _top(lib + "_ZN3c106detail14torchCheckFailEPKcS2_jRKSs\n").id == "extension-abi-mismatch"
+    assert _top(lib + "_Z16THPVariable_WrapN2at10TensorBaseE\n").id == "extension-abi-mismatch"
+    own = _top(lib + "_Z18cutlass_mla_decodeRKN2at6TensorES2_S2_S2_S2_S2_d\n")
+    assert own.id == "engine-build-references-uncompiled-kernel"
+
+
+def test_import_name_missing_only_for_the_engine_stack():
+    top = _top(
+        "ImportError: cannot import name 'AutoProcessor' from 'transformers' (/venv/transformers/__init__.py)\n"
+    )
+    assert top is not None and top.id == "python-import-name-missing" and "transformers" in top.cause
+    app = _top("ImportError: cannot import name 'helper' from 'myapp.utils' (/srv/myapp/utils.py)\n")
+    assert app is None or app.id != "python-import-name-missing"
+
+
+def test_lora_not_found_without_its_path_and_gloo_recv_timeout():
+    top = _top("Loading lora _lora failed: No adapter found\n")
+    assert top is not None and top.id == "lora-adapter-not-found" and "{" not in top.cause
+    top = _top(
+        "RuntimeError: [gloo/transport/tcp/unbound_buffer.cc:78] Timed out waiting 900000ms for recv operation to complete\n"
+    )
+    assert top is not None and top.id == "gloo-collective-timeout" and top.confidence < 0.7
