@@ -79,3 +79,8 @@ def test_lora_not_found_without_its_path_and_gloo_recv_timeout():
         "RuntimeError: [gloo/transport/tcp/unbound_buffer.cc:78] Timed out waiting 900000ms for recv operation to complete\n"
     )
     assert top is not None and top.id == "gloo-collective-timeout" and top.confidence < 0.7
+
+
+def test_old_unknown_part_type_is_a_refused_request():
+    result = triage_stream(io.StringIO("Unknown part type: image\n"), "page")
+    assert result.diagnoses[0].id == "chat-content-part-type-unknown" and not result.fatal
