@@ -84,3 +84,22 @@ def test_lora_not_found_without_its_path_and_gloo_recv_timeout():
 def test_old_unknown_part_type_is_a_refused_request():
     result = triage_stream(io.StringIO("Unknown part type: image\n"), "page")
     assert result.diagnoses[0].id == "chat-content-part-type-unknown" and not result.fatal
+
+
+def test_missing_architectures_old_form_needs_the_registry_frame():
+    old = (
+        '  File "vllm/model_executor/models/registry.py", line 330, in inspect_model_cls\n'
+        "    for arch in architectures:\n"
+        "TypeError: 'NoneType' object is not iterable\n"
+    )
+    assert _top(old).id == "model-architectures-missing"
+    other = _top("TypeError: 'NoneType' object is not iterable\n")
+    assert other is None or other.id != "model-architectures-missing"
+
+
+def test_context_shift_disabled_is_a_refused_request():
+    result = triage_stream(
+        io.StringIO("srv  send_error: task id = 3, error: context shift is disabled\n"), "page"
+    )
+    assert result.diagnoses[0].id == "request-longer-than-context" and not result.fatal
+    assert "--context-shift" in result.diagnoses[0].fix
