@@ -103,3 +103,10 @@ def test_context_shift_disabled_is_a_refused_request():
     )
     assert result.diagnoses[0].id == "request-longer-than-context" and not result.fatal
     assert "--context-shift" in result.diagnoses[0].fix
+
+
+def test_cpu_buffer_alloc_names_mmap_but_device_buffers_stay_gpu():
+    top = _top("unable to allocate CPU buffer\n")
+    assert top is not None and top.id == "llamacpp-alloc-failed" and "--no-mmap" in top.fix
+    gpu = _top("llama_model_load: error loading model: unable to allocate CUDA0 buffer\n")
+    assert gpu is not None and gpu.id == "llamacpp-device-buffer-alloc-failed"
