@@ -110,3 +110,8 @@ def test_cpu_buffer_alloc_names_mmap_but_device_buffers_stay_gpu():
     assert top is not None and top.id == "llamacpp-alloc-failed" and "--no-mmap" in top.fix
     gpu = _top("llama_model_load: error loading model: unable to allocate CUDA0 buffer\n")
     assert gpu is not None and gpu.id == "llamacpp-device-buffer-alloc-failed"
+
+
+def test_no_c_compiler_fix_names_the_unit_environment():
+    top = _top("RuntimeError: Failed to find C compiler\n")
+    assert top is not None and top.id == "no-c-compiler" and "Environment=CC=gcc" in top.fix
