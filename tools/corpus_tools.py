@@ -74,3 +74,29 @@ def vllm_session(
             except subprocess.TimeoutExpired:
                 os.killpg(proc.pid, signal.SIGKILL)
     return texts
+
+
+def until_failed_or_served(h, argv: list[str], port: str, timeout: float, env: dict | None = None) -> str:
+    """Run an engine until it exits or answers /health (then stop it): a healthy start costs no idle minutes."""
+    with tempfile.TemporaryFile() as log:
+        proc = subprocess.Popen(
+            argv,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, **h.ENV, **(env or {})},
+            start_new_session=True,
+        )
+        deadline = time.monotonic() + timeout
+        while proc.poll() is None and time.monotonic() < deadline:
+            if h.wait_healthy(int(port), time.monotonic() + 2):
+                time.sleep(2)
+                break
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGTERM)
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+        log.seek(0)
+        return log.read().decode("utf-8", "replace")

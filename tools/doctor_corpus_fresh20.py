@@ -21,42 +21,18 @@ Usage (from the repository root; ports 18600-18602, this batch's range is 18600-
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-from corpus_tools import load, use_ports  # tools/ is on sys.path: the makers run as scripts
+from corpus_tools import (  # tools/ is on sys.path: the makers run as scripts
+    load,
+    until_failed_or_served,
+    use_ports,
+)
 
 use_ports(18600, "/tmp/df20/tiny-f32.gguf")
-
-
-def until_failed_or_served(h, argv: list[str], port: str, timeout: float, env: dict | None = None) -> str:
-    """Run an engine until it exits or answers /health (then stop it): a healthy start costs no idle minutes."""
-    with tempfile.TemporaryFile() as log:
-        proc = subprocess.Popen(
-            argv,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            env={**os.environ, **h.ENV, **(env or {})},
-            start_new_session=True,
-        )
-        deadline = time.monotonic() + timeout
-        while proc.poll() is None and time.monotonic() < deadline:
-            if h.wait_healthy(int(port), time.monotonic() + 2):
-                time.sleep(2)
-                break
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGTERM)
-            try:
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait()
-        log.seek(0)
-        return log.read().decode("utf-8", "replace")
 
 
 def vllm_cases(h, tiny: Path, tmp: Path, timeout: float) -> dict:
