@@ -7,6 +7,7 @@ import os
 import threading
 
 from servebox.doctor.lines import MAX_LINE, LineFramer
+from servebox.doctor.signatures import load_signatures
 from servebox.doctor.triage import Triage, triage_stream
 from tests.conftest import FIXTURES
 
@@ -111,8 +112,6 @@ def test_a_healthy_start_up_wakes_few_entries():
     one of its keywords, and requirement literals are looked for on every line. A keyword or a requirement that a
     healthy start prints ('vllm serve', "'model': '", 'bind' in OpenMP's binding lines) wakes patterns on every
     start: stop 23 measured the realistic benchmark at half speed from four of them. Counted, not timed."""
-    from servebox.doctor.signatures import load_signatures  # noqa: PLC0415
-
     sigs = load_signatures()
     keywords = {k for s in sigs for k in s.keywords}
     literals = {w for s in sigs for w in (*s.requires, *s.unless_seen, *s.hint_requires)}

@@ -6,20 +6,10 @@ images), and an ambiguous wording is tested where it must stay quiet.
 
 from __future__ import annotations
 
-import io
-
 import pytest
 
 from servebox.doctor.ranking import CONFIDENT
-from servebox.doctor.triage import triage_stream
-
-
-def run(text: str):
-    return triage_stream(io.StringIO(text), "t")
-
-
-def top_cause(result):
-    return next((d for d in result.diagnoses if d.role in ("cause", "symptom")), None)
+from tests.doctor_text import run, top_cause
 
 
 @pytest.mark.parametrize(

@@ -7,12 +7,11 @@ from __future__ import annotations
 import io
 
 from servebox.doctor.triage import triage_stream
+from tests.doctor_text import run, top_cause
 
 
 def _top(log: str):
-    result = triage_stream(io.StringIO(log), "page")
-    found = [d for d in result.diagnoses if d.role in ("cause", "symptom")]
-    return found[0] if found else None
+    return top_cause(run(log))
 
 
 def test_v0_max_seq_len_check_wrapped_or_without_count():

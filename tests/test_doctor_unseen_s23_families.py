@@ -13,8 +13,7 @@ ARCH = "ValueError: Cannot find model module. 'Qwen9ForCausalLM' is not a regist
 
 
 def top(text: str):
-    r = triage_stream(io.StringIO(text), "t")
-    return next(d for d in r.diagnoses if d.role in ("cause", "symptom"))
+    return top_cause(run(text))
 
 
 def test_transformers_wording_without_the_flag_is_an_architecture_this_vllm_lacks():

@@ -6,8 +6,10 @@ llama-server shows the mid-stream death in tests/test_status_page.py)."""
 
 from __future__ import annotations
 
+import gc
 import json
 import socket
+import sys
 import time
 
 import httpx
@@ -250,9 +252,6 @@ def test_stream_guard_reassembles_events_across_chunks():
 def test_raw_upstream_ends_its_idle_keepalive_connections(monkeypatch):
     """The test upstream closes connections still open when it stops, so no coroutine of it is collected
     unfinished later (that showed as pytest's unraisable-exception warning in a whole-suite run)."""
-    import gc  # noqa: PLC0415
-    import sys  # noqa: PLC0415
-
     unraisable = []
     monkeypatch.setattr(sys, "unraisablehook", unraisable.append)
     with RawUpstream() as upstream:

@@ -96,15 +96,10 @@ def _orderly_stop(t: Triage, diagnoses: list[Diagnosis]) -> list[Diagnosis]:
     than 'no known signature' over the warnings of a healthy run."""
     if any(d.role in ("cause", "symptom") for d in diagnoses):
         return []
-    stops = [
-        (hit.first_line, sig)
-        for sig in t.signatures
-        if sig.role == "shutdown" and (hit := t.hits.get(sig.id))
-    ]
+    stops = [(sig, hit) for sig in t.signatures if sig.role == "shutdown" and (hit := t.hits.get(sig.id))]
     if not stops:
         return []
-    sig = min(stops, key=lambda s: s[0])[1]
-    d = _diagnosis(sig, t.hits[sig.id], t, False)
+    d = _diagnosis(*min(stops, key=lambda s: s[1].first_line), t, False)
     d.role, d.fatal = "note", False
     return [d]
 

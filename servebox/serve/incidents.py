@@ -46,7 +46,7 @@ def summary(diagnosis: dict[str, Any]) -> str:
         top = diagnoses[0]
         # a symptom says where to look, not why; a note (an asked-for stop) says what else it saw
         if top["role"] != "cause":
-            return f"no known cause; {'note' if top['role'] == 'note' else 'symptom'}: {top['cause']}"
+            return f"no known cause; {top['role']}: {top['cause']}"
         return f"{top['cause']} (fix: {top['fix']})"
     lines = diagnosis.get("last_error_lines") or []
     if lines:
