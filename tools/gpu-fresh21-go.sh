@@ -1,7 +1,7 @@
 #!/bin/bash
 # fresh-21: usage go.sh TOTAL ; parts p0..p2 already in $HOME/stash (three earlier calls), p3 + whl + run + models carried.
 # Installs the bundle and the API server's wheels, then drives every case of tools/gpu-fresh21-cases.json
-# (copied to .gpu/run/) with tools/gpu_serve_requests.py: 4 heavy + 9 small request cases at once, then the two
+# (copied to .gpu/run/) with tools/gpu_serve_requests.py (and tools/gpu_serve_drive.py beside it): 4 heavy + 9 small request cases at once, then the two
 # memory cases alone.
 T0=$(date +%s)
 mkdir -p $HOME/stash && cp .gpu/p3/part.* $HOME/stash/ && ls -la $HOME/stash

@@ -71,10 +71,11 @@ def wait(p, path, deadline):
     return "timeout"
 
 
-def pack():
+def pack(logs=LOGS, name="slogs"):
+    """The logs so far, as $OUT/NAME.tgz (what the device call brings back)."""
     os.makedirs(OUT, exist_ok=True)
-    with tarfile.open(os.path.join(OUT, "slogs.tgz"), "w:gz") as t:
-        t.add(LOGS, arcname="slogs")
+    with tarfile.open(os.path.join(OUT, f"{name}.tgz"), "w:gz") as t:
+        t.add(logs, arcname=name)
 
 
 def main():

@@ -1,7 +1,8 @@
 """Run `vllm serve` cases that fail AFTER the engine is up: send requests, send signals, keep the whole log.
 
 Used for the doctor corpus batch fresh-21 (tools/gpu-fresh21-cases.json), copied into .gpu/run/ of the
-../shared/gpu kit (the same bundle and API-server wheels as tools/gpu_serve_drive.py, which only starts engines).
+../shared/gpu kit together with tools/gpu_serve_drive.py (which only starts engines; this driver starts them, and
+packs the logs, with its start() and pack()), on the same bundle and API-server wheels.
 Usage: python3 .gpu/run/gpu_serve_requests.py CASES_JSON TOTAL_S PARALLEL MEM_CAP CASE [CASE...]
 A case (in CASES_JSON["cases"]) is {"args": [serve args], "env": {}, "timeout": s, "mem": share of the GPU it
 asks for, "twin": [serve args] (a second engine started at the same moment, its log kept beside), "steps": [...]}.
@@ -20,50 +21,15 @@ import os
 import signal
 import subprocess
 import sys
-import tarfile
 import threading
 import time
 import urllib.error
 import urllib.request
 
-HOME = os.environ["HOME"]
+# beside this file on the device: the same engine start, kill, readiness check and log bundle
+from gpu_serve_drive import HOME, kill, pack, ready, start
+
 LOGS = os.path.join(HOME, "stash", "rlogs")
-OUT = os.environ.get("OUT", os.path.join(HOME, "stash", "out"))
-READY = "Application startup complete"
-BASE_ENV = {
-    "PYTHONPATH": os.path.join(HOME, "site"),
-    "PYTHONUNBUFFERED": "1",
-    "VLLM_NO_USAGE_STATS": "1",
-    "DO_NOT_TRACK": "1",
-    "HF_HUB_OFFLINE": "1",
-    "TRANSFORMERS_OFFLINE": "1",
-    "VLLM_USE_FLASHINFER_SAMPLER": "0",
-    "NCCL_NVLS_ENABLE": "0",
-    "TORCH_SYMM_MEM_DISABLE_MULTICAST": "1",
-    "NVSHMEM_DISABLE_NVLS": "1",
-}
-
-
-def start(args, env, port, log_path):
-    e = dict(os.environ)
-    e.update(BASE_ENV)
-    e.update({k: str(v) for k, v in env.items()})
-    cmd = ["python3", "-m", "vllm.entrypoints.cli.main", "serve", *args, "--port", str(port)]
-    log = open(log_path, "w")
-    return subprocess.Popen(cmd, env=e, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-
-
-def kill(p):
-    try:
-        os.killpg(p.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
-    p.wait()
-
-
-def ready(path):
-    with open(path, errors="replace") as f:
-        return READY in f.read()
 
 
 def engine_core_pids(pgid):
@@ -180,12 +146,6 @@ class Case(threading.Thread):
         open(os.path.join(LOGS, n + ".done"), "w").close()
 
 
-def pack():
-    os.makedirs(OUT, exist_ok=True)
-    with tarfile.open(os.path.join(OUT, "rlogs.tgz"), "w:gz") as t:
-        t.add(LOGS, arcname="rlogs")
-
-
 def main():
     cases = json.load(open(sys.argv[1]))["cases"]
     total, par, cap, names = float(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]), sys.argv[5:]
@@ -213,8 +173,8 @@ def main():
                 continue
         time.sleep(0.5)
         if int(time.time()) % 20 == 0:
-            pack()
-    pack()
+            pack(LOGS, "rlogs")
+    pack(LOGS, "rlogs")
 
 
 if __name__ == "__main__":
