@@ -1,6 +1,7 @@
 """Run `vllm serve` cases that fail AFTER the engine is up: send requests, send signals, keep the whole log.
 
-Used for the doctor corpus batch fresh-21 (tools/gpu-fresh21-cases.json), copied into .gpu/run/ of the
+Used for the doctor corpus batches fresh-21 and fresh-24 (tools/gpu-fresh21-cases.json, tools/gpu-fresh24-cases.json;
+the device call: tools/gpu-go.sh), copied into .gpu/run/ of the
 ../shared/gpu kit together with tools/gpu_serve_drive.py (which only starts engines; this driver starts them, and
 packs the logs, with its start() and pack()), on the same bundle and API-server wheels.
 Usage: python3 .gpu/run/gpu_serve_requests.py CASES_JSON TOTAL_S PARALLEL MEM_CAP CASE [CASE...]
