@@ -32,7 +32,8 @@ GAP = {"cudart": "unrecognized error code", "nccl": "unknown result code"}
 
 # How programs print these strings in a log. {msg} is the library's string, {code} its number, {name}
 # cudaGetErrorName's. Each format was read in the program's source (file named); `lib` says which
-# vocabulary it prints and `codes_except` the codes the printing path handles with its own words.
+# vocabulary it prints and `codes_except` the codes the printing path handles with its own words; `path` "init"
+# marks a format printed only when CUDA starts (cudaGetDeviceCount), where a kernel's error cannot come.
 FORMATS = [
     {
         "id": "torch-cuda-check",
@@ -53,6 +54,7 @@ FORMATS = [
         "(Triggered internally at /pytorch/c10/cuda/CUDAFunctions.cpp:109.)",
         # device_count_impl words these itself: no device (count 0), no/old driver, init failure, unknown
         "codes_except": [3, 35, 100, 999],
+        "path": "init",
     },
     {
         "id": "ggml-cuda-check",
@@ -76,6 +78,7 @@ FORMATS = [
         "source": "llama.cpp b11434 ggml/src/ggml-cuda/ggml-cuda.cu ggml_cuda_init ('%s: failed to initialize "
         "CUDA: %s' on cudaGetDeviceCount's error)",
         "template": "ggml_cuda_init: failed to initialize CUDA: {msg}",
+        "path": "init",
     },
     {
         "id": "vllm-cudart-check",
