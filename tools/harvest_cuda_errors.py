@@ -87,6 +87,12 @@ FORMATS = [
         "template": "RuntimeError: CUDART error: {msg}",
     },
     {
+        "id": "vllm-custom-allreduce",
+        "lib": "cudart",
+        "source": "vLLM csrc/custom_all_reduce.cuh CUDACHECK (printf to stdout, then exit), around cudaIpcOpenMemHandle",
+        "template": "Failed: Cuda error /workspace/csrc/custom_all_reduce.cuh:455 '{msg}'",
+    },
+    {
         "id": "torch-nccl-check",
         "lib": "nccl",
         "source": "pytorch torch/csrc/distributed/c10d/NCCLUtils.hpp C10D_NCCL_CHECK ('NCCL error in: FILE:LINE, "
