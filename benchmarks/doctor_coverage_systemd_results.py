@@ -115,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"\nuncovered (generic or none), likeliest first ({min(a.uncovered, len(uncovered))} of {len(uncovered)}):"
     )
-    for e, text, verdict, fam in uncovered[: a.uncovered]:
+    for e, _text, verdict, fam in uncovered[: a.uncovered]:
         code = "" if e["code"] is None else e["code"]
         print(f"  [{likelihood(e)}] {e['kind']:11} {code!s:>4} {e['name'][:44]:44} {verdict:7} {fam[:30]}")
     return 0

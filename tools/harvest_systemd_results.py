@@ -165,10 +165,8 @@ def main() -> int:
         "entries": exit_statuses(exec_man) + results(exec_man) + signals() + messages(),
     }
     with a.out.open("w") as f:
-        f.write(
-            '{"about": %s, "sources": %s, "entries": [\n'
-            % (json.dumps(doc["about"]), json.dumps(doc["sources"]))
-        )
+        head = {"about": doc["about"], "sources": doc["sources"]}
+        f.write(json.dumps(head)[:-1] + ', "entries": [\n')  # one entry a line: a diff shows what changed
         f.write(",\n".join(json.dumps(e) for e in doc["entries"]))
         f.write("\n]}\n")
     print(f"{len(doc['entries'])} entries -> {a.out}")
