@@ -26,8 +26,9 @@ HERE = Path(__file__).resolve().parent
 DATA = HERE / "data" / "systemd_results.json"
 PREFIX = "Dec 03 10:00:00 gpu-box systemd[1]: vllm.service: "
 KINDS = ("exit-status", "signal", "result", "message")
-# not failures: a clean exit, and a line that only counts restarts
-NOT_FAILURES = {"SUCCESS", "Scheduled restart job, restart counter is at %u."}
+# not failures: a clean exit, a line that only counts restarts, and ExecCondition='s skip (systemd prints
+# "Skipped due to 'exec-condition'.", never "Failed with result 'exec-condition'.")
+NOT_FAILURES = {"SUCCESS", "Scheduled restart job, restart counter is at %u.", "exec-condition"}
 # our judgement of what a user of vLLM / llama.cpp under systemd meets (higher first)
 LIKELY = {
     "EXEC": 3, "CHDIR": 3, "USER": 3, "GROUP": 3, "NAMESPACE": 3, "STDOUT": 2, "STDERR": 2, "LIMITS": 2,
