@@ -84,6 +84,12 @@ CASES = [
     ("systemd-exit-usage", journal("Main process exited, code=exited, status=2/INVALIDARGUMENT"), False),
     ("systemd-main-killed-by-signal", journal("Main process exited, code=killed, status=15/TERM"), False),
     ("systemd-unit-oom-killed", journal("Process of control group was killed by the OOM killer."), True),
+    # the child's own "Failed at step %s spawning %s: %m" line, as `systemctl status` shows it
+    ("systemd-chdir-failed", journal("Failed at step CHDIR spawning /opt/vllm/bin/vllm: No such file or directory"), True),
+    ("systemd-user-missing", journal("Failed at step USER spawning /usr/local/bin/llama-server: No such process"), True),
+    # 217/USER is also PrivateUsers= failing: with another errno it stays the generic step
+    ("systemd-exec-step-failed", journal("Failed at step USER spawning /usr/local/bin/llama-server: Operation not permitted"), True),
+    ("systemd-sandbox-not-applicable", journal("Failed at step KEYRING spawning /usr/local/bin/llama-swap: Permission denied"), True),
 ]  # fmt: skip
 
 
