@@ -132,3 +132,23 @@ def test_every_failure_of_the_catalogue_is_at_least_generic(capsys):
     overall = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("overall"))
     n, named, generic, none = (int(x) for x in overall.split()[1:5])
     assert none == 0 and n >= 120 and named >= 60
+
+
+@pytest.mark.parametrize(
+    "log, confident",
+    [
+        # a bare SIGKILL: the OOM killer most often, but `kill -9` or a supervisor print the same
+        (journal("Main process exited, code=killed, status=9/KILL", "Failed with result 'signal'."), False),
+        ("Error: container exited with code 137\n", False),
+        # the kernel's own OOM line makes it the OOM killer
+        (
+            "Dec 03 09:59:59 gpu-box kernel: Out of memory: Killed process 4242 (python3) total-vm:81234567kB\n"
+            + journal("Main process exited, code=killed, status=9/KILL", "Failed with result 'signal'."),
+            True,
+        ),
+    ],
+)
+def test_a_bare_sigkill_is_the_oom_killer_only_with_the_kernels_line(log: str, confident: bool) -> None:
+    top = top_cause(run(log))
+    assert top is not None and top.id == "host-oom-kill"
+    assert (top.confidence >= CONFIDENT) is confident
