@@ -238,7 +238,7 @@ def nvcc_entries() -> list[dict]:
         }
     )
     spawn = SITE / "setuptools/_distutils/spawn.py"
-    st = next(SITE.glob("setuptools-*.dist-info")).name.split("-")[1]
+    st = next(SITE.glob("setuptools-*.dist-info")).name.removesuffix(".dist-info").split("-")[1]
     out.append({"tool": "setuptools", "code": "compiler-not-found", "message": "command {!r} failed: {}",
                 "source": f"setuptools {st} {spawn.relative_to(SITE)}:{line_of(spawn, 'failed: {}')}",
                 "log": "error: command 'gcc' failed: No such file or directory"})  # fmt: skip
