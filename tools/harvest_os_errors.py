@@ -43,7 +43,7 @@ FORMATS = {
                   "('lookup ' + name + ' on ' + server + ': ' + err) inside net.OpError"),
     "xid": ("NVRM: Xid (PCI:{pci}): {code}, pid={pid}, name={name}, {text}", "NVIDIA kernel driver "
             "src/nvidia/src/kernel/gpu/rc/kernel_rc.c ('NVRM: Xid (PCI:%04x:%02x:%02x): %d, pid=%s, name=%s, %s')"),
-    "kernel": ("kernel: {text}", "the journal's kernel lines (dmesg / journalctl -k)"),
+    "kernel": ("{text}", "the NVIDIA kernel module's own lines, in the journal as 'kernel: ' lines (dmesg)"),
     "nvidia_smi": ("{text}", "nvidia-smi / NVML's nvmlErrorString, printed alone"),
 }  # fmt: skip
 
@@ -99,10 +99,11 @@ XID = [
 # Version mismatches between the kernel module and the user-space libraries (NVML, the driver's own check)
 NVIDIA_LINES = [
     ("nvml-mismatch", "nvidia_smi", "Failed to initialize NVML: Driver/library version mismatch"),
-    ("nvml-mismatch-version", "nvidia_smi", "NVML library version: 550.127"),
-    ("rm-api-mismatch", "kernel", "NVRM: API mismatch: the client has the version 550.127.05, but"),
-    ("rm-api-mismatch-2", "kernel", "NVRM: this kernel module has the version 550.90.07.  Please"),
-]
+    ("rm-api-mismatch", "kernel", "NVRM: API mismatch: the client has the version 550.127.05, but\n"
+     "NVRM: this kernel module has the version 550.90.07.  Please\n"
+     "NVRM: make sure that this kernel module and all NVIDIA driver\n"
+     "NVRM: components have the same version."),
+]  # fmt: skip
 
 
 def errno_entries() -> list[dict]:
