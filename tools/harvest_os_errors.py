@@ -63,8 +63,11 @@ GO_DNS = [
     ("timeout", "i/o timeout"),
 ]
 
-# Xid rows a serving box meets: (code, mnemonic-ish name, the catalogue's description, immediate action).
-# Hand-entered from XID_SOURCE (Ampere and newer); 48/63/64 wording per PAGE_RETIREMENT.
+# Xid rows a serving box meets: (code, mnemonic, description or the driver's message text, immediate action).
+# Hand-entered for XID_SOURCE (Ampere and newer): only rows 1-8 and 43 (and 41, not listed: a copy engine)
+# showed in the search tool's excerpts of that page; the other mnemonics and actions are entered from memory
+# of the catalogue and are NOT verified here (check them against its spreadsheet). 48/63/64 per
+# PAGE_RETIREMENT. The families key on the code only, never on these texts.
 XID = [
     (8, "ROBUST_CHANNEL_FIFO_ERROR_IDLE_TIMEOUT", "GPU stopped processing", "RESTART_APP"),
     (13, "ROBUST_CHANNEL_GR_EXCEPTION", "Graphics Engine Exception", "RESTART_APP"),
@@ -155,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
             "errno": f"Python {platform.python_version()} errno/os.strerror on {' '.join(platform.libc_ver())}",
             "go": GO_SOURCE,
             "gai": f"socket.EAI_* and ctypes gai_strerror on {' '.join(platform.libc_ver())}",
-            "xid": f"{XID_SOURCE} (subset, hand-entered); {PAGE_RETIREMENT}",
+            "xid": f"{XID_SOURCE} (subset, hand-entered; mnemonics beyond 1-8/43 unverified); {PAGE_RETIREMENT}",
         },
         "formats": {k: {"format": f, "from": src} for k, (f, src) in FORMATS.items()},
         "entries": entries,
