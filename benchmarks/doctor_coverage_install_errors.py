@@ -17,7 +17,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the shared helper beside it
-from coverage_common import classify, generic_ids  # noqa: E402
+from coverage_common import classify, generic_ids, print_table  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data" / "install_errors.json"
 TOOLS = ("pip", "uv", "cmake", "nvcc", "setuptools")
@@ -47,15 +47,7 @@ def main(argv: list[str] | None = None) -> int:
     if a.json:
         return 0
     print(f"sources: {'; '.join(doc['sources'])}; {len(doc['entries'])} entries")
-    total = sum(per_tool.values(), Counter())
-    print(f"{'tool':12} {'n':>4} {'named':>6} {'generic':>8} {'none':>5}  named%  any%")
-    for tool in (*TOOLS, "overall"):
-        c = total if tool == "overall" else per_tool[tool]
-        n = sum(c.values()) or 1
-        print(
-            f"{tool:12} {sum(c.values()):4} {c['named']:6} {c['generic']:8} {c['none']:5}"
-            f"  {100 * c['named'] / n:5.1f}  {100 * (c['named'] + c['generic']) / n:5.1f}"
-        )
+    print_table(TOOLS, per_tool, label="tool")
     print(f"\nnot named by a specific family ({len(uncovered)}):")
     for e, verdict, fam in uncovered:
         why = SKIPPED.get(e["code"], "")
