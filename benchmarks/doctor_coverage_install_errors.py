@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # the shared helper be
 from coverage_common import classify, generic_ids, print_table  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data" / "install_errors.json"
-TOOLS = ("pip", "uv", "cmake", "nvcc", "setuptools")
+TOOLS = ("pip", "uv", "cmake", "nvcc", "setuptools", "llama.cpp")
 # Entries left without a family of their own, and why (the report lists them apart from the uncovered)
 SKIPPED = {
     "dependency-conflicts-installed": "pip prints it at ERROR but the install succeeds; the engine's own import error names what broke",

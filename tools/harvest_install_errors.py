@@ -16,7 +16,10 @@ here, from the real tools and committed with where each came from:
          host_config.h's '#error -- unsupported GNU version!' as gcc prints an #error
          ('FILE:LINE:COL: error: #error ...', seen running nvcc with a gcc that says __GNUC__ 16)
   setuptools  .venv's setuptools/_distutils/spawn.py: "command 'gcc' failed: No such file or directory"
+  CUDA 12.4  nvidia-cuda-nvcc-cu12 12.4.131 (PyPI; ptxas and crt/host_config.h, no nvcc): ptxas run on sm_120
+  llama.cpp  its CMake FATAL_ERRORs for a missing CUDA toolkit and libcurl, read at a recorded commit
 Run: python tools/harvest_install_errors.py benchmarks/data/install_errors.json [--uv /tmp/uvdl]
+         [--cuda124 /tmp/nvcc124]  (each wheel downloaded with `pip download ... --no-deps -d DIR` and unzipped there)
 """
 
 from __future__ import annotations
@@ -147,8 +150,27 @@ CMAKE_ENTRIES = [
     ("cuda-compiler-broken", "is not able to compile a simple test program.", "CMakeTestCUDACompiler.cmake",
      "CMake Error at /usr/share/cmake-3.25/Modules/CMakeTestCUDACompiler.cmake:103 (message):\n  The CUDA "
      "compiler\n\n    \"/usr/local/cuda/bin/nvcc\"\n\n  is not able to compile a simple test program."),
+    ("build-program-missing", "CMake was unable to find a build program corresponding to", None,
+     "CMake Error: CMake was unable to find a build program corresponding to \"Ninja\".  CMAKE_MAKE_PROGRAM is "
+     "not set.  You probably need to select a different build tool."),
+    ("cmake-too-old", " or higher is required.  You are running version ", None,
+     "CMake Error at CMakeLists.txt:1 (cmake_minimum_required):\n  CMake 3.26 or higher is required.  You are "
+     "running version 3.22.1"),
     ("cuda-runtime-h-missing", "Unable to find cuda_runtime.h in", "CMakeDetermineCUDACompiler.cmake",
      CM + "  Unable to find cuda_runtime.h in \"/usr/lib/cuda/include\" for _CUDA_INCLUDE_DIR."),
+]  # fmt: skip
+
+
+# llama.cpp's own CMake refusals: read in ggml-org/llama.cpp through the code index (no checkout here), so this
+# tool records them with the commit they were read at instead of re-checking them
+LLAMA_CPP_ENTRIES = [
+    ("cuda-toolkit-not-found", 'message(FATAL_ERROR "CUDA Toolkit not found")',
+     "ggml-org/llama.cpp@00a2d609 ggml/src/ggml-cuda/CMakeLists.txt (after find_package(CUDAToolkit); the log's line number N varies by version)",
+     "CMake Error at ggml/src/ggml-cuda/CMakeLists.txt:N (message):\n  CUDA Toolkit not found"),
+    ("curl-not-found", 'message(FATAL_ERROR "Could NOT find CURL. Hint: to disable this feature, set -DLLAMA_CURL=OFF")',
+     "ggml-org/llama.cpp@0014ce6e common/CMakeLists.txt (LLAMA_CURL, ON by default)",
+     "-- Could NOT find CURL (missing: CURL_LIBRARY CURL_INCLUDE_DIR)\nCMake Error at common/CMakeLists.txt:85 "
+     "(message):\n  Could NOT find CURL. Hint: to disable this feature, set -DLLAMA_CURL=OFF"),
 ]  # fmt: skip
 
 
@@ -198,7 +220,7 @@ def cmake_entries() -> list[dict]:
         if f is None:
             if lit not in strings:
                 raise SystemExit(f"{lit!r} not in /usr/bin/cmake")
-            where = "/usr/bin/cmake (cmGlobalGenerator: 'No CMAKE_%s_COMPILER could be found.')"
+            where = f"/usr/bin/cmake (strings: {lit!r})"
         else:
             where = f"{CMAKE / f}:{line_of(CMAKE / f, lit)}"
         out.append(
@@ -245,14 +267,58 @@ def nvcc_entries() -> list[dict]:
     return out
 
 
+def llama_cpp_entries() -> list[dict]:
+    return [{"tool": "llama.cpp", "code": code, "message": lit, "source": f"llama.cpp {src}", "log": log}
+            for code, lit, src, log in LLAMA_CPP_ENTRIES]  # fmt: skip
+
+
+def cuda124_entries(wheel_dir: Path | None) -> list[dict]:
+    """CUDA 12.4 (nvidia-cuda-nvcc-cu12 12.4.131 from PyPI, unzipped): its ptxas run on an arch it predates, the
+    option parser's 'Value %s is not defined' as nvcc prints it for --gpu-architecture, and its host_config.h."""
+    if wheel_dir is None:
+        return []
+    root = next(wheel_dir.glob("**/nvidia/cuda_nvcc"))
+    ptxas = root / "bin/ptxas"
+    version = re.search(r"cuda_(\d+\.\d+)", subprocess.run([ptxas, "--version"], capture_output=True,
+                                                         text=True).stdout)[1]  # fmt: skip
+    with tempfile.TemporaryDirectory() as tmp:
+        ptx = Path(tmp, "k.ptx")
+        ptx.write_text(".version 8.4\n.target sm_80\n.address_size 64\n")
+        r = subprocess.run([ptxas, "--gpu-name", "sm_120", ptx, "-o", Path(tmp, "k.cubin")], capture_output=True,
+                           text=True)  # fmt: skip
+    line = (r.stderr or r.stdout).strip().splitlines()[0]
+    fmt = "Value '%s' is not defined for option '%s'"
+    strings = subprocess.run(["strings", ptxas], capture_output=True, text=True, check=True).stdout
+    if fmt not in strings:
+        raise SystemExit(f"{fmt!r} not in {ptxas}")
+    header = root / "include/crt/host_config.h"
+    n = line_of(header, "unsupported GNU version!")
+    text = header.read_text().splitlines()[n - 1].strip()
+    src = f"CUDA {version} (nvidia-cuda-nvcc-cu12 wheel)"
+    return [
+        {"tool": "nvcc", "code": "ptxas-unknown-gpu-name", "message": line, "log": line,
+         "source": f"{src} ptxas --gpu-name sm_120 (run)"},
+        {"tool": "nvcc", "code": "value-not-defined-gpu-architecture", "message": fmt,
+         "source": f"{src} ptxas's option parser format (the wheel ships no nvcc; nvcc's option is gpu-architecture)",
+         "log": "nvcc fatal   : Value 'sm_120' is not defined for option 'gpu-architecture'"},
+        {"tool": "nvcc", "code": "unsupported-gnu-version-12.4", "message": text,
+         "source": f"{src} {header.relative_to(wheel_dir)}:{n} (printed by gcc as FILE:LINE:COL: error: #error ...)",
+         "log": f"/usr/local/cuda-12.4/bin/../targets/x86_64-linux/include/crt/host_config.h:{n}:2: error: {text}"},
+    ]  # fmt: skip
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("out", type=Path)
     ap.add_argument(
         "--uv", type=Path, default=Path("/tmp/uvdl"), help="where the uv wheel was downloaded and unzipped"
     )
+    ap.add_argument(
+        "--cuda124", type=Path, help="where nvidia-cuda-nvcc-cu12==12.4.131 was downloaded and unzipped"
+    )
     a = ap.parse_args()
-    entries = pip_entries() + uv_entries(a.uv) + cmake_entries() + nvcc_entries()
+    entries = pip_entries() + uv_entries(a.uv) + cmake_entries() + nvcc_entries() + cuda124_entries(a.cuda124)
+    entries += llama_cpp_entries()
     sources = sorted({e["source"].split(" ")[0] + " " + e["source"].split(" ")[1] for e in entries})
     doc = {"about": "the errors installing an engine prints (pip, uv, CMake, nvcc, gcc), for "
            "benchmarks/doctor_coverage_install_errors.py; made by tools/harvest_install_errors.py.",
