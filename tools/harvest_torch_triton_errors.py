@@ -51,10 +51,9 @@ def site_packages() -> Path:
 
 def python_built() -> dict[str, str]:
     """Messages the installed Python code builds itself, keyed by entry id."""
+    import torch.cuda as tc
     from torch._inductor import exc as ind
     from triton.runtime.errors import OutOfResources, PTXASError
-
-    import torch.cuda as tc
 
     out = {}
     for name, limit, need in (("T4", 65536, 98304), ("V100", 98304, 131072)):
