@@ -21,7 +21,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the shared helper beside it
-from coverage_common import classify, generic_ids  # noqa: E402
+from coverage_common import classify, generic_ids, print_table  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data" / "llama_messages.json"
 AREAS = (
@@ -196,15 +196,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     print(f"sources: {doc['sources']}; left out: {doc['left_out']}")
     print(f"kind: {a.kind} ({', '.join(kinds[a.kind])}); {len(msgs)} distinct templates")
-    total = sum(per_area.values(), Counter())
-    print(f"{'area':18} {'n':>5} {'named':>7} {'generic':>8} {'none':>6}  named%  any%")
-    for area in (*AREAS, "overall"):
-        c = total if area == "overall" else per_area[area]
-        n = sum(c.values()) or 1
-        print(
-            f"{area:18} {sum(c.values()):5} {c['named']:7} {c['generic']:8} {c['none']:6}"
-            f"  {100 * c['named'] / n:5.1f}  {100 * (c['named'] + c['generic']) / n:5.1f}"
-        )
+    print_table(AREAS, per_area)
     uncovered = sorted((r for r in results if r[2] != "named"), key=lambda r: -likelihood(r[0]))
     print(f"\nuncovered (generic or none), likeliest first ({a.uncovered} of {len(uncovered)}):")
     for m, line, verdict, fam in uncovered[: a.uncovered]:

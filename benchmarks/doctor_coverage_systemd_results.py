@@ -6,7 +6,7 @@ benchmarks/data/systemd_results.json holds that vocabulary as systemd 252 prints
 tools/harvest_systemd_results.py from systemd-analyze, systemd.exec(5), signal(7) and the format strings
 in libsystemd-core). Each entry is rendered as the journal shows it (`systemd[1]: vllm.service: ` and the
 format filled; an exit status or a signal with the 'Failed with result' line that follows it), fed
-alone to triage_stream and classified by doctor_coverage_llama.classify: named by a specific family,
+alone to triage_stream and classified by coverage_common.classify: named by a specific family,
 generic only (a catch-all, a symptom, the bare exception) or nothing.
 Run: python benchmarks/doctor_coverage_systemd_results.py [--uncovered N] [--json]
 """
@@ -14,13 +14,13 @@ Run: python benchmarks/doctor_coverage_systemd_results.py [--uncovered N] [--jso
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import sys
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from servebox.doctor.signatures import load_signatures
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the shared helper beside it
+from coverage_common import classify, generic_ids  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 DATA = HERE / "data" / "systemd_results.json"
@@ -37,16 +37,6 @@ LIKELY = {
     "exit-code": 2, "resources": 2, "protocol": 1, "KILL": 3, "SEGV": 3, "ABRT": 3, "BUS": 2, "ILL": 2,
     "TERM": 2, "INT": 1, "FPE": 1,
 }  # fmt: skip
-
-
-def _llama_bench():
-    """doctor_coverage_llama.py as a module (benchmarks/ is scripts, not a package): its classify is shared."""
-    path = HERE / "doctor_coverage_llama.py"
-    spec = importlib.util.spec_from_file_location(path.stem, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault(spec.name, module)
-    spec.loader.exec_module(module)
-    return module
 
 
 def render(entry: dict) -> str:
@@ -88,14 +78,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true", help="one JSON line per entry instead of the report")
     a = ap.parse_args(argv)
     doc = json.loads(DATA.read_text())
-    classify = _llama_bench().classify
-    generic_ids = {s.id for s in load_signatures() if s.generic}
+    generic = generic_ids(set())
     entries = [e for e in doc["entries"] if e["name"] not in NOT_FAILURES]
     per_kind: dict[str, Counter] = defaultdict(Counter)
     results = []
     for e in entries:
         text = render(e)
-        verdict, fam = classify(text, generic_ids)
+        verdict, fam = classify(text, generic)
         per_kind[e["kind"]][verdict] += 1
         results.append((e, text, verdict, fam))
         if a.json:
