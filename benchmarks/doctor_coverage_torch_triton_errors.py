@@ -8,6 +8,8 @@ rendered in every format of its kind (a raised exception as vLLM's engine logs i
 traceback; a warning; a C++ LOG line), fed alone to triage_stream and classified by coverage_common: named
 by a specific cause, a symptom family that says where to look, generic (a catch-all or the bare
 exception) or nothing. An entry counts by its worst format.
+Measured 2026-12-03 on the 32 plausible entries: main's KB (0d247b1) 21 named + 1 symptom, 5 generic, 5 none;
+with the vocabtorch families 28 named + 4 symptom, none left generic or unanswered.
 Run: python benchmarks/doctor_coverage_torch_triton_errors.py [--uncovered N] [--json]
 """
 
