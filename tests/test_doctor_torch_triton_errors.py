@@ -35,6 +35,7 @@ OURS = {
         # Triton's message without the class name (a wrapper's or a logger's text)
         ("(EngineCore_DP0 pid=7) ERROR 12-03 20:41:07 [core.py:866] RuntimeError: out of resource: shared memory, Required: 98304, Hardware limit: 65536. Reducing block sizes or `num_stages` may help.\n", "triton-out-of-resources"),
         ("torch.distributed.DistNetworkError: The client socket has failed to connect to any network address of (10.0.0.2, 29500).\n", "master-addr-unreachable"),
+        ("torch.distributed.DistNetworkError: The client socket has failed to connect to [gpu-box]:29500 (errno: 111 - Connection refused).\n", "master-addr-unreachable"),
         ("torch._inductor.exc.TritonMissing: Cannot find a working triton installation. Either the package is not installed or it is too old.\n", "triton-missing"),
         ("RuntimeError: Cannot find ptxas\n", "triton-tool-missing"),
         ("RuntimeError: Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is False. If you are running on a CPU-only machine, please use torch.load with map_location=torch.device('cpu') to map your storages to the CPU.\n", "torch-load-cuda-unavailable"),
