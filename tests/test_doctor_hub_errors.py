@@ -32,6 +32,7 @@ CASES = [
     ("rate-limit-429", "hub-rate-limited", True),
     ("cached_file/unavailable-503", "hub-server-error", True),
     ("offline mode is enabled@294", "hub-offline", True),
+    ("uncached-snapshot", "hub-offline", True),
     ("Not enough free disk space@773", "hub-disk-space-low", True),
     ("backend-missing/sentencepiece", "tokenizer-backend-missing", True),
     ("backend-missing/protobuf", "tokenizer-backend-missing", True),
@@ -74,4 +75,15 @@ def test_the_whole_catalogue_is_covered_where_plausible(capsys) -> None:
     assert BENCH.main(["--uncovered", "0"]) == 0
     line = next(x for x in capsys.readouterr().out.splitlines() if "plausible (not skipped)" in x)
     named, symptom = int(line.split("named")[1].split()[0]), int(line.split("symptom")[1].split()[0])
-    assert named >= 64 and symptom >= 1
+    assert named >= 67 and symptom >= 1
+
+
+def test_the_offline_text_alone_is_hub_offline() -> None:
+    """vLLM may log the hub's message without its exception type (a warning, a wrapped error)."""
+    log = (
+        "WARNING 12-03 10:00:00 [weight_utils.py:87] Cannot find the requested files in the disk cache and"
+        " outgoing traffic has been disabled. To enable hf.co look-ups and downloads online, set"
+        " 'local_files_only' to False.\n"
+    )
+    top = top_cause(run(log))
+    assert top is not None and top.id == "hub-offline"

@@ -141,6 +141,40 @@ def hub_local(excs: dict) -> list[dict]:
     return out
 
 
+def hub_uncached(tmp: Path) -> list[dict]:
+    """The real offline paths on an empty cache: what HF_HUB_OFFLINE=1 (or local_files_only) prints."""
+    from huggingface_hub import hf_hub_download, snapshot_download
+    from transformers.utils.hub import cached_file
+
+    cache = str(tmp / "empty-cache")
+    cases = [
+        (
+            "uncached-snapshot",
+            "huggingface_hub",
+            lambda: snapshot_download(REPO, cache_dir=cache, local_files_only=True),
+            "_snapshot_download.py snapshot_download",
+        ),  # fmt: skip
+        (
+            "uncached-file",
+            "huggingface_hub",
+            lambda: hf_hub_download(REPO, "config.json", cache_dir=cache, local_files_only=True),
+            "file_download.py hf_hub_download",
+        ),  # fmt: skip
+        (
+            "uncached-cached_file",
+            "transformers",
+            lambda: cached_file(REPO, "config.json", cache_dir=cache, local_files_only=True),
+            "utils/hub.py cached_files",
+        ),  # fmt: skip
+    ]
+    out = []
+    for name, lib, fn, src in cases:
+        e = run(fn)
+        if e is not None:
+            out.append(entry(lib, name, e, src))
+    return out
+
+
 def transformers_hub(excs: dict) -> list[dict]:
     """cached_file (what AutoConfig/AutoTokenizer call) wrapping each hub error in its OSError."""
     import transformers.utils.hub as th
@@ -339,6 +373,7 @@ def main(argv: list[str] | None = None) -> int:
     entries += hub_local(excs)
     with tempfile.TemporaryDirectory() as t:
         tmp = Path(t)
+        entries += hub_uncached(tmp)
         entries += transformers_hub(excs) + transformers_local(tmp) + transformers_backends()
         entries += safetensors_files(tmp) + gguf_files(tmp)
     entries += literals(site)
