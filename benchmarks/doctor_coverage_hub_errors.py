@@ -3,7 +3,8 @@
 Why: a vLLM start that dies on the hub (401, gated, offline, 5xx), on a model folder transformers cannot
 read, on a missing tokenizer backend, or on a broken safetensors/GGUF file shows only that library's
 words. benchmarks/data/hub_errors.json holds them as the real libraries raise them (made by
-tools/harvest_hub_errors.py from huggingface_hub, transformers, safetensors and gguf). Each entry is
+tools/harvest_hub_errors.py from huggingface_hub, transformers, safetensors (0.8 and an older 0.4.5, whose
+errors are the Rust enum names) and gguf). Each entry is
 rendered as a traceback's end (what `vllm serve` prints) and as vLLM's EngineCore prints it, fed alone
 to triage_stream and classified by coverage_common: named by a specific cause, a symptom family that says
 where to look, generic only (a catch-all or the bare exception) or nothing; an entry counts by its worst

@@ -9,6 +9,10 @@ cached_file, AutoConfig and requires_backends on the hub errors, on broken model
 each missing tokenizer backend; safetensors' safe_open and gguf's GGUFReader on broken files written to
 a temp dir. The few raised only on paths this cannot reach are taken as written in the source (kind
 'literal', with file and line; f-string fields filled with stand-ins).
+The same broken safetensors files are also opened by an older safetensors wheel (0.4.5, what older vLLM
+installs print: the Rust enum's names, e.g. 'HeaderTooLarge', 'MetadataIncompleteBuffer').
+Wheels: `pip download gguf --no-deps -d /tmp/gguf-wheel`, `pip download safetensors==0.4.5 --no-deps
+--only-binary=:all: -d /tmp/st045` (not committed).
 Run: .venv-vllm/bin/python tools/harvest_hub_errors.py benchmarks/data/hub_errors.json [--gguf-wheel W]
 """
 
@@ -268,30 +272,61 @@ def transformers_backends() -> list[dict]:
     return out
 
 
+GOOD = json.dumps({"w": {"dtype": "F32", "shape": [4], "data_offsets": [0, 16]}}).encode()
+SAFETENSORS = {
+    "header-too-small": b"\x01\x02",
+    "header-too-large": struct.pack("<Q", 1 << 40) + b"{}",
+    "invalid-header-start": struct.pack("<Q", 4) + b"abcd",
+    "invalid-header-utf8": struct.pack("<Q", 4) + b"{\xff\xfe}",
+    "invalid-header-json": struct.pack("<Q", 8) + b"{'a': 1}",
+    "metadata-incomplete-buffer": struct.pack("<Q", 400) + b"{}",
+    "not-fully-covered": struct.pack("<Q", len(GOOD)) + GOOD + b"\x00" * 8,
+    "invalid-dtype": struct.pack("<Q", len(GOOD)) + GOOD.replace(b"F32", b"Q99") + b"\x00" * 16,
+    "git-lfs-pointer": b"version https://git-lfs.github.com/spec/v1\noid sha256:4d7a\nsize 4976698672\n",
+    "html-page": b"<!DOCTYPE html>\n<html><head><title>Hugging Face</title></head></html>\n",
+}
+# run in a child on an older wheel's extension: what users of an older vLLM (safetensors < 0.6) see
+OLD_CHILD = """import json, sys
+from safetensors import safe_open
+out = {}
+for name, path in json.loads(sys.argv[1]).items():
+    try:
+        safe_open(path, "numpy").keys()
+    except Exception as e:
+        t = type(e)
+        out[name] = [f"{t.__module__}.{t.__qualname__}", str(e)]
+print(json.dumps(out))
+"""
+
+
 def safetensors_files(tmp: Path) -> list[dict]:
     from safetensors import safe_open
 
-    good = json.dumps({"w": {"dtype": "F32", "shape": [4], "data_offsets": [0, 16]}}).encode()
-    files = {
-        "header-too-small": b"\x01\x02",
-        "header-too-large": struct.pack("<Q", 1 << 40) + b"{}",
-        "invalid-header-start": struct.pack("<Q", 4) + b"abcd",
-        "invalid-header-utf8": struct.pack("<Q", 4) + b"{\xff\xfe}",
-        "invalid-header-json": struct.pack("<Q", 8) + b"{'a': 1}",
-        "metadata-incomplete-buffer": struct.pack("<Q", 400) + b"{}",
-        "not-fully-covered": struct.pack("<Q", len(good)) + good + b"\x00" * 8,
-        "invalid-dtype": struct.pack("<Q", len(good)) + good.replace(b"F32", b"Q99") + b"\x00" * 16,
-        "git-lfs-pointer": b"version https://git-lfs.github.com/spec/v1\noid sha256:4d7a\nsize 4976698672\n",
-        "html-page": b"<!DOCTYPE html>\n<html><head><title>Hugging Face</title></head></html>\n",
-    }
     out = []
-    for name, data in files.items():
+    for name, data in SAFETENSORS.items():
         p = tmp / f"{name}.safetensors"
         p.write_bytes(data)
         e = run(lambda p=p: safe_open(str(p), "numpy").keys())
         if e is not None:
             out.append(entry("safetensors", name, e, "safe_open (the Rust crate's SafeTensorError via PyO3)"))
     return out
+
+
+def safetensors_old(tmp: Path, wheel: Path) -> list[dict]:
+    """The same files opened by an older safetensors (its errors printed as the Rust enum's Debug names)."""
+    import subprocess
+    import zipfile
+
+    site = tmp / "old-safetensors"
+    zipfile.ZipFile(wheel).extractall(site)
+    paths = {name: str(tmp / f"{name}.safetensors") for name in SAFETENSORS}
+    env = {"PYTHONPATH": str(site), "PATH": "/usr/bin:/bin"}
+    res = subprocess.run([sys.executable, "-c", OLD_CHILD, json.dumps(paths)], capture_output=True, text=True,
+                         env=env, check=True)  # fmt: skip
+    version = wheel.name.split("-")[1]
+    return [{"lib": f"safetensors-{version}", "name": name, "code": None, "type": t, "message": msg,
+             "kind": "executed", "source": f"safe_open of safetensors {version} (the wheel, in a child)"}
+            for name, (t, msg) in json.loads(res.stdout).items()]  # fmt: skip
 
 
 def gguf_files(tmp: Path) -> list[dict]:
@@ -362,6 +397,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("out")
     ap.add_argument("--gguf-wheel", default=next(iter(Path("/tmp/gguf-wheel").glob("gguf-*.whl")), None))
+    ap.add_argument("--old-safetensors-wheel", type=Path,
+                    default=next(iter(Path("/tmp/st045").glob("safetensors-*.whl")), None))  # fmt: skip
     a = ap.parse_args(argv)
     if a.gguf_wheel:
         sys.path.insert(0, str(a.gguf_wheel))  # a pure-Python wheel imports from the zip
@@ -376,11 +413,15 @@ def main(argv: list[str] | None = None) -> int:
         entries += hub_uncached(tmp)
         entries += transformers_hub(excs) + transformers_local(tmp) + transformers_backends()
         entries += safetensors_files(tmp) + gguf_files(tmp)
+        if a.old_safetensors_wheel:
+            entries += safetensors_old(tmp, a.old_safetensors_wheel)
     entries += literals(site)
     versions = {
         p: metadata.version(p) for p in ("huggingface_hub", "transformers", "safetensors", "tokenizers")
     }
     versions["gguf"] = Path(str(a.gguf_wheel)).name if a.gguf_wheel else "absent"
+    if a.old_safetensors_wheel:
+        versions["safetensors (older)"] = a.old_safetensors_wheel.name
     doc = {
         "about": "What fetching and opening a checkpoint prints, for benchmarks/doctor_coverage_hub_errors.py;"
         " made by tools/harvest_hub_errors.py (executed against the real libraries, kind 'executed').",
