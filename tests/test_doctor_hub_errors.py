@@ -37,6 +37,7 @@ CASES = [
     ("backend-missing/sentencepiece", "tokenizer-backend-missing", True),
     ("backend-missing/protobuf", "tokenizer-backend-missing", True),
     ("git-lfs-pointer", "weights-corrupt", True),  # the safetensors one (the gguf one is renamed below)
+    ("invalid-dtype", "safetensors-dtype-unknown", True),  # not a corrupt file: a newer dtype
     ("version-1", "gguf-file-invalid", True),
     ("empty", "model-file-empty", True),
 ]
