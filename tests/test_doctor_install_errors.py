@@ -101,6 +101,21 @@ def test_install_errors_are_named(expected, log, confident):
     assert all(d.id == expected or d.confidence < CONFIDENT for d in r.diagnoses)
 
 
+def test_an_optional_cuda_probe_is_no_missing_toolkit():
+    """CMake's '-- Could NOT find CUDAToolkit' STATUS line is a probe a CPU build goes on without."""
+    r = run(
+        "-- Could NOT find CUDAToolkit (missing: CUDAToolkit_NVCC_EXECUTABLE CUDA_CUDART)\n-- Configuring done\n"
+    )
+    assert all(d.id != "build-no-cuda-toolkit" for d in r.diagnoses)
+    required = (
+        "CMake Error at /usr/share/cmake-3.25/Modules/FindPackageHandleStandardArgs.cmake:230 (message):\n"
+    )
+    top = top_cause(
+        run(required + "  Could NOT find CUDAToolkit (missing: CUDAToolkit_NVCC_EXECUTABLE CUDA_CUDART)\n")
+    )
+    assert top.id == "build-no-cuda-toolkit" and top.confidence >= CONFIDENT
+
+
 def test_the_gcc_fix_names_the_version_nvcc_accepts():
     top = top_cause(run(GCC16 + "\n"))
     assert "gcc-15" in top.fix and "CMAKE_CUDA_HOST_COMPILER" in top.fix
