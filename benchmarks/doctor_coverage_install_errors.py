@@ -2,7 +2,7 @@
 
 Why: users meet these before the engine ever starts (pip install vllm, pip install llama-cpp-python,
 cmake -B build -DGGML_CUDA=ON). benchmarks/data/install_errors.json holds the texts as the real tools print
-them (made by tools/harvest_install_errors.py from pip 23.2.1, uv, CMake 3.25, CUDA 13.0's nvcc and
+them (made by tools/harvest_install_errors.py from pip 23.2.1, uv 0.13.9, CMake 3.25, CUDA 13.0 and 12.4, llama.cpp's CMake,
 host_config.h). Each entry's log is fed alone to triage_stream and classified by coverage_common.classify:
 named by a specific family, generic only (a catch-all, a symptom, the bare exception) or nothing.
 Measured: main bb4aa59's KB names 4 of the 46 entries by a specific family (42 by nothing); with
