@@ -3,8 +3,8 @@
 Why: users meet these before the engine ever starts (pip install vllm, pip install llama-cpp-python,
 cmake -B build -DGGML_CUDA=ON). benchmarks/data/install_errors.json holds the texts as the real tools print
 them (made by tools/harvest_install_errors.py from pip 23.2.1, uv 0.13.9, CMake 3.25, CUDA 13.0 and 12.4
-(nvcc, ptxas, host_config.h) and llama.cpp's CMake files). Each entry's log is fed alone to triage_stream and classified by coverage_common.classify:
-named by a specific family, generic only (a catch-all, a symptom, the bare exception) or nothing.
+(nvcc, ptxas, host_config.h) and llama.cpp's CMake files). Each entry's log is fed alone to triage_stream
+and classified by coverage_common.classify: named by a specific family, generic only (a catch-all, a symptom, the bare exception) or nothing.
 Measured: main bb4aa59's KB names 4 of the 46 entries by a specific family (42 by nothing); with
 install.toml's install_errors section and knowledge/build-toolchain.toml, 35 named, 8 generic/symptom, 3 nothing
 (the three skipped pip entries).
