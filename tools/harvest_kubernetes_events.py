@@ -41,6 +41,8 @@ SOURCES = {
     "volumemanager": "pkg/kubelet/volumemanager/volume_manager.go ('Unable to attach or mount volumes: unmounted "
     "volumes=%v, unattached volumes=%v, failed to process volumes=%v: %s')",
     "cri": "the container runtime's terminated state: reason OOMKilled / Error / ContainerCannotRun, exitCode",
+    "devicemanager": "pkg/kubelet/cm/devicemanager/manager.go (admission: 'Allocate failed due to %v, which is "
+    "unexpected'; 'requested number of devices unavailable for %s. Requested: %d, Available: %d')",
     "nvidia-device-plugin": "NVIDIA/k8s-device-plugin (cmd/nvidia-device-plugin/main.go, internal/rm/...): "
     "'Failed to initialize NVML: %v', 'If this is a GPU node, did you configure the NVIDIA Container Toolkit?'",
 }
@@ -177,7 +179,7 @@ RAW = [
     ("gpu", "UnexpectedAdmissionError", "UnexpectedAdmissionError",
      "Allocate failed due to %v, which is unexpected",
      "Allocate failed due to requested number of devices unavailable for nvidia.com/gpu. Requested: 1, "
-     "Available: 0, which is unexpected", "fit.go"),
+     "Available: 0, which is unexpected", "devicemanager"),
     ("gpu", "device-plugin", None, "Failed to initialize NVML: %v",
      "E1203 10:00:00.000000       1 main.go:132] Failed to initialize NVML: could not load NVML library.",
      "nvidia-device-plugin"),
