@@ -70,6 +70,15 @@ CASES = [
     ("k8s-evicted-node-disk",
      ev("Warning", "Evicted", "The node was low on resource: ephemeral-storage. Threshold quantity: 10Gi, available: 8Gi. Container vllm was using 52Gi, request is 0, has larger consumption of ephemeral-storage. "), True),
     ("k8s-missing-secret-or-configmap", ev("Warning", "Failed", 'Error: secret "hf-token" not found'), True),
+    # an entry process that exits 0 in a crash loop: the server is not the foreground process
+    ("k8s-container-completed-loop",
+     "    State:          Waiting\n      Reason:       CrashLoopBackOff\n    Last State:     Terminated\n"
+     "      Reason:       Completed\n      Exit Code:    0\n", True),
+    ("k8s-node-selector-mismatch",
+     ev("Warning", "FailedScheduling", "0/3 nodes are available: 1 Insufficient memory, 2 node(s) didn't match Pod's node affinity/selector.", "default-scheduler"), True),
+    ("k8s-preempted", ev("Normal", "Preempted", "Preempted by pod 6f0b2c1e-8a4d on node gpu-node-1", "default-scheduler"), True),
+    ("k8s-network-not-ready",
+     ev("Warning", "NetworkNotReady", "network is not ready: container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized"), True),
     # NVML: the device plugin's missing library is not nvidia-smi's 'Unknown Error' in a container
     ("k8s-device-plugin-nvml", "E1203 10:00:00.000000       1 main.go:132] Failed to initialize NVML: could not load NVML library.\n", True),
     ("container-nvml-lost-devices", "Failed to initialize NVML: Unknown Error\n", False),
@@ -88,6 +97,12 @@ def test_kubernetes_vocabulary_is_named(expected, log, confident):
 def test_a_probe_kill_says_how_to_size_the_startup_probe():
     fix = top_cause(run(STARTUP_KILL)).fix
     assert "startupProbe" in fix and "failureThreshold x periodSeconds" in fix and "servebox plan" in fix
+
+
+def test_a_finished_container_without_a_crash_loop_is_no_failure():
+    """A Job's pod that ran to the end says 'Reason: Completed' too."""
+    r = run("    State:          Terminated\n      Reason:       Completed\n      Exit Code:    0\n")
+    assert top_cause(r) is None, [(d.id, d.role) for d in r.diagnoses]
 
 
 def test_every_failure_of_the_catalogue_is_at_least_generic(capsys):

@@ -43,6 +43,10 @@ SOURCES = {
     "cri": "the container runtime's terminated state: reason OOMKilled / Error / ContainerCannotRun, exitCode",
     "devicemanager": "pkg/kubelet/cm/devicemanager/manager.go (admission: 'Allocate failed due to %v, which is "
     "unexpected'; 'requested number of devices unavailable for %s. Requested: %d, Available: %d')",
+    "nodeaffinity": "pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go (ErrReasonPod: 'node(s) didn't "
+    "match Pod's node affinity/selector')",
+    "preemption": "pkg/scheduler/framework/preemption/preemption.go (event Preempted: 'Preempted by pod %v on node %v')",
+    "kubelet.go": "pkg/kubelet/kubelet.go (NetworkNotReady: 'network is not ready: %v')",
     "nvidia-device-plugin": "NVIDIA/k8s-device-plugin (cmd/nvidia-device-plugin/main.go, internal/rm/...): "
     "'Failed to initialize NVML: %v', 'If this is a GPU node, did you configure the NVIDIA Container Toolkit?'",
 }
@@ -116,6 +120,18 @@ RAW = [
      "0/%v nodes are available: pod has unbound immediate PersistentVolumeClaims.",
      "0/1 nodes are available: pod has unbound immediate PersistentVolumeClaims. preemption: 0/1 nodes are "
      "available: 1 Preemption is not helpful for scheduling.", "fit.go"),
+    ("scheduling", "FailedScheduling", "Pending",
+     "0/%v nodes are available: %v node(s) didn't match Pod's node affinity/selector.",
+     "0/3 nodes are available: 3 node(s) didn't match Pod's node affinity/selector. preemption: 0/3 nodes are "
+     "available: 3 Preemption is not helpful for scheduling.", "nodeaffinity"),
+    ("scheduling", "Preempted", None, "Preempted by pod %v on node %v",
+     "Preempted by pod 6f0b2c1e-8a4d-4e2f-9c3b-1d2e3f4a5b6c on node gpu-node-1", "preemption"),
+    ("container", "Completed", "CrashLoopBackOff", "Last State: Terminated / Reason: Completed / Exit Code: 0",
+     "    State:          Waiting\n      Reason:       CrashLoopBackOff\n    Last State:     Terminated\n"
+     "      Reason:       Completed\n      Exit Code:    0", "cri"),
+    ("pod", "NetworkNotReady", "ContainerCreating", "network is not ready: %v",
+     "network is not ready: container runtime network not ready: NetworkReady=false "
+     "reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized", "kubelet.go"),
     ("image", "Failed", "ErrImagePull", 'Failed to pull image "%s": %s (not found)',
      'Failed to pull image "vllm/vllm-openai:v0.99.0": rpc error: code = NotFound desc = failed to pull and '
      'unpack image "docker.io/vllm/vllm-openai:v0.99.0": failed to resolve reference '
@@ -191,13 +207,13 @@ RAW = [
 
 
 def source_of(reason: str) -> str:
-    return "kubelet" if reason not in {"FailedScheduling"} else "default-scheduler"
+    return "default-scheduler" if reason in {"FailedScheduling", "Preempted"} else "kubelet"
 
 
 def entries() -> list[dict]:
     out = []
     for group, reason, status, fmt, example, src in RAW:
-        if group in ("container",) and reason in ("OOMKilled", "Error", "ContainerCannotRun"):
+        if group in ("container",) and reason in ("OOMKilled", "Error", "ContainerCannotRun", "Completed"):
             log = example  # `kubectl describe pod`'s container state block, not an event
         elif reason == "device-plugin":
             log = example  # the device plugin pod's own log (`kubectl logs -n gpu-operator ...`)
