@@ -35,6 +35,11 @@ CASES = [
     ("k8s-probe-killed-start",
      ev("Warning", "Unhealthy", 'Liveness probe failed: Get "http://10.244.1.7:8000/health": context deadline exceeded (Client.Timeout exceeded while awaiting headers)')
      + ev("Normal", "Killing", "Container llama-server failed liveness probe, will be restarted"), True),
+    # the same kill after the engine said it was up is a hang or a busy server, not a slow start
+    ("k8s-probe-killed-after-start",
+     "INFO:     Application startup complete.\n"
+     + ev("Warning", "Unhealthy", 'Liveness probe failed: Get "http://10.244.1.7:8000/health": context deadline exceeded (Client.Timeout exceeded while awaiting headers)')
+     + ev("Normal", "Killing", "Container vllm failed liveness probe, will be restarted"), False),
     # a probe that fails without a kill only says the server is not answering (yet)
     ("k8s-probe-failed", ev("Warning", "Unhealthy", "Readiness probe failed: HTTP probe failed with statuscode: 503"), False),
     ("k8s-probe-failed",
