@@ -8,6 +8,10 @@ tools/harvest_kubernetes_events.py from the kubelet's and scheduler's source). E
 classified by coverage_common.classify: named by a specific family, generic only (a catch-all, a symptom, the
 bare exception) or nothing.
 Run: python benchmarks/doctor_coverage_kubernetes_events.py [--uncovered N] [--json]
+Measured (52 failure entries, this machine): main's KB (97e7068) 4 named, 3 generic, 45 none (7.7% named, 13.5% any);
+with knowledge/kubernetes.toml 36 named, 15 generic, 1 none (69.2% named, 98.1% any). The generic ones are symptoms
+by policy (a probe failure, a crash loop, an image pull back-off, a failed mount say where to look, not why); the
+one left is the bare 'Reason: Error / Exit Code: 1' state, which names nothing (the engine's own log does).
 """
 
 from __future__ import annotations
