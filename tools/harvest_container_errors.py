@@ -30,13 +30,14 @@ UP = "upstream source (not in Debian's binaries)"
 # failed `docker run` as "docker: %v.\nSee 'docker run --help'." around the client's "Error response from
 # daemon: %s"; `docker compose up` prints the daemon's error after "Error response from daemon: "; podman's
 # main prints "Error: %s"; what the container itself prints reaches `docker logs` as is, and a vLLM worker's
-# lines carry vLLM 0.32's "(Worker_TP1 pid=N) " prefix.
+# lines carry vLLM 0.32's "(Worker_TP1 pid=N) " prefix; the docker CLI prints its own connection errors bare.
 FORMATS = [
     {"id": "docker-run", "kind": "daemon", "prefix": "",
      "template": "docker: Error response from daemon: {msg}.\nSee 'docker run --help'."},
     {"id": "compose", "kind": "daemon", "prefix": "",
      "template": "Error response from daemon: {msg}"},
     {"id": "podman", "kind": "podman", "prefix": "", "template": "Error: {msg}"},
+    {"id": "cli", "kind": "cli", "prefix": "", "template": "{msg}"},
     {"id": "container-log", "kind": "inner", "prefix": "", "template": "{msg}"},
     {"id": "vllm-worker", "kind": "inner", "prefix": "(Worker_TP1 pid=4243) ", "template": "{msg}"},
 ]  # fmt: skip
@@ -72,6 +73,23 @@ E = [
     ("pull-rate-limit", "docker", "daemon", "toomanyrequests: You have reached your pull rate limit. You may "
      "increase the limit by authenticating and upgrading: https://www.docker.com/increase-rate-limit",
      UP + ": distribution errcode TOOMANYREQUESTS + Docker Hub's reply text", ""),
+    ("daemon-not-running", "docker", "cli", "Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is "
+     "the docker daemon running?", "usr/bin/docker", "Cannot connect to the Docker daemon at %s. Is the docker daemon "
+     "running?"),
+    ("daemon-socket-denied", "docker", "cli", "permission denied while trying to connect to the Docker daemon socket "
+     "at unix:///var/run/docker.sock: Post \"http://%2Fvar%2Frun%2Fdocker.sock/v1.24/containers/create\": dial unix "
+     "/var/run/docker.sock: connect: permission denied", "usr/bin/docker",
+     "permission denied while trying to connect to the Docker daemon socket at %v"),
+    ("name-conflict", "docker", "daemon", 'Conflict. The container name "/vllm" is already in use by container '
+     '"3f2a9c0d1e2b". You have to remove (or rename) that container to be able to reuse that name',
+     "usr/sbin/dockerd", "is already in use by container %q. You have to remove (or rename) that container"),
+    ("pull-no-space", "docker", "daemon", "failed to register layer: write /usr/local/lib/python3.12/dist-packages/"
+     "torch/lib/libtorch_cuda.so: no space left on device", "usr/sbin/dockerd", "failed to register layer"),
+    ("pull-unauthorized", "docker", "daemon", 'Head "https://nvcr.io/v2/nvidia/tritonserver/manifests/25.01-vllm-'
+     'python-py3": unauthorized: authentication required', "usr/sbin/dockerd", "authentication required"),
+    ("pull-timeout", "docker", "daemon", 'Get "https://registry-1.docker.io/v2/": net/http: request canceled while '
+     "waiting for connection (Client.Timeout exceeded while awaiting headers)", "usr/sbin/dockerd",
+     "Client.Timeout exceeded while awaiting headers"),
     ("hook-missing", "docker", "daemon", "failed to create shim task: OCI runtime create failed: runc create "
      "failed: unable to start container process: error during container init: error running hook #0: fork/exec "
      "/usr/bin/nvidia-container-runtime-hook: no such file or directory: unknown",
