@@ -21,7 +21,8 @@ ROOT = Path(__file__).resolve().parent.parent
 OURS = {
     "container-runtime-unknown", "container-port-allocated", "container-image-platform-missing",
     "container-pull-rate-limited", "container-toolkit-hook-missing", "container-toolkit-cgroup-denied",
-    "container-toolkit-detection-failed",
+    "container-toolkit-detection-failed", "docker-daemon-not-running", "docker-socket-permission-denied",
+    "container-name-conflict", "container-registry-unauthorized", "container-registry-unreachable",
 }  # fmt: skip
 HOOK = (
     "docker: Error response from daemon: failed to create shim task: OCI runtime create failed: runc create failed: "
@@ -45,6 +46,12 @@ HOOK = (
         (HOOK.format("detection error: nvml error: unknown error"), "container-toolkit-detection-failed"),
         # a detection error whose reason has one reading is that reading's cause, not the symptom
         (HOOK.format("detection error: nvml error: driver/library version mismatch"), "cuda-driver-mismatch"),
+        ("Cannot connect to the Docker daemon at unix:///run/user/1000/docker.sock. Is the docker daemon running?\n", "docker-daemon-not-running"),
+        # the socket's EACCES is Docker's group, not a file's modes
+        ('permission denied while trying to connect to the Docker daemon socket at unix:///var/run/docker.sock: Get "http://%2Fvar%2Frun%2Fdocker.sock/v1.24/containers/json": dial unix /var/run/docker.sock: connect: permission denied\n', "docker-socket-permission-denied"),
+        ('Error response from daemon: Conflict. The container name "/llama-server" is already in use by container "9f0e". You have to remove (or rename) that container to be able to reuse that name.\n', "container-name-conflict"),
+        ('Error response from daemon: Head "https://nvcr.io/v2/nvidia/tritonserver/manifests/25.01-vllm-python-py3": unauthorized: <html>\n', "container-registry-unauthorized"),
+        ('Error response from daemon: Get "https://ghcr.io/v2/": net/http: request canceled while waiting for connection (Client.Timeout exceeded while awaiting headers)\n', "container-registry-unreachable"),
         # the families already there keep their wordings
         (HOOK.format("initialization error: load library failed: libnvidia-ml.so.1: cannot open shared object file: no such file or directory"), "no-gpu-driver-in-container"),
         (HOOK.format("requirement error: unsatisfied condition: cuda>=12.4, please update your driver to a newer version, or use an earlier cuda container"), "container-image-cuda-newer-than-driver"),
