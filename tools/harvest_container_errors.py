@@ -101,6 +101,16 @@ E = [
      NVC.format(cls="initialization"), ""),
     ("nvc-init-driver-not-loaded", "nvidia-container-cli", "daemon",
      HOOK.format(inner="initialization error: nvml error: driver not loaded"), NVC.format(cls="initialization"), ""),
+    ("nvc-init-version-mismatch", "nvidia-container-cli", "daemon",
+     HOOK.format(inner="initialization error: nvml error: driver/library version mismatch"),
+     NVC.format(cls="initialization"), ""),
+    ("nvc-init-rpc-timeout", "nvidia-container-cli", "daemon",
+     HOOK.format(inner="initialization error: driver rpc error: timed out"), NVC.format(cls="initialization"), ""),
+    ("nvc-container-cgroup-v2", "nvidia-container-cli", "daemon",
+     HOOK.format(inner="container error: cgroup subsystem devices not found"), NVC.format(cls="container"), ""),
+    ("podman-crun-hook-failed", "podman", "podman", "OCI runtime error: crun: error executing hook "
+     "`/usr/bin/nvidia-container-runtime-hook` (exit code: 1)", "usr/bin/crun",
+     "error executing hook `%s` (exit code: %d)"),
     ("nvc-requirement", "nvidia-container-cli", "daemon", HOOK.format(inner="requirement error: unsatisfied "
      "condition: cuda>=12.4, please update your driver to a newer version, or use an earlier cuda container"),
      NVC.format(cls="requirement"), ""),
