@@ -10,8 +10,9 @@ specific cause, a symptom family that says where to look, generic (a catch-all o
 nothing. An entry counts by its worst format. None is skipped: every entry can meet a vLLM / llama.cpp user who
 runs the engine in Docker or Podman on their own GPU box (--ipc=host missing has no text of its own: it shows as
 the /dev/shm entries).
-Measured 2026-12-03 on the 36 entries, same run (PYTHONPATH picks the KB): main's KB (97e7068) 21 named, 1
-generic, 14 none; with the vocabctr families 35 named + 1 symptom (container-toolkit-detection-failed), none left.
+Measured 2026-12-03 on the 40 entries, same run (PYTHONPATH picks the KB): main's KB (97e7068) 23 named, 1
+generic, 16 none (and of the 23, the driver-rpc timeout named by no-gpu-driver-in-container, a wrong reading); with
+the vocabctr families 38 named + 2 symptoms (the toolkit's detection error, crun's hook failure), none left.
 Run: python benchmarks/doctor_coverage_container_errors.py [--uncovered N] [--json]
 """
 
