@@ -167,8 +167,9 @@ def debian_root(root: Path) -> Path:
 
 
 def versions(root: Path) -> list[str]:
-    """Package versions as the .deb file names carry them."""
-    return [d.name.removesuffix("_amd64.deb").replace("_", " ") for d in sorted(root.parent.glob("*.deb"))]
+    """The versions of PACKAGES as their .deb file names carry them (other .deb files beside them are not sources)."""
+    debs = (d.name.removesuffix("_amd64.deb").split("_") for d in sorted(root.parent.glob("*.deb")))
+    return [f"{name} {version}" for name, version in debs if name in PACKAGES]
 
 
 def main(argv: list[str] | None = None) -> int:
