@@ -7,7 +7,8 @@ ROCm/clr's ROCm 6 strings) and the formats the programs print them in. Each entr
 its library, fed alone to triage_stream and classified by coverage_common: named by a specific cause, a symptom
 family that says where to look, generic (a catch-all or the bare exception) or nothing. An entry counts by its
 worst format among those that print errors of running work (the init-path format is in the per-format table).
-Measured 2026-12-03 on main's KB (bb4aa59): 138 entries, 51 plausible: 2 named, 0 symptom, 42 generic, 7 none.
+Measured 2026-12-03, 141 entries, 54 plausible: main's KB (bb4aa59) 2 named, 0 symptom, 44 generic, 8 none; with
+knowledge/vulkan-hip.toml 19 named + 21 symptom, 14 generic (the codes that name no fault), 0 none.
 Run: python benchmarks/doctor_coverage_vulkan_hip_errors.py [--uncovered N] [--json]
 """
 
@@ -21,6 +22,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the shared helper beside it
 from coverage_common import classify, generic_ids  # noqa: E402
+
+from servebox.doctor.signatures import load_signatures  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data" / "vulkan_hip_errors.json"
 # catch-alls that say "the backend failed here", not why
@@ -80,13 +83,29 @@ def judge(text: str, generic: set[str]) -> tuple[str, str]:
     return verdict, fam
 
 
+def judge_note(text: str, generic: set[str], notes: set[str]) -> tuple[str, str]:
+    """For a harmless line (`expect` "note"): 'named' when a note family explains it and nothing fails, else
+    'none' when doctor is silent and 'generic' when it blames the line."""
+    verdict, fam = classify(text, generic)
+    if fam in notes:
+        return "named", fam
+    return ("none", fam) if verdict == "none" else ("generic", fam)
+
+
 def measure(doc: dict) -> list[dict]:
     """One row per entry: its verdict and family in each format of its library, and the worst over them."""
     generic = generic_ids(UMBRELLA)
+    notes = {s.id for s in load_signatures() if s.role == "note"}
     init_formats = {f["id"] for f in doc["formats"] if f.get("path") == "init"}
     rows = []
     for e in doc["entries"]:
-        per = {f["id"]: judge(render(f, e), generic) for f in doc["formats"] if f["lib"] == e["lib"]}
+        fmts = [
+            f for f in doc["formats"] if f["lib"] == e["lib"] and e["code"] in f.get("codes", [e["code"]])
+        ]
+        if e.get("expect") == "note":
+            per = {f["id"]: judge_note(render(f, e), generic, notes) for f in fmts}
+        else:
+            per = {f["id"]: judge(render(f, e), generic) for f in fmts}
         running = [v for f, (v, _) in per.items() if f not in init_formats]
         worst = min(running, key=RANK.__getitem__)
         rows.append(
@@ -127,7 +146,7 @@ def main(argv: list[str] | None = None) -> int:
             f"{f['id']:20} {sum(c.values()):4} {c['named']:6} {c['symptom']:8} {c['generic']:8} {c['none']:5}"
         )
     print("entries, by their worst format (init-path format apart):")
-    for lib in ("vulkan", "hip", "hsa"):
+    for lib in ("vulkan", "hip", "hsa", "lines"):
         print(summary(lib, [r for r in rows if r["lib"] == lib]))
     print(summary("overall", rows))
     print(summary("plausible (not skipped)", [r for r in rows if not r["skipped"]]))
@@ -140,7 +159,7 @@ def main(argv: list[str] | None = None) -> int:
             for k, v in r["per_format"].items()
             if v[0] not in ("named", "symptom")
         )
-        print(f"  {r['lib']:6} {r['code']:11} {r['name'][:34]:34} {r['message'][:50]!r:52} {fams}")
+        print(f"  {r['lib']:6} {str(r['code'])[:11]:11} {r['name'][:34]:34} {r['message'][:50]!r:52} {fams}")
     return 0
 
 

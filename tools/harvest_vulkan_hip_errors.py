@@ -12,6 +12,9 @@ vocabulary itself. Sources (downloaded into a scratch folder, never committed):
   - ROCm/clr (hipamd/src/hip_error.cpp at a commit given by --clr, a git directory): ihipGetErrorString's
     descriptive strings, which ROCm 6 prints ('no ROCm-capable device is detected').
   - Debian's libhsa-runtime64-1 (5.2.3): hsa_status_string for each HSA status code.
+  - Whole lines the AMD stack prints by itself: ROCm/clr's code-object loader ('hipErrorNoBinaryForGpu: Unable to
+    find code object ...', git grep in --clr) and libdrm-amdgpu1 (2.4.114)'s '%s: %s' for its missing amdgpu.ids
+    table, a harmless line (`expect` "note": doctor must not call it the failure).
 Run: python tools/harvest_vulkan_hip_errors.py --scratch /tmp/vkhip --clr /work/.mirror/ROCm+clr/repo
 """
 
@@ -39,7 +42,8 @@ DEBS = (
 LIBDIR = "usr/lib/x86_64-linux-gnu"
 
 # How programs print these in a log; {msg} is the entry's message, {code}/{name}/{cls}/{old} its other fields.
-# `lib` says which vocabulary a format prints; `path` "init" marks one printed only while the backend starts.
+# `lib` says which vocabulary a format prints, `codes` (when given) the only codes its path meets; `path` "init"
+# marks one printed only while the backend starts.
 FORMATS = [
     {
         "id": "vkhpp-terminate",
@@ -54,6 +58,7 @@ FORMATS = [
         "lib": "vulkan",
         "source": "llama.cpp ggml/src/ggml-vulkan/ggml-vulkan.cpp ggml_vk_create_buffer: catches vk::SystemError, "
         "prints 'ggml_vulkan: ' + e.what() after 'Device memory allocation of size N failed.'",
+        "codes": [-1, -2],  # what vkAllocateMemory returns (ggml's catch prints any; only these reach it)
         "template": "ggml_vulkan: Device memory allocation of size 2166360064 failed.\n"
         "ggml_vulkan: vk::Device::allocateMemory: {msg}",
     },
@@ -99,6 +104,12 @@ FORMATS = [
         "template": ":0:rocdevice.cpp            :2999: 1706262233 us: [pid:4711  tid:0x7f3c5bfff640] Callback: Queue "
         "0x7f3a24000000 aborting with error : {msg} code: 0x{code:x}",
     },
+    {
+        "id": "bare-line",
+        "lib": "lines",
+        "source": "the line as its program prints it (the entry's `source`)",
+        "template": "{msg}",
+    },
 ]
 
 
@@ -116,7 +127,9 @@ def extract(scratch: Path) -> Path:
 def deb_versions(scratch: Path) -> list[str]:
     names = sorted(p.name.split("_")[:2] for p in scratch.glob("*.deb"))
     return [
-        f"debian {n} {v}" for n, v in names if n in ("libvulkan-dev", "libamdhip64-5", "libhsa-runtime64-1")
+        f"debian {n} {v}"
+        for n, v in names
+        if n in ("libvulkan-dev", "libamdhip64-5", "libhsa-runtime64-1", "libdrm-amdgpu1")
     ]
 
 
@@ -205,6 +218,44 @@ def hsa(root: Path) -> list[dict]:
     return out
 
 
+def lines(root: Path, clr: Path | None) -> list[dict]:
+    """Whole lines the AMD stack prints by itself, each read from its source."""
+    out = []
+    drm = next((root / LIBDIR).glob("libdrm_amdgpu.so.1.*")).read_bytes()
+    table = re.search(rb"(/[\w/]+/amdgpu\.ids)\0", drm)[1].decode()
+    assert (
+        b"%s: %s\n\0" in drm
+    )  # amdgpu_parse_asic_ids: fprintf(stderr, "%s: %s\n", AMDGPU_ASIC_ID_TABLE, strerror(errno))
+    for path in (table, "/opt/amdgpu/share/libdrm/amdgpu.ids"):  # Debian's table, ROCm's bundled libdrm's
+        out.append(
+            {"lib": "lines", "code": f"libdrm-ids {path}", "name": "amdgpu.ids missing", "expect": "note",
+             "message": f"{path}: {os.strerror(2)}", "source": "libdrm amdgpu_asic_id.c amdgpu_parse_asic_ids"}
+        )  # fmt: skip
+    if clr is not None:
+        grep = subprocess.run(
+            [
+                "git",
+                "--git-dir",
+                str(clr),
+                "grep",
+                "-h",
+                "hipErrorNoBinaryForGpu: ",
+                "HEAD",
+                "--",
+                "hipamd/src",
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        text = re.search(r'"(hipErrorNoBinaryForGpu: [^"]+)"', grep)[1]
+        out.append(
+            {"lib": "lines", "code": "clr-no-binary", "name": "hipErrorNoBinaryForGpu", "expect": "cause",
+             "message": text, "source": "ROCm/clr hipamd/src/hip_code_object.cpp (LogPrintfError)"}
+        )  # fmt: skip
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--scratch", type=Path, default=Path("/tmp/vkhip"))
@@ -216,7 +267,7 @@ def main(argv: list[str] | None = None) -> int:
         env = {**os.environ, "_VKHIP_CHILD": "1", "LD_LIBRARY_PATH": str(root / LIBDIR)}
         return subprocess.run([sys.executable, __file__, *(argv or sys.argv[1:])], env=env).returncode
     hip_entries, clr_where = hip(root, a.clr)
-    entries = vulkan(root) + hip_entries + hsa(root)
+    entries = vulkan(root) + hip_entries + hsa(root) + lines(root, a.clr)
     doc = {
         "about": "Vulkan's VkResult, HIP's hipError_t and HSA's status strings (facts the libraries print, for "
         "benchmarks/doctor_coverage_vulkan_hip_errors.py); made by tools/harvest_vulkan_hip_errors.py.",
