@@ -37,6 +37,9 @@ _GFX = "textures, graphics interop and mapped arrays: APIs the engines do not ca
 _CAPTURE = "stream capture (HIP graphs) bookkeeping: a bug report against the caller, not a machine fault"
 _BOOK = "a caller's bookkeeping error on an API the engines use rarely or never: a bug report, not a machine fault"
 _HSA_API = "an HSA API misuse code (code objects, symbols, executables, signals): the runtime's caller's bug"
+_UR_API = "a UR API misuse code (invalid handles, sizes, kernels' arguments, graphs): a bug in the caller, not the machine"
+# UR codes a user's machine can cause: no device, lost device, memory, a build or driver that does not fit
+_UR_PLAUSIBLE = {7, 16, 18, 20, 21, 22, 29, 35, 37, 38, 39, 40, 41, 42, 43, 44, 56, 65, 66, 69}
 # Entries a llama.cpp / vLLM user on their own GPU box cannot plausibly meet (left without a family), and why
 SKIPPED = {
     ("vulkan", -1000000000): _WSI, ("vulkan", -1000000001): _WSI, ("vulkan", -1000001004): _WSI,
@@ -62,6 +65,8 @@ SKIPPED = {
     ("hip", 98): "invalid device function: the existing rocm-gfx-unsupported family owns it; left as it is",
     **{("hsa", c): _HSA_API for c in range(0x100A, 0x1026) if c not in (0x100B, 0x100F, 0x1010, 0x1016)},
     **{("hsa", c): _HSA_API for c in (0x1001, 0x1002, 0x1003, 0x1004, 0x1005, 0x1006, 0x1007, 0x1009)},
+    # oneAPI's Unified Runtime: every code but the machine's own faults is the caller's or the adapter's bug
+    **{("ur", c): _UR_API for c in range(1, 78) if c not in _UR_PLAUSIBLE},
 }  # fmt: skip
 
 
@@ -146,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
             f"{f['id']:20} {sum(c.values()):4} {c['named']:6} {c['symptom']:8} {c['generic']:8} {c['none']:5}"
         )
     print("entries, by their worst format (init-path format apart):")
-    for lib in ("vulkan", "hip", "hsa", "lines"):
+    for lib in ("vulkan", "hip", "hsa", "ur", "lines"):
         print(summary(lib, [r for r in rows if r["lib"] == lib]))
     print(summary("overall", rows))
     print(summary("plausible (not skipped)", [r for r in rows if not r["skipped"]]))

@@ -12,6 +12,9 @@ vocabulary itself. Sources (downloaded into a scratch folder, never committed):
   - ROCm/clr (hipamd/src/hip_error.cpp at a commit given by --clr, a git directory): ihipGetErrorString's
     descriptive strings, which ROCm 6 prints ('no ROCm-capable device is detected').
   - Debian's libhsa-runtime64-1 (5.2.3): hsa_status_string for each HSA status code.
+  - Intel's oneAPI Unified Runtime from PyPI (intel-cmplr-lib-ur 2026.2.0, with intel-cmplr-lib-rt for its math
+    libraries): urPrintResult asked through ctypes for each ur_result_t, the name DPC++ prints in 'Native API
+    failed. Native API returns: %d (%s)' (ggml-sycl, PyTorch-XPU / vLLM on Intel GPUs).
   - Whole lines the AMD stack prints by itself: ROCm/clr's code-object loader ('hipErrorNoBinaryForGpu: Unable to
     find code object ...', git grep in --clr) and libdrm-amdgpu1 (2.4.114)'s '%s: %s' for its missing amdgpu.ids
     table, a harmless line (`expect` "note": doctor must not call it the failure).
@@ -27,6 +30,7 @@ import os
 import re
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -103,6 +107,21 @@ FORMATS = [
         "with error : %s code: 0x%x', hsa_status_string's text), printed through ClPrint's ':0:file:line' prefix",
         "template": ":0:rocdevice.cpp            :2999: 1706262233 us: [pid:4711  tid:0x7f3c5bfff640] Callback: Queue "
         "0x7f3a24000000 aborting with error : {msg} code: 0x{code:x}",
+    },
+    {
+        "id": "ggml-sycl-native-api",
+        "lib": "ur",
+        "source": "DPC++'s detail::ur::checkUrResult ('Native API failed. Native API returns: ' + '%d (%s)'), caught "
+        "by llama.cpp ggml/src/ggml-sycl's SYCL_CHECK / catch blocks ('Exception caught at file:%s, line:%d')",
+        "template": "Native API failed. Native API returns: {code} ({name})\nException caught at "
+        "file:/app/ggml/src/ggml-sycl/ggml-sycl.cpp, line:3438, func:operator()\nSYCL error: CHECK_TRY_ERROR(...): "
+        "Exception caught in this line of code.",
+    },
+    {
+        "id": "torch-xpu-native-api",
+        "lib": "ur",
+        "source": "the same DPC++ exception raised into Python by PyTorch-XPU (sycl::exception -> RuntimeError)",
+        "template": "RuntimeError: Native API failed. Native API returns: {code} ({name})",
     },
     {
         "id": "bare-line",
@@ -218,6 +237,46 @@ def hsa(root: Path) -> list[dict]:
     return out
 
 
+SYCL_WHEELS = (("intel-cmplr-lib-ur", "2026.2.0"), ("intel-cmplr-lib-rt", "2026.2.0"))
+
+
+def sycl_libs(scratch: Path) -> list[Path]:
+    """pip download the oneAPI wheels into scratch/sycl (once), unpack them; the folders holding their libraries."""
+    where = scratch / "sycl"
+    if not list(where.glob("intel_cmplr_lib_ur-*.whl")):
+        for name, version in SYCL_WHEELS:
+            cmd = [
+                sys.executable,
+                "-m",
+                "pip",
+                "download",
+                "--no-deps",
+                f"{name}=={version}",
+                "-d",
+                str(where),
+            ]
+            subprocess.run(cmd, check=True)
+    for whl in where.glob("*.whl"):
+        if not (where / whl.stem).exists():
+            zipfile.ZipFile(whl).extractall(where / whl.stem)
+    return sorted({p.parent for p in where.glob("*/*.data/data/lib/*.so*")})
+
+
+def sycl(libdirs: list[Path]) -> list[dict]:
+    """Every ur_result_t error code urPrintResult names (0..200 and UR_RESULT_ERROR_UNKNOWN)."""
+    loader = next(d / "libur_loader.so.0" for d in libdirs if (d / "libur_loader.so.0").exists())
+    f = ctypes.CDLL(str(loader)).urPrintResult
+    f.restype = ctypes.c_int
+    f.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_size_t, ctypes.POINTER(ctypes.c_size_t)]
+    out = []
+    for code in (*range(1, 200), 0x7FFFFFFE):
+        buf, n = ctypes.create_string_buffer(256), ctypes.c_size_t()
+        f(code, buf, 256, ctypes.byref(n))
+        if (name := buf.value.decode()).startswith("UR_RESULT_ERROR"):
+            out.append({"lib": "ur", "code": code, "name": name, "message": name})
+    return out
+
+
 def lines(root: Path, clr: Path | None) -> list[dict]:
     """Whole lines the AMD stack prints by itself, each read from its source."""
     out = []
@@ -263,15 +322,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=OUT)
     a = ap.parse_args(argv)
     root = extract(a.scratch)
+    libdirs = sycl_libs(a.scratch)
     if os.environ.get("_VKHIP_CHILD") != "1":  # the libraries need their siblings on the loader path
-        env = {**os.environ, "_VKHIP_CHILD": "1", "LD_LIBRARY_PATH": str(root / LIBDIR)}
+        path = ":".join(str(d) for d in (root / LIBDIR, *libdirs))
+        env = {**os.environ, "_VKHIP_CHILD": "1", "LD_LIBRARY_PATH": path}
         return subprocess.run([sys.executable, __file__, *(argv or sys.argv[1:])], env=env).returncode
     hip_entries, clr_where = hip(root, a.clr)
-    entries = vulkan(root) + hip_entries + hsa(root) + lines(root, a.clr)
+    entries = vulkan(root) + hip_entries + hsa(root) + sycl(libdirs) + lines(root, a.clr)
     doc = {
         "about": "Vulkan's VkResult, HIP's hipError_t and HSA's status strings (facts the libraries print, for "
         "benchmarks/doctor_coverage_vulkan_hip_errors.py); made by tools/harvest_vulkan_hip_errors.py.",
-        "sources": deb_versions(a.scratch) + ([clr_where] if clr_where else []),
+        "sources": deb_versions(a.scratch)
+        + [f"pypi {n} {v}" for n, v in SYCL_WHEELS]
+        + ([clr_where] if clr_where else []),
         "formats": FORMATS,
         "entries": entries,
     }
