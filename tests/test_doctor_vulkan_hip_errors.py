@@ -20,7 +20,7 @@ from tests.doctor_text import run, top_cause
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "benchmarks" / "data" / "vulkan_hip_errors.json"
-OURS_FILE = ROOT / "servebox" / "doctor" / "knowledge" / "vulkan-hip.toml"
+OURS_FILES = [ROOT / "servebox" / "doctor" / "knowledge" / f for f in ("vulkan-hip.toml", "sycl.toml")]
 ROCM_ABORT = (
     ":0:rocdevice.cpp            :2999: 1706262233 us: [pid:4711  tid:0x7f3c5bfff640] Callback: Queue 0x7f3a24000000 "
     "aborting with error : {} code: 0x{:x}\n"
@@ -53,6 +53,11 @@ ROCM_ABORT = (
         (ROCM_ABORT.format("HSA_STATUS_ERROR_OUT_OF_RESOURCES: The runtime failed to allocate the necessary resources.", 0x1008), "hsa-out-of-resources"),
         (ROCM_ABORT.format("HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION: The agent attempted to access memory beyond the largest legal address.", 0x29), "hip-kernel-fault"),
         (ROCM_ABORT.format("HSA_STATUS_ERROR_INVALID_ISA: The instruction set architecture is invalid.", 0x100F), "hip-code-object-load"),
+        # oneAPI: DPC++'s 'Native API failed' with UR's names, and older DPC++'s PI names
+        ("RuntimeError: Native API failed. Native API returns: 39 (UR_RESULT_ERROR_OUT_OF_DEVICE_MEMORY)\n", "sycl-out-of-device-memory"),
+        ("terminate called after throwing an instance of 'sycl::_V1::runtime_error'\n  what():  Native API failed. Native API returns: -1 (PI_ERROR_DEVICE_NOT_FOUND) -1 (PI_ERROR_DEVICE_NOT_FOUND)\n", "sycl-device-not-found"),
+        ("Native API failed. Native API returns: 20 (UR_RESULT_ERROR_DEVICE_LOST)\nException caught at file:/app/ggml/src/ggml-sycl/ggml-sycl.cpp, line:3438, func:operator()\n", "sycl-device-lost"),
+        ("Native API failed. Native API returns: -5 (PI_ERROR_OUT_OF_RESOURCES) -5 (PI_ERROR_OUT_OF_RESOURCES)\n", "sycl-out-of-resources"),
     ],
 )  # fmt: skip
 def test_the_code_is_named_in_the_wording_the_log_shows(text, family):
@@ -70,16 +75,25 @@ def test_libdrm_missing_ids_table_is_a_note_not_the_failure(path):
 
 def test_consequences_are_never_confident():
     """The confidence policy: symptoms at <= 0.60, causes at >= 0.70 only where the code has one reading."""
-    ours = {line.split('"')[1] for line in OURS_FILE.read_text().splitlines() if line.startswith("id = ")}
+    ours = {
+        line.split('"')[1]
+        for f in OURS_FILES
+        for line in f.read_text().splitlines()
+        if line.startswith("id = ")
+    }
     sigs = [s for s in load_signatures() if s.id in ours]
-    assert len(sigs) == len(ours) > 15
+    assert len(sigs) == len(ours) == 25
     for s in sigs:
         assert (
             (s.role == "symptom" and s.confidence <= 0.60)
             or (s.role == "cause" and s.confidence >= 0.70)
             or (s.role == "note" and not s.fatal)
         ), s.id
-    assert {s.id for s in sigs if s.generic} == {"vulkan-unknown-error", "hip-runtime-error"}
+    assert {s.id for s in sigs if s.generic} == {
+        "vulkan-unknown-error",
+        "hip-runtime-error",
+        "sycl-runtime-error",
+    }
 
 
 def test_the_catalogue_is_the_libraries_vocabulary():
@@ -94,7 +108,8 @@ def test_the_catalogue_is_the_libraries_vocabulary():
     )
     assert by[("hsa", 0x1008)]["name"] == "HSA_STATUS_ERROR_OUT_OF_RESOURCES"
     assert any(s.startswith("debian libvulkan-dev 1.3.239") for s in doc["sources"])
-    assert len(doc["entries"]) == 141
+    assert by[("ur", 39)]["name"] == "UR_RESULT_ERROR_OUT_OF_DEVICE_MEMORY"
+    assert len(doc["entries"]) == 218
 
 
 def test_the_coverage_benchmark_runs_offline_and_leaves_no_plausible_entry_unanswered(capsys):
