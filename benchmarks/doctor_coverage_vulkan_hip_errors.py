@@ -7,8 +7,9 @@ ROCm/clr's ROCm 6 strings) and the formats the programs print them in. Each entr
 its library, fed alone to triage_stream and classified by coverage_common: named by a specific cause, a symptom
 family that says where to look, generic (a catch-all or the bare exception) or nothing. An entry counts by its
 worst format among those that print errors of running work (the init-path format is in the per-format table).
-Measured 2026-12-03, 141 entries, 54 plausible: main's KB (bb4aa59) 2 named, 0 symptom, 44 generic, 8 none; with
-knowledge/vulkan-hip.toml 19 named + 21 symptom, 14 generic (the codes that name no fault), 0 none.
+Measured 2026-12-03, 218 entries (Vulkan 33, HIP 72, HSA 33, UR 77, whole lines 3), 75 plausible: main's KB (e149a13)
+2 named, 0 symptom, 44 generic, 29 none; with knowledge/vulkan-hip.toml and sycl.toml 23 named + 36 symptom, 16 generic
+(the codes that name no fault, and 700 on ggml's ROCm path: llamacpp-cuda-error outranks cuda-illegal-memory-access), 0 none.
 Run: python benchmarks/doctor_coverage_vulkan_hip_errors.py [--uncovered N] [--json]
 """
 
