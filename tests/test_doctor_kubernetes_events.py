@@ -67,7 +67,7 @@ CASES = [
     ("container-image-not-found",
      ev("Warning", "Failed", 'Failed to pull image "vllm/vllm-openai:v0.99.0": rpc error: code = NotFound desc = failed to pull and unpack image "docker.io/vllm/vllm-openai:v0.99.0": failed to resolve reference "docker.io/vllm/vllm-openai:v0.99.0": docker.io/vllm/vllm-openai:v0.99.0: not found')
      + ev("Normal", "BackOff", 'Back-off pulling image "vllm/vllm-openai:v0.99.0"'), True),
-    ("container-registry-rate-limit",
+    ("container-pull-rate-limited",
      ev("Warning", "Failed", 'Failed to pull image "vllm/vllm-openai:latest": rpc error: code = Unknown desc = failed to pull and unpack image "docker.io/vllm/vllm-openai:latest": failed to copy: httpReadSeeker: failed open: unexpected status code https://registry-1.docker.io/v2/vllm/vllm-openai/manifests/sha256:5a1b: 429 Too Many Requests - Server message: toomanyrequests: You have reached your pull rate limit.'), True),
     ("k8s-image-pull-backoff", ev("Warning", "Failed", "Error: ImagePullBackOff"), False),
     # evictions: the pod's own limit, or the node's disk
