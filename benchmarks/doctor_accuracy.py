@@ -6,7 +6,8 @@ honest one (see the manifest's header: the last growth of the knowledge base kne
 misses' families, so `fresh` cases, made after it, are the clean measure). Prints top-1 and top-3 rates and the number of confident wrong answers (a wrong top
 diagnosis with confidence >= 0.7), overall, on held-back cases, and per origin (made here /
 public thread), and one line per `batch` (e.g. "fresh-4", made by someone who did not write the
-knowledge base), and for cases taught from public threads (`train`, `round`) their first answers, recorded
+knowledge base; where a batch's expected answers were re-picked against a later id list before doctor ran,
+`expected_first`, the figure against the first picks too), and for cases taught from public threads (`train`, `round`) their first answers, recorded
 before the knowledge base learnt from them: the learning curve. An expected id "new:<id>" names a cause no signature knows: it counts as a miss
 (an honest one), and as confidently wrong only if doctor names another cause at >= 0.7. With --baseline REV, the triage of git revision REV (e.g. 0c366c8, before issue 12)
 is scored on the same corpus in the same run, for the before/after figure.
@@ -48,6 +49,7 @@ def score(cases: list[dict], verbose: bool = False) -> dict[str, dict[str, int]]
         ids = top_ids(result)
         top = result.diagnoses[0] if result.diagnoses else None
         right1, right3 = ids[0] == case["expected"], case["expected"] in ids[:3]
+        right_first = ids[0] == case.get("expected_first", case["expected"])
         confident_wrong = not right1 and top is not None and ids[0] != "none" and top.confidence >= CONFIDENT
         origin = "public" if case["file"].startswith("public-") else "made here"
         unseen = case.get("held_back") or case.get("batch")  # a batch was never read by the KB's writers
@@ -59,8 +61,12 @@ def score(cases: list[dict], verbose: bool = False) -> dict[str, dict[str, int]]
         if case.get("batch"):
             groups_of.append(f"batch {case['batch']}")
         for group in groups_of:
-            g = groups.setdefault(group, {"n": 0, "top1": 0, "top3": 0, "confident_wrong": 0})
+            g = groups.setdefault(
+                group, {"n": 0, "top1": 0, "top3": 0, "confident_wrong": 0, "first": 0, "repicked": 0}
+            )
             g["n"] += 1
+            g["first"] += right_first
+            g["repicked"] += "expected_first" in case
             g["top1"] += right1
             g["top3"] += right3
             g["confident_wrong"] += confident_wrong
@@ -161,6 +167,11 @@ def main() -> None:
             print(
                 f"  {name:10}: {g['n']:3} logs, top-1 {g['top1'] / g['n']:6.1%}, top-3 {g['top3'] / g['n']:6.1%}, "
                 f"confident wrong {g['confident_wrong']} (measured)"
+                + (
+                    f"; against the first picks ({g['repicked']} re-picked): top-1 {g['first'] / g['n']:6.1%}"
+                    if g["repicked"]
+                    else ""
+                )
             )
     for line in first_answers(cases):
         print(line)

@@ -14,14 +14,14 @@ Run: python benchmarks/doctor_coverage_llama.py [--uncovered N] [--kind error|wa
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import re
+import sys
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from servebox.doctor.signatures import load_signatures
-from servebox.doctor.triage import triage_stream
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the shared helper beside it
+from coverage_common import classify, generic_ids, print_table  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data" / "llama_messages.json"
 AREAS = (
@@ -137,19 +137,6 @@ def render(msg: dict) -> str:
     return render_go(msg) if msg["area"].startswith("llama-swap") else render_c(msg)
 
 
-def classify(line: str, generic_ids: set[str]) -> tuple[str, str]:
-    """'named' (a specific family), 'generic' (a catch-all, a symptom, the bare exception) or 'none'."""
-    r = triage_stream(io.BytesIO(line.encode() + b"\n"), "coverage")
-    if r.diagnoses:
-        top = r.diagnoses[0]
-        if top.id in generic_ids or top.role != "cause":
-            return "generic", top.id
-        return "named", top.id
-    if r.exception is not None:
-        return "generic", f"exception {r.exception.type}"
-    return "none", ""
-
-
 LIKELY_WORDS = re.compile(
     r"(?i)failed to (?:load|open|read|find|allocate|initiali[sz]e|create|parse|bind|listen|download)|not found|no such|"
     r"out of memory|invalid|unknown|not supported|unsupported|cannot|can't|could not|unable|requires?|must|"
@@ -184,7 +171,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true", help="one JSON line per message instead of the report")
     a = ap.parse_args(argv)
     doc = json.loads(DATA.read_text())
-    generic_ids = UMBRELLA | {s.id for s in load_signatures() if s.generic}
+    generic = generic_ids(UMBRELLA)
     kinds = {
         "error": FAILS,
         "warning": ("warning",),
@@ -196,7 +183,7 @@ def main(argv: list[str] | None = None) -> int:
     results = []
     for m in msgs:
         line = render(m)
-        verdict, fam = classify(line, generic_ids)
+        verdict, fam = classify(line, generic)
         per_area[m["area"]][verdict] += 1
         results.append((m, line, verdict, fam))
         if a.json:
@@ -209,15 +196,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     print(f"sources: {doc['sources']}; left out: {doc['left_out']}")
     print(f"kind: {a.kind} ({', '.join(kinds[a.kind])}); {len(msgs)} distinct templates")
-    total = sum(per_area.values(), Counter())
-    print(f"{'area':18} {'n':>5} {'named':>7} {'generic':>8} {'none':>6}  named%  any%")
-    for area in (*AREAS, "overall"):
-        c = total if area == "overall" else per_area[area]
-        n = sum(c.values()) or 1
-        print(
-            f"{area:18} {sum(c.values()):5} {c['named']:7} {c['generic']:8} {c['none']:6}"
-            f"  {100 * c['named'] / n:5.1f}  {100 * (c['named'] + c['generic']) / n:5.1f}"
-        )
+    print_table(AREAS, per_area)
     uncovered = sorted((r for r in results if r[2] != "named"), key=lambda r: -likelihood(r[0]))
     print(f"\nuncovered (generic or none), likeliest first ({a.uncovered} of {len(uncovered)}):")
     for m, line, verdict, fam in uncovered[: a.uncovered]:

@@ -263,7 +263,7 @@ def test_kv_cache_failure_outranks_the_context_symptom():
 
 
 def test_a_generic_exec_step_stays_generic_and_an_ordinary_kill_is_not_an_illegal_instruction():
-    _, d = top("llm.service: Main process exited, code=exited, status=214/SETSCHEDULER")
+    _, d = top("llm.service: Main process exited, code=exited, status=210/CHROOT")
     assert d.id == "systemd-exec-step-failed"
     _, d = top("llm.service: Main process exited, code=killed, status=15/TERM")
     assert d is None or d.id != "cpu-illegal-instruction"

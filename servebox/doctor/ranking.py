@@ -4,7 +4,7 @@ Rules, in order:
 - an entry whose `requires` context never appeared does not count, nor one whose `same_as` entry did
   not capture the same value (two lines that must agree, e.g. on a port); a specific entry (same
   wording, with context) replaces the generic one; a generic cause steps aside for a specific
-  cause of its category; an entry that `supersedes` another hides it when both matched (the P100
+  cause of its category, and a catch-all or symptom whose lines a specific cause all explains steps aside; an entry that `supersedes` another hides it when both matched (the P100
   log says compute capability unsupported, not bf16); a hint counts only with its `hint_requires`
   context, if it has one, and then hides what its entry supersedes (a Triton fp8e4nv refusal under
   --kv-cache-dtype fp8 is the KV cache's, not the weights');
@@ -61,9 +61,24 @@ def _matched(t: Triage) -> tuple[list[tuple[Signature, Hits]], list[Hits]]:
     found = [(s, h) for s, h in found if s.requires or not {p.pattern for p in s.patterns} & specific]
     categories = {s.category for s, _ in found if s.role == "cause" and not s.generic}
     found = [(s, h) for s, h in found if not (s.generic and s.category in categories)]
+    # a catch-all or symptom on only the lines a specific cause explains says nothing more (ENOENT on systemd's
+    # namespace line, EAGAIN on llama.cpp's mlock warning)
+    explained = {
+        n for s, h in found if s.role == "cause" and not s.generic and not h.weak for n, _ in h.evidence
+    }
+    found = [(s, h) for s, h in found if not _only_on(s, h, explained)]
     # a hint hides nothing, unless the context it requires was seen (the flag that makes it this entry's)
     hidden = {x for s, h in found if not h.weak or s.hint_requires for x in s.supersedes}
     return [(s, h) for s, h in found if s.id not in hidden], [h for s, h in found if s.id in hidden]
+
+
+def _only_on(sig: Signature, hit: Hits, lines: set[int]) -> bool:
+    """A catch-all or symptom all of whose lines are among `lines`."""
+    return (
+        (sig.generic or sig.role == "symptom")
+        and bool(hit.evidence)
+        and {n for n, _ in hit.evidence} <= lines
+    )
 
 
 def _same_value(t: Triage, hit: Hits, other: str, group: str) -> bool:

@@ -1,0 +1,107 @@
+"""How much of Docker's, Podman's and the NVIDIA Container Toolkit's refusals `servebox doctor` can name.
+
+Why: an engine run in a container often fails before it prints a line of its own: no GPU runtime, the
+toolkit's nvidia-container-cli, CDI, an image pull, a published port, a small /dev/shm. The catalogue
+benchmarks/data/container_errors.json holds those texts (tools/harvest_container_errors.py: Debian 12's
+docker.io 20.10.24, podman 4.3.1, runc 1.1.5, crun 1.8.1, and libnvidia-container's error classes). Each
+entry is rendered in every format of its kind (`docker run`, `docker compose`, podman, the container's own
+output and a vLLM worker's), fed alone to triage_stream and classified by coverage_common: named by a
+specific cause, a symptom family that says where to look, generic (a catch-all or the bare exception) or
+nothing. An entry counts by its worst format. None is skipped: every entry can meet a vLLM / llama.cpp user who
+runs the engine in Docker or Podman on their own GPU box (--ipc=host missing has no text of its own: it shows as
+the /dev/shm entries).
+Measured 2026-12-03 on the 40 entries, same run (PYTHONPATH picks the KB): main's KB (97e7068) 23 named, 1
+generic, 16 none (and of the 23, the driver-rpc timeout named by no-gpu-driver-in-container, a wrong reading); with
+the vocabctr families 38 named + 2 symptoms (the toolkit's detection error, crun's hook failure), none left.
+Run: python benchmarks/doctor_coverage_container_errors.py [--uncovered N] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the shared helper beside it
+from coverage_common import classify, generic_ids  # noqa: E402
+
+DATA = Path(__file__).resolve().parent / "data" / "container_errors.json"
+UMBRELLA = {"native-abort", "uncaught-exception"}  # catch-alls that say "it died here", not why
+RANK = {"none": 0, "generic": 1, "symptom": 2, "named": 3}
+# Entries a vLLM / llama.cpp user on their own GPU box cannot plausibly meet (left without a family), and why
+SKIPPED: dict[str, str] = {}
+
+
+def render(fmt: dict, entry: dict) -> str:
+    """The entry as this format prints it, every line prefixed."""
+    text = fmt["template"].format(msg=entry["message"])
+    return "\n".join(fmt["prefix"] + line for line in text.split("\n"))
+
+
+def judge(text: str, generic: set[str]) -> tuple[str, str]:
+    """classify's verdict, with 'symptom' apart: a family of its own that says where to look (not a catch-all)."""
+    verdict, fam = classify(text, generic)
+    if verdict == "generic" and fam and fam not in generic and not fam.startswith("exception "):
+        return "symptom", fam
+    return verdict, fam
+
+
+def measure(doc: dict) -> list[dict]:
+    """One row per entry: its verdict and family in each format of its kind, and the worst over them."""
+    generic = generic_ids(UMBRELLA)
+    rows = []
+    for e in doc["entries"]:
+        per = {f["id"]: judge(render(f, e), generic) for f in doc["formats"] if f["kind"] == e["kind"]}
+        worst = min((v for v, _ in per.values()), key=RANK.__getitem__)
+        rows.append({**e, "per_format": per, "verdict": worst, "skipped": SKIPPED.get(e["id"], "")})
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--uncovered", type=int, default=100, help="list this many entries not named everywhere")
+    ap.add_argument("--json", action="store_true", help="one JSON line per entry instead of the report")
+    a = ap.parse_args(argv)
+    doc = json.loads(DATA.read_text())
+    rows = measure(doc)
+    if a.json:
+        for r in rows:
+            print(json.dumps({k: r[k] for k in ("id", "layer", "verdict", "skipped", "per_format")}))
+        return 0
+    print(f"sources: {', '.join(doc['sources'])}; {len(rows)} entries, {len(doc['formats'])} formats")
+    print(
+        "named: a specific cause; symptom: a family that says where to look; generic: a catch-all or bare exception"
+    )
+    layers = dict.fromkeys(r["layer"] for r in rows)
+    for label, group in (
+        *((layer, [r for r in rows if r["layer"] == layer]) for layer in layers),
+        ("overall", rows),
+        ("plausible (not skipped)", [r for r in rows if not r["skipped"]]),
+    ):
+        c = Counter(r["verdict"] for r in group)
+        n = len(group) or 1
+        print(
+            f"  {label:24} {len(group):3}  named {c['named']:3}  symptom {c['symptom']:3}  generic {c['generic']:3}"
+            f"  none {c['none']:3}  named% {100 * c['named'] / n:5.1f}"
+            f"  named+symptom% {100 * (c['named'] + c['symptom']) / n:5.1f}"
+        )
+    print(f"skipped as implausible on a GPU box: {sum(bool(r['skipped']) for r in rows)} (SKIPPED says why)")
+    uncovered = [r for r in rows if r["verdict"] not in ("named", "symptom") and not r["skipped"]]
+    print(f"\nplausible entries without a family in some format ({len(uncovered)}):")
+    for r in uncovered[: a.uncovered]:
+        fams = " ".join(
+            f"{k}={v[0]}:{v[1][:28]}" for k, v in r["per_format"].items() if v[0] not in ("named", "symptom")
+        )
+        print(f"  {r['id']:28} {r['message'].strip()[-56:]!r:58} {fams}")
+    print("\nall entries (worst verdict, the family per format):")
+    for r in rows:
+        print(
+            f"  {r['id']:28} {r['verdict']:8} " + " ".join(f"{k}={v[1]}" for k, v in r["per_format"].items())
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

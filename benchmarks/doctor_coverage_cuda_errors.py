@@ -1,0 +1,177 @@
+"""How much of the CUDA runtime's and NCCL's error vocabulary `servebox doctor` can name.
+
+Why: a log whose only clue is a CUDA or NCCL error string is named only if some family knows that
+string. benchmarks/data/cuda_errors.json holds every string the real libraries return (made by
+tools/harvest_cuda_errors.py from NVIDIA's PyPI wheels) and the formats torch, llama.cpp and vLLM print
+them in. Each entry is rendered in each format that prints its library, fed alone to triage_stream and
+classified by the top diagnosis: named by a specific cause, a symptom family that says where to look,
+generic only (a catch-all or the bare exception), or nothing. An entry counts by its worst format among
+those that print errors of running work (the two init-path formats, which see only what cudaGetDeviceCount
+returns, are in the per-format table).
+Run: python benchmarks/doctor_coverage_cuda_errors.py [--uncovered N] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the shared helper beside it
+from coverage_common import classify, generic_ids  # noqa: E402
+
+DATA = Path(__file__).resolve().parent / "data" / "cuda_errors.json"
+# catch-alls that say "CUDA (or NCCL) failed here", not why
+# (llamacpp-cuda-init-failed answers every code on the init path with the same list of suspects)
+UMBRELLA = {
+    "llamacpp-cuda-error", "llamacpp-cuda-init-failed", "native-abort", "uncaught-exception", "llamacpp-abort",
+}  # fmt: skip
+RANK = {"none": 0, "generic": 1, "symptom": 2, "named": 3}
+# Codes a vLLM / llama.cpp user on their own GPU box cannot plausibly meet (left without a family), and why
+SKIPPED = {
+    **dict.fromkeys(
+        (
+            18,
+            19,
+            20,
+            21,
+            22,
+            23,
+            24,
+            25,
+            26,
+            27,
+            37,
+            43,
+            44,
+            45,
+            66,
+            67,
+            205,
+            206,
+            207,
+            208,
+            210,
+            211,
+            212,
+            213,
+            219,
+            703,
+        ),
+        "textures, surfaces, graphics interop and mapped arrays: APIs the engines do not call",
+    ),
+    **dict.fromkeys((5, 6, 7, 8), "profiler API control: only under a profiler the user started"),
+    **dict.fromkeys(
+        (65, 68, 69, 225, 811, 812), "CUDA dynamic parallelism: no engine kernel launches kernels"
+    ),
+    **dict.fromkeys(
+        (28, 31, 32, 52, 49), "legacy or programming-model errors (device emulation, unconfigured launch)"
+    ),
+    **dict.fromkeys(
+        (16, 402, 704, 705, 712, 713, 215, 224, 913, 914, 915, 917, 911),
+        "a caller's bookkeeping error on an API the engines use rarely or never (peer enable twice, host"
+        " registration, green contexts, external devices): a bug report, not a machine fault",
+    ),
+    103: "confidential-computing integrity check: H100/Blackwell CC mode, not a home or lab box",
+    10: "a runtime too old to translate a newer driver's result (internal compatibility gap)",
+    909: "cudaErrorTimeout: only from explicit timed waits the engines do not use",
+    98: "invalid device function: the existing rocm-gfx-unsupported hint owns it (HIP builds); left as it is",
+}
+SKIPPED_NCCL = {7: "ncclInProgress: not an error for blocking calls (torch's non-blocking check skips it)"}
+
+
+def skipped(entry: dict) -> str:
+    """Why the entry is out of scope for a family, or '' when a user may meet it."""
+    return (SKIPPED if entry["lib"] == "cudart" else SKIPPED_NCCL).get(entry["code"], "")
+
+
+def render(fmt: dict, entry: dict) -> str:
+    return fmt["template"].format(msg=entry["message"], code=entry["code"], name=entry["name"])
+
+
+def formats_for(doc: dict, entry: dict) -> list[dict]:
+    return [
+        f
+        for f in doc["formats"]
+        if f["lib"] == entry["lib"] and entry["code"] not in f.get("codes_except", ())
+    ]
+
+
+def judge(text: str, generic: set[str]) -> tuple[str, str]:
+    """classify's verdict, with 'symptom' apart: a family of its own that says where to look (not a catch-all)."""
+    verdict, fam = classify(text, generic)
+    if verdict == "generic" and fam and fam not in generic and not fam.startswith("exception "):
+        return "symptom", fam
+    return verdict, fam
+
+
+def measure(doc: dict) -> list[dict]:
+    """One row per entry: its verdict and family in each format, and the worst verdict over them."""
+    generic = generic_ids(UMBRELLA)
+    init_formats = {f["id"] for f in doc["formats"] if f.get("path") == "init"}
+    rows = []
+    for e in doc["entries"]:
+        per = {f["id"]: judge(render(f, e), generic) for f in formats_for(doc, e)}
+        running = [v for f, (v, _) in per.items() if f not in init_formats]
+        worst = min(running, key=RANK.__getitem__)
+        rows.append({**e, "per_format": per, "verdict": worst, "skipped": skipped(e)})
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--uncovered", type=int, default=200, help="list this many entries not named everywhere")
+    ap.add_argument("--json", action="store_true", help="one JSON line per entry instead of the report")
+    a = ap.parse_args(argv)
+    doc = json.loads(DATA.read_text())
+    rows = measure(doc)
+    if a.json:
+        for r in rows:
+            print(json.dumps({k: r[k] for k in ("lib", "code", "name", "verdict", "skipped", "per_format")}))
+        return 0
+    print(f"sources: {', '.join(doc['sources'])}; {len(rows)} entries, {len(doc['formats'])} formats")
+    print(
+        "named: a specific cause; symptom: a family that says where to look; generic: a catch-all or the bare exception"
+    )
+    print(
+        f"{'format':22} {'n':>4} {'named':>6} {'symptom':>8} {'generic':>8} {'none':>5}  named%  named+symptom%"
+    )
+    for f in doc["formats"]:
+        c = Counter(r["per_format"][f["id"]][0] for r in rows if f["id"] in r["per_format"])
+        n = sum(c.values()) or 1
+        print(
+            f"{f['id']:22} {sum(c.values()):4} {c['named']:6} {c['symptom']:8} {c['generic']:8} {c['none']:5}"
+            f"  {100 * c['named'] / n:5.1f}  {100 * (c['named'] + c['symptom']) / n:5.1f}"
+        )
+    print("entries, by their worst format (init-path formats apart):")
+    for label, group in (
+        ("cudart", [r for r in rows if r["lib"] == "cudart"]),
+        ("nccl", [r for r in rows if r["lib"] == "nccl"]),
+        ("overall", rows),
+        ("plausible (not skipped)", [r for r in rows if not r["skipped"]]),
+    ):
+        c = Counter(r["verdict"] for r in group)
+        n = len(group) or 1
+        print(
+            f"  {label:24} {len(group):4}  named {c['named']:3}  symptom {c['symptom']:3}  generic {c['generic']:3}"
+            f"  none {c['none']:3}  named% {100 * c['named'] / n:5.1f}  named+symptom% {100 * (c['named'] + c['symptom']) / n:5.1f}"
+        )
+    print(f"skipped as implausible on a GPU box: {sum(bool(r['skipped']) for r in rows)} (SKIPPED says why)")
+    uncovered = [r for r in rows if r["verdict"] not in ("named", "symptom") and not r["skipped"]]
+    print(
+        f"\nplausible entries without a family in some format ({min(a.uncovered, len(uncovered))} of {len(uncovered)}):"
+    )
+    for r in uncovered[: a.uncovered]:
+        fams = " ".join(
+            f"{k}={v[0][0]}:{v[1][:24]}"
+            for k, v in r["per_format"].items()
+            if v[0] not in ("named", "symptom")
+        )
+        print(f"  {r['lib']:6} {r['code']:4} {r['name'][:34]:34} {r['message'][:60]!r:62} {fams}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,119 @@
+"""How much of PyTorch's and Triton's own refusals (driver, GPU, ports, compilers) `servebox doctor` can name.
+
+Why: the CUDA runtime's strings are one layer; above them torch and Triton refuse in their own words (no
+NVIDIA driver, a GPU too old for this torch or for Triton, a TCPStore port taken, Triton's shared-memory
+limit on a T4 or V100, a missing C compiler). benchmarks/data/torch_triton_errors.json holds those
+messages as torch 2.13 / triton 3.9 build them (tools/harvest_torch_triton_errors.py). Each entry is
+rendered in every format of its kind (a raised exception as vLLM's engine logs it and as a bare
+traceback; a warning; a C++ LOG line), fed alone to triage_stream and classified by coverage_common: named
+by a specific cause, a symptom family that says where to look, generic (a catch-all or the bare
+exception) or nothing. An entry counts by its worst format.
+Measured 2026-12-03 on the 32 plausible entries: main's KB (0d247b1) 21 named + 1 symptom, 5 generic, 5 none;
+with the vocabtorch families 28 named + 4 symptom, none left generic or unanswered.
+Run: python benchmarks/doctor_coverage_torch_triton_errors.py [--uncovered N] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the shared helper beside it
+from coverage_common import classify, generic_ids  # noqa: E402
+
+DATA = Path(__file__).resolve().parent / "data" / "torch_triton_errors.json"
+UMBRELLA = {"native-abort", "uncaught-exception"}  # catch-alls that say "it died here", not why
+RANK = {"none": 0, "generic": 1, "symptom": 2, "named": 3}
+# where each entry is printed from, as the format's {where}
+WHERE = {
+    "raise": "/usr/local/lib/python3.12/dist-packages/torch/cuda/__init__.py",
+    "warn": "/usr/local/lib/python3.12/dist-packages/torch/cuda/__init__.py:404",
+    "log": "ProcessGroupNCCL.cpp:1925",
+}
+# Entries a vLLM / llama.cpp user on their own GPU box cannot plausibly meet (left without a family), and why
+SKIPPED = {
+    "triton-arch-variant": "tcgen05 is Blackwell-only code Triton emits for sm_100a; it fails only on a Triton "
+    "build bug, not on the user's machine",
+    "torch-deserialize-device-count": "torch.load of a checkpoint saved on cuda:1; vLLM and llama.cpp load "
+    "safetensors / GGUF, not pickled tensors with a device",
+}
+
+
+def render(fmt: dict, entry: dict) -> str:
+    """The entry as this format prints it: the lines before the exception, then the prefixed template."""
+    text = fmt["template"].format(exc=entry["exc"], msg=entry["message"], where=WHERE[entry["kind"]])
+    lines = [fmt["prefix"] + line for line in text.split("\n")]
+    before = [fmt["prefix"] + line for line in entry.get("before", "").split("\n") if entry.get("before")]
+    return "\n".join(before + lines)
+
+
+def judge(text: str, generic: set[str]) -> tuple[str, str]:
+    """classify's verdict, with 'symptom' apart: a family of its own that says where to look (not a catch-all)."""
+    verdict, fam = classify(text, generic)
+    if verdict == "generic" and fam and fam not in generic and not fam.startswith("exception "):
+        return "symptom", fam
+    return verdict, fam
+
+
+def measure(doc: dict) -> list[dict]:
+    """One row per entry: its verdict and family in each format of its kind, and the worst over them."""
+    generic = generic_ids(UMBRELLA)
+    rows = []
+    for e in doc["entries"]:
+        per = {f["id"]: judge(render(f, e), generic) for f in doc["formats"] if f["kind"] == e["kind"]}
+        worst = min((v for v, _ in per.values()), key=RANK.__getitem__)
+        rows.append({**e, "per_format": per, "verdict": worst, "skipped": SKIPPED.get(e["id"], "")})
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--uncovered", type=int, default=100, help="list this many entries not named everywhere")
+    ap.add_argument("--json", action="store_true", help="one JSON line per entry instead of the report")
+    a = ap.parse_args(argv)
+    doc = json.loads(DATA.read_text())
+    rows = measure(doc)
+    if a.json:
+        for r in rows:
+            print(json.dumps({k: r[k] for k in ("id", "layer", "verdict", "skipped", "per_format")}))
+        return 0
+    print(f"sources: {', '.join(doc['sources'])}; {len(rows)} entries, {len(doc['formats'])} formats")
+    print(
+        "named: a specific cause; symptom: a family that says where to look; generic: a catch-all or bare exception"
+    )
+    for label, group in (
+        *(
+            (layer, [r for r in rows if r["layer"] == layer])
+            for layer in dict.fromkeys(r["layer"] for r in rows)
+        ),
+        ("overall", rows),
+        ("plausible (not skipped)", [r for r in rows if not r["skipped"]]),
+    ):
+        c = Counter(r["verdict"] for r in group)
+        n = len(group) or 1
+        print(
+            f"  {label:24} {len(group):3}  named {c['named']:3}  symptom {c['symptom']:3}  generic {c['generic']:3}"
+            f"  none {c['none']:3}  named% {100 * c['named'] / n:5.1f}"
+            f"  named+symptom% {100 * (c['named'] + c['symptom']) / n:5.1f}"
+        )
+    print(f"skipped as implausible on a GPU box: {sum(bool(r['skipped']) for r in rows)} (SKIPPED says why)")
+    uncovered = [r for r in rows if r["verdict"] not in ("named", "symptom") and not r["skipped"]]
+    print(f"\nplausible entries without a family in some format ({len(uncovered)}):")
+    for r in uncovered[: a.uncovered]:
+        fams = " ".join(
+            f"{k}={v[0]}:{v[1][:28]}" for k, v in r["per_format"].items() if v[0] not in ("named", "symptom")
+        )
+        print(f"  {r['id']:32} {r['message'].strip()[:56]!r:58} {fams}")
+    print("\nall entries (worst verdict, the family per format):")
+    for r in rows:
+        print(
+            f"  {r['id']:32} {r['verdict']:8} " + " ".join(f"{k}={v[1]}" for k, v in r["per_format"].items())
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
