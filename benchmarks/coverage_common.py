@@ -43,3 +43,26 @@ def print_table(groups: Iterable[str], per_group: dict[str, Counter], label: str
             f"{group:18} {sum(c.values()):5} {c['named']:7} {c['generic']:8} {c['none']:6}"
             f"  {100 * c['named'] / n:5.1f}  {100 * (c['named'] + c['generic']) / n:5.1f}"
         )
+
+
+# the order of verdicts, worst first: an entry printed in several formats counts by its worst
+RANK = {"none": 0, "generic": 1, "symptom": 2, "named": 3}
+
+
+def judge(text: str, generic: set[str]) -> tuple[str, str]:
+    """classify's verdict, with 'symptom' apart: a family of its own that says where to look (not a catch-all)."""
+    verdict, fam = classify(text, generic)
+    if verdict == "generic" and fam and fam not in generic and not fam.startswith("exception "):
+        return "symptom", fam
+    return verdict, fam
+
+
+def verdict_row(label: str, group: list[dict]) -> str:
+    """One summary line of entries' worst verdicts: counts and the named and named+symptom shares."""
+    c = Counter(r["verdict"] for r in group)
+    n = len(group) or 1
+    return (
+        f"  {label:24} {len(group):4}  named {c['named']:3}  symptom {c['symptom']:3}  generic {c['generic']:3}"
+        f"  none {c['none']:3}  named% {100 * c['named'] / n:5.1f}"
+        f"  named+symptom% {100 * (c['named'] + c['symptom']) / n:5.1f}"
+    )

@@ -21,15 +21,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the shared helper beside it
-from coverage_common import classify, generic_ids  # noqa: E402
+from coverage_common import RANK, generic_ids, judge, verdict_row  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data" / "container_errors.json"
 UMBRELLA = {"native-abort", "uncaught-exception"}  # catch-alls that say "it died here", not why
-RANK = {"none": 0, "generic": 1, "symptom": 2, "named": 3}
 # Entries a vLLM / llama.cpp user on their own GPU box cannot plausibly meet (left without a family), and why
 SKIPPED: dict[str, str] = {}
 
@@ -38,14 +36,6 @@ def render(fmt: dict, entry: dict) -> str:
     """The entry as this format prints it, every line prefixed."""
     text = fmt["template"].format(msg=entry["message"])
     return "\n".join(fmt["prefix"] + line for line in text.split("\n"))
-
-
-def judge(text: str, generic: set[str]) -> tuple[str, str]:
-    """classify's verdict, with 'symptom' apart: a family of its own that says where to look (not a catch-all)."""
-    verdict, fam = classify(text, generic)
-    if verdict == "generic" and fam and fam not in generic and not fam.startswith("exception "):
-        return "symptom", fam
-    return verdict, fam
 
 
 def measure(doc: dict) -> list[dict]:
@@ -80,13 +70,7 @@ def main(argv: list[str] | None = None) -> int:
         ("overall", rows),
         ("plausible (not skipped)", [r for r in rows if not r["skipped"]]),
     ):
-        c = Counter(r["verdict"] for r in group)
-        n = len(group) or 1
-        print(
-            f"  {label:24} {len(group):3}  named {c['named']:3}  symptom {c['symptom']:3}  generic {c['generic']:3}"
-            f"  none {c['none']:3}  named% {100 * c['named'] / n:5.1f}"
-            f"  named+symptom% {100 * (c['named'] + c['symptom']) / n:5.1f}"
-        )
+        print(verdict_row(label, group))
     print(f"skipped as implausible on a GPU box: {sum(bool(r['skipped']) for r in rows)} (SKIPPED says why)")
     uncovered = [r for r in rows if r["verdict"] not in ("named", "symptom") and not r["skipped"]]
     print(f"\nplausible entries without a family in some format ({len(uncovered)}):")

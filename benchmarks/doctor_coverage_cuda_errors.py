@@ -20,7 +20,7 @@ from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the shared helper beside it
-from coverage_common import classify, generic_ids  # noqa: E402
+from coverage_common import RANK, generic_ids, judge, verdict_row  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data" / "cuda_errors.json"
 # catch-alls that say "CUDA (or NCCL) failed here", not why
@@ -28,7 +28,6 @@ DATA = Path(__file__).resolve().parent / "data" / "cuda_errors.json"
 UMBRELLA = {
     "llamacpp-cuda-error", "llamacpp-cuda-init-failed", "native-abort", "uncaught-exception", "llamacpp-abort",
 }  # fmt: skip
-RANK = {"none": 0, "generic": 1, "symptom": 2, "named": 3}
 # Codes a vLLM / llama.cpp user on their own GPU box cannot plausibly meet (left without a family), and why
 SKIPPED = {
     **dict.fromkeys(
@@ -99,14 +98,6 @@ def formats_for(doc: dict, entry: dict) -> list[dict]:
     ]
 
 
-def judge(text: str, generic: set[str]) -> tuple[str, str]:
-    """classify's verdict, with 'symptom' apart: a family of its own that says where to look (not a catch-all)."""
-    verdict, fam = classify(text, generic)
-    if verdict == "generic" and fam and fam not in generic and not fam.startswith("exception "):
-        return "symptom", fam
-    return verdict, fam
-
-
 def measure(doc: dict) -> list[dict]:
     """One row per entry: its verdict and family in each format, and the worst verdict over them."""
     generic = generic_ids(UMBRELLA)
@@ -152,12 +143,7 @@ def main(argv: list[str] | None = None) -> int:
         ("overall", rows),
         ("plausible (not skipped)", [r for r in rows if not r["skipped"]]),
     ):
-        c = Counter(r["verdict"] for r in group)
-        n = len(group) or 1
-        print(
-            f"  {label:24} {len(group):4}  named {c['named']:3}  symptom {c['symptom']:3}  generic {c['generic']:3}"
-            f"  none {c['none']:3}  named% {100 * c['named'] / n:5.1f}  named+symptom% {100 * (c['named'] + c['symptom']) / n:5.1f}"
-        )
+        print(verdict_row(label, group))
     print(f"skipped as implausible on a GPU box: {sum(bool(r['skipped']) for r in rows)} (SKIPPED says why)")
     uncovered = [r for r in rows if r["verdict"] not in ("named", "symptom") and not r["skipped"]]
     print(

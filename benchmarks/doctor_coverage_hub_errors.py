@@ -17,15 +17,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the shared helper beside it
-from coverage_common import classify, generic_ids  # noqa: E402
+from coverage_common import RANK, generic_ids, judge, verdict_row  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data" / "hub_errors.json"
 UMBRELLA = {"uncaught-exception", "engine-core-init-failed", "worker-failed"}
-RANK = {"none": 0, "generic": 1, "symptom": 2, "named": 3}
 SITE = "/opt/venv/lib/python3.12/site-packages/"
 ENGINE = "(EngineCore pid=4242) "
 ENGINE_HEAD = "ERROR 12-03 10:00:00 [core.py:1510] EngineCore failed to start."
@@ -63,14 +61,6 @@ def render(fmt: str, entry: dict) -> str:
     return "\n".join(lines)
 
 
-def judge(text: str, generic: set[str]) -> tuple[str, str]:
-    """classify's verdict, with 'symptom' apart: a family of its own that says where to look (not a catch-all)."""
-    verdict, fam = classify(text, generic)
-    if verdict == "generic" and fam and fam not in generic and not fam.startswith("exception "):
-        return "symptom", fam
-    return verdict, fam
-
-
 def measure(doc: dict) -> list[dict]:
     generic = generic_ids(UMBRELLA)
     rows = []
@@ -97,13 +87,7 @@ def main(argv: list[str] | None = None) -> int:
     groups = [(lib, [r for r in rows if r["lib"] == lib]) for lib in dict.fromkeys(r["lib"] for r in rows)]
     groups += [("overall", rows), ("plausible (not skipped)", [r for r in rows if not r["skipped"]])]
     for label, group in groups:
-        c = Counter(r["verdict"] for r in group)
-        n = len(group) or 1
-        print(
-            f"  {label:24} {len(group):4}  named {c['named']:3}  symptom {c['symptom']:3}  generic {c['generic']:3}"
-            f"  none {c['none']:3}  named% {100 * c['named'] / n:5.1f}"
-            f"  named+symptom% {100 * (c['named'] + c['symptom']) / n:5.1f}"
-        )
+        print(verdict_row(label, group))
     print(f"skipped as implausible on a GPU box: {sum(bool(r['skipped']) for r in rows)} (SKIPPED says why)")
     uncovered = [r for r in rows if r["verdict"] not in ("named", "symptom") and not r["skipped"]]
     print(

@@ -22,7 +22,7 @@ from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the shared helper beside it
-from coverage_common import classify, generic_ids  # noqa: E402
+from coverage_common import RANK, classify, generic_ids, judge, verdict_row  # noqa: E402
 
 from servebox.doctor.signatures import load_signatures  # noqa: E402
 
@@ -31,7 +31,6 @@ DATA = Path(__file__).resolve().parent / "data" / "vulkan_hip_errors.json"
 UMBRELLA = {
     "llamacpp-cuda-error", "llamacpp-cuda-init-failed", "native-abort", "uncaught-exception", "llamacpp-abort",
 }  # fmt: skip
-RANK = {"none": 0, "generic": 1, "symptom": 2, "named": 3}
 _WSI = "window-system and display results (swapchains, surfaces, full-screen): ggml-vulkan draws nothing"
 _VIDEO = "Vulkan video decode/encode results: ggml-vulkan runs compute shaders only"
 _GFX = "textures, graphics interop and mapped arrays: APIs the engines do not call"
@@ -81,14 +80,6 @@ def render(fmt: dict, entry: dict) -> str:
     )
 
 
-def judge(text: str, generic: set[str]) -> tuple[str, str]:
-    """classify's verdict, with 'symptom' apart: a family of its own that says where to look (not a catch-all)."""
-    verdict, fam = classify(text, generic)
-    if verdict == "generic" and fam and fam not in generic and not fam.startswith("exception "):
-        return "symptom", fam
-    return verdict, fam
-
-
 def judge_note(text: str, generic: set[str], notes: set[str]) -> tuple[str, str]:
     """For a harmless line (`expect` "note"): 'named' when a note family explains it and nothing fails, else
     'none' when doctor is silent and 'generic' when it blames the line."""
@@ -121,13 +112,7 @@ def measure(doc: dict) -> list[dict]:
 
 
 def summary(label: str, group: list[dict]) -> str:
-    c = Counter(r["verdict"] for r in group)
-    n = len(group) or 1
-    return (
-        f"  {label:24} {len(group):4}  named {c['named']:3}  symptom {c['symptom']:3}  generic {c['generic']:3}"
-        f"  none {c['none']:3}  named% {100 * c['named'] / n:5.1f}"
-        f"  named+symptom% {100 * (c['named'] + c['symptom']) / n:5.1f}"
-    )
+    return verdict_row(label, group)
 
 
 def main(argv: list[str] | None = None) -> int:
