@@ -73,6 +73,28 @@ CASES = [
         "CMake Error: The following variables are used in this project, but they are set to NOTFOUND.\n"
         "CUDA_cublas_LIBRARY (ADVANCED)\n",
     ),
+    # llama-swap-upstream-ui-root-paths (public-swap-*-404): another model, a JS asset, the API call
+    (
+        "llama-swap-upstream-ui-root-paths",
+        '[INFO] Request 10.1.2.3 "GET /upstream/gemma3-12b/ HTTP/1.1" 200 841022 "Mozilla/5.0 (Macintosh)" 3.1ms\n'
+        '[INFO] Request 10.1.2.3 "GET /_app/immutable/entry/app.Bq3x.js HTTP/2.0" 404 0 "Mozilla/5.0 (Macintosh)" 5µs\n'
+        '[INFO] Request 10.1.2.3 "GET /props HTTP/2.0" 404 0 "Mozilla/5.0 (Macintosh)" 4µs\n',
+    ),
+    # llamacpp-chat-template-unrecognised-chatml-fallback (public-llama-server-granite-...): the wording without "yet"
+    (
+        "llamacpp-chat-template-unrecognised-chatml-fallback",
+        "srv  load_model: loaded model 'models/exaone-3.5-7.8b-q6_k.gguf'\n"
+        "srv  init: The chat template that comes with this model is not supported, falling back to chatml. "
+        "This may cause the model to output suboptimal responses\n"
+        "main: server is listening on http://0.0.0.0:8012 - starting the main loop\n",
+    ),
+    # llamacpp-chat-template-file-renders-empty-prompt (public-llama-ramalama-...): llama_decode's own prefix
+    (
+        "llamacpp-chat-template-file-renders-empty-prompt",
+        "main: chat template file: /etc/llm/templates/custom.jinja\n"
+        "llama_decode: n_tokens == 0\n"
+        "srv  send_error: task id = 4, error: failed to decode\n",
+    ),
 ]
 
 
