@@ -181,7 +181,7 @@ CASES = [
     ),
     # checkpoints whose files do not fit each other (vLLM's weight loader, transformers' AutoTokenizer)
     (
-        "weights-shape-mismatch",
+        "checkpoint-tensor-name-unexpected",
         WORKER
         + "ValueError: There is no module or parameter named 'model.layers.0.mlp.experts' in LlamaForCausalLM.\n",
     ),

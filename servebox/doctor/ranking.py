@@ -220,7 +220,13 @@ def _weigh_root(diagnoses: list[Diagnosis], causes: list, root: RaisedException 
     """Add the root exception as a cause when no cause entry explains it; True when it competes."""
     if root is None:
         return False
-    if causes and any(_explains(sig, hit, root, end) for _, sig, hit in causes):
+    explaining = [d for d, sig, hit in causes if _explains(sig, hit, root, end)]
+    for d in explaining:
+        # a warning's wording raised as the exception that ended the program (llama-cpp-python's ValueError for
+        # a split over more devices than a GPU-less build has) is what stopped it, not a warning
+        if not d.fatal and d.category != REQUESTS and any(e.line == root.line for e in d.evidence):
+            d.fatal = True
+    if explaining:
         return False
     for d, _, _ in causes:
         d.confidence = min(d.confidence, UNEXPLAINED_CAP)
