@@ -1,0 +1,65 @@
+"""Families learnt or widened from the scored fresh-24 batch (vLLM 0.26 on H200), each in a wording other than
+its corpus log's: other variables, other fields, other values."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.doctor_text import run, top_cause
+
+CASES = [
+    # vllm-env-invalid-choice widened: an on/off flag read by int() given a word (corpus: VLLM_KEEP_ALIVE_...=yes)
+    (
+        "vllm-env-invalid-choice",
+        '(EngineCore pid=7)   File "/opt/venv/lib/python3.12/site-packages/vllm/envs.py", line 812, in <lambda>\n'
+        '(EngineCore pid=7)     bool(int(os.getenv("VLLM_ALLOW_LONG_MAX_MODEL_LEN", "0")))\n'
+        "(EngineCore pid=7) ValueError: invalid literal for int() with base 10: 'On'\n",
+        "VLLM_ALLOW_LONG_MAX_MODEL_LEN",
+    ),
+    # vllm-env-value-not-integer (new): a number with units (corpus: VLLM_IMAGE_FETCH_TIMEOUT=5s)
+    (
+        "vllm-env-value-not-integer",
+        '  File "/usr/local/lib/python3.11/dist-packages/vllm/envs.py", line 640, in <lambda>\n'
+        '    "VLLM_RPC_TIMEOUT": lambda: int(os.getenv("VLLM_RPC_TIMEOUT", "10000")),\n'
+        "ValueError: invalid literal for int() with base 10: '10000ms'\n",
+        "VLLM_RPC_TIMEOUT",
+    ),
+    # config-json-field-wrong-type (new): another field, another type (corpus: hidden_act 0)
+    (
+        "config-json-field-wrong-type",
+        "huggingface_hub.errors.StrictDataclassFieldValidationError: Validation error for field 'rope_theta':\n"
+        "    TypeError: Field 'rope_theta' expected float, got str (value: '1e6')\n",
+        "rope_theta",
+    ),
+    (
+        "config-json-field-wrong-type",
+        "TypeError: Field 'tie_word_embeddings' with value 'yes' doesn't match any type in (<class 'bool'>,). "
+        "Errors: Field 'tie_word_embeddings' expected bool, got str (value: 'yes')\n",
+        "tie_word_embeddings",
+    ),
+    # model-architectures-missing widened: a string where the list is wanted (corpus: architectures 0)
+    (
+        "model-architectures-missing",
+        "TypeError: Field 'architectures' with value 'MistralForCausalLM' doesn't match any type in "
+        "(list[str], <class 'NoneType'>). Errors: Field 'architectures' expected a list, got str\n",
+        "architectures",
+    ),
+]
+
+
+@pytest.mark.parametrize(("family", "log", "named"), CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(CASES)])
+def test_learnt_family(family: str, log: str, named: str) -> None:
+    top = top_cause(run(log))
+    assert top is not None and top.id == family
+    assert named in top.cause or named in top.fix
+
+
+def test_model_type_list_only_suggests() -> None:
+    """An unhashable list raised in vLLM's config parser suggests a wrong-typed field, below 0.70."""
+    log = (
+        '  File "/opt/vllm/vllm/transformers_utils/config.py", line 290, in parse\n'
+        "    if model_type in _CONFIG_REGISTRY:\n"
+        "TypeError: unhashable type: 'dict'\n"
+    )
+    top = top_cause(run(log))
+    assert top is not None and top.id == "config-json-field-wrong-type" and top.confidence < 0.7
