@@ -1,4 +1,4 @@
-"""Families learnt or widened from the scored fresh-24 batch (vLLM 0.26 on H200), each in a wording other than
+"""Families learnt or widened from the scored fresh-24 (vLLM 0.26 on H200) and fresh-26 (public vLLM threads) batches, each in a wording other than
 its corpus log's: other variables, other fields, other values."""
 
 from __future__ import annotations
@@ -43,6 +43,52 @@ CASES = [
         "TypeError: Field 'architectures' with value 'MistralForCausalLM' doesn't match any type in "
         "(list[str], <class 'NoneType'>). Errors: Field 'architectures' expected a list, got str\n",
         "architectures",
+    ),
+    # fresh-26 (public vLLM threads)
+    # weights-missing widened: vLLM <= 0.4 quoted the path with ' (corpus: a Ray worker, CodeLlama)
+    (
+        "weights-missing",
+        "ERROR 05-02 11:00:01 worker.py:77] RuntimeError: Cannot find any model weights with '/mnt/models/mistral-7b'\n",
+        "/mnt/models/mistral-7b",
+    ),
+    # mm-prompt-placeholders-mismatch widened: the runner's token count against the placeholders (corpus: 4 images)
+    (
+        "mm-prompt-placeholders-mismatch",
+        "ValueError: Attempted to assign 576 + 576 = 1152 multimodal tokens to 1728 placeholders\n",
+        "1728",
+    ),
+    # kv-cache-plugin-layout-unsupported (new): another shape, another process (corpus: kvcached and FlashInfer)
+    (
+        "kv-cache-plugin-layout-unsupported",
+        "(Worker pid=11) ERROR [multiproc_executor.py:700] ValueError: Unsupported KV cache shape: (2, 8192, 16, 8, 64)\n",
+        "(2, 8192, 16, 8, 64)",
+    ),
+    # lmcache-vllm-model-not-registered (new): another instance id (corpus: 'vllm-instance')
+    (
+        "lmcache-vllm-model-not-registered",
+        "(EngineCore_DP0 pid=5) ERROR [core.py:850] ValueError: vllm model for lmcache-worker-0 not found.\n",
+        "lmcache-worker-0",
+    ),
+    # external-kv-connector-assert (new): another connector's file and function (corpus: VUA's start_load_kv)
+    (
+        "external-kv-connector-assert",
+        '  File "/srv/mycache/mycache/integration/kv_connector.py", line 88, in wait_for_save\n'
+        "    assert slot is not None\n"
+        "AssertionError\n",
+        "wait_for_save",
+    ),
+    # multi-step-advance-step-bug (new): the FlashInfer variant on another tensor (corpus: flashattn, sampled_token_ids)
+    (
+        "multi-step-advance-step-bug",
+        "    return torch.ops._C.advance_step_flashinfer(num_seqs, num_queries,\n"
+        "RuntimeError: tensor: name = input_positions, shape = [12] is_cont = 1, type = long int is not as expected\n",
+        "input_positions",
+    ),
+    # rocm-install-header-missing (new): gcc's wording, another header, the unversioned /opt/rocm
+    (
+        "rocm-install-header-missing",
+        "/opt/rocm/include/hip/hip_fp16.h:29:10: fatal error: hip/amd_detail/amd_hip_fp16.h: No such file or directory\n",
+        "amd_hip_fp16.h",
     ),
 ]
 
