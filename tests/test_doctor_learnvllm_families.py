@@ -109,3 +109,9 @@ def test_model_type_list_only_suggests() -> None:
     )
     top = top_cause(run(log))
     assert top is not None and top.id == "config-json-field-wrong-type" and top.confidence < 0.7
+
+
+def test_a_bare_int_refusal_names_no_variable() -> None:
+    """Without the envs.py line that names the variable, a word refused by int() is no confident env answer."""
+    top = top_cause(run("ValueError: invalid literal for int() with base 10: 'true'\n"))
+    assert top is None or top.id != "vllm-env-invalid-choice" or top.confidence < 0.7

@@ -217,6 +217,14 @@ class Triage:
                 if sig.above is not None and (a := sig.above.search(text)) is not None:
                     self.above[sig.id] = {k: v for k, v in a.groupdict().items() if v}
                 continue
+            if (
+                not weak
+                and not sig.requires
+                and sig.above is not None
+                and sig.id not in self.above
+                and set(sig.above.groupindex) - set(m.groupdict())
+            ):
+                continue  # a wording that leaves `above`'s placeholders to a line above counts only after it
             hit = self.hits.get(sig.id)
             if hit is None or (hit.weak and not weak):  # a full wording replaces a hint's hit
                 groups = {**self.above.get(sig.id, {}), **{k: v for k, v in m.groupdict().items() if v}}
