@@ -61,6 +61,9 @@ class Signature:
     same_as: tuple[str, str] | None = None
     # placeholders a wording may not capture (its value is on another line): their stand-in text
     defaults: tuple[tuple[str, str], ...] = ()
+    # a line ABOVE a wording's line that fills placeholders the wording cannot (the variable named on the
+    # envs.py source line printed above its ValueError); never a hit by itself
+    above: re.Pattern[str] | None = None
 
     def hint(self, line: str) -> re.Match[str] | None:
         return _first_match(self.hints, line)
@@ -135,6 +138,7 @@ def load_signatures() -> tuple[Signature, ...]:
             hint_requires=tuple(r.lower() for r in _as_tuple(e.get("hint_requires"))),
             same_as=tuple(e["same_as"].split(":", 1)) if e.get("same_as") else None,
             defaults=tuple(e.get("defaults", {}).items()),
+            above=re.compile(e["above"], re.IGNORECASE) if e.get("above") else None,
         )
         for e in knowledge_entries()
     )

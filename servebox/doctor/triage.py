@@ -153,6 +153,7 @@ class Triage:
         self.exception_words = set(EXCEPTION_WORDS)
         self.framer = LineFramer(max_line)
         self.hits: dict[str, Hits] = {}
+        self.above: dict[str, dict[str, str]] = {}  # an entry's `above` groups, from the latest such line
         self.raised: dict[tuple[str, str, str], RaisedException] = {}
         # an exception's first line -> the last line its message spans (pydantic's reason lines)
         self.exception_ends: dict[int, int] = {}
@@ -213,10 +214,20 @@ class Triage:
             m = sig.search(text)
             weak = m is None and sig.hints and (m := sig.hint(text)) is not None
             if not m:
+                if sig.above is not None and (a := sig.above.search(text)) is not None:
+                    self.above[sig.id] = {k: v for k, v in a.groupdict().items() if v}
                 continue
+            if (
+                not weak
+                and not sig.requires
+                and sig.above is not None
+                and sig.id not in self.above
+                and set(sig.above.groupindex) - set(m.groupdict())
+            ):
+                continue  # a wording that leaves `above`'s placeholders to a line above counts only after it
             hit = self.hits.get(sig.id)
             if hit is None or (hit.weak and not weak):  # a full wording replaces a hint's hit
-                groups = {k: v for k, v in m.groupdict().items() if v}
+                groups = {**self.above.get(sig.id, {}), **{k: v for k, v in m.groupdict().items() if v}}
                 hit = self.hits[sig.id] = Hits(first_line=number, groups=groups, weak=bool(weak))
             elif weak and not hit.weak:
                 continue  # a hint adds nothing to a full wording's hit
