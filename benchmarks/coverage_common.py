@@ -6,6 +6,7 @@ a catalogue its own way but must judge the answer the same way, or their figures
 
 from __future__ import annotations
 
+import argparse
 import io
 from collections import Counter
 from collections.abc import Iterable
@@ -66,3 +67,32 @@ def verdict_row(label: str, group: list[dict]) -> str:
         f"  none {c['none']:3}  named% {100 * c['named'] / n:5.1f}"
         f"  named+symptom% {100 * (c['named'] + c['symptom']) / n:5.1f}"
     )
+
+
+def entry_row(entry: dict, per: dict[str, tuple[str, str]], skipped: str, counted=None) -> dict:
+    """An entry's row: its (verdict, family) per format and the worst verdict over the formats that count (all
+    of them, or those in `counted`: an init-path format cannot show a kernel error)."""
+    verdicts = [v for f, (v, _) in per.items() if counted is None or f in counted]
+    return {**entry, "per_format": per, "verdict": min(verdicts, key=RANK.__getitem__), "skipped": skipped}
+
+
+def vocabulary_args(description: str, uncovered: int, argv: list[str] | None) -> argparse.Namespace:
+    """The options every vocabulary benchmark takes: how many uncovered entries to list, or JSON rows."""
+    ap = argparse.ArgumentParser(description=description)
+    ap.add_argument(
+        "--uncovered", type=int, default=uncovered, help="list this many entries not named everywhere"
+    )
+    ap.add_argument("--json", action="store_true", help="one JSON line per entry instead of the report")
+    return ap.parse_args(argv)
+
+
+def print_summary(rows: list[dict], key: str, keys: Iterable[str] | None = None) -> list[dict]:
+    """verdict_row per value of `key` (first-seen order unless `keys` gives it), overall and the plausible ones,
+    and the count skipped; returns the plausible entries not named or pointed at in every format."""
+    keys = dict.fromkeys(r[key] for r in rows) if keys is None else keys
+    for label in keys:
+        print(verdict_row(label, [r for r in rows if r[key] == label]))
+    print(verdict_row("overall", rows))
+    print(verdict_row("plausible (not skipped)", [r for r in rows if not r["skipped"]]))
+    print(f"skipped as implausible on a GPU box: {sum(bool(r['skipped']) for r in rows)} (SKIPPED says why)")
+    return [r for r in rows if r["verdict"] not in ("named", "symptom") and not r["skipped"]]

@@ -18,13 +18,12 @@ Run: python benchmarks/doctor_coverage_container_errors.py [--uncovered N] [--js
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the shared helper beside it
-from coverage_common import RANK, generic_ids, judge, verdict_row  # noqa: E402
+from coverage_common import entry_row, generic_ids, judge, print_summary, vocabulary_args  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data" / "container_errors.json"
 UMBRELLA = {"native-abort", "uncaught-exception"}  # catch-alls that say "it died here", not why
@@ -44,16 +43,12 @@ def measure(doc: dict) -> list[dict]:
     rows = []
     for e in doc["entries"]:
         per = {f["id"]: judge(render(f, e), generic) for f in doc["formats"] if f["kind"] == e["kind"]}
-        worst = min((v for v, _ in per.values()), key=RANK.__getitem__)
-        rows.append({**e, "per_format": per, "verdict": worst, "skipped": SKIPPED.get(e["id"], "")})
+        rows.append(entry_row(e, per, SKIPPED.get(e["id"], "")))
     return rows
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--uncovered", type=int, default=100, help="list this many entries not named everywhere")
-    ap.add_argument("--json", action="store_true", help="one JSON line per entry instead of the report")
-    a = ap.parse_args(argv)
+    a = vocabulary_args(__doc__.splitlines()[0], 100, argv)
     doc = json.loads(DATA.read_text())
     rows = measure(doc)
     if a.json:
@@ -64,15 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     print(
         "named: a specific cause; symptom: a family that says where to look; generic: a catch-all or bare exception"
     )
-    layers = dict.fromkeys(r["layer"] for r in rows)
-    for label, group in (
-        *((layer, [r for r in rows if r["layer"] == layer]) for layer in layers),
-        ("overall", rows),
-        ("plausible (not skipped)", [r for r in rows if not r["skipped"]]),
-    ):
-        print(verdict_row(label, group))
-    print(f"skipped as implausible on a GPU box: {sum(bool(r['skipped']) for r in rows)} (SKIPPED says why)")
-    uncovered = [r for r in rows if r["verdict"] not in ("named", "symptom") and not r["skipped"]]
+    uncovered = print_summary(rows, "layer")
     print(f"\nplausible entries without a family in some format ({len(uncovered)}):")
     for r in uncovered[: a.uncovered]:
         fams = " ".join(

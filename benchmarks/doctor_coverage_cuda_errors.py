@@ -13,14 +13,13 @@ Run: python benchmarks/doctor_coverage_cuda_errors.py [--uncovered N] [--json]
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the shared helper beside it
-from coverage_common import RANK, generic_ids, judge, verdict_row  # noqa: E402
+from coverage_common import entry_row, generic_ids, judge, print_summary, vocabulary_args  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data" / "cuda_errors.json"
 # catch-alls that say "CUDA (or NCCL) failed here", not why
@@ -105,17 +104,12 @@ def measure(doc: dict) -> list[dict]:
     rows = []
     for e in doc["entries"]:
         per = {f["id"]: judge(render(f, e), generic) for f in formats_for(doc, e)}
-        running = [v for f, (v, _) in per.items() if f not in init_formats]
-        worst = min(running, key=RANK.__getitem__)
-        rows.append({**e, "per_format": per, "verdict": worst, "skipped": skipped(e)})
+        rows.append(entry_row(e, per, skipped(e), counted=set(per) - init_formats))
     return rows
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--uncovered", type=int, default=200, help="list this many entries not named everywhere")
-    ap.add_argument("--json", action="store_true", help="one JSON line per entry instead of the report")
-    a = ap.parse_args(argv)
+    a = vocabulary_args(__doc__.splitlines()[0], 200, argv)
     doc = json.loads(DATA.read_text())
     rows = measure(doc)
     if a.json:
@@ -137,15 +131,7 @@ def main(argv: list[str] | None = None) -> int:
             f"  {100 * c['named'] / n:5.1f}  {100 * (c['named'] + c['symptom']) / n:5.1f}"
         )
     print("entries, by their worst format (init-path formats apart):")
-    for label, group in (
-        ("cudart", [r for r in rows if r["lib"] == "cudart"]),
-        ("nccl", [r for r in rows if r["lib"] == "nccl"]),
-        ("overall", rows),
-        ("plausible (not skipped)", [r for r in rows if not r["skipped"]]),
-    ):
-        print(verdict_row(label, group))
-    print(f"skipped as implausible on a GPU box: {sum(bool(r['skipped']) for r in rows)} (SKIPPED says why)")
-    uncovered = [r for r in rows if r["verdict"] not in ("named", "symptom") and not r["skipped"]]
+    uncovered = print_summary(rows, "lib", ("cudart", "nccl"))
     print(
         f"\nplausible entries without a family in some format ({min(a.uncovered, len(uncovered))} of {len(uncovered)}):"
     )

@@ -14,13 +14,12 @@ Run: python benchmarks/doctor_coverage_hub_errors.py [--uncovered N] [--json]
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the shared helper beside it
-from coverage_common import RANK, generic_ids, judge, verdict_row  # noqa: E402
+from coverage_common import entry_row, generic_ids, judge, print_summary, vocabulary_args  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data" / "hub_errors.json"
 UMBRELLA = {"uncaught-exception", "engine-core-init-failed", "worker-failed"}
@@ -66,16 +65,12 @@ def measure(doc: dict) -> list[dict]:
     rows = []
     for e in doc["entries"]:
         per = {f: judge(render(f, e), generic) for f in ("traceback", "vllm-engine-core")}
-        worst = min((v for v, _ in per.values()), key=RANK.__getitem__)
-        rows.append({**e, "per_format": per, "verdict": worst, "skipped": SKIPPED.get(e["name"], "")})
+        rows.append(entry_row(e, per, SKIPPED.get(e["name"], "")))
     return rows
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--uncovered", type=int, default=200, help="list this many entries not named everywhere")
-    ap.add_argument("--json", action="store_true", help="one JSON line per entry instead of the report")
-    a = ap.parse_args(argv)
+    a = vocabulary_args(__doc__.splitlines()[0], 200, argv)
     doc = json.loads(DATA.read_text())
     rows = measure(doc)
     if a.json:
@@ -84,12 +79,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     print(f"sources: {doc['sources']}; {len(rows)} entries, formats: traceback, vllm-engine-core")
     print("named: a specific cause; symptom: says where to look; generic: a catch-all or the bare exception")
-    groups = [(lib, [r for r in rows if r["lib"] == lib]) for lib in dict.fromkeys(r["lib"] for r in rows)]
-    groups += [("overall", rows), ("plausible (not skipped)", [r for r in rows if not r["skipped"]])]
-    for label, group in groups:
-        print(verdict_row(label, group))
-    print(f"skipped as implausible on a GPU box: {sum(bool(r['skipped']) for r in rows)} (SKIPPED says why)")
-    uncovered = [r for r in rows if r["verdict"] not in ("named", "symptom") and not r["skipped"]]
+    uncovered = print_summary(rows, "lib")
     print(
         f"\nplausible entries not named in some format ({min(a.uncovered, len(uncovered))} of {len(uncovered)}):"
     )

@@ -15,14 +15,13 @@ Run: python benchmarks/doctor_coverage_vulkan_hip_errors.py [--uncovered N] [--j
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the shared helper beside it
-from coverage_common import RANK, classify, generic_ids, judge, verdict_row  # noqa: E402
+from coverage_common import classify, entry_row, generic_ids, judge, print_summary, vocabulary_args  # noqa: E402
 
 from servebox.doctor.signatures import load_signatures  # noqa: E402
 
@@ -103,23 +102,14 @@ def measure(doc: dict) -> list[dict]:
             per = {f["id"]: judge_note(render(f, e), generic, notes) for f in fmts}
         else:
             per = {f["id"]: judge(render(f, e), generic) for f in fmts}
-        running = [v for f, (v, _) in per.items() if f not in init_formats]
-        worst = min(running, key=RANK.__getitem__)
         rows.append(
-            {**e, "per_format": per, "verdict": worst, "skipped": SKIPPED.get((e["lib"], e["code"]), "")}
+            entry_row(e, per, SKIPPED.get((e["lib"], e["code"]), ""), counted=set(per) - init_formats)
         )
     return rows
 
 
-def summary(label: str, group: list[dict]) -> str:
-    return verdict_row(label, group)
-
-
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--uncovered", type=int, default=200, help="list this many entries not named everywhere")
-    ap.add_argument("--json", action="store_true", help="one JSON line per entry instead of the report")
-    a = ap.parse_args(argv)
+    a = vocabulary_args(__doc__.splitlines()[0], 200, argv)
     doc = json.loads(DATA.read_text())
     rows = measure(doc)
     if a.json:
@@ -137,12 +127,7 @@ def main(argv: list[str] | None = None) -> int:
             f"{f['id']:20} {sum(c.values()):4} {c['named']:6} {c['symptom']:8} {c['generic']:8} {c['none']:5}"
         )
     print("entries, by their worst format (init-path format apart):")
-    for lib in ("vulkan", "hip", "hsa", "ur", "lines"):
-        print(summary(lib, [r for r in rows if r["lib"] == lib]))
-    print(summary("overall", rows))
-    print(summary("plausible (not skipped)", [r for r in rows if not r["skipped"]]))
-    print(f"skipped as implausible on a GPU box: {sum(bool(r['skipped']) for r in rows)} (SKIPPED says why)")
-    uncovered = [r for r in rows if r["verdict"] not in ("named", "symptom") and not r["skipped"]]
+    uncovered = print_summary(rows, "lib", ("vulkan", "hip", "hsa", "ur", "lines"))
     print(f"\nplausible entries without a family in some format ({len(uncovered)}):")
     for r in uncovered[: a.uncovered]:
         fams = " ".join(

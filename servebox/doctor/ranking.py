@@ -4,8 +4,9 @@ Rules, in order:
 - an entry whose `requires` context never appeared does not count, nor one whose `same_as` entry did
   not capture the same value (two lines that must agree, e.g. on a port); a specific entry (same
   wording, with context) replaces the generic one; a generic cause steps aside for a specific
-  cause of its category, and a catch-all or symptom whose lines a specific cause all explains steps aside; an entry that `supersedes` another hides it when both matched (the P100
-  log says compute capability unsupported, not bf16); a hint counts only with its `hint_requires`
+  cause of its category, and a catch-all or symptom whose lines a specific cause all explains steps
+  aside; an entry that `supersedes` another hides it when both matched (the P100 log says compute
+  capability unsupported, not bf16); a hint counts only with its `hint_requires`
   context, if it has one, and then hides what its entry supersedes (a Triton fp8e4nv refusal under
   --kv-cache-dtype fp8 is the KV cache's, not the weights');
 - a stall marked `unless_progress` is only a note when the start kept making progress after it
@@ -17,6 +18,8 @@ Rules, in order:
 - the root exception (the first raised exception that is not a wrapper such as EngineDeadError) is
   always shown; when no cause entry explains it (its line or its text), it is a competing cause, and
   with no cause entry at all it is the answer: "no known signature: X raised Y at line N";
+- a non-fatal entry (a warning's wording) whose line is the root exception that ended the program is fatal
+  (llama-cpp-python raising llama.cpp's split refusal as a ValueError);
 - two explained causes of different categories, both confident, are shown as competing;
 - an entry with `raised_in` also matches the root exception when it was raised in that file (its
   wordings are too many to list), with its own, lower, confidence;
