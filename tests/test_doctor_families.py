@@ -200,7 +200,7 @@ CASES = [
     ("lora-rank-too-large", WORKER + "ValueError: LoRA rank 64 is greater than max_lora_rank 16.\n"),
     # transformers' AutoConfig on a config.json without model_type
     (
-        "unknown-model-type",
+        "config-model-type-missing",
         CORE
         + "ValueError: Unrecognized model in /srv/m. Should have a `model_type` key in its config.json\n",
     ),

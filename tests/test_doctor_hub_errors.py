@@ -88,3 +88,13 @@ def test_the_offline_text_alone_is_hub_offline() -> None:
     )
     top = top_cause(run(log))
     assert top is not None and top.id == "hub-offline"
+
+
+@pytest.mark.parametrize("name", ["invalid-header-start", "invalid-header-json", "invalid-dtype"])
+def test_safetensors_04_header_word_is_two_readings_not_a_confident_corruption(name: str) -> None:
+    """safetensors 0.4.5 prints InvalidHeaderDeserialization for a cut header and for a dtype newer than it
+    knows alike (executed on the wheel): a confident 'corrupt download' would be wrong for the second."""
+    entry = next(e for e in CATALOGUE if e["lib"] == "safetensors-0.4.5" and e["name"] == name)
+    top = top_cause(run(BENCH.render("traceback", entry) + "\n"))
+    assert top.id == "safetensors-header-unreadable" and top.confidence < CONFIDENT
+    assert "dtype" in top.cause and "sha256" in top.fix

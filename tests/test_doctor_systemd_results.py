@@ -90,6 +90,13 @@ CASES = [
     # 217/USER is also PrivateUsers= failing: with another errno it stays the generic step
     ("systemd-exec-step-failed", journal("Failed at step USER spawning /usr/local/bin/llama-server: Operation not permitted"), True),
     ("systemd-sandbox-not-applicable", journal("Failed at step KEYRING spawning /usr/local/bin/llama-swap: Permission denied"), True),
+    # a bare 217/USER has three readings in systemd 252 (User=, PrivateUsers=, DynamicUser=): a hint only
+    ("systemd-user-missing", journal("Main process exited, code=exited, status=217/USER", "Failed with result 'exit-code'."), False),
+    (
+        "systemd-private-users-failed",
+        journal("Failed to set up user namespacing: Operation not permitted", "Main process exited, code=exited, status=217/USER"),
+        True,
+    ),
 ]  # fmt: skip
 
 
