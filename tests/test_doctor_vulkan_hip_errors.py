@@ -120,3 +120,14 @@ def test_the_coverage_benchmark_runs_offline_and_leaves_no_plausible_entry_unans
     assert named >= 40
     assert bench.main(["--uncovered", "3"]) == 0
     assert "plausible (not skipped)" in capsys.readouterr().out
+
+
+def test_ggml_rocm_build_failure_gets_an_amd_fix_not_only_nvidia_smi() -> None:
+    """ggml's HIP build compiles ggml-cuda.cu and prints 'ROCm error:' above the same 'current device' line:
+    its fix must name AMD's tool and architecture flag, not only nvidia-smi and CMAKE_CUDA_ARCHITECTURES."""
+    log = (
+        "ROCm error: an illegal memory access was encountered\n"
+        "  current device: 1, in function ggml_backend_cuda_synchronize at /src/ggml/src/ggml-cuda/ggml-cuda.cu:2617\n"
+    )
+    top = top_cause(run(log))
+    assert top is not None and "rocm-smi" in top.fix and "AMDGPU_TARGETS" in top.fix, top and top.fix
