@@ -25,13 +25,17 @@ Rules, in order:
   wordings are too many to list), with its own, lower, confidence;
 - a cause that `unless_seen` names a likelier reason for (seen anywhere in the log) is only a symptom;
 - a refused request (category "requests": the server kept serving) never explains an engine that died:
-  with a fatal cause in the log, request refusals rank below it and do not compete with it.
+  with a fatal cause in the log, request refusals rank below it and do not compete with it;
+- with no cause entry matched at all, the family whose words the root exception (or, with no exception but
+  a fatal symptom, the last error lines) resembles may be offered at 0.50 (resemblance.py), above the
+  uncaught exception.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from servebox.doctor.resemblance import answer as resemblance_answer
 from servebox.doctor.triage import Diagnosis, Evidence, Hits, RaisedException, TriageResult
 
 if TYPE_CHECKING:
@@ -249,6 +253,8 @@ def _verdict(top: Diagnosis | None, competing: bool) -> str:
     if top is None:
         return "no known signature"
     if top.role == "cause":
+        if top.confidence_kind == "resemblance":
+            return "resembles a known cause"
         if competing:
             return "competing causes"
         return "exception only" if top.id == "uncaught-exception" else "cause found"
@@ -297,6 +303,8 @@ def rank(t: Triage) -> TriageResult:
         if d.role == "cause" and d.confidence >= CONFIDENT and id(d) not in aside
     }
     competing |= len(confident) > 1
+    if (like := resemblance_answer(t, root, diagnoses)) is not None:
+        diagnoses.append(like)
     diagnoses += _orderly_stop(t, diagnoses)
     order = {"cause": 0, "symptom": 1, "note": 2}
     diagnoses.sort(key=lambda d: (order.get(d.role, 3), id(d) in aside, -d.confidence, d.first_line))

@@ -83,7 +83,7 @@ class TriageResult(BaseModel):
     lines: int
     bytes: int
     diagnoses: list[Diagnosis]
-    verdict: str  # "cause found", "competing causes", "exception only", "symptoms only", "no known signature", "no failure"
+    verdict: str  # "cause found", "resembles a known cause", "competing causes", "exception only", "symptoms only", "no known signature", "no failure"
     fatal: bool = False
     exception: RaisedException | None = None  # the root exception, always shown when there is one
     exceptions: list[RaisedException] = []
