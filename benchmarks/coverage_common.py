@@ -15,6 +15,18 @@ from collections.abc import Iterable
 from servebox.doctor.signatures import load_signatures
 from servebox.doctor.triage import triage_stream
 
+# The catch-alls of the GPU backend vocabularies (CUDA/NCCL; Vulkan, HIP, HSA, UR): they say "the backend failed
+# here", not why (llamacpp-cuda-init-failed answers every code on the init path with the same list of suspects)
+BACKEND_UMBRELLA = frozenset(
+    (
+        "llamacpp-cuda-error",
+        "llamacpp-cuda-init-failed",
+        "native-abort",
+        "uncaught-exception",
+        "llamacpp-abort",
+    )
+)
+
 
 def generic_ids(umbrella: set[str]) -> set[str]:
     """The catch-alls: the benchmark's own umbrella families plus every entry marked `generic`."""
@@ -136,3 +148,17 @@ def print_layer_report(doc: dict, rows: list[dict], a: argparse.Namespace, id_wi
             + " ".join(f"{k}={v[1]}" for k, v in r["per_format"].items())
         )
     return 0
+
+
+def print_format_table(doc: dict, rows: list[dict], width: int, shares: bool = True) -> None:
+    """One line per format of a catalogue of codes (the GPU backends'): how many entries it renders and their
+    verdicts in it, with the named and named+symptom shares where `shares`."""
+    tail = "  named%  named+symptom%" if shares else ""
+    print(f"{'format':{width}} {'n':>4} {'named':>6} {'symptom':>8} {'generic':>8} {'none':>5}{tail}")
+    for f in doc["formats"]:
+        c = Counter(r["per_format"][f["id"]][0] for r in rows if f["id"] in r["per_format"])
+        line = f"{f['id']:{width}} {sum(c.values()):4} {c['named']:6} {c['symptom']:8} {c['generic']:8} {c['none']:5}"
+        if shares:
+            n = sum(c.values()) or 1
+            line += f"  {100 * c['named'] / n:5.1f}  {100 * (c['named'] + c['symptom']) / n:5.1f}"
+        print(line)
