@@ -109,6 +109,7 @@ NOT_HELPFUL = "Preemption is not helpful for scheduling."
 
 def pull_failed(why: str, image: str, code: str, error: str) -> tuple:
     """An ErrImagePull event: containerd's 'failed to pull and unpack image' around the registry's answer."""
+    # containerd names a Docker Hub image in full (docker.io/...); a registry host stays as given
     ref = image if image.startswith("nvcr.io/") else f"docker.io/{image}"
     example = (
         f'Failed to pull image "{image}": rpc error: code = {code} desc = failed to pull and unpack image '
