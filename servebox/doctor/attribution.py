@@ -1,0 +1,142 @@
+"""Who raised it: a root exception no family explains, read from where it was raised.
+
+Two structural readings, both below the confident line (an inference from a file path, never a proof):
+- raised by an installed package that is not part of the engine's own stack (a plugin, a KV connector,
+  a wrapper loaded into vLLM): that package's version does not fit this engine (engine_stack.json, harvested
+  from vLLM's own Requires-Dist by tools/harvest_engine_stack.py);
+- an internal-kind exception (an assertion, an index or key, a shape) raised in vLLM's own code under a path
+  that belongs to one feature: that feature's defect, with the flag that turns it off (engine_features.toml,
+  read from vLLM's source trees).
+Families that explain the exception always win: ranking.py asks here only when none does.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+
+from servebox.doctor.triage import Diagnosis, Evidence, RaisedException
+
+THIRD_PARTY = "third-party-package-raised"
+FEATURE = "engine-feature-defect"
+THIRD_PARTY_CONFIDENCE = 0.55
+FEATURE_CONFIDENCE = 0.52
+INSTALLED = re.compile(r"(?:^|/)(?:site|dist)-packages/")
+NOT_A_PACKAGE = ("<", "/", ".", "~")  # <frozen ...>, <string>, an absolute or relative path: a script
+
+
+@dataclass(frozen=True)
+class Feature:
+    prefix: str
+    feature: str
+    off: str
+    skip: frozenset[str] = frozenset()
+
+
+@lru_cache(maxsize=1)
+def engine_stack() -> frozenset[str]:
+    """Top-level import names of the engine's own stack: vLLM, what it declares, the stdlib."""
+    data = json.loads(resources.files("servebox.doctor").joinpath("engine_stack.json").read_text())
+    return frozenset([*data["imports"], *data["stdlib"]])
+
+
+@lru_cache(maxsize=1)
+def features() -> tuple[tuple[Feature, ...], frozenset[str], re.Pattern[str]]:
+    """Feature rows, longest prefix first; the internal exception kinds; the shape wording of a RuntimeError."""
+    data = tomllib.loads(resources.files("servebox.doctor").joinpath("engine_features.toml").read_text())
+    rows = [Feature(r["prefix"], r["feature"], r["off"], frozenset(r.get("skip", ()))) for r in data["row"]]
+    rows.sort(key=lambda r: -len(r.prefix.split("{", 1)[0]))
+    internal = data["internal"]
+    return tuple(rows), frozenset(internal["exception_types"]), re.compile(internal["runtime_message"])
+
+
+def module_path(raised_in: str) -> tuple[str, bool]:
+    """The frame's file as a package path ("vllm/lora/layers.py"), and whether it was an installed one."""
+    path = raised_in.rsplit(":", 1)[0] if re.search(r":\d+$", raised_in) else raised_in
+    if INSTALLED.search(path):
+        return INSTALLED.split(path)[-1], True
+    if not path.startswith(NOT_A_PACKAGE):
+        return path, True  # triage already cut the path after site-packages/
+    at = path.rfind("/vllm/")  # a source checkout: /workspace/vllm/vllm/lora/layers.py
+    return (path[at + 1 :], False) if at >= 0 else (path, False)
+
+
+def _third_party(exc: RaisedException, path: str, installed: bool) -> Diagnosis | None:
+    top = path.split("/", 1)[0].removesuffix(".py")
+    if not installed or not top or top in engine_stack() or exc.classification == "resource":
+        return None
+    text = f"{exc.type}: {exc.message}"
+    return _diagnosis(
+        THIRD_PARTY,
+        exc,
+        THIRD_PARTY_CONFIDENCE,
+        f"The package {top}, loaded into the engine but not part of its own stack, raised {text} "
+        f"(in {exc.raised_in}): a plugin, connector or wrapper whose version does not support this engine "
+        "version or configuration.",
+        f"Check which engine versions {top} supports and pin the pair it supports (or upgrade {top}); "
+        f"start without {top} to confirm the engine serves alone.",
+    )
+
+
+def _feature(exc: RaisedException, path: str) -> Diagnosis | None:
+    rows, internal, shape = features()
+    short = exc.type.rsplit(".", 1)[-1]
+    if not path.startswith("vllm/") or short not in internal:
+        return None
+    if short == "RuntimeError" and not shape.search(exc.message):
+        return None
+    row, name = _row(rows, path)
+    if row is None:
+        return None
+    feature, off = row.feature.format(name=name), row.off.format(name=name)
+    where = exc.raised_in.rsplit("/", 1)[-1]
+    return _diagnosis(
+        FEATURE,
+        exc,
+        FEATURE_CONFIDENCE,
+        f"vLLM's own {feature} code failed its own check ({short}: {exc.message[:200]} in {where}): "
+        "a defect of this version in that feature, not a value you set.",
+        f"Start without {feature} ({off}) to confirm and keep serving; upgrade vLLM or search its issues "
+        f"for {where.split(':')[0]} and the message.",
+    )
+
+
+def _row(rows: tuple[Feature, ...], path: str) -> tuple[Feature | None, str]:
+    """The longest row whose prefix holds `path`, and the component its `{name}` stands for."""
+    for row in rows:
+        head, templated, _ = row.prefix.partition("{name}")
+        if not path.startswith(head):
+            continue
+        if not templated:
+            return row, ""
+        name = path[len(head) :].split("/", 1)[0].removesuffix(".py")
+        if name and name not in row.skip:
+            return row, name
+    return None, ""
+
+
+def _diagnosis(rule: str, exc: RaisedException, confidence: float, cause: str, fix: str) -> Diagnosis:
+    return Diagnosis(
+        id=rule,
+        category=exc.classification,
+        role="cause",
+        cause=cause,
+        fix=fix,
+        confidence=confidence,
+        confidence_kind="structural",
+        occurrences=exc.occurrences,
+        first_line=exc.line,
+        evidence=[Evidence(line=exc.line, text=f"{exc.type}: {exc.message}"[:400])],
+    )
+
+
+def attribute(exc: RaisedException) -> Diagnosis | None:
+    """The structural reading of an unexplained root exception, or None when its place says nothing."""
+    if not exc.raised_in:
+        return None
+    path, installed = module_path(exc.raised_in)
+    return _third_party(exc, path, installed) or _feature(exc, path)
