@@ -31,6 +31,18 @@ HAND_ADDED = (
     "bitsandbytes", "gguf", "flash_mla", "vllm_gguf_plugin", "_C", "quack", "cutlass", "cuda_bindings",
 )  # fmt: skip
 EXTRA = re.compile(r"extra\s*==\s*[\"']([^\"']+)")
+# other hosts doctor reads the logs of: an exception from their own package is not a plugin's
+OTHER_HOSTS = ("llama_cpp", "diskcache", "starlette_context", "servebox")
+# vLLM's own top-level modules of the 0.4-0.10 layouts, gone from 0.32 (vllm-project/vllm, find_files)
+OLD_VLLM_MODULES = (
+    "worker",
+    "core",
+    "spec_decode",
+    "attention",
+    "executor",
+    "prompt_adapter",
+    "adapter_commons",
+)
 STDLIB = sorted(sys.stdlib_module_names)
 
 
@@ -66,6 +78,10 @@ def _import_names(dist: metadata.Distribution) -> set[str]:
     return names
 
 
+def _module(path: Path) -> bool:
+    return path.suffix == ".py" or (path.is_dir() and path.name != "__pycache__")
+
+
 def harvest(site: Path) -> dict:
     installed = {_norm(d.metadata["Name"]): d for d in metadata.distributions(path=[str(site)])}
     engine = installed[ENGINE]
@@ -92,7 +108,13 @@ def harvest(site: Path) -> dict:
         "not_installed": sorted(k for k in seen if k not in installed),
         "hand_added_note": "GPU-only packages the CPU build does not declare, typed by hand",
         "hand_added": list(HAND_ADDED),
-        "imports": sorted(imports | set(HAND_ADDED)),
+        "other_hosts_note": "other engines' and servebox's own packages, typed by hand: the host, not a plugin",
+        "other_hosts": list(OTHER_HOSTS),
+        "imports": sorted(imports | set(HAND_ADDED) | set(OTHER_HOSTS)),
+        "vllm_modules_note": "vllm's top-level modules: the 0.32 tree's listing, and older layouts' by hand",
+        "vllm_modules": sorted(
+            {p.stem for p in (site / "vllm").iterdir() if _module(p)} | set(OLD_VLLM_MODULES)
+        ),
         "stdlib": STDLIB,
     }
 

@@ -38,20 +38,38 @@ class Feature:
 
 
 @lru_cache(maxsize=1)
+def _stack_data() -> dict:
+    return json.loads(resources.files("servebox.doctor").joinpath("engine_stack.json").read_text())
+
+
 def engine_stack() -> frozenset[str]:
     """Top-level import names of the engine's own stack: vLLM, what it declares, the stdlib."""
-    data = json.loads(resources.files("servebox.doctor").joinpath("engine_stack.json").read_text())
-    return frozenset([*data["imports"], *data["stdlib"]])
+    return frozenset([*_stack_data()["imports"], *_stack_data()["stdlib"]])
+
+
+def _vllm_checkout(path: str) -> str | None:
+    """A frame in a vLLM source checkout (/work/vllm/vllm/lora/x.py) as "vllm/lora/x.py"; a directory named
+    vllm inside another project (/VUA/src/vua/vllm/kv_connector_v1.py) is not vLLM's."""
+    modules = set(_stack_data()["vllm_modules"])
+    at = path.find("/vllm/")
+    while at >= 0:
+        rest = path[at + 1 :]
+        if rest.split("/")[1].removesuffix(".py") in modules:
+            return rest
+        at = path.find("/vllm/", at + 1)
+    return None
 
 
 @lru_cache(maxsize=1)
-def features() -> tuple[tuple[Feature, ...], frozenset[str], re.Pattern[str]]:
-    """Feature rows, longest prefix first; the internal exception kinds; the shape wording of a RuntimeError."""
+def features() -> tuple[tuple[Feature, ...], frozenset[str], re.Pattern[str], re.Pattern[str]]:
+    """Feature rows, longest prefix first; the internal exception kinds; the shape wording of a RuntimeError;
+    the wording of a refusal."""
     data = tomllib.loads(resources.files("servebox.doctor").joinpath("engine_features.toml").read_text())
     rows = [Feature(r["prefix"], r["feature"], r["off"], frozenset(r.get("skip", ()))) for r in data["row"]]
     rows.sort(key=lambda r: -len(r.prefix.split("{", 1)[0]))
     internal = data["internal"]
-    return tuple(rows), frozenset(internal["exception_types"]), re.compile(internal["runtime_message"])
+    types, shape = frozenset(internal["exception_types"]), re.compile(internal["runtime_message"])
+    return tuple(rows), types, shape, re.compile(internal["refusal_message"])
 
 
 def module_path(raised_in: str) -> tuple[str, bool]:
@@ -61,8 +79,7 @@ def module_path(raised_in: str) -> tuple[str, bool]:
         return INSTALLED.split(path)[-1], True
     if not path.startswith(NOT_A_PACKAGE):
         return path, True  # triage already cut the path after site-packages/
-    at = path.rfind("/vllm/")  # a source checkout: /workspace/vllm/vllm/lora/layers.py
-    return (path[at + 1 :], False) if at >= 0 else (path, False)
+    return _vllm_checkout(path) or path, False
 
 
 def _third_party(exc: RaisedException, path: str, installed: bool) -> Diagnosis | None:
@@ -83,9 +100,9 @@ def _third_party(exc: RaisedException, path: str, installed: bool) -> Diagnosis 
 
 
 def _feature(exc: RaisedException, path: str) -> Diagnosis | None:
-    rows, internal, shape = features()
+    rows, internal, shape, refusal = features()
     short = exc.type.rsplit(".", 1)[-1]
-    if not path.startswith("vllm/") or short not in internal:
+    if not path.startswith("vllm/") or short not in internal or refusal.search(exc.message):
         return None
     if short == "RuntimeError" and not shape.search(exc.message):
         return None
