@@ -44,6 +44,7 @@ def test_a_plugin_outside_the_engines_stack_is_named_with_its_exception():
     assert "tidecache_connector" in top.cause and "tidecache_connector" in top.fix
     assert "'SchedulerOutput' object has no attribute 'kv_hints'" in top.evidence[0].text
     assert [d.id for d in result.diagnoses][:2] == [THIRD_PARTY, "uncaught-exception"]
+    assert result.verdict == "exception only" and result.last_error_lines  # an inference, not a known cause
 
 
 @pytest.mark.parametrize(

@@ -23,6 +23,7 @@ from servebox.doctor.triage import Diagnosis, Evidence, RaisedException
 
 THIRD_PARTY = "third-party-package-raised"
 FEATURE = "engine-feature-defect"
+STRUCTURAL = (THIRD_PARTY, FEATURE)
 THIRD_PARTY_CONFIDENCE = 0.55
 FEATURE_CONFIDENCE = 0.52
 INSTALLED = re.compile(r"(?:^|/)(?:site|dist)-packages/")

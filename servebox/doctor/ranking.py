@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from servebox.doctor.attribution import attribute
+from servebox.doctor.attribution import STRUCTURAL, attribute
 from servebox.doctor.triage import Diagnosis, Evidence, Hits, RaisedException, TriageResult
 
 if TYPE_CHECKING:
@@ -254,7 +254,8 @@ def _verdict(top: Diagnosis | None, competing: bool) -> str:
     if top.role == "cause":
         if competing:
             return "competing causes"
-        return "exception only" if top.id == "uncaught-exception" else "cause found"
+        # a reading of where the exception was raised is an inference about it, not a known cause
+        return "exception only" if top.id in ("uncaught-exception", *STRUCTURAL) else "cause found"
     return "symptoms only" if top.role == "symptom" else "no failure"
 
 
