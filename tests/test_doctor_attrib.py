@@ -136,3 +136,32 @@ def test_every_row_read_from_the_local_tree_exists_there():
         if "0.32" in row["source"]:
             head = row["prefix"].split("{name}", 1)[0]
             assert any(VLLM_TREE.glob(head + "*")), row["prefix"]
+
+
+def test_a_library_that_raised_is_read_by_the_vllm_code_that_called_it():
+    frames = [
+        ENGINE_FRAME,
+        "/root/vllm/.venv/lib/python3.12/site-packages/vllm/v1/spec_decode/medusa.py|95|propose",
+        "/root/vllm/.venv/lib/python3.12/site-packages/vllm/_custom_ops.py|410|gather_heads",
+        "/root/vllm/.venv/lib/python3.12/site-packages/torch/_ops.py|1158|__call__",
+    ]
+    top = run(
+        frames, "RuntimeError: mat1 and mat2 shapes cannot be multiplied (3x4096 and 5120x4096)"
+    ).diagnoses[0]
+    assert top.id == FEATURE and "speculative decoding" in top.cause
+    assert "medusa.py:95, raised in torch/_ops.py:1158" in top.cause
+
+
+def test_a_model_s_own_shape_error_under_torch_is_no_feature_s():
+    frames = [
+        ENGINE_FRAME,
+        "/opt/venv/lib/python3.12/site-packages/vllm/model_executor/models/llama.py|230|forward",
+        "/opt/venv/lib/python3.12/site-packages/torch/nn/functional.py|2380|linear",
+    ]
+    ids = [
+        d.id
+        for d in run(
+            frames, "RuntimeError: mat1 and mat2 shapes cannot be multiplied (3x10 and 4x4)"
+        ).diagnoses
+    ]
+    assert FEATURE not in ids and ids[0] == "uncaught-exception"

@@ -62,15 +62,18 @@ def _vllm_checkout(path: str) -> str | None:
 
 
 @lru_cache(maxsize=1)
-def features() -> tuple[tuple[Feature, ...], frozenset[str], re.Pattern[str], re.Pattern[str]]:
+def features() -> tuple[
+    tuple[Feature, ...], frozenset[str], re.Pattern[str], re.Pattern[str], tuple[str, ...]
+]:
     """Feature rows, longest prefix first; the internal exception kinds; the shape wording of a RuntimeError;
-    the wording of a refusal."""
+    the wording of a refusal; vLLM's thin wrappers over kernels (skipped when reading the calling frame)."""
     data = tomllib.loads(resources.files("servebox.doctor").joinpath("engine_features.toml").read_text())
     rows = [Feature(r["prefix"], r["feature"], r["off"], frozenset(r.get("skip", ()))) for r in data["row"]]
     rows.sort(key=lambda r: -len(r.prefix.split("{", 1)[0]))
     internal = data["internal"]
     types, shape = frozenset(internal["exception_types"]), re.compile(internal["runtime_message"])
-    return tuple(rows), types, shape, re.compile(internal["refusal_message"])
+    thin = tuple(internal["thin_wrappers"])
+    return tuple(rows), types, shape, re.compile(internal["refusal_message"]), thin
 
 
 def module_path(raised_in: str) -> tuple[str, bool]:
@@ -100,8 +103,8 @@ def _third_party(exc: RaisedException, path: str, installed: bool) -> Diagnosis 
     )
 
 
-def _feature(exc: RaisedException, path: str) -> Diagnosis | None:
-    rows, internal, shape, refusal = features()
+def _feature(exc: RaisedException, path: str, frame: str) -> Diagnosis | None:
+    rows, internal, shape, refusal, _ = features()
     short = exc.type.rsplit(".", 1)[-1]
     if not path.startswith("vllm/") or short not in internal or refusal.search(exc.message):
         return None
@@ -111,7 +114,7 @@ def _feature(exc: RaisedException, path: str) -> Diagnosis | None:
     if row is None:
         return None
     feature, off = row.feature.format(name=name), row.off.format(name=name)
-    where = exc.raised_in.rsplit("/", 1)[-1]
+    where = frame.rsplit("/", 1)[-1] + ("" if frame == exc.raised_in else f", raised in {exc.raised_in}")
     return _diagnosis(
         FEATURE,
         exc,
@@ -153,8 +156,17 @@ def _diagnosis(rule: str, exc: RaisedException, confidence: float, cause: str, f
 
 
 def attribute(exc: RaisedException) -> Diagnosis | None:
-    """The structural reading of an unexplained root exception, or None when its place says nothing."""
+    """The structural reading of an unexplained root exception, or None when its place says nothing: a
+    library of the engine's stack (torch, a stdlib module) that raised is read by the vLLM code that called it."""
     if not exc.raised_in:
         return None
     path, installed = module_path(exc.raised_in)
-    return _third_party(exc, path, installed) or _feature(exc, path)
+    if (found := _third_party(exc, path, installed)) is not None:
+        return found
+    if not path.startswith("vllm/"):  # the innermost vLLM frame that is not a thin wrapper over a kernel
+        _, _, _, _, thin = features()
+        calls = [f for f in exc.engine_frames if not module_path(f)[0].startswith(thin)]
+        path = module_path(calls[0])[0] if calls else path
+        frame = calls[0] if calls else exc.raised_in
+        return _feature(exc, path, frame)
+    return _feature(exc, path, exc.raised_in)
