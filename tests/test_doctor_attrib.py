@@ -54,12 +54,24 @@ def test_a_plugin_outside_the_engines_stack_is_named_with_its_exception():
         "/opt/venv/lib/python3.12/site-packages/torch/nn/modules/module.py|1750|_call_impl",
         "/opt/venv/lib/python3.12/site-packages/llama_cpp/llama.py|400|__init__",
         "/usr/lib/python3.12/concurrent/futures/_base.py|449|result",
-        "/home/ana/serve.py|12|main",
+        "/root/.pyenv/versions/3.12.3/lib/python3.12/importlib/metadata/__init__.py|397|from_name",
+        "/home/ana/.cache/huggingface/modules/transformers_modules/orca9b/modeling_orca.py|88|forward",
     ],
 )
-def test_the_engines_own_stack_a_host_or_a_script_is_not_a_plugin(frame):
+def test_the_engines_own_stack_a_host_or_remote_code_is_not_a_plugin(frame):
     result = run([ENGINE_FRAME, frame], "AttributeError: 'NoneType' object has no attribute 'shape'")
     assert THIRD_PARTY not in [d.id for d in result.diagnoses]
+
+
+def test_a_users_own_script_is_not_a_plugin():
+    result = run(["/home/ana/serve.py|12|main"], "AttributeError: 'NoneType' object has no attribute 'shape'")
+    assert THIRD_PARTY not in [d.id for d in result.diagnoses]
+
+
+def test_a_plugin_run_from_its_source_tree_and_called_by_vllm_is_named():
+    plugin = "/data/checkouts/TideCache/src/tidecache/vllm/connector.py|212|wait_for_layer_load"
+    result = run([ENGINE_FRAME, plugin], "AssertionError: layer 31 was never registered")
+    assert result.diagnoses[0].id == THIRD_PARTY and "The package tidecache," in result.diagnoses[0].cause
 
 
 def test_the_stack_is_harvested_from_the_engine_with_its_source():
@@ -165,3 +177,16 @@ def test_a_model_s_own_shape_error_under_torch_is_no_feature_s():
         ).diagnoses
     ]
     assert FEATURE not in ids and ids[0] == "uncaught-exception"
+
+
+def test_a_reading_ranks_below_every_family_shown_and_above_the_bare_exception():
+    from servebox.doctor.attribution import below_families
+    from servebox.doctor.triage import Diagnosis
+
+    def d(id_, conf):
+        return Diagnosis(id=id_, category="engine bug", role="cause", cause="", fix="", confidence=conf,
+                         occurrences=1, first_line=1, evidence=[])  # fmt: skip
+
+    ranked = below_families([d(THIRD_PARTY, 0.55), d("some-family", 0.50), d("uncaught-exception", 0.45)])
+    assert [x.id for x in ranked] == ["some-family", THIRD_PARTY, "uncaught-exception"]
+    assert ranked[1].confidence == 0.50

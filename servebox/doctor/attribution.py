@@ -27,6 +27,7 @@ STRUCTURAL = (THIRD_PARTY, FEATURE)
 THIRD_PARTY_CONFIDENCE = 0.55
 FEATURE_CONFIDENCE = 0.52
 INSTALLED = re.compile(r"(?:^|/)(?:site|dist)-packages/")
+REMOTE_CODE = "/transformers_modules/"  # a model's own code (trust_remote_code): not a plugin
 NOT_A_PACKAGE = ("<", "/", ".", "~")  # <frozen ...>, <string>, an absolute or relative path: a script
 
 
@@ -86,9 +87,22 @@ def module_path(raised_in: str) -> tuple[str, bool]:
     return _vllm_checkout(path) or path, False
 
 
+def _checkout_package(exc: RaisedException, path: str) -> str:
+    """A package run from its source tree (/srv/VUA/src/vua/vllm/kv_connector_v1.py: "vua") counts as loaded into
+    the engine only when vLLM's own code called it (a vLLM frame further out); a model's remote code does not."""
+    called = any(module_path(f)[0].startswith("vllm/") for f in exc.engine_frames)
+    if not called or REMOTE_CODE in path or module_path(exc.raised_in)[0].startswith("vllm/"):
+        return ""
+    parts = path.split("/")
+    if "src" in parts[:-2]:
+        return parts[parts.index("src") + 1]
+    # a copy of a library of the stack (/root/site/pydantic/..., a Python's own lib/python3.11/importlib/...)
+    return "" if len(parts) < 3 or engine_stack().intersection(parts[:-1]) else parts[-2]
+
+
 def _third_party(exc: RaisedException, path: str, installed: bool) -> Diagnosis | None:
-    top = path.split("/", 1)[0].removesuffix(".py")
-    if not installed or not top or top in engine_stack() or exc.classification == "resource":
+    top = path.split("/", 1)[0].removesuffix(".py") if installed else _checkout_package(exc, path)
+    if not top or top in engine_stack() or exc.classification == "resource":
         return None
     text = f"{exc.type}: {exc.message}"
     return _diagnosis(
@@ -148,11 +162,24 @@ def _diagnosis(rule: str, exc: RaisedException, confidence: float, cause: str, f
         cause=cause,
         fix=fix,
         confidence=confidence,
-        confidence_kind="structural",
         occurrences=exc.occurrences,
         first_line=exc.line,
         evidence=[Evidence(line=exc.line, text=f"{exc.type}: {exc.message}"[:400])],
     )
+
+
+def below_families(diagnoses: list[Diagnosis]) -> list[Diagnosis]:
+    """Ranked diagnoses with each structural reading just above the bare exception it reads: below every
+    family shown above that (a family that names the case keeps winning, even on a tie), its confidence no
+    higher than theirs."""
+    readings = [d for d in diagnoses if d.id in STRUCTURAL]
+    rest = [d for d in diagnoses if d.id not in STRUCTURAL]
+    at = next((i for i, d in enumerate(rest) if d.id == "uncaught-exception"), None)
+    if not readings or at is None:
+        return diagnoses
+    for d in readings:
+        d.confidence = min([d.confidence, *(c.confidence for c in rest[:at] if c.role == "cause")])
+    return [*rest[:at], *readings, *rest[at:]]
 
 
 def attribute(exc: RaisedException) -> Diagnosis | None:
