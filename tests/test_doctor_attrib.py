@@ -190,3 +190,16 @@ def test_a_reading_ranks_below_every_family_shown_and_above_the_bare_exception()
     ranked = below_families([d(THIRD_PARTY, 0.55), d("some-family", 0.50), d("uncaught-exception", 0.45)])
     assert [x.id for x in ranked] == ["some-family", THIRD_PARTY, "uncaught-exception"]
     assert ranked[1].confidence == 0.50
+
+
+@pytest.mark.parametrize(
+    ("frame", "package"),
+    [
+        ("/opt/checkouts/TideCache-NPU/tidecache_npu/v1/connector.py", "tidecache_npu"),
+        ("/opt/checkouts/TideCache/tidecache/integration/vllm/utils.py", "tidecache"),
+        ("/tmp/plugins/tide_fs_backend/worker.py", "tide_fs_backend"),
+    ],
+)
+def test_a_checkout_is_named_by_its_package_and_its_vllm_folder_is_not_vllm(frame, package):
+    result = run([ENGINE_FRAME, f"{frame}|40|store"], "IndexError: tuple index out of range")
+    assert result.diagnoses[0].id == THIRD_PARTY and f"The package {package}," in result.diagnoses[0].cause

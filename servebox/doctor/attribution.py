@@ -50,16 +50,22 @@ def engine_stack() -> frozenset[str]:
 
 
 def _vllm_checkout(path: str) -> str | None:
-    """A frame in a vLLM source checkout (/work/vllm/vllm/lora/x.py) as "vllm/lora/x.py"; a directory named
-    vllm inside another project (/VUA/src/vua/vllm/kv_connector_v1.py) is not vLLM's."""
-    modules = set(_stack_data()["vllm_modules"])
-    at = path.find("/vllm/")
-    while at >= 0:
-        rest = path[at + 1 :]
-        if rest.split("/")[1].removesuffix(".py") in modules:
-            return rest
-        at = path.find("/vllm/", at + 1)
+    """A frame in a vLLM source checkout (/work/vllm-0.6.3/vllm/lora/x.py) as "vllm/lora/x.py": a vllm/ package
+    in a directory named after vLLM, holding one of vLLM's modules; a directory named vllm inside another
+    project (/VUA/src/vua/vllm/kv_connector_v1.py, lmcache/integration/vllm/) is not vLLM's."""
+    modules, parts = set(_stack_data()["vllm_modules"]), path.split("/")
+    for i in range(1, len(parts) - 2):
+        if (
+            parts[i] == "vllm"
+            and _norm(parts[i - 1]).startswith("vllm")
+            and parts[i + 1].removesuffix(".py") in modules
+        ):
+            return "/".join(parts[i:])
     return None
+
+
+def _norm(name: str) -> str:
+    return name.lower().replace("-", "_")
 
 
 @lru_cache(maxsize=1)
@@ -96,8 +102,12 @@ def _checkout_package(exc: RaisedException, path: str) -> str:
     parts = path.split("/")
     if "src" in parts[:-2]:
         return parts[parts.index("src") + 1]
+    # a repository holding its package: /workspace/LMCache-Ascend/lmcache_ascend/v1/npu_connector.py
+    named = [parts[i + 1] for i in range(len(parts) - 2) if parts[i] and _norm(parts[i]) == parts[i + 1]]
+    if named:
+        return named[0]
     # a copy of a library of the stack (/root/site/pydantic/..., a Python's own lib/python3.11/importlib/...)
-    return "" if len(parts) < 3 or engine_stack().intersection(parts[:-1]) else parts[-2]
+    return "" if len(parts) < 3 or (engine_stack() - {"vllm"}).intersection(parts[:-1]) else parts[-2]
 
 
 def _third_party(exc: RaisedException, path: str, installed: bool) -> Diagnosis | None:
