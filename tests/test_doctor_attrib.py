@@ -203,3 +203,12 @@ def test_a_reading_ranks_below_every_family_shown_and_above_the_bare_exception()
 def test_a_checkout_is_named_by_its_package_and_its_vllm_folder_is_not_vllm(frame, package):
     result = run([ENGINE_FRAME, f"{frame}|40|store"], "IndexError: tuple index out of range")
     assert result.diagnoses[0].id == THIRD_PARTY and f"The package {package}," in result.diagnoses[0].cause
+
+
+@pytest.mark.skipif(not (VLLM_TREE / "vllm").is_dir(), reason="the local vLLM 0.32 tree is not here")
+def test_the_committed_stack_is_what_the_harvest_tool_reads_from_the_engine():
+    from tools.harvest_engine_stack import harvest
+
+    committed = json.loads((ROOT / "servebox" / "doctor" / "engine_stack.json").read_text())
+    fresh = harvest(VLLM_TREE)
+    assert fresh["imports"] == committed["imports"] and fresh["vllm_modules"] == committed["vllm_modules"]
