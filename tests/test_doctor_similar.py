@@ -50,12 +50,13 @@ def test_a_reworded_exception_resembles_its_family(message, family):
     assert top.cause.startswith(f"Resembles {family} (no known wording matched; by likeness of the words)")
     assert result.verdict == "resembles a known cause"
     assert result.exception is not None and result.exception.message in top.evidence[0].text
-    assert [d.id for d in result.diagnoses[1:]] == ["uncaught-exception"]
+    assert "uncaught-exception" in [d.id for d in result.diagnoses[1:]]
 
 
 def test_a_vague_exception_resembles_nothing():
     result = _doctor(_raised("RuntimeError: step 3 of the worker loop did not finish"))
-    assert [d.id for d in result.diagnoses] == ["uncaught-exception"]
+    assert all(d.confidence_kind != "resemblance" for d in result.diagnoses)
+    assert "uncaught-exception" in [d.id for d in result.diagnoses]
 
 
 def test_a_matched_wording_is_never_replaced():

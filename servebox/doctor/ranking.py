@@ -17,7 +17,8 @@ Rules, in order:
 - an exception the engine's logger printed below ERROR (a caught warm-up failure) is never the root;
 - the root exception (the first raised exception that is not a wrapper such as EngineDeadError) is
   always shown; when no cause entry explains it (its line or its text), it is a competing cause, and
-  with no cause entry at all it is the answer: "no known signature: X raised Y at line N";
+  with no cause entry at all it is the answer: "no known signature: X raised Y at line N", below the
+  structural reading of where it was raised when there is one (attribution.py);
 - a non-fatal entry (a warning's wording) whose line is the root exception that ended the program is fatal
   (llama-cpp-python raising llama.cpp's split refusal as a ValueError);
 - two explained causes of different categories, both confident, are shown as competing;
@@ -35,6 +36,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from servebox.doctor.attribution import STRUCTURAL, attribute, below_families
 from servebox.doctor.resemblance import answer as resemblance_answer
 from servebox.doctor.triage import Diagnosis, Evidence, Hits, RaisedException, TriageResult
 
@@ -237,7 +239,8 @@ def _weigh_root(diagnoses: list[Diagnosis], causes: list, root: RaisedException 
         return False
     for d, _, _ in causes:
         d.confidence = min(d.confidence, UNEXPLAINED_CAP)
-    diagnoses.append(_exception_diagnosis(root))
+    # who raised it (a plugin outside the engine's stack, one feature's own code) ranks above the bare exception
+    diagnoses.extend(d for d in (attribute(root), _exception_diagnosis(root)) if d is not None)
     return bool(causes)
 
 
@@ -257,7 +260,8 @@ def _verdict(top: Diagnosis | None, competing: bool) -> str:
             return "resembles a known cause"
         if competing:
             return "competing causes"
-        return "exception only" if top.id == "uncaught-exception" else "cause found"
+        # a reading of where the exception was raised is an inference about it, not a known cause
+        return "exception only" if top.id in ("uncaught-exception", *STRUCTURAL) else "cause found"
     return "symptoms only" if top.role == "symptom" else "no failure"
 
 
@@ -308,6 +312,7 @@ def rank(t: Triage) -> TriageResult:
     diagnoses += _orderly_stop(t, diagnoses)
     order = {"cause": 0, "symptom": 1, "note": 2}
     diagnoses.sort(key=lambda d: (order.get(d.role, 3), id(d) in aside, -d.confidence, d.first_line))
+    diagnoses = below_families(diagnoses)
     verdict = _verdict(diagnoses[0] if diagnoses else None, competing)
     return TriageResult(
         source=t.source,

@@ -24,9 +24,11 @@ from functools import lru_cache
 from importlib import resources
 from typing import TYPE_CHECKING
 
+from servebox.doctor.attribution import STRUCTURAL
+from servebox.doctor.triage import Diagnosis, Evidence
+
 if TYPE_CHECKING:
     from servebox.doctor.signatures import Signature
-    from servebox.doctor.triage import Diagnosis
 
 K1, B = 1.2, 0.75  # BM25's usual constants
 MASKS = (
@@ -143,11 +145,9 @@ def query(t, root) -> tuple[str, int, str]:
 
 def answer(t, root, diagnoses: list) -> Diagnosis | None:
     """A resemblance answer, below 0.70, when no cause entry matched at all and the words clear the margins;
-    the uncaught exception stays below it as evidence."""
-    from servebox.doctor.triage import Diagnosis, Evidence
-
-    if any(d.role == "cause" for d in diagnoses if d.id != "uncaught-exception"):
-        return None
+    the uncaught exception (and attribution.py's structural reading of it) stays below it as evidence."""
+    if any(d.role == "cause" for d in diagnoses if d.id not in ("uncaught-exception", *STRUCTURAL)):
+        return None  # a cause entry matched: its wording, not a likeness, answers
     if root is None and not any(d.fatal and d.role == "symptom" for d in diagnoses):
         return None  # no exception and nothing fatal: a healthy log's warnings are not a failure
     text, line, shown = query(t, root)
