@@ -40,6 +40,8 @@ CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 WORD = re.compile(r"[A-Za-z]+")
 # regex syntax that is not a word: escapes of classes, named groups' names, character classes, flags
 REGEX_SYNTAX = re.compile(r"\\[dswbDSWBAZ]|\(\?P<\w+>|\(\?[:=!<]*|\[[^\]]*\]|\{\d*,?\d*\}")
+# with no exception, only lines that say something failed are compared (a healthy log's warnings may say "error")
+FAILED = re.compile(r"\b(?:ERROR|FATAL|CRITICAL|PANIC)\b|\berror:|Segmentation fault|core dumped")
 STOP = frozenset(
     "a an the of to in on at for by is are was be been it its this that with as or and not no from has have "
     "had but if into than then there which can could use using num hexnum".split()
@@ -137,7 +139,7 @@ def query(t, root) -> tuple[str, int, str]:
     if root is not None:
         text = f"{root.type}: {root.message}"
         return text, root.line, text[:400]
-    tail = t.error_tail()
+    tail = [(n, s) for n, s in t.error_tail() if FAILED.search(s)]
     if not tail:
         return "", 0, ""
     return " ".join(s for _, s in tail), tail[-1][0], tail[-1][1]
@@ -148,8 +150,10 @@ def answer(t, root, diagnoses: list) -> Diagnosis | None:
     the uncaught exception (and attribution.py's structural reading of it) stays below it as evidence."""
     if any(d.role == "cause" for d in diagnoses if d.id not in ("uncaught-exception", *STRUCTURAL)):
         return None  # a cause entry matched: its wording, not a likeness, answers
-    if root is None and not any(d.fatal and d.role == "symptom" for d in diagnoses):
-        return None  # no exception and nothing fatal: a healthy log's warnings are not a failure
+    if root is None and any(d.role in ("cause", "symptom") for d in diagnoses):
+        return (
+            None  # no exception, and an entry already says where to look (a symptom that may be the answer)
+        )
     text, line, shown = query(t, root)
     sig = resembles(text, t.signatures) if text else None
     if sig is None:
