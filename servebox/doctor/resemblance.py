@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from servebox.doctor.signatures import Signature
 
 K1, B = 1.2, 0.75  # BM25's usual constants
+QUERY_CHARS = 2000
 MASKS = (
     (re.compile(r"0x[0-9a-f]+", re.IGNORECASE), " hexnum "),
     (re.compile(r"\b[0-9a-f]{8,}\b", re.IGNORECASE), " hexnum "),
@@ -53,13 +54,13 @@ def tokens(text: str) -> list[str]:
     words: a port or a size says nothing about which family)."""
     for pattern, mask in MASKS:
         text = pattern.sub(mask, text)
-    words = []
-    for word in WORD.findall(text):
-        for part in CAMEL.split(word):
-            part = part.lower()
-            if len(part) > 1 and part not in STOP:
-                words.append(part)
-    return words
+    return [part for word in WORD.findall(text) for part in _parts(word)]
+
+
+@lru_cache(maxsize=65536)
+def _parts(word: str) -> tuple[str, ...]:
+    """A word's CamelCase parts, lower case, less stop words and single letters (cached: the KB repeats them)."""
+    return tuple(p for p in (x.lower() for x in CAMEL.split(word)) if len(p) > 1 and p not in STOP)
 
 
 def family_text(sig: Signature) -> str:
@@ -135,9 +136,10 @@ def resembles(text: str, signatures: tuple[Signature, ...], m: Margins | None = 
 
 
 def query(t, root) -> tuple[str, int, str]:
-    """The text to compare, its line and the evidence shown: the root exception, else the last error lines."""
+    """The text to compare, its line and the evidence shown: the root exception, else the last error lines
+    (the head of a long message: its words are in the first lines)."""
     if root is not None:
-        text = f"{root.type}: {root.message}"
+        text = f"{root.type}: {root.message}"[:QUERY_CHARS]
         return text, root.line, text[:400]
     tail = [(n, s) for n, s in t.error_tail() if FAILED.search(s)]
     if not tail:
