@@ -32,10 +32,9 @@ if TYPE_CHECKING:
 
 K1, B = 1.2, 0.75  # BM25's usual constants
 QUERY_CHARS = 2000
-MASKS = (
-    (re.compile(r"0x[0-9a-f]+", re.IGNORECASE), " hexnum "),
-    (re.compile(r"\b[0-9a-f]{8,}\b", re.IGNORECASE), " hexnum "),
-    (re.compile(r"\d+(?:\.\d+)*"), " num "),
+# hex (0x..., or 8+ hex digits such as a request id's tail) and numbers: one pass, each becomes a space
+MASK = re.compile(
+    r"0x[0-9a-f]+|\b[0-9a-f]*\d[0-9a-f]*[a-f][0-9a-f]*\b(?<=\w{8})|\d+(?:\.\d+)*", re.IGNORECASE
 )
 CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 WORD = re.compile(r"[A-Za-z]+")
@@ -52,8 +51,7 @@ STOP = frozenset(
 def tokens(text: str) -> list[str]:
     """Lower-case words, identifiers split into their parts, numbers and hex masked (then dropped as stop
     words: a port or a size says nothing about which family)."""
-    for pattern, mask in MASKS:
-        text = pattern.sub(mask, text)
+    text = MASK.sub(" ", text)
     return [part for word in WORD.findall(text) for part in _parts(word)]
 
 
