@@ -45,8 +45,8 @@ class Recorder:
     def __init__(self):
         self.seen = None
 
-    def __call__(self, text, signatures, m=None):
-        ranked = R.index(signatures).ranked(text)
+    def __call__(self, text, signatures, seen=None, m=None):
+        ranked = R.index(signatures).ranked(text, seen)
         self.seen = [(score, sig.id) for score, sig in ranked]
         return ranked[0][1] if ranked else None
 

@@ -99,15 +99,23 @@ class Index:
             t: math.log(1 + (total - len(p) + 0.5) / (len(p) + 0.5)) for t, p in self.postings.items()
         }
 
-    def ranked(self, text: str) -> list[tuple[float, Signature]]:
-        """Families by BM25 score against `text` (each distinct query word counted once), best first."""
+    def ranked(self, text: str, seen: set[str] | None = None) -> list[tuple[float, Signature]]:
+        """The best two families by BM25 score against `text` (each distinct query word counted once); with
+        `seen` (the log's context literals), not a family whose `requires` context the log lacks: its own
+        wording would not count there either (the eager-PP KeyError without --enforce-eager)."""
         scores: dict[int, float] = {}
         for term in set(tokens(text)):
             idf = self.idf.get(term)
             for i, n in self.postings.get(term, ()):
                 scores[i] = scores.get(i, 0.0) + idf * n * (K1 + 1) / (n + self.norm[i])
+        if seen is not None:
+            scores = {i: v for i, v in scores.items() if _context_met(self.families[i], seen)}
         best = sorted(scores.items(), key=lambda s: -s[1])[:2]
         return [(score, self.families[i]) for i, score in best]
+
+
+def _context_met(sig: Signature, seen: set[str]) -> bool:
+    return not sig.requires or bool(seen.intersection(sig.requires))
 
 
 _INDEXES: dict[int, tuple[tuple, Index]] = {}
@@ -123,10 +131,12 @@ def index(signatures: tuple[Signature, ...]) -> Index:
     return kept[1]
 
 
-def resembles(text: str, signatures: tuple[Signature, ...], m: Margins | None = None) -> Signature | None:
+def resembles(
+    text: str, signatures: tuple[Signature, ...], seen: set[str] | None = None, m: Margins | None = None
+) -> Signature | None:
     """The family `text` resembles, when the best clears both margins (absolute score, ratio over the second)."""
     m = m or margins()
-    ranked = index(signatures).ranked(text)
+    ranked = index(signatures).ranked(text, seen)
     if not ranked or ranked[0][0] < m.min_score:
         return None
     second = ranked[1][0] if len(ranked) > 1 else 0.0
@@ -155,7 +165,7 @@ def answer(t, root, diagnoses: list) -> Diagnosis | None:
             None  # no exception, and an entry already says where to look (a symptom that may be the answer)
         )
     text, line, shown = query(t, root)
-    sig = resembles(text, t.signatures) if text else None
+    sig = resembles(text, t.signatures, t.seen_requirements) if text else None
     if sig is None:
         return None
     fill = _Blank({**dict(sig.defaults), "exception": root.message if root else shown})
