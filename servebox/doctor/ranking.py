@@ -27,8 +27,8 @@ Rules, in order:
 - a cause that `unless_seen` names a likelier reason for (seen anywhere in the log) is only a symptom;
 - a refused request (category "requests": the server kept serving) never explains an engine that died:
   with a fatal cause in the log, request refusals rank below it and do not compete with it;
-- with no cause entry matched at all, the family whose words the root exception (or, with no exception and no
-  entry at all, the last lines that say ERROR/FATAL/error:) resembles may be offered at 0.50 (resemblance.py), above the
+- with no cause entry matched at all, the family whose words the root exception (or, with no exception raised, no
+  entry and no asked-for stop, the last lines that say ERROR/FATAL/error:) resembles may be offered at 0.50 (resemblance.py), above the
   uncaught exception.
 """
 

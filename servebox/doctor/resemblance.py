@@ -160,10 +160,8 @@ def answer(t, root, diagnoses: list) -> Diagnosis | None:
     the uncaught exception (and attribution.py's structural reading of it) stays below it as evidence."""
     if any(d.role == "cause" for d in diagnoses if d.id not in ("uncaught-exception", *STRUCTURAL)):
         return None  # a cause entry matched: its wording, not a likeness, answers
-    if root is None and any(d.role in ("cause", "symptom") for d in diagnoses):
-        return (
-            None  # no exception, and an entry already says where to look (a symptom that may be the answer)
-        )
+    if root is None and (diagnoses or t.raised or _stop_asked(t)):
+        return None  # with no root exception, only a log nothing else was read in: no entry, wrapper or stop
     text, line, shown = query(t, root)
     sig = resembles(text, t.signatures, t.seen_requirements) if text else None
     if sig is None:
@@ -183,6 +181,11 @@ def answer(t, root, diagnoses: list) -> Diagnosis | None:
         evidence=[Evidence(line=line, text=shown)],
         versions=sig.versions,
     )
+
+
+def _stop_asked(t) -> bool:
+    """An orderly stop (SIGTERM, ctrl-C) was seen: the error lines after it are a shutdown's, not a failure."""
+    return any(sig.role == "shutdown" and sig.id in t.hits for sig in t.signatures)
 
 
 class _Blank(dict):
