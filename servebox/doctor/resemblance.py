@@ -72,19 +72,23 @@ class Margins:
     min_score: float
     min_ratio: float
     confidence: float
+    never: frozenset[str] = frozenset()
 
 
 @lru_cache(maxsize=1)
 def margins() -> Margins:
     data = tomllib.loads((resources.files("servebox.doctor") / "resemblance.toml").read_text())
-    return Margins(float(data["min_score"]), float(data["min_ratio"]), min(0.5, float(data["confidence"])))
+    confidence = min(0.5, float(data["confidence"]))
+    return Margins(
+        float(data["min_score"]), float(data["min_ratio"]), confidence, frozenset(data.get("never", ()))
+    )
 
 
 class Index:
     """BM25 over the cause families of one knowledge base (an inverted index: term -> family, frequency)."""
 
     def __init__(self, signatures: tuple[Signature, ...]):
-        self.families = [s for s in signatures if s.role == "cause"]
+        self.families = [s for s in signatures if s.role == "cause" and s.id not in margins().never]
         self.postings: dict[str, list[tuple[int, int]]] = {}
         lengths = []
         for i, sig in enumerate(self.families):
