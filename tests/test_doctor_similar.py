@@ -80,3 +80,19 @@ def test_tokens_split_identifiers_and_mask_numbers():
     assert tokens("CudaOutOfMemory max_model_len=4096 vllm.engine.core 0xdeadbeef") == [
         "cuda", "out", "memory", "max", "model", "len", "vllm", "engine", "core",
     ]  # fmt: skip
+
+
+def test_with_no_exception_the_last_error_line_is_compared():
+    log = (
+        "INFO 12-04 01:00:00 [api_server.py:100] starting\n"
+        "ERROR 12-04 01:00:01 [hub.py:3] gated repository: you must accept the license terms on the hub before "
+        "downloading this model\n"
+    )
+    result = _doctor(log)
+    assert result.diagnoses[0].id == "gated-repo" and result.diagnoses[0].confidence <= 0.5
+    assert result.fatal and result.diagnoses[0].evidence[0].line == 2
+
+
+def test_a_family_whose_meaning_hangs_on_a_value_is_never_resembled():
+    result = _doctor(_raised("AssertionError: local rank 5 is beyond the 4 devices this node can see"))
+    assert "visible-device-mismatch" not in [d.id for d in result.diagnoses]
