@@ -10,6 +10,7 @@ import io
 
 import pytest
 
+from servebox.doctor.attribution import FEATURE, REFUSED
 from servebox.doctor.llamacpp_attribution import LLAMA_FEATURE, rows
 from servebox.doctor.ranking import CONFIDENT
 from servebox.doctor.triage import triage_stream
@@ -97,3 +98,68 @@ def test_a_compiler_line_or_a_mesa_path_is_not_a_failed_check():
 
 def test_every_row_names_a_feature_and_an_off_switch():
     assert rows() and all(r.path and r.feature and r.off for r in rows())
+
+
+# --- vLLM: a refusal raised inside one feature's code (engine-feature-refused) ---
+
+VLLM = "/opt/venv/lib/python3.12/site-packages/vllm"
+
+
+def vllm_run(path: str, last: str):
+    text = [
+        "INFO 03-02 10:00:01 [core.py:90] Initializing a V1 LLM engine",
+        "Traceback (most recent call last):",
+        f'  File "{VLLM}/v1/engine/core.py", line 640, in run_engine_core',
+        "    engine_core = EngineCoreProc(*args, **kwargs)",
+        f'  File "{VLLM}/{path}", line 212, in setup',
+        "    raise here",
+        last,
+    ]
+    return triage_stream(io.BytesIO("\n".join([*text, ""]).encode()), "t")
+
+
+@pytest.mark.parametrize(
+    ("path", "last", "feature"),
+    [
+        (
+            "model_executor/layers/quantization/awq_triton.py",
+            "ValueError: awq_triton packs 4-bit weights only; this checkpoint declares w_bit=5",
+            "quantization method awq_triton",
+        ),
+        (
+            "v1/attention/backends/flex_attention.py",
+            "NotImplementedError: FlexAttention has no path for sliding windows combined with sinks",
+            "attention backend flex_attention",
+        ),
+        (
+            "tool_parsers/abstract_tool_parser.py",
+            "KeyError: 'tool parser granite9 is unknown; the registered ones are hermes, mistral'",
+            "the tool-call parser",
+        ),
+    ],
+)
+def test_a_refusal_inside_a_features_code_names_the_feature(path, last, feature):
+    result = vllm_run(path, last)
+    top = result.diagnoses[0]
+    assert top.id == REFUSED and top.confidence < CONFIDENT
+    assert feature.removeprefix("the ") in top.cause and last.split(": ", 1)[1][:40] in top.cause
+    assert f"without {feature}" in top.fix
+    assert [d.id for d in result.diagnoses].index("uncaught-exception") > 0
+
+
+def test_a_refusal_outside_any_features_code_stays_the_bare_exception():
+    result = vllm_run("v1/engine/core.py", "ValueError: the scheduler got a request id it never saw: 91")
+    assert result.diagnoses[0].id == "uncaught-exception"
+    assert REFUSED not in [d.id for d in result.diagnoses]
+
+
+def test_an_internal_check_in_a_feature_stays_a_defect_not_a_refusal():
+    result = vllm_run("v1/spec_decode/eagle.py", "AssertionError: draft positions went backwards")
+    assert result.diagnoses[0].id == FEATURE
+
+
+def test_an_off_switch_holding_json_braces_is_printed_as_written():
+    # the multimodal row's off switch is --limit-mm-per-prompt '{"image": 0}': str.format read it as a field
+    result = vllm_run("multimodal/processing.py", "AssertionError: placeholder count drifted from the grid")
+    top = result.diagnoses[0]
+    assert top.id == FEATURE and '{"image": 0}' in top.fix
