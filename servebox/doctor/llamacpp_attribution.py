@@ -44,7 +44,7 @@ def rows() -> tuple[Row, ...]:
     """The feature rows, longest path fragment first."""
     text = resources.files("servebox.doctor").joinpath("llamacpp_features.toml").read_text()
     found = [
-        Row(r["path"], r["feature"], r["off"], re.compile(r["check"]) if "check" in r else None)
+        Row(r["path"], r["feature"], r["off"], re.compile(r["check"], re.I) if "check" in r else None)
         for r in tomllib.loads(text)["row"]
     ]
     return tuple(sorted(found, key=lambda r: -len(r.path)))
@@ -57,9 +57,9 @@ def _entry() -> Signature:
 
 def feature_of(file: str, check: str) -> Row | None:
     """The row whose fragment the printed path holds at a '/' boundary (any vendoring root), or None."""
-    path = "/" + file.replace("\\", "/")
+    path = "/" + file.replace("\\", "/").lower()  # Windows builds, and logs shown upper-cased
     for row in rows():
-        if "/" + row.path in path and (row.check is None or row.check.search(check)):
+        if "/" + row.path.lower() in path and (row.check is None or row.check.search(check)):
             return row
     return None
 
