@@ -6,7 +6,9 @@ Two structural readings, both below the confident line (an inference from a file
   from vLLM's own Requires-Dist by tools/harvest_engine_stack.py);
 - an internal-kind exception (an assertion, an index or key, a shape) raised in vLLM's own code under a path
   that belongs to one feature: that feature's defect, with the flag that turns it off (engine_features.toml,
-  read from vLLM's source trees).
+  read from vLLM's source trees);
+- a refusal (ValueError, NotImplementedError, or an internal kind worded as one) raised there: that feature
+  does not support this setup, and its message names what it supports.
 Families that explain the exception always win: ranking.py asks here only when none does.
 """
 
@@ -23,9 +25,11 @@ from servebox.doctor.triage import Diagnosis, Evidence, RaisedException
 
 THIRD_PARTY = "third-party-package-raised"
 FEATURE = "engine-feature-defect"
-STRUCTURAL = (THIRD_PARTY, FEATURE)
+REFUSED = "engine-feature-refused"
+STRUCTURAL = (THIRD_PARTY, FEATURE, REFUSED)
 THIRD_PARTY_CONFIDENCE = 0.55
 FEATURE_CONFIDENCE = 0.52
+REFUSED_CONFIDENCE = 0.55
 INSTALLED = re.compile(r"(?:^|/)(?:site|dist)-packages/")
 REMOTE_CODE = "/transformers_modules/"  # a model's own code (trust_remote_code): not a plugin
 NOT_A_PACKAGE = ("<", "/", ".", "~")  # <frozen ...>, <string>, an absolute or relative path: a script
@@ -130,14 +134,18 @@ def _third_party(exc: RaisedException, path: str, installed: bool) -> Diagnosis 
 def _feature(exc: RaisedException, path: str, frame: str) -> Diagnosis | None:
     rows, internal, shape, refusal, _ = features()
     short = exc.type.rsplit(".", 1)[-1]
-    if not path.startswith("vllm/") or short not in internal or refusal.search(exc.message):
+    if not path.startswith("vllm/"):
+        return None
+    if short in refused_types() or (short in internal and refusal.search(exc.message)):
+        return _refused(exc, path)
+    if short not in internal:
         return None
     if short == "RuntimeError" and not shape.search(exc.message):
         return None
     row, name = _row(rows, path)
     if row is None:
         return None
-    feature, off = row.feature.format(name=name), row.off.format(name=name)
+    feature, off = row.feature.replace("{name}", name), row.off.replace("{name}", name)
     where = frame.rsplit("/", 1)[-1] + ("" if frame == exc.raised_in else f", raised in {exc.raised_in}")
     return _diagnosis(
         FEATURE,
@@ -147,6 +155,29 @@ def _feature(exc: RaisedException, path: str, frame: str) -> Diagnosis | None:
         "a defect of this version in that feature, not a value you set.",
         f"Start without {feature} ({off}) to confirm and keep serving; upgrade vLLM or search its issues "
         f"for {where.split(':')[0]} and the message.",
+    )
+
+
+@lru_cache(maxsize=1)
+def refused_types() -> frozenset[str]:
+    """The kinds of exception a feature's code raises to refuse a setup (engine_features.toml [refused])."""
+    data = tomllib.loads(resources.files("servebox.doctor").joinpath("engine_features.toml").read_text())
+    return frozenset(data["refused"]["exception_types"])
+
+
+def _refused(exc: RaisedException, path: str) -> Diagnosis | None:
+    row, name = _row(features()[0], path)
+    if row is None:
+        return None
+    feature, off = row.feature.replace("{name}", name), row.off.replace("{name}", name)
+    return _diagnosis(
+        REFUSED,
+        exc,
+        REFUSED_CONFIDENCE,
+        f"vLLM's {feature.removeprefix('the ')} code refused this setup: {exc.type.rsplit('.', 1)[-1]}: {exc.message[:300]} "
+        f"(in {exc.raised_in}).",
+        f"The message names what {feature} supports: change the setting it names, or start without "
+        f"{feature} ({off}).",
     )
 
 

@@ -37,6 +37,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from servebox.doctor.attribution import STRUCTURAL, attribute, below_families
+from servebox.doctor.llamacpp_attribution import LLAMA_FEATURE, in_a_feature, refine
 from servebox.doctor.resemblance import answer as resemblance_answer
 from servebox.doctor.triage import Diagnosis, Evidence, Hits, RaisedException, TriageResult
 
@@ -65,6 +66,7 @@ def _matched(t: Triage) -> tuple[list[tuple[Signature, Hits]], list[Hits]]:
         and (not sig.requires or t.seen_requirements.intersection(sig.requires))
         and not (hit.weak and sig.hint_requires and not t.seen_requirements.intersection(sig.hint_requires))
         and (sig.same_as is None or _same_value(t, hit, *sig.same_as))
+        and (sig.id != LLAMA_FEATURE or in_a_feature(hit))
     ]
     specific = {p.pattern for sig, _ in found if sig.requires for p in sig.patterns}
     found = [(s, h) for s, h in found if s.requires or not {p.pattern for p in s.patterns} & specific]
@@ -73,7 +75,10 @@ def _matched(t: Triage) -> tuple[list[tuple[Signature, Hits]], list[Hits]]:
     # a catch-all or symptom on only the lines a specific cause explains says nothing more (ENOENT on systemd's
     # namespace line, EAGAIN on llama.cpp's mlock warning)
     explained = {
-        n for s, h in found if s.role == "cause" and not s.generic and not h.weak for n, _ in h.evidence
+        n
+        for s, h in found
+        if s.role == "cause" and not s.generic and not h.weak and s.id != LLAMA_FEATURE  # it only refines
+        for n, _ in h.evidence
     }
     found = [(s, h) for s, h in found if not _only_on(s, h, explained)]
     # a hint hides nothing, unless the context it requires was seen (the flag that makes it this entry's)
@@ -312,7 +317,7 @@ def rank(t: Triage) -> TriageResult:
     diagnoses += _orderly_stop(t, diagnoses)
     order = {"cause": 0, "symptom": 1, "note": 2}
     diagnoses.sort(key=lambda d: (order.get(d.role, 3), id(d) in aside, -d.confidence, d.first_line))
-    diagnoses = below_families(diagnoses)
+    diagnoses = refine(below_families(diagnoses))
     verdict = _verdict(diagnoses[0] if diagnoses else None, competing)
     return TriageResult(
         source=t.source,
