@@ -212,3 +212,21 @@ def test_the_committed_stack_is_what_the_harvest_tool_reads_from_the_engine():
     committed = json.loads((ROOT / "servebox" / "doctor" / "engine_stack.json").read_text())
     fresh = harvest(VLLM_TREE)
     assert fresh["imports"] == committed["imports"] and fresh["vllm_modules"] == committed["vllm_modules"]
+
+
+def test_each_reading_is_listed_with_the_words_doctor_gives_it():
+    """The knowledge base's id list (what a batch maker picks expected answers from) holds every structural reading,
+    and doctor words each as readings.toml does: one text, not a copy in code that could drift."""
+    from servebox.doctor.attribution import STRUCTURAL, readings
+
+    assert set(readings()) == set(STRUCTURAL)
+    log = (
+        "(EngineCore_DP0 pid=7) Traceback (most recent call last):\n"
+        '(EngineCore_DP0 pid=7)   File "/opt/venv/lib/python3.12/site-packages/vllm/v1/engine/core.py", line 90, in step\n'
+        '(EngineCore_DP0 pid=7)   File "/opt/venv/lib/python3.12/site-packages/kvpool/connector.py", line 12, in load\n'
+        "(EngineCore_DP0 pid=7) RuntimeError: kvpool expects 2 KV planes, got 1\n"
+    )
+    top = triage_stream(io.StringIO(log), "t").diagnoses[0]
+    template = readings()[THIRD_PARTY]
+    assert top.id == THIRD_PARTY and top.confidence == template["confidence"]
+    assert top.cause.startswith(template["cause"].split("{", 1)[0] + "kvpool")

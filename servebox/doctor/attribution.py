@@ -21,15 +21,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
+from servebox.doctor.signatures import knowledge_entries
 from servebox.doctor.triage import Diagnosis, Evidence, RaisedException
 
 THIRD_PARTY = "third-party-package-raised"
 FEATURE = "engine-feature-defect"
 REFUSED = "engine-feature-refused"
 STRUCTURAL = (THIRD_PARTY, FEATURE, REFUSED)
-THIRD_PARTY_CONFIDENCE = 0.55
-FEATURE_CONFIDENCE = 0.52
-REFUSED_CONFIDENCE = 0.55
 INSTALLED = re.compile(r"(?:^|/)(?:site|dist)-packages/")
 REMOTE_CODE = "/transformers_modules/"  # a model's own code (trust_remote_code): not a plugin
 NOT_A_PACKAGE = ("<", "/", ".", "~")  # <frozen ...>, <string>, an absolute or relative path: a script
@@ -118,16 +116,8 @@ def _third_party(exc: RaisedException, path: str, installed: bool) -> Diagnosis 
     top = path.split("/", 1)[0].removesuffix(".py") if installed else _checkout_package(exc, path)
     if not top or top in engine_stack() or exc.classification == "resource":
         return None
-    text = f"{exc.type}: {exc.message}"
     return _diagnosis(
-        THIRD_PARTY,
-        exc,
-        THIRD_PARTY_CONFIDENCE,
-        f"The package {top}, loaded into the engine but not part of its own stack, raised {text} "
-        f"(in {exc.raised_in}): a plugin, connector or wrapper whose version does not support this engine "
-        "version or configuration.",
-        f"Check which engine versions {top} supports and pin the pair it supports (or upgrade {top}); "
-        f"start without {top} to confirm the engine serves alone.",
+        THIRD_PARTY, exc, package=top, exception=f"{exc.type}: {exc.message}", file=exc.raised_in
     )
 
 
@@ -147,15 +137,8 @@ def _feature(exc: RaisedException, path: str, frame: str) -> Diagnosis | None:
         return None
     feature, off = row.feature.replace("{name}", name), row.off.replace("{name}", name)
     where = frame.rsplit("/", 1)[-1] + ("" if frame == exc.raised_in else f", raised in {exc.raised_in}")
-    return _diagnosis(
-        FEATURE,
-        exc,
-        FEATURE_CONFIDENCE,
-        f"vLLM's own {feature} code failed its own check ({short}: {exc.message[:200]} in {where}): "
-        "a defect of this version in that feature, not a value you set.",
-        f"Start without {feature} ({off}) to confirm and keep serving; upgrade vLLM or search its issues "
-        f"for {where.split(':')[0]} and the message.",
-    )
+    exception = f"{short}: {exc.message[:200]}"
+    return _diagnosis(FEATURE, exc, feature=feature, off=off, exception=exception, file=where)
 
 
 @lru_cache(maxsize=1)
@@ -170,14 +153,10 @@ def _refused(exc: RaisedException, path: str) -> Diagnosis | None:
     if row is None:
         return None
     feature, off = row.feature.replace("{name}", name), row.off.replace("{name}", name)
+    exception = f"{exc.type.rsplit('.', 1)[-1]}: {exc.message[:300]}"
+    name = feature.removeprefix("the ")
     return _diagnosis(
-        REFUSED,
-        exc,
-        REFUSED_CONFIDENCE,
-        f"vLLM's {feature.removeprefix('the ')} code refused this setup: {exc.type.rsplit('.', 1)[-1]}: {exc.message[:300]} "
-        f"(in {exc.raised_in}).",
-        f"The message names what {feature} supports: change the setting it names, or start without "
-        f"{feature} ({off}).",
+        REFUSED, exc, feature=feature, feature_name=name, off=off, exception=exception, file=exc.raised_in
     )
 
 
@@ -195,14 +174,22 @@ def _row(rows: tuple[Feature, ...], path: str) -> tuple[Feature | None, str]:
     return None, ""
 
 
-def _diagnosis(rule: str, exc: RaisedException, confidence: float, cause: str, fix: str) -> Diagnosis:
+@lru_cache(maxsize=1)
+def readings() -> dict[str, dict]:
+    """The readings' confidence, cause and fix as knowledge/readings.toml words them (role "reading"): the
+    knowledge base's id list holds these answers too, so whoever names an expected answer can pick them."""
+    return {e["id"]: e for e in knowledge_entries() if e["role"] == "reading"}
+
+
+def _diagnosis(rule: str, exc: RaisedException, **values: str) -> Diagnosis:
+    entry = readings()[rule]
     return Diagnosis(
         id=rule,
         category=exc.classification,
         role="cause",
-        cause=cause,
-        fix=fix,
-        confidence=confidence,
+        cause=entry["cause"].format_map(values),
+        fix=entry["fix"].format_map(values),
+        confidence=float(entry["confidence"]),
         occurrences=exc.occurrences,
         first_line=exc.line,
         evidence=[Evidence(line=exc.line, text=f"{exc.type}: {exc.message}"[:400])],
