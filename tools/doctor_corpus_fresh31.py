@@ -38,8 +38,22 @@ Usage (from the repository root; ports 18900-18902 of this batch's range 18900-1
 
 from __future__ import annotations
 
+import os
 import random
+import shutil
+import signal
+import subprocess
 import sys
+import tempfile
+import threading
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+from corpus_tools import load, use_ports  # tools/ is on sys.path: the makers run as scripts
+
+use_ports(18900, "/tmp/fresh31/tiny-f32.gguf")
 
 ENGINES = ["llama-server", "vllm"]
 ENDPOINTS = {
@@ -152,6 +166,188 @@ def draws() -> tuple[list[tuple[str, str, str, str]], list[tuple[str, str]]]:
     return requests, events
 
 
+@contextmanager
+def server(h, argv: list[str], port: int, timeout: float):
+    """A running engine (its log file's path; None if it never answered /health); killed (process group) after."""
+    with tempfile.NamedTemporaryFile() as log:
+        env = {**os.environ, **h.ENV}
+        proc = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True)
+        try:
+            ok = h.wait_healthy(port, time.monotonic() + timeout)
+            time.sleep(1)
+            yield Path(log.name) if ok else None, Path(log.name)
+        finally:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGTERM)
+                try:
+                    proc.wait(timeout=30)
+                except subprocess.TimeoutExpired:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                    proc.wait()
+            time.sleep(1)
+
+
+def client(method: str, url: str, body: dict | None, headers: dict | None = None) -> str:
+    """What the client saw: `# client:`, the status line, the body's first 400 bytes."""
+    try:
+        r = httpx.request(method, url, json=body, headers=headers, timeout=120)
+        line = f"HTTP/1.1 {r.status_code} {r.reason_phrase}"
+        return f"# client:\n{line}\n{r.content[:400].decode('utf-8', 'replace')}\n"
+    except httpx.HTTPError as exc:
+        return f"# client:\n{type(exc).__name__}: {exc}\n"
+
+
+def read(path: Path, start: int = 0) -> str:
+    return path.read_bytes()[start:].decode("utf-8", "replace")
+
+
+def llama_request(
+    h, flags: list[str], path: str, body: dict | None, method: str = "POST", headers=None
+) -> str:
+    """One llama-server (-c 512 and FLAGS), one request; its whole log, then the client's lines."""
+    port = h.LLAMA_PORT
+    argv = [h.LLAMA, "-m", str(h.GGUF), "--port", port, "-c", "512", *flags]
+    with server(h, argv, int(port), 60) as (ok, log):
+        answer = client(method, f"http://127.0.0.1:{port}{path}", body, headers) if ok else ""
+    return read(log) + answer
+
+
+def vllm_requests(h, tiny: Path, flags: list[str], requests: dict, timeout: float) -> dict:
+    """One vLLM (--max-model-len 512 and FLAGS) for several draws: start-up + that request's lines + client's lines."""
+    port = os.environ["DOCTOR_CORPUS_PORT"]
+    argv = [*h.VLLM, str(tiny), "--port", port, "--max-model-len", "512", *flags]
+    texts = {}
+    with server(h, argv, int(port), timeout) as (ok, log):
+        startup = read(log)
+        for case_id, (path, body) in requests.items():
+            before = len(log.read_bytes())
+            answer = client("POST", f"http://127.0.0.1:{port}{path}", body) if ok else ""
+            time.sleep(2)
+            texts[case_id] = startup + (read(log, before) if ok else "") + answer
+    return texts
+
+
+def chat(text: str = "hello", **extra) -> dict:
+    return {"messages": [{"role": "user", "content": text}], "max_tokens": 8, **extra}
+
+
+def vllm_makers(h, tiny: Path, timeout: float, wanted: set[str]) -> dict:
+    m = str(tiny)
+    requests = {
+        # draw 2: a whole document sent to /tokenize to count it (about 2000 tokens; the context is 512)
+        "vllm-tokenize-prompt-2000-tokens": ("/tokenize", {"model": m, "prompt": "hello world " * 1000}),
+        # draw 3: the model given as a number
+        "vllm-tokenize-model-number": ("/tokenize", {"model": 7, "prompt": "hello"}),
+        # draw 4: stream as the string "true"
+        "vllm-completions-stream-string-true": (
+            "/v1/completions",
+            {"model": m, "prompt": "hello", "max_tokens": 8, "stream": "true"},
+        ),
+        # draw 5 (same draw as 2, another value): a prompt just over the context (about 600 tokens)
+        "vllm-tokenize-prompt-600-tokens": ("/tokenize", {"model": m, "prompt": "hello " * 600}),
+        # draw 6: chat's logprobs (a bool) given completions' count
+        "vllm-chat-logprobs-5": ("/v1/chat/completions", {"model": m, **chat(logprobs=5)}),
+        # draw 7 (same draw as 4, another value): stream as the string "True"
+        "vllm-completions-stream-string-True": (
+            "/v1/completions",
+            {"model": m, "prompt": "hello", "max_tokens": 8, "stream": "True"},
+        ),
+        # draw 9: stream_options given as a string instead of an object
+        "vllm-chat-stream-options-string": (
+            "/v1/chat/completions",
+            {"model": m, **chat(stream=True, stream_options="include_usage")},
+        ),
+        # draw 12: top_logprobs as the string "5"
+        "vllm-chat-top-logprobs-string": (
+            "/v1/chat/completions",
+            {"model": m, **chat(logprobs=True, top_logprobs="5")},
+        ),
+    }
+    todo = {k: v for k, v in requests.items() if not wanted or k in wanted}
+    texts = vllm_requests(h, tiny, [], todo, timeout) if todo else {}
+    return {k: (lambda k=k: texts[k]) for k in todo}
+
+
+def llama_makers(h) -> dict:
+    emb = ["--embeddings"]
+    return {
+        # draw 1: an encoding_format OpenAI does not have (float and base64 are the two)
+        "llama-embeddings-encoding-format-float32": lambda: llama_request(
+            h, emb, "/v1/embeddings", {"input": "hello", "encoding_format": "float32"}
+        ),
+        # draw 8: a temperature below the range
+        "llama-chat-temperature-negative": lambda: llama_request(
+            h, [], "/v1/chat/completions", chat(temperature=-1)
+        ),
+        # draw 10 (same draw as 1, another value): int8
+        "llama-embeddings-encoding-format-int8": lambda: llama_request(
+            h, emb, "/v1/embeddings", {"input": "hello", "encoding_format": "int8"}
+        ),
+        # draw 11: a document longer than the context embedded in one input (about 2000 tokens)
+        "llama-embeddings-input-2000-tokens": lambda: llama_request(
+            h, emb, "/v1/embeddings", {"input": "hello world " * 1000}
+        ),
+    }
+
+
+def event_makers(h) -> dict:
+    port = h.LLAMA_PORT
+    base = f"http://127.0.0.1:{port}"
+
+    def llama(*flags: str, model: Path | None = None) -> list[str]:
+        return [h.LLAMA, "-m", str(model or h.GGUF), "--port", port, "-c", "512", *flags]
+
+    def beyond_context() -> str:
+        # the server's default (context shift disabled in 11434): a prompt of about 2000 tokens to a -c 512 server
+        body = {"prompt": "hello world " * 1000, "max_tokens": 16}
+        with server(h, llama(), int(port), 60) as (ok, log):
+            answer = client("POST", f"{base}/v1/completions", body) if ok else ""
+        return read(log) + answer
+
+    def model_renamed() -> str:
+        # the GGUF moved away (renamed) while the server runs, then a chat request
+        with tempfile.TemporaryDirectory(prefix="fresh31-") as d:
+            gguf = Path(d) / "tiny-f32.gguf"
+            shutil.copy2(h.GGUF, gguf)
+            with server(h, llama(model=gguf), int(port), 60) as (ok, log):
+                gguf.rename(Path(d) / "tiny-f32.gguf.old")
+                time.sleep(1)
+                answer = client("POST", f"{base}/v1/chat/completions", chat()) if ok else ""
+        return read(log) + answer
+
+    def parallel_above_slots() -> str:
+        # --parallel 1 and four chat requests sent at once
+        answers: list[str] = ["", "", "", ""]
+
+        def send(i: int) -> None:
+            answers[i] = client("POST", f"{base}/v1/chat/completions", chat(f"hello {i}", max_tokens=64))
+
+        with server(h, llama("--parallel", "1"), int(port), 60) as (ok, log):
+            if ok:
+                threads = [threading.Thread(target=send, args=(i,)) for i in range(4)]
+                for t in threads:
+                    t.start()
+                for t in threads:
+                    t.join(150)
+        return read(log) + "".join(answers)
+
+    def second_server_same_port() -> str:
+        # a healthy server on the port, then the same command again in another terminal: the second one's log
+        with server(h, llama(), int(port), 60) as (ok, _first):
+            if not ok:
+                return read(_first)
+            with server(h, llama(), int(port), 15) as (_, second):
+                time.sleep(3)
+                return read(second)
+
+    return {
+        "llama-event-prompt-beyond-context-shift-off": beyond_context,
+        "llama-event-model-file-renamed-then-request": model_renamed,
+        "llama-event-four-requests-parallel-1": parallel_above_slots,
+        "llama-event-second-server-same-port": second_server_same_port,
+    }
+
+
 def main() -> None:
     if sys.argv[1:2] == ["--draws"]:
         requests, events = draws()
@@ -160,6 +356,14 @@ def main() -> None:
         for i, d in enumerate(events, 1):
             print(f"event {i}: {' | '.join(d)}")
         return
+    h = load("doctor_corpus", "doctor-corpus.py")
+    f5 = load("doctor_corpus_fresh5", "doctor_corpus_fresh5.py")
+    tiny = Path(os.environ.get("DOCTOR_CORPUS_TINY", "/tmp/fresh31/tiny"))
+    timeout = float(os.environ.get("DOCTOR_CORPUS_VLLM_TIMEOUT", "420"))
+    wanted = set(sys.argv[1:])
+    makers = {**llama_makers(h), **event_makers(h)}
+    makers.update(vllm_makers(h, tiny, timeout, wanted))
+    f5.write_cases(h, makers, wanted)
 
 
 if __name__ == "__main__":
