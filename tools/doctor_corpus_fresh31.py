@@ -169,7 +169,9 @@ def draws() -> tuple[list[tuple[str, str, str, str]], list[tuple[str, str]]]:
 @contextmanager
 def server(h, argv: list[str], port: int, timeout: float):
     """A running engine (its log file's path; None if it never answered /health); killed (process group) after."""
-    with tempfile.NamedTemporaryFile() as log:
+    with tempfile.NamedTemporaryFile(
+        prefix="fresh31-", suffix=".log", delete=False
+    ) as log:  # read after the kill
         env = {**os.environ, **h.ENV}
         proc = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True)
         try:
@@ -269,7 +271,9 @@ def vllm_makers(h, tiny: Path, timeout: float, wanted: set[str]) -> dict:
 
 
 def llama_makers(h) -> dict:
-    emb = ["--embeddings"]
+    # --pooling mean stands in for the pooling type a real embedding GGUF carries (the tiny one, a generative Llama,
+    # has none: with --embeddings alone every /v1/embeddings request is refused for pooling 'none', masking the draw)
+    emb = ["--embeddings", "--pooling", "mean"]
     return {
         # draw 1: an encoding_format OpenAI does not have (float and base64 are the two)
         "llama-embeddings-encoding-format-float32": lambda: llama_request(
