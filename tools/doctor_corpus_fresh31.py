@@ -237,30 +237,33 @@ def vllm_makers(h, tiny: Path, timeout: float, wanted: set[str]) -> dict:
     m = str(tiny)
     requests = {
         # draw 2: a whole document sent to /tokenize to count it (about 2000 tokens; the context is 512)
-        "vllm-tokenize-prompt-2000-tokens": ("/tokenize", {"model": m, "prompt": "hello world " * 1000}),
+        "fresh31-vllm-tokenize-prompt-2000-tokens": (
+            "/tokenize",
+            {"model": m, "prompt": "hello world " * 1000},
+        ),
         # draw 3: the model given as a number
-        "vllm-tokenize-model-number": ("/tokenize", {"model": 7, "prompt": "hello"}),
+        "fresh31-vllm-tokenize-model-number": ("/tokenize", {"model": 7, "prompt": "hello"}),
         # draw 4: stream as the string "true"
-        "vllm-completions-stream-string-true": (
+        "fresh31-vllm-completions-stream-string-true": (
             "/v1/completions",
             {"model": m, "prompt": "hello", "max_tokens": 8, "stream": "true"},
         ),
         # draw 5 (same draw as 2, another value): a prompt just over the context (about 600 tokens)
-        "vllm-tokenize-prompt-600-tokens": ("/tokenize", {"model": m, "prompt": "hello " * 600}),
+        "fresh31-vllm-tokenize-prompt-600-tokens": ("/tokenize", {"model": m, "prompt": "hello " * 600}),
         # draw 6: chat's logprobs (a bool) given completions' count
-        "vllm-chat-logprobs-5": ("/v1/chat/completions", {"model": m, **chat(logprobs=5)}),
+        "fresh31-vllm-chat-logprobs-5": ("/v1/chat/completions", {"model": m, **chat(logprobs=5)}),
         # draw 7 (same draw as 4, another value): stream as the string "True"
-        "vllm-completions-stream-string-True": (
+        "fresh31-vllm-completions-stream-string-True": (
             "/v1/completions",
             {"model": m, "prompt": "hello", "max_tokens": 8, "stream": "True"},
         ),
         # draw 9: stream_options given as a string instead of an object
-        "vllm-chat-stream-options-string": (
+        "fresh31-vllm-chat-stream-options-string": (
             "/v1/chat/completions",
             {"model": m, **chat(stream=True, stream_options="include_usage")},
         ),
         # draw 12: top_logprobs as the string "5"
-        "vllm-chat-top-logprobs-string": (
+        "fresh31-vllm-chat-top-logprobs-string": (
             "/v1/chat/completions",
             {"model": m, **chat(logprobs=True, top_logprobs="5")},
         ),
@@ -276,19 +279,19 @@ def llama_makers(h) -> dict:
     emb = ["--embeddings", "--pooling", "mean"]
     return {
         # draw 1: an encoding_format OpenAI does not have (float and base64 are the two)
-        "llama-embeddings-encoding-format-float32": lambda: llama_request(
+        "fresh31-llama-embeddings-encoding-format-float32": lambda: llama_request(
             h, emb, "/v1/embeddings", {"input": "hello", "encoding_format": "float32"}
         ),
         # draw 8: a temperature below the range
-        "llama-chat-temperature-negative": lambda: llama_request(
+        "fresh31-llama-chat-temperature-negative": lambda: llama_request(
             h, [], "/v1/chat/completions", chat(temperature=-1)
         ),
         # draw 10 (same draw as 1, another value): int8
-        "llama-embeddings-encoding-format-int8": lambda: llama_request(
+        "fresh31-llama-embeddings-encoding-format-int8": lambda: llama_request(
             h, emb, "/v1/embeddings", {"input": "hello", "encoding_format": "int8"}
         ),
         # draw 11: a document longer than the context embedded in one input (about 2000 tokens)
-        "llama-embeddings-input-2000-tokens": lambda: llama_request(
+        "fresh31-llama-embeddings-input-2000-tokens": lambda: llama_request(
             h, emb, "/v1/embeddings", {"input": "hello world " * 1000}
         ),
     }
@@ -345,10 +348,10 @@ def event_makers(h) -> dict:
                 return read(second)
 
     return {
-        "llama-event-prompt-beyond-context-shift-off": beyond_context,
-        "llama-event-model-file-renamed-then-request": model_renamed,
-        "llama-event-four-requests-parallel-1": parallel_above_slots,
-        "llama-event-second-server-same-port": second_server_same_port,
+        "fresh31-llama-event-prompt-beyond-context-shift-off": beyond_context,
+        "fresh31-llama-event-model-file-renamed-then-request": model_renamed,
+        "fresh31-llama-event-four-requests-parallel-1": parallel_above_slots,
+        "fresh31-llama-event-second-server-same-port": second_server_same_port,
     }
 
 
