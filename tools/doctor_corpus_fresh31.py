@@ -27,6 +27,10 @@ Procedure (fixed and committed before any case ran, and before doctor ran on any
      request). One server per draw, vLLM too.
   2. 4 running-server events, each drawn in turn: event = r.choice(EVENTS); engine = r.choice(ENGINES). Every event
      runs on a server started as in 1 (chat requests where a request is needed).
+  Repeated draws (the procedure has no redraw for them) keep their place and get another value of the same kind.
+  As run: the llama-server embeddings draws use --embeddings --pooling mean (with --embeddings alone the tiny GGUF,
+  a generative Llama without a pooling type, refused every embeddings request for pooling 'none', masking the draw);
+  /v1/models was not drawn; the context event used the server's default (context shift disabled in 11434).
 Healthy outcomes (the server answers properly) are kept as they came; their expected is "none" unless the log shows a
 refusal a user needs explained. Engines start as tools/doctor_corpus_fresh20.py, fresh23 and fresh25 start them
 (tools/doctor-corpus.py's VLLM/LLAMA/ENV, corpus_tools). Every engine started is killed (its process group).
@@ -230,8 +234,8 @@ def chat(text: str = "hello", **extra) -> dict:
 def vllm_makers(h, tiny: Path, timeout: float) -> dict:
     m = str(tiny)
     requests = {
-        # draw 2: a whole document sent to /tokenize to count it (about 2000 tokens; the context is 512)
-        "fresh31-vllm-tokenize-prompt-2000-tokens": (
+        # draw 2: a whole document sent to /tokenize to count it (4001 tokens; the context is 512)
+        "fresh31-vllm-tokenize-prompt-4000-tokens": (
             "/tokenize",
             {"model": m, "prompt": "hello world " * 1000},
         ),
@@ -242,8 +246,8 @@ def vllm_makers(h, tiny: Path, timeout: float) -> dict:
             "/v1/completions",
             {"model": m, "prompt": "hello", "max_tokens": 8, "stream": "true"},
         ),
-        # draw 5 (same draw as 2, another value): a prompt just over the context (about 600 tokens)
-        "fresh31-vllm-tokenize-prompt-600-tokens": ("/tokenize", {"model": m, "prompt": "hello " * 600}),
+        # draw 5 (same draw as 2, another value): a shorter prompt over the context (1201 tokens)
+        "fresh31-vllm-tokenize-prompt-1200-tokens": ("/tokenize", {"model": m, "prompt": "hello " * 600}),
         # draw 6: chat's logprobs (a bool) given completions' count
         "fresh31-vllm-chat-logprobs-5": ("/v1/chat/completions", {"model": m, **chat(logprobs=5)}),
         # draw 7 (same draw as 4, another value): stream as the string "True"
@@ -282,8 +286,8 @@ def llama_makers(h) -> dict:
         "fresh31-llama-embeddings-encoding-format-int8": lambda: llama_request(
             h, emb, "/v1/embeddings", {"input": "hello", "encoding_format": "int8"}
         ),
-        # draw 11: a document longer than the context embedded in one input (about 2000 tokens)
-        "fresh31-llama-embeddings-input-2000-tokens": lambda: llama_request(
+        # draw 11: a document longer than the context embedded in one input (4001 tokens)
+        "fresh31-llama-embeddings-input-4000-tokens": lambda: llama_request(
             h, emb, "/v1/embeddings", {"input": "hello world " * 1000}
         ),
     }
