@@ -8,11 +8,24 @@ from __future__ import annotations
 
 import argparse
 import io
+import json
 from collections import Counter
 from collections.abc import Iterable
 
 from servebox.doctor.signatures import load_signatures
 from servebox.doctor.triage import triage_stream
+
+# The catch-alls of the GPU backend vocabularies (CUDA/NCCL; Vulkan, HIP, HSA, UR): they say "the backend failed
+# here", not why (llamacpp-cuda-init-failed answers every code on the init path with the same list of suspects)
+BACKEND_UMBRELLA = frozenset(
+    (
+        "llamacpp-cuda-error",
+        "llamacpp-cuda-init-failed",
+        "native-abort",
+        "uncaught-exception",
+        "llamacpp-abort",
+    )
+)
 
 
 def generic_ids(umbrella: set[str]) -> set[str]:
@@ -96,3 +109,56 @@ def print_summary(rows: list[dict], key: str, keys: Iterable[str] | None = None)
     print(verdict_row("plausible (not skipped)", [r for r in rows if not r["skipped"]]))
     print(f"skipped as implausible on a GPU box: {sum(bool(r['skipped']) for r in rows)} (SKIPPED says why)")
     return [r for r in rows if r["verdict"] not in ("named", "symptom") and not r["skipped"]]
+
+
+def rows_by_kind(doc: dict, render, umbrella: set[str], skipped: dict[str, str]) -> list[dict]:
+    """One row per entry of a catalogue whose formats fit an entry by its `kind` (the container and torch/Triton
+    ones): its verdict and family in each format of its kind, and the worst over them."""
+    generic = generic_ids(umbrella)
+    rows = []
+    for e in doc["entries"]:
+        per = {f["id"]: judge(render(f, e), generic) for f in doc["formats"] if f["kind"] == e["kind"]}
+        rows.append(entry_row(e, per, skipped.get(e["id"], "")))
+    return rows
+
+
+def print_layer_report(doc: dict, rows: list[dict], a: argparse.Namespace, id_width: int, excerpt) -> int:
+    """The --json rows, or the report, of a catalogue whose entries have an id and a layer: the summary per layer,
+    the uncovered entries (`excerpt` cuts each message to the part that tells them apart) and every entry's
+    family per format. Only the widths and the excerpt differ between the benchmarks that print it."""
+    if a.json:
+        for r in rows:
+            print(json.dumps({k: r[k] for k in ("id", "layer", "verdict", "skipped", "per_format")}))
+        return 0
+    print(f"sources: {', '.join(doc['sources'])}; {len(rows)} entries, {len(doc['formats'])} formats")
+    print(
+        "named: a specific cause; symptom: a family that says where to look; generic: a catch-all or bare exception"
+    )
+    uncovered = print_summary(rows, "layer")
+    print(f"\nplausible entries without a family in some format ({len(uncovered)}):")
+    for r in uncovered[: a.uncovered]:
+        fams = " ".join(
+            f"{k}={v[0]}:{v[1][:28]}" for k, v in r["per_format"].items() if v[0] not in ("named", "symptom")
+        )
+        print(f"  {r['id']:{id_width}} {excerpt(r['message'])!r:58} {fams}")
+    print("\nall entries (worst verdict, the family per format):")
+    for r in rows:
+        print(
+            f"  {r['id']:{id_width}} {r['verdict']:8} "
+            + " ".join(f"{k}={v[1]}" for k, v in r["per_format"].items())
+        )
+    return 0
+
+
+def print_format_table(doc: dict, rows: list[dict], width: int, shares: bool = True) -> None:
+    """One line per format of a catalogue of codes (the GPU backends'): how many entries it renders and their
+    verdicts in it, with the named and named+symptom shares where `shares`."""
+    tail = "  named%  named+symptom%" if shares else ""
+    print(f"{'format':{width}} {'n':>4} {'named':>6} {'symptom':>8} {'generic':>8} {'none':>5}{tail}")
+    for f in doc["formats"]:
+        c = Counter(r["per_format"][f["id"]][0] for r in rows if f["id"] in r["per_format"])
+        line = f"{f['id']:{width}} {sum(c.values()):4} {c['named']:6} {c['symptom']:8} {c['generic']:8} {c['none']:5}"
+        if shares:
+            n = sum(c.values()) or 1
+            line += f"  {100 * c['named'] / n:5.1f}  {100 * (c['named'] + c['symptom']) / n:5.1f}"
+        print(line)

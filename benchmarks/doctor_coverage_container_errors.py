@@ -23,7 +23,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the shared helper beside it
-from coverage_common import entry_row, generic_ids, judge, print_summary, vocabulary_args  # noqa: E402
+from coverage_common import print_layer_report, rows_by_kind, vocabulary_args  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data" / "container_errors.json"
 UMBRELLA = {"native-abort", "uncaught-exception"}  # catch-alls that say "it died here", not why
@@ -39,39 +39,13 @@ def render(fmt: dict, entry: dict) -> str:
 
 def measure(doc: dict) -> list[dict]:
     """One row per entry: its verdict and family in each format of its kind, and the worst over them."""
-    generic = generic_ids(UMBRELLA)
-    rows = []
-    for e in doc["entries"]:
-        per = {f["id"]: judge(render(f, e), generic) for f in doc["formats"] if f["kind"] == e["kind"]}
-        rows.append(entry_row(e, per, SKIPPED.get(e["id"], "")))
-    return rows
+    return rows_by_kind(doc, render, UMBRELLA, SKIPPED)
 
 
 def main(argv: list[str] | None = None) -> int:
     a = vocabulary_args(__doc__.splitlines()[0], 100, argv)
     doc = json.loads(DATA.read_text())
-    rows = measure(doc)
-    if a.json:
-        for r in rows:
-            print(json.dumps({k: r[k] for k in ("id", "layer", "verdict", "skipped", "per_format")}))
-        return 0
-    print(f"sources: {', '.join(doc['sources'])}; {len(rows)} entries, {len(doc['formats'])} formats")
-    print(
-        "named: a specific cause; symptom: a family that says where to look; generic: a catch-all or bare exception"
-    )
-    uncovered = print_summary(rows, "layer")
-    print(f"\nplausible entries without a family in some format ({len(uncovered)}):")
-    for r in uncovered[: a.uncovered]:
-        fams = " ".join(
-            f"{k}={v[0]}:{v[1][:28]}" for k, v in r["per_format"].items() if v[0] not in ("named", "symptom")
-        )
-        print(f"  {r['id']:28} {r['message'].strip()[-56:]!r:58} {fams}")
-    print("\nall entries (worst verdict, the family per format):")
-    for r in rows:
-        print(
-            f"  {r['id']:28} {r['verdict']:8} " + " ".join(f"{k}={v[1]}" for k, v in r["per_format"].items())
-        )
-    return 0
+    return print_layer_report(doc, measure(doc), a, 28, lambda m: m.strip()[-56:])
 
 
 if __name__ == "__main__":

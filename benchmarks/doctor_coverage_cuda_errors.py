@@ -15,18 +15,13 @@ from __future__ import annotations
 
 import json
 import sys
-from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the shared helper beside it
-from coverage_common import entry_row, generic_ids, judge, print_summary, vocabulary_args  # noqa: E402
+import coverage_common as common  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data" / "cuda_errors.json"
-# catch-alls that say "CUDA (or NCCL) failed here", not why
-# (llamacpp-cuda-init-failed answers every code on the init path with the same list of suspects)
-UMBRELLA = {
-    "llamacpp-cuda-error", "llamacpp-cuda-init-failed", "native-abort", "uncaught-exception", "llamacpp-abort",
-}  # fmt: skip
+UMBRELLA = common.BACKEND_UMBRELLA  # catch-alls that say "the backend failed here", not why
 # Codes a vLLM / llama.cpp user on their own GPU box cannot plausibly meet (left without a family), and why
 SKIPPED = {
     **dict.fromkeys(
@@ -99,17 +94,17 @@ def formats_for(doc: dict, entry: dict) -> list[dict]:
 
 def measure(doc: dict) -> list[dict]:
     """One row per entry: its verdict and family in each format, and the worst verdict over them."""
-    generic = generic_ids(UMBRELLA)
+    generic = common.generic_ids(UMBRELLA)
     init_formats = {f["id"] for f in doc["formats"] if f.get("path") == "init"}
     rows = []
     for e in doc["entries"]:
-        per = {f["id"]: judge(render(f, e), generic) for f in formats_for(doc, e)}
-        rows.append(entry_row(e, per, skipped(e), counted=set(per) - init_formats))
+        per = {f["id"]: common.judge(render(f, e), generic) for f in formats_for(doc, e)}
+        rows.append(common.entry_row(e, per, skipped(e), counted=set(per) - init_formats))
     return rows
 
 
 def main(argv: list[str] | None = None) -> int:
-    a = vocabulary_args(__doc__.splitlines()[0], 200, argv)
+    a = common.vocabulary_args(__doc__.splitlines()[0], 200, argv)
     doc = json.loads(DATA.read_text())
     rows = measure(doc)
     if a.json:
@@ -120,18 +115,9 @@ def main(argv: list[str] | None = None) -> int:
     print(
         "named: a specific cause; symptom: a family that says where to look; generic: a catch-all or the bare exception"
     )
-    print(
-        f"{'format':22} {'n':>4} {'named':>6} {'symptom':>8} {'generic':>8} {'none':>5}  named%  named+symptom%"
-    )
-    for f in doc["formats"]:
-        c = Counter(r["per_format"][f["id"]][0] for r in rows if f["id"] in r["per_format"])
-        n = sum(c.values()) or 1
-        print(
-            f"{f['id']:22} {sum(c.values()):4} {c['named']:6} {c['symptom']:8} {c['generic']:8} {c['none']:5}"
-            f"  {100 * c['named'] / n:5.1f}  {100 * (c['named'] + c['symptom']) / n:5.1f}"
-        )
+    common.print_format_table(doc, rows, 22)
     print("entries, by their worst format (init-path formats apart):")
-    uncovered = print_summary(rows, "lib", ("cudart", "nccl"))
+    uncovered = common.print_summary(rows, "lib", ("cudart", "nccl"))
     print(
         f"\nplausible entries without a family in some format ({min(a.uncovered, len(uncovered))} of {len(uncovered)}):"
     )

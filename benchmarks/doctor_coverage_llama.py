@@ -32,6 +32,7 @@ AREAS = (
 UMBRELLA = {
     "llamacpp-load-failed", "llamacpp-context-failed", "llamacpp-assert", "native-abort", "uncaught-exception",
     "router-config-invalid",
+    "llamacpp-feature-defect",  # a reading of where the check failed (its file's feature), not a family's wording
 }  # fmt: skip
 FAILS = ("error", "throw", "abort")  # what stops a start or a request; warnings and asserts apart
 C_SPEC = re.compile(r"%(?:%|[-+ #0]*(?:\d+|\*)?(?:\.(?:\d+|\*))?(?:hh|h|ll|l|z|j|t|L)?([diouxXeEfgGcspn]))")

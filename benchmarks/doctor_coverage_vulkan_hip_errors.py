@@ -17,19 +17,15 @@ from __future__ import annotations
 
 import json
 import sys
-from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the shared helper beside it
-from coverage_common import classify, entry_row, generic_ids, judge, print_summary, vocabulary_args  # noqa: E402
+import coverage_common as common  # noqa: E402
 
 from servebox.doctor.signatures import load_signatures  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data" / "vulkan_hip_errors.json"
-# catch-alls that say "the backend failed here", not why
-UMBRELLA = {
-    "llamacpp-cuda-error", "llamacpp-cuda-init-failed", "native-abort", "uncaught-exception", "llamacpp-abort",
-}  # fmt: skip
+UMBRELLA = common.BACKEND_UMBRELLA  # catch-alls that say "the backend failed here", not why
 _WSI = "window-system and display results (swapchains, surfaces, full-screen): ggml-vulkan draws nothing"
 _VIDEO = "Vulkan video decode/encode results: ggml-vulkan runs compute shaders only"
 _GFX = "textures, graphics interop and mapped arrays: APIs the engines do not call"
@@ -82,7 +78,7 @@ def render(fmt: dict, entry: dict) -> str:
 def judge_note(text: str, generic: set[str], notes: set[str]) -> tuple[str, str]:
     """For a harmless line (`expect` "note"): 'named' when a note family explains it and nothing fails, else
     'none' when doctor is silent and 'generic' when it blames the line."""
-    verdict, fam = classify(text, generic)
+    verdict, fam = common.classify(text, generic)
     if fam in notes:
         return "named", fam
     return ("none", fam) if verdict == "none" else ("generic", fam)
@@ -90,7 +86,7 @@ def judge_note(text: str, generic: set[str], notes: set[str]) -> tuple[str, str]
 
 def measure(doc: dict) -> list[dict]:
     """One row per entry: its verdict and family in each format of its library, and the worst over them."""
-    generic = generic_ids(UMBRELLA)
+    generic = common.generic_ids(UMBRELLA)
     notes = {s.id for s in load_signatures() if s.role == "note"}
     init_formats = {f["id"] for f in doc["formats"] if f.get("path") == "init"}
     rows = []
@@ -101,15 +97,15 @@ def measure(doc: dict) -> list[dict]:
         if e.get("expect") == "note":
             per = {f["id"]: judge_note(render(f, e), generic, notes) for f in fmts}
         else:
-            per = {f["id"]: judge(render(f, e), generic) for f in fmts}
+            per = {f["id"]: common.judge(render(f, e), generic) for f in fmts}
         rows.append(
-            entry_row(e, per, SKIPPED.get((e["lib"], e["code"]), ""), counted=set(per) - init_formats)
+            common.entry_row(e, per, SKIPPED.get((e["lib"], e["code"]), ""), counted=set(per) - init_formats)
         )
     return rows
 
 
 def main(argv: list[str] | None = None) -> int:
-    a = vocabulary_args(__doc__.splitlines()[0], 200, argv)
+    a = common.vocabulary_args(__doc__.splitlines()[0], 200, argv)
     doc = json.loads(DATA.read_text())
     rows = measure(doc)
     if a.json:
@@ -120,14 +116,9 @@ def main(argv: list[str] | None = None) -> int:
     print(
         "named: a specific cause; symptom: a family that says where to look; generic: a catch-all or bare exception"
     )
-    print(f"{'format':20} {'n':>4} {'named':>6} {'symptom':>8} {'generic':>8} {'none':>5}")
-    for f in doc["formats"]:
-        c = Counter(r["per_format"][f["id"]][0] for r in rows if f["id"] in r["per_format"])
-        print(
-            f"{f['id']:20} {sum(c.values()):4} {c['named']:6} {c['symptom']:8} {c['generic']:8} {c['none']:5}"
-        )
+    common.print_format_table(doc, rows, 20, shares=False)
     print("entries, by their worst format (init-path format apart):")
-    uncovered = print_summary(rows, "lib", ("vulkan", "hip", "hsa", "ur", "lines"))
+    uncovered = common.print_summary(rows, "lib", ("vulkan", "hip", "hsa", "ur", "lines"))
     print(f"\nplausible entries without a family in some format ({len(uncovered)}):")
     for r in uncovered[: a.uncovered]:
         fams = " ".join(

@@ -696,7 +696,11 @@ def test_a_killed_core_yields_to_the_exception_it_raised():
         + API + "WARNING 12-03 10:00:01 [core_client.py:817] [shutdown] MPClient: engine core exited unexpectedly; starting cleanup\n"
     )  # fmt: skip
     r = run(log)
-    assert r.diagnoses[0].id == "uncaught-exception"
+    # the raised exception leads: itself, or (resemblance.py, stop 25) a family its words resemble, at <= 0.50,
+    # with the bare exception right below
+    ids = [d.id for d in r.diagnoses]
+    first = 1 if r.diagnoses[0].confidence_kind == "resemblance" else 0
+    assert ids[first] == "uncaught-exception" and r.diagnoses[0].confidence < CONFIDENT
     killed = next(d for d in r.diagnoses if d.id == "engine-core-killed")
     assert killed.role == "symptom" and killed.confidence < CONFIDENT
     alone = run(log.split("\n", 3)[3])

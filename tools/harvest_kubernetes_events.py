@@ -52,7 +52,91 @@ SOURCES = {
 }
 
 E = "  Warning  {reason:<22} 12s (x4 over 2m)  {src:<17} {msg}"
-# (group, reason, STATUS word or None, the format as printed, a filled example, source key)
+HEALTH = 'Get "http://10.244.1.7:8000/health": '
+PROBE_ERRORS = {
+    "connection refused": HEALTH + "dial tcp 10.244.1.7:8000: connect: connection refused",
+    "Client.Timeout": HEALTH + "context deadline exceeded (Client.Timeout exceeded while awaiting headers)",
+}
+
+
+# The builders below hold what a family of entries shares (the printed text around the varying part), so each
+# row says only what differs; a row is (group, reason, STATUS word or None, the format as printed, a filled
+# example, source key).
+def terminated(reason: str, code: str, fmt_code: str, status: str | None = None, before: str = "") -> tuple:
+    """A container's lastState block as `kubectl describe pod` prints it (not an event)."""
+    block = f"    Last State:     Terminated\n      Reason:       {reason}\n      Exit Code:    {code}"
+    fmt = f"Last State: Terminated / Reason: {reason} / Exit Code: {fmt_code}"
+    return ("container", reason, status or reason, fmt, before + block, "cri")
+
+
+def config_error(fmt: str, example: str) -> tuple:
+    reason = "CreateContainerConfigError"
+    return ("container", reason, reason, fmt, example, "kubelet_pods.go")
+
+
+def probe_failed(probe: str, error: str) -> tuple:
+    """An Unhealthy event for a probe whose GET got no answer (error: a PROBE_ERRORS key)."""
+    fmt = f"{probe} probe failed: %s ({error})"
+    return ("probe", "Unhealthy", None, fmt, f"{probe} probe failed: {PROBE_ERRORS[error]}", "prober.go")
+
+
+def probe_status(probe: str, code: int) -> tuple:
+    text = f"{probe} probe failed: HTTP probe failed with statuscode: "
+    return ("probe", "Unhealthy", None, text + "%d", f"{text}{code}", "http.go")
+
+
+def probe_killing(probe: str) -> tuple:
+    text = "Container {} failed " + probe + " probe, will be restarted"
+    return ("probe", "Killing", None, text.format("%s"), text.format("vllm"), "worker.go")
+
+
+def unschedulable(why_fmt: str, nodes: int, why: str, preemption: str = "", src: str = "fit.go") -> tuple:
+    """A FailedScheduling event: the scheduler's FitError, with its preemption verdict where the thread shows one."""
+    example = f"0/{nodes} nodes are available: {why}"
+    if preemption:
+        example += f" preemption: 0/{nodes} nodes are available: {nodes} {preemption}"
+    return ("scheduling", "FailedScheduling", "Pending", f"0/%v nodes are available: {why_fmt}", example, src)
+
+
+def insufficient(resource: str, nodes: int, preemption: str = "") -> tuple:
+    why = f"Insufficient {resource}."
+    return unschedulable(f"%v {why}", nodes, f"{nodes} {why}", preemption)
+
+
+NO_VICTIMS = "No preemption victims found for incoming pod."
+NOT_HELPFUL = "Preemption is not helpful for scheduling."
+
+
+def pull_failed(why: str, image: str, code: str, error: str) -> tuple:
+    """An ErrImagePull event: containerd's 'failed to pull and unpack image' around the registry's answer."""
+    # containerd names a Docker Hub image in full (docker.io/...); a registry host stays as given
+    ref = image if image.startswith("nvcr.io/") else f"docker.io/{image}"
+    example = (
+        f'Failed to pull image "{image}": rpc error: code = {code} desc = failed to pull and unpack image '
+        f'"{ref}": {error.format(ref=ref)}'
+    )
+    fmt = f'Failed to pull image "%s": %s ({why})'
+    return ("image", "Failed", "ErrImagePull", fmt, example, "images/types.go")
+
+
+def evicted(fmt: str, example: str) -> tuple:
+    return ("eviction", "Evicted", "Evicted", fmt, example, "eviction/helpers.go")
+
+
+def node_low(resource: str, threshold: str, available: str, using: str, request: str) -> tuple:
+    """The eviction manager's nodeLowMessageFmt with the container it picked."""
+    example = (
+        f"The node was low on resource: {resource}. Threshold quantity: {threshold}, available: {available}. "
+        f"Container vllm was using {using}, request is {request}, has larger consumption of {resource}."
+    )
+    return evicted(f"The node was low on resource: %v. ({resource})", example)
+
+
+def mount_failed(fmt: str, example: str) -> tuple:
+    return ("volume", "FailedMount", "ContainerCreating", fmt, example, "volumemanager")
+
+
+RESOLVE = 'failed to resolve reference "{ref}": '
 RAW = [
     ("container", "BackOff", "CrashLoopBackOff", "Back-off restarting failed container %s in pod %s",
      "Back-off restarting failed container vllm in pod vllm-7d9c6b5f4-x2kqp_default(4b1f0c2e-1d3a-4c55-9e0f-2a7b9c1d3e5f)",
@@ -60,97 +144,56 @@ RAW = [
     ("container", "CrashLoopBackOff", "CrashLoopBackOff", "back-off %s restarting failed container=%s pod=%s",
      "back-off 5m0s restarting failed container=vllm pod=vllm-7d9c6b5f4-x2kqp_default(4b1f0c2e)",
      "kuberuntime_container.go"),
-    ("container", "OOMKilled", "OOMKilled", "Last State: Terminated / Reason: OOMKilled / Exit Code: 137",
-     "    Last State:     Terminated\n      Reason:       OOMKilled\n      Exit Code:    137", "cri"),
-    ("container", "Error", "Error", "Last State: Terminated / Reason: Error / Exit Code: %d",
-     "    Last State:     Terminated\n      Reason:       Error\n      Exit Code:    1", "cri"),
+    terminated("OOMKilled", "137", "137"),
+    terminated("Error", "1", "%d"),
     ("container", "ContainerCannotRun", "ContainerCannotRun", "Reason: ContainerCannotRun / Message: %s",
      "      Reason:       ContainerCannotRun\n      Message:      failed to create task for container: "
      "OCI runtime create failed: exec: \"vllm\": executable file not found in $PATH", "cri"),
     ("container", "Failed", "RunContainerError", "Error: failed to create containerd task: %s",
      "Error: failed to create containerd task: failed to create shim task: OCI runtime create failed: "
      "exec: \"vllm\": executable file not found in $PATH: unknown", "kuberuntime_container.go"),
-    ("container", "CreateContainerConfigError", "CreateContainerConfigError", "Error: secret %q not found",
-     'Error: secret "hf-token" not found', "kubelet_pods.go"),
-    ("container", "CreateContainerConfigError", "CreateContainerConfigError",
-     "Error: couldn't find key %v in Secret %v/%v", "Error: couldn't find key HF_TOKEN in Secret default/hf-token",
-     "kubelet_pods.go"),
-    ("container", "CreateContainerConfigError", "CreateContainerConfigError", "Error: configmap %q not found",
-     'Error: configmap "vllm-config" not found', "kubelet_pods.go"),
-    ("probe", "Unhealthy", None, "Liveness probe failed: %s (connection refused)",
-     'Liveness probe failed: Get "http://10.244.1.7:8000/health": dial tcp 10.244.1.7:8000: connect: connection refused',
-     "prober.go"),
-    ("probe", "Unhealthy", None, "Liveness probe failed: %s (Client.Timeout)",
-     'Liveness probe failed: Get "http://10.244.1.7:8000/health": context deadline exceeded '
-     "(Client.Timeout exceeded while awaiting headers)", "prober.go"),
-    ("probe", "Unhealthy", None, "Liveness probe failed: HTTP probe failed with statuscode: %d",
-     "Liveness probe failed: HTTP probe failed with statuscode: 503", "http.go"),
-    ("probe", "Unhealthy", None, "Readiness probe failed: %s (connection refused)",
-     'Readiness probe failed: Get "http://10.244.1.7:8000/health": dial tcp 10.244.1.7:8000: connect: connection refused',
-     "prober.go"),
-    ("probe", "Unhealthy", None, "Readiness probe failed: HTTP probe failed with statuscode: %d",
-     "Readiness probe failed: HTTP probe failed with statuscode: 503", "http.go"),
-    ("probe", "Unhealthy", None, "Startup probe failed: %s (connection refused)",
-     'Startup probe failed: Get "http://10.244.1.7:8000/health": dial tcp 10.244.1.7:8000: connect: connection refused',
-     "prober.go"),
-    ("probe", "Unhealthy", None, "Startup probe failed: %s (Client.Timeout)",
-     'Startup probe failed: Get "http://10.244.1.7:8000/health": context deadline exceeded '
-     "(Client.Timeout exceeded while awaiting headers)", "prober.go"),
+    config_error("Error: secret %q not found", 'Error: secret "hf-token" not found'),
+    config_error("Error: couldn't find key %v in Secret %v/%v", "Error: couldn't find key HF_TOKEN in Secret default/hf-token"),
+    config_error("Error: configmap %q not found", 'Error: configmap "vllm-config" not found'),
+    probe_failed("Liveness", "connection refused"),
+    probe_failed("Liveness", "Client.Timeout"),
+    probe_status("Liveness", 503),
+    probe_failed("Readiness", "connection refused"),
+    probe_status("Readiness", 503),
+    probe_failed("Startup", "connection refused"),
+    probe_failed("Startup", "Client.Timeout"),
     ("probe", "Unhealthy", None, "Liveness probe errored: %v",
      "Liveness probe errored: rpc error: code = Unknown desc = failed to exec in container: container is in "
      "CONTAINER_EXITED state", "prober.go"),
-    ("probe", "Killing", None, "Container %s failed liveness probe, will be restarted",
-     "Container vllm failed liveness probe, will be restarted", "worker.go"),
-    ("probe", "Killing", None, "Container %s failed startup probe, will be restarted",
-     "Container vllm failed startup probe, will be restarted", "worker.go"),
-    ("scheduling", "FailedScheduling", "Pending", "0/%v nodes are available: %v Insufficient nvidia.com/gpu.",
-     "0/3 nodes are available: 3 Insufficient nvidia.com/gpu. preemption: 0/3 nodes are available: "
-     "3 No preemption victims found for incoming pod.", "fit.go"),
-    ("scheduling", "FailedScheduling", "Pending", "0/%v nodes are available: %v Insufficient memory.",
-     "0/2 nodes are available: 2 Insufficient memory. preemption: 0/2 nodes are available: "
-     "2 No preemption victims found for incoming pod.", "fit.go"),
-    ("scheduling", "FailedScheduling", "Pending", "0/%v nodes are available: %v Insufficient cpu.",
-     "0/2 nodes are available: 2 Insufficient cpu.", "fit.go"),
-    ("scheduling", "FailedScheduling", "Pending", "0/%v nodes are available: %v Insufficient ephemeral-storage.",
-     "0/2 nodes are available: 2 Insufficient ephemeral-storage.", "fit.go"),
-    ("scheduling", "FailedScheduling", "Pending",
-     "0/%v nodes are available: %v node(s) had untolerated taint {%s}.",
-     "0/1 nodes are available: 1 node(s) had untolerated taint {nvidia.com/gpu: present}.", "fit.go"),
-    ("scheduling", "FailedScheduling", "Pending",
-     "0/%v nodes are available: pod has unbound immediate PersistentVolumeClaims.",
-     "0/1 nodes are available: pod has unbound immediate PersistentVolumeClaims. preemption: 0/1 nodes are "
-     "available: 1 Preemption is not helpful for scheduling.", "fit.go"),
-    ("scheduling", "FailedScheduling", "Pending",
-     "0/%v nodes are available: %v node(s) didn't match Pod's node affinity/selector.",
-     "0/3 nodes are available: 3 node(s) didn't match Pod's node affinity/selector. preemption: 0/3 nodes are "
-     "available: 3 Preemption is not helpful for scheduling.", "nodeaffinity"),
+    probe_killing("liveness"),
+    probe_killing("startup"),
+    insufficient("nvidia.com/gpu", 3, NO_VICTIMS),
+    insufficient("memory", 2, NO_VICTIMS),
+    insufficient("cpu", 2),
+    insufficient("ephemeral-storage", 2),
+    unschedulable("%v node(s) had untolerated taint {%s}.", 1, "1 node(s) had untolerated taint {nvidia.com/gpu: present}."),
+    unschedulable("pod has unbound immediate PersistentVolumeClaims.", 1,
+                  "pod has unbound immediate PersistentVolumeClaims.", NOT_HELPFUL),
+    unschedulable("%v node(s) didn't match Pod's node affinity/selector.", 3,
+                  "3 node(s) didn't match Pod's node affinity/selector.", NOT_HELPFUL, "nodeaffinity"),
     ("scheduling", "Preempted", None, "Preempted by pod %v on node %v",
      "Preempted by pod 6f0b2c1e-8a4d-4e2f-9c3b-1d2e3f4a5b6c on node gpu-node-1", "preemption"),
-    ("container", "Completed", "CrashLoopBackOff", "Last State: Terminated / Reason: Completed / Exit Code: 0",
-     "    State:          Waiting\n      Reason:       CrashLoopBackOff\n    Last State:     Terminated\n"
-     "      Reason:       Completed\n      Exit Code:    0", "cri"),
+    terminated("Completed", "0", "0", "CrashLoopBackOff",
+               "    State:          Waiting\n      Reason:       CrashLoopBackOff\n"),
     ("pod", "NetworkNotReady", "ContainerCreating", "network is not ready: %v",
      "network is not ready: container runtime network not ready: NetworkReady=false "
      "reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized", "kubelet.go"),
-    ("image", "Failed", "ErrImagePull", 'Failed to pull image "%s": %s (not found)',
-     'Failed to pull image "vllm/vllm-openai:v0.99.0": rpc error: code = NotFound desc = failed to pull and '
-     'unpack image "docker.io/vllm/vllm-openai:v0.99.0": failed to resolve reference '
-     '"docker.io/vllm/vllm-openai:v0.99.0": docker.io/vllm/vllm-openai:v0.99.0: not found', "images/types.go"),
-    ("image", "Failed", "ErrImagePull", 'Failed to pull image "%s": %s (unauthorized)',
-     'Failed to pull image "nvcr.io/nim/meta/llama3-8b-instruct:1.0.0": rpc error: code = Unknown desc = failed '
-     'to pull and unpack image "nvcr.io/nim/meta/llama3-8b-instruct:1.0.0": failed to resolve reference '
-     '"nvcr.io/nim/meta/llama3-8b-instruct:1.0.0": failed to authorize: failed to fetch anonymous token: '
-     "unexpected status: 401 Unauthorized", "images/types.go"),
-    ("image", "Failed", "ErrImagePull", 'Failed to pull image "%s": %s (toomanyrequests)',
-     'Failed to pull image "vllm/vllm-openai:latest": rpc error: code = Unknown desc = failed to pull and unpack '
-     'image "docker.io/vllm/vllm-openai:latest": failed to copy: httpReadSeeker: failed open: unexpected status '
-     "code https://registry-1.docker.io/v2/vllm/vllm-openai/manifests/sha256:5a1b: 429 Too Many Requests - "
-     "Server message: toomanyrequests: You have reached your pull rate limit.", "images/types.go"),
-    ("image", "Failed", "ErrImagePull", 'Failed to pull image "%s": %s (no space left on device)',
-     'Failed to pull image "vllm/vllm-openai:latest": rpc error: code = Unknown desc = failed to pull and unpack '
-     'image "docker.io/vllm/vllm-openai:latest": failed to extract layer sha256:9f2c: write /var/lib/containerd/'
-     "io.containerd.snapshotter.v1.overlayfs/snapshots/412/fs/usr/local/lib/python3.12/dist-packages/torch/lib/"
-     "libtorch_cuda.so: no space left on device: unknown", "images/types.go"),
+    pull_failed("not found", "vllm/vllm-openai:v0.99.0", "NotFound", RESOLVE + "{ref}: not found"),
+    pull_failed("unauthorized", "nvcr.io/nim/meta/llama3-8b-instruct:1.0.0", "Unknown",
+                RESOLVE + "failed to authorize: failed to fetch anonymous token: unexpected status: 401 Unauthorized"),
+    pull_failed("toomanyrequests", "vllm/vllm-openai:latest", "Unknown",
+                "failed to copy: httpReadSeeker: failed open: unexpected status code "
+                "https://registry-1.docker.io/v2/vllm/vllm-openai/manifests/sha256:5a1b: 429 Too Many Requests - "
+                "Server message: toomanyrequests: You have reached your pull rate limit."),
+    pull_failed("no space left on device", "vllm/vllm-openai:latest", "Unknown",
+                "failed to extract layer sha256:9f2c: write /var/lib/containerd/"
+                "io.containerd.snapshotter.v1.overlayfs/snapshots/412/fs/usr/local/lib/python3.12/dist-packages/"
+                "torch/lib/libtorch_cuda.so: no space left on device: unknown"),
     ("image", "Failed", "ImagePullBackOff", "Error: ImagePullBackOff", "Error: ImagePullBackOff", "images/types.go"),
     ("image", "BackOff", "ImagePullBackOff", 'Back-off pulling image "%s"',
      'Back-off pulling image "vllm/vllm-openai:v0.99.0"', "images/types.go"),
@@ -161,20 +204,14 @@ RAW = [
     ("image", "InspectFailed", "InvalidImageName", 'Failed to apply default image tag "%s": %v',
      'Failed to apply default image tag "ghcr.io/ggml-org/llama.cpp:server cuda": couldn\'t parse image name '
      '"ghcr.io/ggml-org/llama.cpp:server cuda": invalid reference format', "images/types.go"),
-    ("eviction", "Evicted", "Evicted", "The node was low on resource: %v. (ephemeral-storage)",
-     "The node was low on resource: ephemeral-storage. Threshold quantity: 10Gi, available: 8Gi. Container vllm "
-     "was using 52Gi, request is 0, has larger consumption of ephemeral-storage.", "eviction/helpers.go"),
-    ("eviction", "Evicted", "Evicted", "The node was low on resource: %v. (memory)",
-     "The node was low on resource: memory. Threshold quantity: 100Mi, available: 62Mi. Container vllm was using "
-     "58Gi, request is 16Gi, has larger consumption of memory.", "eviction/helpers.go"),
-    ("eviction", "Evicted", "Evicted", "Container %s exceeded its local ephemeral storage limit %q.",
-     'Container vllm exceeded its local ephemeral storage limit "20Gi". ', "eviction/helpers.go"),
-    ("eviction", "Evicted", "Evicted", "Pod ephemeral local storage usage exceeds the total limit of containers %s.",
-     "Pod ephemeral local storage usage exceeds the total limit of containers 20Gi. ", "eviction/helpers.go"),
-    ("eviction", "Evicted", "Evicted", 'Usage of EmptyDir volume "%s" exceeds the limit "%s".',
-     'Usage of EmptyDir volume "dshm" exceeds the limit "16Gi". ', "eviction/helpers.go"),
-    ("eviction", "Evicted", "Evicted", "The node had condition: %v.",
-     "The node had condition: [DiskPressure]. ", "eviction/helpers.go"),
+    node_low("ephemeral-storage", "10Gi", "8Gi", "52Gi", "0"),
+    node_low("memory", "100Mi", "62Mi", "58Gi", "16Gi"),
+    evicted("Container %s exceeded its local ephemeral storage limit %q.",
+            'Container vllm exceeded its local ephemeral storage limit "20Gi". '),
+    evicted("Pod ephemeral local storage usage exceeds the total limit of containers %s.",
+            "Pod ephemeral local storage usage exceeds the total limit of containers 20Gi. "),
+    evicted('Usage of EmptyDir volume "%s" exceeds the limit "%s".', 'Usage of EmptyDir volume "dshm" exceeds the limit "16Gi". '),
+    evicted("The node had condition: %v.", "The node had condition: [DiskPressure]. "),
     ("pod", "DeadlineExceeded", "DeadlineExceeded", "Pod was active on the node longer than the specified deadline",
      "Pod was active on the node longer than the specified deadline", "active_deadline.go"),
     ("pod", "SandboxChanged", None, "Pod sandbox changed, it will be killed and re-created.",
@@ -182,16 +219,14 @@ RAW = [
     ("pod", "FailedCreatePodSandBox", "ContainerCreating", "Failed to create pod sandbox: %v",
      'Failed to create pod sandbox: rpc error: code = Unknown desc = failed to get sandbox runtime: no runtime '
      'for "nvidia" is configured', "kuberuntime_manager.go"),
-    ("volume", "FailedMount", "ContainerCreating",
-     "MountVolume.SetUp failed for volume %q : %v",
-     'MountVolume.SetUp failed for volume "models" : mount failed: exit status 32', "volumemanager"),
-    ("volume", "FailedMount", "ContainerCreating",
-     "Unable to attach or mount volumes: unmounted volumes=[%v], unattached volumes=[%v]: timed out waiting "
-     "for the condition",
-     "Unable to attach or mount volumes: unmounted volumes=[models], unattached volumes=[models dshm "
-     "kube-api-access-7xk2p]: timed out waiting for the condition", "volumemanager"),
-    ("volume", "FailedMount", "ContainerCreating", 'MountVolume.SetUp failed for volume %q : secret %q not found',
-     'MountVolume.SetUp failed for volume "hf-token" : secret "hf-token" not found', "volumemanager"),
+    mount_failed("MountVolume.SetUp failed for volume %q : %v",
+                 'MountVolume.SetUp failed for volume "models" : mount failed: exit status 32'),
+    mount_failed("Unable to attach or mount volumes: unmounted volumes=[%v], unattached volumes=[%v]: timed out "
+                 "waiting for the condition",
+                 "Unable to attach or mount volumes: unmounted volumes=[models], unattached volumes=[models dshm "
+                 "kube-api-access-7xk2p]: timed out waiting for the condition"),
+    mount_failed("MountVolume.SetUp failed for volume %q : secret %q not found",
+                 'MountVolume.SetUp failed for volume "hf-token" : secret "hf-token" not found'),
     ("gpu", "UnexpectedAdmissionError", "UnexpectedAdmissionError",
      "Allocate failed due to %v, which is unexpected",
      "Allocate failed due to requested number of devices unavailable for nvidia.com/gpu. Requested: 1, "

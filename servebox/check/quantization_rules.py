@@ -4,18 +4,6 @@ from __future__ import annotations
 
 from servebox.check.context import Context, Finding, finding, module_dims
 
-ROW_PARALLEL_SUFFIXES = (
-    "o_proj",
-    "down_proj",
-    "out_proj",
-    "attn.proj",
-    "linear_fc2",
-    "w2",
-    "fc2",
-    "dense_4h_to_h",
-    "wo",
-)
-
 
 def rule_quant_capability(ctx: Context) -> list[Finding]:
     q = ctx.ckpt.facts.quantization

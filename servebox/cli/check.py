@@ -4,28 +4,20 @@ from __future__ import annotations
 
 import typer
 
+from servebox.cli import options
 from servebox.cli.app import JSON_OPTION, app, emit_json, out
-from servebox.cli.options import (
-    ENV_OPTION,
-    FROM_COMMAND_OPTION,
-    GPU_OPTION,
-    GPUS_PER_NODE_OPTION,
-    NODES_OPTION,
-    SOURCE_ARGUMENT,
-    engine_flags,
-)
 from servebox.errors import InputError
 
 
-@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+@app.command(context_settings=options.TRAILING_ENGINE_FLAGS)
 def check(
     ctx: typer.Context,
-    source: str = SOURCE_ARGUMENT,
-    gpu: str = GPU_OPTION,
+    source: str = options.SOURCE_ARGUMENT,
+    gpu: str = options.GPU_OPTION,
     engine_profile: str = typer.Option(
         "vllm-0.32", "--engine-profile", help="Engine build: vllm-0.32, 1cat-vllm-1.5-volta."
     ),
-    from_command: str = FROM_COMMAND_OPTION,
+    from_command: str = options.FROM_COMMAND_OPTION,
     metadata_only: bool = typer.Option(
         False,
         "--metadata-only",
@@ -34,9 +26,9 @@ def check(
     env_forces_marlin: bool = typer.Option(
         False, "--env-forces-marlin", help="The engine's environment forces the marlin kernel."
     ),
-    nodes: int = NODES_OPTION,
-    gpus_per_node: int = GPUS_PER_NODE_OPTION,
-    env: list[str] = ENV_OPTION,
+    nodes: int = options.NODES_OPTION,
+    gpus_per_node: int = options.GPUS_PER_NODE_OPTION,
+    env: list[str] = options.ENV_OPTION,
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Will this checkpoint load and behave on this engine build and GPU? Findings with evidence; exit 1 on any error.
@@ -48,18 +40,15 @@ def check(
 
         return check_llamacpp(source, ctx.args, gpu, as_json)
     from servebox.check import load_engine_rules, run_check
-    from servebox.checkpoint.facts import load_checkpoint
     from servebox.hardware import get_gpu
 
-    flags, rest, source = engine_flags("check", source, ctx.args, from_command, (nodes, gpus_per_node, env))
+    flags, rest, source = options.engine_flags(
+        "check", source, ctx.args, from_command, (nodes, gpus_per_node, env)
+    )
     if not gpu:
         raise InputError("check", "--gpu", "name a GPU (e.g. --gpu v100-32gb)")
     device, rules = get_gpu(gpu), load_engine_rules(engine_profile)
-    ckpt = load_checkpoint(source)
-    if ckpt.facts.kind != "safetensors":
-        raise InputError(
-            source, None, "check models vLLM on safetensors checkpoints; GGUF checks are not implemented"
-        )
+    ckpt = options.load_safetensors("check", source, "GGUF checks are not implemented")
     report = run_check(ckpt, flags, device, rules, rest, metadata_only, env_forces_marlin)
     if as_json:
         emit_json(report.model_dump(mode="json"))

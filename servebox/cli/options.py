@@ -6,11 +6,18 @@ follow SOURCE like any serve flag; --nodes / --gpus-per-node / --env say what vL
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import typer
 
 from servebox.engines.vllm.flags import ServeFlags, parse_command, parse_env, parse_flags
 from servebox.errors import InputError
 
+if TYPE_CHECKING:
+    from servebox.checkpoint.facts import Checkpoint
+
+# the verb's context: any serve flag may follow SOURCE (click passes the ones it does not know on in ctx.args)
+TRAILING_ENGINE_FLAGS = {"allow_extra_args": True, "ignore_unknown_options": True}
 SOURCE_ARGUMENT = typer.Argument(
     None, help="Checkpoint directory or hub repo id; may come from --from-command instead."
 )
@@ -56,3 +63,14 @@ def engine_flags(
     if not source:
         raise InputError(verb, "SOURCE", "name a checkpoint (or give --from-command with a model)")
     return flags, rest, source
+
+
+def load_safetensors(verb: str, source: str, gguf_note: str, with_template: bool = True) -> Checkpoint:
+    """The checkpoint at SOURCE, refused unless it is safetensors: `plan` and `check` model vLLM on those only
+    (`gguf_note` says so in the verb's words, e.g. "GGUF planning is not implemented")."""
+    from servebox.checkpoint.facts import load_checkpoint
+
+    ckpt = load_checkpoint(source, with_template=with_template)
+    if ckpt.facts.kind != "safetensors":
+        raise InputError(source, None, f"{verb} models vLLM on safetensors checkpoints; {gguf_note}")
+    return ckpt

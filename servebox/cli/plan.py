@@ -6,25 +6,17 @@ from pathlib import Path
 
 import typer
 
+from servebox.cli import options
 from servebox.cli.app import JSON_OPTION, app, emit_json, out
-from servebox.cli.options import (
-    ENV_OPTION,
-    FROM_COMMAND_OPTION,
-    GPU_OPTION,
-    GPUS_PER_NODE_OPTION,
-    NODES_OPTION,
-    SOURCE_ARGUMENT,
-    engine_flags,
-)
 from servebox.errors import InputError
 from servebox.units import GiB
 
 
-@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+@app.command(context_settings=options.TRAILING_ENGINE_FLAGS)
 def plan(
     ctx: typer.Context,
-    source: str = SOURCE_ARGUMENT,
-    gpu: str = GPU_OPTION,
+    source: str = options.SOURCE_ARGUMENT,
+    gpu: str = options.GPU_OPTION,
     gpu_memory_gib: float = typer.Option(
         None, "--gpu-memory-gib", help="Total GPU memory as torch reports it, instead of --gpu."
     ),
@@ -45,7 +37,7 @@ def plan(
     require_concurrency: str = typer.Option(
         None, "--require-concurrency", help="C@L: exit 1 unless C requests of L tokens fit at once."
     ),
-    from_command: str = FROM_COMMAND_OPTION,
+    from_command: str = options.FROM_COMMAND_OPTION,
     activation_gib: float = typer.Option(
         None, "--activation-gib", help="Measured activation peak, instead of the estimate."
     ),
@@ -74,9 +66,9 @@ def plan(
     compare: tuple[str, str] | None = typer.Option(
         None, "--compare", help="A.json B.json: two `plan --json` files side by side (with --html)."
     ),
-    nodes: int = NODES_OPTION,
-    gpus_per_node: int = GPUS_PER_NODE_OPTION,
-    env: list[str] = ENV_OPTION,
+    nodes: int = options.NODES_OPTION,
+    gpus_per_node: int = options.GPUS_PER_NODE_OPTION,
+    env: list[str] = options.ENV_OPTION,
     as_json: bool = JSON_OPTION,
 ) -> None:
     """What vLLM will log at startup: weights, KV memory, KV tokens, concurrency, the largest context that fits.
@@ -100,23 +92,20 @@ def plan(
                 return None
             return plan_spec(source, as_json)
         return plan_llamacpp(source, ctx.args, gpu, gpu_memory_gib, as_json, explain, calibrate)
-    from servebox.checkpoint.facts import load_checkpoint
     from servebox.engines.vllm.profile import resolve_engine
     from servebox.hardware import custom_gpu, get_gpu
     from servebox.plan import make_plan
 
-    flags, _, source = engine_flags("plan", source, ctx.args, from_command, (nodes, gpus_per_node, env))
+    flags, _, source = options.engine_flags(
+        "plan", source, ctx.args, from_command, (nodes, gpus_per_node, env)
+    )
     if gpu_memory_gib:
         device = custom_gpu(gpu_memory_gib)
     elif gpu:
         device = get_gpu(gpu)
     else:
         raise InputError("plan", "--gpu", "name a GPU (e.g. --gpu h100-80gb) or pass --gpu-memory-gib")
-    ckpt = load_checkpoint(source, with_template=False)
-    if ckpt.facts.kind != "safetensors":
-        raise InputError(
-            source, None, "plan models vLLM on safetensors checkpoints; GGUF planning is not implemented"
-        )
+    ckpt = options.load_safetensors("plan", source, "GGUF planning is not implemented", with_template=False)
     profile, build = resolve_engine(engine_profile, vllm_version)
     if save and not calibrate:
         raise InputError("plan", "--save", "needs --calibrate LOG (the start-up log to learn from)")

@@ -17,7 +17,8 @@ Rules, in order:
 - an exception the engine's logger printed below ERROR (a caught warm-up failure) is never the root;
 - the root exception (the first raised exception that is not a wrapper such as EngineDeadError) is
   always shown; when no cause entry explains it (its line or its text), it is a competing cause, and
-  with no cause entry at all it is the answer: "no known signature: X raised Y at line N";
+  with no cause entry at all it is the answer: "no known signature: X raised Y at line N", below the
+  structural reading of where it was raised when there is one (attribution.py);
 - a non-fatal entry (a warning's wording) whose line is the root exception that ended the program is fatal
   (llama-cpp-python raising llama.cpp's split refusal as a ValueError);
 - two explained causes of different categories, both confident, are shown as competing;
@@ -25,13 +26,19 @@ Rules, in order:
   wordings are too many to list), with its own, lower, confidence;
 - a cause that `unless_seen` names a likelier reason for (seen anywhere in the log) is only a symptom;
 - a refused request (category "requests": the server kept serving) never explains an engine that died:
-  with a fatal cause in the log, request refusals rank below it and do not compete with it.
+  with a fatal cause in the log, request refusals rank below it and do not compete with it;
+- with no cause entry matched at all, the family whose words the root exception (or, with no exception raised, no
+  entry and no asked-for stop, the last lines that say ERROR/FATAL/error:) resembles may be offered at 0.50 (resemblance.py), above the
+  uncaught exception.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from servebox.doctor.attribution import STRUCTURAL, attribute, below_families
+from servebox.doctor.llamacpp_attribution import LLAMA_FEATURE, in_a_feature, refine
+from servebox.doctor.resemblance import answer as resemblance_answer
 from servebox.doctor.triage import Diagnosis, Evidence, Hits, RaisedException, TriageResult
 
 if TYPE_CHECKING:
@@ -59,6 +66,7 @@ def _matched(t: Triage) -> tuple[list[tuple[Signature, Hits]], list[Hits]]:
         and (not sig.requires or t.seen_requirements.intersection(sig.requires))
         and not (hit.weak and sig.hint_requires and not t.seen_requirements.intersection(sig.hint_requires))
         and (sig.same_as is None or _same_value(t, hit, *sig.same_as))
+        and (sig.id != LLAMA_FEATURE or in_a_feature(hit))
     ]
     specific = {p.pattern for sig, _ in found if sig.requires for p in sig.patterns}
     found = [(s, h) for s, h in found if s.requires or not {p.pattern for p in s.patterns} & specific]
@@ -67,7 +75,10 @@ def _matched(t: Triage) -> tuple[list[tuple[Signature, Hits]], list[Hits]]:
     # a catch-all or symptom on only the lines a specific cause explains says nothing more (ENOENT on systemd's
     # namespace line, EAGAIN on llama.cpp's mlock warning)
     explained = {
-        n for s, h in found if s.role == "cause" and not s.generic and not h.weak for n, _ in h.evidence
+        n
+        for s, h in found
+        if s.role == "cause" and not s.generic and not h.weak and s.id != LLAMA_FEATURE  # it only refines
+        for n, _ in h.evidence
     }
     found = [(s, h) for s, h in found if not _only_on(s, h, explained)]
     # a hint hides nothing, unless the context it requires was seen (the flag that makes it this entry's)
@@ -233,7 +244,8 @@ def _weigh_root(diagnoses: list[Diagnosis], causes: list, root: RaisedException 
         return False
     for d, _, _ in causes:
         d.confidence = min(d.confidence, UNEXPLAINED_CAP)
-    diagnoses.append(_exception_diagnosis(root))
+    # who raised it (a plugin outside the engine's stack, one feature's own code) ranks above the bare exception
+    diagnoses.extend(d for d in (attribute(root), _exception_diagnosis(root)) if d is not None)
     return bool(causes)
 
 
@@ -249,9 +261,12 @@ def _verdict(top: Diagnosis | None, competing: bool) -> str:
     if top is None:
         return "no known signature"
     if top.role == "cause":
+        if top.confidence_kind == "resemblance":
+            return "resembles a known cause"
         if competing:
             return "competing causes"
-        return "exception only" if top.id == "uncaught-exception" else "cause found"
+        # a reading of where the exception was raised is an inference about it, not a known cause
+        return "exception only" if top.id in ("uncaught-exception", *STRUCTURAL) else "cause found"
     return "symptoms only" if top.role == "symptom" else "no failure"
 
 
@@ -297,9 +312,12 @@ def rank(t: Triage) -> TriageResult:
         if d.role == "cause" and d.confidence >= CONFIDENT and id(d) not in aside
     }
     competing |= len(confident) > 1
+    if (like := resemblance_answer(t, root, diagnoses)) is not None:
+        diagnoses.append(like)
     diagnoses += _orderly_stop(t, diagnoses)
     order = {"cause": 0, "symptom": 1, "note": 2}
     diagnoses.sort(key=lambda d: (order.get(d.role, 3), id(d) in aside, -d.confidence, d.first_line))
+    diagnoses = refine(below_families(diagnoses))
     verdict = _verdict(diagnoses[0] if diagnoses else None, competing)
     return TriageResult(
         source=t.source,

@@ -141,6 +141,7 @@ def load_signatures() -> tuple[Signature, ...]:
             above=re.compile(e["above"], re.IGNORECASE) if e.get("above") else None,
         )
         for e in knowledge_entries()
+        if e["role"] != "reading"  # attribution.py's answers: listed, never matched by wording
     )
 
 

@@ -38,6 +38,7 @@ PYDANTIC_INPUT = re.compile(r"\s*\[type=\w+, input_value=.*$")
 PATTERN_WINDOW = 640  # patterns see this much before their keyword and twice as much after
 EXCEPTION_LINE_KEPT = 4096  # an exception line longer than this is parsed from its head
 EXCEPTIONS_KEPT = 64
+ENGINE_FRAMES_KEPT = 3
 INCIDENTS_READ = 256  # up's incident lines read back (each names a cause; the first few are enough)
 # a traceback the engine's own logger printed below ERROR (vLLM's logger.warning(..., exc_info=True) of a
 # chat-template warm-up) was caught and logged, not raised out of the process: never the root
@@ -74,6 +75,7 @@ class RaisedException(BaseModel):
     message: str
     classification: str  # configuration, resource, environment, data, engine bug, symptom, warning
     raised_in: str = ""  # the innermost frame's file, when the traceback shows it
+    engine_frames: list[str] = []  # the innermost frames in vLLM's tree (the engine code that called)
     occurrences: int = 1
     handled: bool = False  # printed by the engine's logger below ERROR: caught and logged, not raised
 
@@ -83,7 +85,7 @@ class TriageResult(BaseModel):
     lines: int
     bytes: int
     diagnoses: list[Diagnosis]
-    verdict: str  # "cause found", "competing causes", "exception only", "symptoms only", "no known signature", "no failure"
+    verdict: str  # "cause found", "resembles a known cause", "competing causes", "exception only", "symptoms only", "no known signature", "no failure"
     fatal: bool = False
     exception: RaisedException | None = None  # the root exception, always shown when there is one
     exceptions: list[RaisedException] = []
@@ -264,7 +266,7 @@ class Triage:
             message = " ".join([message, *following])
             self.exception_ends[number] = number + read
         handled = prefix.level in HANDLED_LEVELS
-        frame = lambda: self._frame(chunk, start, prefix.component)  # noqa: E731
+        frame = lambda: self._frame(chunk, start, prefix.component)  # noqa: E731 (looked up only when kept)
         self._record(exc, message, prefix.component, number, frame, handled)
 
     @staticmethod
@@ -284,20 +286,24 @@ class Triage:
         return [t for t in out if t and not t.startswith("For further information")], read
 
     @staticmethod
-    def _frame(chunk: bytes, start: int, component: str) -> str:
+    def _frame(chunk: bytes, start: int, component: str) -> tuple[str, list[str]]:
         """The file of the innermost traceback frame printed above an exception line by the same
-        process (interleaved logs put other processes' lines in between)."""
-        floor, at = max(0, start - 16384), start
-        for _ in range(8):
-            at = chunk.rfind(b'File "', floor, at)
-            if at < 0:
-                return ""
+        process (interleaved logs put other processes' lines in between), and the innermost few in vLLM's
+        tree (the engine's code that called the library that raised: attribution.py)."""
+        floor, at, innermost, engine = max(0, start - 16384), start, "", []
+        for looked in range(16):  # 8 lines to find the innermost frame (as ever), 8 more for the engine's
+            at = chunk.rfind(b'File "', floor, at) if innermost or looked < 8 else -1
+            if at < 0 or len(engine) == ENGINE_FRAMES_KEPT:
+                break
             s, e = _line_at(chunk, at)
             prefix = split_prefix(chunk[s:e].decode("utf-8", "replace"))
             m = FRAME.match(prefix.payload)
             if m and prefix.component == component:
-                return m["file"].split("site-packages/", 1)[-1] + f":{m['line']}"
-        return ""
+                file = m["file"].split("site-packages/", 1)[-1] + f":{m['line']}"
+                innermost = innermost or file
+                if "vllm/" in file:
+                    engine.append(file)
+        return innermost, engine
 
     def _record(
         self, exc: ExceptionLine, message: str, component: str, number: int, frame, handled: bool = False
@@ -312,13 +318,15 @@ class Triage:
         if seen is None and len(self.raised) >= EXCEPTIONS_KEPT:
             return
         kind = "warning" if exc.type.endswith("Warning") or handled else classify(exc)
+        raised_in, engine_frames = frame()
         self.raised[key] = RaisedException(
             line=number,
             component=component,
             type=exc.qualified,
             message=message[:600],
             classification=kind,
-            raised_in=frame(),
+            raised_in=raised_in,
+            engine_frames=engine_frames,
             occurrences=1 + (seen.occurrences if seen is not None else 0),
             handled=handled,
         )

@@ -1,0 +1,227 @@
+"""Who raised it: a root exception no family explains, read from where it was raised.
+
+Two structural readings, both below the confident line (an inference from a file path, never a proof):
+- raised by an installed package that is not part of the engine's own stack (a plugin, a KV connector,
+  a wrapper loaded into vLLM): that package's version does not fit this engine (engine_stack.json, harvested
+  from vLLM's own Requires-Dist by tools/harvest_engine_stack.py);
+- an internal-kind exception (an assertion, an index or key, a shape) raised in vLLM's own code under a path
+  that belongs to one feature: that feature's defect, with the flag that turns it off (engine_features.toml,
+  read from vLLM's source trees);
+- a refusal (ValueError, NotImplementedError, or an internal kind worded as one) raised there: that feature
+  does not support this setup, and its message names what it supports.
+Families that explain the exception always win: ranking.py asks here only when none does.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+
+from servebox.doctor.signatures import knowledge_entries
+from servebox.doctor.triage import Diagnosis, Evidence, RaisedException
+
+THIRD_PARTY = "third-party-package-raised"
+FEATURE = "engine-feature-defect"
+REFUSED = "engine-feature-refused"
+STRUCTURAL = (THIRD_PARTY, FEATURE, REFUSED)
+INSTALLED = re.compile(r"(?:^|/)(?:site|dist)-packages/")
+REMOTE_CODE = "/transformers_modules/"  # a model's own code (trust_remote_code): not a plugin
+NOT_A_PACKAGE = ("<", "/", ".", "~")  # <frozen ...>, <string>, an absolute or relative path: a script
+
+
+@dataclass(frozen=True)
+class Feature:
+    prefix: str
+    feature: str
+    off: str
+    skip: frozenset[str] = frozenset()
+
+
+@lru_cache(maxsize=1)
+def _stack_data() -> dict:
+    return json.loads(resources.files("servebox.doctor").joinpath("engine_stack.json").read_text())
+
+
+def engine_stack() -> frozenset[str]:
+    """Top-level import names of the engine's own stack: vLLM, what it declares, the stdlib."""
+    return frozenset([*_stack_data()["imports"], *_stack_data()["stdlib"]])
+
+
+def _vllm_checkout(path: str) -> str | None:
+    """A frame in a vLLM source checkout (/work/vllm-0.6.3/vllm/lora/x.py) as "vllm/lora/x.py": a vllm/ package
+    in a directory named after vLLM, holding one of vLLM's modules; a directory named vllm inside another
+    project (/VUA/src/vua/vllm/kv_connector_v1.py, lmcache/integration/vllm/) is not vLLM's."""
+    modules, parts = set(_stack_data()["vllm_modules"]), path.split("/")
+    for i in range(1, len(parts) - 2):
+        if (
+            parts[i] == "vllm"
+            and _norm(parts[i - 1]).startswith("vllm")
+            and parts[i + 1].removesuffix(".py") in modules
+        ):
+            return "/".join(parts[i:])
+    return None
+
+
+def _norm(name: str) -> str:
+    return name.lower().replace("-", "_")
+
+
+@lru_cache(maxsize=1)
+def features() -> tuple[
+    tuple[Feature, ...], frozenset[str], re.Pattern[str], re.Pattern[str], tuple[str, ...]
+]:
+    """Feature rows, longest prefix first; the internal exception kinds; the shape wording of a RuntimeError;
+    the wording of a refusal; vLLM's thin wrappers over kernels (skipped when reading the calling frame)."""
+    data = tomllib.loads(resources.files("servebox.doctor").joinpath("engine_features.toml").read_text())
+    rows = [Feature(r["prefix"], r["feature"], r["off"], frozenset(r.get("skip", ()))) for r in data["row"]]
+    rows.sort(key=lambda r: -len(r.prefix.split("{", 1)[0]))
+    internal = data["internal"]
+    types, shape = frozenset(internal["exception_types"]), re.compile(internal["runtime_message"])
+    thin = tuple(internal["thin_wrappers"])
+    return tuple(rows), types, shape, re.compile(internal["refusal_message"]), thin
+
+
+def module_path(raised_in: str) -> tuple[str, bool]:
+    """The frame's file as a package path ("vllm/lora/layers.py"), and whether it was an installed one."""
+    path = raised_in.rsplit(":", 1)[0] if re.search(r":\d+$", raised_in) else raised_in
+    if INSTALLED.search(path):
+        return INSTALLED.split(path)[-1], True
+    if not path.startswith(NOT_A_PACKAGE):
+        return path, True  # triage already cut the path after site-packages/
+    return _vllm_checkout(path) or path, False
+
+
+def _checkout_package(exc: RaisedException, path: str) -> str:
+    """A package run from its source tree (/srv/VUA/src/vua/vllm/kv_connector_v1.py: "vua") counts as loaded into
+    the engine only when vLLM's own code called it (a vLLM frame further out); a model's remote code does not."""
+    called = any(module_path(f)[0].startswith("vllm/") for f in exc.engine_frames)
+    if not called or REMOTE_CODE in path or module_path(exc.raised_in)[0].startswith("vllm/"):
+        return ""
+    parts = path.split("/")
+    if "src" in parts[:-2]:
+        return parts[parts.index("src") + 1]
+    # a repository holding its package: /workspace/LMCache-Ascend/lmcache_ascend/v1/npu_connector.py
+    named = [parts[i + 1] for i in range(len(parts) - 2) if parts[i] and _norm(parts[i]) == parts[i + 1]]
+    if named:
+        return named[0]
+    # a copy of a library of the stack (/root/site/pydantic/..., a Python's own lib/python3.11/importlib/...)
+    return "" if len(parts) < 3 or (engine_stack() - {"vllm"}).intersection(parts[:-1]) else parts[-2]
+
+
+def _third_party(exc: RaisedException, path: str, installed: bool) -> Diagnosis | None:
+    top = path.split("/", 1)[0].removesuffix(".py") if installed else _checkout_package(exc, path)
+    if not top or top in engine_stack() or exc.classification == "resource":
+        return None
+    return _diagnosis(
+        THIRD_PARTY, exc, package=top, exception=f"{exc.type}: {exc.message}", file=exc.raised_in
+    )
+
+
+def _feature(exc: RaisedException, path: str, frame: str) -> Diagnosis | None:
+    rows, internal, shape, refusal, _ = features()
+    short = exc.type.rsplit(".", 1)[-1]
+    if not path.startswith("vllm/"):
+        return None
+    if short in refused_types() or (short in internal and refusal.search(exc.message)):
+        return _refused(exc, path)
+    if short not in internal:
+        return None
+    if short == "RuntimeError" and not shape.search(exc.message):
+        return None
+    row, name = _row(rows, path)
+    if row is None:
+        return None
+    feature, off = row.feature.replace("{name}", name), row.off.replace("{name}", name)
+    where = frame.rsplit("/", 1)[-1] + ("" if frame == exc.raised_in else f", raised in {exc.raised_in}")
+    exception = f"{short}: {exc.message[:200]}"
+    return _diagnosis(FEATURE, exc, feature=feature, off=off, exception=exception, file=where)
+
+
+@lru_cache(maxsize=1)
+def refused_types() -> frozenset[str]:
+    """The kinds of exception a feature's code raises to refuse a setup (engine_features.toml [refused])."""
+    data = tomllib.loads(resources.files("servebox.doctor").joinpath("engine_features.toml").read_text())
+    return frozenset(data["refused"]["exception_types"])
+
+
+def _refused(exc: RaisedException, path: str) -> Diagnosis | None:
+    row, name = _row(features()[0], path)
+    if row is None:
+        return None
+    feature, off = row.feature.replace("{name}", name), row.off.replace("{name}", name)
+    exception = f"{exc.type.rsplit('.', 1)[-1]}: {exc.message[:300]}"
+    name = feature.removeprefix("the ")
+    return _diagnosis(
+        REFUSED, exc, feature=feature, feature_name=name, off=off, exception=exception, file=exc.raised_in
+    )
+
+
+def _row(rows: tuple[Feature, ...], path: str) -> tuple[Feature | None, str]:
+    """The longest row whose prefix holds `path`, and the component its `{name}` stands for."""
+    for row in rows:
+        head, templated, _ = row.prefix.partition("{name}")
+        if not path.startswith(head):
+            continue
+        if not templated:
+            return row, ""
+        name = path[len(head) :].split("/", 1)[0].removesuffix(".py")
+        if name and name not in row.skip:
+            return row, name
+    return None, ""
+
+
+@lru_cache(maxsize=1)
+def readings() -> dict[str, dict]:
+    """The readings' confidence, cause and fix as knowledge/readings.toml words them (role "reading"): the
+    knowledge base's id list holds these answers too, so whoever names an expected answer can pick them."""
+    return {e["id"]: e for e in knowledge_entries() if e["role"] == "reading"}
+
+
+def _diagnosis(rule: str, exc: RaisedException, **values: str) -> Diagnosis:
+    entry = readings()[rule]
+    return Diagnosis(
+        id=rule,
+        category=exc.classification,
+        role="cause",
+        cause=entry["cause"].format_map(values),
+        fix=entry["fix"].format_map(values),
+        confidence=float(entry["confidence"]),
+        occurrences=exc.occurrences,
+        first_line=exc.line,
+        evidence=[Evidence(line=exc.line, text=f"{exc.type}: {exc.message}"[:400])],
+    )
+
+
+def below_families(diagnoses: list[Diagnosis]) -> list[Diagnosis]:
+    """Ranked diagnoses with each structural reading just above the bare exception it reads: below every
+    family shown above that (a family that names the case keeps winning, even on a tie), its confidence no
+    higher than theirs."""
+    readings = [d for d in diagnoses if d.id in STRUCTURAL]
+    rest = [d for d in diagnoses if d.id not in STRUCTURAL]
+    at = next((i for i, d in enumerate(rest) if d.id == "uncaught-exception"), None)
+    if not readings or at is None:
+        return diagnoses
+    for d in readings:
+        d.confidence = min([d.confidence, *(c.confidence for c in rest[:at] if c.role == "cause")])
+    return [*rest[:at], *readings, *rest[at:]]
+
+
+def attribute(exc: RaisedException) -> Diagnosis | None:
+    """The structural reading of an unexplained root exception, or None when its place says nothing: a
+    library of the engine's stack (torch, a stdlib module) that raised is read by the vLLM code that called it."""
+    if not exc.raised_in:
+        return None
+    path, installed = module_path(exc.raised_in)
+    if (found := _third_party(exc, path, installed)) is not None:
+        return found
+    if not path.startswith("vllm/"):  # the innermost vLLM frame that is not a thin wrapper over a kernel
+        _, _, _, _, thin = features()
+        calls = [f for f in exc.engine_frames if not module_path(f)[0].startswith(thin)]
+        path = module_path(calls[0])[0] if calls else path
+        frame = calls[0] if calls else exc.raised_in
+        return _feature(exc, path, frame)
+    return _feature(exc, path, exc.raised_in)
