@@ -230,3 +230,17 @@ def test_each_reading_is_listed_with_the_words_doctor_gives_it():
     template = readings()[THIRD_PARTY]
     assert top.id == THIRD_PARTY and top.confidence == template["confidence"]
     assert top.cause.startswith(template["cause"].split("{", 1)[0] + "kvpool")
+
+
+def test_a_script_run_directly_is_not_a_plugin():
+    """fresh-29: llama.cpp's convert script run as `python convert-hf-to-gguf.py` raised in a frame named by a bare
+    file name; no import could have loaded it into an engine (a hyphen, no package directory)."""
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "convert_lora_to_gguf.py", line 410, in <module>\n'
+        '  File "convert_lora_to_gguf.py", line 88, in modify_tensors\n'
+        "ValueError: Can not map tensor 'base_model.model.lm_head.lora_B'\n"
+    )
+    ids = [d.id for d in triage_stream(io.StringIO(log), "t").diagnoses]
+    assert THIRD_PARTY not in ids, ids
+    assert module_path("convert-hf-to-gguf.py:246") == ("convert-hf-to-gguf.py", False)

@@ -90,8 +90,10 @@ def module_path(raised_in: str) -> tuple[str, bool]:
     path = raised_in.rsplit(":", 1)[0] if re.search(r":\d+$", raised_in) else raised_in
     if INSTALLED.search(path):
         return INSTALLED.split(path)[-1], True
-    if not path.startswith(NOT_A_PACKAGE):
+    top = path.split("/", 1)[0].removesuffix(".py")
+    if not path.startswith(NOT_A_PACKAGE) and "/" in path and top.isidentifier():
         return path, True  # triage already cut the path after site-packages/
+    # a bare file name (`python convert-hf-to-gguf.py`) or a name no import could have is a script run directly
     return _vllm_checkout(path) or path, False
 
 
