@@ -91,12 +91,18 @@ def until_failed_or_served(h, argv: list[str], port: str, timeout: float, env: d
             if h.wait_healthy(int(port), time.monotonic() + 2):
                 time.sleep(2)
                 break
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGTERM)
-            try:
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait()
+        stop_group(proc, grace=20)
         log.seek(0)
         return log.read().decode("utf-8", "replace")
+
+
+def stop_group(proc: subprocess.Popen, grace: float) -> None:
+    """SIGTERM the engine's whole process group (its workers too), SIGKILL what is left after `grace` seconds."""
+    if proc.poll() is not None:
+        return
+    os.killpg(proc.pid, signal.SIGTERM)
+    try:
+        proc.wait(timeout=grace)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()

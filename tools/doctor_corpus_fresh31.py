@@ -44,7 +44,6 @@ from __future__ import annotations
 import os
 import random
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -54,7 +53,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
-from corpus_tools import load, use_ports  # tools/ is on sys.path: the makers run as scripts
+from corpus_tools import load, stop_group, use_ports  # tools/ is on sys.path: the makers run as scripts
 
 use_ports(18900, "/tmp/fresh31/tiny-f32.gguf")
 
@@ -182,13 +181,7 @@ def server(h, argv: list[str], port: int, timeout: float):
             time.sleep(1)
             yield Path(log.name) if ok else None, Path(log.name)
         finally:
-            if proc.poll() is None:
-                os.killpg(proc.pid, signal.SIGTERM)
-                try:
-                    proc.wait(timeout=30)
-                except subprocess.TimeoutExpired:
-                    os.killpg(proc.pid, signal.SIGKILL)
-                    proc.wait()
+            stop_group(proc, grace=30)
             time.sleep(1)
 
 
