@@ -24,6 +24,19 @@ CASES = [
         "llamacpp-invalid-argument",
         "$ ./build/bin/llama-quantize 8 model-f16.gguf out.gguf Q9_X\nmain: invalid ftype 'model-f16.gguf'\n",
     ),
+    # llamacpp-feature-defect's quantizer rows (public-llama-quantize-mtp-layer-bad-layer): another model's layer
+    # index, and a failed check the quantizer's file names
+    (
+        "llamacpp-feature-defect",
+        "llama_model_quantize: failed to quantize: Bad layer 61 for tensor blk.61.ffn_gate_exps.weight. "
+        "Must be in [0, 61)\nmain: failed to quantize model from 'GLM-5.1-BF16.gguf'\n",
+    ),
+    (
+        "llamacpp-feature-defect",
+        "[  12/ 803]            blk.0.ffn_down_exps.weight - [ 2048,  7168,   256,     1], type =   bf16, "
+        "converting to q4_K .. /src/llama.cpp/src/llama-quant.cpp:961: GGML_ASSERT(qs.n_ffn_down == n_layer) failed\n"
+        "Aborted (core dumped)\n",
+    ),
     # convert-legacy-script-wrong-architecture (public-llama-convert-py-qwen-keyerror): a GPT-NeoX style name
     (
         "convert-legacy-script-wrong-architecture",
