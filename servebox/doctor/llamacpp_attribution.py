@@ -22,11 +22,11 @@ LLAMA_FEATURE = "llamacpp-feature-defect"
 # the catch-alls this reading refines: it ranks above them, below everything else
 REFINES = frozenset({"llamacpp-assert", "native-abort", "uncaught-exception"})
 CAUSE = (
-    "llama.cpp's own check in {feature} failed ({check} at {file}:{line}): a defect of this build in that "
+    "llama.cpp's own check in {feature} failed ({check} at {where}): a defect of this build in that "
     "feature or a setting it does not handle."
 )
 FIX = (
-    "Start without {feature} ({off}) to confirm and keep serving; update llama.cpp, or report {file}:{line} "
+    "Start without {feature} ({off}) to confirm and keep serving; update llama.cpp, or report {where} "
     "and the check."
 )
 
@@ -84,7 +84,9 @@ def _read(d: Diagnosis) -> bool:
         row, m = found
         name = m["file"].replace("\\", "/").rsplit("/", 1)[-1]
         values = {"feature": row.feature, "off": row.off, "check": m["check"].strip(), "file": name}
-        values["line"] = m["line"]
+        # a path-less error line names its printing function instead (llamacpp_features.toml): no line number
+        line = m.groupdict().get("line")
+        values["where"] = f"{name}:{line}" if line else name
         d.cause, d.fix = CAUSE.format(**values), FIX.format(**values)
         return True
     return False
