@@ -41,6 +41,28 @@ CASES = [
         0.75,
         "tensorizer",
     ),
+    # options-incompatible widened: two features named in words, in an exception's repr (corpus: chunked prefill with
+    # prefix caching, RuntimeError('...')) and 'is not supported with' (corpus: pipeline parallelism / multiprocessing)
+    (
+        "options-incompatible",
+        "ERROR 01-02 03:04:05 [engine.py:160] NotImplementedError('speculative decoding cannot be used with "
+        "chunked prefill yet.')\n",
+        0.7,
+        "speculative decoding",
+    ),
+    (
+        "options-incompatible",
+        "ValueError: Sliding window is not supported with prefix caching.\n",
+        0.7,
+        "prefix caching",
+    ),
+    # feature-needs-other-platform widened: another V1-only platform refusing the V0 engine (corpus: CPU backend)
+    (
+        "feature-needs-other-platform",
+        "ERROR 03-04 05:06:07 [engine.py:467] ValueError: XPU backend only supports V1.\n",
+        0.7,
+        "XPU backend",
+    ),
 ]
 
 
