@@ -207,6 +207,12 @@ def below_families(diagnoses: list[Diagnosis]) -> list[Diagnosis]:
     at = next((i for i, d in enumerate(rest) if d.id == "uncaught-exception"), None)
     if not readings or at is None:
         return diagnoses
+    return place_readings(readings, rest, at)
+
+
+def place_readings(readings: list[Diagnosis], rest: list[Diagnosis], at: int) -> list[Diagnosis]:
+    """`rest` with the readings inserted at `at`, each no more confident than any cause ranked above it: a
+    structural reading (here, or llamacpp_attribution.py's) never outranks a family shown above it."""
     for d in readings:
         d.confidence = min([d.confidence, *(c.confidence for c in rest[:at] if c.role == "cause")])
     return [*rest[:at], *readings, *rest[at:]]

@@ -15,20 +15,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
+from servebox.doctor.attribution import place_readings
 from servebox.doctor.signatures import Signature, load_signatures
 from servebox.doctor.triage import Diagnosis, Hits
 
 LLAMA_FEATURE = "llamacpp-feature-defect"
 # the catch-alls this reading refines: it ranks above them, below everything else
 REFINES = frozenset({"llamacpp-assert", "native-abort", "uncaught-exception"})
-CAUSE = (
-    "llama.cpp's own check in {feature} failed ({check} at {where}): a defect of this build in that "
-    "feature or a setting it does not handle."
-)
-FIX = (
-    "Start without {feature} ({off}) to confirm and keep serving; update llama.cpp, or report {where} "
-    "and the check."
-)
 
 
 @dataclass(frozen=True)
@@ -87,7 +80,7 @@ def _read(d: Diagnosis) -> bool:
         # a path-less error line names its printing function instead (llamacpp_features.toml): no line number
         line = m.groupdict().get("line")
         values["where"] = f"{name}:{line}" if line else name
-        d.cause, d.fix = CAUSE.format(**values), FIX.format(**values)
+        d.cause, d.fix = _entry().cause.format(**values), _entry().fix.format(**values)
         return True
     return False
 
@@ -101,6 +94,4 @@ def refine(diagnoses: list[Diagnosis]) -> list[Diagnosis]:
     kept = [d for d in readings if _read(d)][:1]
     rest = [d for d in diagnoses if d.id != LLAMA_FEATURE]
     at = next((i for i, d in enumerate(rest) if d.id in REFINES or d.role != "cause"), len(rest))
-    for d in kept:
-        d.confidence = min([d.confidence, *(c.confidence for c in rest[:at])])
-    return [*rest[:at], *kept, *rest[at:]]
+    return place_readings(kept, rest, at)
