@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import sys
 from collections import Counter
+from pathlib import Path
 
-from benchmarks.doctor_accuracy import CORPUS, load_cases
 from servebox.doctor.attribution import attribute, module_path
 from servebox.doctor.triage import triage_stream
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the corpus reader beside it, as a script runs
+from doctor_accuracy import CORPUS, load_cases  # noqa: E402
 
 
 def main(argv: list[str]) -> None:

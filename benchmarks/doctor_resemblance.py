@@ -18,14 +18,15 @@ import argparse
 import dataclasses
 import json
 import sys
-import tomllib
 from pathlib import Path
 
 from servebox.doctor import resemblance as R
 from servebox.doctor.signatures import load_signatures
 from servebox.doctor.triage import Triage, triage_stream
 
-CORPUS = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "doctor-corpus"
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the corpus reader beside it, as a script runs
+from doctor_accuracy import CORPUS, load_cases  # noqa: E402
+
 SCORES = (0, 5, 8, 10, 12, 15, 18, 20, 25, 30)
 RATIOS = (1.0, 1.1, 1.2, 1.3, 1.5, 1.75, 2.0)
 
@@ -126,7 +127,7 @@ def main() -> None:
     if args.source:
         recs = json.loads(Path(args.source).read_text())
     else:
-        cases = tomllib.loads((CORPUS / "manifest.toml").read_text())["case"]
+        cases = load_cases()
         cases = cases[: args.limit] if args.limit else cases
         recorder = Recorder()
         R.resembles = recorder  # margins set aside: the grid applies them afterwards
