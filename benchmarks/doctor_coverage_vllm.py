@@ -349,7 +349,9 @@ def main() -> int:
     ap.add_argument("--area", default="", help="list only uncovered messages under this path prefix")
     ap.add_argument("--all-areas", action="store_true", help="print areas with fewer than 10 messages too")
     ap.add_argument("--json", help="write every message with its verdict to this file")
-    ap.add_argument("--source", help="another vLLM's package directory (e.g. vllm/ unzipped from an older wheel)")
+    ap.add_argument(
+        "--source", help="another vLLM's package directory (e.g. vllm/ unzipped from an older wheel)"
+    )
     args = ap.parse_args()
     vllm = Path(args.source) if args.source else find_vllm()
     if vllm is None:
