@@ -113,6 +113,10 @@ def main() -> None:
     n, right = len(rows), sum(r["right"] for r in rows)
     print(f"doctor at first contact, {n} logs of {len({r['case']['batch'] for r in rows})} unseen batches:")
     print(f"  top-1 {right} ({right / n:.1%}) (measured, each batch with the servebox that first scored it)")
+    for origin in ("public", "made here"):
+        part = [r for r in rows if r["case"]["file"].startswith("public-") == (origin == "public")]
+        ok = sum(r["right"] for r in part)
+        print(f"    {origin:9}: {len(part):3} logs, top-1 {ok} ({ok / len(part):.1%})")
     print("  reliability of the figures given then (answers other than none):")
     for lo, hi in ((0.0, 0.5), (0.5, 0.7), (0.7, 0.8), (0.8, 0.9), (0.9, 0.95), (0.95, 1.01)):
         band = [r for r in rows if r["top"] != "none" and lo <= r["conf"] < hi]
