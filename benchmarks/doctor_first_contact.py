@@ -94,7 +94,7 @@ def answers() -> list[dict]:
             capped = conf if shared is None else min(conf, max(FLOOR, 1 - shared[1] / (shared[0] + PRIOR)))
             made = c.get("expected_first") or c.get("expected_when_made") or c["expected"]
             right = top in {made, c["expected"]}
-            rows.append({"case": c, "top": top, "conf": conf, "capped": capped, "right": right})
+            rows.append({"case": c, "rev": rev, "top": top, "conf": conf, "capped": capped, "right": right})
         print(f"  {rev}: {len(mine)} logs scored with that commit's servebox", file=sys.stderr)
     return rows
 
@@ -117,6 +117,15 @@ def main() -> None:
         part = [r for r in rows if r["case"]["file"].startswith("public-") == (origin == "public")]
         ok = sum(r["right"] for r in part)
         print(f"    {origin:9}: {len(part):3} logs, top-1 {ok} ({ok / len(part):.1%})")
+    print("  by the commit that first scored them (the unseen learning curve):")
+    for rev in dict.fromkeys(r["rev"] for r in rows):
+        part = [r for r in rows if r["rev"] == rev]
+        ok = sum(r["right"] for r in part)
+        wrong = sum(r["conf"] >= CONFIDENT and not r["right"] and r["top"] != "none" for r in part)
+        names = ", ".join(dict.fromkeys(r["case"]["batch"] for r in part))
+        print(
+            f"    {rev}: {len(part):3} logs, top-1 {ok / len(part):6.1%}, confident wrong {wrong:2} ({names})"
+        )
     print("  reliability of the figures given then (answers other than none):")
     for lo, hi in ((0.0, 0.5), (0.5, 0.7), (0.7, 0.8), (0.8, 0.9), (0.9, 0.95), (0.95, 1.01)):
         band = [r for r in rows if r["top"] != "none" and lo <= r["conf"] < hi]
