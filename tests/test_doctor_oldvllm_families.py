@@ -1,0 +1,243 @@
+"""Families widened or added from older vLLM releases' own message texts (0.6.6.post1 to 0.11.0, read from their wheels'
+sources): public threads come from those versions, whose wordings differ from the installed one. Each log is the message
+rendered as that version prints it (a traceback under the engine process's prefix, or its ERROR line); each case is
+named by the family's own wording (not by where it was raised) and forbids any other confident answer."""
+
+from __future__ import annotations
+
+import pytest
+
+from servebox.doctor.ranking import CONFIDENT
+from servebox.doctor.signatures import load_signatures
+from tests.doctor_text import run, top_cause
+
+CORE = "(EngineCore_DP0 pid=4711) "
+SITE = "/usr/local/lib/python3.12/dist-packages/vllm/"
+
+
+def tb(file: str, line: int, func: str, exc: str, prefix: str = CORE) -> str:
+    """A traceback as vLLM's engine process prints it, innermost frame the message's own file and line."""
+    return (
+        f"{prefix}Traceback (most recent call last):\n"
+        f'{prefix}  File "{SITE}{file}", line {line}, in {func}\n'
+        f"{prefix}    raise ValueError(\n" + "".join(f"{prefix}{x}\n" for x in exc.splitlines())
+    )
+
+
+CASES = [
+    # 0.7.3 v1/core/kv_cache_utils.py:465 (GB, no estimate) and 0.8.5 :545 (the estimate lost by a bug)
+    (
+        "max-model-len-exceeds-kv",
+        tb(
+            "v1/core/kv_cache_utils.py",
+            465,
+            "check_enough_kv_cache_memory",
+            "ValueError: To serve at least one "
+            "request with the models's max seq len (32768), (4.00 GB KV cache is needed, which is larger than the "
+            "available KV cache memory (2.31 GB). Try increasing `gpu_memory_utilization` or decreasing "
+            "`max_model_len` when initializing the engine.",
+        ),
+    ),
+    (
+        "max-model-len-exceeds-kv",
+        tb(
+            "v1/core/kv_cache_utils.py",
+            545,
+            "check_enough_kv_cache_memory",
+            "ValueError: To serve at least one "
+            "request with the models's max seq len (131072), (16.00 GiB KV cache is needed, which is larger than the "
+            "available KV cache memory (9.12 GiB). Based on the available memory,  Try increasing "
+            "`gpu_memory_utilization` or decreasing `max_model_len` when initializing the engine.",
+        ),
+    ),
+    # 0.6.6-0.11 marlin_utils.py:137 / bitblas_utils.py:129: the per-rank split against the group size
+    (
+        "quantized-input-not-aligned",
+        tb(
+            "model_executor/layers/quantization/utils/marlin_utils.py",
+            137,
+            "verify_marlin_supports_shape",
+            "ValueError: Weight input_size_per_partition = 3584 is not divisible by group_size = 128. Consider "
+            "reducing tensor_parallel_size or running with --quantization gptq.",
+        ),
+    ),
+    # 0.6.6-0.11 gptq_marlin_24.py:165
+    (
+        "marlin-tile-not-divisible",
+        tb(
+            "model_executor/layers/quantization/gptq_marlin_24.py",
+            165,
+            "create_weights",
+            "ValueError: Weight output_size_per_partition = 1376 is not divisible by min_n_threads = 128.",
+        ),
+    ),
+    # 0.8.5-0.11 config.py / config/model.py:419
+    (
+        "flashinfer-missing-or-old",
+        tb(
+            "config.py",
+            419,
+            "_verify_with_expert_parallelism",
+            "ValueError: VLLM_ATTENTION_BACKEND is set to FLASHINFER, but flashinfer module was not found. See "
+            "https://github.com/vllm-project/vllm/blob/main/docker/Dockerfile for instructions on how to install it.",
+            prefix="",
+        ),
+    ),
+    # 0.6.6 attention/selector.py:22
+    (
+        "attention-backend-name-unknown",
+        tb(
+            "attention/selector.py",
+            22,
+            "backend_name_to_enum",
+            "ValueError: Invalid attention backend 'FLASH_ATTENTION'. Available backends: FLASH_ATTN, XFORMERS, "
+            "ROCM_FLASH, TORCH_SDPA, OPENVINO, FLASHINFER, HPU_ATTN, PALLAS, IPEX, NO_ATTENTION (case-sensitive).",
+            prefix="",
+        ),
+    ),
+    # 0.8.5-0.11 gptq_bitblas.py:74
+    (
+        "optional-package-missing",
+        tb(
+            "model_executor/layers/quantization/gptq_bitblas.py",
+            74,
+            "__init__",
+            "ValueError: Trying to use the bitblas backend, but could not importwith the following error: No module "
+            "named 'bitblas'. Please install bitblas through the following command: `pip install bitblas>=0.1.0`",
+        ),
+    ),
+    # 0.6.6-0.7.3 transformers_utils/tokenizer_group/__init__.py:46
+    (
+        "optional-package-missing",
+        tb(
+            "transformers_utils/tokenizer_group/__init__.py",
+            46,
+            "get_tokenizer_group",
+            "ImportError: RayTokenizerGroupPool is not available. Please install the ray package to use the Ray "
+            "tokenizer group pool.",
+            prefix="",
+        ),
+    ),
+    # 0.10-0.11 utils/deep_gemm.py:65
+    (
+        "deepgemm-not-installed",
+        tb(
+            "utils/deep_gemm.py",
+            65,
+            "_missing",
+            "RuntimeError: DeepGEMM backend is not available. Please install the `deep_gemm` package to enable FP8 "
+            "kernels.",
+        ),
+    ),
+    # 0.6.6-0.7.3 v1/engine/processor.py:259 (a request: the server keeps serving)
+    (
+        "request-longer-than-context",
+        "ERROR 01-20 09:12:44 serving_chat.py:170] Error in preprocessing prompt inputs\n"
+        "ERROR 01-20 09:12:44 serving_chat.py:170] ValueError: The prompt (total length 9216) is too long to fit "
+        "into the model (context length 8192). Make sure that `max_model_len` is no smaller than the number of text "
+        "tokens plus multimodal tokens. For image inputs, the number of image tokens depends on the number of images, "
+        "and possibly their aspect ratios as well.\n",
+    ),
+    # 0.6.6-0.9.2 entrypoints/llm.py: the older pooling refusal names --task
+    (
+        "pooling-api-needs-convert",
+        tb(
+            "entrypoints/llm.py",
+            1199,
+            "score",
+            "ValueError: Score API is only enabled for `--task embed or --task score`",
+            prefix="",
+        ),
+    ),
+    # 0.6.6 model_loader/loader.py:1058
+    (
+        "bnb-prequant-no-tensor-parallel",
+        tb(
+            "model_executor/model_loader/loader.py",
+            1058,
+            "_load_weights",
+            "ValueError: Prequant BitsAndBytes models with TP is not supported.Please try with PP.",
+        ),
+    ),
+    # 0.7.3 attention/backends/rocm_flash_attn.py:498
+    (
+        "attention-backend-lacks-model-feature",
+        tb(
+            "attention/backends/rocm_flash_attn.py",
+            498,
+            "__init__",
+            "ValueError: ROCm Triton FlashAttention does not support attentionlogits soft capping. please try using "
+            "the ROCm CK FA backend instead by setting the env var `VLLM_USE_TRITON_FLASH_ATTN=0`",
+        ),
+    ),
+    # 0.8.5-0.11 modelopt.py:861
+    (
+        "quantization-min-capability",
+        tb(
+            "model_executor/layers/quantization/modelopt.py",
+            861,
+            "create_weights",
+            "ValueError: Current platform does not support NVFP4 quantization. Please use Blackwell and above.",
+        ),
+    ),
+    # 0.6.6-0.8.5 platforms/cuda.py:48 (new family)
+    (
+        "cuda-visible-devices-empty",
+        tb(
+            "platforms/cuda.py",
+            48,
+            "device_id_to_physical_device_id",
+            "RuntimeError: CUDA_VISIBLE_DEVICES is set to empty string, which means GPU support is disabled. If you "
+            "are using ray, please unset the environment variable `CUDA_VISIBLE_DEVICES` inside the worker/actor. "
+            "Check https://github.com/vllm-project/vllm/issues/8402 for more information.",
+            prefix="",
+        ),
+    ),
+    # 0.8.5-0.10.2 v1/engine/processor.py ('no longer supported'), 0.11 ('not supported') (new family)
+    (
+        "request-structured-output-backend-per-request",
+        "ERROR 05-02 11:04:19 [serving_chat.py:200] Error in preprocessing prompt inputs\n"
+        "ERROR 05-02 11:04:19 [serving_chat.py:200] ValueError: Request-level structured output backend selection is "
+        "no longer supported. The request specified 'outlines', but vLLM was initialised with 'xgrammar'. This error "
+        "can be resolved by removing backend selection from the request.\n",
+    ),
+    (
+        "request-structured-output-backend-per-request",
+        tb(
+            "v1/engine/processor.py",
+            241,
+            "_validate_structured_output",
+            "ValueError: Request-level structured output backend selection is not supported. The request specified "
+            "'guidance', but vLLM was initialised with 'xgrammar'. This error can be resolved by removing '_backend' "
+            "from the request.",
+            prefix="(APIServer pid=1) ",
+        ),
+    ),
+    # 0.6.6-0.11 kernels/mixed_precision/__init__.py:90 (new family)
+    (
+        "quant-linear-no-kernel",
+        tb(
+            "model_executor/layers/quantization/kernels/mixed_precision/__init__.py",
+            90,
+            "choose_mp_linear_kernel",
+            "ValueError: Failed to find a kernel that can implement the WNA16 linear layer. Reasons: \n"
+            "MacheteLinearKernel requires capability 90, current compute  capability is 75\n"
+            " AllSparkLinearKernel cannot implement due to: For Ampere GPU, AllSpark does not support group_size = 32.\n"
+            " MarlinLinearKernel cannot implement due to: Group size (32) not supported by Marlin, supported group "
+            "sizes are: [-1, 128, 64]",
+        ),
+    ),
+]
+
+
+@pytest.mark.parametrize(("family", "log"), CASES)
+def test_old_vllm_wording_named(family: str, log: str) -> None:
+    result = run(log)
+    top = top_cause(result)
+    assert top is not None and top.id == family
+    sig = next(s for s in load_signatures() if s.id == family)
+    assert any(sig.search(x) for x in log.splitlines()), "named by its wording, not by where it was raised"
+    others = [
+        d.id for d in result.diagnoses if d.id != family and d.role == "cause" and d.confidence >= CONFIDENT
+    ]
+    assert others == []
