@@ -227,6 +227,69 @@ CASES = [
             "sizes are: [-1, 128, 64]",
         ),
     ),
+    # 0.6.6 config.py:1007 (CacheConfig) and 0.11 config/cache.py:169 (a pydantic validator's 'Value error, ') (new family)
+    (
+        "gpu-memory-utilization-above-one",
+        tb(
+            "config.py",
+            1007,
+            "_verify_args",
+            "ValueError: GPU memory utilization must be less than 1.0. Got 90.0.",
+            prefix="",
+        ),
+    ),
+    (
+        "gpu-memory-utilization-above-one",
+        "(APIServer pid=1) pydantic_core._pydantic_core.ValidationError: 1 validation error for CacheConfig\n"
+        "(APIServer pid=1)   Value error, GPU memory utilization must be less than 1.0. Got 95.0. [type=value_error, "
+        "input_value=ArgsKwargs((), {'block_size': None, 'gpu_memory_utilization': 95.0}), input_type=ArgsKwargs]\n"
+        "(APIServer pid=1)     For further information visit https://errors.pydantic.dev/2.11/v/value_error\n",
+    ),
+    # 0.8.5 config.py:1441, 0.11 config/cache.py:218 (new family)
+    (
+        "swap-space-too-large",
+        tb(
+            "config.py",
+            1441,
+            "verify_with_parallel_config",
+            "ValueError: Too large swap space. 32.00 GiB out of the "
+            "31.26 GiB total CPU memory is allocated for the swap space.",
+            prefix="",
+        ),
+    ),
+    # 0.6.6-0.11 lora/models.py:431 (new family)
+    (
+        "lora-bias-needs-flag",
+        tb(
+            "lora/models.py",
+            431,
+            "activate_adapter",
+            "ValueError: Adapter bias cannot be used for "
+            "model.layers.0.self_attn.qkv_proj without --enable-lora-bias.",
+        ),
+    ),
+    # 0.6.6-0.9.2 engine/arg_utils.py:1203 (a parenthesis after the second option)
+    (
+        "options-incompatible",
+        tb(
+            "engine/arg_utils.py",
+            1203,
+            "create_engine_config",
+            "ValueError: Speculative decoding is not supported with multi-step (--num-scheduler-steps > 1)",
+            prefix="",
+        ),
+    ),
+    # 0.6.6-0.11 compressed_tensors_wNa16.py:55
+    (
+        "checkpoint-quant-scheme-unsupported",
+        tb(
+            "model_executor/layers/quantization/compressed_tensors/schemes/compressed_tensors_wNa16.py",
+            55,
+            "__init__",
+            "ValueError: Marlin kernels require group quantization or channelwise quantization, but found no group "
+            "size and strategy is not channelwise.",
+        ),
+    ),
 ]
 
 
