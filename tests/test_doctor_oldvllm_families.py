@@ -290,6 +290,73 @@ CASES = [
             "size and strategy is not channelwise.",
         ),
     ),
+    # 0.10-0.11 engine/arg_utils.py:1296 and :1302
+    (
+        "options-incompatible",
+        tb(
+            "engine/arg_utils.py",
+            1296,
+            "create_engine_config",
+            "ValueError: Async scheduling is not supported with pipeline-parallel-size > 1.",
+            prefix="(APIServer pid=1) ",
+        ),
+    ),
+    (
+        "options-incompatible",
+        tb(
+            "engine/arg_utils.py",
+            1302,
+            "create_engine_config",
+            "ValueError: Currently, speculative decoding is not supported with async scheduling.",
+            prefix="(APIServer pid=1) ",
+        ),
+    ),
+    # 0.7.3 entrypoints/cli/serve.py:27
+    (
+        "vllm-serve-model-flag",
+        tb(
+            "entrypoints/cli/serve.py",
+            27,
+            "cmd",
+            "ValueError: With `vllm serve`, you should provide the model as a "
+            "positional argument instead of via the `--model` option.",
+            prefix="",
+        ),
+    ),
+    # 0.6.6-0.7.3 engine/arg_utils.py:1111/1118, 0.8.5 :1033 (new family)
+    (
+        "bnb-quantization-load-format-mismatch",
+        tb(
+            "engine/arg_utils.py",
+            1111,
+            "create_load_config",
+            "ValueError: BitsAndBytes quantization and QLoRA adapter "
+            "only support 'bitsandbytes' load format, but got auto",
+            prefix="",
+        ),
+    ),
+    (
+        "bnb-quantization-load-format-mismatch",
+        tb(
+            "engine/arg_utils.py",
+            1033,
+            "create_load_config",
+            "ValueError: QLoRA adapter only support 'bitsandbytes' quantization, but got None",
+            prefix="",
+        ),
+    ),
+    # 0.10-0.11 entrypoints/llm.py:969 (new family)
+    (
+        "llm-method-runner-mismatch",
+        tb(
+            "entrypoints/llm.py",
+            969,
+            "encode",
+            "ValueError: LLM.encode() is only supported for pooling models. Try "
+            "passing `--runner pooling` to use the model as a pooling model.",
+            prefix="",
+        ),
+    ),
 ]
 
 
