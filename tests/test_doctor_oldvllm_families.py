@@ -357,6 +357,59 @@ CASES = [
             prefix="",
         ),
     ),
+    # 0.6.6-0.11 transformers_utils/processor.py:228 (image processor), 0.8.5-0.11 :181 (feature extractor)
+    (
+        "custom-class-not-loadable",
+        tb(
+            "transformers_utils/processor.py",
+            228,
+            "get_image_processor",
+            "RuntimeError: Failed to load the image "
+            "processor. If the image processor is a custom processor not yet available in the HuggingFace transformers "
+            "library, consider setting `trust_remote_code=True` in LLM or using the `--trust-remote-code` flag in the CLI.",
+        ),
+    ),
+    (
+        "custom-class-not-loadable",
+        tb(
+            "transformers_utils/processor.py",
+            181,
+            "get_feature_extractor",
+            "RuntimeError: Failed to load the feature "
+            "extractor. If the feature extractor is a custom extractor not yet available in the HuggingFace transformers "
+            "library, consider setting `trust_remote_code=True` in LLM or using the `--trust-remote-code` flag in the CLI.",
+        ),
+    ),
+    # 0.9.2-0.11 entrypoints/utils.py:178, 0.10-0.11 entrypoints/renderer.py:284 (new family)
+    (
+        "request-truncation-above-context",
+        "(APIServer pid=1) ERROR 09-20 10:11:12 [serving_embedding.py:154] Error in preprocessing prompt inputs\n"
+        "(APIServer pid=1) ERROR 09-20 10:11:12 [serving_embedding.py:154] ValueError: truncate_prompt_tokens value "
+        "(16384) is greater than max_model_len (8192). Please, select a smaller truncation size.\n",
+    ),
+    (
+        "request-truncation-above-context",
+        tb(
+            "entrypoints/renderer.py",
+            284,
+            "_validate_and_normalize_truncate_tokens",
+            "ValueError: "
+            "truncate_prompt_tokens (4096) cannot be greater than max_length (512). Please select a smaller truncation "
+            "size.",
+            prefix="(APIServer pid=1) ",
+        ),
+    ),
+    # 0.9.2-0.11 v1/core/kv_cache_utils.py:1146 (new family)
+    (
+        "hybrid-kv-manager-disabled",
+        tb(
+            "v1/core/kv_cache_utils.py",
+            1146,
+            "unify_hybrid_kv_cache_specs",
+            "ValueError: Hybrid KV cache manager is "
+            "disabled but failed to convert the KV cache specs to one unified type.",
+        ),
+    ),
 ]
 
 
