@@ -410,6 +410,77 @@ CASES = [
             "disabled but failed to convert the KV cache specs to one unified type.",
         ),
     ),
+    # 0.8.5-0.9.2 entrypoints/chat_utils.py:569 ('in one request'; a refused request)
+    (
+        "request-over-mm-limit",
+        "ERROR 05-06 07:08:09 [serving_chat.py:200] Error in preprocessing prompt inputs\n"
+        "ERROR 05-06 07:08:09 [serving_chat.py:200] ValueError: At most 1 image(s) may be provided in one request. You "
+        "can set `--limit-mm-per-prompt` to increase this limit if the model supports it.\n",
+    ),
+    # 0.7.3 modelopt.py:59
+    (
+        "checkpoint-quant-scheme-unsupported",
+        tb(
+            "model_executor/layers/quantization/modelopt.py",
+            59,
+            "from_config",
+            "ValueError: ModelOpt currently only "
+            "supports static FP8quantization in vLLM. Please check the `hf_quant_config.json` file for your model's quant "
+            "configuration.",
+        ),
+    ),
+    # 0.8.5 config.py ('Must be either'), 0.11 config/model.py:740 ('Must be one of')
+    (
+        "tokenizer-mode-mismatch",
+        tb(
+            "config.py",
+            475,
+            "_verify_tokenizer_mode",
+            "ValueError: Unknown tokenizer mode: mistal. Must be either "
+            "'auto', 'slow', 'mistral' or 'custom'.",
+            prefix="",
+        ),
+    ),
+    (
+        "tokenizer-mode-mismatch",
+        "(APIServer pid=1) pydantic_core._pydantic_core.ValidationError: 1 validation error for ModelConfig\n"
+        "(APIServer pid=1)   Value error, Unknown tokenizer mode: hf_fast. Must be one of ('auto', 'slow', 'mistral', "
+        "'custom'). [type=value_error, input_value=ArgsKwargs((), {'model': 'Qwen/Qwen3-8B'}), input_type=ArgsKwargs]\n",
+    ),
+    # 0.8.5 v1/core/kv_cache_utils.py:325, 0.10.2 :450 (new family)
+    (
+        "mm-hashing-disabled-with-prefix-caching",
+        tb(
+            "v1/core/kv_cache_utils.py",
+            325,
+            "hash_request_tokens",
+            "ValueError: The number of multi-modal positions and "
+            "hashes must match. This is likely because you do not enable MM preprocessor hashing. Please set "
+            "disable_mm_preprocessor_cache=False.",
+        ),
+    ),
+    (
+        "mm-hashing-disabled-with-prefix-caching",
+        tb(
+            "v1/core/kv_cache_utils.py",
+            450,
+            "_gen_mm_extra_hash_keys",
+            "ValueError: The number of multi-modal positions "
+            "and hashes must match. This is likely because you did not enable MM hashing. Please set "
+            "`mm_processor_cache_gb > 0`.",
+        ),
+    ),
+    # 0.6.6-0.11 v1/engine/llm_engine.py (new family)
+    (
+        "skip-tokenizer-init-needs-tokenizer",
+        tb(
+            "v1/engine/llm_engine.py",
+            255,
+            "get_tokenizer_group",
+            "ValueError: Unable to get tokenizer because skip_tokenizer_init is True",
+            prefix="",
+        ),
+    ),
 ]
 
 
