@@ -481,6 +481,37 @@ CASES = [
             prefix="",
         ),
     ),
+    # 0.9.2-0.11 gguf.py:379, and the kernels' NotImplementedError (0.6.6-0.11 gguf.py:144) (new family)
+    (
+        "vllm-gguf-quant-type-unsupported",
+        tb(
+            "model_executor/layers/quantization/gguf.py",
+            379,
+            "process_weights_after_loading",
+            "ValueError: Unsupported "
+            "GGUF quantization type GGMLQuantizationType.IQ1_M in layer QKVParallelLinear(in_features=4096).",
+        ),
+    ),
+    (
+        "vllm-gguf-quant-type-unsupported",
+        tb(
+            "model_executor/layers/quantization/gguf.py",
+            144,
+            "_fuse_mul_mat",
+            "NotImplementedError: Unsupported GGUF quantization type: GGMLQuantizationType.TQ1_0",
+        ),
+    ),
+    # 0.7.3-0.11 compressed_tensors_24.py:75, 0.6.6 :44 ('built withCUDA') (new family)
+    (
+        "sparse-cutlass-unsupported",
+        tb(
+            "model_executor/layers/quantization/compressed_tensors/schemes/compressed_tensors_24.py",
+            44,
+            "create_weights",
+            "ValueError: Sparse CUTLASS not supported. vLLM must be built withCUDA 12.2 or later to "
+            "use this feature",
+        ),
+    ),
 ]
 
 
