@@ -512,6 +512,30 @@ CASES = [
             "use this feature",
         ),
     ),
+    # 0.11 transformers_utils/processor.py:278
+    (
+        "custom-class-not-loadable",
+        tb(
+            "transformers_utils/processor.py",
+            278,
+            "get_video_processor",
+            "RuntimeError: Failed to load the video "
+            "processor. If the video processor is a custom processor not yet available in the HuggingFace transformers "
+            "library, consider setting `trust_remote_code=True` in LLM or using the `--trust-remote-code` flag in the CLI.",
+            prefix="(APIServer pid=1) ",
+        ),
+    ),
+    # 0.10-0.11 entrypoints/tool.py:31
+    (
+        "optional-package-missing",
+        tb(
+            "entrypoints/tool.py",
+            31,
+            "validate_gpt_oss_install",
+            "ImportError: Package 'gpt_oss' is not installed.",
+            prefix="(APIServer pid=1) ",
+        ),
+    ),
 ]
 
 
