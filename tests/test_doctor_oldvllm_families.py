@@ -536,6 +536,27 @@ CASES = [
             prefix="(APIServer pid=1) ",
         ),
     ),
+    # 0.10.2 config/__init__.py:1307 (Qwen2.5-1M), 0.10-0.11 models/motif.py:184 (new family)
+    (
+        "model-needs-attention-backend",
+        tb(
+            "config/__init__.py",
+            1307,
+            "_verify_dual_chunk_attention",
+            "ValueError: please set VLLM_ATTENTION_BACKEND to DUAL_CHUNK_FLASH_ATTN",
+            prefix="(APIServer pid=1) ",
+        ),
+    ),
+    (
+        "model-needs-attention-backend",
+        tb(
+            "model_executor/models/motif.py",
+            200,
+            "__init__",
+            'ValueError: Set VLLM_ATTENTION_BACKEND="DIFFERENTIAL_FLASH_ATTN" '
+            "to enable Differential Flash Attention.",
+        ),
+    ),
 ]
 
 
