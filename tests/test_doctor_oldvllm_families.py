@@ -557,6 +557,31 @@ CASES = [
             "to enable Differential Flash Attention.",
         ),
     ),
+    # 0.8.5-0.11 executor/ray_distributed_executor.py:535, 0.6.6-0.7.3 :514 ('is set.Run')
+    (
+        "optional-package-missing",
+        tb(
+            "executor/ray_distributed_executor.py",
+            535,
+            "_compiled_ray_dag",
+            "ValueError: cupy is not installed but "
+            "required since VLLM_USE_RAY_COMPILED_DAG_CHANNEL_TYPE is set to 'nccl'. Run `pip install ray[cgraph]` and "
+            "check cupy installation.",
+            prefix="",
+        ),
+    ),
+    (
+        "optional-package-missing",
+        tb(
+            "executor/ray_distributed_executor.py",
+            514,
+            "_compiled_ray_dag",
+            "ValueError: cupy is not installed but "
+            "required since VLLM_USE_RAY_COMPILED_DAG_NCCL_CHANNEL is set.Run `pip install ray[adag]` and check cupy "
+            "installation.",
+            prefix="",
+        ),
+    ),
 ]
 
 
