@@ -582,6 +582,28 @@ CASES = [
             prefix="",
         ),
     ),
+    # 0.6.6-0.7.3 config.py:2462/2636, 0.9.2 config.py:3625 (new family)
+    (
+        "guided-decoding-backend-invalid",
+        tb(
+            "config.py",
+            2636,
+            "__post_init__",
+            "ValueError: Invalid guided_decoding_backend 'xgrammer,must be one of "
+            "['outlines', 'lm-format-enforcer', 'xgrammar']",
+            prefix="",
+        ),
+    ),
+    (
+        "guided-decoding-backend-invalid",
+        tb(
+            "config.py",
+            3625,
+            "__post_init__",
+            "ValueError: Invalid backend 'outlines', must be one of ('auto', 'xgrammar', 'guidance')",
+            prefix="",
+        ),
+    ),
 ]
 
 
