@@ -604,6 +604,41 @@ CASES = [
             prefix="",
         ),
     ),
+    # 0.6.6-0.11 entrypoints/chat_utils.py:1074
+    (
+        "chat-template-not-found",
+        tb(
+            "entrypoints/chat_utils.py",
+            1074,
+            "load_chat_template",
+            "ValueError: The supplied chat template "
+            "(./examples/tool_chat_template_llama3.1_json.jinja) looks like a file path, but it failed to be opened. "
+            "Reason: [Errno 2] No such file or directory: './examples/tool_chat_template_llama3.1_json.jinja'",
+            prefix="",
+        ),
+    ),
+    # 0.6.6-0.11 lora/models.py:288 (new family)
+    (
+        "lora-target-modules-unsupported",
+        tb(
+            "lora/models.py",
+            288,
+            "from_local_checkpoint",
+            "ValueError: While loading /data/adapters/chat-lora, "
+            "expected target modules in ['qkv_proj', 'o_proj', 'gate_up_proj', 'down_proj'] but received "
+            "['embed_tokens', 'lm_head']. Please verify that the loaded LoRA module is correct",
+        ),
+    ),
+    # 0.6.6-0.11 lora/layers/logits_processor.py:89 (new family)
+    (
+        "lora-vocab-too-large",
+        tb(
+            "lora/layers/logits_processor.py",
+            89,
+            "create_lora_weights",
+            "ValueError: When using LoRA, vocab size must be 32000 >= vocab_size <= 257024",
+        ),
+    ),
 ]
 
 
