@@ -639,6 +639,37 @@ CASES = [
             "ValueError: When using LoRA, vocab size must be 32000 >= vocab_size <= 257024",
         ),
     ),
+    # 0.6.6-0.11 bitsandbytes.py:55
+    (
+        "checkpoint-quant-scheme-unsupported",
+        tb(
+            "model_executor/layers/quantization/bitsandbytes.py",
+            55,
+            "__init__",
+            "ValueError: Unsupported bnb_4bit_quant_storage: bfloat16",
+        ),
+    ),
+    # 0.6.6-0.11 bitsandbytes_loader.py:516 (new family)
+    (
+        "bnb-loader-on-other-quant-checkpoint",
+        tb(
+            "model_executor/model_loader/bitsandbytes_loader.py",
+            516,
+            "_load_weights",
+            "ValueError: BitsAndBytes loader does not support gptq quantization",
+        ),
+    ),
+    # 0.8.5 config.py:2681, 0.11 config/lora.py:107 (new family)
+    (
+        "lora-rank-not-allowed",
+        tb(
+            "config.py",
+            2681,
+            "__post_init__",
+            "ValueError: max_lora_rank (100) must be one of (8, 16, 32, 64, 128, 256, 320, 512).",
+            prefix="",
+        ),
+    ),
 ]
 
 
