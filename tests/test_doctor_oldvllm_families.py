@@ -670,6 +670,18 @@ CASES = [
             prefix="",
         ),
     ),
+    # 0.11 config/__init__.py:657
+    (
+        "object-storage-needs-streamer",
+        tb(
+            "config/__init__.py",
+            657,
+            "__post_init__",
+            "ValueError: To load a model from S3, 'load_format' must be "
+            "'runai_streamer', but got 'auto'. Model: s3://models/llama-3-8b",
+            prefix="(APIServer pid=1) ",
+        ),
+    ),
 ]
 
 
