@@ -682,6 +682,27 @@ CASES = [
             prefix="(APIServer pid=1) ",
         ),
     ),
+    # 0.7.3-0.11 ptpc_fp8.py:39, 0.10-0.11 petit.py:60
+    (
+        "feature-needs-other-platform",
+        tb(
+            "model_executor/layers/quantization/ptpc_fp8.py",
+            39,
+            "__init__",
+            "ValueError: ptpc_fp8 quantization is supported only on ROCm.",
+        ),
+    ),
+    (
+        "feature-needs-other-platform",
+        tb(
+            "model_executor/layers/quantization/petit.py",
+            60,
+            "from_config",
+            "ValueError: The 'petit' quantization "
+            "backend is designed for AMD GPUs and is not supported on the CUDA platform. For NVIDIA GPUs, please use a "
+            "different quantization method such as FP8, AWQ, or GPTQ.",
+        ),
+    ),
 ]
 
 
