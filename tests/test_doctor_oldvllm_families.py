@@ -703,6 +703,26 @@ CASES = [
             "different quantization method such as FP8, AWQ, or GPTQ.",
         ),
     ),
+    # 0.9.2 gpu_model_runner.py:2374, 0.9.2-0.11 flashattn_mla.py:85 (new family)
+    (
+        "full-cudagraph-unsupported",
+        tb(
+            "v1/worker/gpu_model_runner.py",
+            2374,
+            "initialize_attn_backend",
+            "ValueError: Full CUDAGraph not supported "
+            "for FlashInferBackend. Turn off CompilationConfig.full_cuda_graph or use a different attention backend.",
+        ),
+    ),
+    (
+        "full-cudagraph-unsupported",
+        tb(
+            "v1/attention/backends/mla/flashattn_mla.py",
+            85,
+            "__init__",
+            "ValueError: Capture size larger than 992 is not supported for full cuda graph.",
+        ),
+    ),
 ]
 
 
