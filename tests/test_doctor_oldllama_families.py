@@ -1,0 +1,129 @@
+"""Older llama.cpp builds' wordings (llama-cpp-python's vendor/llama.cpp 0.2.20, 0.2.60, 0.2.90, 0.3.8): one case per
+family widened from their message harvest (tools/harvest_llama_messages.py, tools/union_uncovered_llama.py).
+
+Why: public threads come from builds up to two years older than the b11434 catalogue; each log is the message as that
+build prints it (its function prefix, its wrapper), and the test checks the family and that no other is confident.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.doctor_text import run, top_cause
+
+CASES = [
+    # 0.2.20 llama.cpp:3316 llm_load_tensors, inside llama_load_model_from_file's catch
+    (
+        "llamacpp-unknown-arch",
+        "llama_model_loader: - kv   0:                       general.architecture str              = phi2\n"
+        "llama_model_load: error loading model: unknown architecture\n"
+        "llama_load_model_from_file: failed to load model\n",
+    ),
+    # 0.3.8 src/llama-model.cpp:1266 load_hparams
+    (
+        "llamacpp-unknown-arch",
+        "llama_model_load: error loading model: unsupported model architecture\n"
+        "llama_model_load_from_file_impl: failed to load model\n",
+    ),
+    # 0.2.20 llama.cpp:1530 llama_kv_cache_init, then the context constructor's own line
+    (
+        "llamacpp-kv-cache-alloc-failed",
+        "llama_kv_cache_init: failed to allocate memory for kv cache\n"
+        "llama_new_context_with_model: llama_kv_cache_init() failed for self-attention cache\n",
+    ),
+    # 0.2.60 llama.cpp:2293
+    ("llamacpp-kv-cache-alloc-failed", "llama_kv_cache_init: failed to allocate context for kv cache\n"),
+    # 0.2.60 llama.cpp:14278 / 0.2.90 src/llama.cpp:17722 / 0.3.8 src/llama.cpp:9850
+    (
+        "llamacpp-backend-init-failed",
+        "llama_new_context_with_model: n_ctx      = 4096\n"
+        "llama_new_context_with_model: failed to initialize CUDA1 backend\n",
+    ),
+    (
+        "llamacpp-backend-init-failed",
+        "llama_new_context_with_model: failed to initialize SYCL0 (index 0) backend\n",
+    ),
+    ("llamacpp-backend-init-failed", "llama_init_from_model: failed to initialize Vulkan0 backend\n"),
+    # 0.2.20 common/common.cpp:705 gpt_params_parse, printed by the server's catch before the usage
+    ("llamacpp-invalid-argument", "error: invalid parameter for argument: --n-gpu-layers\n"),
+    # 0.2.60 common/common.cpp:1192 (--override-kv), 0.2.90/0.3.8 string_parse_kv_override
+    (
+        "llamacpp-invalid-argument",
+        "error: Invalid type for KV override: tokenizer.ggml.add_bos_token=boolean:false\n",
+    ),
+    (
+        "llamacpp-invalid-argument",
+        "string_parse_kv_override: invalid boolean value for KV override 'tokenizer.ggml.add_bos_token=bool:no'\n",
+    ),
+    # 0.2.60 common/common.cpp:1652 kv_cache_type_from_str, an uncaught runtime_error
+    (
+        "llamacpp-invalid-argument",
+        "terminate called after throwing an instance of 'std::runtime_error'\n  what():  Invalid cache type: q4\n"
+        "Aborted (core dumped)\n",
+    ),
+    # 0.2.90 common/common.cpp:2560 llama_download_file (--hf-repo / --model-url)
+    ("llamacpp-download-unauthorized", "llama_download_file: invalid http status code received: 403\n"),
+    ("llamacpp-hf-repo-invalid", "llama_download_file: HEAD invalid http status code received: 404\n"),
+    # 0.3.8 common/common.cpp:1564 common_get_hf_file (-hf), an uncaught runtime_error
+    (
+        "llamacpp-download-unauthorized",
+        "terminate called after throwing an instance of 'std::runtime_error'\n"
+        "  what():  error: model is private or does not exist; if you are accessing a gated model, "
+        "please provide a valid HF token\n",
+    ),
+    (
+        "llamacpp-hf-repo-no-gguf",
+        "terminate called after throwing an instance of 'std::runtime_error'\n"
+        "  what():  error: model does not have ggufFile\n",
+    ),
+    # 0.2.90 common/common.cpp:2553
+    (
+        "llamacpp-download-unreachable",
+        "llama_download_file: curl_easy_perform() failed: Couldn't resolve host name\n"
+        "llama_init_from_gpt_params: error: failed to load model 'models/phi-3.gguf'\n",
+    ),
+    # 0.2.20 ggml.c:18347, 0.2.60 ggml.c:20542 and :20681, 0.3.8 gguf.cpp:302
+    (
+        "llamacpp-bad-gguf",
+        "gguf_init_from_file: failed to read the tensor data\n"
+        "error loading model: llama_model_loader: failed to load model from /models/phi-3.gguf\n",
+    ),
+    ("llamacpp-bad-gguf", "gguf_fread_str: invalid string length (4294967295)\n"),
+    ("llamacpp-bad-gguf", "gguf_init_from_file: array size is too large (18446744073709551615)\n"),
+    (
+        "llamacpp-bad-gguf",
+        "gguf_read_emplace_helper: encountered length_error while reading value for key 'tokenizer.ggml.tokens'\n",
+    ),
+    # 0.2.90 ggml/src/ggml.c:21577
+    ("llamacpp-gguf-duplicate-entry", "gguf_init_from_file: duplicated tensor name blk.0.attn_q.weight\n"),
+    # 0.2.60 llama.cpp:10039 llama_output_reserve
+    ("llamacpp-alloc-failed", "llama_output_reserve: failed to allocate output buffer of size 250.25 MiB\n"),
+    # 0.2.20 llama.cpp:587 / 0.2.90 src/llama.cpp:4423 get_key / get_arr, unwrapped
+    (
+        "llamacpp-gguf-metadata-missing",
+        "llama_model_load: error loading model: key not found in model: phi2.context_length\n"
+        "llama_load_model_from_file: failed to load model\n",
+    ),
+    (
+        "llamacpp-gguf-metadata-missing",
+        "llama_model_load: error loading model: array key not found in model: qwen2vl.rope.dimension_sections\n",
+    ),
+]
+
+
+@pytest.mark.parametrize(("expected", "log"), CASES, ids=[c[0] + f"-{i}" for i, c in enumerate(CASES)])
+def test_the_family_names_the_cause(expected, log):
+    result = run(log)
+    top = top_cause(result)
+    assert top is not None and top.id == expected, (top and top.id, log)
+    others = [d.id for d in result.diagnoses if d.id != expected and d.confidence >= 0.70]
+    assert not others, others
+
+
+def test_a_vocabulary_key_stays_a_load_failure():
+    """The unwrapped 'key not found' wording is taken for hyperparameter keys only: a tokenizer key stays
+    llamacpp-load-failed, as the corpus has it."""
+    top = top_cause(
+        run("llama_model_load: error loading model: key not found in model: tokenizer.ggml.model\n")
+    )
+    assert top is not None and top.id == "llamacpp-load-failed"
