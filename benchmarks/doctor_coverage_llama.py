@@ -88,6 +88,13 @@ def render_c(msg: dict) -> str:
         "QUE_ERR": f"que  {func[:12]:>12}: ", "QUE_WRN": f"que  {func[:12]:>12}: ",
     }.get(call, "")  # fmt: skip
     out.append(prefix + text)
+    if call in (
+        "LOG_ERROR",
+        "LOG_WARNING",
+    ):  # an old examples/server's JSON log line (its default, 2023-2024)
+        level = "ERR" if call == "LOG_ERROR" else "WARN"
+        fields = {"tid": "140230", "timestamp": 1717000000, "level": level, "function": func, "line": 1}
+        return json.dumps({**fields, "msg": text}, separators=(",", ":"))
     if msg["kind"] == "abort" or msg["kind"] == "assert":
         return f"/build/llama.cpp/{src}: {text}"
     if msg["kind"] != "throw":

@@ -108,6 +108,67 @@ CASES = [
         "llamacpp-gguf-metadata-missing",
         "llama_model_load: error loading model: array key not found in model: qwen2vl.rope.dimension_sections\n",
     ),
+    # 0.2.20 llama.cpp:1978 create_tensor (the classic 'output.weight' of a tied-embedding model on an old build)
+    (
+        "llamacpp-tensor-mismatch",
+        "llama_model_load: error loading model: create_tensor: tensor 'output.weight' not found\n"
+        "llama_load_model_from_file: failed to load model\n",
+    ),
+    # 0.2.60 llama.cpp:3275 create_tensor_as_view
+    (
+        "llamacpp-tensor-mismatch",
+        "llama_model_load: error loading model: create_tensor_as_view: tensor 'output.weight' has wrong type; "
+        "expected q6_K, got q8_0\n",
+    ),
+    # 0.2.20 llama.cpp:2246 and :3393, 0.3.8 src/llama-model.cpp:2162 (load_hparams' checks of the values read)
+    (
+        "llamacpp-gguf-metadata-missing",
+        "llama_model_load: error loading model: invalid n_rot: 64, expected 80\n",
+    ),
+    ("llamacpp-gguf-metadata-missing", "llama_model_load: error loading model: vocab size mismatch\n"),
+    (
+        "llamacpp-gguf-metadata-missing",
+        "llama_model_load: error loading model: n_expert_used must be > 0 for QWEN2MOE\n",
+    ),
+    # 0.2.20 examples/server/server.cpp:2907; 0.2.90 server.cpp:3392 as its default JSON log line and as --log-format text
+    ("llamacpp-bind-failed", "\ncouldn't bind to server socket: hostname=0.0.0.0 port=8080\n\n"),
+    (
+        "llamacpp-bind-failed",
+        '{"tid":"139871922831360","timestamp":1719230000,"level":"ERR","function":"main","line":3392,'
+        '"msg":"couldn\'t bind HTTP server socket","hostname":"0.0.0.0","port":8080}\n'
+        '{"tid":"139871922831360","timestamp":1719230000,"level":"ERR","function":"main","line":3397,'
+        '"msg":"exiting due to HTTP server error"}\n',
+    ),
+    (
+        "llamacpp-bind-failed",
+        'ERR [                    main] couldn\'t bind HTTP server socket | tid="139871922831360" '
+        'timestamp=1719230000 hostname="127.0.0.1" port=8080\n',
+    ),
+    # 0.2.90 examples/server/server.cpp:2355 (JSON log line), 0.3.8 :3150 (SRV_ERR): a request past the slot's context
+    (
+        "request-longer-than-context",
+        '{"tid":"140230","timestamp":1719230000,"level":"ERR","function":"update_slots","line":2355,'
+        '"msg":"failed to decode the batch: KV cache is full - try increasing it via the context size",'
+        '"i":0,"n_batch":1,"ret":1}\n',
+    ),
+    (
+        "request-longer-than-context",
+        "srv  update_slots: failed to decode the batch: KV cache is full - try increasing it via the context size, "
+        "i = 0, n_batch = 1, ret = 1\n",
+    ),
+    # 0.2.60 ggml-metal.m:2706, 0.3.8 ggml-metal/ggml-metal.m:4548
+    (
+        "llamacpp-metal-oom",
+        "ggml_backend_metal_buffer_type_alloc_buffer: error: failed to allocate buffer, size = 18432.00 MiB\n"
+        "llama_model_load: error loading model: unable to allocate backend buffer\n",
+    ),
+    # 0.2.60 ggml-vulkan.cpp:1282 (std::cerr, then the uncaught runtime_error)
+    (
+        "llamacpp-device-index-invalid",
+        "ggml_vulkan: Device with index 1 does not exist.\n"
+        "terminate called after throwing an instance of 'std::runtime_error'\n  what():  Device not found\n"
+        "Aborted (core dumped)\n",
+    ),
 ]
 
 
@@ -127,3 +188,12 @@ def test_a_vocabulary_key_stays_a_load_failure():
         run("llama_model_load: error loading model: key not found in model: tokenizer.ggml.model\n")
     )
     assert top is not None and top.id == "llamacpp-load-failed"
+
+
+def test_a_negative_decode_result_is_not_taken_for_a_full_cache():
+    """ret < 0 is another llama_decode failure printed under the same words: no answer from this wording."""
+    result = run(
+        "srv  update_slots: failed to decode the batch: KV cache is full - try increasing it via the context size, "
+        "i = 0, n_batch = -3, ret = -3\n"
+    )
+    assert all(d.id != "request-longer-than-context" for d in result.diagnoses)

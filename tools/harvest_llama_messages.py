@@ -64,6 +64,7 @@ CALLS = {
     "SLT_ERR": "error", "SLT_WRN": "warning", "QUE_ERR": "error", "QUE_WRN": "warning",
     "GGML_ABORT": "abort", "GGML_ASSERT": "assert", "fprintf": "error",
     "LOG_ERROR": "error", "LOG_WARNING": "warning",  # an old examples/server's logger (2023-2024)
+    "GGML_METAL_LOG_ERROR": "error", "GGML_METAL_LOG_WARN": "warning",  # an old ggml-metal.m's (2024)
     "std::runtime_error": "throw", "std::invalid_argument": "throw", "std::out_of_range": "throw",
 }  # fmt: skip
 CALL_RE = re.compile(
