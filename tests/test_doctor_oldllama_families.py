@@ -169,6 +169,41 @@ CASES = [
         "terminate called after throwing an instance of 'std::runtime_error'\n  what():  Device not found\n"
         "Aborted (core dumped)\n",
     ),
+    # 0.2.20 common/common.cpp:519/:541, 0.2.60 :921 (a CPU-only build, e.g. llama-cpp-python installed without CMAKE_ARGS)
+    (
+        "llamacpp-no-gpu",
+        "warning: not compiled with GPU offload support, --n-gpu-layers option will be ignored\n"
+        "warning: see main README.md for information on enabling GPU BLAS support\n",
+    ),
+    (
+        "llamacpp-no-gpu",
+        "warning: llama.cpp was compiled without cuBLAS. It is not possible to set a main GPU.\n",
+    ),
+    (
+        "llamacpp-no-gpu",
+        "warning: llama.cpp was compiled without CUDA/SYCL/Vulkan. Setting a tensor split has no effect.\n",
+    ),
+    # 0.2.60 llama.cpp:2950
+    (
+        "llamacpp-gguf-split-incomplete",
+        "llama_model_load: error loading model: illegal split file: 2, model must be loaded with the first split\n",
+    ),
+    # 0.2.20 ggml-metal.m:544
+    (
+        "llamacpp-metal-oom",
+        "ggml_metal_add_buffer: error: failed to allocate 'data            ' buffer, size = 26000.50 MiB\n",
+    ),
+    # 0.2.60 llama.cpp:2797, 0.2.90 common/common.cpp:263, 0.3.8 common/arg.cpp:326
+    (
+        "llamacpp-invalid-argument",
+        "llama_model_load: error loading model: Unsupported attempt to override bool type for metadata key "
+        "tokenizer.ggml.add_bos_token\n",
+    ),
+    ("llamacpp-invalid-argument", "error: --hf-repo requires either --hf-file or --model\n"),
+    (
+        "llamacpp-invalid-argument",
+        "error: either --embedding or --reranking can be specified, but not both\n",
+    ),
 ]
 
 
