@@ -204,6 +204,19 @@ CASES = [
         "llamacpp-invalid-argument",
         "error: either --embedding or --reranking can be specified, but not both\n",
     ),
+    # 0.2.20 llama.cpp:8551 (the context constructor's line, alone), 0.2.60 llama.cpp:14392
+    (
+        "llamacpp-kv-cache-alloc-failed",
+        "llama_new_context_with_model: llama_kv_cache_init() failed for self-attention cache\n"
+        "llama_init_from_gpt_params: error: failed to create context with model 'models/mixtral.gguf'\n",
+    ),
+    ("llamacpp-alloc-failed", "llama_new_context_with_model: failed to reserve initial output buffer\n"),
+    # 0.2.20 ggml-metal.m:261 to 0.3.8: the Metal compiler refusing a kernel
+    (
+        "llamacpp-metal-init-failed",
+        "ggml_metal_init: error: load pipeline error: Error Domain=AGXMetalG13X Code=3 "
+        '"Compiler encountered an internal error" UserInfo={NSLocalizedDescription=Compiler encountered an internal error}\n',
+    ),
 ]
 
 
