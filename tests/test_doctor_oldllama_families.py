@@ -217,6 +217,13 @@ CASES = [
         "ggml_metal_init: error: load pipeline error: Error Domain=AGXMetalG13X Code=3 "
         '"Compiler encountered an internal error" UserInfo={NSLocalizedDescription=Compiler encountered an internal error}\n',
     ),
+    # 0.2.60 llama.cpp:5492: the weights' buffer, named 'backend' whatever its device, after ggml-cuda's OOM line
+    (
+        "llamacpp-cuda-oom",
+        "ggml_backend_cuda_buffer_type_alloc_buffer: allocating 7100.25 MiB on device 0: cudaMalloc failed: out of memory\n"
+        "llama_model_load: error loading model: unable to allocate backend buffer\n"
+        "llama_load_model_from_file: failed to load model\n",
+    ),
 ]
 
 
