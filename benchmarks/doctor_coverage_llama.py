@@ -95,6 +95,10 @@ def render_c(msg: dict) -> str:
         level = "ERR" if call == "LOG_ERROR" else "WARN"
         fields = {"tid": "140230", "timestamp": 1717000000, "level": level, "function": func, "line": 1}
         return json.dumps({**fields, "msg": text}, separators=(",", ":"))
+    if text.startswith(
+        "GGML_ASSERT: %s: "
+    ):  # an old ggml.h's assert (until mid 2024): file:line after the name
+        return text.replace("%s", f"/build/llama.cpp/{src}", 1)
     if msg["kind"] == "abort" or msg["kind"] == "assert":
         return f"/build/llama.cpp/{src}: {text}"
     if msg["kind"] != "throw":

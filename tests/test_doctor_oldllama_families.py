@@ -224,6 +224,16 @@ CASES = [
         "llama_model_load: error loading model: unable to allocate backend buffer\n"
         "llama_load_model_from_file: failed to load model\n",
     ),
+    # 0.2.20 ggml.h:247 / 0.2.60 :261: the older assert form, file:line before the condition
+    (
+        "llamacpp-assert",
+        "GGML_ASSERT: /tmp/pip-install-3k2/llama-cpp-python/vendor/llama.cpp/llama.cpp:7880: n_tokens <= n_batch\n"
+        "Aborted (core dumped)\n",
+    ),
+    (
+        "llamacpp-gguf-metadata-missing",
+        "GGML_ASSERT: /home/u/llama.cpp/llama.cpp:3052: hparams.n_expert <= LLAMA_MAX_EXPERTS\n",
+    ),
 ]
 
 

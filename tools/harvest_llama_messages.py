@@ -172,8 +172,14 @@ def _func_at(text: str, pos: int) -> str:
     return name
 
 
+# ggml.h's GGML_ASSERT before it became a GGML_ABORT (mid 2024): 'GGML_ASSERT: file:line: cond' on stderr
+OLD_ASSERT = 'fprintf(stderr, "GGML_ASSERT: %s:%d: %s\\n"'
+
+
 def harvest_cpp(root: Path) -> tuple[list[dict], int]:
     """Every message call site of LLAMA_FILES, and how many kernel asserts were left out."""
+    header = next((h for h in (root / "ggml.h", root / "ggml" / "include" / "ggml.h") if h.exists()), None)
+    old_assert = header is not None and OLD_ASSERT in header.read_text(errors="replace")
     seen_files: set[Path] = set()
     skipped = 0
     out = []
@@ -196,6 +202,10 @@ def harvest_cpp(root: Path) -> tuple[list[dict], int]:
                 if call == "GGML_ASSERT":
                     cond = re.sub(r"\s+", " ", _balanced(text, start)).strip()
                     if text[m.start() - 8 : m.start()].strip().startswith("#define"):
+                        continue
+                    if old_assert:  # printed with its file:line in front, filled in by the renderer
+                        entry = _entry(area, rel, line, kind, call, f"GGML_ASSERT: %s: {cond}", [], "")
+                        out.append({**entry, "printf": False})
                         continue
                     out.append(_entry(area, rel, line, kind, call, f"GGML_ASSERT({cond}) failed", [], ""))
                     continue
