@@ -234,6 +234,16 @@ CASES = [
         "llamacpp-gguf-metadata-missing",
         "GGML_ASSERT: /home/u/llama.cpp/llama.cpp:3052: hparams.n_expert <= LLAMA_MAX_EXPERTS\n",
     ),
+    # 0.2.90 ggml/src/ggml.c:21390: the older gguf reader quotes strerror
+    (
+        "path-is-directory",
+        "gguf_init_from_file: failed to open '/srv/models/': 'Is a directory'\n"
+        "llama_model_load: error loading model: llama_model_loader: failed to load model from /srv/models/\n",
+    ),
+    (
+        "path-permission-denied",
+        "gguf_init_from_file: failed to open '/srv/models/phi3.gguf': 'Permission denied'\n",
+    ),
 ]
 
 
