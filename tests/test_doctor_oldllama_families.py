@@ -244,6 +244,15 @@ CASES = [
         "path-permission-denied",
         "gguf_init_from_file: failed to open '/srv/models/phi3.gguf': 'Permission denied'\n",
     ),
+    # 0.2.60 common/common.cpp:1829 and :1905 (--hf-repo / --model-url into an unwritable cache)
+    (
+        "llamacpp-cache-dir-unwritable",
+        "llama_download_file: error opening local file for writing: /var/lib/llama/.cache/phi-3.gguf.downloadInProgress\n",
+    ),
+    (
+        "llamacpp-cache-dir-unwritable",
+        "llama_download_file: unable to rename file: /models/phi-3.gguf.downloadInProgress to /models/phi-3.gguf\n",
+    ),
 ]
 
 
