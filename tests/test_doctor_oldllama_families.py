@@ -253,6 +253,16 @@ CASES = [
         "llamacpp-cache-dir-unwritable",
         "llama_download_file: unable to rename file: /models/phi-3.gguf.downloadInProgress to /models/phi-3.gguf\n",
     ),
+    # 0.2.90 src/llama.cpp:5931..5935 (a new family: a BPE GGUF converted before tokenizer.ggml.pre existed)
+    (
+        "llamacpp-gguf-missing-pre-tokenizer",
+        "llm_load_vocab: missing pre-tokenizer type, using: 'default'\n"
+        "llm_load_vocab:                                             \n"
+        "llm_load_vocab: ************************************        \n"
+        "llm_load_vocab: GENERATION QUALITY WILL BE DEGRADED!        \n"
+        "llm_load_vocab: CONSIDER REGENERATING THE MODEL             \n"
+        "llm_load_vocab: ************************************        \n",
+    ),
 ]
 
 
