@@ -263,6 +263,16 @@ CASES = [
         "llm_load_vocab: CONSIDER REGENERATING THE MODEL             \n"
         "llm_load_vocab: ************************************        \n",
     ),
+    # 0.2.90 src/llama.cpp:18001 llama_build_graph's abort; 0.2.90 :4437/:4517 get_arr; 0.2.60 llama.cpp:4475
+    ("llamacpp-unknown-arch", "/tmp/pip-build/vendor/llama.cpp/src/llama.cpp:18001: unknown architecture\n"),
+    (
+        "llamacpp-gguf-metadata-missing",
+        "llama_model_load: error loading model: n > N_MAX: 5 > 4 for key qwen2vl.rope.dimension_sections\n",
+    ),
+    (
+        "llamacpp-gguf-metadata-missing",
+        "llama_model_load: error loading model: model has expert layers but no expert layers are used\n",
+    ),
 ]
 
 
