@@ -273,6 +273,12 @@ CASES = [
         "llamacpp-gguf-metadata-missing",
         "llama_model_load: error loading model: model has expert layers but no expert layers are used\n",
     ),
+    # 0.3.8 examples/server/server.cpp:298 (a request's parameter, answered as HTTP 500 by that build)
+    (
+        "request-sampling-param-out-of-range",
+        'srv    operator(): got exception: {"error": {"code": 500, "message": "Error: repeat_last_n must be >= -1", '
+        '"type": "server_error"}}\n',
+    ),
 ]
 
 
