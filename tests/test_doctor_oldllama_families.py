@@ -279,6 +279,16 @@ CASES = [
         'srv    operator(): got exception: {"error": {"code": 500, "message": "Error: repeat_last_n must be >= -1", '
         '"type": "server_error"}}\n',
     ),
+    # a new family: 0.2.60 llama.cpp:14297 (Vulkan) and common/common.cpp:883 (SYCL) refusing -sm row
+    (
+        "llamacpp-split-mode-row-unsupported",
+        "llama_new_context_with_model: Row split not supported. Failed to initialize Vulkan backend\n"
+        "llama_init_from_gpt_params: error: failed to create context with model 'models/mixtral.gguf'\n",
+    ),
+    (
+        "llamacpp-split-mode-row-unsupported",
+        "warning: The split mode value:[row] is not supported by llama.cpp with SYCL. It's developing.\nExit!\n",
+    ),
 ]
 
 
