@@ -289,6 +289,11 @@ CASES = [
         "llamacpp-split-mode-row-unsupported",
         "warning: The split mode value:[row] is not supported by llama.cpp with SYCL. It's developing.\nExit!\n",
     ),
+    # 0.2.20 llama.cpp:1575, 0.2.90 src/llama.cpp:3588: a batch longer than the whole KV cache
+    (
+        "request-longer-than-context",
+        "llama_kv_cache_find_slot: n_tokens=4096 > n_ctx=2048\nllama_decode: failed to decode, ret = 1\n",
+    ),
 ]
 
 
