@@ -9,6 +9,7 @@ way the caller prints it: `llama_model_load: error loading model: ...`, an uncau
 and classified by the top diagnosis: named by a specific family, generic only (a catch-all, a symptom
 or the bare exception), or nothing.
 Run: python benchmarks/doctor_coverage_llama.py [--uncovered N] [--kind error|warning|assert|all] [--json]
+     [--data FILE]  (another harvest, e.g. an old llama.cpp tree's: see tools/union_uncovered_llama.py)
 """
 
 from __future__ import annotations
@@ -87,11 +88,24 @@ def render_c(msg: dict) -> str:
         "QUE_ERR": f"que  {func[:12]:>12}: ", "QUE_WRN": f"que  {func[:12]:>12}: ",
     }.get(call, "")  # fmt: skip
     out.append(prefix + text)
+    if call in (
+        "LOG_ERROR",
+        "LOG_WARNING",
+    ):  # an old examples/server's JSON log line (its default, 2023-2024)
+        level = "ERR" if call == "LOG_ERROR" else "WARN"
+        fields = {"tid": "140230", "timestamp": 1717000000, "level": level, "function": func, "line": 1}
+        return json.dumps({**fields, "msg": text}, separators=(",", ":"))
+    if text.startswith(
+        "GGML_ASSERT: %s: "
+    ):  # an old ggml.h's assert (until mid 2024): file:line after the name
+        return text.replace("%s", f"/build/llama.cpp/{src}", 1)
     if msg["kind"] == "abort" or msg["kind"] == "assert":
         return f"/build/llama.cpp/{src}: {text}"
     if msg["kind"] != "throw":
         return out[0]
-    if area == "model loading" and src.startswith("src/"):
+    if area == "model loading" and src.startswith(
+        ("src/", "llama.cpp:")
+    ):  # an old tree: llama.cpp at the top
         return f"llama_model_load: error loading model: {text}"
     if area == "KV/context":
         return f"llama_init_from_model: failed to initialize the context: {text}"
@@ -100,7 +114,9 @@ def render_c(msg: dict) -> str:
         return f'error while handling argument "--{func.replace("_", "-")[:20]}": {text}'
     if src.startswith("common/arg.cpp"):
         return text
-    if area == "server" and src.startswith("tools/server/"):
+    if area == "server" and src.startswith(
+        ("tools/server/", "examples/server/")
+    ):  # before the move to tools/
         code, kind = (
             (400, "invalid_request_error") if call == "std::invalid_argument" else (500, "server_error")
         )
@@ -170,8 +186,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--kind", default="error", choices=("error", "warning", "assert", "all"))
     ap.add_argument("--json", action="store_true", help="one JSON line per message instead of the report")
+    ap.add_argument(
+        "--data", type=Path, default=DATA, help="a harvest file (default: the committed b11434 one)"
+    )
     a = ap.parse_args(argv)
-    doc = json.loads(DATA.read_text())
+    doc = json.loads(a.data.read_text())
     generic = generic_ids(UMBRELLA)
     kinds = {
         "error": FAILS,

@@ -14,7 +14,9 @@ triaged (triage_stream on a BytesIO) and classified:
 Prints coverage overall and per area, and the uncovered messages ranked by how likely a user meets
 them (a judgement, in `likelihood`: configuration, start-up, loading, GPU capability, kernels and
 memory first; asserts, internals and developer paths last).
-Run: python benchmarks/doctor_coverage_vllm.py [--uncovered N] [--area PREFIX] [--json FILE]
+Run: python benchmarks/doctor_coverage_vllm.py [--uncovered N] [--area PREFIX] [--json FILE] [--source DIR]
+(--source: another version's vllm/ package, e.g. unzipped from `pip download --no-deps vllm==0.8.5`: public
+threads come from many versions, and their wordings differ)
 Needs .venv-vllm (the real vLLM 0.32 source); without it, says so and exits 0.
 """
 
@@ -347,8 +349,11 @@ def main() -> int:
     ap.add_argument("--area", default="", help="list only uncovered messages under this path prefix")
     ap.add_argument("--all-areas", action="store_true", help="print areas with fewer than 10 messages too")
     ap.add_argument("--json", help="write every message with its verdict to this file")
+    ap.add_argument(
+        "--source", help="another vLLM's package directory (e.g. vllm/ unzipped from an older wheel)"
+    )
     args = ap.parse_args()
-    vllm = find_vllm()
+    vllm = Path(args.source) if args.source else find_vllm()
     if vllm is None:
         print("skipped: no .venv-vllm/lib/python3.*/site-packages/vllm (the real vLLM source) here")
         return 0

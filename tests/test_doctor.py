@@ -252,7 +252,7 @@ def test_the_printed_confidence_says_it_is_the_knowledge_bases_assumed_figure():
     console = Console(record=True, width=300)
     show_triage(result, console)
     text = console.export_text()
-    assert "confidence 0.90 assumed" in text and "(assumed), not measured" in text
+    assert "confidence 0.90 assumed" in text and "(assumed), capped" in text and "(calibrated)" in text
     assert all(d.confidence_kind == "assumed" for d in result.diagnoses)
     assert '"confidence_kind":"assumed"' in result.diagnoses[0].model_dump_json()
 

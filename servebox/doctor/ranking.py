@@ -29,7 +29,9 @@ Rules, in order:
   with a fatal cause in the log, request refusals rank below it and do not compete with it;
 - with no cause entry matched at all, the family whose words the root exception (or, with no exception raised, no
   entry and no asked-for stop, the last lines that say ERROR/FATAL/error:) resembles may be offered at 0.50 (resemblance.py), above the
-  uncaught exception.
+  uncaught exception;
+- last, a cause whose words the corpus saw under other causes too has its figure capped (shared_wording.py):
+  the order stays, the figure says how sure those words alone can make anyone.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from typing import TYPE_CHECKING
 from servebox.doctor.attribution import STRUCTURAL, attribute, below_families
 from servebox.doctor.llamacpp_attribution import LLAMA_FEATURE, in_a_feature, refine
 from servebox.doctor.resemblance import answer as resemblance_answer
+from servebox.doctor.shared_wording import calibrate
 from servebox.doctor.triage import Diagnosis, Evidence, Hits, RaisedException, TriageResult
 
 if TYPE_CHECKING:
@@ -318,6 +321,7 @@ def rank(t: Triage) -> TriageResult:
     order = {"cause": 0, "symptom": 1, "note": 2}
     diagnoses.sort(key=lambda d: (order.get(d.role, 3), id(d) in aside, -d.confidence, d.first_line))
     diagnoses = refine(below_families(diagnoses))
+    calibrate(diagnoses)  # lowers a figure, never the order the entries' own evidence set
     verdict = _verdict(diagnoses[0] if diagnoses else None, competing)
     return TriageResult(
         source=t.source,

@@ -64,6 +64,9 @@ class Diagnosis(BaseModel):
     evidence: list[Evidence]
     fatal: bool = True
     versions: str = ""
+    # "calibrated": the corpus saw this family's words under other causes too (shared_wording.py): these
+    shared_with: list[str] = []
+    shared_basis: str = ""
 
 
 class RaisedException(BaseModel):

@@ -14,17 +14,24 @@ STYLE = {"pass": "green", "fail": "red", "n/a": "dim"}
 ROLE_TAG = {"cause": "[red]cause[/red]", "symptom": "[yellow]symptom[/yellow]", "note": "[dim]note[/dim]"}
 
 # A diagnosis's confidence is the figure its knowledge-base entry assigns (or the first pass's fixed
-# figure for a bare exception): an assumption written with the entry, not a measured probability.
+# figure for a bare exception): an assumption written with the entry, not a measured probability; lowered
+# ("calibrated") where the corpus saw the entry's words under other causes too (shared_wording.py), and a
+# fixed 0.50 where only the exception's resemblance to an entry's words names it.
 # What is measured is doctor's accuracy over the corpus (benchmarks/doctor_accuracy.py).
 CONFIDENCE_NOTE = (
-    "confidence: the figure the knowledge base assigns to each entry (assumed), not measured; "
-    "doctor's measured accuracy: benchmarks/doctor_accuracy.py"
+    "confidence: the figure the knowledge base assigns to each entry (assumed), capped where the corpus saw "
+    "its words under other causes (calibrated); doctor's measured accuracy: benchmarks/doctor_accuracy.py"
 )
+KIND = {
+    "assumed": "assumed",
+    "calibrated": "calibrated from the corpus",
+    "resemblance": "assumed, by resemblance",
+}
 
 
-def confidence_label(value: float) -> str:
+def confidence_label(value: float, kind: str = "assumed") -> str:
     """The confidence as printed: its kind said next to the figure (every printed number says it)."""
-    return f"confidence {value:.2f} assumed"
+    return f"confidence {value:.2f} {KIND.get(kind, kind)}"
 
 
 def show_triage(result: TriageResult, console: Console) -> None:
@@ -34,12 +41,18 @@ def show_triage(result: TriageResult, console: Console) -> None:
     for rank, d in enumerate(result.diagnoses, 1):
         tag = ROLE_TAG.get(d.role, d.role)
         console.print(
-            f"{rank}. {tag} [bold]{d.id}[/bold] ({d.category}, {confidence_label(d.confidence)}, {d.occurrences}x)"
+            f"{rank}. {tag} [bold]{d.id}[/bold] ({d.category}, {confidence_label(d.confidence, d.confidence_kind)}, {d.occurrences}x)"
         )
         console.print(f"   cause: {d.cause}", markup=False, highlight=False)
         console.print(f"   fix:   {d.fix}", markup=False, highlight=False)
         if d.versions:
             console.print(f"   versions: {d.versions}", markup=False, highlight=False)
+        if d.shared_with:
+            console.print(
+                f"   same words, other causes ({d.shared_basis}): {', '.join(d.shared_with)}",
+                markup=False,
+                highlight=False,
+            )
         for e in d.evidence:
             console.print(f"   line {e.line}: {e.text}", markup=False, highlight=False)
     if result.diagnoses:

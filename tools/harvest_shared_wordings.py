@@ -1,0 +1,69 @@
+"""Which failure families' wordings the corpus has also seen as the surface of other causes.
+
+A family such as config-validation-error or nccl-error matches the words a whole program prints for many
+reasons; when a more specific family is known it hides the generic one, but on a log whose specific reason
+doctor has never seen the generic family stands alone, confident, and names a fix that may not apply (stop
+25: 4 of 5 confident wrong answers were such families). This reads, for every corpus log, which cause
+families' wordings matched (before any hiding: the raw hits, each entry's `requires` context satisfied)
+and what the case's expected cause is. A family whose wording matched logs of other causes is written out
+with those causes; doctor (servebox/doctor/shared_wording.py) caps its confidence by how many different
+causes its words were seen to carry, and names them.
+
+Usage: python tools/harvest_shared_wordings.py [OUT]   (default servebox/doctor/shared_wordings.json)
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import tomllib
+from collections import Counter
+from pathlib import Path
+
+from servebox.doctor.triage import Triage
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT / "tests" / "fixtures" / "doctor-corpus"
+OUT = ROOT / "servebox" / "doctor" / "shared_wordings.json"
+
+
+def raw_causes(path: Path) -> set[str]:
+    """The cause families whose wording matched this log, before ranking hid any of them."""
+    triage = Triage(path.name)
+    triage.feed(path.read_bytes())
+    triage.close()
+    return {
+        sig.id
+        for sig in triage.signatures
+        if sig.id in triage.hits
+        and sig.role == "cause"
+        and (not sig.requires or triage.seen_requirements.intersection(sig.requires))
+    }
+
+
+def harvest(corpus: Path = CORPUS) -> dict[str, dict]:
+    matched: Counter[str] = Counter()
+    own: Counter[str] = Counter()
+    others: dict[str, Counter[str]] = {}
+    for case in tomllib.loads((corpus / "manifest.toml").read_text())["case"]:
+        for family in raw_causes(corpus / case["file"]):
+            matched[family] += 1
+            if case["expected"] == family:
+                own[family] += 1
+            else:
+                others.setdefault(family, Counter())[case["expected"]] += 1
+    return {
+        family: {"matched": matched[family], "own": own[family], "others": dict(sorted(seen.items()))}
+        for family, seen in sorted(others.items())
+    }
+
+
+def main() -> None:
+    out = Path(sys.argv[1]) if len(sys.argv) > 1 else OUT
+    data = harvest()
+    out.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+    print(f"{out}: {len(data)} families whose wording the corpus also saw under other causes")
+
+
+if __name__ == "__main__":
+    main()
