@@ -47,16 +47,18 @@ print(json.dumps({"corpus": corpus, "first": first}))
 """
 
 
-def at_commit(rev: str, files: list[str]) -> dict:
+def run_at(rev: str, child: str, files: list[str], corpus_too: bool = False) -> dict:
+    """Run `child` (a script printing JSON) with the servebox of `rev` importable, the batch's file names on stdin
+    and argv [that commit's corpus directory or "", today's corpus directory]."""
+    paths = ["servebox", "tests/fixtures/doctor-corpus"] if corpus_too else ["servebox"]
     with tempfile.TemporaryDirectory() as tmp:
         tar = subprocess.run(
-            ["git", "-C", str(ROOT), "archive", rev, "servebox", "tests/fixtures/doctor-corpus"],
-            capture_output=True,
-            check=True,
-        ).stdout
-        subprocess.run(["tar", "-x", "-C", tmp], input=tar, check=True)
-        child = subprocess.run(
-            [sys.executable, "-c", CHILD, f"{tmp}/tests/fixtures/doctor-corpus", str(CORPUS)],
+            ["git", "-C", str(ROOT), "archive", rev, *paths], capture_output=True, check=True
+        )
+        subprocess.run(["tar", "-x", "-C", tmp], input=tar.stdout, check=True)
+        old = f"{tmp}/tests/fixtures/doctor-corpus" if corpus_too else ""
+        done = subprocess.run(
+            [sys.executable, "-c", child, old, str(CORPUS)],
             input=json.dumps(files),
             capture_output=True,
             text=True,
@@ -64,7 +66,25 @@ def at_commit(rev: str, files: list[str]) -> dict:
             cwd=tmp,
             env={**os.environ, "PYTHONPATH": tmp},
         )
-    return json.loads(child.stdout)
+    return json.loads(done.stdout)
+
+
+def batches_by_commit():
+    """(commit, the cases of the batches it first scored), in the order first_measured.toml lists them."""
+    commits = tomllib.loads((CORPUS / "first_measured.toml").read_text())["commit"]
+    cases = [
+        c for c in tomllib.loads((CORPUS / "manifest.toml").read_text())["case"] if c.get("batch") in commits
+    ]
+    for rev in dict.fromkeys(commits.values()):
+        yield rev, [c for c in cases if commits[c["batch"]] == rev]
+
+
+def right_ids(case: dict) -> set[str]:
+    """The answers that count as right: the id written when the batch was made, or as adjudicated since."""
+    return {
+        case.get("expected_first") or case.get("expected_when_made") or case["expected"],
+        case["expected"],
+    }
 
 
 def shared_then(corpus: list, batch: str) -> dict[str, tuple[int, int]]:
@@ -80,21 +100,23 @@ def shared_then(corpus: list, batch: str) -> dict[str, tuple[int, int]]:
 
 
 def answers() -> list[dict]:
-    commits = tomllib.loads((CORPUS / "first_measured.toml").read_text())["commit"]
-    cases = [
-        c for c in tomllib.loads((CORPUS / "manifest.toml").read_text())["case"] if c.get("batch") in commits
-    ]
     rows = []
-    for rev in dict.fromkeys(commits.values()):
-        mine = [c for c in cases if commits[c["batch"]] == rev]
-        got = at_commit(rev, [c["file"] for c in mine])
+    for rev, mine in batches_by_commit():
+        got = run_at(rev, CHILD, [c["file"] for c in mine], corpus_too=True)
         for c in mine:
             top, conf = got["first"][c["file"]]
             shared = shared_then(got["corpus"], c["batch"]).get(top)
             capped = conf if shared is None else min(conf, max(FLOOR, 1 - shared[1] / (shared[0] + PRIOR)))
-            made = c.get("expected_first") or c.get("expected_when_made") or c["expected"]
-            right = top in {made, c["expected"]}
-            rows.append({"case": c, "rev": rev, "top": top, "conf": conf, "capped": capped, "right": right})
+            rows.append(
+                {
+                    "case": c,
+                    "rev": rev,
+                    "top": top,
+                    "conf": conf,
+                    "capped": capped,
+                    "right": top in right_ids(c),
+                }
+            )
         print(f"  {rev}: {len(mine)} logs scored with that commit's servebox", file=sys.stderr)
     return rows
 

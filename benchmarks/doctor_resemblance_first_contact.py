@@ -12,18 +12,16 @@ Run: python benchmarks/doctor_resemblance_first_contact.py   (needs the git hist
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
 import sys
-import tempfile
-import tomllib
 from pathlib import Path
 from types import SimpleNamespace as Family
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "fixtures" / "doctor-corpus"
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the replay helpers beside it
+from doctor_first_contact import batches_by_commit, right_ids, run_at  # noqa: E402
+
 from servebox.doctor import resemblance  # noqa: E402
 
 READINGS = {
@@ -36,7 +34,7 @@ GRID = ((0.0, 1.0), (12.0, 1.3), (12.0, 1.5), (12.0, 1.75), (12.0, 2.0), (20.0, 
 CHILD = r"""
 import json, sys
 from servebox.doctor.triage import Triage
-now, wanted = sys.argv[1], json.loads(sys.stdin.read())
+now, wanted = sys.argv[2], json.loads(sys.stdin.read())
 kb = [dict(id=s.id, role=s.role, patterns=[p.pattern for p in s.patterns],
            hints=[p.pattern for p in getattr(s, "hints", ())], keywords=list(s.keywords), excerpt=s.excerpt,
            cause=s.cause, requires=list(getattr(s, "requires", ()) or ())) for s in Triage("kb").signatures]
@@ -52,24 +50,6 @@ for name in wanted:
     cases[name] = dict(query=query, top=top[0], causes=causes, seen=sorted(t.seen_requirements))
 print(json.dumps({"kb": kb, "cases": cases}))
 """
-
-
-def first_contact(rev: str, files: list[str]) -> dict:
-    with tempfile.TemporaryDirectory() as tmp:
-        tar = subprocess.run(
-            ["git", "-C", str(ROOT), "archive", rev, "servebox"], capture_output=True, check=True
-        )
-        subprocess.run(["tar", "-x", "-C", tmp], input=tar.stdout, check=True)
-        child = subprocess.run(
-            [sys.executable, "-c", CHILD, str(CORPUS)],
-            input=json.dumps(files),
-            capture_output=True,
-            text=True,
-            check=True,
-            cwd=tmp,
-            env={**os.environ, "PYTHONPATH": tmp},
-        )
-    return json.loads(child.stdout)
 
 
 def families(kb: list[dict]) -> tuple:
@@ -90,23 +70,14 @@ def families(kb: list[dict]) -> tuple:
 
 
 def asked_cases() -> list[dict]:
-    commits = tomllib.loads((CORPUS / "first_measured.toml").read_text())["commit"]
-    cases = [
-        c for c in tomllib.loads((CORPUS / "manifest.toml").read_text())["case"] if c.get("batch") in commits
-    ]
     asked = []
-    for rev in dict.fromkeys(commits.values()):
-        mine = [c for c in cases if commits[c["batch"]] == rev]
-        got = first_contact(rev, [c["file"] for c in mine])
+    for rev, mine in batches_by_commit():
+        got = run_at(rev, CHILD, [c["file"] for c in mine])
         kb = families(got["kb"])
         for c in mine:
             seen = got["cases"][c["file"]]
             if seen["query"] and not set(seen["causes"]) - READINGS:
-                right = {
-                    c.get("expected_first") or c.get("expected_when_made") or c["expected"],
-                    c["expected"],
-                }
-                asked.append({**seen, "kb": kb, "right": right})
+                asked.append({**seen, "kb": kb, "right": right_ids(c)})
     return asked
 
 
