@@ -38,6 +38,8 @@ def raw_causes(path: Path) -> set[str]:
         if sig.id in triage.hits
         and sig.role == "cause"
         and (not sig.requires or triage.seen_requirements.intersection(sig.requires))
+        # a likelier reason named by `unless_seen` makes its words that reason's surface here, not this family's
+        and not triage.seen_requirements.intersection(sig.unless_seen)
     }
 
 
