@@ -20,6 +20,7 @@ import tomllib
 from collections import Counter
 from pathlib import Path
 
+from servebox.doctor.signatures import context_met
 from servebox.doctor.triage import Triage
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,7 +38,7 @@ def raw_causes(path: Path) -> set[str]:
         for sig in triage.signatures
         if sig.id in triage.hits
         and sig.role == "cause"
-        and (not sig.requires or triage.seen_requirements.intersection(sig.requires))
+        and context_met(sig, triage.seen_requirements)
         # a likelier reason named by `unless_seen` makes its words that reason's surface here, not this family's
         and not triage.seen_requirements.intersection(sig.unless_seen)
     }

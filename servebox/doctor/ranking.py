@@ -42,6 +42,7 @@ from servebox.doctor.attribution import STRUCTURAL, attribute, below_families
 from servebox.doctor.llamacpp_attribution import LLAMA_FEATURE, in_a_feature, refine
 from servebox.doctor.resemblance import answer as resemblance_answer
 from servebox.doctor.shared_wording import calibrate
+from servebox.doctor.signatures import context_met
 from servebox.doctor.triage import Diagnosis, Evidence, Hits, RaisedException, TriageResult
 
 if TYPE_CHECKING:
@@ -66,7 +67,7 @@ def _matched(t: Triage) -> tuple[list[tuple[Signature, Hits]], list[Hits]]:
         for sig in t.signatures
         if (hit := t.hits.get(sig.id)) is not None
         and sig.role in ("cause", "symptom", "note")
-        and (not sig.requires or t.seen_requirements.intersection(sig.requires))
+        and context_met(sig, t.seen_requirements)
         and not (hit.weak and sig.hint_requires and not t.seen_requirements.intersection(sig.hint_requires))
         and (sig.same_as is None or _same_value(t, hit, *sig.same_as))
         and (sig.id != LLAMA_FEATURE or in_a_feature(hit))

@@ -25,6 +25,7 @@ from importlib import resources
 from typing import TYPE_CHECKING
 
 from servebox.doctor.attribution import STRUCTURAL
+from servebox.doctor.signatures import context_met
 from servebox.doctor.triage import Diagnosis, Evidence
 
 if TYPE_CHECKING:
@@ -113,13 +114,9 @@ class Index:
             for i, n in self.postings.get(term, ()):
                 scores[i] = scores.get(i, 0.0) + idf * n * (K1 + 1) / (n + self.norm[i])
         if seen is not None:
-            scores = {i: v for i, v in scores.items() if _context_met(self.families[i], seen)}
+            scores = {i: v for i, v in scores.items() if context_met(self.families[i], seen)}
         best = sorted(scores.items(), key=lambda s: -s[1])[:2]
         return [(score, self.families[i]) for i, score in best]
-
-
-def _context_met(sig: Signature, seen: set[str]) -> bool:
-    return not sig.requires or bool(seen.intersection(sig.requires))
 
 
 _INDEXES: dict[int, tuple[tuple, Index]] = {}

@@ -72,6 +72,12 @@ class Signature:
         return _first_match(self.patterns, line)
 
 
+def context_met(sig: Signature, seen: set[str]) -> bool:
+    """An entry counts only where the log showed the context it `requires` (one of its literals), if any. Takes
+    anything with `requires`: benchmarks replay old knowledge bases as plain namespaces."""
+    return not sig.requires or bool(seen.intersection(sig.requires))
+
+
 def _first_match(patterns: tuple[re.Pattern[str], ...], line: str) -> re.Match[str] | None:
     """The first of a family's wordings that the line holds (their order is the knowledge base's)."""
     for pattern in patterns:

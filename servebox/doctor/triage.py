@@ -64,7 +64,8 @@ class Diagnosis(BaseModel):
     evidence: list[Evidence]
     fatal: bool = True
     versions: str = ""
-    # "calibrated": the corpus saw this family's words under other causes too (shared_wording.py): these
+    # with confidence_kind "calibrated" (shared_wording.py): the other causes the corpus saw this family's words
+    # under, most often seen first, and how many logs that count rests on
     shared_with: list[str] = []
     shared_basis: str = ""
 
