@@ -14,6 +14,7 @@ import pytest
 
 from servebox.doctor.signatures import knowledge_entries
 from servebox.doctor.triage import load_signatures, triage_stream
+from servebox.doctor.unwrap import unwrap
 from tests.conftest import FIXTURES
 
 LOGS = FIXTURES / "logs"
@@ -38,7 +39,9 @@ def test_each_excerpt_is_diagnosed_as_its_entry(entry):
     assert result.diagnoses, f"{entry['id']}: nothing matched"
     top = result.diagnoses[0]
     assert top.id == entry["id"], [d.id for d in result.diagnoses]
-    assert top.evidence[0].line == 1 and top.evidence[0].text == entry["excerpt"].strip()[:400]
+    # evidence quotes the engine's line: a collector's record (a JSON log line) shows the message it carries
+    shown = unwrap(entry["excerpt"].strip().encode()).decode()[:400]
+    assert top.evidence[0].line == 1 and top.evidence[0].text == shown
     assert "?" not in top.cause or "?" in entry["cause"], top.cause  # every {placeholder} was filled
 
 

@@ -18,18 +18,21 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
-_PID_TAG = re.compile(r"\(([A-Za-z][\w.\- ]*?) pid=(\d+)\)\s*")
+# vLLM's `(EngineCore_DP0 pid=N)`, 0.9-0.10's `(VllmWorker rank=1 pid=N)`, Ray's `(RayWorkerWrapper pid=N, ip=A)`
+_PID_TAG = re.compile(r"[ \t]*\(([A-Za-z][\w.\- ]*?)(?: rank=\d+)? pid=(\d+)(?:, ip=[\w.:\-]+)?\)\s*")
 _JOURNAL = re.compile(
     r"^(?:\w{3} [ \d]\d \d\d:\d\d:\d\d|\d{4}-\d\d-\d\dT[\d:.]+(?:[+-]\d{2}:?\d{2}|Z)?) \S+ (?P<unit>[\w@.\-]+)(?:\[\d+\])?: "
 )
-_STAMP = re.compile(r"^\[?\d{4}-\d\d-\d\d[ T][\d:.,]+\]?\s+")
+_STAMP = re.compile(r"^\[?\d{4}-\d\d-\d\d[ T][\d:.,]+(?:Z|[+-]\d\d:?\d\d)?\]?\s+")
 _LEVEL = re.compile(
     r"^(?:INFO|WARNING|WARN|ERROR|DEBUG|CRITICAL)\s+\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)?\s+(?:\[[^\]]*\]\s?)?"
 )
 _LEVEL_OLD = re.compile(r"^(?:INFO|WARNING|ERROR|DEBUG|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d [\w.]+:\d+\]\s?")
 _RANK = re.compile(r"^\[(rank\d+)\]:\s?")
 _ROUTER = re.compile(r"^\[(?:INFO|WARN|ERROR|DEBUG)\] <(?P<model>[^>]+)> ")
-_PIPE = re.compile(r"^\s*\| ")
+# a collector's prefix: docker compose's `service-1  | `, `kubectl logs --prefix`'s `[pod/name/container] `, a
+# pasted log quoted in markdown (`> `), or a bare `| `
+_PIPE = re.compile(r"^(?:\s*\| |[A-Za-z0-9][\w.\-]*\s+\| |\[pod/[^\]\s]+\] |(?:>[ \t]?)+)")
 
 EXCEPTION = re.compile(
     r"^(?P<type>(?:[A-Za-z_][\w]*\.)*(?:[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Fault|Warning|NotFound|Timeout|Failure)|[a-z]+error)"

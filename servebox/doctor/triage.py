@@ -22,6 +22,7 @@ from servebox.doctor.incidents import INCIDENT_WORDS, incident_cause
 from servebox.doctor.lines import MAX_LINE, LineFramer
 from servebox.doctor.signatures import KeywordFinder, Signature, load_signatures
 from servebox.doctor.structure import FRAME, ExceptionLine, classify, split_prefix
+from servebox.doctor.unwrap import unwrap
 
 CHUNK_BYTES = 4 * 2**20
 TAIL_BYTES = 64 * 1024
@@ -132,7 +133,9 @@ class _LineCounter:
 def _line_at(chunk: bytes, position: int) -> tuple[int, int]:
     start = chunk.rfind(b"\n", 0, position) + 1
     end = chunk.find(b"\n", position)
-    return start, end if end >= 0 else len(chunk)
+    end = end if end >= 0 else len(chunk)
+    # a line saved on Windows ends "\r\n": wordings anchored at the end must still match
+    return start, end - 1 if end > start and chunk[end - 1] == 13 else end
 
 
 @lru_cache(maxsize=4)
@@ -178,6 +181,9 @@ class Triage:
             self._scan(chunk)
 
     def _scan(self, chunk: bytes) -> None:
+        chunk = unwrap(
+            chunk
+        )  # a collector's records (docker, journald JSON), entities, colours: the engine's line
         counter = self._keywords(chunk, self.lines)
         self.lines = counter.line + chunk.count(b"\n", counter.pos)
         # the last 64 KiB of the stream, for the fallback's last error-looking lines (read at the end)

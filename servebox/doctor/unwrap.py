@@ -1,0 +1,103 @@
+"""The engine's own line out of the format a log was collected in, before any wording is matched.
+
+Why: users hand doctor what their collector kept, not what the engine printed: docker's json-file records
+(`{"log":"ValueError: ...\\n","stream":"stderr",...}`), Loki / Vector / `journalctl -o json` records (`msg`,
+`message`, `MESSAGE`), a page's HTML-escaped text (`&#39;`, `&quot;`), or ANSI colours. Inside such a record
+the engine's quotes are escaped (`\\"`), so wordings with quotes and anchored tracebacks miss: measured by
+benchmarks/doctor_robustness.py. Each line is unwrapped in place, one line out for one line in, so line
+numbers still point into the file; a record holding several lines keeps them on one line, joined by " | ".
+A paste from a console that hard-wraps at its width (Windows' console, a wrapped terminal copy) splits one
+engine line into several of exactly that width: where a short chunk's longest lines all have one length and
+almost no line comes close below it, each such line is joined to the next, which is left empty.
+Linear: chunks without any of the markers pass through untouched (a byte search each).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+
+# the field a collector keeps the engine's line in: docker/fluentd, journald, GCP; then Loki/Vector's
+COLLECTOR_FIELDS = ("log", "MESSAGE", "textPayload")
+SHIPPER_FIELDS = ("msg", "message")
+# a `msg`/`message` record is a shipper's only with one of these beside it, and none of the keys of an engine's
+# own JSON: llama-server's `--log-format json` (tid, function, line) or an API's error body (object, code, type)
+SHIPPER_KEYS = frozenset(
+    ("stream", "time", "ts", "timestamp", "@timestamp", "level", "severity", "container_name", "pod", "host",
+     "hostname", "logger", "caller", "labels", "kubernetes")
+)  # fmt: skip
+ENGINE_KEYS = frozenset(("tid", "function", "line", "object", "code", "type", "param", "error"))
+_RECORD = re.compile(rb"^[ \t]*\{\"[^\n]*\}[ \t]*\r?$", re.M)
+_ANSI = re.compile(rb"\x1b\[[0-9;?]*[A-Za-z]")
+_ENTITY = re.compile(rb"&(?:quot|apos|amp|lt|gt|#39|#x27|#34|#x22|#47|#x2F);")
+_ENTITY_LINE = re.compile(rb"^[^\n]*&(?:quot|apos|amp|lt|gt|#39|#x27|#34|#x22|#47|#x2F);[^\n]*$", re.M)
+
+
+def unwrap(chunk: bytes) -> bytes:
+    """`chunk` (whole lines) with every collector record replaced by the line it carries, entities decoded
+    and colour codes dropped; the number of lines never changes (a Windows line end is dropped where a line is
+    matched: triage._line_at). Each step first asks memchr for one byte
+    (a 4 MiB chunk of plain engine log costs microseconds), and a collector's records are looked for only
+    where the chunk's first lines are records (a collector writes every line so)."""
+    if b"\x1b" in chunk:
+        chunk = _ANSI.sub(b"", chunk)
+    if b"{" in chunk and _RECORD.search(chunk, 0, RECORDS_LOOKED_FOR):
+        chunk = _RECORD.sub(_record_line, chunk)
+    if b"&" in chunk and _ENTITY.search(chunk):
+        chunk = _ENTITY_LINE.sub(lambda m: html.unescape(m[0].decode("utf-8", "replace")).encode(), chunk)
+    if len(chunk) <= WRAP_CHUNK:
+        chunk = rejoin_hard_wrapped(chunk)
+    return chunk
+
+
+RECORDS_LOOKED_FOR = 64 * 1024
+WRAP_CHUNK = 256 * 1024  # a hard-wrapped log is a paste, not an engine's own file
+WRAP_MIN_WIDTH = 60
+WRAP_MIN_LINES = 3
+# at a console's usual width, one or two cut lines are enough when every one of them is followed by a fragment
+CONSOLE_WIDTHS = frozenset((80, 100, 120, 132, 160))
+# how a line of its own begins: a stamp, a level, a bracketed or parenthesised tag, a traceback's parts
+_LINE_START = re.compile(
+    r"\s*$|\[|\(|\d{4}-\d\d-\d\d|\w{3} [ \d]\d |(?:INFO|WARNING|WARN|ERROR|DEBUG|CRITICAL)\b|Traceback"
+    r"|\s+File \"|\s*\^|(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Warning)\b|[#>{}]|\w+: "
+)
+
+
+def rejoin_hard_wrapped(chunk: bytes) -> bytes:
+    """Join lines cut at a console's width W: at least three lines of exactly W characters, none longer, and
+    most of them followed by a fragment rather than a line of its own (natural lines of one format can share a
+    length: llama-swap's request lines, each followed by its next `[DEBUG]` line)."""
+    lines = chunk.decode("utf-8", "replace").split("\n")
+    lengths = [len(line) for line in lines]
+    width = max(lengths)
+    cut = [i for i, n in enumerate(lengths[:-1]) if n == width]
+    fragments = sum(not _LINE_START.match(lines[i + 1]) for i in cut)
+    console = width in CONSOLE_WIDTHS and cut and fragments == len(cut)
+    if width < WRAP_MIN_WIDTH or not (console or len(cut) >= WRAP_MIN_LINES and fragments * 2 >= len(cut)):
+        return chunk
+    out, i = [], 0
+    while i < len(lines):
+        joined, start = lines[i], i
+        while len(lines[i]) == width and i + 1 < len(lines):
+            i += 1
+            joined += lines[i]
+        out += [joined] + [""] * (i - start)  # one line out per line in: numbers still point into the file
+        i += 1
+    return "\n".join(out).encode()
+
+
+def _record_line(m: re.Match[bytes]) -> bytes:
+    """The message a collector's JSON record carries, or the line itself when it is not such a record."""
+    try:
+        record = json.loads(m[0])
+    except ValueError:
+        return m[0]
+    if not isinstance(record, dict):
+        return m[0]
+    text = next((record[k] for k in COLLECTOR_FIELDS if isinstance(record.get(k), str)), None)
+    if text is None and SHIPPER_KEYS.intersection(record) and not ENGINE_KEYS.intersection(record):
+        text = next((record[k] for k in SHIPPER_FIELDS if isinstance(record.get(k), str)), None)
+    if text is None:
+        return m[0]
+    return " | ".join(text.rstrip("\r\n").splitlines()).encode()
