@@ -94,10 +94,11 @@ CASES = [
         "options-incompatible",
         "ValueError: --grpc-port requires a Rust frontend; remove --headless and non-positive --api-server-count\n",
     ),
-    # vLLM 0.32/0.34.0 config/model.py:1091
+    # vLLM 0.32/0.34.0 config/model.py:1085
     (
-        "model-config-value-wrong-type",
-        "  Value error, max_model_len must be a positive integer, got int: -1. Example: max_model_len=2048\n",
+        "tokenizer-not-a-string",
+        "  Value error, tokenizer must be a string, got NoneType: None. Please provide a valid tokenizer path or "
+        "HuggingFace model ID. [type=value_error, input_value=ArgsKwargs((), {'model': 'x'}), input_type=ArgsKwargs]\n",
     ),
     # vLLM 0.32/0.34.0 entrypoints/llm.py:298
     (
@@ -204,6 +205,18 @@ def test_a_quiet_context_failure_is_never_confident():
     """The hidden reason is a guess (memory, mostly): below the confident line."""
     top = top_cause(run("ValueError: Failed to create llama_context\n"))
     assert top is not None and top.id == "llama-cpp-python-context-failed-quiet" and top.confidence < 0.7
+
+
+def test_max_model_len_zero_stays_the_config_validation_reading():
+    """config/model.py:1091, beside the tokenizer's check, is config-validation-error's (the corpus's
+    vllm-max-model-len-zero.log): the new tokenizer family does not take it."""
+    log = (
+        "pydantic_core._pydantic_core.ValidationError: 1 validation error for ModelConfig\n"
+        "  Value error, max_model_len must be a positive integer, got int: 0. Example: max_model_len=2048 "
+        "[type=value_error, input_value=ArgsKwargs((), {'model': 'x'}), input_type=ArgsKwargs]\n"
+    )
+    top = top_cause(run(log))
+    assert top is None or top.id != "tokenizer-not-a-string"
 
 
 def test_a_kv_cache_dtype_that_matches_the_model_is_no_refusal():
