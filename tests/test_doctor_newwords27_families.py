@@ -119,6 +119,21 @@ CASES = [
     ),
     # vLLM 0.32/0.34.0 config/profiler.py:230 (profiler-not-configured widened)
     ("profiler-not-configured", "ValueError: torch_profiler_dir must be set when profiler is 'torch'\n"),
+    # vLLM 0.32/0.34.0 v1/engine/input_processor.py:593 (request-longer-than-context widened: no room for one token)
+    (
+        "request-longer-than-context",
+        "vllm.exceptions.VLLMValidationError: The decoder prompt (length 16384) plus the number of requested output "
+        "tokens (at least 1) is longer than the maximum model length of 16384. Make sure that `max_model_len` is no "
+        "smaller than the number of text tokens (prompt + requested output tokens).\n",
+    ),
+    # vLLM 0.32/0.34.0 v1/engine/input_processor.py:195
+    (
+        "thinking-budget-needs-reasoning-parser",
+        "vllm.exceptions.VLLMValidationError: thinking_token_budget is set but reasoning_config is not configured. "
+        "Please set --reasoning-parser and/or --reasoning-config to use thinking_token_budget.\n",
+    ),
+    # vLLM 0.32/0.34.0 entrypoints/cli/serve.py:183 (data-parallel-launch-invalid widened)
+    ("data-parallel-launch-invalid", "ValueError: api_server_count can't be set in headless mode\n"),
     # llama-cpp-python 0.3.36 llama.py:384
     (
         "llama-cpp-python-path-missing",
