@@ -156,6 +156,14 @@ CASES = [
     ),
     # llama-cpp-python 0.3.36 llama.py:1345 (request-longer-than-context widened)
     ("request-longer-than-context", "ValueError: Requested tokens (2310) exceed context window of 2048\n"),
+    # llama-cpp-python 0.3.36 _internals.py:334: llama_decode's 1 (no KV slot; vendored include/llama.h:999)
+    ("request-longer-than-context", "RuntimeError: llama_decode returned 1\n"),
+    # vLLM 0.32/0.34.0 compressed_tensors_wNa16.py:84 (checkpoint-quant-scheme-unsupported widened)
+    (
+        "checkpoint-quant-scheme-unsupported",
+        "ValueError: Pack-quantized format requires group quantization or channelwise quantization, but found no "
+        "group size and strategy is not channelwise.\n",
+    ),
     # llama-cpp-python 0.3.36 llama.py:1160 (llamacpp-ubatch-below-input widened)
     ("llamacpp-ubatch-below-input", "ValueError: Requested tokens (3000) exceed batch size of 2048\n"),
     # llama-cpp-python 0.3.36 llama.py:1097
@@ -214,6 +222,13 @@ def test_llama_cpp_reason_in_the_log_outranks_the_quiet_load_failure():
     # family's: both name the architecture)
     assert top is not None and top.id in ("llamacpp-unknown-arch", "llamacpp-load-failed")
     assert "llama-cpp-python-load-failed-quiet" not in [d.id for d in run(log).diagnoses if d.role == "cause"]
+
+
+def test_other_llama_decode_codes_are_not_a_full_context():
+    """Only 1 is 'no KV slot'; -1 (invalid batch), 2 (aborted) and < -1 (fatal) are other failures."""
+    for code in ("-1", "2", "-3", "12"):
+        top = top_cause(run(f"RuntimeError: llama_decode returned {code}\n"))
+        assert top is None or top.id != "request-longer-than-context", code
 
 
 def test_a_quiet_context_failure_is_never_confident():
