@@ -185,6 +185,12 @@ CASES = [
     ),
     # llama-cpp-python 0.3.36 llama_chat_format.py:2812 (llamacpp-mmproj-load-failed widened)
     ("llamacpp-mmproj-load-failed", "ValueError: Failed to load mtmd context from: /models/mmproj-Qwen2.5-VL-7B.gguf\n"),
+    # llama-cpp-python 0.2.20 llama.py:942 and 0.3.8 llama_chat_format.py:2712: the older releases' words
+    (
+        "llamacpp-lora-load-failed",
+        "RuntimeError: Failed to apply LoRA from lora path: ./lora/ggml-adapter-model.bin to base path: None\n",
+    ),
+    ("llamacpp-mmproj-load-failed", "ValueError: Failed to load clip model: /models/llava-v1.6-mmproj-f16.gguf\n"),
     # llama.cpp b11434 / 0.3.36-vendored src/llama-model.cpp:350 (llamacpp-unknown-arch widened)
     (
         "llamacpp-unknown-arch",
