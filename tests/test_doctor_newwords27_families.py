@@ -47,6 +47,17 @@ CASES = [
         "ValueError: LoRA is not supported for DeepseekV3ForCausalLM (deepseek-ai/DeepSeek-V3.2). Supported models "
         "implement the `SupportsLoRA` interface. Run this model without `enable_lora`.\n",
     ),
+    # vLLM 0.32 v1/attention/selector.py:122 (the same words as 0.34's validator, asserted, choices as a tuple)
+    (
+        "kv-cache-dtype-unknown",
+        "AssertionError: Invalid kv_cache_dtype: fp8_e4m3fn. Valid values are: ('auto', 'bfloat16', 'float16', "
+        "'fp8', 'fp8_e4m3', 'fp8_e5m2', 'fp8_inc')\n",
+    ),
+    # vLLM 0.32 lora/model_manager.py:1448 (lora-model-unsupported widened: the class repr)
+    (
+        "lora-model-unsupported",
+        "ValueError: Model <class 'vllm.model_executor.models.bert.BertModel'> is not supported for LoRA.\n",
+    ),
     # vLLM 0.32/0.34.0 config/compilation.py:1674
     (
         "mamba-cache-blocks-below-max-num-seqs",
