@@ -270,3 +270,18 @@ def test_a_kv_cache_dtype_that_matches_the_model_is_no_refusal():
     """A line that only mentions kv_cache_dtype and dtype together (an INFO dump of the config) names nothing."""
     log = "INFO 12-04 10:00:00 [config.py:510] kv_cache_dtype=bfloat16, dtype=torch.bfloat16, max_model_len=8192\n"
     assert top_cause(run(log)) is None
+
+
+@pytest.mark.parametrize("where", ["launchers", "common"])
+def test_the_serve_clis_own_checks_are_configuration_refusals(where):
+    """config-validation-error's raised_in follows cli_args.py to entrypoints/launchers/ (0.32) and common/ (0.34.0:
+    validate_parsed_serve_args, :569): an unlisted refusal there is read as configuration, not an unknown crash."""
+    log = (
+        "Traceback (most recent call last):\n"
+        f'  File "/usr/local/lib/python3.12/dist-packages/vllm/entrypoints/{where}/cli_args.py", line 569, in '
+        "validate_parsed_serve_args\n"
+        "    raise ValueError(\n"
+        "ValueError: Error: --sse-keep-alive-interval must be a non-negative integer (0 disables keep-alive comments).\n"
+    )
+    top = top_cause(run(log))
+    assert top is not None and top.id == "config-validation-error" and top.confidence < 0.7
