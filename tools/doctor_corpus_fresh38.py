@@ -1,0 +1,192 @@
+"""The thirty-eighth fresh batch of doctor's corpus (batch "fresh-38"): CHAT TEMPLATES, TOKENIZER SPECIAL TOKENS AND
+GENERATION SETTINGS that a user supplies or edits, and the chat request that meets them, on the real engines, DRAWN AT
+RANDOM by a procedure fixed before any case ran (fresh-20 drew flags, fresh-23 mistakes around the engine, fresh-25
+model files, fresh-31 requests and running-server events, fresh-35 the process environment).
+
+Procedure (fixed and committed before any case ran, and before doctor ran on any log); r = random.Random(2038):
+  14 cases, each drawn in turn: engine = r.choice(("vllm", "llama")); condition = r.choice(list(CONDITIONS[engine]))
+  (the conditions valid for that engine); value = r.choice(CONDITIONS[engine][condition]). A draw whose
+  (engine, condition) was drawn before is drawn anew (all three, same r).
+  The templates named by the values (TEMPLATES below, fixed here): "syntax error" = the tiny model's own template
+  with its {% endfor %} removed; "raise_exception" = the own template behind a guard that calls
+  raise_exception('The first message must be a system prompt') when messages[0] is not a system message;
+  "undefined filter" = the own template with `| shout` on the content; "missing key" = the own template that prints
+  m['name'].strip() (messages carry no name); "alternating" = a Mistral-style template that calls
+  raise_exception('Conversation roles must alternate user/assistant/user/assistant/...') when the roles do not
+  alternate starting with user; "no generation prompt" = the own template without its add_generation_prompt block.
+  A user's template is given to vLLM as --chat-template FILE and to llama-server as --jinja --chat-template-file FILE;
+  "inline" = the own template's text given as the flag's value (vLLM --chat-template TEXT; llama-server --jinja
+  --chat-template TEXT). The model's own template is vLLM's checkpoint chat_template.jinja (a copy of the tiny
+  model; "no template" deletes it) and llama-server's GGUF tokenizer.chat_template (the tiny GGUF written again by
+  tests/engine/make_tiny_gguf.py with that one key changed, or not written). Token ids and names are edited the same
+  way (vLLM: the copy's JSON files; llama-server: the GGUF's tokenizer.ggml.* keys).
+  Each case: the engine started with the condition and the flags a user would use (vLLM api_server --model TINY
+  --port P --max-model-len 512, with tools/doctor-corpus.py's ENV; llama-server -m GGUF --port P -c 512), waited for
+  until /health answers or it exits (vLLM 420 s, llama-server 60 s), then the case's request if it answered (a chat
+  request {"messages": [{"role": "user", "content": "hello"}], "max_tokens": 8}, plus "model" for vLLM, unless the
+  value names another body), then SIGTERM to its process group (SIGKILL after 30 s). Case log = the engine's whole
+  log (stdout+stderr), then `# client:` and the response's status line and first 400 bytes (as fresh-31/fresh-35).
+Usage (from the repository root; ports 18300-18301 of this batch's range 18300-18399):
+  DOCTOR_CORPUS_TINY=DIR DOCTOR_CORPUS_GGUF=LOADABLE.gguf .venv/bin/python tools/doctor_corpus_fresh38.py \
+    [--draws | CASE_ID ...]
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+
+# each engine's conditions and their values, fixed before the draw
+TOOLS = [{"type": "function", "function": {"name": "get_weather", "description": "weather for a city",
+          "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}]
+CONDITIONS = {
+    "vllm": {
+        "user template broken": [
+            "--chat-template FILE with a syntax error",
+            "--chat-template FILE calling raise_exception",
+            "--chat-template FILE with an undefined filter",
+            "--chat-template FILE reading a missing key",
+        ],
+        "user template given": [
+            "--chat-template an empty file",
+            "--chat-template a path that does not exist (/srv/templates/tiny-chat.jinja)",
+            "--chat-template the template inline",
+        ],
+        "model's own template edited": [
+            "chat_template.jinja with a syntax error",
+            "chat_template.jinja calling raise_exception",
+            "no template (chat_template.jinja deleted)",
+            "chat_template.jinja without the generation prompt",
+        ],
+        "special tokens": [
+            "generation_config.json eos_token_id 50000 (vocabulary 1024)",
+            "tokenizer_config.json eos_token '<|eot_id|>' (not in the vocabulary)",
+            "bos/eos removed from config.json, generation_config.json and tokenizer_config.json",
+        ],
+        "generation_config.json": [
+            "not valid JSON (a trailing comma)",
+            "temperature -1 and top_p 5",
+            "max_new_tokens 0",
+            "--generation-config a directory that does not exist",
+        ],
+        "server sampling defaults": [
+            "--override-generation-config '{\"top_p\": 5}'",
+            "--override-generation-config 'temperature=0.7' (not JSON)",
+            "--override-generation-config '{\"max_new_tokens\": 0}'",
+        ],
+        "content format": [
+            "--chat-template-content-format openai",
+            "--chat-template-content-format string",
+            "--chat-template-content-format text",
+        ],
+        "tool calling": [
+            "--enable-auto-tool-choice --tool-call-parser hermes; a request with tools",
+            "--enable-auto-tool-choice alone",
+            "--tool-call-parser hermes alone; a request with tools and tool_choice auto",
+        ],
+        "request role": [
+            "alternating template; a system message first",
+            "alternating template; two user messages in a row",
+            "own template; a message of role 'developer'",
+            "own template; a 'tool' message without tool_call_id",
+        ],
+        "generation prompt flags": [
+            "add_generation_prompt and continue_final_message both true, final message assistant",
+            "continue_final_message true with a final user message",
+            "a final assistant message (prefill), defaults",
+        ],
+        "chat_template_kwargs": [
+            "{\"enable_thinking\": false}",
+            "{\"add_generation_prompt\": false}",
+            "a string 'enable_thinking=false'",
+        ],
+        "template by name": ["--chat-template chatml", "--chat-template chatmll"],
+        "reasoning": [
+            "--reasoning-parser deepseek_r1",
+            "--reasoning-parser qwen3",
+            "--reasoning-parser deepseek-r1 (dash)",
+        ],
+    },
+    "llama": {
+        "user template broken": [
+            "--jinja --chat-template-file FILE with a syntax error",
+            "--jinja --chat-template-file FILE calling raise_exception",
+            "--jinja --chat-template-file FILE with an undefined filter",
+            "--jinja --chat-template-file FILE reading a missing key",
+        ],
+        "user template given": [
+            "--jinja --chat-template-file an empty file",
+            "--jinja --chat-template-file a path that does not exist (/srv/templates/tiny-chat.jinja)",
+            "--jinja --chat-template the template inline",
+        ],
+        "model's own template edited": [
+            "GGUF chat_template with a syntax error",
+            "GGUF chat_template calling raise_exception",
+            "no template (GGUF written without tokenizer.chat_template)",
+            "GGUF chat_template without the generation prompt",
+        ],
+        "special tokens": [
+            "GGUF eos_token_id 50000 (vocabulary 1024)",
+            "GGUF bos_token_id 50000 (vocabulary 1024)",
+            "GGUF without bos/eos ids",
+        ],
+        "server sampling defaults": ["--top-p 5", "--temp abc", "-n 0"],
+        "tool calling": [
+            "--jinja; a request with tools",
+            "--no-jinja; a request with tools",
+            "--jinja; a request with tools and tool_choice required",
+        ],
+        "request role": [
+            "alternating template (--jinja --chat-template-file); a system message first",
+            "alternating template (--jinja --chat-template-file); two user messages in a row",
+            "own template; a message of role 'developer'",
+            "own template; a 'tool' message without tool_call_id",
+        ],
+        "generation prompt flags": [
+            "add_generation_prompt and continue_final_message both true, final message assistant",
+            "continue_final_message true with a final user message",
+            "a final assistant message (prefill), defaults",
+        ],
+        "chat_template_kwargs": [
+            "{\"enable_thinking\": false}",
+            "{\"add_generation_prompt\": false}",
+            "a string 'enable_thinking=false'",
+        ],
+        "template by name": ["--chat-template chatml", "--chat-template chatmll"],
+        "reasoning": [
+            "--reasoning-format deepseek",
+            "--reasoning-budget 0",
+            "--reasoning-format deepseek-r1 (dash)",
+        ],
+    },
+}
+
+
+def draws() -> tuple[list[tuple[str, str, str]], list[tuple[str, str, str]]]:
+    """The 14 kept draws (engine, condition, value), and every draw made anew."""
+    r = random.Random(2038)
+    kept: list[tuple[str, str, str]] = []
+    redrawn: list[tuple[str, str, str]] = []
+    while len(kept) < 14:
+        engine = r.choice(("vllm", "llama"))
+        condition = r.choice(list(CONDITIONS[engine]))
+        value = r.choice(CONDITIONS[engine][condition])
+        if any((engine, condition) == (e, c) for e, c, _ in kept):
+            redrawn.append((engine, condition, value))
+        else:
+            kept.append((engine, condition, value))
+    return kept, redrawn
+
+
+def main() -> None:
+    if sys.argv[1:2] == ["--draws"]:
+        kept, redrawn = draws()
+        for i, d in enumerate(kept, 1):
+            print(f"draw {i}: {' | '.join(d)}")
+        for d in redrawn:
+            print(f"drawn anew: {' | '.join(d)}")
+        return
+
+
+if __name__ == "__main__":
+    main()
