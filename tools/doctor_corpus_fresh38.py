@@ -33,8 +33,22 @@ Usage (from the repository root; ports 18300-18301 of this batch's range 18300-1
 
 from __future__ import annotations
 
+import json
+import os
 import random
+import shutil
+import subprocess
 import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+from corpus_tools import load, stop_group, use_ports  # tools/ is on sys.path: the makers run as scripts
+
+use_ports(18300, "/tmp/fresh38/tiny-f32.gguf")
+TMP = Path(tempfile.gettempdir()) / "fresh38-run"
+MISSING_TEMPLATE = "/srv/templates/tiny-chat.jinja"
 
 # each engine's conditions and their values, fixed before the draw
 TOOLS = [{"type": "function", "function": {"name": "get_weather", "description": "weather for a city",
@@ -178,6 +192,143 @@ def draws() -> tuple[list[tuple[str, str, str]], list[tuple[str, str, str]]]:
     return kept, redrawn
 
 
+OWN = (
+    "{% for m in messages %}<|{{ m['role'] }}|>{{ m['content'] }}<|end|>{% endfor %}"
+    "{% if add_generation_prompt %}<|assistant|>{% endif %}"
+)
+TEMPLATES = {
+    "own": OWN,
+    "syntax error": OWN.replace("{% endfor %}", ""),
+    "raise_exception": "{% if messages[0]['role'] != 'system' %}"
+    "{{ raise_exception('The first message must be a system prompt') }}{% endif %}" + OWN,
+    "undefined filter": OWN.replace("{{ m['content'] }}", "{{ m['content'] | shout }}"),
+    "missing key": OWN.replace("{{ m['content'] }}", "{{ m['name'].strip() }}: {{ m['content'] }}"),
+    "alternating": "{{ bos_token }}{% for message in messages %}"
+    "{% if (message['role'] == 'user') != (loop.index0 % 2 == 0) %}"
+    "{{ raise_exception('Conversation roles must alternate user/assistant/user/assistant/...') }}{% endif %}"
+    "{% if message['role'] == 'user' %}{{ '[INST] ' + message['content'] + ' [/INST]' }}"
+    "{% elif message['role'] == 'assistant' %}{{ message['content'] + eos_token }}"
+    "{% else %}{{ raise_exception('Only user and assistant roles are supported!') }}{% endif %}{% endfor %}",
+    "no generation prompt": OWN.split("{% if add_generation_prompt %}")[0],
+}
+HELLO = [{"role": "user", "content": "hello"}]
+
+
+def serve(h, argv: list[str], port: int, timeout: float, body: dict) -> str:
+    """Start ARGV; once /health answers, the case's chat request; then SIGTERM. Whole log + client lines."""
+    env = {**os.environ, **h.ENV}
+    with tempfile.TemporaryFile() as log:
+        proc = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True)
+        answer, deadline = "", time.monotonic() + timeout
+        try:
+            while proc.poll() is None and time.monotonic() < deadline:
+                if h.wait_healthy(port, time.monotonic() + 2):
+                    time.sleep(1)
+                    answer = client(f"http://127.0.0.1:{port}/v1/chat/completions", body)
+                    time.sleep(2)
+                    break
+        finally:
+            stop_group(proc, grace=30)
+        log.seek(0)
+        text = log.read().decode("utf-8", "replace")
+        return text + ("\n" if answer and text and not text.endswith("\n") else "") + answer
+
+
+def client(url: str, body: dict) -> str:
+    """What the client saw: `# client:`, the status line, the body's first 400 bytes (as fresh-31)."""
+    try:
+        r = httpx.post(url, json=body, timeout=120)
+        line = f"HTTP/1.1 {r.status_code} {r.reason_phrase}"
+        return f"# client:\n{line}\n{r.content[:400].decode('utf-8', 'replace')}\n"
+    except httpx.HTTPError as exc:
+        return f"# client:\n{type(exc).__name__}: {exc}\n"
+
+
+def template_file(name: str) -> str:
+    TMP.mkdir(parents=True, exist_ok=True)
+    f = TMP / f"{name.replace(' ', '-')}.jinja"
+    f.write_text(TEMPLATES[name])
+    return str(f)
+
+
+def model_copy(tiny: Path, name: str) -> Path:
+    d = TMP / name
+    shutil.rmtree(d, ignore_errors=True)
+    shutil.copytree(tiny, d)
+    return d
+
+
+def makers(h, tiny: Path, timeout: float) -> dict:
+    """One maker per kept draw, in draw order (the draw's number in the comment)."""
+    lport, vport = h.LLAMA_PORT, os.environ["DOCTOR_CORPUS_PORT"]
+
+    def vllm(*flags: str, body: dict | None = None, model: Path | None = None):
+        m = str(model or tiny)
+        argv = [*h.VLLM, m, "--port", vport, "--max-model-len", "512", *flags]
+        return serve(h, argv, int(vport), timeout, {"model": m, "max_tokens": 8, **(body or {"messages": HELLO})})
+
+    def llama(*flags: str, body: dict | None = None):
+        argv = [h.LLAMA, "-m", str(h.GGUF), "--port", lport, "-c", "512", *flags]
+        return serve(h, argv, int(lport), 60, {"max_tokens": 8, **(body or {"messages": HELLO})})
+
+    def no_template() -> str:
+        m = model_copy(tiny, "no-template")
+        (m / "chat_template.jinja").unlink()
+        return vllm(model=m)
+
+    def generation_config_trailing_comma() -> str:
+        m = model_copy(tiny, "genconfig-comma")
+        g = m / "generation_config.json"
+        text = g.read_text().rstrip()
+        assert text.endswith("}")
+        g.write_text(text[:-1].rstrip() + ",\n}\n")
+        return vllm(model=m)
+
+    weather = [{"role": "user", "content": "What is the weather in Paris?"}]
+    system_first = [{"role": "system", "content": "You are terse."}, {"role": "user", "content": "hello"}]
+    assert not Path(MISSING_TEMPLATE).exists()
+    return {
+        # 1: vLLM --enable-auto-tool-choice --tool-call-parser hermes; a request with tools
+        "fresh38-vllm-hermes-parser-tools-request": lambda: vllm(
+            "--enable-auto-tool-choice", "--tool-call-parser", "hermes", body={"messages": weather, "tools": TOOLS}
+        ),
+        # 2: vLLM --chat-template FILE (alternating roles); a system message first
+        "fresh38-vllm-alternating-template-system-message": lambda: vllm(
+            "--chat-template", template_file("alternating"), body={"messages": system_first}
+        ),
+        # 3: vLLM on a checkpoint whose chat_template.jinja was deleted
+        "fresh38-vllm-own-template-deleted": no_template,
+        # 4: vLLM on a checkpoint whose generation_config.json has a trailing comma
+        "fresh38-vllm-generation-config-trailing-comma": generation_config_trailing_comma,
+        # 5: llama-server --jinja --chat-template-file FILE (alternating roles); a system message first
+        "fresh38-llama-alternating-template-system-message": lambda: llama(
+            "--jinja", "--chat-template-file", template_file("alternating"), body={"messages": system_first}
+        ),
+        # 6: llama-server --jinja; a request with tools and tool_choice required
+        "fresh38-llama-tools-choice-required": lambda: llama(
+            "--jinja", body={"messages": weather, "tools": TOOLS, "tool_choice": "required"}
+        ),
+        # 7: llama-server --jinja --chat-template-file a path that does not exist
+        "fresh38-llama-template-file-missing": lambda: llama("--jinja", "--chat-template-file", MISSING_TEMPLATE),
+        # 8: vLLM --chat-template-content-format string
+        "fresh38-vllm-content-format-string": lambda: vllm("--chat-template-content-format", "string"),
+        # 9: vLLM --chat-template chatmll (a misspelt name)
+        "fresh38-vllm-chat-template-chatmll": lambda: vllm("--chat-template", "chatmll"),
+        # 10: llama-server, a final assistant message (prefill), defaults
+        "fresh38-llama-assistant-prefill": lambda: llama(
+            body={"messages": [*HELLO, {"role": "assistant", "content": "Sure, here"}]}
+        ),
+        # 11: vLLM --reasoning-parser deepseek_r1
+        "fresh38-vllm-reasoning-parser-deepseek-r1": lambda: vllm("--reasoning-parser", "deepseek_r1"),
+        # 12: vLLM --chat-template a path that does not exist
+        "fresh38-vllm-template-file-missing": lambda: vllm("--chat-template", MISSING_TEMPLATE),
+        # 13: llama-server --temp abc
+        "fresh38-llama-temp-abc": lambda: llama("--temp", "abc"),
+        # 14: llama-server --chat-template chatml
+        "fresh38-llama-chat-template-chatml": lambda: llama("--chat-template", "chatml"),
+    }
+
+
 def main() -> None:
     if sys.argv[1:2] == ["--draws"]:
         kept, redrawn = draws()
@@ -186,6 +337,17 @@ def main() -> None:
         for d in redrawn:
             print(f"drawn anew: {' | '.join(d)}")
         return
+    h = load("doctor_corpus", "doctor-corpus.py")
+    tiny = Path(os.environ.get("DOCTOR_CORPUS_TINY", "/tmp/fresh38/tiny"))
+    timeout = float(os.environ.get("DOCTOR_CORPUS_VLLM_TIMEOUT", "420"))
+    wanted = set(sys.argv[1:])
+    for case_id, make in makers(h, tiny, timeout).items():
+        if wanted and case_id not in wanted:
+            continue
+        t = time.monotonic()
+        text = make()  # the whole log, untrimmed
+        (h.OUT / f"{case_id}.log").write_text(text.rstrip() + "\n")
+        print(f"{case_id}: {len(text.splitlines())} lines, {time.monotonic() - t:.0f} s", flush=True)
 
 
 if __name__ == "__main__":
