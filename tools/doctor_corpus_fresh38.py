@@ -33,7 +33,6 @@ Usage (from the repository root; ports 18300-18301 of this batch's range 18300-1
 
 from __future__ import annotations
 
-import json
 import os
 import random
 import shutil
