@@ -112,6 +112,16 @@ CASES = [
         "weights-corrupt",
         "_pickle.UnpicklingError: invalid load key, '<'.\n",
     ),
+    # lora-model-unsupported widened (vllm-project/vllm#3245, #16894): 0.3-0.6's and 0.7-0.10's wordings, other models
+    (
+        "lora-model-unsupported",
+        "[rank0]: ValueError: Model QWenLMHeadModel does not support LoRA, but LoRA is enabled. Support for this "
+        "model may be added in the future. If this is important to you, please open an issue on github.\n",
+    ),
+    (
+        "lora-model-unsupported",
+        "AssertionError: MolmoForCausalLM does not support LoRA yet.\n",
+    ),
     # mq-engine-heartbeat-timeout (tenstorrent/vllm#35): the RPC timeout wording of vLLM 0.6.2
     (
         "mq-engine-heartbeat-timeout",
