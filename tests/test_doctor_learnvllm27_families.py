@@ -122,6 +122,12 @@ CASES = [
         "lora-model-unsupported",
         "AssertionError: MolmoForCausalLM does not support LoRA yet.\n",
     ),
+    # flash-attn-gpu-unsupported widened (junjie18/CMT#95): another list of architectures, on a V100
+    (
+        "flash-attn-gpu-unsupported",
+        "RuntimeError: Expected is_sm90 || is_sm8x || is_sm75 to be true, but got false.  (Could this error message "
+        "be improved?  If so, please report an enhancement request to PyTorch.)\n",
+    ),
     # mq-engine-heartbeat-timeout (tenstorrent/vllm#35): the RPC timeout wording of vLLM 0.6.2
     (
         "mq-engine-heartbeat-timeout",
