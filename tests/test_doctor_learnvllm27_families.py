@@ -128,6 +128,14 @@ CASES = [
         "RuntimeError: Expected is_sm90 || is_sm8x || is_sm75 to be true, but got false.  (Could this error message "
         "be improved?  If so, please report an enhancement request to PyTorch.)\n",
     ),
+    # xformers-build-mismatch widened (facebookresearch/xformers#1191): the dispatcher's reason, the 'built' spelling
+    (
+        "xformers-build-mismatch",
+        "NotImplementedError: No operator found for `memory_efficient_attention_forward` with inputs:\n"
+        "     query       : shape=(1, 4096, 16, 80) (torch.float16)\n"
+        "`cutlassF` is not supported because:\n"
+        "    xFormers wasn't built with CUDA support\n",
+    ),
     # mq-engine-heartbeat-timeout (tenstorrent/vllm#35): the RPC timeout wording of vLLM 0.6.2
     (
         "mq-engine-heartbeat-timeout",
@@ -186,3 +194,15 @@ def test_a_real_crash_outranks_the_heartbeat():
     )
     top = top_cause(run(log))
     assert top is not None and top.id != "mq-engine-heartbeat-timeout", top.id
+
+
+def test_a_no_operator_error_for_its_inputs_stays_the_backend_reading():
+    """Without 'wasn't build with CUDA support', the refusal is about the inputs (dtype, head size): not the build."""
+    log = (
+        "NotImplementedError: No operator found for `memory_efficient_attention_forward` with inputs:\n"
+        "     query       : shape=(1, 1024, 8, 4, 128) (torch.float32)\n"
+        "`cutlassF` is not supported because:\n"
+        "    dtype=torch.float32 (supported: {torch.float16, torch.bfloat16})\n"
+    )
+    top = top_cause(run(log))
+    assert top is not None and top.id != "xformers-build-mismatch", top.id
