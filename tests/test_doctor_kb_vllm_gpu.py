@@ -257,7 +257,9 @@ POSITIVE = [
 def test_a_vllm_gpu_kernel_failure_is_named(family, line):
     d = top(line)
     assert d.id == family, (d.id, line)
-    assert d.confidence >= CONFIDENT
+    # confident, unless the corpus saw these words carry another cause too (shared_wording.py: then capped and
+    # labelled calibrated, with the other causes named)
+    assert d.confidence >= CONFIDENT or (d.confidence_kind == "calibrated" and d.shared_with), d
 
 
 NEGATIVE = [
