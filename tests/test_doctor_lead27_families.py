@@ -29,3 +29,38 @@ def test_every_backend_refusing_the_kv_dtype_is_the_kv_dtype():
 def test_a_backend_refusing_for_another_reason_leaves_the_selector_family():
     reasons = "FLASH_ATTN: [kv_cache_dtype not supported], TRITON_ATTN: [head_size not supported]"
     assert _top(SELECTOR.format(dtype="fp8_inc", reasons=reasons)) == "attention-backend-none-valid"
+
+
+def _answer(log: str) -> tuple[str, float]:
+    d = next(d for d in triage_stream(io.BytesIO(log.encode()), "log").diagnoses if d.role == "cause")
+    return d.id, d.confidence
+
+
+def test_a_syntax_error_in_an_installed_package_is_a_python_too_old():
+    # Python's own form of a SyntaxError frame (no ", in <func>"): a match statement (3.10) read by 3.9
+    log = (
+        'Traceback (most recent call last):\n  File "/usr/bin/vllm", line 5, in <module>\n'
+        '  File "/opt/venv/lib/python3.9/site-packages/vllm/entrypoints/cli/main.py", line 12\n'
+        "    match args.cmd:\n          ^\nSyntaxError: invalid syntax\n"
+    )
+    assert _answer(log) == ("python-too-old-for-engine", 0.65)
+
+
+def test_a_syntax_error_in_the_users_own_script_is_not():
+    log = (
+        'Traceback (most recent call last):\n  File "/home/me/run.py", line 3\n    print "hi"\n          ^\n'
+        "SyntaxError: Missing parentheses in call to 'print'. Did you mean print(...)?\n"
+    )
+    assert _answer(log)[0] == "uncaught-exception"
+
+
+def test_a_pep_604_union_under_python_39_is_a_python_too_old():
+    log = (
+        '  File "/usr/local/lib/python3.9/dist-packages/transformers/utils/import_utils.py", line 40, in <module>\n'
+        "    def f(x: int | None = None):\nTypeError: unsupported operand type(s) for |: 'type' and 'NoneType'\n"
+    )
+    assert _answer(log)[0] == "python-too-old-for-engine"
+    # another operand pair is an ordinary type error of the program's own
+    assert (
+        _answer("TypeError: unsupported operand type(s) for |: 'int' and 'str'\n")[0] == "uncaught-exception"
+    )

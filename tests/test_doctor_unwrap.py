@@ -104,3 +104,18 @@ def test_joined_lines_leave_an_empty_line_so_numbers_still_point_into_the_file()
     out = unwrap(text.encode()).decode().split("\n")
     assert out[:3] == ["x" * 80 + "tail of the first line", "", "y" * 80 + "end"]
     assert len(out) == len(text.split("\n"))
+
+
+def test_same_format_lines_and_tracebacks_of_a_console_width_are_not_joined():
+    # corpus public-llama-override-tensor-rpc-healthy.log: a tensor list whose lines are 80 characters
+    tensors = "".join(
+        f"tensor blk.49.ffn_{part}_exps.weight buffer type overriden to RPC[127.0.0.1:50053]"[:80] + "\n"
+        for part in ("down", "up", "gate")
+    )
+    assert unwrap(tensors.encode()) == tensors.encode()
+    # a traceback frame of exactly 100 characters, then its indented source line
+    frame = (
+        '  File "/data/checkouts/TideCache/src/tidecache/vllm/connector.py", line 212, in wait_for_layer_load'
+    )
+    chunk = f"Traceback (most recent call last):\n{frame}\n    pass\nAssertionError: x\n".encode()
+    assert len(frame) == 100 and unwrap(chunk) == chunk

@@ -46,7 +46,8 @@ WORKER_RELAY = re.compile(
 )
 ARGPARSE = re.compile(r"^(?P<prog>[\w.\-]+(?: [\w\-]+)?): error: (?P<msg>.+)$")
 TRACEBACK = "Traceback (most recent call last):"
-FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<func>\S+)')
+# a frame; a SyntaxError's own frame (the file that does not parse) has no ", in <func>"
+FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+)(?:, in (?P<func>\S+))?\s*$')
 
 
 @dataclass(frozen=True)

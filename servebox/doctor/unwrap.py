@@ -57,10 +57,12 @@ WRAP_MIN_WIDTH = 60
 WRAP_MIN_LINES = 3
 # at a console's usual width, one or two cut lines are enough when every one of them is followed by a fragment
 CONSOLE_WIDTHS = frozenset((80, 100, 120, 132, 160))
-# how a line of its own begins: a stamp, a level, a bracketed or parenthesised tag, a traceback's parts
+# how a line of its own begins: a stamp, a level, a bracketed or parenthesised tag, an indented line (a traceback's
+# source line below its frame; a wrap at a space leaves one space at most), a traceback's parts
 _LINE_START = re.compile(
     r"\s*$|\[|\(|\d{4}-\d\d-\d\d|\w{3} [ \d]\d |(?:INFO|WARNING|WARN|ERROR|DEBUG|CRITICAL)\b|Traceback"
-    r"|\s+File \"|\s*\^|(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Warning)\b|[#>{}]|\w+: "
+    r"|\d+\.\d\d\.\d{3}\.\d{3} [IWEDT] |[\u2500-\u257f]"  # llama.cpp's own stamp; a rich box's frame
+    r"|\s{2}|\s*File \"|\s*\^|(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Warning)\b|[#>{}]|\w+: "
 )
 
 
@@ -72,7 +74,7 @@ def rejoin_hard_wrapped(chunk: bytes) -> bytes:
     lengths = [len(line) for line in lines]
     width = max(lengths)
     cut = [i for i, n in enumerate(lengths[:-1]) if n == width]
-    fragments = sum(not _LINE_START.match(lines[i + 1]) for i in cut)
+    fragments = sum(_fragment(lines[i], lines[i + 1]) for i in cut)
     console = width in CONSOLE_WIDTHS and cut and fragments == len(cut)
     if width < WRAP_MIN_WIDTH or not (console or len(cut) >= WRAP_MIN_LINES and fragments * 2 >= len(cut)):
         return chunk
@@ -85,6 +87,13 @@ def rejoin_hard_wrapped(chunk: bytes) -> bytes:
         out += [joined] + [""] * (i - start)  # one line out per line in: numbers still point into the file
         i += 1
     return "\n".join(out).encode()
+
+
+def _fragment(cut: str, after: str) -> bool:
+    """`after` reads as the rest of `cut` rather than a line of its own: it does not begin like a log line, nor
+    with `cut`'s own first word (lines of one format: progress bars, a repeated error, a tensor list)."""
+    head = cut.split(None, 1)[0] if cut.strip() else ""
+    return not _LINE_START.match(after) and not (len(head) >= 3 and after.startswith(head))
 
 
 def _record_line(m: re.Match[bytes]) -> bytes:
