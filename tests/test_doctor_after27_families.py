@@ -171,6 +171,11 @@ NEAR_MISSES = [
         "python-import-name-missing",
         "ImportError: cannot import name 'helper' from 'myapp.utils' (/srv/app/myapp/utils.py)\n",
     ),
+    # the user's own module named utils.py lacking a name is the user's bug, not a package shadowed
+    (
+        "engine-package-shadowed-by-source-tree",
+        "ImportError: cannot import name 'load_config' from 'utils' (/srv/app/utils.py)\n",
+    ),
     # a relative DATA path is not a program
     (
         "engine-binary-missing",
