@@ -34,7 +34,7 @@ CASES = [
     # `import resource`)
     (
         "vllm-native-windows-unsupported",
-        'Traceback (most recent call last):\n'
+        "Traceback (most recent call last):\n"
         '  File "D:\\envs\\llm\\Lib\\site-packages\\vllm\\utils\\system_utils.py", line 9, in <module>\n'
         "    import resource\n"
         "ModuleNotFoundError: No module named 'resource'\n",
@@ -223,12 +223,16 @@ def test_the_family_names_the_cause(expected, log):
     assert top is not None and top.id == expected, (top and top.id, log)
 
 
-@pytest.mark.parametrize(("family", "log"), NEAR_MISSES, ids=[c[0] + f"-{i}" for i, c in enumerate(NEAR_MISSES)])
+@pytest.mark.parametrize(
+    ("family", "log"), NEAR_MISSES, ids=[c[0] + f"-{i}" for i, c in enumerate(NEAR_MISSES)]
+)
 def test_a_near_miss_is_not_named_confidently(family, log):
     top = top_cause(run(log))
     assert top is None or top.id != family or top.confidence < 0.7, (top.id, top.confidence, log)
 
 
 def test_a_convert_py_outside_llama_cpp_is_only_a_hint():
-    top = top_cause(run("python3: can't open file '/home/u/project/convert.py': [Errno 2] No such file or directory\n"))
+    top = top_cause(
+        run("python3: can't open file '/home/u/project/convert.py': [Errno 2] No such file or directory\n")
+    )
     assert top is not None and top.id == "convert-script-removed" and top.confidence < 0.7

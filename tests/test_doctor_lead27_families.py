@@ -64,3 +64,32 @@ def test_a_pep_604_union_under_python_39_is_a_python_too_old():
     assert (
         _answer("TypeError: unsupported operand type(s) for |: 'int' and 'str'\n")[0] == "uncaught-exception"
     )
+
+
+# a native crash as other programs report it: (line, family); each line's source in the knowledge entry's comment
+CRASH_WORDINGS = [
+    ("llama runner process has terminated: exit status 0xc0000005", "segfault"),
+    ("Process finished with exit code -1073741819 (0xC0000005)", "segfault"),
+    ("Windows fatal exception: access violation", "segfault"),
+    ("vllm-1 exited with code 139", "segfault"),
+    ("Engine core proc EngineCore_DP0 died unexpectedly, exitcode=-11", "segfault"),
+    ("Error: llama runner process has terminated: exit status 0xc000001d", "cpu-illegal-instruction"),
+    ("Process finished with exit code -1073741795 (0xC000001D)", "cpu-illegal-instruction"),
+    ("llama-server exited with code 132", "cpu-illegal-instruction"),
+    ("Fatal Python error: Aborted", "native-abort"),
+    ("llama runner process has terminated: exit status 0xc0000409", "native-abort"),
+    ("container exited with code 135", "bus-error-shm"),
+    ("Floating point exception (core dumped)", "native-floating-point-exception"),
+    ("Error: llama runner process has terminated: signal: killed", "host-oom-kill"),
+]
+
+
+def test_a_native_crash_is_named_by_its_kind_whoever_reports_it():
+    for line, family in CRASH_WORDINGS:
+        assert _answer(line + "\n")[0] == family, line
+
+
+def test_numbers_that_only_look_like_exit_codes_are_not_crashes():
+    for line in ("Loaded qwen-4b in 139 ms, exit code 0", "tokens: 132, exit status 0", "exit code 1390"):
+        result = triage_stream(io.BytesIO((line + "\n").encode()), "log")
+        assert not [d for d in result.diagnoses if d.role == "cause"], line

@@ -85,9 +85,15 @@ def test_status5_with_timeout_reason_is_not_confident_oom() -> None:
 
 NEAR_MISSES = [
     # a 4xx from the hub is the repo's or the token's problem, not an outage
-    ("hub-server-error", "  what():  error from HF API, response code: 404, data: {\"error\":\"Repository not found\"}\n"),
+    (
+        "hub-server-error",
+        '  what():  error from HF API, response code: 404, data: {"error":"Repository not found"}\n',
+    ),
     # another hyperparameter assert is not this family
-    ("llamacpp-build-predates-model-variant", "llama-model.cpp:912: GGML_ASSERT(hparams.n_expert > 0) failed\n"),
+    (
+        "llamacpp-build-predates-model-variant",
+        "llama-model.cpp:912: GGML_ASSERT(hparams.n_expert > 0) failed\n",
+    ),
     # a generation that outgrew the context is not a physical-batch refusal
     (
         "llamacpp-ubatch-below-input",

