@@ -50,8 +50,20 @@ TMP = Path(tempfile.gettempdir()) / "fresh38-run"
 MISSING_TEMPLATE = "/srv/templates/tiny-chat.jinja"
 
 # each engine's conditions and their values, fixed before the draw
-TOOLS = [{"type": "function", "function": {"name": "get_weather", "description": "weather for a city",
-          "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}]
+TOOLS = [
+    {
+        "type": "function",
+        "function": {
+            "name": "get_weather",
+            "description": "weather for a city",
+            "parameters": {
+                "type": "object",
+                "properties": {"city": {"type": "string"}},
+                "required": ["city"],
+            },
+        },
+    }
+]
 CONDITIONS = {
     "vllm": {
         "user template broken": [
@@ -109,8 +121,8 @@ CONDITIONS = {
             "a final assistant message (prefill), defaults",
         ],
         "chat_template_kwargs": [
-            "{\"enable_thinking\": false}",
-            "{\"add_generation_prompt\": false}",
+            '{"enable_thinking": false}',
+            '{"add_generation_prompt": false}',
             "a string 'enable_thinking=false'",
         ],
         "template by name": ["--chat-template chatml", "--chat-template chatmll"],
@@ -161,8 +173,8 @@ CONDITIONS = {
             "a final assistant message (prefill), defaults",
         ],
         "chat_template_kwargs": [
-            "{\"enable_thinking\": false}",
-            "{\"add_generation_prompt\": false}",
+            '{"enable_thinking": false}',
+            '{"add_generation_prompt": false}',
             "a string 'enable_thinking=false'",
         ],
         "template by name": ["--chat-template chatml", "--chat-template chatmll"],
@@ -264,7 +276,9 @@ def makers(h, tiny: Path, timeout: float) -> dict:
     def vllm(*flags: str, body: dict | None = None, model: Path | None = None):
         m = str(model or tiny)
         argv = [*h.VLLM, m, "--port", vport, "--max-model-len", "512", *flags]
-        return serve(h, argv, int(vport), timeout, {"model": m, "max_tokens": 8, **(body or {"messages": HELLO})})
+        return serve(
+            h, argv, int(vport), timeout, {"model": m, "max_tokens": 8, **(body or {"messages": HELLO})}
+        )
 
     def llama(*flags: str, body: dict | None = None):
         argv = [h.LLAMA, "-m", str(h.GGUF), "--port", lport, "-c", "512", *flags]
@@ -289,7 +303,10 @@ def makers(h, tiny: Path, timeout: float) -> dict:
     return {
         # 1: vLLM --enable-auto-tool-choice --tool-call-parser hermes; a request with tools
         "fresh38-vllm-hermes-parser-tools-request": lambda: vllm(
-            "--enable-auto-tool-choice", "--tool-call-parser", "hermes", body={"messages": weather, "tools": TOOLS}
+            "--enable-auto-tool-choice",
+            "--tool-call-parser",
+            "hermes",
+            body={"messages": weather, "tools": TOOLS},
         ),
         # 2: vLLM --chat-template FILE (alternating roles); a system message first
         "fresh38-vllm-alternating-template-system-message": lambda: vllm(
@@ -308,7 +325,9 @@ def makers(h, tiny: Path, timeout: float) -> dict:
             "--jinja", body={"messages": weather, "tools": TOOLS, "tool_choice": "required"}
         ),
         # 7: llama-server --jinja --chat-template-file a path that does not exist
-        "fresh38-llama-template-file-missing": lambda: llama("--jinja", "--chat-template-file", MISSING_TEMPLATE),
+        "fresh38-llama-template-file-missing": lambda: llama(
+            "--jinja", "--chat-template-file", MISSING_TEMPLATE
+        ),
         # 8: vLLM --chat-template-content-format string
         "fresh38-vllm-content-format-string": lambda: vllm("--chat-template-content-format", "string"),
         # 9: vLLM --chat-template chatmll (a misspelt name)
