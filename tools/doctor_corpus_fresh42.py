@@ -88,7 +88,10 @@ CONDITIONS = {
         ],
     },
     "llama": {
-        "LoRA adapter missing": ["--lora PATH, PATH does not exist", "--lora-scaled PATH 0.5, PATH does not exist"],
+        "LoRA adapter missing": [
+            "--lora PATH, PATH does not exist",
+            "--lora-scaled PATH 0.5, PATH does not exist",
+        ],
         "LoRA adapter corrupt": [
             "LoRA GGUF truncated to half its bytes",
             "a PEFT adapter_model.safetensors given as --lora (wrong format)",
@@ -108,7 +111,10 @@ CONDITIONS = {
             "draft GGUF with a vocabulary of 2048 tokens (base ~1024)",
             "draft GGUF whose token texts differ from the base's",
         ],
-        "draft model healthy": ["-md COPY-OF-BASE.gguf --draft-max 4", "-md COPY-OF-BASE.gguf --draft-max 8 --draft-min 1"],
+        "draft model healthy": [
+            "-md COPY-OF-BASE.gguf --draft-max 4",
+            "-md COPY-OF-BASE.gguf --draft-max 8 --draft-min 1",
+        ],
         "projector missing": ["--mmproj PATH, PATH does not exist"],
         "projector corrupt": [
             "projector GGUF truncated to half its bytes",
@@ -194,9 +200,17 @@ def peft_adapter(out: Path, rank: int, modules: list[str], hidden: int = 256, kv
             tensors[f"{key}.lora_B.weight"] = (rng.standard_normal((outs[m], rank)) * 0.01).astype(np.float32)
     save_file(tensors, str(out / "adapter_model.safetensors"))
     config = {
-        "peft_type": "LORA", "task_type": "CAUSAL_LM", "base_model_name_or_path": None, "r": rank,
-        "lora_alpha": 2 * rank, "lora_dropout": 0.0, "bias": "none", "target_modules": modules,
-        "fan_in_fan_out": False, "inference_mode": True, "modules_to_save": None,
+        "peft_type": "LORA",
+        "task_type": "CAUSAL_LM",
+        "base_model_name_or_path": None,
+        "r": rank,
+        "lora_alpha": 2 * rank,
+        "lora_dropout": 0.0,
+        "bias": "none",
+        "target_modules": modules,
+        "fan_in_fan_out": False,
+        "inference_mode": True,
+        "modules_to_save": None,
     }
     (out / "adapter_config.json").write_text(json.dumps(config, indent=2))
     return out
@@ -214,8 +228,14 @@ def lora_gguf(out: Path, arch: str = "llama", rank: int = 8, hidden: int = 256, 
     w.add_float32("adapter.lora.alpha", float(2 * rank))
     for layer in range(2):
         for name, n_out in (("attn_q", hidden), ("attn_v", kv)):
-            w.add_tensor(f"blk.{layer}.{name}.weight.lora_a", (rng.standard_normal((rank, hidden)) * 0.01).astype(np.float32))
-            w.add_tensor(f"blk.{layer}.{name}.weight.lora_b", (rng.standard_normal((n_out, rank)) * 0.01).astype(np.float32))
+            w.add_tensor(
+                f"blk.{layer}.{name}.weight.lora_a",
+                (rng.standard_normal((rank, hidden)) * 0.01).astype(np.float32),
+            )
+            w.add_tensor(
+                f"blk.{layer}.{name}.weight.lora_b",
+                (rng.standard_normal((n_out, rank)) * 0.01).astype(np.float32),
+            )
     w.write_header_to_file()
     w.write_kv_data_to_file()
     w.write_tensors_to_file()
@@ -256,8 +276,14 @@ def clip_gguf(out: Path, projection: int = 256) -> Path:
     t("v.position_embd.weight", n_pos, dim)
     t("v.pre_ln.weight", dim)
     t("v.pre_ln.bias", dim)
-    for name, shape in (("attn_q", (dim, dim)), ("attn_k", (dim, dim)), ("attn_v", (dim, dim)),
-                        ("attn_out", (dim, dim)), ("ffn_up", (ffn, dim)), ("ffn_down", (dim, ffn))):
+    for name, shape in (
+        ("attn_q", (dim, dim)),
+        ("attn_k", (dim, dim)),
+        ("attn_v", (dim, dim)),
+        ("attn_out", (dim, dim)),
+        ("ffn_up", (ffn, dim)),
+        ("ffn_down", (dim, ffn)),
+    ):
         t(f"v.blk.0.{name}.weight", *shape)
         t(f"v.blk.0.{name}.bias", shape[0])
     for ln in ("ln1", "ln2"):
@@ -284,12 +310,21 @@ def permuted_gguf(tiny: Path, out: Path) -> Path:
     vocab = tok["model"]["vocab"]
     normal = sorted((i for t, i in vocab.items() if t not in special))
     names = [t for t, i in sorted(vocab.items(), key=lambda kv: kv[1]) if t not in special]
-    tok["model"]["vocab"] = {**{t: i for t, i in vocab.items() if t in special},
-                             **dict(zip(reversed(names), normal))}
+    tok["model"]["vocab"] = {
+        **{t: i for t, i in vocab.items() if t in special},
+        **dict(zip(reversed(names), normal, strict=False)),
+    }
     src = out.with_suffix(".tokenizer.json")
     src.write_text(json.dumps(tok))
-    subprocess.run([sys.executable, str(Path(__file__).resolve().parent.parent / "tests" / "engine" / "make_tiny_gguf.py"),
-                    str(src), str(out)], check=True)
+    subprocess.run(
+        [
+            sys.executable,
+            str(Path(__file__).resolve().parent.parent / "tests" / "engine" / "make_tiny_gguf.py"),
+            str(src),
+            str(out),
+        ],
+        check=True,
+    )
     return out
 
 
@@ -352,11 +387,15 @@ def makers(h, tiny: Path, timeout: float) -> dict:
         # 4: vLLM with a draft model (a copy of the base), num_speculative_tokens 2 (healthy)
         "fresh42-vllm-draft-model-healthy": lambda: spec(draft_copy("draft-ok"), 2),
         # 5: llama-server --mmproj naming a file that does not exist
-        "fresh42-llama-mmproj-missing": lambda: llama("--mmproj", str(TMP / "nowhere" / "mmproj-tiny-f32.gguf")),
+        "fresh42-llama-mmproj-missing": lambda: llama(
+            "--mmproj", str(TMP / "nowhere" / "mmproj-tiny-f32.gguf")
+        ),
         # 6: vLLM LoRA adapter whose adapter_model.safetensors is truncated to half; the request names it
         "fresh42-vllm-lora-truncated": draw6,
         # 7: llama-server -md naming a draft file that does not exist
-        "fresh42-llama-draft-missing": lambda: llama("-md", str(TMP / "nowhere" / "draft-f32.gguf"), "--draft-max", "4"),
+        "fresh42-llama-draft-missing": lambda: llama(
+            "-md", str(TMP / "nowhere" / "draft-f32.gguf"), "--draft-max", "4"
+        ),
         # 8: vLLM draft model whose config.json is truncated
         "fresh42-vllm-draft-config-truncated": draw8,
         # 9: vLLM draft model with max_position_embeddings 128 under --max-model-len 512
@@ -368,7 +407,9 @@ def makers(h, tiny: Path, timeout: float) -> dict:
             "-md", str(permuted_gguf(tiny, fresh("draft-vocab") / "draft-f32.gguf")), "--draft-max", "4"
         ),
         # 12: llama-server --lora, a LoRA GGUF made for the base (healthy)
-        "fresh42-llama-lora-healthy": lambda: llama("--lora", str(lora_gguf(fresh("lora-ok") / "tiny-lora-f32.gguf"))),
+        "fresh42-llama-lora-healthy": lambda: llama(
+            "--lora", str(lora_gguf(fresh("lora-ok") / "tiny-lora-f32.gguf"))
+        ),
         # 13: vLLM LoRA adapter made for hidden size 512; the request names it
         "fresh42-vllm-lora-hidden-512": draw13,
         # 14: llama-server --lora, a LoRA GGUF of general.architecture qwen2
