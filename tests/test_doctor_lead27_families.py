@@ -93,3 +93,31 @@ def test_numbers_that_only_look_like_exit_codes_are_not_crashes():
     for line in ("Loaded qwen-4b in 139 ms, exit code 0", "tokens: 132, exit status 0", "exit code 1390"):
         result = triage_stream(io.BytesIO((line + "\n").encode()), "log")
         assert not [d for d in result.diagnoses if d.role == "cause"], line
+
+
+WARNED = (
+    "(APIServer pid=6704) WARNING 12-04 11:18:58 [vllm.py:2276] max_num_scheduled_tokens is set to 2048 based on the "
+    "speculative decoding settings. This may lead to suboptimal performance.\n"
+)
+REFUSED = (
+    "(APIServer pid=6704) ERROR 12-04 11:18:58 [core.py:1] ValueError: max_num_scheduled_tokens is set to -3 based on "
+    "the speculative decoding settings, which does not allow any tokens to be scheduled.\n"
+)
+UP = "(APIServer pid=6704) INFO:     Application startup complete.\n"
+
+
+def _causes(log: str) -> list[str]:
+    return [d.id for d in triage_stream(io.BytesIO(log.encode()), "log").diagnoses if d.role == "cause"]
+
+
+def test_a_warning_worded_like_a_refusal_before_the_server_came_up_is_not_a_failure():
+    # fresh-42: vLLM 0.32 prints the refusal's words as a WARNING on a healthy speculative-decoding start
+    assert _causes(WARNED + UP) == []
+    assert _causes(REFUSED) == ["spec-decode-token-budget"]
+
+
+def test_a_cause_logged_as_a_warning_stays_a_cause_when_the_server_never_came_up():
+    # the general rule (ranking.py): only a later 'server is up' line turns a warning-level cause into a note
+    warned = "(EngineCore pid=8) WARNING 12-04 10:00:00 [utils.py:1] Failed to import from vllm._C with ImportError('/x/_C.abi3.so: undefined symbol: _ZN3c10')\n"
+    assert _causes(warned) == ["extension-abi-mismatch"]
+    assert _causes(warned + UP) == []

@@ -9,6 +9,8 @@ Rules, in order:
   capability unsupported, not bf16); a hint counts only with its `hint_requires`
   context, if it has one, and then hides what its entry supersedes (a Triton fp8e4nv refusal under
   --kv-cache-dtype fp8 is the KV cache's, not the weights');
+- a cause whose every line the engine logged below ERROR, in a log where the server then came up, is only a note:
+  the engine did not treat it as a failure (a warning worded like a refusal);
 - a stall marked `unless_progress` is only a note when the start kept making progress after it
   (compile, weights, graphs, requests), since a slow start is not a hang;
 - a `wrapper` entry (pydantic's 'N validation error for X' header) steps aside when another entry explains
@@ -43,6 +45,7 @@ from servebox.doctor.llamacpp_attribution import LLAMA_FEATURE, in_a_feature, re
 from servebox.doctor.resemblance import answer as resemblance_answer
 from servebox.doctor.shared_wording import calibrate
 from servebox.doctor.signatures import context_met
+from servebox.doctor.structure import split_prefix
 from servebox.doctor.triage import Diagnosis, Evidence, Hits, RaisedException, TriageResult
 
 if TYPE_CHECKING:
@@ -52,6 +55,8 @@ if TYPE_CHECKING:
 CONFIDENT = 0.7
 UNEXPLAINED_CAP = 0.6  # a cause entry that does not explain the root exception is not confident
 NOT_ROOT = {"symptom", "warning"}
+BELOW_ERROR = {"WARNING", "WARN", "INFO", "DEBUG"}
+SERVING = "server-up"  # the progress entry whose lines say the server came up and listens
 REQUESTS = "requests"  # request-level causes: a server that refused one request and kept serving
 
 
@@ -114,6 +119,21 @@ def _progress_after(t: Triage, line: int) -> tuple[int, str] | None:
         if sig.role == "progress" and sig.category == "progress" and hit is not None and hit.last_line > line:
             return hit.last_line, sig.id
     return None
+
+
+def _only_below_error(hit: Hits) -> bool:
+    """Every line the entry matched was printed by the engine's logger below ERROR (vLLM's WARNING/INFO): the engine
+    itself did not treat it as a failure (vLLM words a refusal and a warning alike: 'max_num_scheduled_tokens is
+    set to N based on the speculative decoding settings' is a ValueError at N <= 0, a WARNING below 8192)."""
+    return bool(hit.evidence) and all(
+        split_prefix(text).level in BELOW_ERROR for _, text in hit.evidence
+    )
+
+
+def _serving_after(t: Triage, line: int) -> int | None:
+    """The line of a later 'the server is up' (vLLM's 'Application startup complete', llama-server listening)."""
+    hit = t.hits.get(SERVING)
+    return hit.last_line if hit is not None and hit.last_line > line else None
 
 
 def _shutdown_before(t: Triage, line: int) -> int | None:
@@ -182,6 +202,10 @@ def _diagnosis(sig: Signature, hit: Hits, t: Triage, via_exception: bool = False
     )
     if hit.weak:
         d.cause, d.confidence = sig.hint_cause.format_map(groups), min(sig.hint_confidence, d.confidence)
+    if d.role == "cause" and d.fatal and _only_below_error(hit) and (up := _serving_after(t, hit.last_line)):
+        d.role, d.fatal, d.confidence = "note", False, min(d.confidence, 0.3)
+        d.cause = f"Only logged as a warning, and the server came up after it (line {up}): " + d.cause
+        d.fix = "Nothing failed here; act on it only if the behaviour it warns about matters to you. " + d.fix
     if sig.unless_progress and (moved := _progress_after(t, hit.last_line)):
         groups["progress_line"] = str(moved[0])
         d.role, d.fatal, d.confidence = "note", False, 0.1
