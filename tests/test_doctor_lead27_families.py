@@ -121,3 +121,15 @@ def test_a_cause_logged_as_a_warning_stays_a_cause_when_the_server_never_came_up
     warned = "(EngineCore pid=8) WARNING 12-04 10:00:00 [utils.py:1] Failed to import from vllm._C with ImportError('/x/_C.abi3.so: undefined symbol: _ZN3c10')\n"
     assert _causes(warned) == ["extension-abi-mismatch"]
     assert _causes(warned + UP) == []
+
+
+def test_a_projector_cut_short_is_a_truncated_file_not_another_models_projector():
+    # fresh-42: llama-server b11434 with a truncated --mmproj; another tensor name here
+    log = (
+        "0.00.017.927 E clip_init: failed to load model '/m/mmproj-f16.gguf': load_tensors: failed to seek for tensor v.blk.3.attn_q.weight\n"
+        "0.00.017.994 E mtmd_init_from_file: error: Failed to load CLIP model from /m/mmproj-f16.gguf\n"
+    )
+    assert _causes(log)[0] == "llamacpp-bad-gguf"
+    # a projector that loads but does not fit the model stays the projector's family
+    other = "0.00.017.994 E mtmd_init_from_file: error: Failed to load CLIP model from /m/mmproj-f16.gguf\n"
+    assert _causes(other)[0] == "llamacpp-mmproj-load-failed"
