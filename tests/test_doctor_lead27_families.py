@@ -130,6 +130,9 @@ def test_a_projector_cut_short_is_a_truncated_file_not_another_models_projector(
         "0.00.017.994 E mtmd_init_from_file: error: Failed to load CLIP model from /m/mmproj-f16.gguf\n"
     )
     assert _causes(log)[0] == "llamacpp-bad-gguf"
-    # a projector that loads but does not fit the model stays the projector's family
-    other = "0.00.017.994 E mtmd_init_from_file: error: Failed to load CLIP model from /m/mmproj-f16.gguf\n"
+    # without the seek failure, the same refusal stays the projector's family
+    other = (
+        "0.00.017.994 E srv    load_model: failed to load multimodal model, '/m/mmproj-f16.gguf'\n"
+        "0.00.020.889 E srv  llama_server: exiting due to model loading error\n"
+    )
     assert _causes(other)[0] == "llamacpp-mmproj-load-failed"
