@@ -125,9 +125,7 @@ def _only_below_error(hit: Hits) -> bool:
     """Every line the entry matched was printed by the engine's logger below ERROR (vLLM's WARNING/INFO): the engine
     itself did not treat it as a failure (vLLM words a refusal and a warning alike: 'max_num_scheduled_tokens is
     set to N based on the speculative decoding settings' is a ValueError at N <= 0, a WARNING below 8192)."""
-    return bool(hit.evidence) and all(
-        split_prefix(text).level in BELOW_ERROR for _, text in hit.evidence
-    )
+    return bool(hit.evidence) and all(split_prefix(text).level in BELOW_ERROR for _, text in hit.evidence)
 
 
 def _serving_after(t: Triage, line: int) -> int | None:
