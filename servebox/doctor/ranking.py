@@ -72,7 +72,7 @@ def _matched(t: Triage) -> tuple[list[tuple[Signature, Hits]], list[Hits]]:
         for sig in t.signatures
         if (hit := t.hits.get(sig.id)) is not None
         and sig.role in ("cause", "symptom", "note")
-        and context_met(sig, t.seen_requirements)
+        and context_met(sig, t.seen_requirements, hit.contextual)
         and not (hit.weak and sig.hint_requires and not t.seen_requirements.intersection(sig.hint_requires))
         and (sig.same_as is None or _same_value(t, hit, *sig.same_as))
         and (sig.id != LLAMA_FEATURE or in_a_feature(hit))

@@ -64,6 +64,14 @@ class Signature:
     # a line ABOVE a wording's line that fills placeholders the wording cannot (the variable named on the
     # envs.py source line printed above its ValueError); never a hit by itself
     above: re.Pattern[str] | None = None
+    # wordings that count only where the log shows one of `context_requires` (the entry's own `requires` does not
+    # apply to them): a line whose meaning depends on what else the log shows (a pin not found while pip installs an
+    # sdist's BUILD dependencies; CMake's unset compiler after it fell back to NMake for want of Visual Studio)
+    context_patterns: tuple[re.Pattern[str], ...] = ()
+    context_requires: tuple[str, ...] = ()
+
+    def in_context(self, line: str) -> re.Match[str] | None:
+        return _first_match(self.context_patterns, line)
 
     def hint(self, line: str) -> re.Match[str] | None:
         return _first_match(self.hints, line)
@@ -72,9 +80,12 @@ class Signature:
         return _first_match(self.patterns, line)
 
 
-def context_met(sig: Signature, seen: set[str]) -> bool:
-    """An entry counts only where the log showed the context it `requires` (one of its literals), if any. Takes
-    anything with `requires`: benchmarks replay old knowledge bases as plain namespaces."""
+def context_met(sig: Signature, seen: set[str], contextual: bool = False) -> bool:
+    """An entry counts only where the log showed the context it `requires` (one of its literals), if any; a hit of
+    its `context_pattern` wordings only where the log showed one of `context_requires`. Takes anything with
+    `requires`: benchmarks replay old knowledge bases as plain namespaces."""
+    if contextual:
+        return bool(seen.intersection(getattr(sig, "context_requires", ())))
     return not sig.requires or bool(seen.intersection(sig.requires))
 
 
@@ -145,6 +156,8 @@ def load_signatures() -> tuple[Signature, ...]:
             same_as=tuple(e["same_as"].split(":", 1)) if e.get("same_as") else None,
             defaults=tuple(e.get("defaults", {}).items()),
             above=re.compile(e["above"], re.IGNORECASE) if e.get("above") else None,
+            context_patterns=tuple(re.compile(p, re.IGNORECASE) for p in _as_tuple(e.get("context_pattern"))),
+            context_requires=tuple(r.lower() for r in _as_tuple(e.get("context_requires"))),
         )
         for e in knowledge_entries()
         if e["role"] != "reading"  # attribution.py's answers: listed, never matched by wording

@@ -116,6 +116,8 @@ class Hits:
     groups: dict[str, str] = field(default_factory=dict)
     evidence: list[tuple[int, str]] = field(default_factory=list)
     weak: bool = False  # only a hint wording matched: the entry's hint confidence and cause apply
+    # only a `context_pattern` wording matched: it counts only with `context_requires`
+    contextual: bool = False
 
 
 class _LineCounter:
@@ -154,7 +156,9 @@ class Triage:
             for keyword in sig.keywords:
                 self.by_keyword.setdefault(keyword, []).append(sig)
         self.requirement_words = {
-            w for sig in self.signatures for w in (*sig.requires, *sig.unless_seen, *sig.hint_requires)
+            w
+            for sig in self.signatures
+            for w in (*sig.requires, *sig.unless_seen, *sig.hint_requires, *sig.context_requires)
         }
         self.seen_requirements: set[str] = set()
         words = {*self.by_keyword, *self.requirement_words, *EXCEPTION_WORDS, *INCIDENT_WORDS}
@@ -224,6 +228,7 @@ class Triage:
             lo, hi = max(start, position - PATTERN_WINDOW), min(end, position + 2 * PATTERN_WINDOW)
             text = line if hi - lo == end - start else chunk[lo:hi].decode("utf-8", "replace")
             m = sig.search(text)
+            contextual = m is None and bool(sig.context_patterns) and (m := sig.in_context(text)) is not None
             weak = m is None and sig.hints and (m := sig.hint(text)) is not None
             if not m:
                 if sig.above is not None and (a := sig.above.search(text)) is not None:
@@ -238,9 +243,12 @@ class Triage:
             ):
                 continue  # a wording that leaves `above`'s placeholders to a line above counts only after it
             hit = self.hits.get(sig.id)
-            if hit is None or (hit.weak and not weak):  # a full wording replaces a hint's hit
+            if hit is None or ((hit.weak or hit.contextual) and not weak and not contextual):
+                # a full wording replaces a hint's or a context wording's hit
                 groups = {**self.above.get(sig.id, {}), **{k: v for k, v in m.groupdict().items() if v}}
-                hit = self.hits[sig.id] = Hits(first_line=number, groups=groups, weak=bool(weak))
+                hit = self.hits[sig.id] = Hits(
+                    first_line=number, groups=groups, weak=bool(weak), contextual=contextual
+                )
             elif weak and not hit.weak:
                 continue  # a hint adds nothing to a full wording's hit
             hit.count += 1
