@@ -119,3 +119,29 @@ def test_a_healthy_start_up_wakes_few_entries():
     woken = [line for line in lines if any(k in line for k in keywords)]
     required = [line for line in lines if any(w in line for w in literals)]
     assert len(lines) > 100 and len(woken) <= 6 and len(required) <= 3, (woken, required)
+
+
+def test_every_word_that_wakes_the_matcher_is_selective_on_the_corpus():
+    """A keyword or context word on most lines of a log (stop 27: 'File "', on every traceback frame, made triage of
+    failure logs 20% slower) costs a pattern run per line; none may wake more than 3% of the corpus's lines."""
+    blob = b"\n".join(p.read_bytes().lower() for p in sorted((FIXTURES / "doctor-corpus").glob("*.log")))
+    lines = blob.count(b"\n") + 1
+    words = {
+        w
+        for s in load_signatures()
+        for w in (*s.keywords, *s.requires, *s.unless_seen, *s.hint_requires, *s.context_requires)
+    }
+    common = {w: n for w in words if (n := _lines_holding(blob, w.encode())) > 0.03 * lines}
+    assert not common, common
+
+
+def _lines_holding(blob: bytes, word: bytes) -> int:
+    """How many lines of `blob` hold `word` (a progress bar repeats it many times on one line)."""
+    count, at = 0, blob.find(word)
+    while at >= 0:
+        count += 1
+        end = blob.find(b"\n", at)
+        if end < 0:
+            break
+        at = blob.find(word, end)
+    return count
