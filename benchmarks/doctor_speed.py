@@ -9,12 +9,15 @@ floor is reading the same bytes in the same chunks and counting lines.
 3. hostile lines made of keywords: linear too (a bounded pattern window, a cap on hits per line).
 4. endless input: 500 MB of /dev/zero (no newline ever), read with a byte limit: triage's peak
    RSS must stay near the floor's, whatever the amount read (100 MB vs 500 MB).
-Run: python benchmarks/doctor_speed.py [MB]   (default 100)
+5. with --baseline REV: the doctor corpus's logs concatenated to 20 MB, triaged by this servebox and by REV's in the
+   same run: a knowledge base change that slows triage shows as a ratio above 1.
+Run: python benchmarks/doctor_speed.py [MB] [--baseline REV]   (default 100 MB)
 """
 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -44,11 +47,48 @@ print(json.dumps({"seconds": took, "lines": lines, "top": top, "bytes": read, "m
 """
 
 
-def child(path: Path | str, mode: str, limit: int = 2**62) -> dict:
+def child(path: Path | str, mode: str, limit: int = 2**62, servebox_at: str | None = None) -> dict:
+    """One measurement in a fresh process; `servebox_at`: a folder holding another revision's servebox package."""
+    # `python -c` puts the working directory first on sys.path: run another revision from its own folder
+    env = {**os.environ, "PYTHONPATH": servebox_at} if servebox_at else None
     proc = subprocess.run(
-        [sys.executable, "-c", CHILD, str(path), mode, str(limit)], capture_output=True, text=True, check=True
+        [sys.executable, "-c", CHILD, str(path), mode, str(limit)],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
+        cwd=servebox_at,
     )
     return json.loads(proc.stdout)
+
+
+def corpus_against(tmp: Path, rev: str, megabytes: int = 20) -> None:
+    """The doctor corpus's own logs (every kind of failure doctor knows, so every entry's keywords fire) concatenated
+    to `megabytes`, triaged by this servebox and by revision `rev`'s (git archive), alternately, best of three each:
+    the same-run ratio that catches a knowledge base change that slows triage (stop 27: a keyword on every frame)."""
+    corpus = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "doctor-corpus"
+    path = tmp / "corpus.log"
+    write_repeated(
+        path, "".join(p.read_text(errors="replace") for p in sorted(corpus.glob("*.log"))), megabytes
+    )
+    old = tmp / "baseline"
+    old.mkdir()
+    tar = subprocess.run(
+        ["git", "-C", str(corpus.parent.parent.parent), "archive", rev, "servebox"],
+        capture_output=True,
+        check=True,
+    )
+    subprocess.run(["tar", "-x", "-C", str(old)], input=tar.stdout, check=True)
+    runs = [
+        (child(path, "triage")["seconds"], child(path, "triage", servebox_at=str(old))["seconds"])
+        for _ in range(3)
+    ]
+    now, then = min(r[0] for r in runs), min(r[1] for r in runs)  # alternated, so load falls on both alike
+    print(
+        f"doctor corpus logs concatenated, {megabytes} MB: this servebox {megabytes / now:.0f} MB/s, {rev} {megabytes / then:.0f} MB/s"
+    )
+    print(f"  this servebox takes {now / then:.2f}x the baseline's time (measured, same run)")
+    path.unlink()
 
 
 def realistic(title: str, path: Path) -> None:
@@ -116,7 +156,10 @@ def endless() -> None:
 
 
 def main() -> None:
-    megabytes = int(sys.argv[1]) if len(sys.argv) > 1 else 100
+    args = sys.argv[1:]
+    rev = args.pop(args.index("--baseline") + 1) if "--baseline" in args else None
+    args = [a for a in args if a != "--baseline"]
+    megabytes = int(args[0]) if args else 100
     startup = (LOGS / "vllm-cpu-0.32-startup.log").read_text()
     failures = "".join(
         p.read_text()
@@ -134,6 +177,8 @@ def main() -> None:
         dense.unlink()
         long_lines(Path(tmp))
         keyword_dense(Path(tmp))
+        if rev:
+            corpus_against(Path(tmp), rev)
     endless()
 
 
