@@ -4,9 +4,7 @@ a refusal with any other reason stays attention-backend-none-valid."""
 
 from __future__ import annotations
 
-import io
-
-from servebox.doctor.triage import triage_stream
+from tests.doctor_text import run
 
 SELECTOR = (
     "(EngineCore pid=4085) ValueError: No valid attention backend found for cuda with AttentionSelectorConfig("
@@ -15,24 +13,33 @@ SELECTOR = (
 )
 
 
-def _top(line: str) -> str:
-    result = triage_stream(io.BytesIO((line + "\n").encode()), "log")
-    return next(d.id for d in result.diagnoses if d.role == "cause")
+def _first(log: str):
+    """The first cause doctor names in `log` (notes, symptoms and progress lines are not causes)."""
+    return next(d for d in run(log).diagnoses if d.role == "cause")
+
+
+def _causes(log: str) -> list[str]:
+    return [d.id for d in run(log).diagnoses if d.role == "cause"]
 
 
 def test_every_backend_refusing_the_kv_dtype_is_the_kv_dtype():
     # another dtype and another set of backends than fresh-39's fp8_inc log
     reasons = "FLASH_ATTN: [kv_cache_dtype not supported], FLASHINFER: [ImportError], TRITON_ATTN: [kv_cache_dtype not supported, sliding window not supported]"
-    assert _top(SELECTOR.format(dtype="fp8_ds_mla", reasons=reasons)) == "kv-cache-dtype-unsupported-on-gpu"
+    assert (
+        _first(SELECTOR.format(dtype="fp8_ds_mla", reasons=reasons) + "\n").id
+        == "kv-cache-dtype-unsupported-on-gpu"
+    )
 
 
 def test_a_backend_refusing_for_another_reason_leaves_the_selector_family():
     reasons = "FLASH_ATTN: [kv_cache_dtype not supported], TRITON_ATTN: [head_size not supported]"
-    assert _top(SELECTOR.format(dtype="fp8_inc", reasons=reasons)) == "attention-backend-none-valid"
+    assert (
+        _first(SELECTOR.format(dtype="fp8_inc", reasons=reasons) + "\n").id == "attention-backend-none-valid"
+    )
 
 
 def _answer(log: str) -> tuple[str, float]:
-    d = next(d for d in triage_stream(io.BytesIO(log.encode()), "log").diagnoses if d.role == "cause")
+    d = _first(log)
     return d.id, d.confidence
 
 
@@ -91,8 +98,7 @@ def test_a_native_crash_is_named_by_its_kind_whoever_reports_it():
 
 def test_numbers_that_only_look_like_exit_codes_are_not_crashes():
     for line in ("Loaded qwen-4b in 139 ms, exit code 0", "tokens: 132, exit status 0", "exit code 1390"):
-        result = triage_stream(io.BytesIO((line + "\n").encode()), "log")
-        assert not [d for d in result.diagnoses if d.role == "cause"], line
+        assert not _causes(line + "\n"), line
 
 
 WARNED = (
@@ -104,10 +110,6 @@ REFUSED = (
     "the speculative decoding settings, which does not allow any tokens to be scheduled.\n"
 )
 UP = "(APIServer pid=6704) INFO:     Application startup complete.\n"
-
-
-def _causes(log: str) -> list[str]:
-    return [d.id for d in triage_stream(io.BytesIO(log.encode()), "log").diagnoses if d.role == "cause"]
 
 
 def test_a_warning_worded_like_a_refusal_before_the_server_came_up_is_not_a_failure():

@@ -185,9 +185,8 @@ class Triage:
             self._scan(chunk)
 
     def _scan(self, chunk: bytes) -> None:
-        chunk = unwrap(
-            chunk
-        )  # a collector's records (docker, journald JSON), entities, colours: the engine's line
+        # a collector's records (docker, journald JSON), entities, colours, console wraps: the engine's own lines
+        chunk = unwrap(chunk)
         counter = self._keywords(chunk, self.lines)
         self.lines = counter.line + chunk.count(b"\n", counter.pos)
         # the last 64 KiB of the stream, for the fallback's last error-looking lines (read at the end)

@@ -30,8 +30,9 @@ SHIPPER_KEYS = frozenset(
 ENGINE_KEYS = frozenset(("tid", "function", "line", "object", "code", "type", "param", "error"))
 _RECORD = re.compile(rb"^[ \t]*\{\"[^\n]*\}[ \t]*\r?$", re.M)
 _ANSI = re.compile(rb"\x1b\[[0-9;?]*[A-Za-z]")
-_ENTITY = re.compile(rb"&(?:quot|apos|amp|lt|gt|#39|#x27|#34|#x22|#47|#x2F);")
-_ENTITY_LINE = re.compile(rb"^[^\n]*&(?:quot|apos|amp|lt|gt|#39|#x27|#34|#x22|#47|#x2F);[^\n]*$", re.M)
+_ENTITIES = rb"&(?:quot|apos|amp|lt|gt|#39|#x27|#34|#x22|#47|#x2F);"
+_ENTITY = re.compile(_ENTITIES)
+_ENTITY_LINE = re.compile(rb"^[^\n]*" + _ENTITIES + rb"[^\n]*$", re.M)
 
 
 def unwrap(chunk: bytes) -> bytes:
