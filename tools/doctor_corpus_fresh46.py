@@ -25,6 +25,7 @@ Usage (from the repository root; ports 18800-18801 of this batch's range 18800-1
 
 from __future__ import annotations
 
+import functools
 import os
 import random
 import subprocess
@@ -43,73 +44,115 @@ ENGINES = ["llama", "vllm"]
 BOTH, VLLM, LLAMA = ("llama", "vllm"), ("vllm",), ("llama",)
 # condition -> (engines it is valid for, values); a value is (words for the case id, flags, env additions)
 CONDITIONS = {
-    "parallel size": (VLLM, [
-        ("tp-2", ["--tensor-parallel-size", "2"], {}),
-        ("tp-4", ["--tensor-parallel-size", "4"], {}),
-        ("pp-2", ["--pipeline-parallel-size", "2"], {}),
-        ("dp-2", ["--data-parallel-size", "2"], {}),
-    ]),
-    "api-server-count": (VLLM, [
-        ("api-server-count-2", ["--api-server-count", "2"], {}),
-        ("api-server-count-4", ["--api-server-count", "4"], {}),
-    ]),
-    "distributed-executor-backend": (VLLM, [
-        ("backend-mp", ["--distributed-executor-backend", "mp"], {}),
-        ("backend-ray", ["--distributed-executor-backend", "ray"], {}),
-        ("backend-uni", ["--distributed-executor-backend", "uni"], {}),
-        ("backend-external-launcher", ["--distributed-executor-backend", "external_launcher"], {}),
-    ]),
-    "max-num-seqs": (VLLM, [
-        ("max-num-seqs-1", ["--max-num-seqs", "1"], {}),
-        ("max-num-seqs-0", ["--max-num-seqs", "0"], {}),
-        ("max-num-seqs-4096", ["--max-num-seqs", "4096"], {}),
-    ]),
-    "max-num-batched-tokens": (VLLM, [
-        ("max-num-batched-tokens-16", ["--max-num-batched-tokens", "16"], {}),
-        ("max-num-batched-tokens-100000", ["--max-num-batched-tokens", "100000"], {}),
-    ]),
-    "CPU thread binding variables": (VLLM, [
-        ("omp-threads-bind-0-15", [], {"VLLM_CPU_OMP_THREADS_BIND": "0-15"}),
-        ("omp-threads-bind-nobind", [], {"VLLM_CPU_OMP_THREADS_BIND": "nobind"}),
-        ("omp-threads-bind-two-ranks", [], {"VLLM_CPU_OMP_THREADS_BIND": "0|1"}),
-        ("reserved-cpu-2", [], {"VLLM_CPU_NUM_OF_RESERVED_CPU": "2"}),
-    ]),
-    "OMP_NUM_THREADS": (BOTH, [
-        ("omp-num-threads-1", [], {"OMP_NUM_THREADS": "1"}),
-        ("omp-num-threads-64", [], {"OMP_NUM_THREADS": "64"}),
-        ("omp-num-threads-0", [], {"OMP_NUM_THREADS": "0"}),
-    ]),
-    "parallel slots, small context": (LLAMA, [
-        ("parallel-4", ["--parallel", "4"], {}),
-        ("parallel-16", ["--parallel", "16"], {}),
-        ("parallel-64", ["--parallel", "64"], {}),
-    ]),
-    "threads": (LLAMA, [
-        ("threads-0", ["--threads", "0"], {}),
-        ("threads-999", ["--threads", "999"], {}),
-        ("threads-batch-999", ["--threads-batch", "999"], {}),
-    ]),
-    "CPU affinity": (LLAMA, [
-        ("cpu-range-8-15", ["--cpu-range", "8-15"], {}),
-        ("cpu-mask-f0", ["--cpu-mask", "0xF0"], {}),
-        ("cpu-range-reversed", ["--cpu-range", "1-0"], {}),
-    ]),
-    "numa": (LLAMA, [
-        ("numa-distribute", ["--numa", "distribute"], {}),
-        ("numa-isolate", ["--numa", "isolate"], {}),
-    ]),
-    "GPU offload flags on a CPU-only build": (LLAMA, [
-        ("ngl-99", ["-ngl", "99"], {}),
-        ("ngl-99-split-mode-row", ["-ngl", "99", "--split-mode", "row"], {}),
-        ("ngl-99-tensor-split", ["-ngl", "99", "--tensor-split", "1,1"], {}),
-    ]),
-    "rpc to nothing": (LLAMA, [
-        ("rpc-nothing-listening", ["--rpc", "127.0.0.1:18850"], {}),
-        ("rpc-unresolvable-host", ["--rpc", "gpu-node-1.invalid:50052"], {}),
-    ]),
-    "continuous batching off": (LLAMA, [
-        ("no-cont-batching", ["--no-cont-batching"], {}),
-    ]),
+    "parallel size": (
+        VLLM,
+        [
+            ("tp-2", ["--tensor-parallel-size", "2"], {}),
+            ("tp-4", ["--tensor-parallel-size", "4"], {}),
+            ("pp-2", ["--pipeline-parallel-size", "2"], {}),
+            ("dp-2", ["--data-parallel-size", "2"], {}),
+        ],
+    ),
+    "api-server-count": (
+        VLLM,
+        [
+            ("api-server-count-2", ["--api-server-count", "2"], {}),
+            ("api-server-count-4", ["--api-server-count", "4"], {}),
+        ],
+    ),
+    "distributed-executor-backend": (
+        VLLM,
+        [
+            ("backend-mp", ["--distributed-executor-backend", "mp"], {}),
+            ("backend-ray", ["--distributed-executor-backend", "ray"], {}),
+            ("backend-uni", ["--distributed-executor-backend", "uni"], {}),
+            ("backend-external-launcher", ["--distributed-executor-backend", "external_launcher"], {}),
+        ],
+    ),
+    "max-num-seqs": (
+        VLLM,
+        [
+            ("max-num-seqs-1", ["--max-num-seqs", "1"], {}),
+            ("max-num-seqs-0", ["--max-num-seqs", "0"], {}),
+            ("max-num-seqs-4096", ["--max-num-seqs", "4096"], {}),
+        ],
+    ),
+    "max-num-batched-tokens": (
+        VLLM,
+        [
+            ("max-num-batched-tokens-16", ["--max-num-batched-tokens", "16"], {}),
+            ("max-num-batched-tokens-100000", ["--max-num-batched-tokens", "100000"], {}),
+        ],
+    ),
+    "CPU thread binding variables": (
+        VLLM,
+        [
+            ("omp-threads-bind-0-15", [], {"VLLM_CPU_OMP_THREADS_BIND": "0-15"}),
+            ("omp-threads-bind-nobind", [], {"VLLM_CPU_OMP_THREADS_BIND": "nobind"}),
+            ("omp-threads-bind-two-ranks", [], {"VLLM_CPU_OMP_THREADS_BIND": "0|1"}),
+            ("reserved-cpu-2", [], {"VLLM_CPU_NUM_OF_RESERVED_CPU": "2"}),
+        ],
+    ),
+    "OMP_NUM_THREADS": (
+        BOTH,
+        [
+            ("omp-num-threads-1", [], {"OMP_NUM_THREADS": "1"}),
+            ("omp-num-threads-64", [], {"OMP_NUM_THREADS": "64"}),
+            ("omp-num-threads-0", [], {"OMP_NUM_THREADS": "0"}),
+        ],
+    ),
+    "parallel slots, small context": (
+        LLAMA,
+        [
+            ("parallel-4", ["--parallel", "4"], {}),
+            ("parallel-16", ["--parallel", "16"], {}),
+            ("parallel-64", ["--parallel", "64"], {}),
+        ],
+    ),
+    "threads": (
+        LLAMA,
+        [
+            ("threads-0", ["--threads", "0"], {}),
+            ("threads-999", ["--threads", "999"], {}),
+            ("threads-batch-999", ["--threads-batch", "999"], {}),
+        ],
+    ),
+    "CPU affinity": (
+        LLAMA,
+        [
+            ("cpu-range-8-15", ["--cpu-range", "8-15"], {}),
+            ("cpu-mask-f0", ["--cpu-mask", "0xF0"], {}),
+            ("cpu-range-reversed", ["--cpu-range", "1-0"], {}),
+        ],
+    ),
+    "numa": (
+        LLAMA,
+        [
+            ("numa-distribute", ["--numa", "distribute"], {}),
+            ("numa-isolate", ["--numa", "isolate"], {}),
+        ],
+    ),
+    "GPU offload flags on a CPU-only build": (
+        LLAMA,
+        [
+            ("ngl-99", ["-ngl", "99"], {}),
+            ("ngl-99-split-mode-row", ["-ngl", "99", "--split-mode", "row"], {}),
+            ("ngl-99-tensor-split", ["-ngl", "99", "--tensor-split", "1,1"], {}),
+        ],
+    ),
+    "rpc to nothing": (
+        LLAMA,
+        [
+            ("rpc-nothing-listening", ["--rpc", "127.0.0.1:18850"], {}),
+            ("rpc-unresolvable-host", ["--rpc", "gpu-node-1.invalid:50052"], {}),
+        ],
+    ),
+    "continuous batching off": (
+        LLAMA,
+        [
+            ("no-cont-batching", ["--no-cont-batching"], {}),
+        ],
+    ),
 }
 CONCURRENT = {"max-num-seqs", "max-num-batched-tokens", "parallel slots, small context"}
 
@@ -152,7 +195,7 @@ def serve(h, argv: list[str], port: int, timeout: float, env: dict, body: dict, 
                     time.sleep(1)
                     url = f"http://127.0.0.1:{port}/v1/chat/completions"
 
-                    def one(i: int) -> None:
+                    def one(i: int, url: str = url) -> None:
                         answers[i] = client(url, body)
 
                     threads = [threading.Thread(target=one, args=(i,)) for i in range(n)]
@@ -184,11 +227,11 @@ def cases(h, tiny: Path, timeout: float) -> dict:
             full_env = {**os.environ, **h.ENV, **env}
             if engine == "llama":
                 argv = [h.LLAMA, "-m", str(h.GGUF), "--port", lport, "-c", "512", *flags]
-                make = (lambda a=argv, en=full_env, n=n: serve(h, a, int(lport), 60, en, chat, n))
+                make = functools.partial(serve, h, argv, int(lport), 60, full_env, chat, n)
             else:
                 argv = [*h.VLLM, str(tiny), "--port", vport, "--max-model-len", "512", *flags]
                 body = {"model": str(tiny), **chat}
-                make = (lambda a=argv, en=full_env, b=body, n=n: serve(h, a, int(vport), timeout, en, b, n))
+                make = functools.partial(serve, h, argv, int(vport), timeout, full_env, body, n)
             out[f"fresh46-{engine}-{words}"] = make
     return out
 
