@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.doctor_text import run, top_cause
+from tests.doctor_text import assert_named, assert_not_confident, params, run, top_cause
 
 PIP_BUILD_DEPS = (
     "  Installing build dependencies ... error\n"
@@ -127,18 +127,14 @@ NEAR_MISSES = [
 ]
 
 
-@pytest.mark.parametrize(("expected", "log"), CASES, ids=[c[0] + f"-{i}" for i, c in enumerate(CASES)])
+@pytest.mark.parametrize(("expected", "log"), params(CASES))
 def test_the_family_names_the_cause(expected, log):
-    top = top_cause(run(log))
-    assert top is not None and top.id == expected, (top and top.id, log)
+    assert_named(expected, log)
 
 
-@pytest.mark.parametrize(
-    ("family", "log"), NEAR_MISSES, ids=[c[0] + f"-{i}" for i, c in enumerate(NEAR_MISSES)]
-)
+@pytest.mark.parametrize(("family", "log"), params(NEAR_MISSES))
 def test_a_near_miss_is_not_named_confidently(family, log):
-    top = top_cause(run(log))
-    assert top is None or top.id != family or top.confidence < 0.7, (top.id, top.confidence, log)
+    assert_not_confident(family, log)
 
 
 def test_a_user_typed_pin_stays_a_version_not_found():

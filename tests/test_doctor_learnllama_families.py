@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.doctor_text import run, top_cause
+from tests.doctor_text import assert_named, params
 
 WORKER = "(Worker pid=2210) ERROR 12-03 09:14:02 [multiproc_executor.py:953] "
 
@@ -98,7 +98,6 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(("expected", "log"), CASES, ids=[c[0] + f"-{i}" for i, c in enumerate(CASES)])
+@pytest.mark.parametrize(("expected", "log"), params(CASES))
 def test_the_family_names_the_cause(expected, log):
-    top = top_cause(run(log))
-    assert top is not None and top.id == expected, (top and top.id, log)
+    assert_named(expected, log)

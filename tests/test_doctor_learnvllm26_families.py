@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.doctor_text import run, top_cause
+from tests.doctor_text import assert_named, params, run, top_cause
 
 CASES = [
     # kv-cache-memory-bytes-too-small (gpu-vllm026-f34-dsv2lite-kv-cache-memory-bytes-1): a small explicit size, the
@@ -52,10 +52,9 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(("expected", "log"), CASES, ids=[c[0] + f"-{i}" for i, c in enumerate(CASES)])
+@pytest.mark.parametrize(("expected", "log"), params(CASES))
 def test_the_family_names_the_cause(expected, log):
-    top = top_cause(run(log))
-    assert top is not None and top.id == expected, (top and top.id, log)
+    assert_named(expected, log)
 
 
 def test_the_long_max_model_len_warning_is_not_the_refusal():

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.doctor_text import run, top_cause
+from tests.doctor_text import assert_named, params, run, top_cause
 
 CASES = [
     # mamba-cache-blocks-below-max-num-seqs (vllm-project/vllm#49064): vLLM config/compilation.py's refusal, another
@@ -144,10 +144,9 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(("expected", "log"), CASES, ids=[c[0] + f"-{i}" for i, c in enumerate(CASES)])
+@pytest.mark.parametrize(("expected", "log"), params(CASES))
 def test_the_family_names_the_cause(expected, log):
-    top = top_cause(run(log))
-    assert top is not None and top.id == expected, (top and top.id, log)
+    assert_named(expected, log)
 
 
 def test_the_mamba_capping_warning_is_not_the_refusal():
