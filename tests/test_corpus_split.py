@@ -22,6 +22,12 @@ def test_one_thread_has_one_side_under_every_url_form():
     ]
     assert len({split.normalise(u) for u in forms}) == 1
     assert len({split.side(u) for u in forms}) == 1
+    # a renamed repository: the old owner's URL is the same thread as the new one's
+    renamed = [
+        "https://github.com/go-skynet/LocalAI/issues/1005",
+        "https://github.com/mudler/LocalAI/issues/1005",
+    ]
+    assert len({split.normalise(u) for u in renamed}) == 1
     sides = {split.side(f"https://github.com/vllm-project/vllm/issues/{n}") for n in range(100, 140)}
     assert sides == {"train", "measure"}  # the hash splits, it does not put everything on one side
     # pages of one blog told apart only by their query are different threads

@@ -24,7 +24,18 @@ FIRST_BATCH = 17
 MOVED = {
     "ggerganov/llama.cpp": "ggml-org/llama.cpp",
     "jmorganca/ollama": "ollama/ollama",
-}  # one thread, two URLs
+    # renames the fresh-50 maker met in search results (the old and new URL of one thread, on opposite sides)
+    "oobabooga/text-generation-webui": "oobabooga/textgen",
+    "go-skynet/localai": "mudler/localai",
+    "menloresearch/jan": "janhq/jan",
+    "killianlucas/open-interpreter": "openinterpreter/open-interpreter",
+    "imartinez/privategpt": "zylon-ai/private-gpt",
+    "hwchase17/langchain": "langchain-ai/langchain",
+    "jerryjliu/llama_index": "run-llama/llama_index",
+    "jerryjliu/gpt_index": "run-llama/llama_index",
+    "mozilla-ocho/llamafile": "mozilla-ai/llamafile",
+    "ollama-webui/ollama-webui": "open-webui/open-webui",
+}  # one thread, two URLs (keys lower-case: URLs are matched case-blind)
 MANIFEST = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "doctor-corpus" / "manifest.toml"
 
 
