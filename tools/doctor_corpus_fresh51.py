@@ -37,12 +37,15 @@ Usage (from the repository root; ports 18900-18901 of this batch's range 18900-1
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import random
+import shutil
 import sys
+import time
 from pathlib import Path
 
-from corpus_tools import use_ports  # tools/ is on sys.path: the makers run as scripts
+from corpus_tools import load, use_ports  # tools/ is on sys.path: the makers run as scripts
 
 use_ports(18900, "/tmp/fresh51/tiny-f32.gguf")
 TMP = Path("/tmp/fresh51-run")
@@ -219,6 +222,158 @@ def build_repo(hub: Path, repo_id: str, files: dict[str, Path]) -> Path:
     return snap
 
 
+def makers(h, tiny: Path, timeout: float) -> dict:
+    """One maker per kept draw, in draw order (the draw's number in the comment)."""
+    from doctor_corpus_fresh35 import serve, shell  # fresh-35's start/wait/request/stop and `bash -c` wrapper
+
+    lport, vport = h.LLAMA_PORT, os.environ["DOCTOR_CORPUS_PORT"]
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("HF_", "HUGGINGFACE", "TRANSFORMERS_", "LLAMA_"))}
+    base = {**clean, **h.ENV}
+    chat = {"messages": [{"role": "user", "content": "hello"}], "max_tokens": 8}
+    gguf = Path(os.environ["DOCTOR_CORPUS_GGUF"])
+
+    def case_dir(name: str) -> Path:
+        d = TMP / name
+        shutil.rmtree(d, ignore_errors=True)
+        d.mkdir(parents=True)
+        return d
+
+    def caches(d: Path) -> tuple[Path, Path, Path]:
+        """HF_HOME with both repos cached; the tiny Llama's and the GGUF's snapshot directories."""
+        hf = d / "hf"
+        snap = build_repo(hf / "hub", REPO_ID, {f.name: f for f in sorted(tiny.iterdir()) if f.is_file()})
+        gsnap = build_repo(hf / "hub", GGUF_REPO, {GGUF_FILE: gguf})
+        return hf, snap, gsnap
+
+    def vllm(model: str, flags: list[str], env: dict, wrap=None) -> str:
+        argv = [*h.VLLM, model, "--port", vport, "--max-model-len", "512", *flags]
+        body = {"model": model, **chat}
+        return serve(h, wrap(argv) if wrap else argv, int(vport), timeout, env, body)
+
+    def llama(flags: list[str], env: dict, wrap=None) -> str:
+        argv = [h.LLAMA, "--port", lport, "-c", "512", *flags]
+        return serve(h, wrap(argv) if wrap else argv, int(lport), 60, env, chat)
+
+    def read_only(path: Path):
+        """ARGV run with PATH bind-mounted read-only onto itself in a private mount namespace."""
+        mount = f"mount --bind {path} {path} && mount -o remount,bind,ro {path} {path}"
+        return lambda argv: ["unshare", "-m", *shell(mount, argv)]
+
+    def blob_of(snap: Path, name: str) -> Path:
+        return (snap / name).resolve()
+
+    def d1_stale_lock_incomplete() -> str:
+        d = case_dir("vllm-stale-lock")
+        hf, snap, _ = caches(d)
+        blob = blob_of(snap, "model.safetensors")
+        (snap / "model.safetensors").unlink()
+        blob.rename(blob.with_name(blob.name + ".incomplete"))
+        locks = hf / "hub" / ".locks" / ("models--" + REPO_ID.replace("/", "--"))
+        locks.mkdir(parents=True)
+        (locks / (blob.name + ".lock")).touch()
+        old = time.time() - 6 * 3600  # left by a download killed hours ago
+        os.utime(locks / (blob.name + ".lock"), (old, old))
+        return vllm(REPO_ID, [], {**base, "HF_HOME": str(hf)})
+
+    def d2_hf_not_cached() -> str:
+        hf, _, _ = caches(case_dir("llama-hf-not-cached"))
+        return llama(["-hf", NOT_CACHED_GGUF, "--offline"], {**base, "HF_HOME": str(hf)})
+
+    def d3_repo_typo() -> str:
+        hf, _, _ = caches(case_dir("vllm-repo-typo"))
+        return vllm("fresh51/tiny-lama", [], {**base, "HF_HOME": str(hf), "HF_HUB_OFFLINE": "1"})
+
+    def d4_remote_code_absent() -> str:
+        hf, snap, _ = caches(case_dir("vllm-remote-code-absent"))
+        cfg = json.loads((snap / "config.json").read_text())
+        cfg["auto_map"] = {"AutoConfig": "configuration_tiny.TinyLlamaConfig"}
+        new = snap.parent.parent / "blobs" / "config-with-auto-map"
+        new.write_text(json.dumps(cfg, indent=2))
+        blob = blob_of(snap, "config.json")
+        (snap / "config.json").unlink()
+        blob.unlink()
+        data = new.read_bytes()
+        new.rename(blob.with_name(git_sha1(data)))
+        (snap / "config.json").symlink_to(os.path.relpath(blob.with_name(git_sha1(data)), snap))
+        env = {**base, "HF_HOME": str(hf), "HF_HUB_OFFLINE": "1"}
+        return vllm(REPO_ID, ["--trust-remote-code"], env)
+
+    def d5_local_dir_full_copy() -> str:
+        d = case_dir("vllm-local-dir")
+        hf, _, _ = caches(d)
+        work = d / "work"
+        shutil.copytree(tiny, work / REPO_ID)
+        env = {**base, "HF_HOME": str(hf), "HF_HUB_OFFLINE": "1"}
+        return vllm(REPO_ID, [], env, lambda a: shell(f"cd {work}", a))
+
+    def d6_llama_cache_empty() -> str:
+        d = case_dir("llama-cache-empty")
+        hf, _, _ = caches(d)
+        (d / "llama-cache").mkdir()
+        env = {**base, "HF_HOME": str(hf), "LLAMA_CACHE": str(d / "llama-cache")}
+        return llama(["-hf", f"{GGUF_REPO}:F32", "--offline"], env)
+
+    def d7_draft_not_cached() -> str:
+        hf, _, _ = caches(case_dir("llama-hfd-not-cached"))
+        flags = ["-hf", f"{GGUF_REPO}:F32", "--offline", "-hfd", NOT_CACHED_GGUF]
+        return llama(flags, {**base, "HF_HOME": str(hf)})
+
+    def d8_hf_home_read_only() -> str:
+        hf, _, _ = caches(case_dir("llama-hf-home-ro"))
+        flags = ["-hf", f"{GGUF_REPO}:F32", "--offline"]
+        return llama(flags, {**base, "HF_HOME": str(hf)}, read_only(hf))
+
+    def d9_download_dir_missing() -> str:
+        d = case_dir("vllm-download-dir-missing")
+        hf, _, _ = caches(d)
+        env = {**base, "HF_HOME": str(hf), "HF_HUB_OFFLINE": "1"}
+        return vllm(REPO_ID, ["--download-dir", str(d / "missing" / "models")], env)
+
+    def d10_cached_healthy() -> str:
+        hf, _, _ = caches(case_dir("vllm-cached-revision-main"))
+        env = {**base, "HF_HOME": str(hf), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
+        return vllm(REPO_ID, ["--revision", "main"], env)
+
+    def d11_hf_file_cached() -> str:
+        hf, _, _ = caches(case_dir("llama-hf-file-cached"))
+        flags = ["-hf", GGUF_REPO, "--hf-file", GGUF_FILE, "--offline"]
+        return llama(flags, {**base, "HF_HOME": str(hf)})
+
+    def d12_refs_main_empty() -> str:
+        hf, snap, _ = caches(case_dir("vllm-refs-main-empty"))
+        (snap.parent.parent / "refs" / "main").write_text("")
+        return vllm(REPO_ID, [], {**base, "HF_HOME": str(hf), "HF_HUB_OFFLINE": "1"})
+
+    def d13_download_in_progress() -> str:
+        hf, _, gsnap = caches(case_dir("llama-download-in-progress"))
+        blob = blob_of(gsnap, GGUF_FILE)
+        (gsnap / GGUF_FILE).unlink()
+        blob.rename(blob.with_name(blob.name + ".downloadInProgress"))
+        return llama(["-hf", f"{GGUF_REPO}:F32"], {**base, "HF_HOME": str(hf)})
+
+    def d14_tokenizer_not_cached() -> str:
+        hf, _, _ = caches(case_dir("vllm-tokenizer-not-cached"))
+        env = {**base, "HF_HOME": str(hf), "HF_HUB_OFFLINE": "1"}
+        return vllm(REPO_ID, ["--tokenizer", NOT_CACHED], env)
+
+    return {
+        "fresh51-vllm-stale-lock-incomplete-weights": d1_stale_lock_incomplete,
+        "fresh51-llama-hf-repo-not-cached-offline": d2_hf_not_cached,
+        "fresh51-vllm-repo-id-typo-offline": d3_repo_typo,
+        "fresh51-vllm-remote-code-file-absent": d4_remote_code_absent,
+        "fresh51-vllm-local-dir-like-repo-id": d5_local_dir_full_copy,
+        "fresh51-llama-llama-cache-empty-dir": d6_llama_cache_empty,
+        "fresh51-llama-hf-draft-not-cached": d7_draft_not_cached,
+        "fresh51-llama-hf-home-read-only": d8_hf_home_read_only,
+        "fresh51-vllm-download-dir-missing": d9_download_dir_missing,
+        "fresh51-vllm-offline-revision-main": d10_cached_healthy,
+        "fresh51-llama-hf-file-cached-offline": d11_hf_file_cached,
+        "fresh51-vllm-refs-main-empty": d12_refs_main_empty,
+        "fresh51-llama-gguf-download-in-progress": d13_download_in_progress,
+        "fresh51-vllm-tokenizer-repo-not-cached": d14_tokenizer_not_cached,
+    }
+
+
 def main() -> None:
     if sys.argv[1:2] == ["--draws"]:
         kept, redrawn = draws()
@@ -227,7 +382,17 @@ def main() -> None:
         for d in redrawn:
             print(f"drawn anew: {' | '.join(d)}")
         return
-    raise SystemExit("the makers follow in a second commit, before any case runs")
+    h = load("doctor_corpus", "doctor-corpus.py")
+    tiny = Path(os.environ.get("DOCTOR_CORPUS_TINY", "/tmp/fresh51/tiny"))
+    timeout = float(os.environ.get("DOCTOR_CORPUS_VLLM_TIMEOUT", "420"))
+    wanted = set(sys.argv[1:])
+    for case_id, make in makers(h, tiny, timeout).items():
+        if wanted and case_id not in wanted:
+            continue
+        t = time.monotonic()
+        text = make()  # the whole log, untrimmed
+        (h.OUT / f"{case_id}.log").write_text(text.rstrip() + "\n")
+        print(f"{case_id}: {len(text.splitlines())} lines, {time.monotonic() - t:.0f} s", flush=True)
 
 
 if __name__ == "__main__":
