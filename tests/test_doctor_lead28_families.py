@@ -26,3 +26,52 @@ def test_an_argument_refused_for_its_value_stays_an_invalid_argument():
     # near miss: the same handler refusing the value, with no word about the build
     log = 'error while handling argument "--rpc": failed to register RPC device at 10.0.0.2:50052\n'
     assert _top(log).id != "llamacpp-feature-not-in-build"
+
+
+# fresh-51 (made here: the Hugging Face cache, hub ids and offline mode), learnt after scoring
+
+HUB_RETRY_REQUESTS_ERA = (  # huggingface_hub 0.2x's retry line, with requests/urllib3's name-resolution error
+    "'(MaxRetryError(\"HTTPSConnectionPool(host='huggingface.co', port=443): Max retries exceeded with url: "
+    '/Qwen/Qwen2.5-7B/resolve/main/config.json (Caused by NameResolutionError(\\"<urllib3.connection.HTTPSConnection '
+    "object at 0x7f3a>: Failed to resolve 'huggingface.co' ([Errno -3] Temporary failure in name resolution)\\\"))\"), "
+    "'(Request ID: 5c1e)')' thrown while requesting HEAD https://huggingface.co/Qwen/Qwen2.5-7B/resolve/main/config.json\n"
+)
+
+
+def test_a_hub_request_that_cannot_connect_is_the_hub_being_unreachable():
+    assert _top(HUB_RETRY_REQUESTS_ERA).id == "hub-offline"
+
+
+def test_a_hub_request_refused_by_status_is_not_the_hub_being_unreachable():
+    log = "HTTP Error 429 thrown while requesting GET https://huggingface.co/api/models/Qwen/Qwen2.5-7B/tree/main\n"
+    assert all(d.id != "hub-offline" for d in run(log).diagnoses)
+
+
+def test_a_cached_repo_resolving_to_its_snapshots_folder_is_a_broken_ref():
+    # transformers meets the same empty ref as another loader
+    log = (
+        "OSError: /root/.cache/huggingface/hub/models--Qwen--Qwen2.5-7B/snapshots/ does not appear to have a file named "
+        "config.json. Checkout 'https://huggingface.co//root/.cache/huggingface/hub/models--Qwen--Qwen2.5-7B/snapshots/' "
+        "for available files.\n"
+    )
+    top = _top(log)
+    assert top.id == "hub-cache-ref-broken"
+    assert "models--Qwen--Qwen2.5-7B/snapshots" in top.fix
+
+
+def test_a_snapshot_with_its_commit_is_not_a_broken_ref():
+    log = (
+        "OSError: /root/.cache/huggingface/hub/models--Qwen--Qwen2.5-7B/snapshots/a09a35458c702b33eeacc393d103063234e8bc28"
+        " does not appear to have a file named config.json.\n"
+    )
+    assert all(d.id != "hub-cache-ref-broken" for d in run(log).diagnoses)
+
+
+def test_an_empty_draft_path_is_a_draft_not_found_offline_not_an_incompatible_draft():
+    log = (
+        "0.00.051.647 I common_speculative_init_result: loading draft model ''\n"
+        "0.00.051.655 E common_speculative_init_result: failed to load draft model, ''\n"
+    )
+    assert _top(log).id == "llamacpp-offline-cache-miss"
+    named = "0.00.051.655 E srv    load_model: failed to load draft model, '/srv/m/qwen3-0.6b-q8_0.gguf'\n"
+    assert _top(named).id == "llamacpp-draft-model-incompatible"

@@ -213,7 +213,9 @@ def build_repo(hub: Path, repo_id: str, files: dict[str, Path]) -> Path:
     snap.mkdir(parents=True, exist_ok=True)
     for name, src in files.items():
         data = src.read_bytes()
-        blob = hashlib.sha256(data).hexdigest() if name.endswith((".safetensors", ".gguf")) else git_sha1(data)
+        blob = (
+            hashlib.sha256(data).hexdigest() if name.endswith((".safetensors", ".gguf")) else git_sha1(data)
+        )
         (repo / "blobs" / blob).write_bytes(data)
         link = snap / name
         link.parent.mkdir(parents=True, exist_ok=True)
@@ -227,7 +229,11 @@ def makers(h, tiny: Path, timeout: float) -> dict:
     from doctor_corpus_fresh35 import serve, shell  # fresh-35's start/wait/request/stop and `bash -c` wrapper
 
     lport, vport = h.LLAMA_PORT, os.environ["DOCTOR_CORPUS_PORT"]
-    clean = {k: v for k, v in os.environ.items() if not k.startswith(("HF_", "HUGGINGFACE", "TRANSFORMERS_", "LLAMA_"))}
+    clean = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("HF_", "HUGGINGFACE", "TRANSFORMERS_", "LLAMA_"))
+    }
     base = {**clean, **h.ENV}
     chat = {"messages": [{"role": "user", "content": "hello"}], "max_tokens": 8}
     gguf = Path(os.environ["DOCTOR_CORPUS_GGUF"])
