@@ -13,6 +13,7 @@ Run: python benchmarks/doctor_first_contact.py [--verbose]   (needs the git hist
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import subprocess
@@ -131,6 +132,9 @@ def tally(rows: list[dict], key: str) -> str:
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--verbose", action="store_true", help="one line per log, not only the confident wrong ones")
+    verbose = parser.parse_args().verbose
     rows = answers()
     n, right = len(rows), sum(r["right"] for r in rows)
     print(f"doctor at first contact, {n} logs of {len({r['case']['batch'] for r in rows})} unseen batches:")
@@ -159,7 +163,7 @@ def main() -> None:
     print(f"  as given:                 {tally(rows, 'conf')}")
     print(f"  with the shared-word cap: {tally(rows, 'capped')}  (backtest: each commit's own corpus)")
     for r in rows:
-        if "--verbose" in sys.argv or (r["conf"] >= CONFIDENT and not r["right"]):
+        if verbose or (r["conf"] >= CONFIDENT and not r["right"]):
             mark = (
                 "ok "
                 if r["right"]
