@@ -83,10 +83,13 @@ def _matched(t: Triage) -> tuple[list[tuple[Signature, Hits]], list[Hits]]:
     found = [(s, h) for s, h in found if not (s.generic and s.category in categories)]
     # a catch-all or symptom on only the lines a specific cause explains says nothing more (ENOENT on systemd's
     # namespace line, EAGAIN on llama.cpp's mlock warning)
+    # (a cause that another found entry supersedes explains nothing: vk::DeviceLostError's abort line is the symptom's)
+    outranked = {x for s, h in found if not h.weak or s.hint_requires for x in s.supersedes}
     explained = {
         n
         for s, h in found
         if s.role == "cause" and not s.generic and not h.weak and s.id != LLAMA_FEATURE  # it only refines
+        and s.id not in outranked
         for n, _ in h.evidence
     }
     found = [(s, h) for s, h in found if not _only_on(s, h, explained)]
