@@ -38,6 +38,7 @@ Rules, in order:
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from servebox.doctor.attribution import STRUCTURAL, attribute, below_families
@@ -70,7 +71,7 @@ def _matched(t: Triage) -> tuple[list[tuple[Signature, Hits]], list[Hits]]:
     found = [
         (sig, hit)
         for sig in t.signatures
-        if (hit := t.hits.get(sig.id)) is not None
+        if (hit := _as_hint(t, sig, t.hits.get(sig.id))) is not None
         and sig.role in ("cause", "symptom", "note")
         and context_met(sig, t.seen_requirements, hit.contextual)
         and not (hit.weak and sig.hint_requires and not t.seen_requirements.intersection(sig.hint_requires))
@@ -96,6 +97,17 @@ def _matched(t: Triage) -> tuple[list[tuple[Signature, Hits]], list[Hits]]:
     # a hint hides nothing, unless the context it requires was seen (the flag that makes it this entry's)
     hidden = {x for s, h in found if not h.weak or s.hint_requires for x in s.supersedes}
     return [(s, h) for s, h in found if s.id not in hidden], [h for s, h in found if s.id in hidden]
+
+
+def _as_hint(t: Triage, sig: Signature, hit: Hits | None) -> Hits | None:
+    """A `context_pattern` hit where the log lacks the context still counts as a hint where the entry's hint wording
+    holds the same line (llama.cpp's 'available devices: 0': no backends loaded in a GGML_BACKEND_DL build, only a
+    hint of it elsewhere)."""
+    if hit is None or not hit.contextual or context_met(sig, t.seen_requirements, True):
+        return hit
+    if any(sig.hint(text) for _, text in hit.evidence):
+        return replace(hit, weak=True, contextual=False)
+    return hit
 
 
 def _only_on(sig: Signature, hit: Hits, lines: set[int]) -> bool:
