@@ -38,6 +38,7 @@ Rules, in order:
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from servebox.doctor.attribution import STRUCTURAL, attribute, below_families
@@ -70,7 +71,7 @@ def _matched(t: Triage) -> tuple[list[tuple[Signature, Hits]], list[Hits]]:
     found = [
         (sig, hit)
         for sig in t.signatures
-        if (hit := t.hits.get(sig.id)) is not None
+        if (hit := _as_hint(t, sig, t.hits.get(sig.id))) is not None
         and sig.role in ("cause", "symptom", "note")
         and context_met(sig, t.seen_requirements, hit.contextual)
         and not (hit.weak and sig.hint_requires and not t.seen_requirements.intersection(sig.hint_requires))
@@ -83,16 +84,30 @@ def _matched(t: Triage) -> tuple[list[tuple[Signature, Hits]], list[Hits]]:
     found = [(s, h) for s, h in found if not (s.generic and s.category in categories)]
     # a catch-all or symptom on only the lines a specific cause explains says nothing more (ENOENT on systemd's
     # namespace line, EAGAIN on llama.cpp's mlock warning)
+    # (a cause that another found entry supersedes explains nothing: vk::DeviceLostError's abort line is the symptom's)
+    outranked = {x for s, h in found if not h.weak or s.hint_requires for x in s.supersedes}
     explained = {
         n
         for s, h in found
         if s.role == "cause" and not s.generic and not h.weak and s.id != LLAMA_FEATURE  # it only refines
+        and s.id not in outranked
         for n, _ in h.evidence
     }
     found = [(s, h) for s, h in found if not _only_on(s, h, explained)]
     # a hint hides nothing, unless the context it requires was seen (the flag that makes it this entry's)
     hidden = {x for s, h in found if not h.weak or s.hint_requires for x in s.supersedes}
     return [(s, h) for s, h in found if s.id not in hidden], [h for s, h in found if s.id in hidden]
+
+
+def _as_hint(t: Triage, sig: Signature, hit: Hits | None) -> Hits | None:
+    """A `context_pattern` hit where the log lacks the context still counts as a hint where the entry's hint wording
+    holds the same line (llama.cpp's 'available devices: 0': no backends loaded in a GGML_BACKEND_DL build, only a
+    hint of it elsewhere)."""
+    if hit is None or not hit.contextual or context_met(sig, t.seen_requirements, True):
+        return hit
+    if any(sig.hint(text) for _, text in hit.evidence):
+        return replace(hit, weak=True, contextual=False)
+    return hit
 
 
 def _only_on(sig: Signature, hit: Hits, lines: set[int]) -> bool:
