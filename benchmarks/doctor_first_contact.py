@@ -133,7 +133,9 @@ def tally(rows: list[dict], key: str) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--verbose", action="store_true", help="one line per log, not only the confident wrong ones")
+    parser.add_argument(
+        "--verbose", action="store_true", help="one line per log, not only the confident wrong ones"
+    )
     verbose = parser.parse_args().verbose
     rows = answers()
     n, right = len(rows), sum(r["right"] for r in rows)

@@ -97,7 +97,10 @@ def test_an_entry_point_not_found_is_a_dll_of_another_build(line):
 
 def test_a_dll_not_found_stays_its_own_family():
     # its sibling STATUS_DLL_NOT_FOUND (0xC0000135) names a missing DLL, not a mismatched one
-    assert _first("Error: llama runner process has terminated: exit status 0xc0000135\n")[0] != "stale-shared-library"
+    assert (
+        _first("Error: llama runner process has terminated: exit status 0xc0000135\n")[0]
+        != "stale-shared-library"
+    )
 
 
 # ---- a symptom that supersedes the abort on its own line (fresh-49's Vulkan case read as native-abort)

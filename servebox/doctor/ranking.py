@@ -89,7 +89,10 @@ def _matched(t: Triage) -> tuple[list[tuple[Signature, Hits]], list[Hits]]:
     explained = {
         n
         for s, h in found
-        if s.role == "cause" and not s.generic and not h.weak and s.id != LLAMA_FEATURE  # it only refines
+        if s.role == "cause"
+        and not s.generic
+        and not h.weak
+        and s.id != LLAMA_FEATURE  # it only refines
         and s.id not in outranked
         for n, _ in h.evidence
     }
