@@ -60,7 +60,7 @@ CASES = [
         "triton-passmanager-failed",
         "python3: /project/lib/Analysis/Allocation.cpp:43: std::pair<llvm::SmallVector<unsigned int>, "
         "llvm::SmallVector<unsigned int> > mlir::triton::getCvtOrder(mlir::Attribute, mlir::Attribute): Assertion "
-        "`!(srcMmaLayout && dstMmaLayout && !srcMmaLayout.isAmpere()) && \"mma -> mma layout conversion is only "
+        '`!(srcMmaLayout && dstMmaLayout && !srcMmaLayout.isAmpere()) && "mma -> mma layout conversion is only '
         "supported on Ampere\"' failed.\n"
         "Aborted (core dumped)\n",
     ),
@@ -114,7 +114,7 @@ NEAR_MISSES = [
     # GGUF's missing token embedding is an incomplete or mis-converted file, not an unknown architecture
     ("llamacpp-unknown-arch", "llama_model_load: error loading model: missing tensor 'token_embd.weight'\n"),
     # another program's 'backend X not found' (an agent runner looking up a binary) is no LocalAI backend
-    ("localai-backend-not-installed", "Error: backend goose not found in PATH: exec: \"goose\": not found\n"),
+    ("localai-backend-not-installed", 'Error: backend goose not found in PATH: exec: "goose": not found\n'),
     # a loading line WITH external backends registered is a healthy start
     (
         "localai-backend-not-installed",
@@ -137,11 +137,6 @@ def test_the_family_names_the_cause(expected, log):
 @pytest.mark.parametrize(("family", "log"), params(NEAR_MISSES))
 def test_a_near_miss_is_not_named_confidently(family, log):
     assert_not_confident(family, log)
-
-
-def test_a_near_miss_localai_line_names_nothing_of_localai():
-    top = top_cause(run("Error: backend goose not found in PATH: exec: \"goose\": not found\n"))
-    assert top is None or top.id != "localai-backend-not-installed"
 
 
 @pytest.mark.parametrize(
