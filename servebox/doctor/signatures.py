@@ -120,8 +120,31 @@ def knowledge_entries() -> list[dict]:
     return entries
 
 
+def _inherited_explains(entries: list[dict]) -> dict[str, tuple[str, ...]]:
+    """Each entry's `explains` with those of the entries it supersedes (transitively): a cause that outranks a
+    consequence also accounts for the exceptions that consequence explains (llama.cpp's unknown GGML format version
+    superseding its load failure, which explains the binding's 'Could not load Llama model' re-raise)."""
+    by_id = {e["id"]: e for e in entries}
+    done: dict[str, tuple[str, ...]] = {}
+
+    def walk(eid: str, path: tuple[str, ...]) -> tuple[str, ...]:
+        if eid in done:
+            return done[eid]
+        e = by_id[eid]
+        own = list(_as_tuple(e.get("explains")))
+        for other in _as_tuple(e.get("supersedes")):
+            if other in by_id and other not in path:
+                own += [p for p in walk(other, (*path, eid)) if p not in own]
+        done[eid] = tuple(own)
+        return done[eid]
+
+    return {eid: walk(eid, ()) for eid in by_id}
+
+
 @lru_cache(maxsize=1)
 def load_signatures() -> tuple[Signature, ...]:
+    entries = knowledge_entries()
+    explains = _inherited_explains(entries)
     return tuple(
         Signature(
             id=e["id"],
@@ -142,7 +165,7 @@ def load_signatures() -> tuple[Signature, ...]:
             progress_note=e.get("progress_note", ""),
             progress_fix=e.get("progress_fix", ""),
             unless_shutdown=bool(e.get("unless_shutdown", False)),
-            explains=tuple(re.compile(p, re.IGNORECASE) for p in _as_tuple(e.get("explains"))),
+            explains=tuple(re.compile(p, re.IGNORECASE) for p in explains[e["id"]]),
             versions=e.get("versions", ""),
             unless_seen=tuple(w.lower() for w in _as_tuple(e.get("unless_seen"))),
             raised_in=re.compile(e["raised_in"]) if e.get("raised_in") else None,
@@ -159,7 +182,7 @@ def load_signatures() -> tuple[Signature, ...]:
             context_patterns=tuple(re.compile(p, re.IGNORECASE) for p in _as_tuple(e.get("context_pattern"))),
             context_requires=tuple(r.lower() for r in _as_tuple(e.get("context_requires"))),
         )
-        for e in knowledge_entries()
+        for e in entries
         if e["role"] != "reading"  # attribution.py's answers: listed, never matched by wording
     )
 

@@ -29,6 +29,13 @@ _LEVEL = re.compile(
 )
 _LEVEL_OLD = re.compile(r"^(?:INFO|WARNING|ERROR|DEBUG|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d [\w.]+:\d+\]\s?")
 _RANK = re.compile(r"^\[(rank\d+)\]:\s?")
+# a wrapper's own logger after its time stamp: FastChat's `| ERROR | stderr | ` (its build_logger format
+# "%(asctime)s | %(levelname)s | %(name)s | %(message)s", which relays the engine's stderr at ERROR) and loguru's
+# default `| ERROR    | module:function:42 - ` (Xinference's, LightLLM's and many wrappers' logs)
+_WRAPPER_LEVEL = re.compile(
+    r"^\|\s*(?P<level>TRACE|DEBUG|INFO|SUCCESS|WARNING|ERROR|CRITICAL)\s*\|\s*"
+    r"(?:[\w.\-]+\s\|\s?|[\w.<>\-]+:[\w.<>\-]+:\d+\s+-\s)"
+)
 _ROUTER = re.compile(r"^\[(?:INFO|WARN|ERROR|DEBUG)\] <(?P<model>[^>]+)> ")
 # a collector's prefix: docker compose's `service-1  | `, `kubectl logs --prefix`'s `[pod/name/container] `, a
 # pasted log quoted in markdown (`> `), or a bare `| `
@@ -74,6 +81,9 @@ def split_prefix(line: str) -> Prefix:
         if m.re is _PID_TAG:
             component = m[1]
         text = text[m.end() :]
+    m = _WRAPPER_LEVEL.match(text)
+    if m:
+        level, text = m["level"], text[m.end() :]
     m = _ROUTER.match(text)
     if m:
         component, text = m["model"], text[m.end() :]
