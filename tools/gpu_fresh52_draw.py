@@ -74,7 +74,9 @@ def _rope_parameters(c, g, m):  # transformers 5 writes rope_theta and rope_scal
     c["transformers_version"] = "5.3.0"
 
 
-def _text_config(c, g, m):  # the text model's fields nested under text_config, as multimodal-era exports write
+def _text_config(
+    c, g, m
+):  # the text model's fields nested under text_config, as multimodal-era exports write
     inner = {k: v for k, v in c.items() if k not in ("architectures", "transformers_version")}
     keep = {"architectures": c["architectures"], "model_type": c["model_type"], "text_config": inner,
             "transformers_version": "5.3.0"}  # fmt: skip
