@@ -75,3 +75,48 @@ def test_an_empty_draft_path_is_a_draft_not_found_offline_not_an_incompatible_dr
     assert _top(log).id == "llamacpp-offline-cache-miss"
     named = "0.00.051.655 E srv    load_model: failed to load draft model, '/srv/m/qwen3-0.6b-q8_0.gguf'\n"
     assert _top(named).id == "llamacpp-draft-model-incompatible"
+
+
+# fresh-58 (public vLLM threads by interface), learnt after scoring
+
+
+def test_vllm_serve_reading_model_as_an_abbreviation_is_the_positional_model_refusal():
+    # the same parser refusing --model typed on the command line (vLLM 0.5/0.6), with an '=' value
+    log = (
+        "usage: vllm serve <model_tag> [options]\n"
+        "vllm serve: error: ambiguous option: --model=Qwen/Qwen2-7B could match --model-loader-extra-config, --model-impl\n"
+    )
+    assert _top(log).id == "vllm-serve-model-flag"
+
+
+def test_another_ambiguous_abbreviation_is_not_the_model_refusal():
+    log = "vllm serve: error: ambiguous option: --max could match --max-model-len, --max-num-seqs\n"
+    assert all(d.id != "vllm-serve-model-flag" for d in run(log).diagnoses)
+
+
+def test_a_kernel_assertion_line_alone_is_a_device_side_assert():
+    # another kernel's assertion in torch's own format (aten's multinomial sampler), without the later RuntimeError
+    log = (
+        "/pytorch/aten/src/ATen/native/cuda/MultinomialKernel.cu:112: binarySearchForMultinomial: block: [0,0,0], "
+        "thread: [0,0,0] Assertion `cumdist[size - 1] > static_cast<scalar_t>(0)` failed.\n"
+    )
+    top = _top(log)
+    assert top.id == "cuda-device-assert" and "cumdist" in top.fix
+
+
+def test_a_request_body_without_a_required_field_names_the_field():
+    # FastAPI's own 422 JSON on a chat request without messages
+    log = (
+        'INFO:     127.0.0.1:5432 - "POST /v1/chat/completions HTTP/1.1" 422 Unprocessable Entity\n'
+        '{"detail":[{"type":"missing","loc":["body","messages"],"msg":"Field required","input":{"model":"m"}}]}\n'
+    )
+    top = _top(log)
+    assert top.id == "request-field-missing" and "`messages`" in top.cause
+
+
+def test_an_extra_field_is_not_a_missing_one():
+    log = (
+        "openai.BadRequestError: Error code: 400 - {'object': 'error', 'message': \"[{'type': 'extra_forbidden', "
+        "'loc': ('body', 'guided_json'), 'msg': 'Extra inputs are not permitted'}]\", 'code': 400}\n"
+    )
+    assert all(d.id != "request-field-missing" for d in run(log).diagnoses)
