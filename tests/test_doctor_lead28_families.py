@@ -120,3 +120,64 @@ def test_an_extra_field_is_not_a_missing_one():
         "'loc': ('body', 'guided_json'), 'msg': 'Extra inputs are not permitted'}]\", 'code': 400}\n"
     )
     assert all(d.id != "request-field-missing" for d in run(log).diagnoses)
+
+
+# fresh-59 (public llama.cpp threads by program and build), learnt after scoring: a compiler's own diagnostics
+
+
+def _ids(log: str) -> list[str]:
+    return [d.id for d in run(log).diagnoses if d.role == "cause"]
+
+
+def test_msvc_missing_include_is_a_missing_header():
+    log = (
+        "C:\\llama.cpp\\ggml\\src\\ggml-vulkan\\ggml-vulkan.cpp(8): fatal error C1083: Cannot open include file: "
+        "'vulkan/vulkan.hpp': No such file or directory\n"
+    )
+    top = _top(log)
+    assert top.id == "build-header-missing" and "vulkan/vulkan.hpp" in top.cause
+
+
+def test_a_linker_fatal_error_is_not_a_missing_header():
+    assert "build-header-missing" not in _ids("collect2: fatal error: ld terminated with signal 9 [Killed]\n")
+
+
+def test_a_compile_error_in_the_engine_source_is_named_in_clang_and_in_german_gcc():
+    clang = (
+        "/src/ggml/src/ggml-cpu/ggml-cpu.c:2456:9: error: call to undeclared function 'sched_getcpu'; ISO C99 and later "
+        "do not support implicit function declarations [-Wimplicit-function-declaration]\n"
+    )
+    german = "ggml.c:1963:5: Fehler: unbekannter Typname »cpu_set_t«\n"
+    for log in (clang, german):
+        top = _top(log)
+        assert top.id == "build-source-compile-error" and top.confidence < 0.7
+    assert "build-source-compile-error" not in _ids(
+        "ggml.c:100:5: warning: unused variable 'x' [-Wunused-variable]\n"
+    )
+
+
+def test_a_sycl_build_with_a_compiler_without_sycl():
+    log = "clang++: error: unsupported option '-fsycl' for target 'x86_64-apple-darwin23.4.0'\n"
+    assert _top(log).id == "sycl-build-needs-oneapi-compiler"
+
+
+def test_an_android_library_needing_a_gnu_library_was_built_with_the_host_toolchain():
+    log = (
+        'dlopen failed: library "libgomp.so.1" not found: needed by /data/app/~~x/lib/arm64/libggml-cpu.so\n'
+    )
+    assert _top(log).id == "android-lib-built-with-host-toolchain"
+    missing_own = 'dlopen failed: library "libllama.so" not found\n'
+    assert "android-lib-built-with-host-toolchain" not in _ids(missing_own)
+
+
+def test_sycl_finding_no_kernel_for_the_device_is_an_unloadable_kernel_image():
+    log = (
+        "No kernel named _ZTSZZL13mul_mat_vec_q_syclPKvS0_PfiiiPN4sycl3_V15queueEENKUlRNS2_7handlerEE_clES6_ was found "
+        "-46 (PI_ERROR_INVALID_KERNEL_NAME)\n"
+    )
+    assert _top(log).id == "gpu-kernel-image-invalid"
+
+
+def test_a_llama_cpp_python_class_lacking_a_method_a_wrapper_calls_suggests_mismatched_versions():
+    top = _top("AttributeError: 'Llama' object has no attribute 'create_chat_completion_openai_v1'\n")
+    assert top.id == "python-import-name-missing" and top.confidence < 0.7
