@@ -28,7 +28,8 @@ Procedure (fixed and committed before any case ran, and before doctor ran on any
   answered, then SIGTERM to its process group (SIGKILL after 30 s). Case log = the engine's whole log (stdout and stderr
   together), then `# client:` and the response's status line and first 400 bytes (fresh-35's serve()). Environment:
   tools/doctor-corpus.py's ENV (VLLM_CPU_KVCACHE_SPACE=1, VLLM_NO_USAGE_STATS=1, PYTHONUNBUFFERED=1) on top of the
-  maker's own.
+  maker's own less any HF_*, XDG_*, VLLM_*, TRITON_*, TORCHINDUCTOR_*, LLAMA_* and TMPDIR variable (so the value alone
+  decides where files go; HOME=/root). Case directories under /var/tmp/fresh55-run/CASE.
 Usage (from the repository root; ports 18950-18951 of this batch's range 18950-18999):
   DOCTOR_CORPUS_TINY=DIR DOCTOR_CORPUS_GGUF=LOADABLE.gguf .venv/bin/python tools/doctor_corpus_fresh55.py \
     [--draws | CASE_ID ...]
@@ -38,6 +39,8 @@ from __future__ import annotations
 
 import os
 import random
+import shutil
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -144,7 +147,141 @@ def draws() -> tuple[list[tuple[str, str, str]], list[tuple[str, str, str, str]]
 
 def makers(h, tiny: Path, timeout: float) -> dict:
     """One maker per kept draw, in draw order (the draw's number in the comment)."""
-    return {}
+    from doctor_corpus_fresh35 import serve, shell  # fresh-35's start/wait/request/stop and `bash -c` wrapper
+
+    lport, vport = h.LLAMA_PORT, os.environ["DOCTOR_CORPUS_PORT"]
+    # the maker's environment without cache/temp/engine variables, so each value alone decides where files go
+    clean = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("HF_", "XDG_", "VLLM_", "TRITON_", "TORCHINDUCTOR_", "LLAMA_", "TMPDIR"))
+    }
+    base = {**clean, **h.ENV}
+    chat = {"messages": [{"role": "user", "content": "hello"}], "max_tokens": 8}
+    gguf = Path(os.environ["DOCTOR_CORPUS_GGUF"])
+
+    def case_dir(name: str) -> Path:
+        d = TMP / name
+        if d.exists():
+            subprocess.run(["rm", "-rf", str(d)], check=False)
+        d.mkdir(parents=True)
+        return d
+
+    def ns(script: str):
+        """ARGV run after SCRIPT (the mounts) in a private mount namespace."""
+        return lambda argv: ["unshare", "-m", "--propagation", "private", *shell(script, argv)]
+
+    def vllm(script: str, model: Path | None = None, env: dict | None = None) -> str:
+        m = str(model or tiny)
+        argv = [*h.VLLM, m, "--port", vport, "--max-model-len", "512"]
+        return serve(
+            h, ns(script)(argv), int(vport), timeout, base if env is None else env, {"model": m, **chat}
+        )
+
+    def llama(script: str, model: Path | None = None, env: dict | None = None, *flags: str) -> str:
+        argv = [h.LLAMA, "-m", str(model or gguf), "--port", lport, "-c", "512", *flags]
+        return serve(h, ns(script)(argv), int(lport), 60, base if env is None else env, chat)
+
+    def tmpfs(path: Path | str, size: str, opts: str = "") -> str:
+        return f"mount -t tmpfs -o size={size}{',' + opts if opts else ''} tmpfs {path}"
+
+    def rebind(path: Path | str, opts: str) -> str:
+        return f"mount --bind {path} {path} && mount -o remount,bind,{opts} {path} {path}"
+
+    def d1_vllm_caches_64k() -> str:
+        d = case_dir("vllm-caches-64k")
+        c = d / "cache"
+        c.mkdir()
+        subs = {
+            "XDG_CACHE_HOME": "xdg",
+            "VLLM_CACHE_ROOT": "vllm",
+            "TRITON_CACHE_DIR": "triton",
+            "TORCHINDUCTOR_CACHE_DIR": "inductor",
+            "HF_HOME": "hf",
+        }
+        mk = " ".join(str(c / s) for s in subs.values())
+        env = {**base, **{k: str(c / s) for k, s in subs.items()}}
+        return vllm(f"{tmpfs(c, '64k')} && mkdir -p {mk}", env=env)
+
+    def d2_llama_tmp_noexec() -> str:
+        return llama(rebind("/tmp", "noexec"))
+
+    def d3_vllm_shm_1m() -> str:
+        return vllm(tmpfs("/dev/shm", "1m"))
+
+    def d4_llama_shm_absent() -> str:
+        d = case_dir("llama-shm-absent")
+        e = d / "empty-shm"
+        e.mkdir()
+        e.chmod(0o555)
+        return llama(f"mount --bind {e} /dev/shm && mount -o remount,bind,ro {e} /dev/shm")
+
+    def d5_vllm_tmp_1m() -> str:
+        return vllm(tmpfs("/tmp", "1m"))
+
+    def d6_vllm_cwd_ro_tmpfs() -> str:
+        d = case_dir("vllm-cwd-ro-tmpfs")
+        w = d / "work"
+        w.mkdir()
+        return vllm(f"{tmpfs(w, '1m', 'ro')} && cd {w}")
+
+    def protect_strict() -> str:
+        return f"mount -o remount,bind,ro / && {tmpfs('/tmp', '256m')}"
+
+    def d7_llama_protect_strict() -> str:
+        return llama(protect_strict())
+
+    def d8_llama_dir_symlink_dangling() -> str:
+        d = case_dir("llama-dir-symlink-dangling")
+        (d / "models").symlink_to("/mnt/fresh55-models")  # a mount point that is not there
+        return llama("true", d / "models" / gguf.name)
+
+    def d9_vllm_home_64k() -> str:
+        d = case_dir("vllm-home-64k")
+        home = d / "home"
+        home.mkdir()
+        return vllm(tmpfs(home, "64k"), env={**base, "HOME": str(home)})
+
+    def d10_vllm_model_copy_64k() -> str:
+        d = case_dir("vllm-model-copy-64k")
+        m = d / "model"
+        m.mkdir()
+        return vllm(f"{tmpfs(m, '64k')} && {{ cp -r {tiny}/. {m}/ 2>/dev/null || true; }}", m)
+
+    def d11_llama_tmpdir_ro() -> str:
+        d = case_dir("llama-tmpdir-ro")
+        t = d / "tmpdir"
+        t.mkdir()
+        return llama(rebind(t, "ro"), env={**base, "TMPDIR": str(t)})
+
+    def d12_vllm_shm_noexec() -> str:
+        return vllm("mount -o remount,bind,noexec /dev/shm")
+
+    def d13_vllm_model_ro() -> str:
+        d = case_dir("vllm-model-ro")
+        m = d / "model"
+        shutil.copytree(tiny, m)
+        return vllm(rebind(m, "ro"), m)
+
+    def d14_vllm_protect_strict() -> str:
+        return vllm(protect_strict())
+
+    return {
+        "fresh55-vllm-cache-dirs-64k-tmpfs": d1_vllm_caches_64k,
+        "fresh55-llama-tmp-noexec": d2_llama_tmp_noexec,
+        "fresh55-vllm-dev-shm-1m-tmpfs": d3_vllm_shm_1m,
+        "fresh55-llama-dev-shm-absent": d4_llama_shm_absent,
+        "fresh55-vllm-tmp-1m-tmpfs": d5_vllm_tmp_1m,
+        "fresh55-vllm-cwd-read-only-tmpfs": d6_vllm_cwd_ro_tmpfs,
+        "fresh55-llama-protect-system-strict": d7_llama_protect_strict,
+        "fresh55-llama-model-dir-symlink-dangling": d8_llama_dir_symlink_dangling,
+        "fresh55-vllm-home-64k-tmpfs": d9_vllm_home_64k,
+        "fresh55-vllm-model-copy-64k-tmpfs": d10_vllm_model_copy_64k,
+        "fresh55-llama-tmpdir-read-only": d11_llama_tmpdir_ro,
+        "fresh55-vllm-dev-shm-noexec": d12_vllm_shm_noexec,
+        "fresh55-vllm-model-dir-read-only": d13_vllm_model_ro,
+        "fresh55-vllm-protect-system-strict": d14_vllm_protect_strict,
+    }
 
 
 def main() -> None:
