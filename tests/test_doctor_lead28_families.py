@@ -181,3 +181,33 @@ def test_sycl_finding_no_kernel_for_the_device_is_an_unloadable_kernel_image():
 def test_a_llama_cpp_python_class_lacking_a_method_a_wrapper_calls_suggests_mismatched_versions():
     top = _top("AttributeError: 'Llama' object has no attribute 'create_chat_completion_openai_v1'\n")
     assert top.id == "python-import-name-missing" and top.confidence < 0.7
+
+
+# fresh-55 (made here: filesystems and mounts), learnt after scoring
+
+
+def test_a_small_dev_shm_is_named_however_the_program_words_it():
+    torch_loader = (
+        "RuntimeError: DataLoader worker (pid 4121) is killed by signal: Bus error. It is possible that dataloader's "
+        "workers are out of shared memory. Please try to raise your shared memory limit.\n"
+        "ERROR: Unexpected bus error encountered in worker. This might be caused by insufficient shared memory (shm).\n"
+    )
+    enospc = "OSError: [Errno 28] No space left on device: '/dev/shm/psm_3f1a2b'\n"
+    for log in (torch_loader, enospc):
+        assert _top(log).id == "dev-shm-too-small"
+
+
+def test_a_full_disk_elsewhere_is_not_a_small_dev_shm():
+    log = (
+        "OSError: [Errno 28] No space left on device: '/root/.cache/vllm/torch_compile_cache/abc/rank_0_0'\n"
+    )
+    assert "dev-shm-too-small" not in _ids(log)
+
+
+def test_an_embedding_model_on_llama_server_gets_llama_cpp_advice():
+    top = next(
+        d
+        for d in run("llama_model_load: error: missing result_output tensor\n").diagnoses
+        if d.role == "cause"
+    )
+    assert top.id == "runner-unsupported-by-model" and "--embeddings" in top.fix
