@@ -207,3 +207,22 @@ def test_an_embedding_model_on_llama_server_gets_llama_cpp_advice():
         if d.role == "cause"
     )
     assert top.id == "runner-unsupported-by-model" and "--embeddings" in top.fix
+
+
+# the lead, stop 28: Go programs in the serving path
+
+
+def test_a_go_panic_is_named_with_its_message():
+    # llama-swap (Go) writing to a nil map, as Go prints it
+    log = (
+        "panic: assignment to entry in nil map\n\n"
+        "goroutine 41 [running]:\n"
+        "github.com/mostlygeek/llama-swap/proxy.(*ProcessGroup).StartProcess(0xc0001a2000, {0xc00002c0f0, 0x9})\n"
+        "\t/build/proxy/processgroup.go:88 +0x1c5\n"
+    )
+    top = _top(log)
+    assert top.id == "go-panic" and "nil map" in top.cause and top.confidence < 0.7
+
+
+def test_a_panic_word_without_a_goroutine_trace_is_not_go():
+    assert "go-panic" not in _ids("panic: the model server said no\n")
