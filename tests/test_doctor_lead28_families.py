@@ -226,3 +226,23 @@ def test_a_go_panic_is_named_with_its_message():
 
 def test_a_panic_word_without_a_goroutine_trace_is_not_go():
     assert "go-panic" not in _ids("panic: the model server said no\n")
+
+
+# fresh-62 (public llama.cpp threads by title), learnt after scoring
+
+
+def test_a_crash_inside_a_vulkan_layer_library_is_the_layer():
+    # the layer's own library on top of the stack (MangoHud, as in llama.cpp#8828's sibling reports)
+    log = (
+        'Thread 1 "llama-server" received signal SIGSEGV, Segmentation fault.\n'
+        "#0  0x00007ffff7e2a1b0 in vkQueueSubmit () from /usr/lib/x86_64-linux-gnu/mangohud/libMangoHud.so\n"
+    )
+    assert _top(log).id == "vulkan-layer-crash"
+
+
+def test_a_crash_in_the_vulkan_driver_itself_is_not_a_layer():
+    log = (
+        "Program terminated with signal SIGSEGV, Segmentation fault.\n"
+        "#0  0x00007f1c2a3b4c5d in ?? () from /usr/lib/x86_64-linux-gnu/libvulkan_radeon.so\n"
+    )
+    assert "vulkan-layer-crash" not in _ids(log)
