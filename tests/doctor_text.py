@@ -33,3 +33,19 @@ def assert_not_confident(family: str, log: str) -> None:
     """A near miss: `family` is not the log's confident first answer (below 0.70 it may stand, as a guess)."""
     top = top_cause(run(log))
     assert top is None or top.id != family or top.confidence < 0.7, (top.id, top.confidence, log)
+
+
+def family_tests(cases, near_misses=()):
+    """The two table tests every family file has, made once: assign them to module-level test_* names.
+    cases: (family, log) rows whose first answer must be the family; near_misses: (family, log) rows it must not
+    take confidently."""
+
+    @pytest.mark.parametrize(("expected", "log"), params(cases))
+    def names_the_cause(expected, log):
+        assert_named(expected, log)
+
+    @pytest.mark.parametrize(("family", "log"), params(near_misses))
+    def near_miss_not_confident(family, log):
+        assert_not_confident(family, log)
+
+    return names_the_cause, near_miss_not_confident

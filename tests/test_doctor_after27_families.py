@@ -7,9 +7,7 @@ test checks the class of wording, not the one line it was learnt from; the near 
 
 from __future__ import annotations
 
-import pytest
-
-from tests.doctor_text import assert_named, assert_not_confident, params, run, top_cause
+from tests.doctor_text import family_tests, run, top_cause
 
 CASES = [
     # engine-package-shadowed-by-source-tree (public-vllm-script-named-vllm-py-cannot-import-llm, vllm#475): another
@@ -217,14 +215,7 @@ NEAR_MISSES = [
 ]
 
 
-@pytest.mark.parametrize(("expected", "log"), params(CASES))
-def test_the_family_names_the_cause(expected, log):
-    assert_named(expected, log)
-
-
-@pytest.mark.parametrize(("family", "log"), params(NEAR_MISSES))
-def test_a_near_miss_is_not_named_confidently(family, log):
-    assert_not_confident(family, log)
+test_the_family_names_the_cause, test_a_near_miss_is_not_named_confidently = family_tests(CASES, NEAR_MISSES)
 
 
 def test_a_convert_py_outside_llama_cpp_is_only_a_hint():

@@ -8,9 +8,7 @@ the test checks the class of wording, not the one line it was learnt from; the n
 
 from __future__ import annotations
 
-import pytest
-
-from tests.doctor_text import assert_named, assert_not_confident, params, run, top_cause
+from tests.doctor_text import family_tests, run, top_cause
 
 PIP_BUILD_DEPS = (
     "  Installing build dependencies ... error\n"
@@ -127,14 +125,7 @@ NEAR_MISSES = [
 ]
 
 
-@pytest.mark.parametrize(("expected", "log"), params(CASES))
-def test_the_family_names_the_cause(expected, log):
-    assert_named(expected, log)
-
-
-@pytest.mark.parametrize(("family", "log"), params(NEAR_MISSES))
-def test_a_near_miss_is_not_named_confidently(family, log):
-    assert_not_confident(family, log)
+test_the_family_names_the_cause, test_a_near_miss_is_not_named_confidently = family_tests(CASES, NEAR_MISSES)
 
 
 def test_a_user_typed_pin_stays_a_version_not_found():

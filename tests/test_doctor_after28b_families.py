@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from servebox.doctor.structure import split_prefix
-from tests.doctor_text import assert_named, assert_not_confident, params, run, top_cause
+from tests.doctor_text import assert_named, family_tests, run, top_cause
 
 CASES = [
     # vllm-internal-module-moved (public-wrap-fastchat-vllm-worker-asyncllm-no-engine-attr): another wrapper reading a
@@ -131,14 +131,7 @@ NEAR_MISSES = [
 ]
 
 
-@pytest.mark.parametrize(("expected", "log"), params(CASES))
-def test_the_family_names_the_cause(expected, log):
-    assert_named(expected, log)
-
-
-@pytest.mark.parametrize(("family", "log"), params(NEAR_MISSES))
-def test_a_near_miss_is_not_named_confidently(family, log):
-    assert_not_confident(family, log)
+test_the_family_names_the_cause, test_a_near_miss_is_not_named_confidently = family_tests(CASES, NEAR_MISSES)
 
 
 @pytest.mark.parametrize(

@@ -7,9 +7,7 @@ test checks the class of wording, not the one line it was learnt from; the near 
 
 from __future__ import annotations
 
-import pytest
-
-from tests.doctor_text import assert_named, assert_not_confident, params, run, top_cause
+from tests.doctor_text import assert_named, family_tests, run, top_cause
 
 NO_PLATFORM_07 = (
     "INFO 05-09 15:43:15 __init__.py:211] No platform detected, vLLM is running on UnspecifiedPlatform\n"
@@ -98,14 +96,7 @@ NEAR_MISSES = [
 ]
 
 
-@pytest.mark.parametrize(("expected", "log"), params(CASES))
-def test_the_family_names_the_cause(expected, log):
-    assert_named(expected, log)
-
-
-@pytest.mark.parametrize(("family", "log"), params(NEAR_MISSES))
-def test_a_near_miss_is_not_named_confidently(family, log):
-    assert_not_confident(family, log)
+test_the_family_names_the_cause, test_a_near_miss_is_not_named_confidently = family_tests(CASES, NEAR_MISSES)
 
 
 def test_a_custom_model_without_automodel_is_named_below_confident():

@@ -8,9 +8,7 @@ check what must not match.
 
 from __future__ import annotations
 
-import pytest
-
-from tests.doctor_text import assert_named, assert_not_confident, params
+from tests.doctor_text import assert_named, family_tests
 
 CASES = [
     # port-in-use (public-llama-ollama-windows-serve-port-11434-already-bound): Windows' WSAEADDRINUSE text as uvicorn
@@ -158,14 +156,7 @@ NEAR_MISSES = [
 ]
 
 
-@pytest.mark.parametrize(("expected", "log"), params(CASES))
-def test_the_family_names_the_cause(expected, log):
-    assert_named(expected, log)
-
-
-@pytest.mark.parametrize(("family", "log"), params(NEAR_MISSES))
-def test_a_near_miss_is_not_named_confidently(family, log):
-    assert_not_confident(family, log)
+test_the_family_names_the_cause, test_a_near_miss_is_not_named_confidently = family_tests(CASES, NEAR_MISSES)
 
 
 def test_no_gpu_stays_when_no_device_is_listed():

@@ -7,9 +7,7 @@ test checks the family, not the one line it was learnt from.
 
 from __future__ import annotations
 
-import pytest
-
-from tests.doctor_text import assert_named, params
+from tests.doctor_text import family_tests
 
 WORKER = "(Worker pid=2210) ERROR 12-03 09:14:02 [multiproc_executor.py:953] "
 
@@ -98,6 +96,4 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(("expected", "log"), params(CASES))
-def test_the_family_names_the_cause(expected, log):
-    assert_named(expected, log)
+test_the_family_names_the_cause, _ = family_tests(CASES)

@@ -7,9 +7,7 @@ the family, not the one line it was learnt from.
 
 from __future__ import annotations
 
-import pytest
-
-from tests.doctor_text import assert_named, params, run, top_cause
+from tests.doctor_text import family_tests, run, top_cause
 
 CASES = [
     # kv-cache-memory-bytes-too-small (gpu-vllm026-f34-dsv2lite-kv-cache-memory-bytes-1): a small explicit size, the
@@ -52,9 +50,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(("expected", "log"), params(CASES))
-def test_the_family_names_the_cause(expected, log):
-    assert_named(expected, log)
+test_the_family_names_the_cause, _ = family_tests(CASES)
 
 
 def test_the_long_max_model_len_warning_is_not_the_refusal():

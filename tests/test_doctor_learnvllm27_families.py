@@ -8,9 +8,7 @@ train = "learnvllm27") names the thread each family came from.
 
 from __future__ import annotations
 
-import pytest
-
-from tests.doctor_text import assert_named, params, run, top_cause
+from tests.doctor_text import family_tests, run, top_cause
 
 CASES = [
     # mamba-cache-blocks-below-max-num-seqs (vllm-project/vllm#49064): vLLM config/compilation.py's refusal, another
@@ -144,9 +142,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(("expected", "log"), params(CASES))
-def test_the_family_names_the_cause(expected, log):
-    assert_named(expected, log)
+test_the_family_names_the_cause, _ = family_tests(CASES)
 
 
 def test_the_mamba_capping_warning_is_not_the_refusal():

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.doctor_text import assert_named, params, run, top_cause
+from tests.doctor_text import family_tests, run, top_cause
 
 PY_TB = '  File "/srv/venv/lib/python3.12/site-packages/llama_cpp/{f}", line {n}, in __init__\n'
 
@@ -233,9 +233,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(("expected", "log"), params(CASES))
-def test_the_family_names_the_cause(expected, log):
-    assert_named(expected, log)
+test_the_family_names_the_cause, _ = family_tests(CASES)
 
 
 def test_an_moe_backend_without_lora_stays_its_family():
