@@ -106,3 +106,31 @@ def stop_group(proc: subprocess.Popen, grace: float) -> None:
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
+
+
+def _joined(draw) -> str:
+    return " | ".join(draw)
+
+
+def maker_main(draws, makers, tiny: str, vllm_timeout: str = "420", show=_joined) -> None:
+    """A batch maker's command line: `--draws` prints its draw (the cases kept, then those drawn anew); otherwise each
+    case named on the command line (all of them by default) is made and its whole log written to doctor-corpus.py's
+    OUT. DOCTOR_CORPUS_TINY and DOCTOR_CORPUS_VLLM_TIMEOUT override the tiny model's directory and vLLM's start bound."""
+    if sys.argv[1:2] == ["--draws"]:
+        kept, redrawn = draws()
+        for i, d in enumerate(kept, 1):
+            print(f"draw {i}: {show(d)}")
+        for d in redrawn:
+            print(f"drawn anew: {_joined(d)}")
+        return
+    h = load("doctor_corpus", "doctor-corpus.py")
+    tiny_dir = Path(os.environ.get("DOCTOR_CORPUS_TINY", tiny))
+    timeout = float(os.environ.get("DOCTOR_CORPUS_VLLM_TIMEOUT", vllm_timeout))
+    wanted = set(sys.argv[1:])
+    for case_id, make in makers(h, tiny_dir, timeout).items():
+        if wanted and case_id not in wanted:
+            continue
+        t = time.monotonic()
+        text = make()  # the whole log, untrimmed
+        (h.OUT / f"{case_id}.log").write_text(text.rstrip() + "\n")
+        print(f"{case_id}: {len(text.splitlines())} lines, {time.monotonic() - t:.0f} s", flush=True)

@@ -29,14 +29,17 @@ import functools
 import os
 import random
 import subprocess
-import sys
 import tempfile
 import threading
 import time
 from pathlib import Path
 
 import httpx
-from corpus_tools import load, stop_group, use_ports  # tools/ is on sys.path: the makers run as scripts
+from corpus_tools import (  # tools/ is on sys.path: the makers run as scripts
+    maker_main,
+    stop_group,
+    use_ports,
+)
 
 use_ports(18800, "/tmp/fresh46/tiny-f32.gguf")
 
@@ -237,24 +240,13 @@ def cases(h, tiny: Path, timeout: float) -> dict:
 
 
 def main() -> None:
-    if sys.argv[1:2] == ["--draws"]:
-        kept, redrawn = draws()
-        for i, (e, c, v) in enumerate(kept, 1):
-            print(f"draw {i}: {e} | {c} | {v[0]} | flags {' '.join(v[1])} | env {v[2]}")
-        for d in redrawn:
-            print(f"drawn anew: {' | '.join(d)}")
-        return
-    h = load("doctor_corpus", "doctor-corpus.py")
-    tiny = Path(os.environ.get("DOCTOR_CORPUS_TINY", "/tmp/fresh46/tiny"))
-    timeout = float(os.environ.get("DOCTOR_CORPUS_VLLM_TIMEOUT", "300"))
-    wanted = set(sys.argv[1:])
-    for case_id, make in cases(h, tiny, timeout).items():
-        if wanted and case_id not in wanted:
-            continue
-        t = time.monotonic()
-        text = make()  # the whole log, untrimmed
-        (h.OUT / f"{case_id}.log").write_text(text.rstrip() + "\n")
-        print(f"{case_id}: {len(text.splitlines())} lines, {time.monotonic() - t:.0f} s", flush=True)
+    maker_main(
+        draws,
+        cases,
+        "/tmp/fresh46/tiny",
+        "300",
+        show=lambda d: f"{d[0]} | {d[1]} | {d[2][0]} | flags {' '.join(d[2][1])} | env {d[2][2]}",
+    )
 
 
 if __name__ == "__main__":

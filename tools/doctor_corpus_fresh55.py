@@ -41,11 +41,9 @@ import os
 import random
 import shutil
 import subprocess
-import sys
-import time
 from pathlib import Path
 
-from corpus_tools import load, use_ports  # tools/ is on sys.path: the makers run as scripts
+from corpus_tools import maker_main, use_ports  # tools/ is on sys.path: the makers run as scripts
 
 use_ports(18950, "/var/tmp/fresh55/tiny-f32.gguf")
 TMP = Path("/var/tmp/fresh55-run")
@@ -285,24 +283,7 @@ def makers(h, tiny: Path, timeout: float) -> dict:
 
 
 def main() -> None:
-    if sys.argv[1:2] == ["--draws"]:
-        kept, redrawn = draws()
-        for i, d in enumerate(kept, 1):
-            print(f"draw {i}: {' | '.join(d)}")
-        for d in redrawn:
-            print(f"drawn anew: {' | '.join(d)}")
-        return
-    h = load("doctor_corpus", "doctor-corpus.py")
-    tiny = Path(os.environ.get("DOCTOR_CORPUS_TINY", "/var/tmp/fresh55/tiny"))
-    timeout = float(os.environ.get("DOCTOR_CORPUS_VLLM_TIMEOUT", "420"))
-    wanted = set(sys.argv[1:])
-    for case_id, make in makers(h, tiny, timeout).items():
-        if wanted and case_id not in wanted:
-            continue
-        t = time.monotonic()
-        text = make()  # the whole log, untrimmed
-        (h.OUT / f"{case_id}.log").write_text(text.rstrip() + "\n")
-        print(f"{case_id}: {len(text.splitlines())} lines, {time.monotonic() - t:.0f} s", flush=True)
+    maker_main(draws, makers, "/var/tmp/fresh55/tiny")
 
 
 if __name__ == "__main__":
