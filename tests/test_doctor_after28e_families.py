@@ -42,6 +42,12 @@ CASES = [
         '\\"Gemma3nForConditionalGeneration\\""}\n',
     ),
     ("unknown-architecture", 'Error: unsupported architecture "Phi3SmallForCausalLM"\n'),
+    # Ollama's MLX runner (x/mlxrunner/model/base/base.go): no quotes, after a colon
+    (
+        "unknown-architecture",
+        'time=2026-03-02T08:00:01Z level=ERROR source=server.go:301 msg="failed to load model" '
+        'error="unsupported architecture: Qwen3NextForCausalLM"\n',
+    ),
     # ollama-too-old-for-model-template (public-ollama-0*-template-*-field): a template using .Tools on Ollama
     # 0.2's Values, .Thinking on a *api.Message of 0.8, and 0.2's parse error for the json function of tool templates
     (
@@ -76,6 +82,7 @@ NEAR_MISSES = [
     ),
     # a CPU architecture, not a model class
     ("unknown-architecture", 'Error: unsupported architecture "riscv64"\n'),
+    ("unknown-architecture", "components: unsupported architecture: s390x\n"),
     # 412 asks for a newer Ollama, 404 is the tag's: not the registry's outage
     (
         "hub-server-error",
@@ -114,3 +121,20 @@ def test_a_missing_manifest_is_the_tag_or_name_below_confident(line):
 def test_a_typo_in_a_modelfile_template_is_named_as_a_guess():
     top = top_cause(run(NEAR_MISSES[1][1]))
     assert top is not None and top.id == "ollama-too-old-for-model-template" and top.confidence < 0.7
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        # llm/server.go's rewrite of its llama.cpp's 'unknown model architecture' (0.1.3x-0.20)
+        "Error: llama runner process has terminated: this model is not supported by your version of Ollama. You may "
+        "need to upgrade\n",
+        # the registry's 412 for a model that needs a newer Ollama (server/images.go passes the body on)
+        "Error: pull model manifest: 412: \n\nThe model you are attempting to pull requires a newer version of "
+        "Ollama.\n\nPlease download the latest version at:\n\n\thttps://ollama.com/download\n",
+    ],
+)
+def test_a_model_newer_than_ollama_is_named_with_ollamas_fix(log):
+    top = top_cause(run(log))
+    assert top is not None and top.id == "llamacpp-unknown-arch" and top.confidence < 0.7
+    assert "update Ollama" in top.cause
