@@ -11,6 +11,7 @@ Rules, in order:
   --kv-cache-dtype fp8 is the KV cache's, not the weights');
 - a cause whose every line the engine logged below ERROR, in a log where the server then came up, is only a note:
   the engine did not treat it as a failure (a warning worded like a refusal);
+- a fatal cause printed by one llama-server router instance ('[PORT] ') that then loaded and went on is only a note;
 - a stall marked `unless_progress` is only a note when the start kept making progress after it
   (compile, weights, graphs, requests), since a slow start is not a hang;
 - a `wrapper` entry (pydantic's 'N validation error for X' header) steps aside when another entry explains
@@ -46,7 +47,7 @@ from servebox.doctor.llamacpp_attribution import LLAMA_FEATURE, in_a_feature, re
 from servebox.doctor.resemblance import answer as resemblance_answer
 from servebox.doctor.shared_wording import calibrate
 from servebox.doctor.signatures import context_met
-from servebox.doctor.structure import split_prefix
+from servebox.doctor.structure import instance_of, split_prefix
 from servebox.doctor.triage import Diagnosis, Evidence, Hits, RaisedException, TriageResult
 
 if TYPE_CHECKING:
@@ -152,6 +153,16 @@ def _serving_after(t: Triage, line: int) -> int | None:
     return hit.last_line if hit is not None and hit.last_line > line else None
 
 
+def _instance_went_on(t: Triage, hit: Hits) -> tuple[str, int] | None:
+    """A router child instance that printed every line of the hit, then its own progress (model loaded, slots made):
+    that instance outlived the failure (an -hf repo it could not reach, with a model file to fall back on)."""
+    tags = {instance_of(text) for _, text in hit.evidence}
+    if hit.count != len(hit.evidence) or len(tags) != 1 or not (tag := tags.pop()):
+        return None
+    later = t.instance_progress.get(tag, 0)
+    return (tag, later) if later > hit.last_line else None
+
+
 def _shutdown_before(t: Triage, line: int) -> int | None:
     for sig in t.signatures:
         hit = t.hits.get(sig.id)
@@ -222,6 +233,12 @@ def _diagnosis(sig: Signature, hit: Hits, t: Triage, via_exception: bool = False
         d.role, d.fatal, d.confidence = "note", False, min(d.confidence, 0.3)
         d.cause = f"Only logged as a warning, and the server came up after it (line {up}): " + d.cause
         d.fix = "Nothing failed here; act on it only if the behaviour it warns about matters to you. " + d.fix
+    if d.role == "cause" and d.fatal and (went_on := _instance_went_on(t, hit)):
+        d.role, d.fatal, d.confidence = "note", False, min(d.confidence, 0.3)
+        d.cause = (
+            f"Not fatal here: router instance [{went_on[0]}] went on to load (line {went_on[1]}). " + d.cause
+        )
+        d.fix = "Nothing failed here; act on it only if the behaviour it describes matters to you. " + d.fix
     if sig.unless_progress and (moved := _progress_after(t, hit.last_line)):
         groups["progress_line"] = str(moved[0])
         d.role, d.fatal, d.confidence = "note", False, 0.1

@@ -41,6 +41,17 @@ _ROUTER = re.compile(r"^\[(?:INFO|WARN|ERROR|DEBUG)\] <(?P<model>[^>]+)> ")
 # pasted log quoted in markdown (`> `), or a bare `| `
 _PIPE = re.compile(r"^(?:\s*\| |[A-Za-z0-9][\w.\-]*\s+\| |\[pod/[^\]\s]+\] |(?:>[ \t]?)+)")
 
+# a llama-server router's child instance: the router relays each spawned server's lines after '[PORT] ' (build 11434's
+# --models-dir / --models-preset mode); several instances interleave in one log
+_INSTANCE = re.compile(r"^\s*\[(\d{2,5})\] ")
+
+
+def instance_of(line: str) -> str:
+    """The router child instance (its port) that printed a line, or '' for the router itself or any other program."""
+    m = _INSTANCE.match(line)
+    return m.group(1) if m else ""
+
+
 EXCEPTION = re.compile(
     r"^(?P<type>(?:[A-Za-z_][\w]*\.)*(?:[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Fault|Warning|NotFound|Timeout|Failure)|[a-z]+error)"
     r"|Exception|KeyboardInterrupt|StopIteration|GeneratorExit)"

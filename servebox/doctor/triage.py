@@ -21,7 +21,7 @@ from pydantic import BaseModel
 from servebox.doctor.incidents import INCIDENT_WORDS, incident_cause
 from servebox.doctor.lines import MAX_LINE, LineFramer
 from servebox.doctor.signatures import KeywordFinder, Signature, load_signatures
-from servebox.doctor.structure import FRAME, ExceptionLine, classify, split_prefix
+from servebox.doctor.structure import FRAME, ExceptionLine, classify, instance_of, split_prefix
 from servebox.doctor.unwrap import unwrap
 
 CHUNK_BYTES = 4 * 2**20
@@ -170,6 +170,8 @@ class Triage:
         self.raised: dict[tuple[str, str, str], RaisedException] = {}
         # an exception's first line -> the last line its message spans (pydantic's reason lines)
         self.exception_ends: dict[int, int] = {}
+        # a llama-server router's child instance ('[PORT] ' before its lines) -> its latest progress line
+        self.instance_progress: dict[str, int] = {}
         self.lines = 0
         self.bytes = 0
         self.incidents_read = 0
@@ -252,6 +254,8 @@ class Triage:
                 continue  # a hint adds nothing to a full wording's hit
             hit.count += 1
             hit.last_line = number
+            if sig.role == "progress" and (tag := instance_of(line)):
+                self.instance_progress[tag] = number
             if len(hit.evidence) < EVIDENCE_KEPT:
                 hit.evidence.append((number, line.strip()[:400]))
 
