@@ -5,8 +5,11 @@ ran the API server).
 
 Procedure (fixed and committed before any case ran, and before doctor ran on any log); r = random.Random(2060):
   14 cases, each drawn in turn: condition = r.choice(list(CONDITIONS)); value = r.choice(CONDITIONS[condition]).
-  A draw whose condition was drawn before is drawn anew (both, same r). Healthy values are part of the conditions
-  (10 of the 46 values; marked "healthy" where the maker expects the script to run through).
+  A draw whose condition was drawn before is drawn anew (both, same r). 16 conditions: the first version (4b4f59a)
+  had 12, and 14 draws of distinct conditions out of 12 never end (its --draws looped; no case had run); four were
+  added (adapters/overrides split from scheduler limits, the model argument, penalties, two LLM objects split from
+  the worker start method) before any draw was printed or any case ran. Healthy values are part of the conditions
+  (13 of the 60 values; marked "healthy" where the maker expects the script to run through).
   Each case: script(value) -- the template below with the value's parts (LLM keyword arguments, SamplingParams keyword
   arguments, the call, extra imports, extra environment, the `if __name__ == "__main__":` guard or not) -- written to
   /tmp/fresh60-run/CASE/script.py and run there with /work/main/.venv-vllm/bin/python under a 420 s bound (SIGTERM to
@@ -89,7 +92,7 @@ CONDITIONS = {
             llm="tokenizer=MODEL, trust_remote_code=True",
         ),
     ],
-    "LLM options a user copies": [
+    "LLM adapters / overrides": [
         v(
             "enable-lora-missing-adapter",
             "enable_lora=True, generate with a LoRARequest to a missing directory",
@@ -104,6 +107,40 @@ CONDITIONS = {
         ),
         v("task-embed", "task='embed' (an older keyword)", llm="task='embed'"),
         v("seed-0", "seed=0 (healthy)", llm="seed=0"),
+    ],
+    "LLM scheduler limits": [
+        v("max-num-seqs-zero", "max_num_seqs=0", llm="max_num_seqs=0"),
+        v("max-num-seqs-negative", "max_num_seqs=-1", llm="max_num_seqs=-1"),
+        v(
+            "max-num-batched-tokens-64",
+            "max_num_batched_tokens=64 (max_model_len 512)",
+            llm="max_num_batched_tokens=64",
+        ),
+        v("enforce-eager", "enforce_eager=True (healthy)", llm="enforce_eager=True"),
+    ],
+    "LLM model argument": [
+        v(
+            "model-hub-id-offline",
+            "model='meta-llama/Llama-3.2-1B' (a hub id; no network here)",
+            model="'meta-llama/Llama-3.2-1B'",
+        ),
+        v(
+            "model-safetensors-file",
+            "model= the model.safetensors file, not its directory",
+            model="MODEL + '/model.safetensors'",
+        ),
+        v("model-tilde-path", "model='~/tiny' (not expanded; no such directory)", model="'~/tiny'"),
+        v(
+            "model-trailing-slash",
+            "model= the directory with a trailing slash (healthy)",
+            model="MODEL + '/'",
+        ),
+    ],
+    "SamplingParams penalties": [
+        v("repetition-penalty-zero", "repetition_penalty=0.0", sp="repetition_penalty=0.0"),
+        v("presence-penalty-3", "presence_penalty=3.0", sp="presence_penalty=3.0"),
+        v("min-tokens-over-max", "min_tokens=20, max_tokens=8", sp="min_tokens=20"),
+        v("repetition-penalty-1-1", "repetition_penalty=1.1 (healthy)", sp="repetition_penalty=1.1"),
     ],
     "SamplingParams out of range": [
         v("temperature-negative", "temperature=-1.0", sp="temperature=-1.0"),
@@ -201,18 +238,27 @@ CONDITIONS = {
             call="outputs = llm.embed(['hello'])",
         ),
     ],
-    "processes": [
+    "two LLM objects": [
         v(
             "two-llm-objects",
             "a second LLM(...) while the first is alive",
             call="llm2 = LLM(model=MODEL, max_model_len=512)\noutputs = llm2.generate(['Hello'], params)",
         ),
         v(
+            "second-llm-after-del",
+            "a second LLM(...) after `del llm; gc.collect()`",
+            imports="import gc",
+            call="del llm\ngc.collect()\nllm = LLM(model=MODEL, max_model_len=512)\noutputs = llm.generate(['Hello'], params)",
+        ),
+    ],
+    "worker start method": [
+        v(
             "no-main-guard-spawn",
             "no `if __name__ == '__main__':`, VLLM_WORKER_MULTIPROC_METHOD=spawn",
             env={"VLLM_WORKER_MULTIPROC_METHOD": "spawn"},
             guard=False,
         ),
+        v("no-main-guard-default", "no `if __name__ == '__main__':`, the default start method", guard=False),
         v(
             "multiproc-method-threads",
             "VLLM_WORKER_MULTIPROC_METHOD=threads (not a start method)",
@@ -229,6 +275,7 @@ CONDITIONS = {
 
 def draws() -> tuple[list[tuple[str, dict]], list[tuple[str, str]]]:
     """The 14 kept draws (condition, value), and every draw made anew (condition, value's label)."""
+    assert len(CONDITIONS) >= 14, "14 draws of distinct conditions need at least 14 conditions"
     r = random.Random(2060)
     kept: list[tuple[str, dict]] = []
     redrawn: list[tuple[str, str]] = []
