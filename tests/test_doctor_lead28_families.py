@@ -246,3 +246,76 @@ def test_a_crash_in_the_vulkan_driver_itself_is_not_a_layer():
         "#0  0x00007f1c2a3b4c5d in ?? () from /usr/lib/x86_64-linux-gnu/libvulkan_radeon.so\n"
     )
     assert "vulkan-layer-crash" not in _ids(log)
+
+
+# fresh-60 (made here: vLLM's Python API from a script), learnt after scoring
+
+SPAWN = """Traceback (most recent call last):
+  File "<string>", line 1, in <module>
+  File "C:\\\\Python311\\\\Lib\\\\multiprocessing\\\\spawn.py", line 120, in spawn_main
+  File "C:\\\\Python311\\\\Lib\\\\multiprocessing\\\\spawn.py", line 140, in _check_not_importing_main
+    raise RuntimeError(\'\'\'
+RuntimeError:
+        An attempt has been made to start a new process before the
+        current process has finished its bootstrapping phase.
+
+        This probably means that you are not using fork to start your
+"""
+
+
+def test_a_script_without_a_main_guard_under_spawn_is_named_and_explains_its_exception():
+    # a Windows DataLoader run: another program meeting the same idiom; the message begins on the line below its type
+    result = run(SPAWN)
+    assert [d.id for d in result.diagnoses if d.role == "cause"] == ["spawn-script-without-main-guard"]
+    assert result.exceptions[0].message.startswith("An attempt has been made")
+
+
+def test_an_empty_exception_message_takes_no_unindented_line_below_it():
+    result = run("AssertionError:\nINFO 12-04 10:00:00 [core.py:1] next line of another process\n")
+    assert result.exceptions[0].message == ""
+
+
+def test_sampling_params_range_checks_of_the_python_api():
+    # vLLM sampling_params.py's other checks than the corpus's
+    for log, param in (
+        (
+            "vllm.exceptions.VLLMValidationError: min_tokens must be greater than or equal to 0, got -3.\n",
+            "min_tokens",
+        ),
+        ("ValueError: logprobs must be non-negative or -1, got -5.\n", "logprobs"),
+    ):
+        top = _top(log)
+        assert top.id == "request-sampling-param-out-of-range" and param in top.cause
+
+
+def test_a_dtype_literal_refusal_names_the_dtype():
+    log = (
+        "pydantic_core._pydantic_core.ValidationError: 1 validation error for ModelConfig\n"
+        "dtype\n"
+        "  Input should be 'auto', 'half', 'float16', 'bfloat16', 'float' or 'float32' [type=literal_error, "
+        "input_value='fp16', input_type=str]\n"
+    )
+    top = _top(log)
+    assert top.id == "config-dtype-invalid" and "'fp16'" in top.cause
+
+
+def test_llm_chat_given_a_string_in_an_older_vllm():
+    log = (
+        '  File "/venv/lib/python3.10/site-packages/vllm/entrypoints/chat_utils.py", line 540, in '
+        "_parse_chat_message_content\n"
+        '    role = message["role"]\n'
+        "TypeError: string indices must be integers\n"
+    )
+    assert _top(log).id == "llm-chat-input-not-messages"
+    assert "llm-chat-input-not-messages" not in _ids("TypeError: string indices must be integers\n")
+
+
+def test_a_prompt_of_a_form_vllm_does_not_take_in_an_older_vllm():
+    assert (
+        _top("TypeError: inputs must be a string, TextPrompt, or TokensPrompt\n").id == "llm-prompt-dict-keys"
+    )
+
+
+def test_a_config_field_ending_in_n_is_not_the_sampling_parameter_n():
+    log = "ValueError: gpu_memory_utilization must be at most 1, got 1.7.\n"
+    assert "request-sampling-param-out-of-range" not in _ids(log)

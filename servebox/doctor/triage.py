@@ -286,20 +286,28 @@ class Triage:
             following, read = self._following(chunk, end, 2)
             message = " ".join([message, *following])
             self.exception_ends[number] = number + read
+        elif not message and prefix.payload.rstrip().endswith(":"):  # raise X("""\n  text"""): text below
+            following, read = self._following(chunk, end, 3, indented=True)
+            message = " ".join(following)
+            self.exception_ends[number] = number + read
         handled = prefix.level in HANDLED_LEVELS
         frame = lambda: self._frame(chunk, start, prefix.component)  # noqa: E731 (looked up only when kept)
         self._record(exc, message, prefix.component, number, frame, handled)
 
     @staticmethod
-    def _following(chunk: bytes, end: int, count: int) -> tuple[list[str], int]:
-        """The payloads of the next `count` lines (pydantic's reason), and how many lines were read."""
+    def _following(chunk: bytes, end: int, count: int, indented: bool = False) -> tuple[list[str], int]:
+        """The payloads of the next `count` lines (pydantic's reason; with `indented`, only the indented run of a
+        message that starts on the line below its type), and how many lines were read."""
         out = []
         for _ in range(count):
             if end >= len(chunk):
                 break
             nxt = chunk.find(b"\n", end + 1)
             nxt = len(chunk) if nxt < 0 else nxt
-            out.append(split_prefix(chunk[end + 1 : nxt].decode("utf-8", "replace")).payload.strip())
+            payload = split_prefix(chunk[end + 1 : nxt].decode("utf-8", "replace")).payload
+            if indented and not payload[:1].isspace():
+                break
+            out.append(payload.strip())
             end = nxt
         # pydantic appends the whole input ("[type=value_error, input_value=ArgsKwargs(...") to the reason
         read = len(out)
