@@ -137,4 +137,4 @@ def test_a_typo_in_a_modelfile_template_is_named_as_a_guess():
 def test_a_model_newer_than_ollama_is_named_with_ollamas_fix(log):
     top = top_cause(run(log))
     assert top is not None and top.id == "llamacpp-unknown-arch" and top.confidence < 0.7
-    assert "update Ollama" in top.cause
+    assert "Update Ollama" in top.fix  # the hint's own fix (hint_fix), not llama.cpp's

@@ -319,3 +319,22 @@ def test_a_prompt_of_a_form_vllm_does_not_take_in_an_older_vllm():
 def test_a_config_field_ending_in_n_is_not_the_sampling_parameter_n():
     log = "ValueError: gpu_memory_utilization must be at most 1, got 1.7.\n"
     assert "request-sampling-param-out-of-range" not in _ids(log)
+
+
+# the lead, stop 28: a hint with its own fix (another program's remedy than the entry's)
+
+
+def test_an_ollama_hint_gives_ollamas_fix_not_the_entrys():
+    pull = _top("Error: pull model manifest: file does not exist\n")
+    assert (
+        pull.id == "hub-revision-not-found" and "NAME:TAG" in pull.fix and "huggingface-cli" not in pull.fix
+    )
+    newer = _top(
+        "Error: llama runner process has terminated: this model is not supported by your version of Ollama\n"
+    )
+    assert newer.id == "llamacpp-unknown-arch" and "Update Ollama" in newer.fix
+
+
+def test_the_entrys_own_wording_keeps_the_entrys_fix():
+    top = _top("llama_model_load: error loading model: unknown model architecture: 'qwen35moe'\n")
+    assert top.id == "llamacpp-unknown-arch" and "Update llama.cpp" in top.fix

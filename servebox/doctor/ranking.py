@@ -229,6 +229,7 @@ def _diagnosis(sig: Signature, hit: Hits, t: Triage, via_exception: bool = False
     )
     if hit.weak:
         d.cause, d.confidence = sig.hint_cause.format_map(groups), min(sig.hint_confidence, d.confidence)
+        d.fix = sig.hint_fix.format_map(groups) if sig.hint_fix else d.fix
     if d.role == "cause" and d.fatal and _only_below_error(hit) and (up := _serving_after(t, hit.last_line)):
         d.role, d.fatal, d.confidence = "note", False, min(d.confidence, 0.3)
         d.cause = f"Only logged as a warning, and the server came up after it (line {up}): " + d.cause

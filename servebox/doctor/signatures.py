@@ -53,6 +53,7 @@ class Signature:
     hints: tuple[re.Pattern[str], ...] = ()
     hint_confidence: float = 0.0
     hint_cause: str = ""
+    hint_fix: str = ""  # the hint's own fix where it differs from the entry's (another program's remedy)
     # literals one of which the log must show for a hint to count (the flag that makes an ambiguous wording
     # point here); such a hint, its context seen, hides what this entry supersedes
     hint_requires: tuple[str, ...] = ()
@@ -175,6 +176,7 @@ def load_signatures() -> tuple[Signature, ...]:
             hints=tuple(re.compile(p, re.IGNORECASE) for p in _as_tuple(e.get("hint_pattern"))),
             hint_confidence=float(e.get("hint_confidence", 0.0)),
             hint_cause=e.get("hint_cause", ""),
+            hint_fix=e.get("hint_fix", ""),
             hint_requires=tuple(r.lower() for r in _as_tuple(e.get("hint_requires"))),
             same_as=tuple(e["same_as"].split(":", 1)) if e.get("same_as") else None,
             defaults=tuple(e.get("defaults", {}).items()),
