@@ -338,3 +338,26 @@ def test_an_ollama_hint_gives_ollamas_fix_not_the_entrys():
 def test_the_entrys_own_wording_keeps_the_entrys_fix():
     top = _top("llama_model_load: error loading model: unknown model architecture: 'qwen35moe'\n")
     assert top.id == "llamacpp-unknown-arch" and "Update llama.cpp" in top.fix
+
+
+# the lead, stop 28: Ollama wordings after28e noted unread (from Ollama's API text as clients pass it on)
+
+
+def test_a_model_ollama_never_pulled_is_named_in_both_quotings():
+    for log in (
+        '{"error":"model \\"bge-m3\\" not found, try pulling it first"}\n',  # the JSON body, escaped quotes
+        "Error: model 'llama3:70b' not found, try pulling it first\n",  # the CLI of older releases
+    ):
+        top = _top(log)
+        assert top.id == "ollama-model-not-pulled" and "ollama pull" in top.fix
+    assert "ollama-model-not-pulled" not in _ids("openai.NotFoundError: The model `gpt-x` does not exist.\n")
+
+
+def test_a_tls_handshake_that_times_out_is_a_connection_timeout():
+    log = (
+        'Error: max retries exceeded: Get "https://registry.ollama.ai/v2/": net/http: TLS handshake timeout\n'
+    )
+    assert (
+        next(d for d in run(log).diagnoses if d.role in ("cause", "symptom")).id
+        == "peer-connection-timed-out"
+    )
