@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import random
 import signal
 import subprocess
 import sys
@@ -134,3 +135,31 @@ def maker_main(draws, makers, tiny: str, vllm_timeout: str = "420", show=_joined
         text = make()  # the whole log, untrimmed
         (h.OUT / f"{case_id}.log").write_text(text.rstrip() + "\n")
         print(f"{case_id}: {len(text.splitlines())} lines, {time.monotonic() - t:.0f} s", flush=True)
+
+
+def draw_per_engine(
+    seed: int, conditions: dict, n: int = 14, reason: str | None = "(engine, condition) drawn before"
+):
+    """A made-here batch's draw, random.Random(seed): n times engine = choice(vllm, llama), condition = choice of that
+    engine's conditions, value = choice of its values; a repeated (engine, condition) is drawn anew and listed with
+    `reason` (no reason: listed as the draw alone). Refuses at once a draw that could never finish (fewer distinct pairs
+    than n: fresh-60's first procedure looped until it was stopped)."""
+    pairs = sum(len(by_condition) for by_condition in conditions.values())
+    if pairs < n:
+        raise ValueError(
+            f"{n} draws need {n} distinct (engine, condition) pairs; the conditions give {pairs}"
+        )
+    r = random.Random(seed)
+    kept: list[tuple[str, str, str]] = []
+    redrawn: list[tuple] = []
+    while len(kept) < n:
+        engine = r.choice(("vllm", "llama"))
+        condition = r.choice(list(conditions[engine]))
+        value = r.choice(conditions[engine][condition])
+        if any((engine, condition) == (e, c) for e, c, _ in kept):
+            redrawn.append(
+                (engine, condition, value) if reason is None else (engine, condition, value, reason)
+            )
+        else:
+            kept.append((engine, condition, value))
+    return kept, redrawn

@@ -34,7 +34,6 @@ Usage (from the repository root; ports 18300-18301 of this batch's range 18300-1
 from __future__ import annotations
 
 import os
-import random
 import shutil
 import subprocess
 import tempfile
@@ -43,6 +42,7 @@ from pathlib import Path
 
 import httpx
 from corpus_tools import (  # tools/ is on sys.path: the makers run as scripts
+    draw_per_engine,
     maker_main,
     stop_group,
     use_ports,
@@ -190,20 +190,9 @@ CONDITIONS = {
 }
 
 
-def draws() -> tuple[list[tuple[str, str, str]], list[tuple[str, str, str]]]:
+def draws():
     """The 14 kept draws (engine, condition, value), and every draw made anew."""
-    r = random.Random(2038)
-    kept: list[tuple[str, str, str]] = []
-    redrawn: list[tuple[str, str, str]] = []
-    while len(kept) < 14:
-        engine = r.choice(("vllm", "llama"))
-        condition = r.choice(list(CONDITIONS[engine]))
-        value = r.choice(CONDITIONS[engine][condition])
-        if any((engine, condition) == (e, c) for e, c, _ in kept):
-            redrawn.append((engine, condition, value))
-        else:
-            kept.append((engine, condition, value))
-    return kept, redrawn
+    return draw_per_engine(2038, CONDITIONS, reason=None)
 
 
 OWN = (

@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import json
 import os
-import random
 import shutil
 import subprocess
 import sys
@@ -44,6 +43,7 @@ from pathlib import Path
 
 import httpx
 from corpus_tools import (  # tools/ is on sys.path: the makers run as scripts
+    draw_per_engine,
     maker_main,
     stop_group,
     use_ports,
@@ -130,20 +130,9 @@ CONDITIONS = {
 }
 
 
-def draws() -> tuple[list[tuple[str, str, str]], list[tuple[str, str, str, str]]]:
+def draws():
     """The 14 kept draws (engine, condition, value), and every draw made anew with its reason."""
-    r = random.Random(2042)
-    kept: list[tuple[str, str, str]] = []
-    redrawn: list[tuple[str, str, str, str]] = []
-    while len(kept) < 14:
-        engine = r.choice(("vllm", "llama"))
-        condition = r.choice(list(CONDITIONS[engine]))
-        value = r.choice(CONDITIONS[engine][condition])
-        if any((engine, condition) == (e, c) for e, c, _ in kept):
-            redrawn.append((engine, condition, value, "(engine, condition) drawn before"))
-        else:
-            kept.append((engine, condition, value))
-    return kept, redrawn
+    return draw_per_engine(2042, CONDITIONS)
 
 
 def serve(h, argv: list[str], port: int, timeout: float, body: dict) -> str:

@@ -39,12 +39,15 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import random
 import shutil
 import time
 from pathlib import Path
 
-from corpus_tools import maker_main, use_ports  # tools/ is on sys.path: the makers run as scripts
+from corpus_tools import (  # tools/ is on sys.path: the makers run as scripts
+    draw_per_engine,
+    maker_main,
+    use_ports,
+)
 
 use_ports(18900, "/tmp/fresh51/tiny-f32.gguf")
 TMP = Path("/tmp/fresh51-run")
@@ -177,20 +180,9 @@ CONDITIONS = {
 }
 
 
-def draws() -> tuple[list[tuple[str, str, str]], list[tuple[str, str, str, str]]]:
+def draws():
     """The 14 kept draws (engine, condition, value), and every draw made anew with its reason."""
-    r = random.Random(2051)
-    kept: list[tuple[str, str, str]] = []
-    redrawn: list[tuple[str, str, str, str]] = []
-    while len(kept) < 14:
-        engine = r.choice(("vllm", "llama"))
-        condition = r.choice(list(CONDITIONS[engine]))
-        value = r.choice(CONDITIONS[engine][condition])
-        if any((engine, condition) == (e, c) for e, c, _ in kept):
-            redrawn.append((engine, condition, value, "(engine, condition) drawn before"))
-        else:
-            kept.append((engine, condition, value))
-    return kept, redrawn
+    return draw_per_engine(2051, CONDITIONS)
 
 
 def git_sha1(data: bytes) -> str:

@@ -38,12 +38,15 @@ Usage (from the repository root; ports 18950-18951 of this batch's range 18950-1
 from __future__ import annotations
 
 import os
-import random
 import shutil
 import subprocess
 from pathlib import Path
 
-from corpus_tools import maker_main, use_ports  # tools/ is on sys.path: the makers run as scripts
+from corpus_tools import (  # tools/ is on sys.path: the makers run as scripts
+    draw_per_engine,
+    maker_main,
+    use_ports,
+)
 
 use_ports(18950, "/var/tmp/fresh55/tiny-f32.gguf")
 TMP = Path("/var/tmp/fresh55-run")
@@ -127,20 +130,9 @@ CONDITIONS = {
 }
 
 
-def draws() -> tuple[list[tuple[str, str, str]], list[tuple[str, str, str, str]]]:
+def draws():
     """The 14 kept draws (engine, condition, value), and every draw made anew with its reason."""
-    r = random.Random(2055)
-    kept: list[tuple[str, str, str]] = []
-    redrawn: list[tuple[str, str, str, str]] = []
-    while len(kept) < 14:
-        engine = r.choice(("vllm", "llama"))
-        condition = r.choice(list(CONDITIONS[engine]))
-        value = r.choice(CONDITIONS[engine][condition])
-        if any((engine, condition) == (e, c) for e, c, _ in kept):
-            redrawn.append((engine, condition, value, "(engine, condition) drawn before"))
-        else:
-            kept.append((engine, condition, value))
-    return kept, redrawn
+    return draw_per_engine(2055, CONDITIONS)
 
 
 def makers(h, tiny: Path, timeout: float) -> dict:
