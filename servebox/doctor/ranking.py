@@ -163,6 +163,13 @@ def _instance_went_on(t: Triage, hit: Hits) -> tuple[str, int] | None:
     return (tag, later) if later > hit.last_line else None
 
 
+def _survived(d: Diagnosis, why: str, it: str) -> None:
+    """A cause the log shows the engine outlived becomes a note below the confident line, saying why."""
+    d.role, d.fatal, d.confidence = "note", False, min(d.confidence, 0.3)
+    d.cause = why + d.cause
+    d.fix = f"Nothing failed here; act on it only if the behaviour it {it} matters to you. " + d.fix
+
+
 def _shutdown_before(t: Triage, line: int) -> int | None:
     for sig in t.signatures:
         hit = t.hits.get(sig.id)
@@ -231,15 +238,12 @@ def _diagnosis(sig: Signature, hit: Hits, t: Triage, via_exception: bool = False
         d.cause, d.confidence = sig.hint_cause.format_map(groups), min(sig.hint_confidence, d.confidence)
         d.fix = sig.hint_fix.format_map(groups) if sig.hint_fix else d.fix
     if d.role == "cause" and d.fatal and _only_below_error(hit) and (up := _serving_after(t, hit.last_line)):
-        d.role, d.fatal, d.confidence = "note", False, min(d.confidence, 0.3)
-        d.cause = f"Only logged as a warning, and the server came up after it (line {up}): " + d.cause
-        d.fix = "Nothing failed here; act on it only if the behaviour it warns about matters to you. " + d.fix
-    if d.role == "cause" and d.fatal and (went_on := _instance_went_on(t, hit)):
-        d.role, d.fatal, d.confidence = "note", False, min(d.confidence, 0.3)
-        d.cause = (
-            f"Not fatal here: router instance [{went_on[0]}] went on to load (line {went_on[1]}). " + d.cause
+        _survived(
+            d, f"Only logged as a warning, and the server came up after it (line {up}): ", "warns about"
         )
-        d.fix = "Nothing failed here; act on it only if the behaviour it describes matters to you. " + d.fix
+    if d.role == "cause" and d.fatal and (went_on := _instance_went_on(t, hit)):
+        tag, line = went_on
+        _survived(d, f"Not fatal here: router instance [{tag}] went on to load (line {line}). ", "describes")
     if sig.unless_progress and (moved := _progress_after(t, hit.last_line)):
         groups["progress_line"] = str(moved[0])
         d.role, d.fatal, d.confidence = "note", False, 0.1
