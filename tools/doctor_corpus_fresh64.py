@@ -44,7 +44,11 @@ import time
 from pathlib import Path
 
 import httpx
-from corpus_tools import load, stop_group, use_ports  # tools/ is on sys.path: the makers run as scripts
+from corpus_tools import (  # tools/ is on sys.path: the makers run as scripts
+    maker_main,
+    stop_group,
+    use_ports,
+)
 
 use_ports(19100, "/tmp/fresh64/tiny-f32.gguf")
 TMP = Path("/tmp/fresh64-run")
@@ -365,23 +369,8 @@ def makers(h, tiny: Path) -> dict:
 
 
 def main() -> None:
-    if sys.argv[1:2] == ["--draws"]:
-        kept, redrawn = draws()
-        for i, d in enumerate(kept, 1):
-            print(f"draw {i}: {' | '.join(d)}")
-        for d in redrawn:
-            print(f"drawn anew: {' | '.join(d)}")
-        return
-    h = load("doctor_corpus", "doctor-corpus.py")
-    tiny = Path(os.environ.get("DOCTOR_CORPUS_TINY", "/tmp/fresh64/tiny"))
-    wanted = set(sys.argv[1:])
-    for case_id, make in makers(h, tiny).items():
-        if wanted and case_id not in wanted:
-            continue
-        t = time.monotonic()
-        text = make()  # the whole log, untrimmed
-        (h.OUT / f"{case_id}.log").write_text(text.rstrip() + "\n")
-        print(f"{case_id}: {len(text.splitlines())} lines, {time.monotonic() - t:.0f} s", flush=True)
+    # its makers take no vLLM bound (llama-server only)
+    maker_main(draws, lambda h, tiny, _timeout: makers(h, tiny), "/tmp/fresh64/tiny")
 
 
 if __name__ == "__main__":
