@@ -25,6 +25,8 @@ HTTPS = (
 )
 LOADED = "[{port}] 0.00.012.098 I srv    load_model: initializing, n_slots = 4, n_ctx_slot = 4096, kv_unified = 'true'\n"
 EXITED = "[{port}] 0.00.010.816 E srv  llama_server: exiting due to model loading error\n"
+# the router's own line when it starts a child (build 11434, fresh64-llama-router-truncated-gguf-in-dir.log line 14)
+SPAWN = "0.03.025.999 I srv          load: spawning server instance with name={name} on port {port}\n"
 
 
 def body(message: str, code: int = 400) -> str:
@@ -108,6 +110,31 @@ def test_another_instance_loading_does_not_clear_the_error():
     """Instance 40111 failed; instance 40222 (another model) loading later does not make 40111's error a note."""
     log = ROUTER_START + HTTPS.format(port=40111) + EXITED.format(port=40111) + LOADED.format(port=40222)
     assert_named("llamacpp-download-no-https", log)
+
+
+def test_a_new_instance_on_the_same_port_does_not_clear_the_error():
+    """The router may hand a freed port to the next model: 40111 failed and exited, then gemma was spawned on 40111
+    and loaded. That is another instance, so the first one's error stays the cause (a log written for this test from
+    the lines of the real router logs above)."""
+    log = (
+        ROUTER_START
+        + SPAWN.format(name="qwen3", port=40111)
+        + HTTPS.format(port=40111)
+        + EXITED.format(port=40111)
+        + SPAWN.format(name="gemma", port=40111)
+        + LOADED.format(port=40111)
+    )
+    assert_named("llamacpp-download-no-https", log)
+
+
+def test_the_instance_spawned_before_its_error_still_outlives_it():
+    log = (
+        ROUTER_START
+        + SPAWN.format(name="qwen3", port=40111)
+        + HTTPS.format(port=40111)
+        + LOADED.format(port=40111)
+    )
+    assert top_cause(run(log)) is None
 
 
 def test_an_instance_that_exits_after_its_error_keeps_the_cause():

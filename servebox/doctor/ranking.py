@@ -42,12 +42,19 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from servebox.doctor.afterwards import (
+    instance_went_on,
+    only_below_error,
+    progress_after,
+    serving_after,
+    shutdown_before,
+    survived,
+)
 from servebox.doctor.attribution import STRUCTURAL, attribute, below_families
 from servebox.doctor.llamacpp_attribution import LLAMA_FEATURE, in_a_feature, refine
 from servebox.doctor.resemblance import answer as resemblance_answer
 from servebox.doctor.shared_wording import calibrate
 from servebox.doctor.signatures import context_met
-from servebox.doctor.structure import instance_of, split_prefix
 from servebox.doctor.triage import Diagnosis, Evidence, Hits, RaisedException, TriageResult
 
 if TYPE_CHECKING:
@@ -57,8 +64,6 @@ if TYPE_CHECKING:
 CONFIDENT = 0.7
 UNEXPLAINED_CAP = 0.6  # a cause entry that does not explain the root exception is not confident
 NOT_ROOT = {"symptom", "warning"}
-BELOW_ERROR = {"WARNING", "WARN", "INFO", "DEBUG"}
-SERVING = "server-up"  # the progress entry whose lines say the server came up and listens
 REQUESTS = "requests"  # request-level causes: a server that refused one request and kept serving
 
 
@@ -131,53 +136,6 @@ def _same_value(t: Triage, hit: Hits, other: str, group: str) -> bool:
     )
 
 
-def _progress_after(t: Triage, line: int) -> tuple[int, str] | None:
-    """A later line of the start's own progress (category "progress"); a router's start line is not one."""
-    for sig in t.signatures:
-        hit = t.hits.get(sig.id)
-        if sig.role == "progress" and sig.category == "progress" and hit is not None and hit.last_line > line:
-            return hit.last_line, sig.id
-    return None
-
-
-def _only_below_error(hit: Hits) -> bool:
-    """Every line the entry matched was printed by the engine's logger below ERROR (vLLM's WARNING/INFO): the engine
-    itself did not treat it as a failure (vLLM words a refusal and a warning alike: 'max_num_scheduled_tokens is
-    set to N based on the speculative decoding settings' is a ValueError at N <= 0, a WARNING below 8192)."""
-    return bool(hit.evidence) and all(split_prefix(text).level in BELOW_ERROR for _, text in hit.evidence)
-
-
-def _serving_after(t: Triage, line: int) -> int | None:
-    """The line of a later 'the server is up' (vLLM's 'Application startup complete', llama-server listening)."""
-    hit = t.hits.get(SERVING)
-    return hit.last_line if hit is not None and hit.last_line > line else None
-
-
-def _instance_went_on(t: Triage, hit: Hits) -> tuple[str, int] | None:
-    """A router child instance that printed every line of the hit, then its own progress (model loaded, slots made):
-    that instance outlived the failure (an -hf repo it could not reach, with a model file to fall back on)."""
-    tags = {instance_of(text) for _, text in hit.evidence}
-    if hit.count != len(hit.evidence) or len(tags) != 1 or not (tag := tags.pop()):
-        return None
-    later = t.instance_progress.get(tag, 0)
-    return (tag, later) if later > hit.last_line else None
-
-
-def _survived(d: Diagnosis, why: str, it: str) -> None:
-    """A cause the log shows the engine outlived becomes a note below the confident line, saying why."""
-    d.role, d.fatal, d.confidence = "note", False, min(d.confidence, 0.3)
-    d.cause = why + d.cause
-    d.fix = f"Nothing failed here; act on it only if the behaviour it {it} matters to you. " + d.fix
-
-
-def _shutdown_before(t: Triage, line: int) -> int | None:
-    for sig in t.signatures:
-        hit = t.hits.get(sig.id)
-        if sig.role == "shutdown" and hit is not None and hit.first_line <= line:
-            return hit.first_line
-    return None
-
-
 def _orderly_stop(t: Triage, diagnoses: list[Diagnosis]) -> list[Diagnosis]:
     """A log with no failure but an asked-for stop (SIGTERM, ctrl-C, systemctl stop) says so as a note, rather
     than 'no known signature' over the warnings of a healthy run."""
@@ -237,14 +195,12 @@ def _diagnosis(sig: Signature, hit: Hits, t: Triage, via_exception: bool = False
     if hit.weak:
         d.cause, d.confidence = sig.hint_cause.format_map(groups), min(sig.hint_confidence, d.confidence)
         d.fix = sig.hint_fix.format_map(groups) if sig.hint_fix else d.fix
-    if d.role == "cause" and d.fatal and _only_below_error(hit) and (up := _serving_after(t, hit.last_line)):
-        _survived(
-            d, f"Only logged as a warning, and the server came up after it (line {up}): ", "warns about"
-        )
-    if d.role == "cause" and d.fatal and (went_on := _instance_went_on(t, hit)):
+    if d.role == "cause" and d.fatal and only_below_error(hit) and (up := serving_after(t, hit.last_line)):
+        survived(d, f"Only logged as a warning, and the server came up after it (line {up}): ", "warns about")
+    if d.role == "cause" and d.fatal and (went_on := instance_went_on(t, hit)):
         tag, line = went_on
-        _survived(d, f"Not fatal here: router instance [{tag}] went on to load (line {line}). ", "describes")
-    if sig.unless_progress and (moved := _progress_after(t, hit.last_line)):
+        survived(d, f"Not fatal here: router instance [{tag}] went on to load (line {line}). ", "describes")
+    if sig.unless_progress and (moved := progress_after(t, hit.last_line)):
         groups["progress_line"] = str(moved[0])
         d.role, d.fatal, d.confidence = "note", False, 0.1
         d.cause = sig.progress_note.format_map(groups)
@@ -254,7 +210,7 @@ def _diagnosis(sig: Signature, hit: Hits, t: Triage, via_exception: bool = False
     if sig.unless_seen and (seen := t.seen_requirements.intersection(sig.unless_seen)):
         d.role, d.confidence = "symptom", min(d.confidence, 0.3)
         d.cause += f" The log also says '{sorted(seen)[0]}': that is more likely the reason."
-    if sig.unless_shutdown and (asked := _shutdown_before(t, hit.first_line)) is not None:
+    if sig.unless_shutdown and (asked := shutdown_before(t, hit.first_line)) is not None:
         d.role, d.fatal, d.confidence = "note", False, 0.1
         d.cause = f"Not a failure: a stop was asked for at line {asked} (SIGTERM), and vLLM reports its engine as dead while it shuts down."
         d.fix = "Nothing to fix."

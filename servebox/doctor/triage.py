@@ -172,6 +172,8 @@ class Triage:
         self.exception_ends: dict[int, int] = {}
         # a llama-server router's child instance ('[PORT] ' before its lines) -> its latest progress line
         self.instance_progress: dict[str, int] = {}
+        # the router's port -> the lines where it started an instance on it (it may reuse a freed port)
+        self.instance_spawns: dict[str, list[int]] = {}
         self.lines = 0
         self.bytes = 0
         self.incidents_read = 0
@@ -256,6 +258,8 @@ class Triage:
             hit.last_line = number
             if sig.role == "progress" and (tag := instance_of(line)):
                 self.instance_progress[tag] = number
+            if sig.role == "progress" and (port := m.groupdict().get("instance_port")):
+                self.instance_spawns.setdefault(port, []).append(number)
             if len(hit.evidence) < EVIDENCE_KEPT:
                 hit.evidence.append((number, line.strip()[:400]))
 

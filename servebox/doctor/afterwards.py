@@ -1,0 +1,63 @@
+"""What later lines say about an earlier one: the start went on, the server came up, a router instance loaded, a stop
+was asked for. ranking.py turns a cause the log shows the engine outlived into a note with these."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from servebox.doctor.structure import instance_of, split_prefix
+
+if TYPE_CHECKING:
+    from servebox.doctor.triage import Diagnosis, Hits, Triage
+
+BELOW_ERROR = {"WARNING", "WARN", "INFO", "DEBUG"}
+SERVING = "server-up"  # the progress entry whose lines say the server came up and listens
+
+
+def progress_after(t: Triage, line: int) -> tuple[int, str] | None:
+    """A later line of the start's own progress (category "progress"); a router's start line is not one."""
+    for sig in t.signatures:
+        hit = t.hits.get(sig.id)
+        if sig.role == "progress" and sig.category == "progress" and hit is not None and hit.last_line > line:
+            return hit.last_line, sig.id
+    return None
+
+
+def only_below_error(hit: Hits) -> bool:
+    """Every line the entry matched was printed by the engine's logger below ERROR (vLLM's WARNING/INFO): the engine
+    itself did not treat it as a failure (vLLM words a refusal and a warning alike: 'max_num_scheduled_tokens is
+    set to N based on the speculative decoding settings' is a ValueError at N <= 0, a WARNING below 8192)."""
+    return bool(hit.evidence) and all(split_prefix(text).level in BELOW_ERROR for _, text in hit.evidence)
+
+
+def serving_after(t: Triage, line: int) -> int | None:
+    """The line of a later 'the server is up' (vLLM's 'Application startup complete', llama-server listening)."""
+    hit = t.hits.get(SERVING)
+    return hit.last_line if hit is not None and hit.last_line > line else None
+
+
+def instance_went_on(t: Triage, hit: Hits) -> tuple[str, int] | None:
+    """A router child instance that printed every line of the hit, then its own progress (model loaded, slots made):
+    that instance outlived the failure (an -hf repo it could not reach, with a model file to fall back on). Progress
+    after the router started another instance on that port is the new instance's, not this one's."""
+    tags = {instance_of(text) for _, text in hit.evidence}
+    if hit.count != len(hit.evidence) or len(tags) != 1 or not (tag := tags.pop()):
+        return None
+    later = t.instance_progress.get(tag, 0)
+    respawned = any(hit.last_line < n < later for n in t.instance_spawns.get(tag, ()))
+    return (tag, later) if later > hit.last_line and not respawned else None
+
+
+def survived(d: Diagnosis, why: str, it: str) -> None:
+    """A cause the log shows the engine outlived becomes a note below the confident line, saying why."""
+    d.role, d.fatal, d.confidence = "note", False, min(d.confidence, 0.3)
+    d.cause = why + d.cause
+    d.fix = f"Nothing failed here; act on it only if the behaviour it {it} matters to you. " + d.fix
+
+
+def shutdown_before(t: Triage, line: int) -> int | None:
+    for sig in t.signatures:
+        hit = t.hits.get(sig.id)
+        if sig.role == "shutdown" and hit is not None and hit.first_line <= line:
+            return hit.first_line
+    return None
