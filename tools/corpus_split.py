@@ -35,6 +35,9 @@ MOVED = {
     "jerryjliu/gpt_index": "run-llama/llama_index",
     "mozilla-ocho/llamafile": "mozilla-ai/llamafile",
     "ollama-webui/ollama-webui": "open-webui/open-webui",
+    # renames the fresh-71 maker met (it skipped a thread of each, its two URLs on opposite sides)
+    "cpacker/memgpt": "letta-ai/letta",
+    "mannaandpoem/openmanus": "foundationagents/openmanus",
 }  # one thread, two URLs (keys lower-case: URLs are matched case-blind)
 MANIFEST = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "doctor-corpus" / "manifest.toml"
 
