@@ -16,6 +16,7 @@ Run: python benchmarks/doctor_accuracy.py [--verbose] [--batch NAME] [--baseline
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import re
@@ -150,12 +151,22 @@ def first_answers(cases: list[dict]) -> list[str]:
     return lines
 
 
+def arguments() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--verbose", action="store_true", help="one line per log")
+    parser.add_argument("--batch", metavar="NAME", help="score one batch only, e.g. fresh-4")
+    parser.add_argument(
+        "--baseline", metavar="REV", help="also score the triage of git revision REV, same corpus"
+    )
+    return parser.parse_args()
+
+
 def main() -> None:
+    args = arguments()
     cases = load_cases()
-    if "--batch" in sys.argv:  # score one batch only, e.g. --batch fresh-4
-        wanted = sys.argv[sys.argv.index("--batch") + 1]
-        cases = [c for c in cases if c.get("batch") == wanted]
-    groups = score(cases, verbose="--verbose" in sys.argv)
+    if args.batch:
+        cases = [c for c in cases if c.get("batch") == args.batch]
+    groups = score(cases, verbose=args.verbose)
     print(f"doctor on {len(cases)} real failure logs (tests/fixtures/doctor-corpus):")
     batches = sorted(
         (name for name in groups if name.startswith("batch ")),
@@ -175,8 +186,8 @@ def main() -> None:
             )
     for line in first_answers(cases):
         print(line)
-    if "--baseline" in sys.argv:
-        print(baseline(sys.argv[sys.argv.index("--baseline") + 1], cases))
+    if args.baseline:
+        print(baseline(args.baseline, cases))
 
 
 if __name__ == "__main__":
