@@ -62,6 +62,13 @@ WORKER_RELAY = re.compile(
     r"^Exception in worker (?P<who>\S+) while processing method (?P<method>\w+): (?P<msg>.+?)"
     r"(?:, Traceback \(most recent call last\):)?$"
 )
+# an exception relayed inside an HTTP response's error body, as the server that raised it sent it on: kserve's
+# `{"error":"AttributeError : 'X' object has no attribute 'y'"}` (its handler formats "Type : message"), FastAPI's
+# `{"detail": "ValueError: ..."}`, or a client's print of the body, `Error code: 500 - {'error': 'KeyError: ...'}`
+RELAYED = re.compile(
+    r"""["'](?:error|detail|message|msg)["']\s*:\s*(?P<q>["'])"""
+    r"(?P<type>(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception))\s?:\s?(?P<msg>.*?)(?<!\\)(?P=q)\s*[,}]"
+)
 ARGPARSE = re.compile(r"^(?P<prog>[\w.\-]+(?: [\w\-]+)?): error: (?P<msg>.+)$")
 TRACEBACK = "Traceback (most recent call last):"
 # a frame; a SyntaxError's own frame (the file that does not parse) has no ", in <func>"
@@ -128,6 +135,16 @@ class ExceptionLine:
         if m and not text.startswith(("usage:", "ERROR")):
             return cls("argparse", f"{m['prog']}: error", m["msg"].strip())
         return None
+
+    @classmethod
+    def relayed(cls, payload: str) -> ExceptionLine | None:
+        """The exception a response's error body carries (RELAYED): raised by the server behind the line's
+        program, so it counts as raised there, before any exception the client raised about the response."""
+        m = RELAYED.search(payload)
+        if m is None:
+            return None
+        message = m["msg"].replace(f"\\{m['q']}", m["q"]).strip()
+        return cls(m["type"].rsplit(".", 1)[-1], m["type"], message)
 
 
 @dataclass(frozen=True)

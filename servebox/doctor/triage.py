@@ -32,7 +32,8 @@ ERROR_LINE = re.compile(rb"(?i)(error|exception|traceback|fatal|failed|killed|as
 EXCEPTION_WORDS = (
     "error:", "exception:", 'error("', "error('", "error\n", "exception\n",
     "interrupt\n", "stopiteration\n", "exit:", "notfound:", "timeout:", "fault:",
-    "while processing method",
+    "while processing method",  # then an HTTP error body relaying the server's exception (structure.RELAYED):
+    '"error":', "'error':", '"detail":', "'detail':", '"message":', "'message':",
 )  # fmt: skip
 EVIDENCE_KEPT = 3
 PYDANTIC_INPUT = re.compile(r"\s*\[type=\w+, input_value=.*$")
@@ -282,6 +283,9 @@ class Triage:
 
     def _exception(self, chunk: bytes, line: str, start: int, end: int, number: int) -> None:
         prefix = split_prefix(line[:EXCEPTION_LINE_KEPT])
+        # an exception an error body relays is the server's: read before the client's about the response
+        if (relayed := ExceptionLine.relayed(prefix.payload)) is not None:
+            self._record(relayed, relayed.message, prefix.component, number, lambda: ("", []))
         exc = ExceptionLine.parse(prefix.payload)
         if exc is None:
             return
