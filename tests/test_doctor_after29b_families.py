@@ -134,6 +134,28 @@ CASES = [
         "engine-binary-missing",
         r"serve failed: [Errno 2] No such file or directory: 'C:\Users\me\venv\Scripts\vllm.exe'" + "\n",
     ),
+    # Go's spawn of a missing program (a Go manager or router; os/exec's 'fork/exec PATH: no such file or directory')
+    (
+        "engine-binary-missing",
+        'time=2025-01-01T10:00:00Z level=ERROR msg="failed to start runner" error="fork/exec '
+        '/usr/local/bin/llama-server: no such file or directory"\n',
+    ),
+    # Helm's OCI chart reference the registry lacks, and a bare chart name with no repo/ (pkg/downloader)
+    (
+        "helm-chart-name-not-in-repo",
+        "Error: INSTALLATION FAILED: oci://ghcr.io/example/charts/vllm-stack:0.9.9: not found\n",
+    ),
+    (
+        "helm-chart-name-not-in-repo",
+        "Error: INSTALLATION FAILED: non-absolute URLs should be in form of repo_name/path_to_chart, got: "
+        "production-stack\n",
+    ),
+    # AKS/ARM's capacity refusal of a GPU VM size
+    (
+        "cloud-gpu-stockout-autoscaler-scale-up-failed",
+        'Code="SkuNotAvailable" Message="The requested VM size for resource \'Following SKUs have failed for Capacity '
+        "Restrictions: Standard_NC24ads_A100_v4' is currently not available in location 'eastus'.\"\n",
+    ),
 ]
 
 NEAR_MISSES = [
@@ -173,6 +195,13 @@ NEAR_MISSES = [
     ("helm-chart-name-not-in-repo", "Error: INSTALLATION FAILED: repo vllm not found\n"),
     # catatonit's Permission denied is a file that is there (a noexec or FUSE mount, an unmapped user)
     ("container-command-not-on-path", "ERROR (catatonit:2): failed to exec pid1: Permission denied\n"),
+    # the NVIDIA runtime's hook missing is its own family, not the engine's binary
+    (
+        "engine-binary-missing",
+        "docker: Error response from daemon: failed to create shim task: OCI runtime create failed: runc create "
+        "failed: unable to start container process: error during container init: error running hook #1: fork/exec "
+        "/usr/bin/nvidia-container-runtime-hook: no such file or directory: unknown.\n",
+    ),
     # Errno 2 on a data file is not a program
     (
         "engine-binary-missing",
@@ -220,3 +249,17 @@ def test_no_platform_via_interface_is_not_confident():
     method raises the same)."""
     top = top_cause(run(CASES[9][1]))
     assert top is not None and top.confidence < CONFIDENT
+
+
+def test_the_autoscaler_backing_off_is_only_a_guess():
+    """The autoscaler's later 'in backoff after failed scale-up' says a scale-up failed, not why (stockout or quota)."""
+    log = (
+        "  Normal   NotTriggerScaleUp  2m  cluster-autoscaler  pod didn't trigger scale-up: "
+        "1 in backoff after failed scale-up\n"
+    )
+    top = top_cause(run(log))
+    assert (
+        top is not None
+        and top.id == "cloud-gpu-stockout-autoscaler-scale-up-failed"
+        and top.confidence < CONFIDENT
+    )
