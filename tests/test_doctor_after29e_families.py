@@ -8,7 +8,7 @@ near misses check what must not match.
 
 from __future__ import annotations
 
-from tests.doctor_text import family_tests
+from tests.doctor_text import family_tests, run, top_cause
 
 CASES = [
     # vllm-internal-module-moved (fresh-74's LlamaFactory use_beam_search): a framework passing SamplingParams a keyword
@@ -69,3 +69,52 @@ NEAR_MISSES = [
 ]
 
 test_the_family_names_the_cause, test_a_near_miss_is_not_named_confidently = family_tests(CASES, NEAR_MISSES)
+
+
+# ---- engine-feature-defect beyond the feature rows (fresh-74's three engine defects): an invariant failing in vLLM's
+# own code under a path no row names is read as that code's defect, below a row's confidence, never over a family
+def _top(log: str):
+    return top_cause(run(log))
+
+
+def test_an_assertion_in_vllms_own_core_code_is_its_defect():
+    # vLLM 0.32's v1/core/sched/scheduler.py (an assert with its own message), in the V1 engine core's log format
+    log = (
+        "(EngineCore_DP0 pid=88) ERROR 12-01 10:00:00 [core.py:866] Traceback (most recent call last):\n"
+        '(EngineCore_DP0 pid=88) ERROR 12-01 10:00:00 [core.py:866]   File "/opt/venv/lib/python3.12/site-packages/'
+        'vllm/v1/core/sched/scheduler.py", line 2621, in add_request\n'
+        "(EngineCore_DP0 pid=88) ERROR 12-01 10:00:00 [core.py:866]     assert existing.streaming_queue is not None\n"
+        "(EngineCore_DP0 pid=88) ERROR 12-01 10:00:00 [core.py:866] AssertionError: duplicate request id\n"
+    )
+    top = _top(log)
+    assert top.id == "engine-feature-defect" and top.confidence < 0.5, (top.id, top.confidence)
+    assert "scheduler" in top.cause
+
+
+def test_a_recursion_logged_before_its_traceback_reads_the_frame_below():
+    # vLLM 0.6's multiprocessing engine logs repr(e) first and the traceback after it (engine.py's logger.exception);
+    # RecursionError's wording is Python's own
+    log = (
+        "ERROR 11-06 16:00:35 engine.py:158] RecursionError('maximum recursion depth exceeded')\n"
+        "ERROR 11-06 16:00:35 engine.py:158] Traceback (most recent call last):\n"
+        'ERROR 11-06 16:00:35 engine.py:158]   File "/usr/lib/python3.10/site-packages/vllm/core/scheduler.py", line 1180, in schedule\n'
+        "ERROR 11-06 16:00:35 engine.py:158]     scheduler_outputs = self._schedule()\n"
+    )
+    top = _top(log)
+    assert top.id == "engine-feature-defect", top.id
+    assert run(log).exception.raised_in == "vllm/core/scheduler.py:1180"
+
+
+def test_a_setting_named_in_the_message_is_not_read_as_a_defect():
+    # a transformers config class lacking an attribute vLLM's model file reads is a version or checkpoint matter
+    log = (
+        'ERROR 01-02 10:00:00 [core.py:700]   File "/opt/venv/lib/python3.12/site-packages/vllm/model_executor/models/'
+        'llama.py", line 160, in __init__\n'
+        "ERROR 01-02 10:00:00 [core.py:700] AttributeError: 'LlamaConfig' object has no attribute 'rope_theta'\n"
+    )
+    assert _top(log).id != "engine-feature-defect"
+
+
+def test_a_user_script_assertion_is_not_vllms():
+    log = '  File "/home/u/bench.py", line 12, in main\n    assert ok\nAssertionError: outputs differ\n'
+    assert _top(log).id != "engine-feature-defect"
