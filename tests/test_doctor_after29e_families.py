@@ -118,3 +118,20 @@ def test_a_setting_named_in_the_message_is_not_read_as_a_defect():
 def test_a_user_script_assertion_is_not_vllms():
     log = '  File "/home/u/bench.py", line 12, in main\n    assert ok\nAssertionError: outputs differ\n'
     assert _top(log).id != "engine-feature-defect"
+
+
+def test_other_invariants_in_vllms_own_code_name_their_module():
+    # vLLM 0.32's v1/worker/gpu_model_runner.py assert, and Python's AttributeError wording from a layer's file (a
+    # layer whose forward reads an attribute its __init__ never set), each in a worker's log prefix
+    prefix = "(Worker_TP0 pid=9) ERROR 12-01 10:00:00 [multiproc_executor.py:863] "
+    runner = (
+        f'{prefix}  File "/opt/venv/lib/python3.12/site-packages/vllm/v1/worker/gpu_model_runner.py", line 6694, in '
+        f"initialize_attn_backend\n{prefix}AssertionError: Attention backends are already initialized\n"
+    )
+    layer = (
+        f'{prefix}  File "/opt/venv/lib/python3.12/site-packages/vllm/model_executor/layers/activation.py", line 88, in '
+        f"forward_cuda\n{prefix}AttributeError: 'SiluAndMul' object has no attribute 'op'\n"
+    )
+    for log, module in ((runner, "gpu_model_runner"), (layer, "activation")):
+        top = _top(log)
+        assert top.id == "engine-feature-defect" and module in top.cause, (top.id, top.cause)
