@@ -117,12 +117,24 @@ def test_a_templated_row_names_the_method():
             "vllm/compilation/backends.py",
             "RuntimeError: CUDA error: an illegal memory access was encountered",
         ),
-        ("vllm/v1/engine/core.py", "AssertionError: scheduler step overran"),
+        # (after29e: an assertion in vLLM's core code under no row now reads as that module's defect, below; a
+        #  message naming a setting stays out)
+        ("vllm/v1/engine/core.py", "AttributeError: 'ModelConfig' object has no attribute 'runner'"),
     ],
 )
 def test_what_is_not_a_feature_defect(frame, last):
     result = run([f"/opt/venv/lib/python3.12/site-packages/{frame}|10|f"], last)
     assert FEATURE not in [d.id for d in result.diagnoses]
+
+
+def test_an_invariant_under_no_row_is_its_modules_defect_below_a_rows_confidence():
+    """engine_features.toml [core] (after29e, fresh-74): an assertion in vLLM's own code that no row names."""
+    result = run(
+        ["/opt/venv/lib/python3.12/site-packages/vllm/v1/engine/core.py|10|f"],
+        "AssertionError: scheduler step overran",
+    )
+    top = result.diagnoses[0]
+    assert top.id == FEATURE and "core" in top.cause and top.confidence < 0.5
 
 
 def test_a_directory_called_vllm_inside_another_project_is_not_vllm():

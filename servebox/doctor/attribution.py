@@ -130,17 +130,36 @@ def _feature(exc: RaisedException, path: str, frame: str) -> Diagnosis | None:
         return None
     if short in refused_types() or (short in internal and refusal.search(exc.message)):
         return _refused(exc, path)
-    if short not in internal:
+    if short not in internal and short not in core()["exception_types"]:
         return None
     if short == "RuntimeError" and not shape.search(exc.message):
         return None
     row, name = _row(rows, path)
-    if row is None:
-        return None
-    feature, off = row.feature.replace("{name}", name), row.off.replace("{name}", name)
     where = frame.rsplit("/", 1)[-1] + ("" if frame == exc.raised_in else f", raised in {exc.raised_in}")
     exception = f"{short}: {exc.message[:200]}"
+    if row is None:
+        return _core(exc, short, path, where, exception)
+    feature, off = row.feature.replace("{name}", name), row.off.replace("{name}", name)
     return _diagnosis(FEATURE, exc, feature=feature, off=off, exception=exception, file=where)
+
+
+@lru_cache(maxsize=1)
+def core() -> dict:
+    """engine_features.toml [core]: an invariant failing in vLLM's code under no feature's row."""
+    data = tomllib.loads(resources.files("servebox.doctor").joinpath("engine_features.toml").read_text())
+    return {**data["core"], "unless": re.compile(data["core"]["unless_message"])}
+
+
+def _core(exc: RaisedException, short: str, path: str, where: str, exception: str) -> Diagnosis | None:
+    """The defect reading at [core]'s lower confidence, naming the module, for the kinds that are invariants."""
+    rule = core()
+    if short not in rule["exception_types"] or rule["unless"].search(exc.message):
+        return None
+    name = path.rsplit("/", 1)[-1].removesuffix(".py")
+    feature, off = rule["feature"].replace("{name}", name), rule["off"]
+    found = _diagnosis(FEATURE, exc, feature=feature, off=off, exception=exception, file=where)
+    found.confidence = min(found.confidence, float(rule["confidence"]))
+    return found
 
 
 @lru_cache(maxsize=1)

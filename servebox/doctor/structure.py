@@ -73,6 +73,29 @@ ARGPARSE = re.compile(r"^(?P<prog>[\w.\-]+(?: [\w\-]+)?): error: (?P<msg>.+)$")
 TRACEBACK = "Traceback (most recent call last):"
 # a frame; a SyntaxError's own frame (the file that does not parse) has no ", in <func>"
 FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+)(?:, in (?P<func>\S+))?\s*$')
+FRAMES_BELOW = 64  # lines read below an exception line printed before its own traceback
+BELOW_BYTES = 16384
+
+
+def frame_below(chunk: bytes, end: int, component: str) -> str:
+    """The innermost frame of a traceback printed BELOW its exception line (vLLM 0.6's multiprocessing engine logs
+    `RecursionError('maximum recursion depth exceeded')` and only then the traceback): the last frame of the same
+    process before the traceback's indented run ends; "" when the next line is not the traceback's head."""
+    lines = chunk[end + 1 : end + 1 + BELOW_BYTES].decode("utf-8", "replace").split("\n")[:FRAMES_BELOW]
+    heads = [split_prefix(line) for line in lines]
+    if (
+        not heads
+        or heads[0].component != component
+        or not heads[0].payload.startswith("Traceback (most recent")
+    ):
+        return ""
+    innermost = ""
+    for head in heads[1:]:
+        if head.component != component or not head.payload[:1].isspace():
+            break
+        if m := FRAME.match(head.payload):
+            innermost = m["file"].split("site-packages/", 1)[-1] + f":{m['line']}"
+    return innermost
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from pydantic import BaseModel
 from servebox.doctor.incidents import INCIDENT_WORDS, incident_cause
 from servebox.doctor.lines import MAX_LINE, LineFramer
 from servebox.doctor.signatures import KeywordFinder, Signature, load_signatures
-from servebox.doctor.structure import FRAME, ExceptionLine, classify, instance_of, split_prefix
+from servebox.doctor.structure import FRAME, ExceptionLine, classify, frame_below, instance_of, split_prefix
 from servebox.doctor.unwrap import unwrap
 
 CHUNK_BYTES = 4 * 2**20
@@ -299,7 +299,7 @@ class Triage:
             message = " ".join(following)
             self.exception_ends[number] = number + read
         handled = prefix.level in HANDLED_LEVELS
-        frame = lambda: self._frame(chunk, start, prefix.component)  # noqa: E731 (looked up only when kept)
+        frame = lambda: self._frame(chunk, start, end, prefix.component)  # noqa: E731 (looked up only when kept)
         self._record(exc, message, prefix.component, number, frame, handled)
 
     @staticmethod
@@ -323,7 +323,7 @@ class Triage:
         return [t for t in out if t and not t.startswith("For further information")], read
 
     @staticmethod
-    def _frame(chunk: bytes, start: int, component: str) -> tuple[str, list[str]]:
+    def _frame(chunk: bytes, start: int, end: int, component: str) -> tuple[str, list[str]]:
         """The file of the innermost traceback frame printed above an exception line by the same
         process (interleaved logs put other processes' lines in between), and the innermost few in vLLM's
         tree (the engine's code that called the library that raised: attribution.py)."""
@@ -340,6 +340,8 @@ class Triage:
                 innermost = innermost or file
                 if "vllm/" in file:
                     engine.append(file)
+        if not innermost and (innermost := frame_below(chunk, end, component)) and "vllm/" in innermost:
+            engine.append(innermost)
         return innermost, engine
 
     def _record(
@@ -351,6 +353,10 @@ class Triage:
         seen = self.raised.get(key)
         if seen is not None and (handled or not seen.handled):
             seen.occurrences += 1
+            if (
+                not seen.raised_in
+            ):  # logged first as a repr, then at its traceback's end: that frame is its own
+                seen.raised_in, seen.engine_frames = frame()
             return
         if seen is None and len(self.raised) >= EXCEPTIONS_KEPT:
             return
