@@ -172,7 +172,21 @@ MORE_CASES = [
     ),
 ]
 
+MORE_CASES += [
+    # lora-adapter-vocab-mismatch: 0.32's lora_model.py wording (0.4-0.10's is the entry's excerpt)
+    (
+        "lora-adapter-vocab-mismatch",
+        "RuntimeError: The embedding LoRA size(151936) must be consistent with the base model's vocabulary "
+        "size(151669).\n",
+    ),
+]
+
 MORE_NEAR_MISSES = [
+    # the LoRA logits kernels' vocabulary limit is another family
+    (
+        "lora-adapter-vocab-mismatch",
+        "ValueError: When using LoRA, vocab size must be 32000 >= vocab_size <= 257024\n",
+    ),
     # another flag's invalid choice stays the generic refusal
     (
         "lora-rank-not-allowed",
