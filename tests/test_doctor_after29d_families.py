@@ -44,6 +44,11 @@ CASES = [
         "llama_model_quantize: failed to quantize: requantizing from type q8_0 is disabled\n"
         "llama_quantize: failed to quantize model from '/tmp/model.gguf'\n",
     ),
+    (
+        "llamacpp-requantize-disabled",
+        "llama_model_quantize: failed to quantize: type q4_0_4x4 unsupported for integer quantization: no "
+        "dequantization available\n",
+    ),
     ("llamacpp-imatrix-unusable", "main: build = 3000\nload_imatrix: failed to open imatrix.dat\n"),
     (
         "llamacpp-imatrix-unusable",
@@ -81,6 +86,12 @@ CASES = [
     (
         "disk-full",
         "llama_model_save_to_file: error: write error: There is not enough space on the disk.\n",
+    ),
+    # weights-missing: llama.cpp's converter (conversion/base.py) on a checkpoint whose index names an absent shard
+    (
+        "weights-missing",
+        "ValueError: Missing or incomplete model files: ['model-00002-of-00002.safetensors']\n"
+        "Missing tensors: ['model.layers.1.mlp.up_proj.weight']\n",
     ),
     # systemd-unit-not-found (fresh-76's `systemctl enable --now --user`): older systemd's and is-enabled's wordings
     ("systemd-unit-not-found", "Failed to enable unit: Unit file llama-server.service does not exist.\n"),
