@@ -20,6 +20,14 @@ CASES = [
         "is detected\n",
     ),
     ("cuda-init-failed", "RuntimeError: CUDA error: no CUDA-capable device is detected\n"),
+    # ... Ollama's own cuInit failure (discover/gpu_info_nvcuda.c), 999 after a suspend or at boot before nvidia_uvm
+    (
+        "cuda-init-failed",
+        'time=2025-08-30T09:03:23.843-05:00 level=WARN source=gpu.go:605 msg="unknown error initializing cuda driver '
+        "library /usr/lib/x86_64-linux-gnu/libcuda.so.575.64.03: cuda driver library init failure: 999. see "
+        'https://github.com/ollama/ollama/blob/main/docs/troubleshooting.md for more information"\n'
+        'time=2025-08-30T09:03:23.849-05:00 level=INFO source=gpu.go:377 msg="no compatible GPUs were discovered"\n',
+    ),
     # ... and in a container the same error stays the missing runtime's (docker run without --gpus)
     (
         "no-gpu-driver-in-container",
@@ -151,6 +159,12 @@ NEAR_MISSES = [
     ),
     # a file that does not exist is no systemd unit
     ("systemd-unit-not-found", "ERROR: model file /srv/models/model.gguf does not exist\n"),
+    # Ollama's cuInit 35 is a driver older than the runtime, not one not yet loaded
+    (
+        "cuda-init-failed",
+        'level=WARN source=gpu.go:612 msg="Unable to load cudart library /usr/lib/libcuda.so.575: cuda driver '
+        'library init failure: 35"\n',
+    ),
     # a short read is no full disk
     ("disk-full", "OSError: 4096 requested and 0 read\n"),
 ]
