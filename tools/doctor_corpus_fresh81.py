@@ -180,7 +180,8 @@ def engine_pids(port: int, core: bool) -> list[int]:
             argv = (p / "cmdline").read_bytes().split(b"\0")
         except OSError:
             continue
-        if b"--port" in argv and str(port).encode() in argv and b"servebox" not in argv[0]:
+        # (not `servebox` in argv[0]: llama-server lives under ~/.cache/servebox; up's argv has no --port)
+        if b"--port" in argv and str(port).encode() in argv:
             found.append(int(p.name))
     if not core:
         return found
