@@ -97,7 +97,11 @@ KNOBS = {
     "json": {
         "malformed": (["--compilation-config", '{"cudagraph_mode": FULL}'], {}, "parse"),
         "unknown-key": (cc({"use_inductor": False}), {}, "parse"),
-        "splitting-empty-piecewise": (cc({"splitting_ops": [], "cudagraph_mode": "PIECEWISE"}), {}, "compile"),
+        "splitting-empty-piecewise": (
+            cc({"splitting_ops": [], "cudagraph_mode": "PIECEWISE"}),
+            {},
+            "compile",
+        ),
     },
     "eager-combo": {
         "eager-full": (["--enforce-eager", *cc({"cudagraph_mode": "FULL"})], {}, "eager"),
@@ -105,7 +109,11 @@ KNOBS = {
         "eager-sizes": (["--enforce-eager", *cc({"cudagraph_capture_sizes": [1, 2, 4]})], {}, "eager"),
     },
     "seqs": {
-        "seqs-8-sizes-above": (["--max-num-seqs", "8", *cc({"cudagraph_capture_sizes": [16, 32]})], {}, "compile"),
+        "seqs-8-sizes-above": (
+            ["--max-num-seqs", "8", *cc({"cudagraph_capture_sizes": [16, 32]})],
+            {},
+            "compile",
+        ),
         "seqs-1024": (["--max-num-seqs", "1024"], {}, "compile"),
         "seqs-1": (["--max-num-seqs", "1"], {}, "compile"),
     },
