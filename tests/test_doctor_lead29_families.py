@@ -26,7 +26,47 @@ CASES = [
     ),
 ]
 
+# argparse relaying pydantic (vLLM 0.26's -cc / --speculative-config): the reason sits on the lines below argparse's
+# 'N validation error for X' line, and an entry that reads the reason names the cause (fresh-79's two misses, written
+# here with other flags and values)
+ARGPARSE_PYDANTIC = (
+    "usage: vllm serve [model_tag] [options]\n"
+    "main.py serve: error: argument --{flag}: 1 validation error for {config}\n"
+    "{reason}\n"
+    "    For further information visit https://errors.pydantic.dev/2.14/v/{kind}\n"
+)
+CASES += [
+    (
+        "cli-invalid-json",
+        ARGPARSE_PYDANTIC.format(
+            flag="speculative-config/-sc",
+            config="SpeculativeConfig",
+            reason="  Invalid JSON: key must be a string at line 1 column 2 [type=json_invalid, "
+            "input_value=\"{method: 'ngram'}\", input_type=str]",
+            kind="json_invalid",
+        ),
+    ),
+    (
+        "compilation-config-invalid",
+        ARGPARSE_PYDANTIC.format(
+            flag="compilation-config/-cc",
+            config="CompilationConfig",
+            reason="mode\n  Value error, Invalid compilation mode: 5. Valid modes are: NONE, STOCK_TORCH_COMPILE, "
+            "DYNAMO_TRACE_ONCE, VLLM_COMPILE [type=value_error, input_value=5, input_type=int]",
+            kind="value_error",
+        ),
+    ),
+]
+
 NEAR_MISSES = [
+    # an Invalid JSON body refused by a server (a request, not a flag) is not a flag's JSON
+    (
+        "cli-invalid-json",
+        '{"detail":[{"type":"json_invalid","loc":["body",12],"msg":"JSON decode error","input":{},'
+        '"ctx":{"error":"Expecting value"}}]}\n'
+        "Invalid JSON: expected value at line 1 column 13 [type=json_invalid, input_value='{\"model\": x}', "
+        "input_type=str]\n",
+    ),
     # llama-swap's other 400s: a body that is not JSON is not a missing model
     ("request-model-name-missing", "HTTP/1.1 400 Bad Request\nInvalid JSON\n"),
     # a model named but not listed is another refusal (model-name-not-served)

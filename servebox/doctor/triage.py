@@ -37,6 +37,7 @@ EXCEPTION_WORDS = (
 )  # fmt: skip
 EVIDENCE_KEPT = 3
 PYDANTIC_INPUT = re.compile(r"\s*\[type=\w+, input_value=.*$")
+PYDANTIC_HEADER = re.compile(r"\b\d+ validation errors? for [\w.]+\s*$")
 PATTERN_WINDOW = 640  # patterns see this much before their keyword and twice as much after
 EXCEPTION_LINE_KEPT = 4096  # an exception line longer than this is parsed from its head
 EXCEPTIONS_KEPT = 64
@@ -290,7 +291,8 @@ class Triage:
         if exc is None:
             return
         message = exc.message
-        if exc.type == "ValidationError":  # pydantic: the reason is on the next lines
+        # pydantic, raised or relayed by argparse ('error: argument --cc: 1 validation error for X'): the reason is below
+        if exc.type == "ValidationError" or PYDANTIC_HEADER.search(message):
             following, read = self._following(chunk, end, 2)
             message = " ".join([message, *following])
             self.exception_ends[number] = number + read
