@@ -38,6 +38,9 @@ MOVED = {
     # renames the fresh-71 maker met (it skipped a thread of each, its two URLs on opposite sides)
     "cpacker/memgpt": "letta-ai/letta",
     "mannaandpoem/openmanus": "foundationagents/openmanus",
+    # and the fresh-84 maker (it dropped an ipex-llm thread taken on the measure side of its new name)
+    "intel-analytics/ipex-llm": "intel/ipex-llm",
+    "geekan/metagpt": "foundationagents/metagpt",
 }  # one thread, two URLs (keys lower-case: URLs are matched case-blind)
 MANIFEST = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "doctor-corpus" / "manifest.toml"
 
