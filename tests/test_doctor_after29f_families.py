@@ -55,6 +55,11 @@ CASES = [
         "runtime: failed to create new OS thread (have 11 already; errno=11)\nruntime: may need to increase max user "
         "processes (ulimit -u)\nfatal error: newosproc\n",
     ),
+    # libzmq's errno assertion on an I/O thread (another zmq version's line), in a program other than vLLM
+    (
+        "thread-creation-refused",
+        "jupyter-kernel: Resource temporarily unavailable (src/thread.cpp:105)\nAborted (core dumped)\n",
+    ),
     # a shell's job line for SIGXFSZ without a core (bash, measured here), Python's subprocess, a supervisor's 128+24
     (
         "systemd-resource-limit-signal",
@@ -92,6 +97,16 @@ def test_enomem_with_a_checkpoint_larger_than_free_ram_stays_host_memory() -> No
 def test_a_bare_library_mapping_failure_is_only_a_guess() -> None:
     # no errno: an address-space limit or a noexec mount; never the JIT-cache answer at 0.95, never confident
     top = top_cause(run("ImportError: libtorch_cpu.so: failed to map segment from shared object\n"))
+    assert top is not None and top.id == "address-space-limit-too-small" and top.confidence < 0.7
+
+
+def test_a_wheels_extension_that_cannot_be_mapped_is_not_the_jit_cache() -> None:
+    # vLLM's own warning under --as=1.5G (measured here): the extension lies in site-packages, not a JIT cache
+    log = (
+        "WARNING 12-04 17:13:31 [cpu.py:644] Failed to import from vllm._C: ImportError('/opt/venv/lib/python3.12/"
+        "site-packages/vllm/_C.abi3.so: failed to map segment from shared object')\n"
+    )
+    top = top_cause(run(log))
     assert top is not None and top.id == "address-space-limit-too-small" and top.confidence < 0.7
 
 
