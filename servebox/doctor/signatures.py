@@ -70,6 +70,9 @@ class Signature:
     # sdist's BUILD dependencies; CMake's unset compiler after it fell back to NMake for want of Visual Studio)
     context_patterns: tuple[re.Pattern[str], ...] = ()
     context_requires: tuple[str, ...] = ()
+    # a line holding one of `context_requires` counts as that context only where it also matches this (a figure the
+    # literal cannot check: the engine's own free-memory figure above a bound)
+    context_line: re.Pattern[str] | None = None
 
     def in_context(self, line: str) -> re.Match[str] | None:
         return _first_match(self.context_patterns, line)
@@ -86,8 +89,15 @@ def context_met(sig: Signature, seen: set[str], contextual: bool = False) -> boo
     its `context_pattern` wordings only where the log showed one of `context_requires`. Takes anything with
     `requires`: benchmarks replay old knowledge bases as plain namespaces."""
     if contextual:
+        if getattr(sig, "context_line", None) is not None:
+            return context_line_key(sig.id) in seen
         return bool(seen.intersection(getattr(sig, "context_requires", ())))
     return not sig.requires or bool(seen.intersection(sig.requires))
+
+
+def context_line_key(sig_id: str) -> str:
+    """The token `seen` holds once a line met an entry's `context_line` (no literal has a NUL in it)."""
+    return f"\0context-line:{sig_id}"
 
 
 def _first_match(patterns: tuple[re.Pattern[str], ...], line: str) -> re.Match[str] | None:
@@ -183,6 +193,7 @@ def load_signatures() -> tuple[Signature, ...]:
             above=re.compile(e["above"], re.IGNORECASE) if e.get("above") else None,
             context_patterns=tuple(re.compile(p, re.IGNORECASE) for p in _as_tuple(e.get("context_pattern"))),
             context_requires=tuple(r.lower() for r in _as_tuple(e.get("context_requires"))),
+            context_line=re.compile(e["context_line"], re.IGNORECASE) if e.get("context_line") else None,
         )
         for e in entries
         if e["role"] != "reading"  # attribution.py's answers: listed, never matched by wording

@@ -20,7 +20,7 @@ from pydantic import BaseModel
 
 from servebox.doctor.incidents import INCIDENT_WORDS, incident_cause
 from servebox.doctor.lines import MAX_LINE, LineFramer
-from servebox.doctor.signatures import KeywordFinder, Signature, load_signatures
+from servebox.doctor.signatures import KeywordFinder, Signature, context_line_key, load_signatures
 from servebox.doctor.structure import FRAME, ExceptionLine, classify, frame_below, instance_of, split_prefix
 from servebox.doctor.unwrap import unwrap
 
@@ -163,6 +163,11 @@ class Triage:
             for w in (*sig.requires, *sig.unless_seen, *sig.hint_requires, *sig.context_requires)
         }
         self.seen_requirements: set[str] = set()
+        # a `context_requires` literal whose line must also match its entry's `context_line`
+        self.context_lines: dict[str, list[Signature]] = {}
+        for sig in self.signatures:
+            for word in sig.context_requires if sig.context_line is not None else ():
+                self.context_lines.setdefault(word, []).append(sig)
         words = {*self.by_keyword, *self.requirement_words, *EXCEPTION_WORDS, *INCIDENT_WORDS}
         self.finder = _finder(tuple(sorted(words)))
         self.exception_words = set(EXCEPTION_WORDS)
@@ -227,6 +232,9 @@ class Triage:
         for position, word in found:
             if word in self.requirement_words:
                 self.seen_requirements.add(word)
+            for sig in self.context_lines.get(word, ()):
+                if sig.context_line is not None and sig.context_line.search(line[:EXCEPTION_LINE_KEPT]):
+                    self.seen_requirements.add(context_line_key(sig.id))
             for sig in self.by_keyword.get(word, ()):
                 first.setdefault(sig.id, (position, sig))
         for position, sig in first.values():
