@@ -34,14 +34,17 @@ DIAGNOSES = [e for e in ENTRIES if e["role"] in ("cause", "symptom")]
 
 @pytest.mark.parametrize("entry", DIAGNOSES, ids=[e["id"] for e in DIAGNOSES])
 def test_each_excerpt_is_diagnosed_as_its_entry(entry):
-    log = entry["excerpt"] + "\n" + (entry.get("context", "") + "\n" if entry.get("context") else "")
+    context = entry.get("context", "") + "\n" if entry.get("context") else ""
+    # an entry read through `above` alone (no `requires` to vouch) needs its context line ABOVE the excerpt
+    above_only = bool(entry.get("above") and entry.get("context")) and not entry.get("requires")
+    log = context + entry["excerpt"] + "\n" if above_only else entry["excerpt"] + "\n" + context
     result = triage_stream(io.StringIO(log), "excerpt")
     assert result.diagnoses, f"{entry['id']}: nothing matched"
     top = result.diagnoses[0]
     assert top.id == entry["id"], [d.id for d in result.diagnoses]
     # evidence quotes the engine's line: a collector's record (a JSON log line) shows the message it carries
     shown = unwrap(entry["excerpt"].strip().encode()).decode()[:400]
-    assert top.evidence[0].line == 1 and top.evidence[0].text == shown
+    assert top.evidence[0].line == (2 if above_only else 1) and top.evidence[0].text == shown
     assert "?" not in top.cause or "?" in entry["cause"], top.cause  # every {placeholder} was filled
 
 
