@@ -35,16 +35,15 @@ DIAGNOSES = [e for e in ENTRIES if e["role"] in ("cause", "symptom")]
 @pytest.mark.parametrize("entry", DIAGNOSES, ids=[e["id"] for e in DIAGNOSES])
 def test_each_excerpt_is_diagnosed_as_its_entry(entry):
     context = entry.get("context", "") + "\n" if entry.get("context") else ""
-    # an entry read through `above` alone (no `requires` to vouch) needs its context line ABOVE the excerpt
-    above_only = bool(entry.get("above") and entry.get("context")) and not entry.get("requires")
-    log = context + entry["excerpt"] + "\n" if above_only else entry["excerpt"] + "\n" + context
+    placed = bool(entry.get("raised_where"))  # its context is the traceback frame above the exception line
+    log = context + entry["excerpt"] + "\n" if placed else entry["excerpt"] + "\n" + context
     result = triage_stream(io.StringIO(log), "excerpt")
     assert result.diagnoses, f"{entry['id']}: nothing matched"
     top = result.diagnoses[0]
     assert top.id == entry["id"], [d.id for d in result.diagnoses]
     # evidence quotes the engine's line: a collector's record (a JSON log line) shows the message it carries
     shown = unwrap(entry["excerpt"].strip().encode()).decode()[:400]
-    assert top.evidence[0].line == (2 if above_only else 1) and top.evidence[0].text == shown
+    assert top.evidence[0].line == (2 if placed else 1) and top.evidence[0].text == shown
     assert "?" not in top.cause or "?" in entry["cause"], top.cause  # every {placeholder} was filled
 
 

@@ -1,7 +1,7 @@
 """What the scored batches fresh-82 (public vLLM threads reported in Chinese) and fresh-77 (requests a healthy vLLM
 0.32 refuses) taught after they were scored: each family by the class of its wording, tested on ANOTHER wording
 (another field, module, release or program, from vLLM's and the packages' sources as cited), with the near misses
-that must not be taken; and the `above` rule that lets only the innermost traceback frame name an importer.
+that must not be taken; and `raised_where`, which lets only the exception's innermost frame name its importer.
 """
 
 from __future__ import annotations
@@ -184,12 +184,15 @@ def test_refusals_that_keep_their_families():
     assert top_cause(run(missing)).id == "request-field-missing"
 
 
-def test_a_frame_that_names_nothing_clears_above():
-    """`above` keeps only what the latest matching line captured: a vLLM frame followed by a frame of another
-    file leaves no importer, so the packaging family does not count."""
+def test_only_the_innermost_frame_names_the_importer():
+    """`raised_where` reads the file of the exception's innermost frame: a vLLM frame further out (vLLM's plugin
+    loader calling a plugin) does not make the plugin's import vLLM's own."""
     log = (
         '  File "/opt/venv/lib/python3.12/site-packages/vllm/entrypoints/cli/main.py", line 7, in <module>\n'
+        "    load_general_plugins()\n"
         '  File "/opt/venv/lib/python3.12/site-packages/myplugin/hooks.py", line 2, in <module>\n'
+        "    from vllm.benchmarks.serve import main\n"
         "ModuleNotFoundError: No module named 'vllm.benchmarks.serve'\n"
     )
     assert all(d.id != "vllm-package-missing-own-submodule" for d in run(log).diagnoses)
+    assert top_cause(run(log)).id == "vllm-internal-module-moved"

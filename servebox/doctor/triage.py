@@ -236,7 +236,7 @@ class Triage:
             weak = m is None and sig.hints and (m := sig.hint(text)) is not None
             if not m:
                 if sig.above is not None and (a := sig.above.search(text)) is not None:
-                    self._remember_above(sig.id, a)
+                    self.above[sig.id] = {k: v for k, v in a.groupdict().items() if v}
                 continue
             if (
                 not weak
@@ -263,14 +263,6 @@ class Triage:
                 self.instance_spawns.setdefault(port, []).append(number)
             if len(hit.evidence) < EVIDENCE_KEPT:
                 hit.evidence.append((number, line.strip()[:400]))
-
-    def _remember_above(self, sig_id: str, a: re.Match[str]) -> None:
-        """The latest line matching an entry's `above` decides: one that captures nothing (a traceback
-        frame of another file than the ones `above` names) clears what an earlier line captured."""
-        if groups := {k: v for k, v in a.groupdict().items() if v}:
-            self.above[sig_id] = groups
-        else:
-            self.above.pop(sig_id, None)
 
     def _incident(self, line: str, number: int) -> None:
         """`servebox up`'s INCIDENT line names the cause doctor found in the engine's log: that entry
