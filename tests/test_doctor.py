@@ -34,14 +34,16 @@ DIAGNOSES = [e for e in ENTRIES if e["role"] in ("cause", "symptom")]
 
 @pytest.mark.parametrize("entry", DIAGNOSES, ids=[e["id"] for e in DIAGNOSES])
 def test_each_excerpt_is_diagnosed_as_its_entry(entry):
-    log = entry["excerpt"] + "\n" + (entry.get("context", "") + "\n" if entry.get("context") else "")
+    context = entry.get("context", "") + "\n" if entry.get("context") else ""
+    placed = bool(entry.get("raised_where"))  # its context is the traceback frame above the exception line
+    log = context + entry["excerpt"] + "\n" if placed else entry["excerpt"] + "\n" + context
     result = triage_stream(io.StringIO(log), "excerpt")
     assert result.diagnoses, f"{entry['id']}: nothing matched"
     top = result.diagnoses[0]
     assert top.id == entry["id"], [d.id for d in result.diagnoses]
     # evidence quotes the engine's line: a collector's record (a JSON log line) shows the message it carries
     shown = unwrap(entry["excerpt"].strip().encode()).decode()[:400]
-    assert top.evidence[0].line == 1 and top.evidence[0].text == shown
+    assert top.evidence[0].line == (2 if placed else 1) and top.evidence[0].text == shown
     assert "?" not in top.cause or "?" in entry["cause"], top.cause  # every {placeholder} was filled
 
 

@@ -313,8 +313,27 @@ def _wrappers_aside(
     return [(s, h) for s, h in found if id(h) not in gone], aside
 
 
+def _placed(t: Triage, raised: list[RaisedException]) -> None:
+    """An entry with `raised_where` counts only where the exception raised on its wording's line was raised in a
+    file it names (the innermost frame's); that file's groups fill its placeholders."""
+    for sig in t.signatures:
+        hit = t.hits.get(sig.id)
+        if sig.raised_where is None or hit is None:
+            continue
+        lines = [n for n, _ in hit.evidence]  # a source line quoting the message is not where it was raised
+        files = [
+            e.raised_in for e in raised for n in lines if e.line <= n <= t.exception_ends.get(e.line, e.line)
+        ]
+        m = next((m for f in files if f and (m := sig.raised_where.search(f))), None)
+        if m is None:
+            del t.hits[sig.id]
+        else:
+            hit.groups.update({k: v for k, v in m.groupdict().items() if v})
+
+
 def rank(t: Triage) -> TriageResult:
     raised = sorted(t.raised.values(), key=lambda e: e.line)
+    _placed(t, raised)
     via = _exception_hits(t, raised)
     found, superseded = _matched(t)
     found, aside = _wrappers_aside(found, raised, t.exception_ends)

@@ -65,6 +65,8 @@ class Signature:
     # a line ABOVE a wording's line that fills placeholders the wording cannot (the variable named on the
     # envs.py source line printed above its ValueError); never a hit by itself
     above: re.Pattern[str] | None = None
+    # the innermost frame's file of the exception raised on a wording's line must match (its groups fill placeholders)
+    raised_where: re.Pattern[str] | None = None
     # wordings that count only where the log shows one of `context_requires` (the entry's own `requires` does not
     # apply to them): a line whose meaning depends on what else the log shows (a pin not found while pip installs an
     # sdist's BUILD dependencies; CMake's unset compiler after it fell back to NMake for want of Visual Studio)
@@ -191,6 +193,7 @@ def load_signatures() -> tuple[Signature, ...]:
             same_as=tuple(e["same_as"].split(":", 1)) if e.get("same_as") else None,
             defaults=tuple(e.get("defaults", {}).items()),
             above=re.compile(e["above"], re.IGNORECASE) if e.get("above") else None,
+            raised_where=re.compile(e["raised_where"], re.IGNORECASE) if e.get("raised_where") else None,
             context_patterns=tuple(re.compile(p, re.IGNORECASE) for p in _as_tuple(e.get("context_pattern"))),
             context_requires=tuple(r.lower() for r in _as_tuple(e.get("context_requires"))),
             context_line=re.compile(e["context_line"], re.IGNORECASE) if e.get("context_line") else None,
