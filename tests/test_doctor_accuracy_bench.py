@@ -28,3 +28,14 @@ def test_first_answers_tally_each_round_before_learning():
 
 def test_no_taught_cases_no_lines():
     assert load().first_answers([{"expected": "x"}]) == []
+
+
+def test_every_recorded_first_answer_names_who_taught_it():
+    """A case with a first answer (recorded before the knowledge base learnt from it) names its teacher and round:
+    the learning curve groups by them, and a case without them broke the benchmark once (stop 29)."""
+    import tomllib
+    from pathlib import Path
+
+    manifest = Path(__file__).parent / "fixtures" / "doctor-corpus" / "manifest.toml"
+    cases = tomllib.loads(manifest.read_text())["case"]
+    assert [c["file"] for c in cases if "first_answer" in c and not ("train" in c and "round" in c)] == []
