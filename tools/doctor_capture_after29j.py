@@ -4,6 +4,7 @@ ANOTHER of servebox's real messages. Ports 20200-20299 (router 20210, engine 202
 
 Scenarios (each in /tmp/after29j-run/NAME, `servebox up spec.toml` there, its console + incidents + client lines):
   llama-kill-idle     llama-server ready, SIGKILLed while idle, then a chat request (the request finds it dead)
+  llama-kill-watch    llama-server ready, SIGKILLed while idle; 6 s later `servebox watch spec.toml` (its view)
   llama-unknown-model llama-server ready, a chat request naming 'gpt-4o' (the router's 404)
   vllm-cold-start-30  vLLM with cold_start_s = 30 (its compile phase takes ~60 s here): the first incident, then down
 Usage: .venv/bin/python tools/doctor_capture_after29j.py NAME ...
@@ -98,6 +99,16 @@ def run(name: str) -> None:
                 os.kill(pid, signal.SIGKILL)
             time.sleep(0.3)
             clients.append(chat("tiny"))
+        elif name == "llama-kill-watch":
+            for pid in engine_pids():
+                os.kill(pid, signal.SIGKILL)
+            time.sleep(
+                6
+            )  # the watcher finds it gone and restarts it; then `servebox watch` shows the last incident
+            w = subprocess.run(
+                [SERVEBOX, "watch", "spec.toml"], cwd=d, env=env, capture_output=True, text=True
+            )
+            clients.append(f"$ servebox watch spec.toml\n{w.stdout}{w.stderr}")
         elif name == "llama-unknown-model":
             clients.append(chat("gpt-4o"))
         time.sleep(5)
@@ -112,7 +123,7 @@ def run(name: str) -> None:
     if inc.exists() and inc.read_text().strip():
         text = text.rstrip("\n") + "\n# incidents:\n" + inc.read_text()
     if clients:
-        text = text.rstrip("\n") + "\n# client:\n" + "".join(clients)
+        text = text.rstrip("\n") + ("\n" if name.endswith("watch") else "\n# client:\n") + "".join(clients)
     (d / "case.log").write_text(text)
     print(json.dumps({"case": name, "log": str(d / "case.log")}))
 
