@@ -82,6 +82,19 @@ CASES = [
         "openai.NotFoundError: Error code: 404 - {'error': {'message': \"unknown model 'gpt-4o'\", 'type': "
         "'not_found_error', 'param': None, 'code': 'model_not_found', 'models': ['tiny']}}\n",
     ),
+    # servebox-engine-hung: llama-server SIGSTOPped under `servebox up --window-s 5` (captured here)
+    (
+        "servebox-engine-hung",
+        "2026-12-04T17:21:57Z tiny: degraded (/health did not answer for 2 s)\n"
+        "2026-12-04T17:22:03Z tiny: INCIDENT hung: no answer from /health for 6 s (window 5 s): the process is frozen; "
+        "diagnosis: no known cause in the log; restart after 2 s\n",
+    ),
+    # ... watch.py's in-flight stall, its format string
+    (
+        "servebox-engine-hung",
+        "2026-12-04T18:02:11Z qwen: INCIDENT hung: 3 request(s) in flight and no token or request finished for 31 s "
+        "(window 30 s); diagnosis: no known cause in the log; restart after 2 s\n",
+    ),
     # servebox-start-limit-reached: the router's 503 after up gave up (a symptom, alone here)
     (
         "servebox-start-limit-reached",
@@ -170,3 +183,8 @@ def test_an_incident_record_unwraps_to_one_line_per_line():
         "tiny: INCIDENT dead: the engine process is gone; diagnosis: not diagnosed (no log here); "
     )
     assert ' | error while handling argument "--ctx-size": stoi' in out
+
+
+def test_a_degraded_engine_is_no_hang():
+    """'degraded' is up's passing state (one /health poll missed): it names nothing."""
+    assert top_cause(run("2026-12-04T17:21:57Z tiny: degraded (/health did not answer for 2 s)\n")) is None

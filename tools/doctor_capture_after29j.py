@@ -5,6 +5,7 @@ ANOTHER of servebox's real messages. Ports 20200-20299 (router 20210, engine 202
 Scenarios (each in /tmp/after29j-run/NAME, `servebox up spec.toml` there, its console + incidents + client lines):
   llama-kill-idle     llama-server ready, SIGKILLed while idle, then a chat request (the request finds it dead)
   llama-kill-watch    llama-server ready, SIGKILLed while idle; 6 s later `servebox watch spec.toml` (its view)
+  llama-sigstop       `servebox up --window-s 5`, llama-server ready, then SIGSTOPped (frozen) for 20 s
   llama-unknown-model llama-server ready, a chat request naming 'gpt-4o' (the router's 404)
   vllm-cold-start-30  vLLM with cold_start_s = 30 (its compile phase takes ~60 s here): the first incident, then down
 Usage: .venv/bin/python tools/doctor_capture_after29j.py NAME ...
@@ -82,7 +83,7 @@ def run(name: str) -> None:
     clients: list[str] = []
     with (d / "up.out").open("wb") as log:
         proc = subprocess.Popen(
-            [SERVEBOX, "up", "spec.toml"],
+            [SERVEBOX, "up", "spec.toml", *(["--window-s", "5"] if name == "llama-sigstop" else [])],
             cwd=d,
             stdout=log,
             stderr=subprocess.STDOUT,
@@ -109,6 +110,10 @@ def run(name: str) -> None:
                 [SERVEBOX, "watch", "spec.toml"], cwd=d, env=env, capture_output=True, text=True
             )
             clients.append(f"$ servebox watch spec.toml\n{w.stdout}{w.stderr}")
+        elif name == "llama-sigstop":
+            for pid in engine_pids():
+                os.kill(pid, signal.SIGSTOP)
+            time.sleep(20)  # up --window-s 5: /health goes silent, the watcher calls it hung and restarts it
         elif name == "llama-unknown-model":
             clients.append(chat("gpt-4o"))
         time.sleep(5)
