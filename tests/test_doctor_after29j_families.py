@@ -188,3 +188,35 @@ def test_an_incident_record_unwraps_to_one_line_per_line():
 def test_a_degraded_engine_is_no_hang():
     """'degraded' is up's passing state (one /health poll missed): it names nothing."""
     assert top_cause(run("2026-12-04T17:21:57Z tiny: degraded (/health did not answer for 2 s)\n")) is None
+
+
+def test_a_killed_vllm_engine_core_keeps_its_vllm_family():
+    """vLLM's EngineCore SIGKILLed under `servebox up` (captured here: vllm-kill-core): vLLM's own words ('engine core
+    exited unexpectedly') were in the log, so up's diagnosis quotes engine-core-killed as a symptom and doctor names
+    that vLLM family (the same cause and fix as engine-killed-from-outside, which names it where the log says nothing)."""
+    assert_named(
+        "engine-core-killed",
+        "2026-12-04T17:31:38Z tiny: ready (49 s after start, measured)\n"
+        "2026-12-04T17:31:41Z tiny: INCIDENT dead: EngineDeadError in the engine's log; diagnosis: no known cause; "
+        "symptom: vLLM's engine process died without a Python traceback, so the log cannot say why: it was killed from "
+        "outside (SIGKILL: the OOM killer, a cgroup MemoryMax, `kill -9`) or crashed in native code.; restart after 2 s\n"
+        "(APIServer pid=3541) WARNING 12-04 17:31:39 [core_client.py:817] [shutdown] MPClient: engine core exited "
+        "unexpectedly; starting cleanup\n",
+    )
+
+
+def test_a_symptom_up_quoted_is_read_back_as_that_symptom():
+    """up's console alone (no incidents file, no engine log): its diagnosis 'no known cause; symptom: <text>' is read
+    back to the symptom whose cause template the text fits (servebox/doctor/incidents.py), never as a cause; before,
+    this real console (vllm-kill-core) read only engine-dead at 0.20 from the reason's word 'EngineDeadError'."""
+    top = top_cause(
+        run(
+            "2026-12-04T17:31:41Z tiny: INCIDENT dead: EngineDeadError in the engine's log; diagnosis: no known cause; "
+            "symptom: vLLM's engine process died without a Python traceback, so the log cannot say why: it was killed "
+            "from outside (SIGKILL: the OOM killer, a cgroup MemoryMax, `kill -9`) or crashed in native code.; restart "
+            "after 2 s\n"
+        )
+    )
+    assert (
+        top is not None and top.id == "engine-core-killed" and top.role == "symptom" and top.confidence < 0.7
+    )

@@ -7,6 +7,7 @@ Scenarios (each in /tmp/after29j-run/NAME, `servebox up spec.toml` there, its co
   llama-kill-watch    llama-server ready, SIGKILLed while idle; 6 s later `servebox watch spec.toml` (its view)
   llama-sigstop       `servebox up --window-s 5`, llama-server ready, then SIGSTOPped (frozen) for 20 s
   llama-unknown-model llama-server ready, a chat request naming 'gpt-4o' (the router's 404)
+  vllm-kill-core      vLLM (cold_start_s 360) ready, its EngineCore process SIGKILLed while idle, 20 s, then down
   vllm-cold-start-30  vLLM with cold_start_s = 30 (its compile phase takes ~60 s here): the first incident, then down
 Usage: .venv/bin/python tools/doctor_capture_after29j.py NAME ...
 """
@@ -62,6 +63,21 @@ def engine_pids() -> list[int]:
     return found
 
 
+def core_pids(parents: list[int]) -> list[int]:
+    """vLLM's EngineCore children of the API server(s)."""
+    kids = []
+    for p in Path("/proc").iterdir():
+        if p.name.isdigit():
+            try:
+                ppid = int((p / "stat").read_text().rsplit(")", 1)[1].split()[1])
+                comm = (p / "comm").read_text().strip()
+            except OSError:
+                continue
+            if ppid in parents and "EngineCor" in comm:  # comm is cut at 15 characters (VLLM::EngineCor)
+                kids.append(int(p.name))
+    return kids
+
+
 def healthy() -> bool:
     try:
         return httpx.get(f"http://127.0.0.1:{ROUTER}/health", timeout=2).status_code == 200
@@ -78,6 +94,8 @@ def run(name: str) -> None:
     d = TMP / name
     d.mkdir(parents=True, exist_ok=True)
     model = VLLM if name.startswith("vllm") else LLAMA
+    if name == "vllm-kill-core":
+        model = model.replace("cold_start_s = 30", "cold_start_s = 360")
     (d / "spec.toml").write_text(f'[router]\nlisten = "127.0.0.1:{ROUTER}"\n\n[[models]]\n{model}')
     env = {**os.environ, **ENV}
     clients: list[str] = []
@@ -92,7 +110,7 @@ def run(name: str) -> None:
         )
         deadline = time.monotonic() + (200 if name.startswith("vllm") else 60)
         while proc.poll() is None and time.monotonic() < deadline:
-            if healthy() or (name.startswith("vllm") and incident_seen(d)):
+            if healthy() or (name == "vllm-cold-start-30" and incident_seen(d)):
                 break
             time.sleep(1)
         if name == "llama-kill-idle":
@@ -114,6 +132,10 @@ def run(name: str) -> None:
             for pid in engine_pids():
                 os.kill(pid, signal.SIGSTOP)
             time.sleep(20)  # up --window-s 5: /health goes silent, the watcher calls it hung and restarts it
+        elif name == "vllm-kill-core":
+            for pid in core_pids(engine_pids()):
+                os.kill(pid, signal.SIGKILL)
+            time.sleep(20)  # the API server notices its engine core gone; up records the death
         elif name == "llama-unknown-model":
             clients.append(chat("gpt-4o"))
         time.sleep(5)
