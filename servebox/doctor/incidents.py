@@ -5,8 +5,8 @@ When an engine dies under `servebox up`, the supervisor runs doctor on the engin
 A user who only kept up's console (the engine log is elsewhere) hands doctor these lines. The
 cause id is named outright when up gave up; otherwise the cause text is the knowledge base's own
 `cause` template filled in, so it is matched back to the entry whose template it fits (the
-template's literal text, escaped, with each {field} as a wildcard). A symptom or "no known cause"
-incident names no cause and gives nothing.
+template's literal text, escaped, with each {field} as a wildcard). A symptom up quoted ("no known cause;
+symptom: ...") is read back as that symptom (where to look, never a cause); a bare "no known cause" gives nothing.
 """
 
 from __future__ import annotations
@@ -21,6 +21,12 @@ from servebox.doctor.signatures import Signature
 INCIDENT_WORDS = ("; diagnosis: ", "same cause twice in a row: ")
 NAMED_ID = re.compile(r"same cause twice in a row: (?P<id>[a-z0-9][a-z0-9-]*)", re.IGNORECASE)
 DIAGNOSIS = re.compile(r"; diagnosis: (?P<cause>.+?) \(fix: ", re.IGNORECASE)
+# a symptom up's diagnosis found (servebox/serve/incidents.py summary: "no known cause; symptom: <its cause text>"):
+# read back as that symptom, never as a cause (a note, an asked-for stop, is not read)
+SYMPTOM = re.compile(
+    r"; diagnosis: no known cause; symptom: (?P<cause>.+?); (?:restart after|gave up|run by systemd)",
+    re.IGNORECASE,
+)
 FIELD = re.compile(r"\{(\w+)\}")
 MIN_LITERAL = 20  # a template that is mostly a wildcard ("{exception}") proves nothing
 CAUSE_KEPT = 800  # up prints a summary: a longer cause text is cut before any template runs on it
@@ -68,7 +74,7 @@ def _templates(
 ) -> tuple[tuple[re.Pattern[str], tuple[str, ...], Signature], ...]:
     out = []
     for sig in signatures:
-        if sig.role != "cause":
+        if sig.role not in ("cause", "symptom"):
             continue
         for template in {sig.cause, sig.exception_cause}:
             made = _template_regex(template)
@@ -83,7 +89,9 @@ def incident_cause(line: str, signatures: Iterable[Signature]) -> tuple[Signatur
     text filled in, or None."""
     by_id = {s.id: s for s in signatures}
     m = DIAGNOSIS.search(line)
-    cause = m["cause"].strip()[:CAUSE_KEPT] if m else ""
+    symptom = None if m else SYMPTOM.search(line)
+    cause = (m or symptom)["cause"].strip()[:CAUSE_KEPT] if m or symptom else ""
+    role = "symptom" if symptom else "cause"
     named = NAMED_ID.search(line)
     if named and named["id"].lower() in by_id:
         sig = by_id[named["id"].lower()]
@@ -93,7 +101,7 @@ def incident_cause(line: str, signatures: Iterable[Signature]) -> tuple[Signatur
         return sig, fields
     lowered = cause.lower()
     for regex, parts, sig in _templates(tuple(by_id.values())) if cause else ():
-        if _in_order(parts, lowered) and (fields := _fields(regex, cause)) is not None:
+        if sig.role == role and _in_order(parts, lowered) and (fields := _fields(regex, cause)) is not None:
             return sig, fields
     return None
 

@@ -28,6 +28,8 @@ SHIPPER_KEYS = frozenset(
      "hostname", "logger", "caller", "labels", "kubernetes")
 )  # fmt: skip
 ENGINE_KEYS = frozenset(("tid", "function", "line", "object", "code", "type", "param", "error"))
+# servebox up's own incidents.jsonl record (servebox/serve/supervisor.py _record)
+INCIDENT_KEYS = frozenset(("model", "state", "reason", "action"))
 _RECORD = re.compile(rb"^[ \t]*\{\"[^\n]*\}[ \t]*\r?$", re.M)
 _ANSI = re.compile(rb"\x1b\[[0-9;?]*[A-Za-z]")
 _ENTITIES = rb"&(?:quot|apos|amp|lt|gt|#39|#x27|#34|#x22|#47|#x2F);"
@@ -108,6 +110,25 @@ def _record_line(m: re.Match[bytes]) -> bytes:
     text = next((record[k] for k in COLLECTOR_FIELDS if isinstance(record.get(k), str)), None)
     if text is None and SHIPPER_KEYS.intersection(record) and not ENGINE_KEYS.intersection(record):
         text = next((record[k] for k in SHIPPER_FIELDS if isinstance(record.get(k), str)), None)
+    if text is None and INCIDENT_KEYS.issubset(record):
+        text = incident_line(record)
     if text is None:
         return m[0]
     return " | ".join(text.rstrip("\r\n").splitlines()).encode()
+
+
+def incident_line(record: dict) -> str:
+    """servebox up's incidents.jsonl record as its console prints it ("MODEL: INCIDENT STATE: REASON; diagnosis:
+    CAUSE; ACTION"), then the engine's own lines its diagnosis kept (evidence, last error lines), JSON-unescaped:
+    a pasted incidents file is read by the engine's words, not only by the diagnosis doctor wrote into it."""
+    head = (
+        f"{record.get('model')}: INCIDENT {record.get('state')}: {record.get('reason')}; "
+        f"diagnosis: {record.get('cause') or 'not diagnosed (no log here)'}; {record.get('action')}"
+    )
+    diagnosis = record.get("diagnosis") if isinstance(record.get("diagnosis"), dict) else {}
+    kept = [
+        e for d in diagnosis.get("diagnoses") or [] if isinstance(d, dict) for e in d.get("evidence") or []
+    ]
+    kept += diagnosis.get("last_error_lines") or []
+    texts = [e["text"] for e in kept if isinstance(e, dict) and isinstance(e.get("text"), str)]
+    return "\n".join([head, *dict.fromkeys(texts)])
