@@ -130,6 +130,34 @@ CASES = [
         "MetalPerformanceShadersGraph\n  Referenced from: /usr/local/bin/ollama (which was built for Mac OS X 11.3)\n"
         "  Reason: image not found\n",
     ),
+    # from the same sweep of Ollama's source, no corpus case: server/images.go errDigestMismatch (a corrupt pull)
+    (
+        "weights-corrupt",
+        "pulling 6a0746a1ec1a... 100%\nverifying sha256 digest\nError: digest mismatch, file must be "
+        "downloaded again: want sha256:6a0746a1ec1a, got sha256:e3b0c44298fc\n",
+    ),
+    # cmd/cmd.go: `ollama push` of a bare model name
+    (
+        "ollama-push-namespace-unauthorized",
+        "Error: you are not authorized to push to this namespace, create the model "
+        "under a namespace you own\n",
+    ),
+    # llm/llama_binary.go: a partial install (the runner binary not beside ollama)
+    (
+        "engine-binary-missing",
+        "Error: error starting llama-server: llama-server binary not found (checked: "
+        "/usr/local/lib/ollama/llama-server, /usr/local/bin/llama-server)\n",
+    ),
+    # a TLS-intercepting proxy in front of the registry: Go's crypto/x509 words
+    (
+        "tls-verify-failed",
+        'Error: pull model manifest: Get "https://registry.ollama.ai/v2/library/llama3/manifests/'
+        'latest": tls: failed to verify certificate: x509: certificate signed by unknown authority\n',
+    ),
+    # llm/llama_server.go (and before 9db4bdbad 'llama runner'): the load stalled past OLLAMA_LOAD_TIMEOUT
+    ("engine-start-timeout", "Error: timed out waiting for llama runner to start - progress 0.00 - \n"),
+    # cmd/cmd.go errModelfileNotFound
+    ("path-not-found", "$ ollama create mine -f ./Modelfle\nError: specified Modelfile wasn't found\n"),
 ]
 
 NEAR_MISSES = [
