@@ -233,3 +233,15 @@ def test_a_go_panic_behind_compose_prefixes_is_read():
     log = "ollama-1  | panic: runtime error: index out of range [3] with length 3\nollama-1  | \nollama-1  | goroutine 7 [running]:\n"
     top = top_cause(run(log))
     assert top is not None and top.id == "go-panic"
+
+
+def test_vllms_request_time_task_refusal_is_the_endpoint_not_the_runner():
+    """Ollama's 'does not support chat' widened runner-unsupported-by-model's words, and vLLM's one-line request-time
+    refusal then resembled it; that refusal is endpoint-not-served-by-runner's cause (an endpoint of a task the
+    model lacks), now read by its own wording."""
+    line = (
+        "ERROR 12-03 10:00:00 [serving.py:1] This model does not support the 'generate' task. The chat completion "
+        "endpoint is not available for this model.\n"
+    )
+    top = top_cause(run(line))
+    assert top is not None and top.id == "endpoint-not-served-by-runner"
