@@ -245,3 +245,35 @@ def test_vllms_request_time_task_refusal_is_the_endpoint_not_the_runner():
     )
     top = top_cause(run(line))
     assert top is not None and top.id == "endpoint-not-served-by-runner"
+
+
+LATER = [
+    # server/routes.go: several images to a one-image model (a hint with its own fix)
+    (
+        "request-over-mm-limit",
+        '{"error":"this model only supports one image while more than one image requested"}\n',
+    ),
+    # llm/llama_server.go: `format` neither "json" nor a schema
+    (
+        "request-json-schema-invalid",
+        '{"error":"invalid format: \\"yaml\\"; expected \\"json\\" or a valid JSON Schema object"}\n',
+    ),
+    # discover/: Ollama's INFO line (a hint: it serves on, on the CPU)
+    (
+        "llamacpp-no-gpu",
+        'time=2025-01-01T00:00:00Z level=INFO source=gpu.go:386 msg="no compatible GPUs were discovered"\n',
+    ),
+    # Go's net package under OLLAMA_HOST (the port given twice); IPv6 without brackets in another Go server
+    (
+        "listen-address-malformed",
+        "Error: listen tcp: address 0.0.0.0:11434:11434: too many colons in address\n",
+    ),
+    ("listen-address-malformed", "listen tcp: address fe80::1:8080:8080: too many colons in address\n"),
+]
+
+LATER_NEAR_MISSES = [
+    # a client's URL parse error is not the server's listen address
+    ("listen-address-malformed", 'parse "http://host:1:2": invalid port ":2" after host\n'),
+]
+
+test_later_families_name_the_cause, test_later_near_misses = family_tests(LATER, LATER_NEAR_MISSES)
