@@ -2,7 +2,7 @@
 
 Why: users hand doctor what their collector kept, not what the engine printed: docker's json-file records
 (`{"log":"ValueError: ...\\n","stream":"stderr",...}`), Loki / Vector / `journalctl -o json` records (`msg`,
-`message`, `MESSAGE`), a page's HTML-escaped text (`&#39;`, `&quot;`), or ANSI colours. Inside such a record
+`message`, `MESSAGE`), `docker compose`'s service prefix (`pull-model-1  | panic: ...`), a page's HTML-escaped text (`&#39;`, `&quot;`), or ANSI colours. Inside such a record
 the engine's quotes are escaped (`\\"`), so wordings with quotes and anchored tracebacks miss: measured by
 benchmarks/doctor_robustness.py. Each line is unwrapped in place, one line out for one line in, so line
 numbers still point into the file; a record holding several lines keeps them on one line, joined by " | ".
@@ -17,6 +17,7 @@ from __future__ import annotations
 import html
 import json
 import re
+from itertools import islice
 
 # the field a collector keeps the engine's line in: docker/fluentd, journald, GCP; then Loki/Vector's
 COLLECTOR_FIELDS = ("log", "MESSAGE", "textPayload")
@@ -32,6 +33,10 @@ ENGINE_KEYS = frozenset(("tid", "function", "line", "object", "code", "type", "p
 INCIDENT_KEYS = frozenset(("model", "state", "reason", "action"))
 _RECORD = re.compile(rb"^[ \t]*\{\"[^\n]*\}[ \t]*\r?$", re.M)
 _ANSI = re.compile(rb"\x1b\[[0-9;?]*[A-Za-z]")
+# `docker compose up` / `logs`: each line behind its container's name, a replica number (v2 'svc-1', v1 'svc_1'),
+# padding and a bar; lines anchored at their start ('panic: ', 'Traceback') miss behind it
+_COMPOSE = re.compile(rb"^[\w.-]+[-_]\d+ +\| ?", re.M)
+COMPOSE_LINES = 2  # a single line so shaped may be a table's row; a compose log repeats its prefix
 _ENTITIES = rb"&(?:quot|apos|amp|lt|gt|#39|#x27|#34|#x22|#47|#x2F);"
 _ENTITY = re.compile(_ENTITIES)
 _ENTITY_LINE = re.compile(rb"^[^\n]*" + _ENTITIES + rb"[^\n]*$", re.M)
@@ -45,6 +50,8 @@ def unwrap(chunk: bytes) -> bytes:
     where the chunk's first lines are records (a collector writes every line so)."""
     if b"\x1b" in chunk:
         chunk = _ANSI.sub(b"", chunk)
+    if b" | " in chunk or b" |\n" in chunk:
+        chunk = strip_compose_prefix(chunk)
     if b"{" in chunk and _RECORD.search(chunk, 0, RECORDS_LOOKED_FOR):
         chunk = _RECORD.sub(_record_line, chunk)
     if b"&" in chunk and _ENTITY.search(chunk):
@@ -97,6 +104,14 @@ def _fragment(cut: str, after: str) -> bool:
     with `cut`'s own first word (lines of one format: progress bars, a repeated error, a tensor list)."""
     head = cut.split(None, 1)[0] if cut.strip() else ""
     return not _LINE_START.match(after) and not (len(head) >= 3 and after.startswith(head))
+
+
+def strip_compose_prefix(chunk: bytes) -> bytes:
+    """`chunk` without docker compose's `name-N  | ` before its lines, where the first lines show it repeatedly."""
+    found = islice(_COMPOSE.finditer(chunk, 0, RECORDS_LOOKED_FOR), COMPOSE_LINES)
+    if sum(1 for _ in found) < COMPOSE_LINES:
+        return chunk
+    return _COMPOSE.sub(b"", chunk)
 
 
 def _record_line(m: re.Match[bytes]) -> bytes:
