@@ -28,7 +28,7 @@ MOVED = {
     "oobabooga/text-generation-webui": "oobabooga/textgen",
     "go-skynet/localai": "mudler/localai",
     "menloresearch/jan": "janhq/jan",
-    "killianlucas/open-interpreter": "openinterpreter/open-interpreter",
+    "killianlucas/open-interpreter": "openinterpreter/openinterpreter",
     "imartinez/privategpt": "zylon-ai/private-gpt",
     "hwchase17/langchain": "langchain-ai/langchain",
     "jerryjliu/llama_index": "run-llama/llama_index",
@@ -41,6 +41,11 @@ MOVED = {
     # and the fresh-84 maker (it dropped an ipex-llm thread taken on the measure side of its new name)
     "intel-analytics/ipex-llm": "intel/ipex-llm",
     "geekan/metagpt": "foundationagents/metagpt",
+    # and the fresh-88 maker (each skipped a thread whose two URLs fell on opposite sides)
+    "opendevin/opendevin": "openhands/openhands",
+    "all-hands-ai/openhands": "openhands/openhands",
+    "openinterpreter/open-interpreter": "openinterpreter/openinterpreter",
+    "janhq/cortex.cpp": "menloresearch/cortex.cpp",
 }  # one thread, two URLs (keys lower-case: URLs are matched case-blind)
 MANIFEST = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "doctor-corpus" / "manifest.toml"
 
