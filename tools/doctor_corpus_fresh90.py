@@ -31,13 +31,18 @@ Usage (from the repository root; ports 20500-20502 of this batch's range 20500-2
 
 from __future__ import annotations
 
+import json
+import os
 import random
+import shutil
+import subprocess
+from pathlib import Path
 
 from corpus_tools import maker_main, use_ports  # tools/ is on sys.path: the makers run as scripts
 
 use_ports(20500)  # before fresh-68's module is loaded (its own use_ports only sets what is not set)
 
-import doctor_corpus_fresh68 as f68  # noqa: E402, F401
+import doctor_corpus_fresh68 as f68  # noqa: E402
 
 # each condition's values, fixed before the draw
 CONDITIONS = {
@@ -190,9 +195,192 @@ def draws() -> tuple[list[tuple[str, str]], list[tuple[str, str, str]]]:
     return kept, redrawn
 
 
-def makers(h, tiny) -> dict:
-    """One maker per kept draw, in draw order (written after the draw was printed)."""
-    return {}
+TMP = Path("/tmp/fresh90-run")
+f68.PREP = Path("/tmp/fresh90")  # fresh-68's prepare() makes TINY_SP, F16 and Q8 here
+
+RENAME = """
+import sys
+from safetensors.torch import load_file, save_file
+path, old, new = sys.argv[1:4]
+tensors = load_file(path)
+tensors[new] = tensors.pop(old)
+save_file(tensors, path, metadata={"format": "pt"})
+"""
+
+
+def makers(h, tiny: Path) -> dict:
+    """One maker per kept draw, in draw order (written after the draw was printed; the draw's number in the name)."""
+    base = {**{k: v for k, v in os.environ.items() if not k.startswith("LLAMA_")}, **h.ENV}
+    conv_env = {**base, "PYTHONPATH": f68.GGUF_PY}
+    QUANTIZE, SPLIT = f68.QUANTIZE, f68.SPLIT
+
+    def inputs() -> tuple[Path, Path, Path]:
+        return f68.prepare(tiny, conv_env)
+
+    def case_dir(name: str) -> Path:
+        d = TMP / name
+        shutil.rmtree(d, ignore_errors=True)
+        d.mkdir(parents=True)
+        return d
+
+    def convert(*args: str) -> list[str]:
+        return [f68.VENV_PY, f68.CONVERT, *args]
+
+    def pipeline(d: Path, steps: list, serve=None) -> str:
+        """fresh-68's pipeline: each step in order, stopping at a failure; then llama-server on SERVE."""
+        text = ""
+        for step in steps:
+            argv = step() if callable(step) else step
+            env = conv_env if f68.CONVERT in argv else base
+            out, rc = f68.command(argv, d, env)
+            text += out
+            if rc != 0:
+                return text
+        if serve is not None:
+            text += f68.server(h, serve() if callable(serve) else serve, d, base)
+        return text
+
+    def model_copy(d: Path) -> Path:
+        tiny_sp, _, _ = inputs()
+        shutil.copytree(tiny_sp, d / "model")
+        return d / "model"
+
+    def gguf_copy(d: Path, which: str) -> str:
+        _, f16, q8 = inputs()
+        name = {"f16": "model-f16.gguf", "q8_0": "model-q8_0.gguf"}[which]
+        shutil.copyfile(f16 if which == "f16" else q8, d / name)
+        return name
+
+    def first(d: Path, pattern: str, default: str):
+        def find() -> str:
+            found = sorted(p.name for p in d.glob(pattern))
+            return found[0] if found else default
+
+        return find
+
+    def f16_convert(*extra: str) -> list[str]:
+        return convert("model", "--outfile", "model-f16.gguf", "--outtype", "f16", *extra)
+
+    def d1_split_max_size_500k() -> str:
+        d = case_dir("convert-split-max-size-500k")
+        model_copy(d)
+        steps = [f16_convert("--split-max-size", "500K")]
+        return pipeline(d, steps, first(d, "model-f16-00001-of-*.gguf", "model-f16-00001-of-00001.gguf"))
+
+    def d2_token_embedding_type_unknown() -> str:
+        d = case_dir("token-embedding-type-unknown")
+        src = gguf_copy(d, "f16")
+        steps = [[QUANTIZE, "--token-embedding-type", "q4_k_xl", src, "model-Q4_K_M.gguf", "Q4_K_M"]]
+        return pipeline(d, steps, "model-Q4_K_M.gguf")
+
+    def d3_outtype_q4_0() -> str:
+        d = case_dir("outtype-q4-0")
+        model_copy(d)
+        steps = [convert("model", "--outfile", "model-q4_0.gguf", "--outtype", "q4_0")]
+        return pipeline(d, steps, "model-q4_0.gguf")
+
+    def d4_tokenizer_config_cut_short() -> str:
+        d = case_dir("tokenizer-config-cut-short")
+        m = model_copy(d)
+        config = {
+            "add_bos_token": True,
+            "add_eos_token": False,
+            "bos_token": "<s>",
+            "eos_token": "</s>",
+            "unk_token": "<unk>",
+            "model_max_length": 2048,
+            "tokenizer_class": "LlamaTokenizer",
+            "clean_up_tokenization_spaces": False,
+        }
+        text = json.dumps(config, indent=2)
+        (m / "tokenizer_config.json").write_text(text[: len(text) // 2])
+        return pipeline(d, [f16_convert()], "model-f16.gguf")
+
+    def d5_vocab_only_then_quantize() -> str:
+        d = case_dir("vocab-only-then-quantize")
+        model_copy(d)
+        steps = [
+            convert("model", "--vocab-only", "--outfile", "model-vocab.gguf", "--outtype", "f16"),
+            [QUANTIZE, "model-vocab.gguf", "model-Q4_K_M.gguf", "Q4_K_M"],
+        ]
+        return pipeline(d, steps, "model-Q4_K_M.gguf")
+
+    def d6_outtype_auto() -> str:
+        d = case_dir("outtype-auto")
+        model_copy(d)
+        steps = [convert("model", "--outfile", "model-auto.gguf", "--outtype", "auto")]
+        return pipeline(d, steps, "model-auto.gguf")
+
+    def d7_quantize_input_directory() -> str:
+        d = case_dir("quantize-input-directory")
+        model_copy(d)
+        return pipeline(d, [[QUANTIZE, "model", "model-Q4_K_M.gguf", "Q4_K_M"]], "model-Q4_K_M.gguf")
+
+    def d8_quant_type_q4_0_4_4() -> str:
+        d = case_dir("quant-type-q4-0-4-4")
+        src = gguf_copy(d, "f16")
+        return pipeline(d, [[QUANTIZE, src, "model-Q4_0_4_4.gguf", "Q4_0_4_4"]], "model-Q4_0_4_4.gguf")
+
+    def d9_tensor_renamed() -> str:
+        d = case_dir("tensor-renamed")
+        m = model_copy(d)
+        old, new = "model.layers.0.mlp.down_proj.weight", "model.layers.0.mlp.extra_proj.weight"
+        subprocess.run([f68.VENV_PY, "-c", RENAME, str(m / "model.safetensors"), old, new], check=True)
+        return pipeline(d, [f16_convert()], "model-f16.gguf")
+
+    def d10_requantize_leave_output() -> str:
+        d = case_dir("requantize-leave-output")
+        src = gguf_copy(d, "q8_0")
+        steps = [
+            [QUANTIZE, "--allow-requantize", "--leave-output-tensor", src, "model-Q4_K_M.gguf", "Q4_K_M"]
+        ]
+        return pipeline(d, steps, "model-Q4_K_M.gguf")
+
+    def d11_split_tensors_merge() -> str:
+        d = case_dir("split-tensors-merge")
+        src = gguf_copy(d, "f16")
+        part1 = first(d, "tiny-split-00001-of-*.gguf", "tiny-split-00001-of-00001.gguf")
+        steps = [
+            [SPLIT, "--split", "--split-max-tensors", "8", src, "tiny-split"],
+            lambda: [SPLIT, "--merge", part1(), "tiny-merged.gguf"],
+        ]
+        return pipeline(d, steps, "tiny-merged.gguf")
+
+    def d12_iq2_xxs_no_imatrix() -> str:
+        d = case_dir("iq2-xxs-no-imatrix")
+        src = gguf_copy(d, "f16")
+        return pipeline(d, [[QUANTIZE, src, "model-IQ2_XXS.gguf", "IQ2_XXS"]], "model-IQ2_XXS.gguf")
+
+    def d13_outfile_ftype_template() -> str:
+        d = case_dir("outfile-ftype-template")
+        model_copy(d)
+        steps = [convert("model", "--outfile", "model-{ftype}.gguf", "--outtype", "f16")]
+        return pipeline(d, steps, first(d, "model-*.gguf", "model-f16.gguf"))
+
+    def d14_qwen2_architecture() -> str:
+        d = case_dir("qwen2-architecture")
+        m = model_copy(d)
+        cfg = json.loads((m / "config.json").read_text())
+        cfg["architectures"], cfg["model_type"] = ["Qwen2ForCausalLM"], "qwen2"
+        (m / "config.json").write_text(json.dumps(cfg, indent=2))
+        return pipeline(d, [f16_convert()], "model-f16.gguf")
+
+    return {
+        "fresh90-llama-convert-split-max-size-500k": d1_split_max_size_500k,
+        "fresh90-llama-quantize-token-embedding-type-unknown": d2_token_embedding_type_unknown,
+        "fresh90-llama-convert-outtype-q4-0": d3_outtype_q4_0,
+        "fresh90-llama-convert-tokenizer-config-cut-short": d4_tokenizer_config_cut_short,
+        "fresh90-llama-convert-vocab-only-then-quantize": d5_vocab_only_then_quantize,
+        "fresh90-llama-convert-outtype-auto-then-serve": d6_outtype_auto,
+        "fresh90-llama-quantize-input-model-directory": d7_quantize_input_directory,
+        "fresh90-llama-quantize-type-q4-0-4-4": d8_quant_type_q4_0_4_4,
+        "fresh90-llama-convert-tensor-renamed": d9_tensor_renamed,
+        "fresh90-llama-quantize-requantize-leave-output-tensor": d10_requantize_leave_output,
+        "fresh90-llama-gguf-split-tensors-merge-then-serve": d11_split_tensors_merge,
+        "fresh90-llama-quantize-iq2-xxs-without-imatrix": d12_iq2_xxs_no_imatrix,
+        "fresh90-llama-convert-outfile-ftype-template": d13_outfile_ftype_template,
+        "fresh90-llama-convert-qwen2-architecture": d14_qwen2_architecture,
+    }
 
 
 def main() -> None:
