@@ -16,10 +16,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from pydantic import BaseModel
-
 from servebox.doctor.incidents import INCIDENT_WORDS, incident_cause
 from servebox.doctor.lines import MAX_LINE, LineFramer
+
+# Diagnosis and Evidence are re-exported: ranking.py, the CLI and the family modules import them from here
+from servebox.doctor.results import Diagnosis as Diagnosis
+from servebox.doctor.results import Evidence as Evidence
+from servebox.doctor.results import RaisedException, TriageResult
 from servebox.doctor.signatures import KeywordFinder, Signature, context_line_key, load_signatures
 from servebox.doctor.structure import FRAME, ExceptionLine, classify, frame_below, instance_of, split_prefix
 from servebox.doctor.unwrap import unwrap
@@ -46,68 +49,6 @@ INCIDENTS_READ = 256  # up's incident lines read back (each names a cause; the f
 # a traceback the engine's own logger printed below ERROR (vLLM's logger.warning(..., exc_info=True) of a
 # chat-template warm-up) was caught and logged, not raised out of the process: never the root
 HANDLED_LEVELS = {"WARNING", "WARN", "INFO", "DEBUG"}
-
-
-class Evidence(BaseModel):
-    line: int
-    text: str
-
-
-class Diagnosis(BaseModel):
-    id: str
-    category: str
-    role: str  # "cause", "symptom" or "note"
-    cause: str
-    fix: str
-    confidence: float
-    # the knowledge base's figure for its entry, written with it: an assumption, not a measurement
-    confidence_kind: str = "assumed"
-    occurrences: int
-    first_line: int
-    evidence: list[Evidence]
-    fatal: bool = True
-    versions: str = ""
-    # with confidence_kind "calibrated" (shared_wording.py): the other causes the corpus saw this family's words
-    # under, most often seen first, and how many logs that count rests on
-    shared_with: list[str] = []
-    shared_basis: str = ""
-
-
-class RaisedException(BaseModel):
-    """An exception the log shows, attributed to the process that printed it."""
-
-    line: int
-    component: str  # e.g. "EngineCore_DP0", "APIServer", "" when the line has no process prefix
-    type: str
-    message: str
-    classification: str  # configuration, resource, environment, data, engine bug, symptom, warning
-    raised_in: str = ""  # the innermost frame's file, when the traceback shows it
-    engine_frames: list[str] = []  # the innermost frames in vLLM's tree (the engine code that called)
-    occurrences: int = 1
-    handled: bool = False  # printed by the engine's logger below ERROR: caught and logged, not raised
-
-
-class TriageResult(BaseModel):
-    source: str
-    lines: int
-    bytes: int
-    diagnoses: list[Diagnosis]
-    verdict: str  # "cause found", "resembles a known cause", "competing causes", "exception only", "symptoms only", "no known signature", "no failure"
-    fatal: bool = False
-    exception: RaisedException | None = None  # the root exception, always shown when there is one
-    exceptions: list[RaisedException] = []
-    last_error_lines: list[Evidence] = []
-    cut_lines: int = 0  # lines longer than the cap: their head was kept, the rest skipped
-
-    def headline(self) -> str:
-        """One line for a console (`up`'s incidents): the top diagnosis, its evidence line, its fix."""
-        if not self.diagnoses:
-            return f"{self.verdict}" + (
-                f"; last error line {self.last_error_lines[-1].line}" if self.last_error_lines else ""
-            )
-        d = self.diagnoses[0]
-        more = " (another cause competes: see doctor)" if self.verdict == "competing causes" else ""
-        return f"{d.id} at line {d.first_line}: {d.cause} Fix: {d.fix}{more}"
 
 
 @dataclass
