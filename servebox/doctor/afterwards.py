@@ -12,6 +12,7 @@ if TYPE_CHECKING:
 
 BELOW_ERROR = {"WARNING", "WARN", "INFO", "DEBUG"}
 SERVING = "server-up"  # the progress entry whose lines say the server came up and listens
+ANSWERED, REFUSED = "request-answered", "request-answered-error"  # the access log's POSTs: a 2xx; a 4xx/5xx
 
 
 def progress_after(t: Triage, line: int) -> tuple[int, str] | None:
@@ -34,6 +35,17 @@ def serving_after(t: Triage, line: int) -> int | None:
     """The line of a later 'the server is up' (vLLM's 'Application startup complete', llama-server listening)."""
     hit = t.hits.get(SERVING)
     return hit.last_line if hit is not None and hit.last_line > line else None
+
+
+def served_after(t: Triage, line: int) -> tuple[int, int] | None:
+    """The server came up after `line` and then answered requests, every one with success (a 2xx in the access log,
+    no 4xx/5xx after it came up): the lines of its start and of its last answer. An error logged before that did not
+    stop it (vLLM's 'Error parsing config' for a --tokenizer folder without config.json, caught and served on)."""
+    up = serving_after(t, line)
+    ok, bad = t.hits.get(ANSWERED), t.hits.get(REFUSED)
+    if up is None or ok is None or ok.last_line <= up or (bad is not None and bad.last_line > up):
+        return None
+    return up, ok.last_line
 
 
 def instance_went_on(t: Triage, hit: Hits) -> tuple[str, int] | None:

@@ -46,6 +46,7 @@ from servebox.doctor.afterwards import (
     instance_went_on,
     only_below_error,
     progress_after,
+    served_after,
     serving_after,
     shutdown_before,
     survived,
@@ -197,6 +198,9 @@ def _diagnosis(sig: Signature, hit: Hits, t: Triage, via_exception: bool = False
         d.fix = sig.hint_fix.format_map(groups) if sig.hint_fix else d.fix
     if d.role == "cause" and d.fatal and only_below_error(hit) and (up := serving_after(t, hit.last_line)):
         survived(d, f"Only logged as a warning, and the server came up after it (line {up}): ", "warns about")
+    if d.role == "cause" and d.fatal and (served := served_after(t, hit.last_line)):
+        why = "Logged as an error, but the server came up after it (line {}) and answered every request with success (last at line {}): "
+        survived(d, why.format(*served), "reports")
     if d.role == "cause" and d.fatal and (went_on := instance_went_on(t, hit)):
         tag, line = went_on
         survived(d, f"Not fatal here: router instance [{tag}] went on to load (line {line}). ", "describes")
