@@ -63,8 +63,11 @@ def _parts(word: str) -> tuple[str, ...]:
 
 
 def family_text(sig: Signature) -> str:
-    """What a family says in words: its wordings without regex syntax, keywords, excerpt and cause."""
-    wordings = " ".join(REGEX_SYNTAX.sub(" ", p.pattern) for p in (*sig.patterns, *sig.hints))
+    """What a family says in words: its wordings without regex syntax, keywords, excerpt and cause. A hint that
+    counts only with its `hint_requires` is left out: its words mean this family only beside that context (a bare
+    ZeroDivisionError is not a missing GPU), so likeness to them alone must not offer it (after29o)."""
+    hints = () if sig.hint_requires else sig.hints
+    wordings = " ".join(REGEX_SYNTAX.sub(" ", p.pattern) for p in (*sig.patterns, *hints))
     return " ".join((wordings, " ".join(sig.keywords), sig.excerpt, re.sub(r"\{\w+\}", " ", sig.cause)))
 
 
