@@ -36,6 +36,27 @@ CASES = [
         "ValueError: Can not map tensor 'base_model.model.model.layers.0.self_attn.q_proj.lora_A.weight'\n",
     ),
     ("convert-hf-tensor-not-mapped", "ValueError: can not map tensor: vision_tower.blocks.0.attn.qkv.bias\n"),
+    # ... the converter's other refusals by class (conversion/base.py): a tensor kind the architecture's tensor list
+    # lacks; config.json missing a hyperparameter (find_hparam); the index naming tensors the shards lack; a file given
+    # where the model's folder belongs
+    (
+        "convert-hf-tensor-not-mapped",
+        "ValueError: Missing 'ssm_conv1d' for MODEL_TENSORS of <MODEL_ARCH.LLAMA: 1>\n",
+    ),
+    (
+        "convert-hf-config-hparam-missing",
+        "INFO:hf-to-gguf:Loading model: Phi-3-mini\n"
+        "KeyError: \"could not find any of: ['n_layers', 'num_hidden_layers', 'n_layer', 'num_layers']\"\n",
+    ),
+    (
+        "weights-missing",
+        "ValueError: Mismatch between weight map and model parts for tensor names:\n"
+        "Missing tensors: ['model.layers.31.mlp.down_proj.weight']\n",
+    ),
+    (
+        "model-dir-invalid",
+        "ERROR:hf-to-gguf:Error: /models/Qwen3-8B/model-00001-of-00005.safetensors is not a directory\n",
+    ),
     # llamacpp-invalid-argument (fresh-90's --token-embedding-type q4_k_xl read as healthy): llama-quantize's other
     # argument refusals (tools/quantize/quantize.cpp)
     (
@@ -124,6 +145,8 @@ NEAR_MISSES = [
     ),
     # the converter warning that it skips a tensor is no refusal
     ("convert-hf-tensor-not-mapped", "WARNING:hf-to-gguf:Skipping tensor 'model.rotary_emb.inv_freq'\n"),
+    # a KeyError of another program naming keys is not the converter's hyperparameter search
+    ("convert-hf-config-hparam-missing", "KeyError: \"could not find any of: ['host', 'port']\"\n"),
     # llama-quantize's report of its tensor-type overrides is no refusal
     (
         "llamacpp-invalid-argument",
