@@ -195,3 +195,18 @@ def test_quantize_usage_alone_is_only_a_hint():
     )
     top = top_cause(result)
     assert top.id == "llamacpp-invalid-argument" and top.confidence < 0.70
+
+
+def test_node_fetch_failed_is_a_wrapper_of_its_cause():
+    """undici's 'TypeError: fetch failed' (servebox/doctor/exceptions.toml: a symptom-class wrapper) gives way to the
+    reason printed under it as [cause], instead of reading as an uncaught exception."""
+    result = run(
+        "TypeError: fetch failed\n"
+        "    at node:internal/deps/undici/undici:13510:13\n"
+        "    at async OpenAI.makeRequest (file:///app/node_modules/openai/core.mjs:316:9) {\n"
+        "  [cause]: Error: connect ECONNREFUSED 127.0.0.1:1234\n"
+        "      at TCPConnectWrap.afterConnect [as oncomplete] (node:net:1607:16) {\n"
+    )
+    ids = [d.id for d in result.diagnoses]
+    assert top_cause(result).id == "peer-connection-refused"
+    assert "uncaught-exception" not in ids
