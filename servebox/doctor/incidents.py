@@ -44,12 +44,20 @@ def _in_order(literals: tuple[str, ...], text: str) -> bool:
     return True
 
 
-def _template_regex(template: str) -> tuple[re.Pattern[str], int, tuple[str, ...]] | None:
-    """The cause template as a regex (fields become lazy wildcards), and how much literal text it holds."""
+def _template_parts(template: str) -> tuple[int, tuple[str, ...]] | None:
+    """How much literal text a cause template holds, and its literal parts (lower case), or None when it is mostly
+    a wildcard; its regex is compiled only once a line holds every part in order (_template_regex)."""
     parts = FIELD.split(template)
     literal = "".join(parts[0::2])
     if len(literal.strip()) < MIN_LITERAL:
         return None
+    return len(literal), tuple(p.lower() for p in parts[0::2] if p)
+
+
+@lru_cache(maxsize=4096)
+def _template_regex(template: str) -> re.Pattern[str]:
+    """The cause template as a regex (fields become lazy wildcards)."""
+    parts = FIELD.split(template)
     named: set[str] = set()
 
     def wildcard(name: str) -> str:
@@ -61,27 +69,22 @@ def _template_regex(template: str) -> tuple[re.Pattern[str], int, tuple[str, ...
 
     body = "".join(re.escape(p) if i % 2 == 0 else wildcard(p) for i, p in enumerate(parts))
     # ranking may append a sentence to a cause ("The log also says ..."): allow a tail after a space
-    return (
-        re.compile(body + r"(?:\s.*)?", re.IGNORECASE | re.DOTALL),
-        len(literal),
-        tuple(p.lower() for p in parts[0::2] if p),
-    )
+    return re.compile(body + r"(?:\s.*)?", re.IGNORECASE | re.DOTALL)
 
 
 @lru_cache(maxsize=4)
-def _templates(
-    signatures: tuple[Signature, ...],
-) -> tuple[tuple[re.Pattern[str], tuple[str, ...], Signature], ...]:
+def _templates(signatures: tuple[Signature, ...]) -> tuple[tuple[str, tuple[str, ...], Signature], ...]:
+    """Every cause and symptom template (the text, its literal parts, its entry), the most literal text first: the
+    most specific template wins a tie. Regexes are not compiled here: most logs never need most of them."""
     out = []
     for sig in signatures:
         if sig.role not in ("cause", "symptom"):
             continue
         for template in {sig.cause, sig.exception_cause}:
-            made = _template_regex(template)
+            made = _template_parts(template)
             if made:
-                out.append((made[1], made[0], made[2], sig))
-    # the most literal text first: the most specific template wins a tie
-    return tuple((r, parts, sig) for _, r, parts, sig in sorted(out, key=lambda x: -x[0]))
+                out.append((made[0], template, made[1], sig))
+    return tuple((t, parts, sig) for _, t, parts, sig in sorted(out, key=lambda x: -x[0]))
 
 
 def incident_cause(line: str, signatures: Iterable[Signature]) -> tuple[Signature, dict[str, str]] | None:
@@ -96,16 +99,20 @@ def incident_cause(line: str, signatures: Iterable[Signature]) -> tuple[Signatur
     if named and named["id"].lower() in by_id:
         sig = by_id[named["id"].lower()]
         fields = next(
-            (g for r, _, s in _templates(tuple(by_id.values())) if s is sig and (g := _fields(r, cause))), {}
+            (g for t, _, s in _templates(tuple(by_id.values())) if s is sig and (g := _fields(t, cause))), {}
         )
         return sig, fields
     lowered = cause.lower()
-    for regex, parts, sig in _templates(tuple(by_id.values())) if cause else ():
-        if sig.role == role and _in_order(parts, lowered) and (fields := _fields(regex, cause)) is not None:
+    for template, parts, sig in _templates(tuple(by_id.values())) if cause else ():
+        if (
+            sig.role == role
+            and _in_order(parts, lowered)
+            and (fields := _fields(template, cause)) is not None
+        ):
             return sig, fields
     return None
 
 
-def _fields(regex: re.Pattern[str], cause: str) -> dict[str, str] | None:
-    found = regex.fullmatch(cause) if cause else None
+def _fields(template: str, cause: str) -> dict[str, str] | None:
+    found = _template_regex(template).fullmatch(cause) if cause else None
     return {k: v for k, v in found.groupdict().items() if v} if found else None

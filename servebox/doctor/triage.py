@@ -112,6 +112,9 @@ class Triage:
         words = {*self.by_keyword, *self.requirement_words, *EXCEPTION_WORDS, *INCIDENT_WORDS}
         self.finder = _finder(tuple(sorted(words)))
         self.exception_words = set(EXCEPTION_WORDS)
+        # the words whose line is read (an entry's keyword, a context_line's literal, an exception's or incident's
+        # mark); a line holding only other words (an entry's `requires` context) just records them as seen
+        self.line_words = {*self.by_keyword, *self.context_lines, *EXCEPTION_WORDS, *INCIDENT_WORDS}
         self.framer = LineFramer(max_line)
         self.hits: dict[str, Hits] = {}
         self.above: dict[str, dict[str, str]] = {}  # an entry's `above` groups, from the latest such line
@@ -161,6 +164,11 @@ class Triage:
     def _match_line(
         self, chunk: bytes, start: int, end: int, number: int, found: list[tuple[int, str]]
     ) -> None:
+        if not any(
+            w in self.line_words for _, w in found
+        ):  # only context words: nothing reads this line's text
+            self.seen_requirements.update(w for _, w in found)
+            return
         line = chunk[start:end].decode("utf-8", "replace")
         if any(w in self.exception_words for _, w in found):
             self._exception(chunk, line, start, end, number)
