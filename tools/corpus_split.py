@@ -46,6 +46,9 @@ MOVED = {
     "all-hands-ai/openhands": "openhands/openhands",
     "openinterpreter/open-interpreter": "openinterpreter/openinterpreter",
     "janhq/cortex.cpp": "menloresearch/cortex.cpp",
+    # and the fresh-93 maker (every corpus case from these uses the name on the right, so none changes side)
+    "volcengine/verl": "verl-project/verl",
+    "hiyouga/llama-factory": "hiyouga/llamafactory",
 }  # one thread, two URLs (keys lower-case: URLs are matched case-blind)
 MANIFEST = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "doctor-corpus" / "manifest.toml"
 
