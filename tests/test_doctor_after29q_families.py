@@ -42,6 +42,27 @@ CASES = [
         "ggml_vulkan: Device memory allocation of size 1073741824 failed.\n"
         "ggml_vulkan: vk::Device::allocateMemory: ErrorOutOfDeviceMemory\n",
     ),
+    # max-model-len-above-positions, as a hint (fresh-91's public-vllm-qwen3-hf-overrides-rope-scaling-hyphen-index-oob,
+    # vllm#31709): vLLM's own warning when VLLM_ALLOW_LONG_MAX_MODEL_LEN lets the length through (config/model.py,
+    # 0.32), then eager torch's gather assert (aten Indexing.cu) as a request passes the positions
+    (
+        "max-model-len-above-positions",
+        "WARNING 01-05 09:12:44 [model.py:2660] User-specified max_model_len (131072) is greater than the derived "
+        "max_model_len (max_position_embeddings=32768.0 or model_max_length=None in model's config.json). "
+        "VLLM_ALLOW_LONG_MAX_MODEL_LEN must be used with extreme caution. If the model uses relative position "
+        "encoding (RoPE), positions exceeding derived_max_model_len lead to nan.\n"
+        "../aten/src/ATen/native/cuda/Indexing.cu:1422: indexSelectLargeIndex: block: [310,0,0], thread: [64,0,0] "
+        "Assertion `srcIndex < srcSelectDimSize` failed.\n",
+    ),
+    # ... a compose file's environment and the compiled kernel's bounds check
+    (
+        "max-model-len-above-positions",
+        "    environment:\n"
+        '      VLLM_ALLOW_LONG_MAX_MODEL_LEN: "1"\n'
+        "    command: --model meta-llama/Llama-3.1-8B-Instruct --max-model-len 262144\n"
+        "/root/.cache/vllm/torch_compile_cache/ab12/rank_0_0/inductor_cache/x7/cx7q.py:61: unknown: block: [0,0,0], "
+        "thread: [32,0,0] Assertion `index out of bounds: 0 <= tmp12 < 131072` failed.\n",
+    ),
 ]
 
 NEAR_MISSES = [
@@ -52,6 +73,19 @@ NEAR_MISSES = [
         "ggml_backend_cuda_buffer_type_alloc_buffer: allocating 38912.00 MiB on device 0: cudaMalloc failed: "
         "out of memory\n"
         "llama_model_load: error loading model: unable to allocate CUDA0 buffer\n",
+    ),
+    # a gather past the vocabulary with no length override stays the vocabulary's (asserted below)
+    (
+        "max-model-len-above-positions",
+        "/tmp/torchinductor_root/q5/cq5i.py:97: unknown: block: [4,0,0], thread: [0,0,0] "
+        "Assertion `index out of bounds: 0 <= tmp4 < 32000` failed.\n",
+    ),
+    # the override named but off
+    (
+        "max-model-len-above-positions",
+        "VLLM_ALLOW_LONG_MAX_MODEL_LEN=0 vllm serve Qwen/Qwen3-8B --max-model-len 32768\n"
+        "../aten/src/ATen/native/cuda/Indexing.cu:1422: indexSelectLargeIndex: block: [3,0,0], thread: [0,0,0] "
+        "Assertion `srcIndex < srcSelectDimSize` failed.\n",
     ),
 ]
 
@@ -81,3 +115,17 @@ def test_projector_warmup_retried_and_served_is_recovered():
     assert all(d.confidence < 0.70 or not d.fatal for d in result.diagnoses), [
         (d.id, d.confidence) for d in result.diagnoses
     ]
+
+
+def test_gather_without_a_length_override_stays_the_vocabulary():
+    for _, log in NEAR_MISSES[1:3]:
+        result = run(log)
+        assert top_cause(result).id == "cuda-index-out-of-vocab"
+        assert "max-model-len-above-positions" not in [d.id for d in result.diagnoses]
+
+
+def test_position_overflow_is_only_a_hint():
+    result = run(CASES[3][1])
+    top = top_cause(result)
+    assert top.id == "max-model-len-above-positions" and top.confidence < 0.70
+    assert "cuda-index-out-of-vocab" not in [d.id for d in result.diagnoses]
