@@ -54,7 +54,20 @@ CASES = [
         "../aten/src/ATen/native/cuda/Indexing.cu:1422: indexSelectLargeIndex: block: [310,0,0], thread: [64,0,0] "
         "Assertion `srcIndex < srcSelectDimSize` failed.\n",
     ),
-    # ... a compose file's environment and the compiled kernel's bounds check
+    # eplb-config-inconsistent (fresh-91's public-vllm-redundant-experts-without-enable-eplb): config/parallel.py's
+    # older refusal as a plain ValueError (the count glued on), outside pydantic's wrapper
+    ("eplb-config-inconsistent", "ValueError: num_redundant_experts should be used with EPLB.8.\n"),
+    # ... (fresh-91's public-vllm-enable-eplb-model-not-moe-interface): the worker's traceback through eplb_step on a
+    # model without the MixtureOfExperts interface (gpu_model_runner.py; older runners assert on self.model)
+    (
+        "eplb-config-inconsistent",
+        '(Worker_TP1_EP1 pid=412) ERROR 04-23 21:17:35 [multiproc_executor.py:949]   File "/usr/lib/python3.12/'
+        'site-packages/vllm/v1/worker/gpu_model_runner.py", line 3093, in eplb_step\n'
+        "(Worker_TP1_EP1 pid=412) ERROR 04-23 21:17:35 [multiproc_executor.py:949]     "
+        "assert is_mixture_of_experts(self.model)\n"
+        "(Worker_TP1_EP1 pid=412) ERROR 04-23 21:17:35 [multiproc_executor.py:949] AssertionError\n",
+    ),
+    # max-model-len-above-positions ... a compose file's environment and the compiled kernel's bounds check
     (
         "max-model-len-above-positions",
         "    environment:\n"
@@ -86,6 +99,11 @@ NEAR_MISSES = [
         "VLLM_ALLOW_LONG_MAX_MODEL_LEN=0 vllm serve Qwen/Qwen3-8B --max-model-len 32768\n"
         "../aten/src/ATen/native/cuda/Indexing.cu:1422: indexSelectLargeIndex: block: [3,0,0], thread: [0,0,0] "
         "Assertion `srcIndex < srcSelectDimSize` failed.\n",
+    ),
+    # a log line that names is_mixture_of_experts without the assertion failing is no EPLB refusal
+    (
+        "eplb-config-inconsistent",
+        "INFO 05-27 18:50:02 [eplb_state.py:210] model is_mixture_of_experts: True\n",
     ),
 ]
 
