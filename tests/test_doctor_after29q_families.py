@@ -91,6 +91,22 @@ CASES = [
         "torch-jit-extension-missing",
         "OSError: /tmp/torch_extensions/cpu_adam/cpu_adam.so: cannot open shared object file: No such file or directory\n",
     ),
+    # reasoning-parser-tokens-missing, as a hint (fresh-91's public-vllm-gemma4-reasoning-parser-on-gemma3-model): the
+    # parser's RuntimeError (reasoning/basic_parsers.py) wrapped after the parser's kind, its reason on the next line
+    (
+        "reasoning-parser-tokens-missing",
+        "(APIServer pid=88) RuntimeError: DeepSeekR1ReasoningParser reasoning parser\n"
+        "(APIServer pid=88) could not locate think start/end\n",
+    ),
+    # chat-template-filter-fails-on-request (fresh-92's public-llama-qwen35-tool-call-arguments-items-filter-string):
+    # llama.cpp's Jinja runtime (common/jinja runtime.cpp) on a tool schema's nullable type list, in an HTTP 500 body
+    (
+        "chat-template-filter-fails-on-request",
+        "srv  log_server_r: request: POST /v1/chat/completions 127.0.0.1 500\n"
+        "openai.InternalServerError: Error code: 500 - {'error': {'code': 500, 'message': \"While executing "
+        "FilterExpression at line 41, column 60 in source: ... Error: Unknown (built-in) filter 'upper' for type "
+        "Array\", 'type': 'server_error'}}\n",
+    ),
     # max-model-len-above-positions ... a compose file's environment and the compiled kernel's bounds check
     (
         "max-model-len-above-positions",
@@ -139,6 +155,19 @@ NEAR_MISSES = [
         "torch-jit-extension-missing",
         "ImportError: libcudart.so.12: cannot open shared object file: No such file or directory\n",
     ),
+    # a parser named in an INFO line is no failure
+    (
+        "reasoning-parser-tokens-missing",
+        "INFO 06-05 17:22:20 [serving.py:120] Using Gemma4ReasoningParser reasoning parser\n",
+    ),
+    # the same engine words while llama-server checks the template at start: the template is invalid (asserted below)
+    (
+        "chat-template-filter-fails-on-request",
+        "srv          init: init: chat template parsing error: Unable to generate parser for this template. Automatic "
+        "parser generation failed:\n"
+        "Error: Unknown (built-in) filter 'tojson' for type Undefined (hint: 'tools')\n"
+        "main: exiting due to model loading error\n",
+    ),
 ]
 
 test_names_the_cause, test_near_miss_not_confident = family_tests(CASES, NEAR_MISSES)
@@ -181,3 +210,9 @@ def test_position_overflow_is_only_a_hint():
     top = top_cause(result)
     assert top.id == "max-model-len-above-positions" and top.confidence < 0.70
     assert "cuda-index-out-of-vocab" not in [d.id for d in result.diagnoses]
+
+
+def test_filter_failure_at_start_is_not_a_request_shape():
+    result = run(NEAR_MISSES[-1][1])
+    named = [d.id for d in result.diagnoses if d.confidence >= 0.70]
+    assert "chat-template-filter-fails-on-request" not in named
