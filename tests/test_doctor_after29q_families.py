@@ -107,6 +107,22 @@ CASES = [
         "FilterExpression at line 41, column 60 in source: ... Error: Unknown (built-in) filter 'upper' for type "
         "Array\", 'type': 'server_error'}}\n",
     ),
+    # llamacpp-tensor-mismatch (fresh-92's public-llama-xllamacpp-qwen3-reranker-rank-pooling-no-cls-out): llama-server's
+    # own abort in build_pooling (src/llama-graph.cpp) on a reranker GGUF without its classifier head
+    (
+        "llamacpp-tensor-mismatch",
+        "srv  update_slots: all slots are idle\n"
+        "/app/llama.cpp/src/llama-graph.cpp:1686: RANK pooling requires either cls+cls_b or cls_out+cls_out_b\n"
+        "/app/build/bin/libggml-base.so(ggml_abort+0x15e) [0x7f3a2b1c2d6e]\n",
+    ),
+    # llamacpp-router-slot-actions-unsupported (fresh-92's public-llama-router-mode-slot-save-restore-invalid-action):
+    # server.cpp's 400 error body as a client sees it, the router started with --models-dir on another line
+    (
+        "llamacpp-router-slot-actions-unsupported",
+        "$ llama-server --models-dir /srv/gguf --slot-save-path /srv/slots --port 8080\n"
+        "$ curl -s -X POST 'http://127.0.0.1:8080/slots/0?action=save' -d '{\"filename\": \"s0.bin\"}'\n"
+        '{"error":{"code":400,"message":"Invalid action","type":"invalid_request_error"}}\n',
+    ),
     # max-model-len-above-positions ... a compose file's environment and the compiled kernel's bounds check
     (
         "max-model-len-above-positions",
@@ -167,6 +183,13 @@ NEAR_MISSES = [
         "parser generation failed:\n"
         "Error: Unknown (built-in) filter 'tojson' for type Undefined (hint: 'tools')\n"
         "main: exiting due to model loading error\n",
+    ),
+    # a single llama-server (-m) refusing a misspelt action is the client's, not the router's
+    (
+        "llamacpp-router-slot-actions-unsupported",
+        "$ llama-server -m model.gguf --slot-save-path /srv/slots\n"
+        "$ curl -s -X POST 'http://127.0.0.1:8080/slots/0?action=store'\n"
+        '{"error":{"code":400,"message":"Invalid action","type":"invalid_request_error"}}\n',
     ),
 ]
 
