@@ -123,6 +123,15 @@ CASES = [
         "$ curl -s -X POST 'http://127.0.0.1:8080/slots/0?action=save' -d '{\"filename\": \"s0.bin\"}'\n"
         '{"error":{"code":400,"message":"Invalid action","type":"invalid_request_error"}}\n',
     ),
+    # llamacpp-feature-defect (fresh-92's public-llama-mtp-draft-flash-attn-mma-f16-abort-jetson): gdb's form of a
+    # backtrace through another CUDA flash-attention launcher (ggml-cuda/fattn-vec), the abort's own line not shown
+    (
+        "llamacpp-feature-defect",
+        "#2  0x00007f1c29e01b2a in ggml_abort () from /opt/llama/lib/libggml-base.so\n"
+        "#3  0x00007f1c2a3b4c5d in ggml_cuda_flash_attn_ext_vec(ggml_backend_cuda_context&, ggml_tensor*) () from "
+        "/opt/llama/lib/libggml-cuda.so\n"
+        "#4  0x00007f1c2a3a0011 in ggml_backend_cuda_graph_compute(ggml_backend*, ggml_cgraph*) ()\n",
+    ),
     # max-model-len-above-positions ... a compose file's environment and the compiled kernel's bounds check
     (
         "max-model-len-above-positions",
@@ -190,6 +199,12 @@ NEAR_MISSES = [
         "$ llama-server -m model.gguf --slot-save-path /srv/slots\n"
         "$ curl -s -X POST 'http://127.0.0.1:8080/slots/0?action=store'\n"
         '{"error":{"code":400,"message":"Invalid action","type":"invalid_request_error"}}\n',
+    ),
+    # a frame through another CUDA kernel is not flash attention's
+    (
+        "llamacpp-feature-defect",
+        "#2  0x00007f1c29e01b2a in ggml_abort () from /opt/llama/lib/libggml-base.so\n"
+        "#3  0x00007f1c2a3b4c5d in ggml_cuda_mul_mat(ggml_backend_cuda_context&, ggml_tensor const*) ()\n",
     ),
 ]
 
