@@ -35,7 +35,12 @@ DIAGNOSES = [e for e in ENTRIES if e["role"] in ("cause", "symptom")]
 @pytest.mark.parametrize("entry", DIAGNOSES, ids=[e["id"] for e in DIAGNOSES])
 def test_each_excerpt_is_diagnosed_as_its_entry(entry):
     context = entry.get("context", "") + "\n" if entry.get("context") else ""
-    placed = bool(entry.get("raised_where"))  # its context is the traceback frame above the exception line
+    # a `raised_where` entry's context is the traceback frame above the exception line; an `above` entry without
+    # `requires` counts only after its above line, so its context goes above too (after29q: llamacpp-mmproj-gpu-oom)
+    placed = bool(
+        entry.get("raised_where")
+        or (entry.get("above") and entry.get("context") and not entry.get("requires"))
+    )
     log = context + entry["excerpt"] + "\n" if placed else entry["excerpt"] + "\n" + context
     result = triage_stream(io.StringIO(log), "excerpt")
     assert result.diagnoses, f"{entry['id']}: nothing matched"
