@@ -163,3 +163,23 @@ def draw_per_engine(
         else:
             kept.append((engine, condition, value))
     return kept, redrawn
+
+
+def draw_distinct_conditions(seed: int, conditions: dict, n: int = 14):
+    """A one-engine made-here batch's draw, random.Random(seed): n times condition = choice(conditions), value = choice
+    of its values; a condition drawn before is drawn anew and listed with its reason. Returns (kept (condition, value)
+    pairs, redrawn (condition, value, reason) triples). Refuses at once a draw that could never finish (fewer
+    conditions than n)."""
+    if len(conditions) < n:
+        raise ValueError(f"{n} draws of distinct conditions need {n} conditions; there are {len(conditions)}")
+    r = random.Random(seed)
+    kept: list[tuple[str, str]] = []
+    redrawn: list[tuple[str, str, str]] = []
+    while len(kept) < n:
+        condition = r.choice(list(conditions))
+        value = r.choice(conditions[condition])
+        if any(condition == c for c, _ in kept):
+            redrawn.append((condition, value, "condition drawn before"))
+        else:
+            kept.append((condition, value))
+    return kept, redrawn

@@ -35,7 +35,6 @@ Usage (from the repository root; ports 19100-19101 of this batch's range 19100-1
 from __future__ import annotations
 
 import os
-import random
 import shutil
 import subprocess
 import sys
@@ -45,6 +44,7 @@ from pathlib import Path
 
 import httpx
 from corpus_tools import (  # tools/ is on sys.path: the makers run as scripts
+    draw_distinct_conditions,
     maker_main,
     stop_group,
     use_ports,
@@ -143,17 +143,7 @@ CONDITIONS = {
 
 def draws() -> tuple[list[tuple[str, str]], list[tuple[str, str, str]]]:
     """The 14 kept draws (condition, value), and every draw made anew with its reason."""
-    r = random.Random(2064)
-    kept: list[tuple[str, str]] = []
-    redrawn: list[tuple[str, str, str]] = []
-    while len(kept) < 14:
-        condition = r.choice(list(CONDITIONS))
-        value = r.choice(CONDITIONS[condition])
-        if any(condition == c for c, _ in kept):
-            redrawn.append((condition, value, "condition drawn before"))
-        else:
-            kept.append((condition, value))
-    return kept, redrawn
+    return draw_distinct_conditions(2064, CONDITIONS, 14)
 
 
 def client(port: int, method: str, path: str, body: dict | None) -> str:

@@ -49,7 +49,6 @@ from __future__ import annotations
 
 import json
 import os
-import random
 import shlex
 import shutil
 import signal
@@ -60,6 +59,7 @@ from pathlib import Path
 
 import httpx
 from corpus_tools import (  # tools/ is on sys.path: the makers run as scripts
+    draw_distinct_conditions,
     maker_main,
     stop_group,
     use_ports,
@@ -169,17 +169,7 @@ CONDITIONS = {
 
 def draws() -> tuple[list[tuple[str, str]], list[tuple[str, str, str]]]:
     """The 14 kept draws (condition, value), and every draw made anew with its reason."""
-    r = random.Random(2068)
-    kept: list[tuple[str, str]] = []
-    redrawn: list[tuple[str, str, str]] = []
-    while len(kept) < 14:
-        condition = r.choice(list(CONDITIONS))
-        value = r.choice(CONDITIONS[condition])
-        if any(condition == c for c, _ in kept):
-            redrawn.append((condition, value, "condition drawn before"))
-        else:
-            kept.append((condition, value))
-    return kept, redrawn
+    return draw_distinct_conditions(2068, CONDITIONS, 14)
 
 
 TRAIN_SP = """

@@ -36,14 +36,17 @@ from __future__ import annotations
 
 import json
 import os
-import random
 import subprocess
 import tempfile
 import time
 from pathlib import Path
 
 import httpx
-from corpus_tools import load, stop_group  # tools/ is on sys.path: the makers run as scripts
+from corpus_tools import (
+    draw_distinct_conditions,
+    load,
+    stop_group,
+)  # tools/ is on sys.path: the makers run as scripts
 
 PORT = 19700
 TINY = os.environ.get("DOCTOR_CORPUS_TINY", "/tmp/fresh77/tiny")
@@ -327,18 +330,7 @@ NAMES = {  # kept draw (condition, value) -> case id: filled in after --draws pr
 
 def draws() -> tuple[list[tuple[str, str]], list[tuple[str, str, str]]]:
     """The 14 kept draws (condition, value), and every draw made anew with its reason."""
-    assert len(CONDITIONS) >= 14, "14 draws of distinct conditions need at least 14 conditions"
-    r = random.Random(2077)
-    kept: list[tuple[str, str]] = []
-    redrawn: list[tuple[str, str, str]] = []
-    while len(kept) < 14:
-        condition = r.choice(list(CONDITIONS))
-        value = r.choice(CONDITIONS[condition])
-        if any(condition == c for c, _ in kept):
-            redrawn.append((condition, value, "condition drawn before"))
-        else:
-            kept.append((condition, value))
-    return kept, redrawn
+    return draw_distinct_conditions(2077, CONDITIONS, 14)
 
 
 def _short(obj):

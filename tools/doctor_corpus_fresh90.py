@@ -33,12 +33,15 @@ from __future__ import annotations
 
 import json
 import os
-import random
 import shutil
 import subprocess
 from pathlib import Path
 
-from corpus_tools import maker_main, use_ports  # tools/ is on sys.path: the makers run as scripts
+from corpus_tools import (
+    draw_distinct_conditions,
+    maker_main,
+    use_ports,
+)  # tools/ is on sys.path: the makers run as scripts
 
 use_ports(20500)  # before fresh-68's module is loaded (its own use_ports only sets what is not set)
 
@@ -182,17 +185,7 @@ CONDITIONS = {
 
 def draws() -> tuple[list[tuple[str, str]], list[tuple[str, str, str]]]:
     """The 14 kept draws (condition, value), and every draw made anew with its reason."""
-    r = random.Random(2090)
-    kept: list[tuple[str, str]] = []
-    redrawn: list[tuple[str, str, str]] = []
-    while len(kept) < 14:
-        condition = r.choice(list(CONDITIONS))
-        value = r.choice(CONDITIONS[condition])
-        if any(condition == c for c, _ in kept):
-            redrawn.append((condition, value, "condition drawn before"))
-        else:
-            kept.append((condition, value))
-    return kept, redrawn
+    return draw_distinct_conditions(2090, CONDITIONS, 14)
 
 
 TMP = Path("/tmp/fresh90-run")
