@@ -58,7 +58,36 @@ CASES += [
     ),
 ]
 
+# middleware-import-failed (fresh-95's --middleware json.Middleware): the other refusals of vLLM 0.32's
+# entrypoints/serve/middleware/register.py loop, as its traceback shows them
+MIDDLEWARE_FRAME = (
+    '  File "/opt/vllm/lib/python3.12/site-packages/vllm/entrypoints/serve/middleware/register.py", line 66, '
+    "in init_entrypoints_middleware\n"
+)
+CASES += [
+    (
+        "middleware-import-failed",
+        MIDDLEWARE_FRAME
+        + "    imported = getattr(importlib.import_module(module_path), object_name)\n"
+        + "ModuleNotFoundError: No module named 'myorg_auth'\n",
+    ),
+    (
+        "middleware-import-failed",
+        MIDDLEWARE_FRAME + "    module_path, object_name = middleware.rsplit('.', 1)\n"
+        "ValueError: not enough values to unpack (expected 2, got 1)\n",
+    ),
+    (
+        "middleware-import-failed",
+        "ValueError: Invalid middleware myorg.auth.TOKEN. Must be a function or a class.\n",
+    ),
+]
+
 NEAR_MISSES = [
+    # the same AttributeError with no middleware frame is another program's import
+    (
+        "middleware-import-failed",
+        "  File \"/app/run.py\", line 3, in <module>\nAttributeError: module 'json' has no attribute 'Middleware'\n",
+    ),
     # an Invalid JSON body refused by a server (a request, not a flag) is not a flag's JSON
     (
         "cli-invalid-json",
