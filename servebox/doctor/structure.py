@@ -81,16 +81,19 @@ def frame_below(chunk: bytes, end: int, component: str) -> str:
     """The innermost frame of a traceback printed BELOW its exception line (vLLM 0.6's multiprocessing engine logs
     `RecursionError('maximum recursion depth exceeded')` and only then the traceback): the last frame of the same
     process before the traceback's indented run ends; "" when the next line is not the traceback's head."""
-    lines = chunk[end + 1 : end + 1 + BELOW_BYTES].decode("utf-8", "replace").split("\n")[:FRAMES_BELOW]
-    heads = [split_prefix(line) for line in lines]
+    nxt = chunk.find(b"\n", end + 1, end + 1 + BELOW_BYTES)
+    first = chunk[end + 1 : nxt if nxt >= 0 else end + 1 + BELOW_BYTES]
     if (
-        not heads
-        or heads[0].component != component
-        or not heads[0].payload.startswith("Traceback (most recent")
-    ):
+        b"Traceback (most recent" not in first
+    ):  # most exception lines: nothing below to read (no split, no decode)
+        return ""
+    lines = chunk[end + 1 : end + 1 + BELOW_BYTES].decode("utf-8", "replace").split("\n")[:FRAMES_BELOW]
+    head = split_prefix(lines[0])
+    if head.component != component or not head.payload.startswith("Traceback (most recent"):
         return ""
     innermost = ""
-    for head in heads[1:]:
+    for line in lines[1:]:
+        head = split_prefix(line)
         if head.component != component or not head.payload[:1].isspace():
             break
         if m := FRAME.match(head.payload):
