@@ -71,12 +71,18 @@ def _norm(name: str) -> str:
 
 
 @lru_cache(maxsize=1)
+def _table() -> dict:
+    """engine_features.toml, parsed once for the readers below."""
+    return tomllib.loads(resources.files("servebox.doctor").joinpath("engine_features.toml").read_text())
+
+
+@lru_cache(maxsize=1)
 def features() -> tuple[
     tuple[Feature, ...], frozenset[str], re.Pattern[str], re.Pattern[str], tuple[str, ...]
 ]:
     """Feature rows, longest prefix first; the internal exception kinds; the shape wording of a RuntimeError;
     the wording of a refusal; vLLM's thin wrappers over kernels (skipped when reading the calling frame)."""
-    data = tomllib.loads(resources.files("servebox.doctor").joinpath("engine_features.toml").read_text())
+    data = _table()
     rows = [Feature(r["prefix"], r["feature"], r["off"], frozenset(r.get("skip", ()))) for r in data["row"]]
     rows.sort(key=lambda r: -len(r.prefix.split("{", 1)[0]))
     internal = data["internal"]
@@ -146,7 +152,7 @@ def _feature(exc: RaisedException, path: str, frame: str) -> Diagnosis | None:
 @lru_cache(maxsize=1)
 def core() -> dict:
     """engine_features.toml [core]: an invariant failing in vLLM's code under no feature's row."""
-    data = tomllib.loads(resources.files("servebox.doctor").joinpath("engine_features.toml").read_text())
+    data = _table()
     return {**data["core"], "unless": re.compile(data["core"]["unless_message"])}
 
 
@@ -165,7 +171,7 @@ def _core(exc: RaisedException, short: str, path: str, where: str, exception: st
 @lru_cache(maxsize=1)
 def refused_types() -> frozenset[str]:
     """The kinds of exception a feature's code raises to refuse a setup (engine_features.toml [refused])."""
-    data = tomllib.loads(resources.files("servebox.doctor").joinpath("engine_features.toml").read_text())
+    data = _table()
     return frozenset(data["refused"]["exception_types"])
 
 

@@ -83,9 +83,8 @@ def frame_below(chunk: bytes, end: int, component: str) -> str:
     process before the traceback's indented run ends; "" when the next line is not the traceback's head."""
     nxt = chunk.find(b"\n", end + 1, end + 1 + BELOW_BYTES)
     first = chunk[end + 1 : nxt if nxt >= 0 else end + 1 + BELOW_BYTES]
-    if (
-        b"Traceback (most recent" not in first
-    ):  # most exception lines: nothing below to read (no split, no decode)
+    # most exception lines have no traceback below them: return before any decode or split
+    if b"Traceback (most recent" not in first:
         return ""
     lines = chunk[end + 1 : end + 1 + BELOW_BYTES].decode("utf-8", "replace").split("\n")[:FRAMES_BELOW]
     head = split_prefix(lines[0])

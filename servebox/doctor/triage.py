@@ -164,9 +164,8 @@ class Triage:
     def _match_line(
         self, chunk: bytes, start: int, end: int, number: int, found: list[tuple[int, str]]
     ) -> None:
-        if not any(
-            w in self.line_words for _, w in found
-        ):  # only context words: nothing reads this line's text
+        # only context words on this line: nothing reads its text, they are only recorded as seen
+        if not any(w in self.line_words for _, w in found):
             self.seen_requirements.update(w for _, w in found)
             return
         line = chunk[start:end].decode("utf-8", "replace")
@@ -312,9 +311,8 @@ class Triage:
         seen = self.raised.get(key)
         if seen is not None and (handled or not seen.handled):
             seen.occurrences += 1
-            if (
-                not seen.raised_in
-            ):  # logged first as a repr, then at its traceback's end: that frame is its own
+            # logged first as a repr, then at its traceback's end: that frame is its own
+            if not seen.raised_in:
                 seen.raised_in, seen.engine_frames = frame()
             return
         if seen is None and len(self.raised) >= EXCEPTIONS_KEPT:
