@@ -24,7 +24,16 @@ Usage (repository root): .venv/bin/python tools/doctor_corpus_fresh101.py [--dra
 
 from __future__ import annotations
 
+import os
+import random
+import shutil
+import signal
+import subprocess
 import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 from corpus_tools import draw_distinct_conditions, maker_main, use_ports  # tools/ is on sys.path
@@ -408,8 +417,145 @@ def main() -> None:
     maker_main(draws, lambda h, tiny, _timeout: makers(h), str(TINY_DIR))
 
 
+# Each drawn class's concrete value: written after `--draws` printed the draw (commit 107ce82), before any case ran.
+CONCRETE = {
+    "fresh101-llama-api-prefix-llama": ["--api-prefix", "/llama"],
+    "fresh101-llama-dry-sequence-breaker-colon": ["--dry-sequence-breaker", ":"],
+    "fresh101-llama-threads-http-not-a-number": ["--threads-http", "many"],
+    # llama.cpp's own check naming it with other flags: common.cpp postprocess_cpu_params() warns when the batch
+    # CPU mask has fewer bits set than --threads-batch
+    "fresh101-llama-cpu-strict-batch-mask-too-narrow": [
+        "--cpu-strict-batch",
+        "1",
+        "--cpu-range-batch",
+        "0-0",
+        "--threads-batch",
+        "4",
+    ],
+    "fresh101-llama-cache-ram-with-unit": ["--cache-ram", "8GiB"],
+    "fresh101-llama-mmproj-auto": ["--mmproj-auto"],
+    "fresh101-llama-chat-template-unclosed-jinja": [
+        "--chat-template",
+        "{% for m in messages %}<|{{ m['role'] }}|>{{ m['content'] }",
+    ],
+    "fresh101-llama-spec-ngram-size-n-removed": ["--spec-ngram-size-n", "four"],
+    "fresh101-llama-spec-ngram-simple-min-hits-zero": ["--spec-ngram-simple-min-hits", "0"],
+    "fresh101-llama-spec-ngram-mod-n-min-not-a-number": ["--spec-ngram-mod-n-min", "eight"],
+}
+HTML = (
+    "<!DOCTYPE html>\n<html><head><title>Sign in - Hugging Face</title></head>\n<body>\n"
+    '<form action="/login" method="POST"><input name="username"><input name="password" type="password">'
+    "</form>\n</body></html>\n"
+)
+
+
+def healthy(port: int, prefix: str = "") -> bool:
+    for path in {f"{prefix}/health", "/health"}:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=2) as r:
+                if r.status == 200:
+                    return True
+        except (urllib.error.URLError, OSError):
+            pass
+    return False
+
+
+def completion(port: int, prefix: str = "") -> str:
+    body = b'{"prompt": "Hello, my name is", "n_predict": 8}'
+    req = urllib.request.Request(
+        f"http://127.0.0.1:{port}{prefix}/completion",
+        data=body,
+        headers={"Content-Type": "application/json"},
+        method="POST",
+    )
+    try:
+        with urllib.request.urlopen(req, timeout=120) as r:
+            return f"HTTP/1.1 {r.status} {r.reason}\n" + r.read()[:400].decode("utf-8", "replace")
+    except urllib.error.HTTPError as e:
+        return f"HTTP/1.1 {e.code} {e.reason}\n" + e.read()[:400].decode("utf-8", "replace")
+    except (urllib.error.URLError, OSError) as e:
+        return f"{type(e).__name__}: {e}"
+
+
+def serve(model: Path, flags: list[str], prefix: str = "") -> str:
+    """llama-server -m MODEL with FLAGS: until /health answers or it exits (120 s), one completion, SIGTERM (SIGKILL
+    after 20 s). The server's whole output, then `# client:` and the request's status line and body's first 400 B."""
+    argv = [LLAMA, "-m", str(model), "--port", str(PORT), "-c", "512", *flags]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LLAMA_")}
+    with tempfile.TemporaryFile() as log:
+        proc = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True)
+        deadline = time.monotonic() + 120
+        up = False
+        while proc.poll() is None and time.monotonic() < deadline:
+            if healthy(PORT, prefix):
+                up = True
+                break
+            time.sleep(0.5)
+        client = completion(PORT, prefix) if up else None
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGTERM)
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+        log.seek(0)
+        text = log.read().decode("utf-8", "replace")
+    if client is None:
+        client = f"(no request: the server {'exited with ' + str(proc.returncode) if not up else 'never answered'})"
+    return f"$ {' '.join(argv)}\n{text.rstrip()}\n# client: {client}\n"
+
+
 def makers(h) -> dict:
-    return {}
+    """One maker per kept draw, in draw order."""
+    cases = {
+        case_id: (lambda flags=flags: serve(TINY_GGUF, flags, "/llama" if "--api-prefix" in flags else ""))
+        for case_id, flags in CONCRETE.items()
+    }
+
+    def case_dir(name: str) -> Path:
+        d = WORK / "run" / name
+        shutil.rmtree(d, ignore_errors=True)
+        d.mkdir(parents=True)
+        return d
+
+    def html_as_gguf() -> str:
+        d = case_dir("html")
+        (d / "model.gguf").write_text(HTML)
+        return serve(d / "model.gguf", [])
+
+    def embedding_length_string() -> str:
+        import gguf
+        from gguf.scripts.gguf_new_metadata import MetadataDetails, copy_with_new_metadata
+
+        d = case_dir("retyped")
+        reader = gguf.GGUFReader(str(TINY_GGUF), "r")
+        writer = gguf.GGUFWriter(str(d / "model.gguf"), arch="llama", endianess=reader.endianess)
+        key = "llama.embedding_length"
+        value = str(reader.fields[key].contents())
+        new = {key: MetadataDetails(gguf.GGUFValueType.STRING, value)}
+        copy_with_new_metadata(reader, writer, new, [key])
+        return serve(d / "model.gguf", [])
+
+    def truncated() -> str:
+        d = case_dir("truncated")
+        data = TINY_GGUF.read_bytes()
+        offset = random.Random(2101).randrange(1, len(data))
+        (d / "model.gguf").write_bytes(data[:offset])
+        return f"# truncated at byte {offset} of {len(data)}\n" + serve(d / "model.gguf", [])
+
+    def vocab_only() -> str:
+        return serve(LLAMA_SRC / "models" / "ggml-vocab-llama-bpe.gguf", [])
+
+    cases.update(
+        {
+            "fresh101-llama-gguf-html-page-renamed": html_as_gguf,
+            "fresh101-llama-gguf-embedding-length-retyped-string": embedding_length_string,
+            "fresh101-llama-gguf-truncated-random-offset": truncated,
+            "fresh101-llama-gguf-vocab-only": vocab_only,
+        }
+    )
+    return cases
 
 
 if __name__ == "__main__":
