@@ -77,6 +77,8 @@ CASES = [
     ("driver-too-old", NCCL + "misc/cudawrap.cc:190 NCCL WARN CUDA Driver version found is 11040. Minimum requirement is 12020\n"),
     # torch c10d ProcessGroupNCCL.cpp broadcastUniqueNCCLID
     ("nccl-unique-id-not-received", "torch.distributed.DistBackendError: [1] is setting up NCCL communicator and retrieving ncclUniqueId from [0] via c10d key-value store by key '0', but store->get('0') got error: Socket Timeout\n"),
+    # torch aten/src/ATen/cuda/CUDAContext.cpp getDeviceProperties, relayed by torch.cuda's lazy init (a hint, 0.6)
+    ("cuda-invalid-device-ordinal", 'torch.cuda.DeferredCudaCallError: CUDA call failed lazily at initialization with error: device >= 0 && device < num_gpus INTERNAL ASSERT FAILED at "/pytorch/aten/src/ATen/cuda/CUDAContext.cpp":50, please report a bug to PyTorch. device=1, num_gpus=1\n'),
     # NVML (pynvml NVMLError_<Name>: <text>; nvidia-smi)
     ("xid-gpu-fell-off-bus", "pynvml.NVMLError_GpuIsLost: GPU is lost\n"),
     ("xid-gpu-fell-off-bus", "Unable to determine the device handle for GPU0000:01:00.0: GPU is lost.  Reboot the system to recover this GPU\n"),
