@@ -23,7 +23,9 @@ Vocabulary worked through (where each came from), and what became of it:
   (new symptom), 'NET/IB : Got completion from peer .. with status=' (new symptom), '[Proxy Service N] Failed to execute
   operation' (new symptom: it was systemd-exec-failed's), 'Call to ibv_create_cq failed with error Cannot allocate
   memory' (new), 'nvmlInit() failed: Driver/library version mismatch' (cuda-driver-mismatch), 'CUDA Driver version found
-  is N. Minimum requirement is M' (driver-too-old); torch c10d 'retrieving ncclUniqueId from [0] .. got error' (new symptom).
+  is N. Minimum requirement is M' (driver-too-old); torch c10d 'retrieving ncclUniqueId from [0] .. got error' (new symptom),
+  'NCCL communicator was aborted on rank N.' (new symptom), 'Heartbeat monitor timed out!' (nccl-watchdog-stuck), 'ProcessGroupNCCL
+  is only supported with GPUs, no GPUs found!' (no-gpu-driver-in-container), the 'Last error:' detail (its WARN's family).
   The rest (config validation, internal asserts, ncclCommGrow, GIN) are not met by a server user.
 - NVML: 29 NVML_ERROR_* (vllm/third_party/pynvml.py, as NVMLError_<Name>: <text>) and nvidia-smi's lines: GpuIsLost
   (xid-gpu-fell-off-bus), 'NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver'
@@ -75,6 +77,12 @@ CASES = [
     ("nccl-ib-resource-limit", NCCL + "misc/ibvwrap.cc:120 NCCL WARN Call to ibv_create_cq failed with error Cannot allocate memory\n"),
     ("cuda-driver-mismatch", NCCL + "misc/nvmlwrap.cc:186 NCCL WARN nvmlInit_v2() failed: Driver/library version mismatch\n"),
     ("driver-too-old", NCCL + "misc/cudawrap.cc:190 NCCL WARN CUDA Driver version found is 11040. Minimum requirement is 12020\n"),
+    # torch c10d: getNcclErrorDetailStr's 'Last error:' (ncclGetLastError without the WARN prefix), the communicator abort,
+    # the heartbeat monitor, ProcessGroupNCCL's constructor check (ProcessGroupNCCL.cpp)
+    ("nccl-cuda-oom", "torch.distributed.DistBackendError: NCCL error in: /pytorch/torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1970, unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.20.5\nncclUnhandledCudaError: Call to CUDA function failed.\nLast error:\nCuda failure 'out of memory'\n"),
+    ("nccl-communicator-aborted", "torch.distributed.DistBackendError: NCCL communicator was aborted on rank 1.\n"),
+    ("nccl-watchdog-stuck", "[rank1]:[E1204 10:00:00.000000000 ProcessGroupNCCL.cpp:1367] [PG ID 0 PG GUID 0(default_pg) Rank 1] Heartbeat monitor timed out! Process will be terminated after dumping debug info. workMetaList_.size()=1\n"),
+    ("no-gpu-driver-in-container", "ValueError: ProcessGroupNCCL is only supported with GPUs, no GPUs found!\n"),
     # torch c10d ProcessGroupNCCL.cpp broadcastUniqueNCCLID
     ("nccl-unique-id-not-received", "torch.distributed.DistBackendError: [1] is setting up NCCL communicator and retrieving ncclUniqueId from [0] via c10d key-value store by key '0', but store->get('0') got error: Socket Timeout\n"),
     # torch aten/src/ATen/cuda/CUDAContext.cpp getDeviceProperties, relayed by torch.cuda's lazy init (a hint, 0.6)
@@ -97,6 +105,8 @@ NEAR_MISSES = [
     ("nvml-gpu-query-failed", "No devices were found\n"),
     ("cuda-api-misuse", "ValueError: CUDA_ERROR_INVALID_VALUES_IN_CONFIG is not a valid option\n"),
     ("nccl-proxy-failed", "systemd[1]: llama.service: Failed to execute /opt/llama/bin/llama-server: Permission denied\n"),
+    # the abort with its original reason is that reason's (the watchdog timeout), not the abort's
+    ("nccl-communicator-aborted", "RuntimeError: NCCL communicator was aborted on rank 0. Original reason for failure was: [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=2, OpType=BROADCAST, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for 1800100 milliseconds before timing out.\n"),
 ]  # fmt: skip
 
 test_names_the_cause, test_near_miss_not_confident = family_tests(CASES, NEAR_MISSES)
