@@ -30,9 +30,12 @@ Vocabulary worked through (where each came from), and what became of it:
 - NVML: 29 NVML_ERROR_* (vllm/third_party/pynvml.py, as NVMLError_<Name>: <text>) and nvidia-smi's lines: GpuIsLost
   (xid-gpu-fell-off-bus), 'NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver'
   (no-gpu-driver-in-container), Insufficient Permissions (new nvml-no-permission), Unknown/ResetRequired/
-  CorruptedInforom/IrqIssue and 'Unable to determine the device handle' (new symptom nvml-gpu-query-failed).
-- HIP: hipGetErrorString texts were already covered (benchmarks/data/vulkan_hip_errors.json); Triton's backends/amd
-  driver.c 'Triton Error [HIP]:  Code: N, Messsage: <text>' added to every '(ROCm|HIP) error:' wording.
+  CorruptedInforom/IrqIssue and 'Unable to determine the device handle' (new symptom nvml-gpu-query-failed); the nvml.h names
+  (ERROR_LIB_RM_VERSION_MISMATCH, ERROR_GPU_IS_LOST, ERROR_DRIVER_NOT_LOADED, ERROR_NO_PERMISSION) as go-nvml prints them.
+- HIP: hipGetErrorString texts were already covered (benchmarks/data/vulkan_hip_errors.json) but one (401's 'the operation
+  cannot be performed in the present state', now hip-runtime-error's); Triton's backends/amd driver.c 'Triton Error [HIP]:
+  Code: N, Messsage: <text>' added to every '(ROCm|HIP) error:' wording; torch ROCm's 'No HIP GPUs are available' (hip-no-device).
+  HSA statuses already read (hip-kernel-fault, hip-code-object-load, hsa-out-of-resources).
 """
 
 from __future__ import annotations
@@ -95,6 +98,12 @@ CASES = [
     ("nvml-no-permission", "Failed to initialize NVML: Insufficient Permissions\n"),
     ("nvml-gpu-query-failed", "Unable to determine the device handle for GPU0000:01:00.0: Unknown Error\n"),
     ("nvml-gpu-query-failed", "pynvml.NVMLError_ResetRequired: GPU requires restart\n"),
+    # nvml.h names as Go's go-nvml prints them (Kubernetes device plugin, DCGM exporter)
+    ("cuda-driver-mismatch", "E1204 10:00:00.000000       1 main.go:132] Failed to initialize NVML: ERROR_LIB_RM_VERSION_MISMATCH\n"),
+    ("xid-gpu-fell-off-bus", "E1204 10:00:00.000000       1 health.go:88] nvml.DeviceGetHandleByIndex: ERROR_GPU_IS_LOST\n"),
+    # HIP: torch's ROCm build's hipified lazy-init wording, and HIP's text of hipErrorIllegalState
+    ("hip-no-device", "RuntimeError: No HIP GPUs are available\n"),
+    ("hip-runtime-error", "RuntimeError: HIP error: the operation cannot be performed in the present state\n"),
 ]  # fmt: skip
 
 NEAR_MISSES = [
