@@ -20,7 +20,8 @@ Vocabulary worked through (where each came from), and what became of it:
   naming a cause or met first): CUDACHECK 'Cuda failure [N] '<text>'' (the text's family; new nccl-cuda-oom),
   'Mismatched NCCL version detected' (new), 'Multiple Ranks are using the same GPU/Partition' (nccl-duplicate-gpu),
   'socketProgress: Connection closed by remote peer' (distributed-peer-lost), 'NET/Socket : peer .. message truncated'
-  (new symptom), 'NET/IB : Got completion from peer .. with status=' (new symptom), '[Proxy Service N] Failed to execute
+  (new symptom), 'NET/IB : Got completion from peer .. with status=' and
+  'async fatal event' (new symptom), 'Attempted to connect incompatible devices' (new cause nccl-ib-link-type-mismatch), '[Proxy Service N] Failed to execute
   operation' (new symptom: it was systemd-exec-failed's), 'Call to ibv_create_cq failed with error Cannot allocate
   memory' (new), 'nvmlInit() failed: Driver/library version mismatch' (cuda-driver-mismatch), 'CUDA Driver version found
   is N. Minimum requirement is M' (driver-too-old); torch c10d 'retrieving ncclUniqueId from [0] .. got error' (new symptom),
@@ -76,6 +77,9 @@ CASES = [
     ("distributed-peer-lost", NCCL + "misc/socket.cc:58 NCCL WARN socketProgress: Connection closed by remote peer node2<41234>\n"),
     ("nccl-message-truncated", NCCL + "transport/net_socket.cc:560 NCCL WARN NET/Socket : peer 10.0.0.2<42123> message truncated : receiving 1048576 bytes instead of 65536.\n"),
     ("nccl-ib-completion-error", NCCL + "transport/net_ib.cc:688 NCCL WARN NET/IB: Got completion from peer 10.0.0.2<52311> with status=transport retry counter exceeded(12) opcode=SEND(0) vendor_err=129\n"),
+    ("nccl-message-truncated", NCCL + "misc/socket.cc:224 NCCL WARN Message truncated : received 1024 bytes instead of 4\n"),
+    ("nccl-ib-completion-error", NCCL + "transport/net_ib.cc:123 NCCL WARN NET/IB : mlx5_0:1 async fatal event: local catastrophic error\n"),
+    ("nccl-ib-link-type-mismatch", NCCL + "transport/net_ib.cc:1522 NCCL WARN NET/IB : Attempted to connect incompatible devices: [1]mlx5_1:1/RoCE and [0]mlx5_0:1/IB. Try selecting NICs of only one link type using NCCL_IB_HCA\n"),
     ("nccl-proxy-failed", NCCL + "proxy.cc:1905 NCCL WARN [Proxy Service 1] Failed to execute operation Connect from rank 1, retcode 3\n"),
     ("nccl-ib-resource-limit", NCCL + "misc/ibvwrap.cc:120 NCCL WARN Call to ibv_create_cq failed with error Cannot allocate memory\n"),
     ("cuda-driver-mismatch", NCCL + "misc/nvmlwrap.cc:186 NCCL WARN nvmlInit_v2() failed: Driver/library version mismatch\n"),
