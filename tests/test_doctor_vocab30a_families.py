@@ -28,6 +28,15 @@ Vocabulary worked through (where each came from), and what became of it:
   'NCCL communicator was aborted on rank N.' (new symptom), 'Heartbeat monitor timed out!' (nccl-watchdog-stuck), 'ProcessGroupNCCL
   is only supported with GPUs, no GPUs found!' (no-gpu-driver-in-container), the 'Last error:' detail (its WARN's family).
   The rest (config validation, internal asserts, ncclCommGrow, GIN) are not met by a server user.
+- torch/cuda/__init__.py (_lazy_init, _check_cubins, the NVML-backed helpers): 'No published PyTorch CUDA builds for
+  release X support this GPU' (compute-capability-unsupported), 'device N is not visible (CUDA_VISIBLE_DEVICES=..)'
+  (cuda-invalid-device-ordinal), 'cuda driver can't be loaded, is cuda enabled?' (no-gpu-driver-in-container); already read:
+  forked re-init, 'Torch not compiled with CUDA enabled', 'No CUDA GPUs are available', the sm_NN warnings. Left: 'PyTorch was
+  compiled without CUDA support' (install.toml's torch-without-cuda is another engineer's), libcudart broken build, amdsmi.
+- Checked for real on an H200 (torch 2.11.0+cu130, NCCL 2.28.9, driver 580.159.04): cuGetErrorName/String and nvmlErrorString
+  for every code (texts as above; NVML 16 reads 'GPU requires reset' there), two ranks on one GPU (Duplicate GPU detected),
+  NCCL init with the GPU full (Cuda failure 'out of memory'), a Triton kernel's fault (reported by torch, not Triton), invalid
+  ordinal, device assert, capture error, empty/absent CUDA_VISIBLE_DEVICES: each read as its family here.
 - NVML: 29 NVML_ERROR_* (vllm/third_party/pynvml.py, as NVMLError_<Name>: <text>) and nvidia-smi's lines: GpuIsLost
   (xid-gpu-fell-off-bus), 'NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver'
   (no-gpu-driver-in-container), Insufficient Permissions (new nvml-no-permission), Unknown/ResetRequired/
@@ -94,6 +103,10 @@ CASES = [
     ("nccl-unique-id-not-received", "torch.distributed.DistBackendError: [1] is setting up NCCL communicator and retrieving ncclUniqueId from [0] via c10d key-value store by key '0', but store->get('0') got error: Socket Timeout\n"),
     # torch aten/src/ATen/cuda/CUDAContext.cpp getDeviceProperties, relayed by torch.cuda's lazy init (a hint, 0.6)
     ("cuda-invalid-device-ordinal", 'torch.cuda.DeferredCudaCallError: CUDA call failed lazily at initialization with error: device >= 0 && device < num_gpus INTERNAL ASSERT FAILED at "/pytorch/aten/src/ATen/cuda/CUDAContext.cpp":50, please report a bug to PyTorch. device=1, num_gpus=1\n'),
+    # torch/cuda/__init__.py: _check_cubins' newer warning, the visibility check, the NVML-backed queries' DriverNotLoaded
+    ("compute-capability-unsupported", "UserWarning: No published PyTorch CUDA builds for release 2.3.0+cu121 support this GPU. Visit https://pytorch.org/get-started/locally/ to find a compatible release.\n"),
+    ("cuda-invalid-device-ordinal", "RuntimeError: device 2 is not visible (CUDA_VISIBLE_DEVICES=[0, 1])\n"),
+    ("no-gpu-driver-in-container", "RuntimeError: cuda driver can't be loaded, is cuda enabled?\n"),
     # NVML (pynvml NVMLError_<Name>: <text>; nvidia-smi)
     ("xid-gpu-fell-off-bus", "pynvml.NVMLError_GpuIsLost: GPU is lost\n"),
     ("xid-gpu-fell-off-bus", "Unable to determine the device handle for GPU0000:01:00.0: GPU is lost.  Reboot the system to recover this GPU\n"),
