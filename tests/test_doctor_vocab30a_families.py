@@ -22,7 +22,8 @@ Vocabulary worked through (where each came from), and what became of it:
   'socketProgress: Connection closed by remote peer' (distributed-peer-lost), 'NET/Socket : peer .. message truncated'
   (new symptom), 'NET/IB : Got completion from peer .. with status=' and
   'async fatal event' (new symptom), 'Attempted to connect incompatible devices' (new cause nccl-ib-link-type-mismatch), 'Failed to
-  initialize any NET plugin' (new cause nccl-net-plugin-unavailable, seen for real with NCCL_NET=IB), '[Proxy Service N] Failed to execute
+  initialize any NET plugin' (new cause nccl-net-plugin-unavailable, seen for real with NCCL_NET=IB), 'P2P is disabled between
+  NVLINK connected GPUs' (new cause nvlink-p2p-disabled), 'No transport found for rank' (new symptom), '[Proxy Service N] Failed to execute
   operation' (new symptom: it was systemd-exec-failed's), 'Call to ibv_create_cq failed with error Cannot allocate
   memory' (new), 'nvmlInit() failed: Driver/library version mismatch' (cuda-driver-mismatch), 'CUDA Driver version found
   is N. Minimum requirement is M' (driver-too-old); torch c10d 'retrieving ncclUniqueId from [0] .. got error' (new symptom),
@@ -91,6 +92,8 @@ CASES = [
     ("nccl-ib-completion-error", NCCL + "transport/net_ib.cc:123 NCCL WARN NET/IB : mlx5_0:1 async fatal event: local catastrophic error\n"),
     ("nccl-ib-link-type-mismatch", NCCL + "transport/net_ib.cc:1522 NCCL WARN NET/IB : Attempted to connect incompatible devices: [1]mlx5_1:1/RoCE and [0]mlx5_0:1/IB. Try selecting NICs of only one link type using NCCL_IB_HCA\n"),
     ("nccl-net-plugin-unavailable", NCCL + "plugin/net.cc:379 NCCL WARN Failed to initialize any NET plugin\ntorch.distributed.DistBackendError: NCCL error in: /pytorch/torch/csrc/distributed/c10d/NCCLUtils.cpp:93, invalid usage (run with NCCL_DEBUG=WARN for details), NCCL version 2.28.9\n"),
+    ("nvlink-p2p-disabled", NCCL + "graph/paths.cc:396 NCCL WARN P2P is disabled between NVLINK connected GPUs 1 and 2. This should not be the case given their connectivity, and is probably due to a hardware issue. If you still want to proceed, you can set NCCL_IGNORE_DISABLED_P2P=1.\n" + TORCH_NCCL),
+    ("nccl-no-transport", NCCL + "transport.cc:39 NCCL WARN No transport found for rank 0[1000] -> rank 1[2000]\n"),
     ("nccl-proxy-failed", NCCL + "proxy.cc:1905 NCCL WARN [Proxy Service 1] Failed to execute operation Connect from rank 1, retcode 3\n"),
     ("nccl-ib-resource-limit", NCCL + "misc/ibvwrap.cc:120 NCCL WARN Call to ibv_create_cq failed with error Cannot allocate memory\n"),
     ("cuda-driver-mismatch", NCCL + "misc/nvmlwrap.cc:186 NCCL WARN nvmlInit_v2() failed: Driver/library version mismatch\n"),
