@@ -102,6 +102,7 @@ CASES = [
     # the heartbeat monitor, ProcessGroupNCCL's constructor check (ProcessGroupNCCL.cpp)
     ("nccl-cuda-oom", "torch.distributed.DistBackendError: NCCL error in: /pytorch/torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1970, unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.20.5\nncclUnhandledCudaError: Call to CUDA function failed.\nLast error:\nCuda failure 'out of memory'\n"),
     ("nccl-communicator-aborted", "torch.distributed.DistBackendError: NCCL communicator was aborted on rank 1.\n"),
+    ("nccl-ib-resource-limit", "torch.distributed.DistBackendError: NCCL error in: NCCLUtils.cpp:93, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.28.9\nLast error:\nCall to ibv_create_qp failed with error Cannot allocate memory\n"),
     ("nccl-watchdog-stuck", "[rank1]:[E1204 10:00:00.000000000 ProcessGroupNCCL.cpp:1367] [PG ID 0 PG GUID 0(default_pg) Rank 1] Heartbeat monitor timed out! Process will be terminated after dumping debug info. workMetaList_.size()=1\n"),
     ("no-gpu-driver-in-container", "ValueError: ProcessGroupNCCL is only supported with GPUs, no GPUs found!\n"),
     # torch c10d ProcessGroupNCCL.cpp broadcastUniqueNCCLID
