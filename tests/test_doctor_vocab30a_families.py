@@ -47,7 +47,9 @@ Vocabulary worked through (where each came from), and what became of it:
 - HIP: hipGetErrorString texts were already covered (benchmarks/data/vulkan_hip_errors.json) but one (401's 'the operation
   cannot be performed in the present state', now hip-runtime-error's); Triton's backends/amd driver.c 'Triton Error [HIP]:
   Code: N, Messsage: <text>' added to every '(ROCm|HIP) error:' wording; torch ROCm's 'No HIP GPUs are available' (hip-no-device).
-  HSA statuses already read (hip-kernel-fault, hip-code-object-load, hsa-out-of-resources).
+  HSA statuses already read (hip-kernel-fault, hip-code-object-load, hsa-out-of-resources); ROCr's 'HW Exception by GPU node-N
+  .. reason :GPU Hang' and amdgpu's 'ring .. timeout' (hip-kernel-fault), '.. reason :ECC' (cuda-ecc-uncorrectable). Left: MIOpen
+  statuses (ROCm's cuDNN: convolutions, not met serving LLMs).
 """
 
 from __future__ import annotations
@@ -79,6 +81,10 @@ CASES = [
     # Triton's HIP printer (backends/amd/driver.c), its own spelling 'Messsage'
     ("hip-runtime-error", "RuntimeError: Triton Error [HIP]:  Code: 1, Messsage: invalid argument\n"),
     ("rocm-gfx-unsupported", "RuntimeError: Triton Error [HIP]:  Code: 98, Messsage: invalid device function\n"),
+    # ROCr's hardware-exception handler (rocr-runtime src/core/runtime/runtime.cpp) and amdgpu's job timeout
+    ("hip-kernel-fault", "HW Exception by GPU node-1 (Agent handle: 0x5614b3a7a0e0) reason :GPU Hang\n"),
+    ("cuda-ecc-uncorrectable", "HW Exception by GPU node-1 (Agent handle: 0x5614b3a7a0e0) reason :ECC\n"),
+    ("hip-kernel-fault", "kernel: [drm:amdgpu_job_timedout [amdgpu]] *ERROR* ring gfx_0.0.0 timeout, signaled seq=1234, emitted seq=1236\n"),
     # NCCL WARN lines (NVIDIA/nccl src/)
     ("nccl-cuda-oom", NCCL + "include/alloc.h:125 NCCL WARN Cuda failure 'out of memory'\n" + TORCH_NCCL),
     ("nccl-cuda-oom", NCCL + "include/alloc.h:125 NCCL WARN Cuda failure 2 'out of memory'\n"),
