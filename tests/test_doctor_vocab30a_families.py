@@ -72,6 +72,9 @@ CASES = [
     ("cuda-module-load-failed", "cupy_backends.cuda.api.driver.CUDADriverError: CUDA_ERROR_NOT_FOUND: named symbol not found\n"),
     ("cuda-mps-failure", "cupy_backends.cuda.api.driver.CUDADriverError: CUDA_ERROR_MPS_CONNECTION_FAILED\n"),
     ("driver-too-old", "cupy_backends.cuda.api.driver.CUDADriverError: CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER\n"),
+    ("gpu-kernel-image-invalid", "RuntimeError: CUDA driver error: device kernel image is invalid\n"),
+    ("gpu-kernel-image-invalid", "cupy_backends.cuda.api.driver.CUDADriverError: CUDA_ERROR_INVALID_IMAGE: device kernel image is invalid\n"),
+    ("cuda-api-misuse", "RuntimeError: Triton Error [CUDA]: invalid host pointer\n"),
     # math libraries' status names (torch Exceptions.h; rocBLAS tensile_host.cpp)
     ("cuda-math-library-failed", "RuntimeError: CUDA error: HIPBLAS_STATUS_NOT_SUPPORTED when calling `hipblasLtMatmul( ltHandle, computeDesc.descriptor(), &alpha_val)`\n"),
     ("cuda-math-library-failed", "RuntimeError: CUDA error: CUSPARSE_STATUS_INTERNAL_ERROR when calling `cusparseCreate(handle)`\n"),
