@@ -11,7 +11,7 @@ family (rendered both as a traceback's last line and as pydantic's 'Value error,
 XConfig'); E = read by config-validation-error, which echoes the message and names the config below 0.70 (kept: the
 corpus expects it for vLLM's generic refusals, e.g. vllm-spec-config-unknown-method, vllm-gpu-util-above-one); W FAMILY =
 widened here; S = not a user's failure (internal = an invariant no flag reaches; re-raise = the caught exception's own
-wording). 177 E, 153 R, 6 W, 25 S. Besides these, 84 pydantic Field bounds (ge/gt/le/lt) and the Literal choices
+wording). 177 E, 157 R, 2 W, 25 S. Besides these, 84 pydantic Field bounds (ge/gt/le/lt) and the Literal choices
 of the same files are printed by pydantic itself ('Input should be greater than or equal to 1 [type=greater_than_equal')
 and read by config-validation-error (made here: --tensor-parallel-size 0, --max-num-seqs 0, --max-loras 0,
 --max-model-len -5, --gpu-memory-utilization 0 / 1.5, a --speculative-config method 'medusa2'); flags argparse refuses
@@ -75,7 +75,7 @@ and read by config-validation-error (made here: --tensor-parallel-size 0, --max-
 #   config/model.py:1560 [R model-no-pipeline-parallel] Pipeline parallelism is not supported for this model. Supporte
 #   config/model.py:1606 [E] mm_tensor_ipc='torch_shm' is not supported with data_parallel_size > 1 or tensor_parallel
 #   config/model.py:1808 [E] The model is not multimodal.
-#   config/model.py:2485 [W config-dtype-invalid] Unknown dtype: xyz
+#   config/model.py:2485 [R config-dtype-invalid] Unknown dtype: xyz
 #   config/model.py:657 [R feature-needs-other-platform] Sleep mode is not supported on current platform.
 #   config/model.py:717 [R runner-unsupported-by-model] This model does not support `--runner generate`.
 #   config/model.py:722 [R runner-unsupported-by-model] This model does not support `--runner pooling`. You can pass `
@@ -90,11 +90,11 @@ and read by config-validation-error (made here: --tensor-parallel-size 0, --max-
 #   config/model.py:1579 [R context-parallel-config-invalid] `--decode-context-parallel-size` (8) exceeds the maximum
 #   config/model.py:1589 [R context-parallel-config-invalid] The model's number of query heads per KV head (8) must be
 #   config/model.py:1916 [E] Unsupported task: xyz Supported tasks: 8
-#   config/model.py:2480 [W config-dtype-invalid] Unknown dtype: xyz
-#   config/model.py:2513 [W config-dtype-invalid] Unknown dtype: xyz
+#   config/model.py:2480 [R config-dtype-invalid] Unknown dtype: xyz
+#   config/model.py:2513 [R config-dtype-invalid] Unknown dtype: xyz
 #   config/model.py:1444 [R quantization-mismatch] Quantization method specified in the model config (8) does not matc
 #   config/model.py:1783 [S internal] Unsupported block type: 8
-#   config/model.py:2524 [W config-dtype-invalid] Unknown dtype: xyz
+#   config/model.py:2524 [R config-dtype-invalid] Unknown dtype: xyz
 #   config/model.py:2662 [E] xyz To allow overriding this maximum, set the env var VLLM_ALLOW_LONG_MAX_MODEL_LEN=1. xy
 #   config/model.py:1429 [E] Quantization method xyz is an override but is has not been added to the `overrides` list
 #   config/model.py:1778 [S internal] The model is an hybrid without a layers_block_type or an attn_type_list, or a la
@@ -402,13 +402,16 @@ ParallelConfig/ModelConfig/SchedulerConfig/DecodingConfig/ObservabilityConfig, a
 #   max_lora_rank must be one of [R lora-rank-not-allowed]; max_loras must be >= 1 [W lora-slots-too-few]; max_cpu_loras
 #   must be >= max_loras [R lora-slots-too-few]; lora_extra_vocab_size must be one of [E]; max_num_batched_tokens must be
 #   <= 65528 when LoRA is enabled [N lora-batched-tokens-cap]; LoRA is not supported with chunked prefill yet
-#   [R options-incompatible]; Unknown dtype [W config-dtype-invalid, under pydantic too]; User-specified max_model_len is
+#   [R options-incompatible]; Unknown dtype [R config-dtype-invalid; under pydantic's header E]; User-specified max_model_len is
 #   greater than the derived max_model_len, all three endings [R max-model-len-above-positions]; Disabling sliding window
 #   is not supported for models with rope_scaling [E]; Invalid guided_decoding_backend [R guided-decoding-backend-invalid];
 #   OpenTelemetry packages must be installed [W otlp-tracing-unavailable]; load format is not supported in ROCm [E];
 #   VLLM_USE_V1=1 is not supported with X (0.8-0.9 _raise_or_fallback: an architecture, a flag, a platform)
 #   [W v1-engine-unsupported-architecture, its cause no longer says 'architecture' only]; X is not supported. We
-#   recommend to remove X from your config (0.10-0.32 _raise_unsupported_error) [N engine-feature-unsupported-remove-flag].
+#   recommend to remove X from your config (0.10-0.32 _raise_unsupported_error) [N engine-feature-unsupported-remove-flag];
+#   and what the engine does with the same arguments right after: Pipeline parallelism is only supported through
+#   AsyncLLMEngine (0.5-0.6 engine/llm_engine.py) [N pp-offline-llm-engine]; Ray is required if
+#   parallel_config.world_size > 1 (0.2-0.4 assert) [N ray-required-for-multi-gpu].
 """
 
 from __future__ import annotations
@@ -499,15 +502,14 @@ CASES = [
         "otlp-tracing-unavailable",
         "ValueError: OpenTelemetry packages must be installed before configuring 'otlp_traces_endpoint'\n",
     ),
-    # config-dtype-invalid: vLLM 0.32 config/model.py _get_and_verify_dtype inside pydantic's ModelConfig
+    # pp-offline-llm-engine: vLLM 0.5.x-0.6.x engine/llm_engine.py LLMEngine.step
     (
-        "config-dtype-invalid",
-        P
-        + "pydantic_core._pydantic_core.ValidationError: 1 validation error for ModelConfig\n"
-        + P
-        + "  Value error, Unknown dtype: bfloat17 [type=value_error, input_value=ArgsKwargs((), {'model': 'm'}), "
-        "input_type=ArgsKwargs]\n",
+        "pp-offline-llm-engine",
+        "NotImplementedError: Pipeline parallelism is only supported through AsyncLLMEngine as performance will be "
+        "severely degraded otherwise.\n",
     ),
+    # ray-required-for-multi-gpu: vLLM 0.2-0.4 engine/ray_utils.py initialize_cluster's assert
+    ("ray-required-for-multi-gpu", "AssertionError: Ray is required if parallel_config.world_size > 1.\n"),
     # v1-engine-unsupported-architecture: vLLM 0.8.x engine/arg_utils.py _raise_or_fallback on a flag and a platform
     (
         "v1-engine-unsupported-architecture",
