@@ -411,7 +411,14 @@ ParallelConfig/ModelConfig/SchedulerConfig/DecodingConfig/ObservabilityConfig, a
 #   recommend to remove X from your config (0.10-0.32 _raise_unsupported_error) [N engine-feature-unsupported-remove-flag];
 #   and what the engine does with the same arguments right after: Pipeline parallelism is only supported through
 #   AsyncLLMEngine (0.5-0.6 engine/llm_engine.py) [N pp-offline-llm-engine]; Ray is required if
-#   parallel_config.world_size > 1 (0.2-0.4 assert) [N ray-required-for-multi-gpu].
+#   parallel_config.world_size > 1 (0.2-0.4 assert) [N ray-required-for-multi-gpu]; 0.10.x create_engine_config's asserts:
+#   data_parallel_size_local must be 1 when data_parallel_rank is set / must be set to use data_parallel_hybrid_lb,
+#   data_parallel_hybrid_lb is not applicable in headless mode, data_parallel_backend can only be ray or mp
+#   [W data-parallel-launch-invalid]; Cuda graph is not supported with DualChunkFlashAttention / not supported on V1
+#   engine / only supported on CUDA platform [N dual-chunk-attention-flags]; Async scheduling is not supported with
+#   uni-process backend / pipeline-parallel-size > 1, speculative decoding is not supported with async scheduling,
+#   Speculative decoding is not supported with multi-step [R options-incompatible]; Multi-Step Chunked-Prefill is not
+#   supported for pipeline-parallel-size > 1 [E].
 """
 
 from __future__ import annotations
@@ -510,6 +517,26 @@ CASES = [
     ),
     # ray-required-for-multi-gpu: vLLM 0.2-0.4 engine/ray_utils.py initialize_cluster's assert
     ("ray-required-for-multi-gpu", "AssertionError: Ray is required if parallel_config.world_size > 1.\n"),
+    # data-parallel-launch-invalid: vLLM 0.10.x engine/arg_utils.py create_engine_config's asserts
+    (
+        "data-parallel-launch-invalid",
+        "AssertionError: data_parallel_size_local must be 1 when data_parallel_rank is set\n",
+    ),
+    (
+        "data-parallel-launch-invalid",
+        "AssertionError: ('data_parallel_backend can only be ray or mp, got %s', 'nccl')\n",
+    ),
+    # dual-chunk-attention-flags: vLLM 0.8-0.10 engine/arg_utils.py create_engine_config's asserts
+    (
+        "dual-chunk-attention-flags",
+        "AssertionError: Cuda graph is not supported with DualChunkFlashAttention. To run the model in eager mode, "
+        "set 'enforce_eager=True' or use '--enforce-eager' in the CLI.\n",
+    ),
+    (
+        "dual-chunk-attention-flags",
+        "AssertionError: DualChunkFlashAttention is not supported on V1 engine. To run the model in V0 engine, try "
+        "set 'VLLM_USE_V1=0'\n",
+    ),
     # v1-engine-unsupported-architecture: vLLM 0.8.x engine/arg_utils.py _raise_or_fallback on a flag and a platform
     (
         "v1-engine-unsupported-architecture",
