@@ -418,7 +418,13 @@ ParallelConfig/ModelConfig/SchedulerConfig/DecodingConfig/ObservabilityConfig, a
 #   engine / only supported on CUDA platform [N dual-chunk-attention-flags]; Async scheduling is not supported with
 #   uni-process backend / pipeline-parallel-size > 1, speculative decoding is not supported with async scheduling,
 #   Speculative decoding is not supported with multi-step [R options-incompatible]; Multi-Step Chunked-Prefill is not
-#   supported for pipeline-parallel-size > 1 [E].
+#   supported for pipeline-parallel-size > 1 [E]; Chunked prefill is not supported for pooling models (0.6-0.10)
+#   [N chunked-prefill-pooling-model]; Decimals are not allowed with binary suffixes (argparse_utils.py) [W cli-invalid-value];
+#   0.7-0.9 config.py: prompt_lookup_min must be > 0 [W spec-config-invalid], Chunked prefill and EAGLE are not
+#   compatible when using V0 [W spec-decode-v0-scheduler-flags], Eagle3 is only supported for Llama models
+#   [W spec-method-unsupported-in-version], Unknown prefix caching hash algorithm / Chunked prefill must be enabled to set
+#   max_num_partial_prefills > 1 / max_long_partial_prefills must be ... / V0 LoRA does not support CPU offload / V1 LoRA
+#   does not support long LoRA / Expected acceptance_method ... [E].
 """
 
 from __future__ import annotations
@@ -536,6 +542,27 @@ CASES = [
         "dual-chunk-attention-flags",
         "AssertionError: DualChunkFlashAttention is not supported on V1 engine. To run the model in V0 engine, try "
         "set 'VLLM_USE_V1=0'\n",
+    ),
+    # spec-method-unsupported-in-version: vLLM 0.8.x config.py SpeculativeConfig._verify_args (EAGLE3 on a Qwen target)
+    (
+        "spec-method-unsupported-in-version",
+        "ValueError: Eagle3 is only supported for Llama models. Got "
+        "self.target_model_config.hf_text_config.model_type='qwen2'\n",
+    ),
+    # spec-config-invalid: vLLM 0.7-0.9 config.py SpeculativeConfig.__post_init__ (ngram bounds, no 'ngram_' prefix)
+    ("spec-config-invalid", "ValueError: prompt_lookup_min=0 must be > 0\n"),
+    # spec-decode-v0-scheduler-flags: vLLM 0.7-0.9 config.py SpeculativeConfig.__post_init__ (EAGLE on V0)
+    (
+        "spec-decode-v0-scheduler-flags",
+        "ValueError: Chunked prefill and EAGLE are not compatible when using V0.\n",
+    ),
+    # chunked-prefill-pooling-model: vLLM 0.6-0.10 engine/arg_utils.py _set_default_args_v0
+    ("chunked-prefill-pooling-model", "ValueError: Chunked prefill is not supported for pooling models\n"),
+    # cli-invalid-value: vLLM 0.32 utils/argparse_utils.py (0.10 arg_utils.py human_readable_int), relayed by argparse
+    (
+        "cli-invalid-value",
+        "api_server.py: error: argument --max-model-len: Decimals are not allowed with binary suffixes like K. Did "
+        "you mean to use 1.5k instead?\n",
     ),
     # v1-engine-unsupported-architecture: vLLM 0.8.x engine/arg_utils.py _raise_or_fallback on a flag and a platform
     (
