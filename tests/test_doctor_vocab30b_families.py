@@ -424,7 +424,12 @@ ParallelConfig/ModelConfig/SchedulerConfig/DecodingConfig/ObservabilityConfig, a
 #   compatible when using V0 [W spec-decode-v0-scheduler-flags], Eagle3 is only supported for Llama models
 #   [W spec-method-unsupported-in-version], Unknown prefix caching hash algorithm / Chunked prefill must be enabled to set
 #   max_num_partial_prefills > 1 / max_long_partial_prefills must be ... / V0 LoRA does not support CPU offload / V1 LoRA
-#   does not support long LoRA / Expected acceptance_method ... [E].
+#   does not support long LoRA / Expected acceptance_method ... [E]. What the serve CLI's checks call (0.32
+#   launchers/launcher.py validate_api_server_args, renderers/chat_utils.py validate_chat_template): invalid tool call /
+#   reasoning parser [R parser-unknown], chat template string appears path-like [R chat-template-not-found], the supplied
+#   chat template path doesn't exist [W chat-template-not-found]; platforms/*.py (65 raises: check_if_supports_dtype,
+#   verify_quantization, attention backend choice) read by bf16-needs-sm80, quant-method-not-on-platform,
+#   attention-backend-not-valid, block-size-unsupported and kin, the rest E or internal.
 """
 
 from __future__ import annotations
@@ -564,6 +569,8 @@ CASES = [
         "api_server.py: error: argument --max-model-len: Decimals are not allowed with binary suffixes like K. Did "
         "you mean to use 1.5k instead?\n",
     ),
+    # chat-template-not-found: vLLM 0.32 renderers/chat_utils.py validate_chat_template (a Path given as the template)
+    ("chat-template-not-found", "FileNotFoundError: the supplied chat template path doesn't exist\n"),
     # v1-engine-unsupported-architecture: vLLM 0.8.x engine/arg_utils.py _raise_or_fallback on a flag and a platform
     (
         "v1-engine-unsupported-architecture",
