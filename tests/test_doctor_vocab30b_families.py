@@ -429,7 +429,10 @@ ParallelConfig/ModelConfig/SchedulerConfig/DecodingConfig/ObservabilityConfig, a
 #   reasoning parser [R parser-unknown], chat template string appears path-like [R chat-template-not-found], the supplied
 #   chat template path doesn't exist [W chat-template-not-found]; platforms/*.py (65 raises: check_if_supports_dtype,
 #   verify_quantization, attention backend choice) read by bf16-needs-sm80, quant-method-not-on-platform,
-#   attention-backend-not-valid, block-size-unsupported and kin, the rest E or internal.
+#   attention-backend-not-valid, block-size-unsupported and kin, the rest E or internal. 0.8.x config.py ModelConfig:
+#   `limit_mm_per_prompt` is only supported for multimodal models [N mm-limit-on-text-model], This model does not
+#   support the 'X' task [R runner-unsupported-by-model], `normalize` must be enabled ... Matryoshka / Seed must be set
+#   when using external launcher [E]; 0.32's 'The model is not multimodal.' guards internal callers [S].
 """
 
 from __future__ import annotations
@@ -571,6 +574,11 @@ CASES = [
     ),
     # chat-template-not-found: vLLM 0.32 renderers/chat_utils.py validate_chat_template (a Path given as the template)
     ("chat-template-not-found", "FileNotFoundError: the supplied chat template path doesn't exist\n"),
+    # mm-limit-on-text-model: vLLM 0.6-0.9 config.py ModelConfig._init_multimodal_config
+    (
+        "mm-limit-on-text-model",
+        "ValueError: `limit_mm_per_prompt` is only supported for multimodal models.\n",
+    ),
     # v1-engine-unsupported-architecture: vLLM 0.8.x engine/arg_utils.py _raise_or_fallback on a flag and a platform
     (
         "v1-engine-unsupported-architecture",
