@@ -1005,6 +1005,65 @@ CASES = [
         "0.00.015.249 E cmn  common_contr: no valid control vector files passed\n",
     ),
     ("llamacpp-control-vector-unusable", "apply: control vector n_embd does not match model\n"),
+    # ---- the same vocabulary in an older release (llama-cpp-python 0.3.2's vendored llama.cpp, b4000-era)
+    # llamacpp-bad-gguf: gguf in ggml/src/ggml.c, gguf_init_from_file's unknown key-value type
+    (
+        "llamacpp-bad-gguf",
+        "gguf_init_from_file: invalid type 38\n"
+        "llama_model_load: error loading model: llama_model_loader: failed to load model from /models/m.gguf\n",
+    ),
+    # llamacpp-alloc-failed: ggml/src/ggml.c ggml_malloc
+    ("llamacpp-alloc-failed", "ggml_malloc: failed to allocate 40960.00 MB\n"),
+    # llamacpp-download-unreachable: common/common.cpp curl_perform_with_retry
+    (
+        "llamacpp-download-unreachable",
+        "curl_perform_with_retry: curl_easy_perform() failed after 3 attempts\n",
+    ),
+    # llamacpp-slot-state-mismatch: src/llama.cpp llama_data_read::read_kv_cache_data
+    ("llamacpp-slot-state-mismatch", "read_kv_cache_data: mismatched key type (8 != 1, layer 0)\n"),
+    # llamacpp-lora-flash-attn-incompatible: src/llama.cpp llama_lora_adapter_set
+    (
+        "llamacpp-lora-flash-attn-incompatible",
+        "llama_lora_adapter_set: flash_attn is not compatible with LoRA\n",
+    ),
+    # llamacpp-tensor-above-max-buffer-size: ggml/src/ggml-alloc.c ggml_backend_alloc_ctx_tensors_from_buft
+    (
+        "llamacpp-tensor-above-max-buffer-size",
+        "ggml_backend_alloc_ctx_tensors_from_buft: tensor blk.0.ffn_down_exps.weight is too large to fit in a Vulkan0 "
+        "buffer (tensor size: 4831838208, max buffer size: 4294967296)\n",
+    ),
+    # llamacpp-seq-id-above-n-seq-max: src/llama.cpp llama_kv_cache_find_slot (old) and src/llama-batch.cpp (b11434)
+    (
+        "llamacpp-seq-id-above-n-seq-max",
+        "llama_kv_cache_find_slot: seq_id=4 >= n_seq_max=4 Try using a bigger --parallel value\n",
+    ),
+    (
+        "llamacpp-seq-id-above-n-seq-max",
+        "init: invalid seq_id[0][0] = 4 >= 4\ndecode: failed to initialize batch\nllama_decode: failed to decode, ret = -1\n",
+    ),
+    # llamacpp-token-id-out-of-vocab: src/llama-batch.cpp (b11434) / llama_decode_internal (old), the server's own check
+    (
+        "llamacpp-token-id-out-of-vocab",
+        "decode: invalid token[0] = 151936\nllama_decode: failed to decode, ret = -1\n",
+    ),
+    (
+        "llamacpp-token-id-out-of-vocab",
+        "srv    send_error: task id = 7, error: Prompt contains invalid tokens\n",
+    ),
+    # llamacpp-batch-positions-inconsistent: src/llama-batch.cpp, re-raised by llama-cpp-python
+    (
+        "llamacpp-batch-positions-inconsistent",
+        "init: the tokens of sequence 0 in the input batch have inconsistent sequence positions:\n"
+        " - the last position stored in the memory module of the context (i.e. the KV cache) for sequence 0 is X = 211\n"
+        " - the tokens for sequence 0 in the input batch have a starting position of Y = 0\n"
+        " it is required that the sequence positions remain consecutive: Y = X + 1\n"
+        "decode: failed to initialize batch\n"
+        "llama_decode: failed to decode, ret = -1\n"
+        "Traceback (most recent call last):\n"
+        '  File "/usr/lib/python3/site-packages/llama_cpp/llama.py", line 653, in eval\n'
+        '    raise RuntimeError(f"llama_decode returned {return_code}")\n'
+        "RuntimeError: llama_decode returned -1\n",
+    ),
 ]
 
 NEAR_MISSES = [
