@@ -1064,6 +1064,26 @@ CASES = [
         '    raise RuntimeError(f"llama_decode returned {return_code}")\n'
         "RuntimeError: llama_decode returned -1\n",
     ),
+    # ---- llama-tools.toml: llama-quantize's and llama-gguf-split's vocabulary (b11434)
+    # llamacpp-imatrix-unusable: made here, `llama-quantize --imatrix nope.dat ...` (the open failure is the imatrix's)
+    (
+        "llamacpp-imatrix-unusable",
+        "gguf_init_from_file: failed to open GGUF file 'nope.dat' (No such file or directory)\n"
+        "load_imatrix: failed to load imatrix from 'nope.dat'\n",
+    ),
+    # ... common/imatrix-loader.cpp's legacy .dat reader
+    ("llamacpp-imatrix-unusable", "common_imatrix_load_legacy: failed reading data for entry 12\n"),
+    # gguf-split-invalid-argument: tools/gguf-split/gguf-split.cpp (made here: --split-max-size 5X; --split --merge)
+    (
+        "gguf-split-invalid-argument",
+        "error: supported units are M (megabytes) or G (gigabytes), but got: X\n\n"
+        "usage: ./llama-gguf-split [options] GGUF_IN GGUF_OUT\n",
+    ),
+    (
+        "gguf-split-invalid-argument",
+        "error: either --split or --merge can be specified, but not both\n\n"
+        "usage: /usr/local/bin/llama-gguf-split [options] GGUF_IN GGUF_OUT\n",
+    ),
 ]
 
 NEAR_MISSES = [
@@ -1095,6 +1115,15 @@ NEAR_MISSES = [
     (
         "llamacpp-backend-library-mismatch",
         "load_backend: failed to find ggml_backend_init in ./libggml-cuda.so\n",
+    ),
+    # gguf-split's generic words in another program's log are not gguf-split's
+    ("gguf-split-invalid-argument", "error: bad arguments\nusage: ./my-tool [options]\n"),
+    # llama-server's own 'inconsistent sequence positions' (its bookkeeping) is not a binding's
+    (
+        "llamacpp-batch-positions-inconsistent",
+        "init: the tokens of sequence 2 in the input batch have inconsistent sequence positions:\n"
+        "decode: failed to initialize batch\n"
+        "srv  update_slots: Invalid input batch. i = 0, n_batch = 2048, ret = -1\n",
     ),
 ]
 
