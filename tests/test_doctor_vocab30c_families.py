@@ -1084,6 +1084,18 @@ CASES = [
         "error: either --split or --merge can be specified, but not both\n\n"
         "usage: /usr/local/bin/llama-gguf-split [options] GGUF_IN GGUF_OUT\n",
     ),
+    # ---- tools/mtmd (b11434): clip.cpp clip_init's catch-all and mtmd.cpp's load failure; mtmd_tokenize's modality
+    (
+        "llamacpp-mmproj-load-failed",
+        "clip_init: failed to load model '/models/mmproj-F16.gguf': load_hparams: Key not found: clip.vision.image_size\n"
+        "mtmd_init_from_file: error: Failed to load CLIP model from /models/mmproj-F16.gguf\n"
+        "srv    load_model: failed to load multimodal model, '/models/mmproj-F16.gguf'\n",
+    ),
+    (
+        "llamacpp-mmproj-load-failed",
+        "clip_init: failed to load model '/models/mmproj.gguf': load_tensors: unable to find tensor mm.2.weight\n",
+    ),
+    ("llamacpp-request-needs-mmproj", "mtmd_tokenize: error: model does not support audio input\n"),
 ]
 
 NEAR_MISSES = [
@@ -1124,6 +1136,11 @@ NEAR_MISSES = [
         "init: the tokens of sequence 2 in the input batch have inconsistent sequence positions:\n"
         "decode: failed to initialize batch\n"
         "srv  update_slots: Invalid input batch. i = 0, n_batch = 2048, ret = -1\n",
+    ),
+    # an unknown projector type inside clip_init's catch-all stays the build-too-old reading
+    (
+        "llamacpp-mmproj-load-failed",
+        "clip_init: failed to load model '/models/mmproj.gguf': load_hparams: unknown projector type: qwen3omni_audio\n",
     ),
 ]
 
