@@ -1096,6 +1096,13 @@ CASES = [
         "clip_init: failed to load model '/models/mmproj.gguf': load_tensors: unable to find tensor mm.2.weight\n",
     ),
     ("llamacpp-request-needs-mmproj", "mtmd_tokenize: error: model does not support audio input\n"),
+    # llamacpp-mtp-block-missing: made here, `llama-server -m tiny.gguf --spec-type draft-mtp` (src/llama-context.cpp's warning)
+    (
+        "llamacpp-mtp-block-missing",
+        "0.00.928.876 W llama_init_from_model: context type MTP requested but model doesn't contain MTP layers\n"
+        "0.00.928.877 E common_speculative_init_result: failed to create MTP context\n"
+        "0.00.928.880 E srv    load_model: failed to create MTP context\n",
+    ),
 ]
 
 NEAR_MISSES = [
