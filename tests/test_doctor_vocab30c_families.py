@@ -1103,6 +1103,8 @@ CASES = [
         "0.00.928.877 E common_speculative_init_result: failed to create MTP context\n"
         "0.00.928.880 E srv    load_model: failed to create MTP context\n",
     ),
+    # gguf-split-input-missing: made here, `llama-gguf-split --split --split-max-size 1M nope.gguf out`
+    ("gguf-split-input-missing", "gguf_split:  failed to open input GGUF from nope.gguf\n"),
 ]
 
 NEAR_MISSES = [
