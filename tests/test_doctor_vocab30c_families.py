@@ -14,10 +14,17 @@ strings; format specifiers rendered as sample values), each rendered as llama.cp
 apply lora adapter: ...'; gguf.cpp's errors under both 'gguf_init_from_reader' (b11434) and 'gguf_init_from_file_impl'
 (older)) and triaged before and after this branch. Tags: R read right before (the family named), W widened or new here
 (the family now named), G the generic load/context failure (no more specific cause and fix in the source), S skipped
-(why). Of the 760: 283 R, 52 W, 75 G, 350 S. Also checked by hand with realistic multi-line logs: older releases'
-wordings (llama_load_model_from_file / llama_init_from_gpt_params, llama_new_context_with_model, 'couldn't bind HTTP
-server socket'), common/download.cpp's -hf/-dr download errors, common/speculative.cpp's draft checks, and the
-real-engine runs below.
+(why). Of the 760: 283 R, 54 W, 75 G, 348 S; of the 256 statements of tools/quantize, src/llama-quant.cpp,
+tools/gguf-split, common/imatrix-loader.cpp and tools/mtmd (clip.cpp, mtmd.cpp, mtmd-helper.cpp): 121 R, 18 W, 117 S.
+Also checked by hand with realistic multi-line logs: older releases' wordings (llama_load_model_from_file / llama_init_from_gpt_params, llama_new_context_with_model, 'couldn't bind HTTP
+server socket'), common/download.cpp's -hf/-dr download errors, common/speculative.cpp's draft checks,
+src/llama-batch.cpp's batch refusals (sequence ids, token ids, positions), ggml-cuda.cu's error lines (all read right
+already), and the real-engine runs below. The same extraction over an older release (llama-cpp-python 0.3.2's vendored
+llama.cpp, b4000-era: 1,040 statements of src/llama.cpp, common/, ggml.c's gguf, ggml-backend, ggml-alloc,
+examples/server) found the older wordings the families now also read: gguf_init_from_file's 'invalid (array) type',
+ggml_malloc/ggml_calloc, curl's 'failed after N attempts', read_kv_cache_data's mismatches, llama_kv_cache_find_slot's
+'seq_id=N >= n_seq_max=M', llama_lora_adapter_set's 'flash_attn is not compatible with LoRA', ggml-alloc's 'tensor X is
+too large to fit in a DEV buffer'.
 
 Caused with the real llama-server (ports 18221-18238), all read right before this branch unless noted: port taken
 (llamacpp-bind-failed), -np 300 (llamacpp-too-many-sequences), --jinja with a broken template (chat-template-invalid),
@@ -29,7 +36,14 @@ failure), -hf without HTTPS (llamacpp-download-no-https), --override-kv llama.co
 llamacpp-context-params-invalid's 'cannot both be zero'), --override-kv of the wrong type (a warning, ignored),
 --tensor-split of 17 values and -ctk q3_k (llamacpp-invalid-argument), -ctv q8_0 -fa off
 (llamacpp-context-params-invalid), a truncated GGUF and a 100-byte GGUF (llamacpp-bad-gguf), a GGUF whose
-tokenizer.ggml.token_type has the wrong element type (was load-failed: now llamacpp-gguf-metadata-missing).
+tokenizer.ggml.token_type has the wrong element type (was load-failed: now llamacpp-gguf-metadata-missing),
+--spec-type draft-mtp on a model without MTP layers (was nothing: now llamacpp-mtp-block-missing), --mmproj given the
+model itself (llamacpp-mmproj-load-failed). llama-quantize: IQ2_XXS without an imatrix (llamacpp-quantize-needs-imatrix),
+input = output and a bad type (llamacpp-invalid-argument), --imatrix missing (was model-file-missing: now
+llamacpp-imatrix-unusable) or not an imatrix (llamacpp-imatrix-unusable). llama-gguf-split: --split-max-size 5X and
+--split --merge (was nothing: now gguf-split-invalid-argument), a missing input (was nothing: now
+gguf-split-input-missing), --merge of a non-GGUF (llamacpp-bad-gguf), --split-max-tensors 0 (a SIGFPE with an empty
+log: nothing to read).
 
 GGML_ASSERT / GGML_ABORT: 1,065 asserts and 73 aborts in those files; nearly all are internal invariants (a bug, not a
 setting). The ones a user meets, by how reachable they are (a flag or a file the user chose), and how doctor reads them:
@@ -778,9 +792,9 @@ from tests.doctor_text import family_tests, run, top_cause
 #    2634 SRV_ERR: http client error: X -- S router request-time or internal
 #  ggml/src/ggml.c
 #    381 GGML_LOG_ERROR: ggml_aligned_malloc: X (attempted to allocate 1.5 MB) -- S other
-#    413 GGML_LOG_ERROR: ggml_malloc: failed to allocate 1.5 MB -- S other
+#    413 GGML_LOG_ERROR: ggml_malloc: failed to allocate 1.5 MB -- W llamacpp-alloc-failed
 #    414 GGML_ABORT: fatal error -- S other
-#    427 GGML_LOG_ERROR: ggml_calloc: failed to allocate 1.5 MB -- S other
+#    427 GGML_LOG_ERROR: ggml_calloc: failed to allocate 1.5 MB -- W llamacpp-alloc-failed
 #    428 GGML_ABORT: fatal error -- S other
 #    1738 GGML_ABORT: not enough space in the context's memory pool -- S other
 #    5604 GGML_ABORT: TODO: adapt to ggml_flash_attn_ext() changes -- S other
@@ -842,6 +856,270 @@ from tests.doctor_text import family_tests, run, top_cause
 #    1455 GGML_ABORT: fatal error -- R llamacpp-feature-defect
 #    1472 throw rt: Unexpected empty grammar stack after accepting piece:  -- S request-time grammar (request-grammar-invalid reads "error parsing grammar")
 #    1527 throw rt: Unexpected empty grammar stack after accepting piece:  () -- S request-time grammar (request-grammar-invalid reads "error parsing grammar")
+# llama-quantize, llama-gguf-split, the imatrix reader and tools/mtmd (same tags; 256 statements):
+#  src/llama-quant.cpp
+#    94 GGML_ABORT: remap_imatrix: imatrix mapping error for X -- R llamacpp-feature-defect
+#    223 throw rt: type X unsupported for integer quantization: no dequantization available -- R llamacpp-requantize-disabled
+#    227 throw rt: cannot dequantize/convert tensor type X -- R llamacpp-requantize-disabled
+#    238 GGML_ABORT: fatal error -- R llamacpp-feature-defect
+#    426 throw rt: no tensor type fallback is defined for type X -- S an internal invariant, or the generic wrapper whose reason is read
+#    463 throw rt: Failed to determine layer for tensor X -- S an internal invariant, or the generic wrapper whose reason is read
+#    466 throw rt: Bad layer 7 for tensor X. Must be in [0, 7) -- R llamacpp-feature-defect
+#    797 throw rt: quantized data validation failed -- S an internal invariant, or the generic wrapper whose reason is read
+#    847 throw rt: quantized data validation failed -- S an internal invariant, or the generic wrapper whose reason is read
+#    958 throw rt: invalid output file type 7 -- S an internal invariant, or the generic wrapper whose reason is read
+#    980 GGML_ABORT: fatal error: model does not implement llama_model_base -- R llamacpp-feature-defect
+#    1006 throw rt: imatrix contains non-finite value 1.5 -- R llamacpp-imatrix-unusable
+#    1137 LLAMA_LOG_ERROR: ============================================================================ ERROR: this q -- R llamacpp-quantize-needs-imatrix
+#    1143 throw rt: this quantization requires an imatrix! -- R llamacpp-quantize-needs-imatrix
+#    1292 throw rt: imatrix size 7 is different from tensor size 7 for X -- R llamacpp-imatrix-unusable
+#    1299 LLAMA_LOG_ERROR: ============================================================ -- S an internal invariant, or the generic wrapper whose reason is read
+#    1300 LLAMA_LOG_ERROR: Missing importance matrix for tensor X in a very low-bit quantization -- R llamacpp-quantize-needs-imatrix
+#    1301 LLAMA_LOG_ERROR: The result will be garbage, so bailing out -- S an internal invariant, or the generic wrapper whose reason is read
+#    1302 LLAMA_LOG_ERROR: ============================================================ -- S an internal invariant, or the generic wrapper whose reason is read
+#    1303 throw rt: Missing importance matrix for tensor X in a very low-bit quantization -- R llamacpp-quantize-needs-imatrix
+#    1307 throw rt: requantizing from type X is disabled -- R llamacpp-requantize-disabled
+#    1428 LLAMA_LOG_ERROR: llama_model_quantize: failed to quantize: X -- S an internal invariant, or the generic wrapper whose reason is read
+#  tools/quantize/quantize.cpp
+#    186 fprintf: load_imatrix: failed to load imatrix from 'X' -- R llamacpp-imatrix-unusable
+#    191 fprintf: load_imatrix: missing imatrix metadata in file X -- R llamacpp-imatrix-unusable
+#    313 fprintf: parse_ggml_type: invalid ggml_type 'X' -- R llamacpp-invalid-argument
+#    479 fprintf: llama_quantize: invalid --max-buffer-size 'X' -- R llamacpp-invalid-argument
+#    596 fprintf: llama_quantize: missing ftype -- R llamacpp-invalid-argument
+#    600 fprintf: llama_quantize: invalid ftype 'X' -- R llamacpp-invalid-argument
+#    615 fprintf: llama_quantize: invalid nthread 'X' (X) -- R llamacpp-invalid-argument
+#    622 fprintf: llama_quantize: error: input and output files are the same: 'X' -- R llamacpp-invalid-argument
+#    630 fprintf: llama_quantize: calculating quantization size for 'X' as X -- S progress, or the generic wrapper whose reason is read
+#    632 fprintf: llama_quantize: quantizing 'X' to 'X' as X -- S progress, or the generic wrapper whose reason is read
+#    636 fprintf:  using 7 threads -- S progress, or the generic wrapper whose reason is read
+#    638 fprintf:  -- S progress, or the generic wrapper whose reason is read
+#    649 fprintf: llama_quantize: failed to quantize model from 'X' -- S progress, or the generic wrapper whose reason is read
+#  tools/gguf-split/gguf-split.cpp
+#    84 throw ia: error: supported units are M (megabytes) or G (gigabytes), but got:  -- W gguf-split-invalid-argument
+#    87 throw ia: error: size must be a positive value -- W gguf-split-invalid-argument
+#    109 fprintf: version: X (build 7, commit X) -- S progress/version lines, or a reason gguf prints first (bad-gguf)
+#    110 fprintf: built with X for X -- S progress/version lines, or a reason gguf prints first (bad-gguf)
+#    121 throw ia: error: either --split or --merge can be specified, but not both -- W gguf-split-invalid-argument
+#    127 throw ia: error: either --split or --merge can be specified, but not both -- W gguf-split-invalid-argument
+#    137 throw ia: error: either --split-max-tensors or --split-max-size can be specified, but not both -- W gguf-split-invalid-argument
+#    148 throw ia: error: either --split-max-tensors or --split-max-size can be specified, but not both -- W gguf-split-invalid-argument
+#    158 throw ia: error: unknown argument:  -- S progress/version lines, or a reason gguf prints first (bad-gguf)
+#    172 throw ia: error: invalid parameter for argument:  -- S progress/version lines, or a reason gguf prints first (bad-gguf)
+#    176 throw ia: error: bad arguments -- W gguf-split-invalid-argument
+#    189 fprintf: X -- S progress/version lines, or a reason gguf prints first (bad-gguf)
+#    233 fprintf: error: one of splits have 0 tensors. Maybe size or tensors limit is too small -- R gguf-split-size-too-small
+#    296 GGML_ABORT: invalid mode -- S progress/version lines, or a reason gguf prints first (bad-gguf)
+#    379 fprintf: gguf_split:  failed to open input GGUF from X -- S progress/version lines, or a reason gguf prints first (bad-gguf)
+#    385 fprintf: gguf_split:  failed to load input GGUF from X -- S progress/version lines, or a reason gguf prints first (bad-gguf)
+#    403 fprintf: gguf_split: 7 gguf split written with a total of 7 tensors. -- S progress/version lines, or a reason gguf prints first (bad-gguf)
+#    408 fprintf: gguf_merge: X -> X -- S progress/version lines, or a reason gguf prints first (bad-gguf)
+#    416 fprintf: gguf_merge: output file X already exists -- R gguf-split-output-exists
+#    443 fprintf: gguf_merge: reading metadata X ... -- S progress/version lines, or a reason gguf prints first (bad-gguf)
+#    447 fprintf: gguf_merge:  failed to load input GGUF from X -- S progress/version lines, or a reason gguf prints first (bad-gguf)
+#    480 fprintf: gguf_merge: unexpected input file name: X i_split=7 n_split=7 -- R gguf-split-merge-input-not-first-part
+#    505 fprintf: \033[3Ddone -- S progress/version lines, or a reason gguf prints first (bad-gguf)
+#    522 fprintf: gguf_merge:  failed to open input GGUF from X -- S progress/version lines, or a reason gguf prints first (bad-gguf)
+#    533 fprintf: gguf_merge: writing tensors X ... -- S progress/version lines, or a reason gguf prints first (bad-gguf)
+#    562 fprintf: \033[3Ddone -- S progress/version lines, or a reason gguf prints first (bad-gguf)
+#    568 fprintf: error: failed to delete X -- S progress/version lines, or a reason gguf prints first (bad-gguf)
+#    570 fprintf: gguf_merge: deleted file X -- S progress/version lines, or a reason gguf prints first (bad-gguf)
+#    585 fprintf: gguf_merge: X merged from 7 split with 7 tensors. -- S progress/version lines, or a reason gguf prints first (bad-gguf)
+#  common/imatrix-loader.cpp
+#    13 LOG_ERR: common_imatrix_load_legacy: failed to open X -- W llamacpp-imatrix-unusable
+#    20 LOG_ERR: common_imatrix_load_legacy: no data in file X -- W llamacpp-imatrix-unusable
+#    30 LOG_ERR: common_imatrix_load_legacy: failed reading name for entry 7 from X -- W llamacpp-imatrix-unusable
+#    41 LOG_ERR: common_imatrix_load_legacy: failed reading number of values for entry 7 -- W llamacpp-imatrix-unusable
+#    49 LOG_ERR: common_imatrix_load_legacy: failed reading data for entry 7 -- W llamacpp-imatrix-unusable
+#    95 LOG_ERR: common_imatrix_load: no data in file X -- W llamacpp-imatrix-unusable
+#    151 LOG_ERR: common_imatrix_load: mismatched sums and counts for X -- W llamacpp-imatrix-unusable
+#    158 LOG_ERR: common_imatrix_load: sums and counts for X must be F32 -- W llamacpp-imatrix-unusable
+#  tools/mtmd/clip.cpp
+#    38 LOG_ERR: Failed to open file for writing: X -- S encode-time (request) or internal
+#    59 LOG_ERR: Failed to open file for writing: X -- S encode-time (request) or internal
+#    186 throw rt: failed to initialize CPU backend -- R llamacpp-mmproj-load-failed
+#    192 throw rt: clip_image_convert_f32_to_u8: failed to initialize "X" backend -- R llamacpp-mmproj-load-failed
+#    1150 GGML_ABORT: missing cgraph builder -- S encode-time (request) or internal
+#    1197 throw rt: clip_get_graph_builder: failed to load CLIP model from X. Does this file exist? -- R llamacpp-mmproj-load-failed
+#    1281 GGML_ABORT: unknown modality -- S encode-time (request) or internal
+#    1288 throw rt: clip_get_graph_builder: unknown projector type: X -- R llamacpp-unknown-arch
+#    1360 throw rt: clip_get_graph_builder: image_grid_pinpoints must have an even number of elements, got 7 -- R llamacpp-mmproj-load-failed
+#    1381 throw rt: clip_get_graph_builder: both use_gelu and use_silu are set to true -- R llamacpp-mmproj-load-failed
+#    1409 throw rt: clip_get_graph_builder: image_mean/image_std arrays must have at least 3 elements, got 7 a -- R llamacpp-mmproj-load-failed
+#    1422 throw rt: clip_get_graph_builder: feature layer index 7 is out of range (n_layer: 7) -- R llamacpp-mmproj-load-failed
+#    1473 throw rt: clip_get_graph_builder: layer index 7 is out of range (n_layer: 7) -- R llamacpp-mmproj-load-failed
+#    1823 throw rt: clip_get_graph_builder: mimo_audio: missing X -- R llamacpp-mmproj-load-failed
+#    1826 throw rt: clip_get_graph_builder: mimo_audio: X length (7) must equal X (7) -- R llamacpp-mmproj-load-failed
+#    1844 throw rt: clip_get_graph_builder: mimo_audio: X length (7) must equal n_layer (7) -- R llamacpp-mmproj-load-failed
+#    1853 throw rt: clip_get_graph_builder: mimo_audio: X must be > 0 -- R llamacpp-mmproj-load-failed
+#    2029 throw rt: X: feature_layers.size() 7 != proj_spatial_offsets.size() 7 -- R llamacpp-mmproj-load-failed
+#    2038 throw rt: clip_get_graph_builder: unknown vision projector type X -- R llamacpp-mmproj-load-failed
+#    2045 throw rt: clip_get_graph_builder: image_size (7) cannot be negative -- R llamacpp-mmproj-load-failed
+#    2049 throw rt: clip_get_graph_builder: image_size (7) is too large (max 8192) -- R llamacpp-mmproj-load-failed
+#    2052 throw rt: clip_get_graph_builder: patch_size (7) must be positive and less than 65536 -- R llamacpp-mmproj-load-failed
+#    2055 throw rt: clip_get_graph_builder: n_embd (7) must be greater than 0 -- R llamacpp-mmproj-load-failed
+#    2058 throw rt: clip_get_graph_builder: image_max_pixels (7) is less than image_min_pixels (7) -- R llamacpp-mmproj-load-failed
+#    2061 throw rt: clip_get_graph_builder: n_merge (7) must be greater than 0 and less than 65536 -- R llamacpp-mmproj-load-failed
+#    2064 throw rt: clip_get_graph_builder: attn_window_size (7) is too large (max 4096) -- R llamacpp-mmproj-load-failed
+#    2117 throw rt: clip_get_graph_builder: n_mel_bins (7) must be in range [1, 256] -- R llamacpp-mmproj-load-failed
+#    2120 throw rt: clip_get_graph_builder: audio hparams invalid: sample_rate=7 n_fft=7 window_len=7 hop_len= -- R llamacpp-mmproj-load-failed
+#    2138 throw rt: clip_get_graph_builder: failed to open X -- R llamacpp-mmproj-load-failed
+#    2160 throw rt: clip_get_graph_builder: failed to init ggml context -- R llamacpp-mmproj-load-failed
+#    2168 throw rt: clip_get_graph_builder: tensor already loaded: X -- R llamacpp-mmproj-load-failed
+#    2172 throw rt: clip_get_graph_builder: unable to find tensor X -- R llamacpp-mmproj-load-failed
+#    2220 throw rt: clip_get_graph_builder: failed to find tensor X -- R llamacpp-mmproj-load-failed
+#    2224 throw rt: clip_get_graph_builder: X must be X, was X -- R llamacpp-mmproj-load-failed
+#    2230 throw rt: clip_get_graph_builder: tensor X is empty -- R llamacpp-mmproj-load-failed
+#    2246 throw rt: clip_get_graph_builder: expected scalar tensor 'X' but got 7 elements -- R llamacpp-mmproj-load-failed
+#    2918 throw rt: clip_get_graph_builder: mimo_audio: missing X or X -- R llamacpp-mmproj-load-failed
+#    2926 throw rt: clip_get_graph_builder: mimo_audio: X entry (7) out of range for codebook/code_embd tensor -- R llamacpp-mmproj-load-failed
+#    3656 throw rt: clip_get_graph_builder: failed to seek for tensor X -- R llamacpp-mmproj-load-failed
+#    3672 throw rt: clip_get_graph_builder: model loading cancelled by progress_callback -- R llamacpp-mmproj-load-failed
+#    3714 throw rt: clip_get_graph_builder: invalid n_mel_bins (7), must be in [1, 256] -- R llamacpp-mmproj-load-failed
+#    3853 throw rt: Key not found:  -- R llamacpp-mmproj-load-failed
+#    3864 throw rt: Key not found:  -- R llamacpp-mmproj-load-failed
+#    3875 throw rt: Key not found:  -- R llamacpp-mmproj-load-failed
+#    3882 throw rt: clip_get_graph_builder: value 7 for key 'X' exceeds INT32_MAX -- R llamacpp-mmproj-load-failed
+#    3892 throw rt: Key not found:  -- R llamacpp-mmproj-load-failed
+#    3903 throw rt: Key not found:  -- R llamacpp-mmproj-load-failed
+#    3908 throw rt: clip_get_graph_builder: key 'X' is not an array -- R llamacpp-mmproj-load-failed
+#    3912 throw rt: clip_get_graph_builder: array 'X' has type 7, expected 7 (GGUF_TYPE_FLOAT32) -- R llamacpp-mmproj-load-failed
+#    3916 throw rt: clip_get_graph_builder: array 'X' is too large (7 elements) -- R llamacpp-mmproj-load-failed
+#    3929 throw rt: Key not found:  -- R llamacpp-mmproj-load-failed
+#    3940 throw rt: Key not found:  -- R llamacpp-mmproj-load-failed
+#    3945 throw rt: clip_get_graph_builder: key 'X' is not an array -- R llamacpp-mmproj-load-failed
+#    3949 throw rt: clip_get_graph_builder: array 'X' has type 7, expected 7 (GGUF_TYPE_INT32) -- R llamacpp-mmproj-load-failed
+#    3953 throw rt: clip_get_graph_builder: array 'X' is too large (7 elements) -- R llamacpp-mmproj-load-failed
+#    4044 LOG_ERR: clip_init: failed to load model 'X': X -- W llamacpp-mmproj-load-failed
+#    4194 GGML_ABORT: Unknown minicpmv version -- S encode-time (request) or internal
+#    4444 GGML_ABORT: unsupported projector type -- S encode-time (request) or internal
+#    4482 LOG_ERR: clip_encode: batch size 7 exceeds maximum supported batch/temporal-merge size 7 -- S encode-time (request) or internal
+#    4500 LOG_ERR: clip_encode: failed to allocate compute graph -- S encode-time (request) or internal
+#    4521 GGML_ABORT: Failed to get tensor X -- S encode-time (request) or internal
+#    4524 GGML_ABORT: Tensor X is not an input tensor -- S encode-time (request) or internal
+#    5355 LOG_ERR: clip_encode: code out of range (frame 7, group 7, code 7, vocab 7) -- S encode-time (request) or internal
+#    5374 LOG_ERR: clip_encode: code0 out of range (7, vocab 7) -- S encode-time (request) or internal
+#    5803 GGML_ABORT: Unknown projector type -- S encode-time (request) or internal
+#    5818 LOG_ERR: clip_encode: ggml_backend_sched_graph_compute failed with error 7 -- S encode-time (request) or internal
+#    5830 LOG_ERR: clip_encode: expected output 7 tokens, got 7 -- S encode-time (request) or internal
+#    5831 GGML_ABORT: Invalid number of output tokens -- S encode-time (request) or internal
+#    5842 LOG_ERR: clip_encode: output buffer has 7 elements but expected 7 -- S encode-time (request) or internal
+#    5843 GGML_ABORT: Output buffer size mismatch -- S encode-time (request) or internal
+#    5884 GGML_ABORT: out_audio requested but graph has no "out_audio" tensor -- S encode-time (request) or internal
+#    5910 GGML_ABORT: state_out requested but graph has no "state_out_X" tensor -- S encode-time (request) or internal
+#    6081 GGML_ABORT: Unknown projector type -- S encode-time (request) or internal
+#  tools/mtmd/mtmd.cpp
+#    49 throw rt: version mismatch -- R llamacpp-mmproj-load-failed
+#    67 throw rt: read OOB -- R llamacpp-mmproj-load-failed
+#    95 throw rt: read_string OOB -- R llamacpp-mmproj-load-failed
+#    134 throw rt: entries count exceeds buffer size -- R llamacpp-mmproj-load-failed
+#    277 throw rt: invalid pos type -- R llamacpp-mmproj-load-failed
+#    376 throw rt: invalid chunk type -- R llamacpp-mmproj-load-failed
+#    383 throw rt: tokens_text length exceeds buffer size -- R llamacpp-mmproj-load-failed
+#    407 throw rt: type is IMAGE but tokens_image is missing -- R llamacpp-mmproj-load-failed
+#    410 throw rt: type is AUDIO but tokens_audio is missing -- R llamacpp-mmproj-load-failed
+#    542 throw rt: custom image_marker is not supported anymore, use media_marker instead -- R llamacpp-mmproj-load-failed
+#    546 throw rt: media_marker must not be empty -- R llamacpp-mmproj-load-failed
+#    564 throw rt: unsupported decoder rope type: 7 -- R llamacpp-mmproj-load-failed
+#    587 throw rt: Failed to load CLIP model from X -- R llamacpp-mmproj-load-failed
+#    595 throw rt: mismatch between vision and audio mmproj (n_embd_v = 7, n_embd_a = 7) -- R llamacpp-mmproj-load-failed
+#    605 throw rt: mismatch between text model (n_embd = 7) and mmproj (n_embd = 7)hint: you may be using wro -- R llamacpp-mmproj-load-failed
+#    613 throw rt: mismatch between text model (n_embd = 7) and gen-audio mmproj (n_embd = 7)hint: you may be -- R llamacpp-mmproj-load-failed
+#    678 throw rt: unsupported minicpmv version: 7 -- R llamacpp-mmproj-load-failed
+#    922 throw rt: mtmd_context_params_default: unexpected vision projector type 7 -- R llamacpp-mmproj-load-failed
+#    1017 throw rt: mtmd_context_params_default: unexpected audio projector type 7 -- R llamacpp-mmproj-load-failed
+#    1032 GGML_ABORT: unknown chunk type -- S request-time media/marker handling or internal
+#    1049 throw rt: no CLIP model loaded -- R llamacpp-mmproj-load-failed
+#    1077 throw rt: llama_vocab is not provided -- R llamacpp-mmproj-load-failed
+#    1099 LOG_ERR: mtmd_init_from_file: error: X -- R uncaught-exception
+#    1167 throw rt: number of media markers in text (7) exceeds number of bitmaps (7) -- R llamacpp-mmproj-load-failed
+#    1182 throw rt: number of media markers in text (7) does not match number of bitmaps (7) -- R llamacpp-mmproj-load-failed
+#    1222 throw rt: lazy callback cannot return both bitmap and text -- R llamacpp-mmproj-load-failed
+#    1240 throw rt: lazy callback returned error -- R llamacpp-mmproj-load-failed
+#    1266 LOG_ERR: mtmd_group_mergeable_bitmaps: error: number of bitmaps (7) does not match number of marker -- R uncaught-exception
+#    1306 LOG_ERR: mtmd_group_mergeable_bitmaps: error: number of bitmaps (7) does not match number of marker -- R uncaught-exception
+#    1318 throw rt: llama_vocab is not provided -- R llamacpp-mmproj-load-failed
+#    1356 LOG_ERR: mtmd_group_mergeable_bitmaps: error: model does not support vision input -- W llamacpp-request-needs-mmproj
+#    1373 LOG_ERR: mtmd_group_mergeable_bitmaps: error: invalid bitmap dimensions: nx = 7, ny = 7 -- R uncaught-exception
+#    1458 throw rt: mtmd_group_mergeable_bitmaps: expect 1 image in batch_f32 -- R llamacpp-mmproj-load-failed
+#    1485 LOG_ERR: mtmd_group_mergeable_bitmaps: no image tokens produced by preprocessor (ref: https://githu -- S request-time media/marker handling or internal
+#    1569 LOG_ERR: mtmd_group_mergeable_bitmaps: error: model does not support audio input -- W llamacpp-request-needs-mmproj
+#    1574 LOG_ERR: mtmd_group_mergeable_bitmaps: error: empty audio data -- R uncaught-exception
+#    1608 LOG_ERR: Unable to preprocess audio -- S request-time media/marker handling or internal
+#    1681 throw rt: mtmd_group_mergeable_bitmaps: invalid overview image for llava-uhd style preprocessing -- R llamacpp-mmproj-load-failed
+#    1688 throw rt: mtmd_group_mergeable_bitmaps: invalid image slice for llava-uhd style preprocessing -- R llamacpp-mmproj-load-failed
+#    1724 throw rt: llama_vocab is not provided -- R llamacpp-mmproj-load-failed
+#    1731 throw rt: Tokenization failed: input text too large, tokenization result exceeds int32_t limit -- R llamacpp-mmproj-load-failed
+#    1753 LOG_ERR: mtmd_tokenize: error: X -- R uncaught-exception
+#    1765 LOG_ERR: mtmd_tokenize_from_parts: part 7 must have either text or bitmap set, not both -- S request-time media/marker handling or internal
+#    1769 LOG_ERR: mtmd_tokenize_from_parts: part 7 has null text pointer -- S request-time media/marker handling or internal
+#    1777 LOG_ERR: mtmd_tokenize_from_parts: error: X -- R uncaught-exception
+#    1785 LOG_ERR: mtmd_encode_impl: this API does not support non-vision input, please use mtmd_encode_chunk -- S request-time media/marker handling or internal
+#    1794 LOG_ERR: mtmd_encode_impl: image tokens batch is placeholder -- S request-time media/marker handling or internal
+#    1813 LOG_ERR: mtmd_encode_chunk_impl: model does not support vision input -- S request-time media/marker handling or internal
+#    1817 LOG_ERR: mtmd_encode_chunk_impl: image tokens are null -- S request-time media/marker handling or internal
+#    1821 LOG_ERR: mtmd_encode_chunk_impl: image tokens batch is placeholder -- S request-time media/marker handling or internal
+#    1827 LOG_ERR: mtmd_encode_chunk_impl: model does not support audio input -- S request-time media/marker handling or internal
+#    1831 LOG_ERR: mtmd_encode_chunk_impl: audio tokens are null -- S request-time media/marker handling or internal
+#    1835 LOG_ERR: mtmd_encode_chunk_impl: audio tokens batch is placeholder -- S request-time media/marker handling or internal
+#    1848 LOG_ERR: mtmd_encode_chunk_impl: unknown chunk type 7 -- S request-time media/marker handling or internal
+#    1857 LOG_ERR: mtmd_encode_chunk: error: X -- R uncaught-exception
+#    1866 LOG_ERR: mtmd_encode: error: X -- R uncaught-exception
+#    1933 LOG_ERR: mtmd_gen_audio_process_impl: model does not support audio generation -- S request-time media/marker handling or internal
+#    1970 LOG_ERR: mtmd_gen_audio_process_impl: clip_encode failed (gen_code) -- S request-time media/marker handling or internal
+#    1991 LOG_ERR: mtmd_gen_audio_process_impl: gen_wav requires exactly one of codes or feats -- S request-time media/marker handling or internal
+#    2029 LOG_ERR: mtmd_gen_audio_process_impl: clip_encode failed (code2wav) -- S request-time media/marker handling or internal
+#    2045 LOG_ERR: mtmd_gen_audio_process: error: X -- R uncaught-exception
+#    2062 LOG_ERR: mtmd_batch_add_chunk: text chunk is not supported in batch -- S request-time media/marker handling or internal
+#    2068 LOG_ERR: mtmd_batch_add_chunk: model does not support input chunk type 7 -- S request-time media/marker handling or internal
+#    2099 LOG_ERR: mtmd_batch_encode_impl: batch is empty -- S request-time media/marker handling or internal
+#    2104 LOG_ERR: mtmd_batch_encode_impl: chunk is placeholder -- S request-time media/marker handling or internal
+#    2136 LOG_ERR: mtmd_batch_encode_impl: unsupported chunk type -- S request-time media/marker handling or internal
+#    2153 LOG_ERR: mtmd_batch_encode: error: X -- R uncaught-exception
+#    2160 LOG_ERR: mtmd_batch_get_output_embd: batch has not been encoded yet -- S request-time media/marker handling or internal
+#    2359 GGML_ABORT: invalid chunk type -- S request-time media/marker handling or internal
+#    2371 GGML_ABORT: invalid chunk type -- S request-time media/marker handling or internal
+#    2418 LOG_ERR: mtmd_input_chunk_save_impl: X -- S request-time media/marker handling or internal
+#    2445 LOG_ERR: mtmd_input_chunk_save: out_buf is too small, need 7 bytes, got 7 -- S request-time media/marker handling or internal
+#    2459 LOG_ERR: mtmd_input_chunk_load: X -- S request-time media/marker handling or internal
+#    2528 GGML_ABORT: invalid position type -- S request-time media/marker handling or internal
+#    2548 GGML_ABORT: invalid position type -- S request-time media/marker handling or internal
+#    2600 LOG_ERR: mtmd_get_cap_from_file: failed to get capabilities from file 'X': X -- S request-time media/marker handling or internal
+#    2620 LOG_ERR: mtmd_debug_encode_impl: failed to encode image -- S request-time media/marker handling or internal
+#    2626 LOG_ERR: mtmd_debug_encode_image: model does not support vision input -- S request-time media/marker handling or internal
+#    2644 LOG_ERR: mtmd_debug_encode_audio: model does not support audio input -- S request-time media/marker handling or internal
+#    2664 LOG_ERR: mtmd_debug_preprocess_image: model does not support vision input -- S request-time media/marker handling or internal
+#    2688 LOG_ERR: mtmd_debug_preprocess_audio: model does not support audio input -- S request-time media/marker handling or internal
+#    2694 LOG_ERR: mtmd_debug_preprocess_audio: failed to preprocess audio -- S request-time media/marker handling or internal
+#    2746 LOG_ERR: mtmd_get_memory_usage: error: X -- R uncaught-exception
+#  tools/mtmd/mtmd-helper.cpp
+#    133 LOG_ERR: failed to decode chunk: input chunk not of image/audio type -- S request-time decoding of media chunks
+#    150 LOG_ERR: failed to decode chunk: image tokens are null -- S request-time decoding of media chunks
+#    160 GGML_ABORT: invalid chunk type for M-RoPE -- S request-time decoding of media chunks
+#    178 LOG_ERR: failed to decode X -- S request-time decoding of media chunks
+#    186 LOG_ERR: post-decode callback failed -- S request-time decoding of media chunks
+#    237 LOG_ERR: failed to decode text -- S request-time decoding of media chunks
+#    251 LOG_ERR: failed to encode X slice -- S request-time decoding of media chunks
+#    260 LOG_ERR: failed to decode X -- S request-time decoding of media chunks
+#    264 GGML_ABORT: chunk type not supported -- S request-time decoding of media chunks
+#    290 LOG_ERR: failed to eval chunk 7 -- S request-time decoding of media chunks
+#    389 LOG_ERR: This model does not support audio input -- S request-time decoding of media chunks
+#    393 LOG_ERR: Unable to read WAV audio file from buffer -- S request-time decoding of media chunks
+#    419 LOG_ERR: mtmd_helper_bitmap_init_from_buf: failed to decode webp buffer -- S request-time decoding of media chunks
+#    432 LOG_ERR: mtmd_helper_bitmap_init_from_buf: failed to decode buffer as either image/audio/video -- S request-time decoding of media chunks
+#    450 LOG_ERR: mtmd_helper_bitmap_init_from_buf: failed to decode buffer as either image or audio (video  -- S request-time decoding of media chunks
+#    464 LOG_ERR: Unable to convert filename to UTF-16: X -- S request-time decoding of media chunks
+#    470 LOG_ERR: Unable to convert filename to UTF-16: X -- S request-time decoding of media chunks
+#    478 LOG_ERR: Unable to open file X: X -- S request-time decoding of media chunks
+#    488 LOG_ERR: Failed to get file size of X -- S request-time decoding of media chunks
+#    497 LOG_ERR: Failed to read entire file X -- S request-time decoding of media chunks
+#    639 LOG_ERR: mtmd_strdup: failed to launch ffprobe -- S request-time decoding of media chunks
+#    946 LOG_ERR: mtmd_helper_video_init: ffprobe failed for 'X' (is ffprobe in PATH?) -- S request-time decoding of media chunks
+#    952 LOG_ERR: mtmd_helper_video_init: failed to start ffmpeg for 'X' (is ffmpeg in PATH?) -- S request-time decoding of media chunks
+#    962 LOG_ERR: mtmd_helper_video_init: video is not supported in this build (MTMD_VIDEO is set to OFF) -- R llamacpp-feature-not-in-build
+#    981 LOG_ERR: mtmd_helper_video_init_from_buf: ffprobe failed on buffer (is ffprobe in PATH?) -- S request-time decoding of media chunks
+#    987 LOG_ERR: mtmd_helper_video_init_from_buf: failed to start ffmpeg on buffer (is ffmpeg in PATH?) -- S request-time decoding of media chunks
+#    998 LOG_ERR: mtmd_helper_video_init_from_buf: video is not supported in this build (MTMD_VIDEO is set t -- R llamacpp-feature-not-in-build
+#    1010 LOG_ERR: mtmd_helper_video_free: video is not supported in this build (MTMD_VIDEO is set to OFF) -- R llamacpp-feature-not-in-build
 
 LOAD_TAIL = "llama_model_load_from_file_impl: failed to load model\nsrv    load_model: failed to load model, '/models/m.gguf'\n"
 
