@@ -2,29 +2,30 @@
 tools/llama-cpp.sh builds; b11434) and, where it can run here, caused with the real llama-server on the tiny GGUF of
 tests/llamacpp_tiny_gguf.py.
 
-How the list below was made: every `throw std::...`, LLAMA_LOG_ERROR / GGML_LOG_ERROR / LOG_ERR / SRV_ERR / COM_ERR and
-GGML_ABORT statement of common/arg.cpp, common/common.cpp, common/chat.cpp, common/fit.cpp, src/llama.cpp,
+How the list below was made: every `throw std::...`, LLAMA_LOG_ERROR / GGML_LOG_ERROR / LOG_ERR / SRV_ERR / COM_ERR
+and GGML_ABORT statement of common/arg.cpp, common/common.cpp, common/chat.cpp, common/fit.cpp, src/llama.cpp,
 src/llama-model-loader.cpp, src/llama-model.cpp, src/llama-vocab.cpp, src/llama-context.cpp, src/llama-kv-cache.cpp,
 src/llama-adapter.cpp, src/llama-mmap.cpp, src/llama-arch.cpp, src/llama-grammar.cpp, ggml/src/gguf.cpp,
 ggml/src/ggml-backend.cpp, ggml/src/ggml-backend-reg.cpp, ggml/src/ggml-alloc.c and tools/server/server*.cpp (760
 strings; format specifiers rendered as sample values), each rendered as llama.cpp prints it (an arg.cpp throw inside
 'error while handling argument "--flag": ...'; a loader/vocab throw inside 'llama_model_load: error loading model:
 [error loading model vocabulary: ]...' with the load failure's tail lines; a context throw inside
-'llama_init_from_model: failed to initialize the context: ...'; a LoRA throw inside 'llama_adapter_lora_init: failed to
-apply lora adapter: ...'; gguf.cpp's errors under both 'gguf_init_from_reader' (b11434) and 'gguf_init_from_file_impl'
-(older)) and triaged before and after this branch. Tags: R read right before (the family named), W widened or new here
-(the family now named), G the generic load/context failure (no more specific cause and fix in the source), S skipped
-(why). Of the 760: 283 R, 54 W, 75 G, 348 S; of the 256 statements of tools/quantize, src/llama-quant.cpp,
-tools/gguf-split, common/imatrix-loader.cpp and tools/mtmd (clip.cpp, mtmd.cpp, mtmd-helper.cpp): 121 R, 18 W, 117 S.
-Also checked by hand with realistic multi-line logs: older releases' wordings (llama_load_model_from_file / llama_init_from_gpt_params, llama_new_context_with_model, 'couldn't bind HTTP
-server socket'), common/download.cpp's -hf/-dr download errors, common/speculative.cpp's draft checks,
-src/llama-batch.cpp's batch refusals (sequence ids, token ids, positions), ggml-cuda.cu's error lines (all read right
-already), and the real-engine runs below. The same extraction over an older release (llama-cpp-python 0.3.2's vendored
-llama.cpp, b4000-era: 1,040 statements of src/llama.cpp, common/, ggml.c's gguf, ggml-backend, ggml-alloc,
-examples/server) found the older wordings the families now also read: gguf_init_from_file's 'invalid (array) type',
-ggml_malloc/ggml_calloc, curl's 'failed after N attempts', read_kv_cache_data's mismatches, llama_kv_cache_find_slot's
-'seq_id=N >= n_seq_max=M', llama_lora_adapter_set's 'flash_attn is not compatible with LoRA', ggml-alloc's 'tensor X is
-too large to fit in a DEV buffer'.
+'llama_init_from_model: failed to initialize the context: ...'; a LoRA throw inside 'llama_adapter_lora_init: failed
+to apply lora adapter: ...'; gguf.cpp's errors under both 'gguf_init_from_reader' (b11434) and
+'gguf_init_from_file_impl' (older)) and triaged before and after this branch. Tags: R read right before (the family
+named), W widened or new here (the family now named), G the generic load/context failure (no more specific cause and
+fix in the source), S skipped (why). Of the 760: 283 R, 54 W, 75 G, 348 S; of the 256 statements of tools/quantize,
+src/llama-quant.cpp, tools/gguf-split, common/imatrix-loader.cpp and tools/mtmd (clip.cpp, mtmd.cpp, mtmd-helper.cpp):
+121 R, 18 W, 117 S. Also checked by hand with realistic multi-line logs: older releases' wordings
+(llama_load_model_from_file / llama_init_from_gpt_params, llama_new_context_with_model, 'couldn't bind HTTP server
+socket'), common/download.cpp's -hf/-dr download errors, common/speculative.cpp's draft checks, src/llama-batch.cpp's
+batch refusals (sequence ids, token ids, positions), ggml-cuda.cu's error lines (all read right already), and the
+real-engine runs below. The same extraction over an older release (llama-cpp-python 0.3.2's vendored llama.cpp,
+b4000-era: 1,040 statements of src/llama.cpp, common/, ggml.c's gguf, ggml-backend, ggml-alloc, examples/server) found
+the older wordings the families now also read: gguf_init_from_file's 'invalid (array) type', ggml_malloc/ggml_calloc,
+curl's 'failed after N attempts', read_kv_cache_data's mismatches, llama_kv_cache_find_slot's 'seq_id=N >=
+n_seq_max=M', llama_lora_adapter_set's 'flash_attn is not compatible with LoRA', ggml-alloc's 'tensor X is too large
+to fit in a DEV buffer'.
 
 Caused with the real llama-server (ports 18221-18238), all read right before this branch unless noted: port taken
 (llamacpp-bind-failed), -np 300 (llamacpp-too-many-sequences), --jinja with a broken template (chat-template-invalid),
@@ -38,12 +39,12 @@ llamacpp-context-params-invalid's 'cannot both be zero'), --override-kv of the w
 (llamacpp-context-params-invalid), a truncated GGUF and a 100-byte GGUF (llamacpp-bad-gguf), a GGUF whose
 tokenizer.ggml.token_type has the wrong element type (was load-failed: now llamacpp-gguf-metadata-missing),
 --spec-type draft-mtp on a model without MTP layers (was nothing: now llamacpp-mtp-block-missing), --mmproj given the
-model itself (llamacpp-mmproj-load-failed). llama-quantize: IQ2_XXS without an imatrix (llamacpp-quantize-needs-imatrix),
-input = output and a bad type (llamacpp-invalid-argument), --imatrix missing (was model-file-missing: now
-llamacpp-imatrix-unusable) or not an imatrix (llamacpp-imatrix-unusable). llama-gguf-split: --split-max-size 5X and
---split --merge (was nothing: now gguf-split-invalid-argument), a missing input (was nothing: now
-gguf-split-input-missing), --merge of a non-GGUF (llamacpp-bad-gguf), --split-max-tensors 0 (a SIGFPE with an empty
-log: nothing to read).
+model itself (llamacpp-mmproj-load-failed). llama-quantize: IQ2_XXS without an imatrix
+(llamacpp-quantize-needs-imatrix), input = output and a bad type (llamacpp-invalid-argument), --imatrix missing (was
+model-file-missing: now llamacpp-imatrix-unusable) or not an imatrix (llamacpp-imatrix-unusable). llama-gguf-split:
+--split-max-size 5X and --split --merge (was nothing: now gguf-split-invalid-argument), a missing input (was nothing:
+now gguf-split-input-missing), --merge of a non-GGUF (llamacpp-bad-gguf), --split-max-tensors 0 (a SIGFPE with an
+empty log: nothing to read).
 
 GGML_ASSERT / GGML_ABORT: 1,065 asserts and 73 aborts in those files; nearly all are internal invariants (a bug, not a
 setting). The ones a user meets, by how reachable they are (a flag or a file the user chose), and how doctor reads them:
