@@ -1384,6 +1384,12 @@ CASES = [
     ),
     # gguf-split-input-missing: made here, `llama-gguf-split --split --split-max-size 1M nope.gguf out`
     ("gguf-split-input-missing", "gguf_split:  failed to open input GGUF from nope.gguf\n"),
+    # gguf-no-architecture: made here, a GGUF without general.architecture given as -m (src/llama-model.cpp's empty name)
+    (
+        "gguf-no-architecture",
+        "0.00.009.274 E llama_model_load: error loading model: unknown model architecture: ''\n"
+        "0.00.009.290 E llama_model_load_from_file_impl: failed to load model\n",
+    ),
 ]
 
 NEAR_MISSES = [
@@ -1429,6 +1435,11 @@ NEAR_MISSES = [
     (
         "llamacpp-mmproj-load-failed",
         "clip_init: failed to load model '/models/mmproj.gguf': load_hparams: unknown projector type: qwen3omni_audio\n",
+    ),
+    # a named architecture the build lacks stays llamacpp-unknown-arch's
+    (
+        "gguf-no-architecture",
+        "llama_model_load: error loading model: unknown model architecture: 'qwen35moe'\n",
     ),
 ]
 
