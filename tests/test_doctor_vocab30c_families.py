@@ -1390,6 +1390,14 @@ CASES = [
         "0.00.009.274 E llama_model_load: error loading model: unknown model architecture: ''\n"
         "0.00.009.290 E llama_model_load_from_file_impl: failed to load model\n",
     ),
+    # llamacpp-quantize-source-invalid-values: made here (src/llama-quant.cpp's check of the source, ggml-quants.c's line)
+    (
+        "llamacpp-quantize-source-invalid-values",
+        "[   9/  39] blk.0.ffn_down.weight - [   512,    256,      1,      1], type =    f16, converting to q4_K .. "
+        "ggml_validate_row_data: found inf value at block 0\n"
+        "llama_model_quantize: failed to quantize: tensor 'blk.0.ffn_down.weight' has invalid data\n"
+        "llama_quantize: failed to quantize model from 'tiny-inf.gguf'\n",
+    ),
 ]
 
 NEAR_MISSES = [
@@ -1440,6 +1448,11 @@ NEAR_MISSES = [
     (
         "gguf-no-architecture",
         "llama_model_load: error loading model: unknown model architecture: 'qwen35moe'\n",
+    ),
+    # the same words at load time (--check-tensors) stay llamacpp-tensor-invalid-data's
+    (
+        "llamacpp-quantize-source-invalid-values",
+        "llama_model_load: error loading model: tensor 'blk.0.ffn_down.weight' has invalid data\n",
     ),
 ]
 
