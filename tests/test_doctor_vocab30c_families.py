@@ -43,7 +43,9 @@ model itself (llamacpp-mmproj-load-failed). llama-quantize: IQ2_XXS without an i
 (llamacpp-quantize-needs-imatrix), input = output and a bad type (llamacpp-invalid-argument), --imatrix missing (was
 model-file-missing: now llamacpp-imatrix-unusable) or not an imatrix (llamacpp-imatrix-unusable). llama-gguf-split:
 --split-max-size 5X and --split --merge (was nothing: now gguf-split-invalid-argument), a missing input (was nothing:
-now gguf-split-input-missing), --merge of a non-GGUF (llamacpp-bad-gguf), --split-max-tensors 0 (a SIGFPE with an
+now gguf-split-input-missing), --merge of a non-GGUF (llamacpp-bad-gguf), a source GGUF with inf weights quantized (was
+llamacpp-tensor-invalid-data: now llamacpp-quantize-source-invalid-values), a GGUF without general.architecture as -m
+(was load-failed: now gguf-no-architecture), --split-max-tensors 0 (a SIGFPE with an
 empty log: nothing to read).
 
 GGML_ASSERT / GGML_ABORT: 1,065 asserts and 73 aborts in those files; nearly all are internal invariants (a bug, not a
