@@ -84,6 +84,18 @@ tokenizers 0.23 / sentencepiece 0.2 / tiktoken 0.14
     (0.1.9x); tiktoken load_tiktoken_bpe "Error parsing line b'...' in PATH"                   tokenizer-model-corrupt
   S tokenizers 'No such file or directory (os error 2)' (transformers checks the file first), 5.19 "KeyError:
     'added_tokens'" (a hand-made tokenizer.json)
+  N protobuf's parse of tokenizer.model (4.x get_spm_processor): "DecodeError: Error parsing message with type
+    'sentencepiece.ModelProto'" (caused; 5.19 logs it only as a warning and falls back to tiktoken: not matched)
+                                                                                               tokenizer-model-corrupt
+protobuf 4.21-5.x (python/google/protobuf/descriptor.py)
+  N 'Descriptors cannot (not) be created directly ... regenerated with protoc >= 3.19.0'        protobuf-generated-code-too-old
+  A "cannot import name 'builder' from 'google.protobuf.internal'" (protobuf too old)          python-import-name-missing
+hf_xet 1.8 (its Rust error texts, read with strings(1) from hf_xet.abi3.so)
+  S 'File reconstruction error:', 'Network error:', 'CAS Client Error:' ...: the Python-side wrapper of this release
+    was not caused here (no network); 'Data processing error: CAS service error' stays hub-xet-download-failed's
+transformers 4.3x utils/hub.py cached_file
+  L "Incorrect path_or_model_id: 'X'. Please provide either the path to a local folder or the repo_id of a model on
+    the Hub." (raised from the HFValidationError that model-path-not-found / hub-bad-repo-id read)  engine-config.toml
   L sentencepiece 'TypeError: not a string' / 'Either model_file or model_proto must be specified' (4.x, no
     tokenizer.model)                                                                           tokenizer-missing (engine-config.toml)
 """
@@ -365,6 +377,29 @@ CASES = [
 ]
 
 
+CASES += [
+    # protobuf 4.21 python/google/protobuf/descriptor.py (the 'cannot not' typo of that release)
+    (
+        tb(
+            "google/protobuf/descriptor.py",
+            "TypeError: Descriptors cannot not be created directly.",
+            "If this call came from a _pb2.py file, your generated code is out of date and must be regenerated with protoc >= 3.19.0.",
+        ),
+        "protobuf-generated-code-too-old",
+        True,
+    ),
+    # protobuf's parse of tokenizer.model under transformers 4.x (caused with import_protobuf().ModelProto.FromString)
+    (
+        tb(
+            "transformers/models/llama/tokenization_llama.py",
+            "google.protobuf.message.DecodeError: Error parsing message with type 'sentencepiece.ModelProto'",
+        ),
+        "tokenizer-model-corrupt",
+        True,
+    ),
+]
+
+
 @pytest.mark.parametrize("prefix", ["", "(EngineCore pid=4242) "])
 @pytest.mark.parametrize("log, family, confident", CASES)
 def test_the_library_wording_is_named(log: str, family: str, confident: bool, prefix: str) -> None:
@@ -396,6 +431,18 @@ NEAR_MISSES = [
             "FileNotFoundError: [Errno 2] No such file or directory: '/models/m/config.json'",
         ),
         "weights-missing",
+    ),
+    # another program's protobuf model (ONNX), and transformers 5.19's warning before its tiktoken fallback succeeds
+    (
+        tb(
+            "onnx/__init__.py",
+            "google.protobuf.message.DecodeError: Error parsing message with type 'onnx.ModelProto'",
+        ),
+        "tokenizer-model-corrupt",
+    ),
+    (
+        "[transformers] Could not extract SentencePiece model from /m/tokenizer.model using sentencepiece library due to Error parsing message with type 'sentencepiece.ModelProto': Wire format was corrupt. Falling back to TikToken extractor.\n",
+        "tokenizer-model-corrupt",
     ),
 ]
 
