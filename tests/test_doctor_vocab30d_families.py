@@ -93,6 +93,20 @@ protobuf 4.21-5.x (python/google/protobuf/descriptor.py)
 hf_xet 1.8 (its Rust error texts, read with strings(1) from hf_xet.abi3.so)
   S 'File reconstruction error:', 'Network error:', 'CAS Client Error:' ...: the Python-side wrapper of this release
     was not caused here (no network); 'Data processing error: CAS service error' stays hub-xet-download-failed's
+transformers 5.19, the raise statements of configuration_utils.py, tokenization_utils_base.py, tokenization_utils_tokenizers.py,
+tokenization_python.py, models/auto/{configuration,tokenization,processing}_auto.py, utils/hub.py, dynamic_module_utils.py,
+modeling_rope_utils.py, convert_slow_tokenizer.py (145, listed with ast; 121 unnamed at first, nearly all programming errors
+of a caller -- padding, batching, special tokens, save/push -- not a server's start: skipped)
+  W 'X is a gated repository. Make sure to request access' (hub.py has_file)                  gated-repo
+  W "Tokenizer class 'X' specified in the tokenizer config was not found" (tokenization_auto)  tokenizer-corrupt
+  W 'Unable to load tokenizer model from SPM ... Tried to load SPM model with non-SPM vocab file'; 'Unable to load
+    vocabulary from file' (a hint) (tokenization_utils_base _from_pretrained)                 tokenizer-model-corrupt
+  N 'This modeling file requires the following packages that were not found in your environment' remote-code-packages-missing
+  L 'PermissionError at X when downloading X. Check cache directory permissions' (hub.py; the PermissionError it
+    wraps is read by cache-permission-denied)                                                  service-machine.toml
+  S 'layer_types entries must be in', 'multiple chat templates with no default', 'model_type attribute that is not
+    consistent', "you're file was trained with a different algorithm" (rare hand edits), 'Cannot apply chat template to
+    an empty conversation' (a request, not a checkpoint)
 transformers 4.3x utils/hub.py cached_file
   L "Incorrect path_or_model_id: 'X'. Please provide either the path to a local folder or the repo_id of a model on
     the Hub." (raised from the HFValidationError that model-path-not-found / hub-bad-repo-id read)  engine-config.toml
@@ -395,6 +409,47 @@ CASES += [
             "google.protobuf.message.DecodeError: Error parsing message with type 'sentencepiece.ModelProto'",
         ),
         "tokenizer-model-corrupt",
+        True,
+    ),
+    # transformers 5.19 utils/hub.py has_file; models/auto/tokenization_auto.py; tokenization_utils_base.py; dynamic_module_utils.py
+    (
+        tb(
+            "transformers/utils/hub.py",
+            "OSError: meta-llama/Llama-3.1-8B is a gated repository. Make sure to request access at https://huggingface.co/meta-llama/Llama-3.1-8B and pass a token having permission to this repo either by logging in with `hf auth login` or by passing `token=<your_token>`.",
+        ),
+        "gated-repo",
+        True,
+    ),
+    (
+        tb(
+            "transformers/models/auto/tokenization_auto.py",
+            "ValueError: Tokenizer class 'Qwen9Tokenizer' specified in the tokenizer config was not found. The tokenizer may need to be converted or re-saved.",
+        ),
+        "tokenizer-corrupt",
+        True,
+    ),
+    (
+        tb(
+            "transformers/tokenization_utils_base.py",
+            "RuntimeError: Unable to load tokenizer model from SPM, loading from TikToken will be attempted instead.(SentencePiece RuntimeError: Tried to load SPM model with non-SPM vocab file).",
+        ),
+        "tokenizer-model-corrupt",
+        True,
+    ),
+    (
+        tb(
+            "transformers/tokenization_utils_base.py",
+            "OSError: Unable to load vocabulary from file. Please check that the provided vocabulary is accessible and not corrupted.",
+        ),
+        "tokenizer-model-corrupt",
+        False,
+    ),
+    (
+        tb(
+            "transformers/dynamic_module_utils.py",
+            "ImportError: This modeling file requires the following packages that were not found in your environment: flash_attn, einops. Run `pip install flash_attn einops`",
+        ),
+        "remote-code-packages-missing",
         True,
     ),
 ]
