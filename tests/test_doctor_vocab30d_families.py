@@ -31,6 +31,13 @@ huggingface_hub (errors.py, file_download.py, _snapshot_download.py, utils/_http
   A hf_transfer enabled but not installed; hf-xet 'CAS service error'; 'Not enough free disk space'
   A SafetensorsParsingError / NotASafetensorsRepoError (vLLM logs them as 'Error retrieving safetensors': a note)
   A StrictDataclassFieldValidationError "Field 'x' expected str, got int"                      config-json-field-wrong-type
+  W httpx 'TooManyRedirects: Exceeded N redirects while resolving URL' (utils/_http.py, 2.x)  hub-response-not-from-hub
+  W 0.1x 'Connection error, and we cannot find the requested files in the cached path'         hub-offline
+  L "Repo_id cannot end by '.git'", 'Repo id must be a string, not X' (_validators.py)          hub-bad-repo-id (engine-config.toml)
+  S CachedRepoTreeNotFoundError (get_cached_repo_tree: no engine calls it), 'Invalid range format' / 'Empty new range'
+    (resume internals), 'Invalid filename ... ".." path segment' (a repo's own file names), OIDCError (CI logins),
+    'Force download failed due to the above error' (read as uv-download-timeout below 0.70: vLLM never forces; the
+    chained error above it is the cause)
   S 400 BadRequestError (API uploads), 416 (retried by the library), 'Xet headers have not been correctly set' (a
     broken mirror), Force download failed / force_download with local_files_only or offline (vLLM never forces),
     'Invalid repo type' (caller's bug), LocalTokenNotFoundError (token=True in code), CacheNotFound /
@@ -56,6 +63,8 @@ modeling_utils.py, utils/import_utils.py; 5.19 caused, 4.x read)
   W 4.x 'Error no file named pytorch_model.bin, model.safetensors, ... found in directory'     weights-missing
   W 4.x 'You seem to have cloned a repository without having git-lfs installed'; 'Unable to load weights from
     pytorch checkpoint file' (a hint)                                                          weights-corrupt
+  L 4.x "Unrecognized configuration class <class X> to build an AutoTokenizer" (no tokenizer files for a model type
+    without a default tokenizer)                                                               tokenizer-missing (engine-config.toml)
   L 4.x "KeyError: 'qwen2'" raised in configuration_auto.py (CONFIG_MAPPING[model_type])      unknown-model-type (gpu-kernels.toml)
   L 'Cannot use chat template functions because tokenizer.chat_template is not set' (vLLM raises its own wording,
     read already)                                                                              chat-template-absent (engine-config.toml)
@@ -450,6 +459,23 @@ CASES += [
             "ImportError: This modeling file requires the following packages that were not found in your environment: flash_attn, einops. Run `pip install flash_attn einops`",
         ),
         "remote-code-packages-missing",
+        True,
+    ),
+    # huggingface_hub 2.x utils/_http.py; 0.1x file_download (and transformers 3.x-4.1x file_utils)
+    (
+        tb(
+            "huggingface_hub/utils/_http.py",
+            "httpx.TooManyRedirects: Exceeded 10 redirects while resolving 'https://hf-mirror.com/Qwen/Qwen3-8B/resolve/main/config.json'.",
+        ),
+        "hub-response-not-from-hub",
+        True,
+    ),
+    (
+        tb(
+            "transformers/file_utils.py",
+            "ValueError: Connection error, and we cannot find the requested files in the cached path. Please try again or make sure your Internet connection is on.",
+        ),
+        "hub-offline",
         True,
     ),
 ]
