@@ -72,6 +72,10 @@ safetensors 0.8 (and 0.4.5's enum names)
   A every 'Error while deserializing header: ...' (header too small/large, invalid JSON/UTF-8, invalid header length,
     incomplete metadata, invalid offset for tensor, invalid shape, data type, or offset; 0.4.5 HeaderTooLarge,
     MetadataIncompleteBuffer, InvalidOffset, TensorInvalidInfo), unknown dtype variant         weights-corrupt, safetensors-*
+  W load(bytes)'s 'Error while deserializing: header too large' / 'invalid header length' (no 'header': caused)
+                                                                                               weights-corrupt, safetensors-header-unreadable
+  S 'Could not read tensor', 'Error preparing tensor view', 'Dtype not understood', 'Error during slicing' (strings of
+    _safetensors_rust.abi3.so not reached by a broken file here: a caller's misuse)
   N 'File does not contain tensor NAME' (safe_open.get_tensor)                                 safetensors-tensor-absent
   W 'FileNotFoundError: No such file or directory: X.safetensors' (safe_open, no errno)        weights-missing
   S 'No such device (os error 19)' (a directory named *.safetensors)
@@ -89,6 +93,10 @@ tokenizers 0.23 / sentencepiece 0.2 / tiktoken 0.14
   A JSONDecodeError on tokenizer.json / tokenizer_config.json (5.x reads them with json first)
   W serde's 'Exception: EOF while parsing a string / expected value / Model missing. / Merges text file invalid /
     unknown variant `X` ... at line L column C' (Tokenizer.from_file, as 4.x calls it)       tokenizer-corrupt
+  W the model loaders' refusals (strings of tokenizers.abi3.so, caused): "Unknown tokenizer version '2.0'", 'Token `c`
+    out of vocabulary', 'Unable to load vocab UnkIdNotInVocabulary', 'invalid type: ... expected a string'  tokenizer-corrupt
+  S 'Error while initializing BPE', 'Error while reading BPE files', 'Training error', 'Cannot build UnigramTrainer'
+    (building a tokenizer from vocab/merges files or training one: not what a server loads)
   N sentencepiece 'could not parse ModelProto from PATH' (0.2), 'Internal: ... [model_proto->ParseFromArray(...)]'
     (0.1.9x); tiktoken load_tiktoken_bpe "Error parsing line b'...' in PATH"                   tokenizer-model-corrupt
   S tokenizers 'No such file or directory (os error 2)' (transformers checks the file first), 5.19 "KeyError:
@@ -476,6 +484,31 @@ CASES += [
             "ValueError: Connection error, and we cannot find the requested files in the cached path. Please try again or make sure your Internet connection is on.",
         ),
         "hub-offline",
+        True,
+    ),
+    # safetensors 0.8 load(bytes) (caused); tokenizers 0.23.3 model loaders (caused with Tokenizer.from_file)
+    (
+        tb(
+            "safetensors/torch.py",
+            "safetensors_rust.SafetensorError: Error while deserializing: header too large",
+        ),
+        "weights-corrupt",
+        True,
+    ),
+    (
+        tb(
+            "transformers/tokenization_utils_fast.py",
+            "Exception: Unknown tokenizer version '2.0' at line 1 column 17",
+        ),
+        "tokenizer-corrupt",
+        True,
+    ),
+    (
+        tb(
+            "transformers/tokenization_utils_fast.py",
+            "Exception: Token `c` out of vocabulary at line 1 column 231",
+        ),
+        "tokenizer-corrupt",
         True,
     ),
 ]
