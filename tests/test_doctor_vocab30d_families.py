@@ -43,6 +43,14 @@ huggingface_hub (errors.py, file_download.py, _snapshot_download.py, utils/_http
     'Invalid repo type' (caller's bug), LocalTokenNotFoundError (token=True in code), CacheNotFound /
     CorruptedCacheException (the scan-cache CLI), 'HTTP Error N thrown while requesting' / 'Retrying in' / 'Rate
     limited. Waiting' (retry warnings; the final error is read), HF_HUB_ENABLE_HF_TRANSFER deprecation (a warning)
+the `hf` CLI (huggingface_hub 2.4 cli/_errors.py format_known_exception; `hf download` caused offline and with a bad id)
+  W "Error: Access denied. Repository 'X' requires approval.", "Error: Repository 'X' not found." + 'If the repo is
+    private, make sure you are authenticated ...'                                               gated-repo
+  W "Error: File not found in repository 'X'." (below 0.70: shared_wordings caps the family)    hub-entry-not-found
+  A 'Error: Local entry not found. Cannot reach URL: offline mode is enabled', '... The cached snapshot ... is
+    incomplete', "Error: Invalid value. Repo id must be in the form"                          hub-offline, hub-bad-repo-id
+  L "Error: Revision not found in repository 'X'."                                              hub-revision-not-found (engine-config.toml)
+  S "Error: Not logged in. Run 'hf auth login' first." (uploads and token=True only)
 transformers (configuration_utils.py, models/auto/*, tokenization_*.py, convert_slow_tokenizer.py, utils/hub.py,
 modeling_utils.py, utils/import_utils.py; 5.19 caused, 4.x read)
   A 'Unrecognized model in X. Should have a `model_type` key', 'has model type `X` but Transformers does not
@@ -511,6 +519,17 @@ CASES += [
         "tokenizer-corrupt",
         True,
     ),
+    # the hf CLI (huggingface_hub 2.4 cli/_errors.py), as `hf download` prints it (ANSI colours kept)
+    (
+        "\x1b[1m\x1b[31mError: Access denied. Repository 'meta-llama/Llama-3.1-8B' requires approval.\x1b[0m\n",
+        "gated-repo",
+        True,
+    ),
+    (
+        "\x1b[1m\x1b[31mError: Model 'org/private-model' not found.\nIf the repo is private, make sure you are authenticated and your token has the required permissions.\nIf the repo does not exist, create it with: hf repos create org/private-model\x1b[0m\n",
+        "gated-repo",
+        True,
+    ),
 ]
 
 
@@ -546,6 +565,8 @@ NEAR_MISSES = [
         ),
         "weights-missing",
     ),
+    # Ollama's missing model is not a hub repo
+    ("Error: model 'llama3' not found.\n", "gated-repo"),
     # another program's protobuf model (ONNX), and transformers 5.19's warning before its tiktoken fallback succeeds
     (
         tb(
