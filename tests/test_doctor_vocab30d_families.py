@@ -17,6 +17,8 @@ huggingface_hub (errors.py, file_download.py, _snapshot_download.py, utils/_http
   A OfflineModeIsEnabled 'Cannot reach URL: offline mode is enabled'                           hub-offline
   A 401 'Invalid credentials', 403 'Forbidden: ... fine-grained token', httpx 429, httpx 5xx   hub-token-*, hub-rate-limited, hub-server-error
   A bare 404 without X-Error-Code (symptom)                                                    hub-http-not-found
+  W requests-era '403 Client Error: Forbidden for url' + '403 Forbidden: <reason>': was gated-repo at 0.90 over
+    hub-token-forbidden; the server's reason now supersedes it                                 hub-token-forbidden
   W requests-era (<= 0.2x) '429 Client Error: Too Many Requests for url'                       hub-rate-limited
   W requests-era '5NN Server Error: REASON for url: https://huggingface.co/...'                hub-server-error
   W IncompleteSnapshotError 'The cached snapshot for ... is incomplete: N file(s) are missing' hub-offline
@@ -528,6 +530,18 @@ CASES += [
     (
         "\x1b[1m\x1b[31mError: Model 'org/private-model' not found.\nIf the repo is private, make sure you are authenticated and your token has the required permissions.\nIf the repo does not exist, create it with: hf repos create org/private-model\x1b[0m\n",
         "gated-repo",
+        True,
+    ),
+    # huggingface_hub 0.2x utils/_errors.py: requests' 403 line, then the hub's reason (a fine-grained token)
+    (
+        tb(
+            "huggingface_hub/utils/_errors.py",
+            "huggingface_hub.utils._errors.HfHubHTTPError: 403 Client Error: Forbidden for url: https://huggingface.co/api/models/meta-llama/Llama-3.1-8B/revision/main (Request ID: Root=1-66)",
+            "",
+            "403 Forbidden: Please enable access to public gated repositories in your fine-grained token settings to view this repository..",
+            "Cannot access content at: https://huggingface.co/api/models/meta-llama/Llama-3.1-8B/revision/main.",
+        ),
+        "hub-token-forbidden",
         True,
     ),
 ]
