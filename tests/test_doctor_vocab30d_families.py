@@ -97,6 +97,9 @@ torch.load (torch/serialization.py, _weights_only_unpickler.py; 2.13 caused, 2.0
   W 'PytorchStreamReader failed reading file data/N: invalid header or archive is corrupted' (was 0.50),
     'failed locating file data.pkl: file not found', "invalid load key, '\\x00'"              weights-corrupt
   A 'failed finding central directory', "invalid load key, 'v'/'<'", 'unexpected EOF, expected N more bytes'
+  W the other miniz reasons (strings of libtorch_cpu.so): 'CRC-32 check failed', 'decompression failed or archive is
+    corrupted', 'unexpected decompressed size', 'not a ZIP archive'; legacy 'Invalid magic number; corrupt file?'  weights-corrupt
+  A 'Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is False'  torch-load-cuda-unavailable
   S 'Expected hasRecord("version") to be true' (a zip torch never wrote: made here only by hand)
 tokenizers 0.23 / sentencepiece 0.2 / tiktoken 0.14
   A 'data did not match any variant of untagged enum ModelWrapper/ModelUntagged/PreTokenizerUntagged/...'
@@ -542,6 +545,20 @@ CASES += [
             "Cannot access content at: https://huggingface.co/api/models/meta-llama/Llama-3.1-8B/revision/main.",
         ),
         "hub-token-forbidden",
+        True,
+    ),
+    # torch's zip reader (miniz, strings of libtorch_cpu.so) and legacy reader (serialization.py _legacy_load)
+    (
+        tb(
+            "torch/serialization.py",
+            "RuntimeError: PytorchStreamReader failed reading file data/3: CRC-32 check failed",
+        ),
+        "weights-corrupt",
+        True,
+    ),
+    (
+        tb("torch/serialization.py", "RuntimeError: Invalid magic number; corrupt file?"),
+        "weights-corrupt",
         True,
     ),
 ]
