@@ -40,6 +40,11 @@ huggingface_hub (errors.py, file_download.py, _snapshot_download.py, utils/_http
     (resume internals), 'Invalid filename ... ".." path segment' (a repo's own file names), OIDCError (CI logins),
     'Force download failed due to the above error' (read as uv-download-timeout below 0.70: vLLM never forces; the
     chained error above it is the cause)
+  N a download that stalls or breaks mid-file: requests "HTTPSConnectionPool(host='cdn-lfs.huggingface.co', ...): Read
+    timed out" (confident); httpx 'ReadTimeout: The read operation timed out', h11 'peer closed connection without
+    sending complete message body', urllib3 'Connection broken: IncompleteRead' (hints, only beside the hub's download
+    code)                                                                                      hub-download-interrupted
+  A SSL 'CERTIFICATE_VERIFY_FAILED' on the hub's hosts                                         tls-verify-failed
   S 400 BadRequestError (API uploads), 416 (retried by the library), 'Xet headers have not been correctly set' (a
     broken mirror), Force download failed / force_download with local_files_only or offline (vLLM never forces),
     'Invalid repo type' (caller's bug), LocalTokenNotFoundError (token=True in code), CacheNotFound /
@@ -561,6 +566,23 @@ CASES += [
         "weights-corrupt",
         True,
     ),
+    # a hub download timing out / breaking off: requests (<= 0.2x), httpx and h11 (2.x)
+    (
+        tb(
+            "huggingface_hub/file_download.py",
+            "requests.exceptions.ReadTimeout: HTTPSConnectionPool(host='cdn-lfs.huggingface.co', port=443): Read timed out. (read timeout=10)",
+        ),
+        "hub-download-interrupted",
+        True,
+    ),
+    (
+        tb(
+            "huggingface_hub/file_download.py",
+            "httpx.RemoteProtocolError: peer closed connection without sending complete message body (received 1048576 bytes, expected 3928170496)",
+        ),
+        "hub-download-interrupted",
+        False,
+    ),
 ]
 
 
@@ -595,6 +617,11 @@ NEAR_MISSES = [
             "FileNotFoundError: [Errno 2] No such file or directory: '/models/m/config.json'",
         ),
         "weights-missing",
+    ),
+    # a client's read timeout (an OpenAI client waiting on the server) is no hub download
+    (
+        tb("openai/_base_client.py", "httpx.ReadTimeout: The read operation timed out"),
+        "hub-download-interrupted",
     ),
     # Ollama's missing model is not a hub repo
     ("Error: model 'llama3' not found.\n", "gated-repo"),
