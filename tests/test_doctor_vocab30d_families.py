@@ -44,6 +44,8 @@ huggingface_hub (errors.py, file_download.py, _snapshot_download.py, utils/_http
     timed out" (confident); httpx 'ReadTimeout: The read operation timed out', h11 'peer closed connection without
     sending complete message body', urllib3 'Connection broken: IncompleteRead' (hints, only beside the hub's download
     code)                                                                                      hub-download-interrupted
+  W requests "HTTPSConnectionPool(host='huggingface.co', ...): Max retries exceeded ... (Caused by ConnectTimeoutError /
+    NewConnectionError / NameResolutionError" (was nothing, or network-unreachable)          hub-offline
   A SSL 'CERTIFICATE_VERIFY_FAILED' on the hub's hosts                                         tls-verify-failed
   S 400 BadRequestError (API uploads), 416 (retried by the library), 'Xet headers have not been correctly set' (a
     broken mirror), Force download failed / force_download with local_files_only or offline (vLLM never forces),
@@ -583,6 +585,14 @@ CASES += [
         "hub-download-interrupted",
         False,
     ),
+    (
+        tb(
+            "huggingface_hub/file_download.py",
+            "requests.exceptions.ConnectTimeout: HTTPSConnectionPool(host='huggingface.co', port=443): Max retries exceeded with url: /Qwen/Qwen3-8B/resolve/main/config.json (Caused by ConnectTimeoutError(<urllib3.connection.HTTPSConnection object at 0x7f>, 'Connection to huggingface.co timed out. (connect timeout=10)'))",
+        ),
+        "hub-offline",
+        True,
+    ),
 ]
 
 
@@ -617,6 +627,14 @@ NEAR_MISSES = [
             "FileNotFoundError: [Errno 2] No such file or directory: '/models/m/config.json'",
         ),
         "weights-missing",
+    ),
+    # a client that cannot reach the local server is no hub
+    (
+        tb(
+            "requests/adapters.py",
+            "requests.exceptions.ConnectionError: HTTPConnectionPool(host='localhost', port=8000): Max retries exceeded with url: /v1/models (Caused by NewConnectionError('<urllib3.connection.HTTPConnection object at 0x7f>: Failed to establish a new connection: [Errno 111] Connection refused'))",
+        ),
+        "hub-offline",
     ),
     # a client's read timeout (an OpenAI client waiting on the server) is no hub download
     (
