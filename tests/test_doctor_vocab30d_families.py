@@ -71,6 +71,8 @@ modeling_utils.py, utils/import_utils.py; 5.19 caused, 4.x read)
     slow tokenizer' (caused on an empty folder: tokenizer-missing), 'Tokenizer class X does not exist or is not
     currently imported', 'Unrecognized processing class', "Missing required keys in `rope_parameters`", 4.x
     '`rope_scaling` must be a dictionary with two fields', GenerationConfig validation
+  W "Can't load image processor / feature extractor / processor / video processor for 'X'" (image_processing_base.py
+    and its siblings, 4.x-5.19)                                                                processor-files-unrecognized
   W "Can't load the configuration of 'X'" (configuration_utils _get_config_dict)               model-dir-invalid
   W 4.x 'This tokenizer cannot be instantiated. Please make sure you have `sentencepiece` installed' (dummy objects),
     '`tiktoken` is required to read a `tiktoken` file'; 4.x 'Cannot instantiate this tokenizer from a slow version'
@@ -591,6 +593,14 @@ CASES += [
             "requests.exceptions.ConnectTimeout: HTTPSConnectionPool(host='huggingface.co', port=443): Max retries exceeded with url: /Qwen/Qwen3-8B/resolve/main/config.json (Caused by ConnectTimeoutError(<urllib3.connection.HTTPSConnection object at 0x7f>, 'Connection to huggingface.co timed out. (connect timeout=10)'))",
         ),
         "hub-offline",
+        True,
+    ),
+    (
+        tb(
+            "transformers/image_processing_base.py",
+            "OSError: Can't load image processor for '/models/qwen2-vl'. If you were trying to load it from 'https://huggingface.co/models', make sure you don't have a local directory with the same name. Otherwise, make sure '/models/qwen2-vl' is the correct path to a directory containing a preprocessor_config.json file",
+        ),
+        "processor-files-unrecognized",
         True,
     ),
 ]
