@@ -73,6 +73,9 @@ modeling_utils.py, utils/import_utils.py; 5.19 caused, 4.x read)
     '`rope_scaling` must be a dictionary with two fields', GenerationConfig validation
   W "Can't load image processor / feature extractor / processor / video processor for 'X'" (image_processing_base.py
     and its siblings, 4.x-5.19)                                                                processor-files-unrecognized
+  W 'Please install torch and gguf>=0.10.0 to load a GGUF checkpoint in PyTorch.' (modeling_gguf_pytorch_utils.py)
+                                                                                               optional-package-missing
+  L mistral_common 'TokenizerException: Unrecognized tokenizer filename' (tokenizer_mode mistral) tokenizer-mode-mismatch (engine-config.toml)
   W "Can't load the configuration of 'X'" (configuration_utils _get_config_dict)               model-dir-invalid
   W 4.x 'This tokenizer cannot be instantiated. Please make sure you have `sentencepiece` installed' (dummy objects),
     '`tiktoken` is required to read a `tiktoken` file'; 4.x 'Cannot instantiate this tokenizer from a slow version'
@@ -601,6 +604,14 @@ CASES += [
             "OSError: Can't load image processor for '/models/qwen2-vl'. If you were trying to load it from 'https://huggingface.co/models', make sure you don't have a local directory with the same name. Otherwise, make sure '/models/qwen2-vl' is the correct path to a directory containing a preprocessor_config.json file",
         ),
         "processor-files-unrecognized",
+        True,
+    ),
+    (
+        tb(
+            "transformers/modeling_gguf_pytorch_utils.py",
+            "ImportError: Please install torch and gguf>=0.10.0 to load a GGUF checkpoint in PyTorch.",
+        ),
+        "optional-package-missing",
         True,
     ),
 ]
