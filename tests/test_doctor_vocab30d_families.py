@@ -133,8 +133,10 @@ protobuf 4.21-5.x (python/google/protobuf/descriptor.py)
   N 'Descriptors cannot (not) be created directly ... regenerated with protoc >= 3.19.0'        protobuf-generated-code-too-old
   A "cannot import name 'builder' from 'google.protobuf.internal'" (protobuf too old)          python-import-name-missing
 hf_xet 1.8 (its Rust error texts, read with strings(1) from hf_xet.abi3.so)
-  S 'File reconstruction error:', 'Network error:', 'CAS Client Error:' ...: the Python-side wrapper of this release
-    was not caused here (no network); 'Data processing error: CAS service error' stays hub-xet-download-failed's
+  W 'CAS Client Error: ...', 'Network error: ...' (only beside xet_get / hf_xet frames: the Python-side rendering of
+    this release was not caused here, no network)                                              hub-xet-download-failed
+  S 'File reconstruction error:', 'Authentication error:', 'Configuration error:' ... (not caused; a disk or token
+    fault can hide behind them)
 transformers 5.19, the raise statements of configuration_utils.py, tokenization_utils_base.py, tokenization_utils_tokenizers.py,
 tokenization_python.py, models/auto/{configuration,tokenization,processing}_auto.py, utils/hub.py, dynamic_module_utils.py,
 modeling_rope_utils.py, convert_slow_tokenizer.py (145, listed with ast; 121 unnamed at first, nearly all programming errors
@@ -614,6 +616,14 @@ CASES += [
         "optional-package-missing",
         True,
     ),
+    (
+        tb(
+            "huggingface_hub/file_download.py",
+            "RuntimeError: CAS Client Error: Request failed after 5 retries",
+        ).replace(", in f", ", in xet_get"),
+        "hub-xet-download-failed",
+        True,
+    ),
 ]
 
 
@@ -657,6 +667,8 @@ NEAR_MISSES = [
         ),
         "hub-offline",
     ),
+    # hf_xet's wording without the Xet download path
+    (tb("foo/bar.py", "RuntimeError: Network error: connection reset"), "hub-xet-download-failed"),
     # a client's read timeout (an OpenAI client waiting on the server) is no hub download
     (
         tb("openai/_base_client.py", "httpx.ReadTimeout: The read operation timed out"),
