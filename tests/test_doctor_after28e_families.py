@@ -129,12 +129,20 @@ def test_a_typo_in_a_modelfile_template_is_named_as_a_guess():
         # llm/server.go's rewrite of its llama.cpp's 'unknown model architecture' (0.1.3x-0.20)
         "Error: llama runner process has terminated: this model is not supported by your version of Ollama. You may "
         "need to upgrade\n",
-        # the registry's 412 for a model that needs a newer Ollama (server/images.go passes the body on)
-        "Error: pull model manifest: 412: \n\nThe model you are attempting to pull requires a newer version of "
-        "Ollama.\n\nPlease download the latest version at:\n\n\thttps://ollama.com/download\n",
     ],
 )
 def test_a_model_newer_than_ollama_is_named_with_ollamas_fix(log):
     top = top_cause(run(log))
     assert top is not None and top.id == "llamacpp-unknown-arch" and top.confidence < 0.7
     assert "Update Ollama" in top.fix  # the hint's own fix (hint_fix), not llama.cpp's
+
+
+def test_the_registrys_412_is_its_own_family_since_after30a():
+    """The registry's 412 for a model that needs a newer Ollama (server/images.go passes the body on): nothing was
+    loaded, so since after30a (fresh-98) it is ollama-too-old-for-model-pull, with the same kind of fix."""
+    log = (
+        "Error: pull model manifest: 412: \n\nThe model you are attempting to pull requires a newer version of "
+        "Ollama.\n\nPlease download the latest version at:\n\n\thttps://ollama.com/download\n"
+    )
+    top = top_cause(run(log))
+    assert top is not None and top.id == "ollama-too-old-for-model-pull" and "Update Ollama" in top.fix
