@@ -115,7 +115,91 @@ def main() -> None:
 
 # Each drawn class's concrete request: (server flags, method, path, body (a dict, or raw bytes), content type).
 # Written after `--draws` printed the draw, before any case ran.
-CONCRETE: dict = {}
+CHAT = "/v1/chat/completions"
+HI = [{"role": "user", "content": "Hello"}]
+CONCRETE: dict = {
+    "fresh108-llama-chat-top-logprobs-1000": (
+        [],
+        "POST",
+        CHAT,
+        {"messages": HI, "max_tokens": 8, "logprobs": True, "top_logprobs": 1000},
+    ),
+    "fresh108-llama-chat-xtc-probability-1-5": (
+        [],
+        "POST",
+        CHAT,
+        {"messages": HI, "max_tokens": 8, "xtc_probability": 1.5},
+    ),
+    "fresh108-llama-chat-tools-code-interpreter-type": (
+        [],
+        "POST",
+        CHAT,
+        {"messages": HI, "max_tokens": 8, "tools": [{"type": "code_interpreter"}]},
+    ),
+    "fresh108-llama-chat-min-p-healthy": ([], "POST", CHAT, {"messages": HI, "max_tokens": 8, "min_p": 0.05}),
+    # ignore_eos with no max_tokens: the server generates until the 512-token context is full
+    "fresh108-llama-completions-ignore-eos-no-limit": (
+        [],
+        "POST",
+        "/v1/completions",
+        {"prompt": "Hello, my name is", "ignore_eos": True},
+    ),
+    "fresh108-llama-tokenize-with-pieces-healthy": (
+        [],
+        "POST",
+        "/tokenize",
+        {"content": "Hello, my name is", "with_pieces": True},
+    ),
+    "fresh108-llama-chat-reasoning-format-unknown": (
+        [],
+        "POST",
+        CHAT,
+        {"messages": HI, "max_tokens": 8, "reasoning_format": "deepseek-r9"},
+    ),
+    "fresh108-llama-infill-prompt-number": (
+        [],
+        "POST",
+        "/infill",
+        {"input_prefix": "def add(a, b):\n", "input_suffix": "\n", "prompt": 42, "n_predict": 8},
+    ),
+    "fresh108-llama-completion-cache-prompt-healthy": (
+        [],
+        "POST",
+        "/completion",
+        {"prompt": "Hello, my name is", "n_predict": 8, "cache_prompt": True},
+    ),
+    "fresh108-llama-chat-role-narrator": (
+        [],
+        "POST",
+        CHAT,
+        {"messages": [{"role": "narrator", "content": "Once upon a time"}], "max_tokens": 8},
+    ),
+    "fresh108-llama-completion-stream-string": (
+        [],
+        "POST",
+        "/completion",
+        {"prompt": "Hello, my name is", "n_predict": 8, "stream": "yes"},
+    ),
+    "fresh108-llama-completion-mirostat-2-healthy": (
+        [],
+        "POST",
+        "/completion",
+        {"prompt": "Hello, my name is", "n_predict": 8, "mirostat": 2},
+    ),
+    # a query longer than the 512-token context, on a server started without --rerank
+    "fresh108-llama-rerank-query-over-context": (
+        [],
+        "POST",
+        "/rerank",
+        {"query": "why " * 2000, "documents": ["a cat", "a dog"]},
+    ),
+    "fresh108-llama-completions-temperature-healthy": (
+        [],
+        "POST",
+        "/v1/completions",
+        {"prompt": "Hello, my name is", "max_tokens": 8, "temperature": 0.7},
+    ),
+}
 
 
 def healthy(port: int) -> bool:
