@@ -80,3 +80,22 @@ def test_data_file_is_what_the_harvest_reads_from_the_corpus():
     from tools.harvest_shared_wordings import harvest
 
     assert harvest() == json.loads(DATA.read_text())
+
+
+def test_harvest_counts_a_context_wording_only_in_its_context(tmp_path):
+    """A `context_pattern` wording's hit counts as the family's words only where its `context_requires` was seen
+    (as in ranking): an IndexError anywhere is not cuda-arch-native-without-gpu-at-build's surface (vocab30d, stop 30:
+    counting such hits raw capped families by logs they never named)."""
+    sys.path.insert(0, str(ROOT))
+    from tools.harvest_shared_wordings import raw_causes
+
+    bare = tmp_path / "bare.log"
+    bare.write_text("Traceback (most recent call last):\nIndexError: list index out of range\n")
+    framed = tmp_path / "framed.log"
+    framed.write_text(
+        "Traceback (most recent call last):\n"
+        '  File "/usr/lib/python3/site-packages/torch/utils/cpp_extension.py", line 2000, in _get_cuda_arch_flags\n'
+        "IndexError: list index out of range\n"
+    )
+    assert "cuda-arch-native-without-gpu-at-build" not in raw_causes(bare)
+    assert "cuda-arch-native-without-gpu-at-build" in raw_causes(framed)

@@ -4,7 +4,8 @@ A family such as config-validation-error or nccl-error matches the words a whole
 reasons; when a more specific family is known it hides the generic one, but on a log whose specific reason
 doctor has never seen the generic family stands alone, confident, and names a fix that may not apply (stop
 25: 4 of 5 confident wrong answers were such families). This reads, for every corpus log, which cause
-families' wordings matched (before any hiding: the raw hits, each entry's `requires` context satisfied)
+families' wordings matched (before any hiding: the raw hits, each entry's `requires` context satisfied, and
+a `context_pattern` hit's `context_requires`)
 and what the case's expected cause is. A family whose wording matched logs of other causes is written out
 with those causes; doctor (servebox/doctor/shared_wording.py) caps its confidence by how many different
 causes its words were seen to carry, and names them.
@@ -38,7 +39,9 @@ def raw_causes(path: Path) -> set[str]:
         for sig in triage.signatures
         if sig.id in triage.hits
         and sig.role == "cause"
-        and context_met(sig, triage.seen_requirements)
+        # a hit of `context_pattern` wordings only where its `context_requires` was seen (vocab30d, stop 30: counting
+        # them raw made every JSONDecodeError of the corpus another cause of weights-corrupt)
+        and context_met(sig, triage.seen_requirements, triage.hits[sig.id].contextual)
         # a likelier reason named by `unless_seen` makes its words that reason's surface here, not this family's
         and not triage.seen_requirements.intersection(sig.unless_seen)
     }
