@@ -75,6 +75,17 @@ CASES = [
         "program-not-executable",
         "runuser: failed to execute /tmp/after30d/priv/venv/bin/python: Permission denied\n",
     ),
+    # older runc's wording inside docker's OCI error (quotes escaped), and llama-swap's Go fork/exec of a model's cmd
+    (
+        "program-not-executable",
+        "docker: Error response from daemon: OCI runtime create failed: container_linux.go:349: starting container "
+        'process caused "exec: \\"/app/start.sh\\": permission denied": unknown.\n',
+    ),
+    (
+        "program-not-executable",
+        "[ERROR] <qwen3> failed to start command '/root/venv/bin/vllm serve /srv/q': fork/exec /root/venv/bin/vllm: "
+        "permission denied\n",
+    ),
     # runc's exec of a container command that is there (docker run --user 1000 on an image whose venv is /root's)
     (
         "program-not-executable",
@@ -91,6 +102,8 @@ NEAR_MISSES = [
         '  File "<frozen os>", line 215, in makedirs\n'
         "PermissionError: [Errno 13] Permission denied: '/tmp/after30d/ro/.cache'\n",
     ),
+    # Python may not READ its script: the file's, not an executable's (path-permission-denied)
+    ("program-not-executable", "python3: can't open file '/root/serve.py': [Errno 13] Permission denied\n"),
     # a shell redirect to an unwritable log file, caused here (bash prints it like an exec)
     ("program-not-executable", "bash: line 1: /tmp/after30d/ro/vllm.log: Permission denied\n"),
     # a Popen(cwd=) the user may not enter, caused here: the directory, not a program
