@@ -4,9 +4,9 @@ the batch's and a near miss that must not be read the same way.
 - weights-shape-mismatch: a base checkpoint's own shapes against its config.json (fresh-106's hidden_size removed:
   torch's 'size of tensor a (4096) must match ... (256)' under vLLM's weight loading) -- told from a LoRA adapter's
   (lora-adapter-base-mismatch) by where the copy failed: a weight_loader / load_weights frame, not add_lora.
-- program-not-executable (new): the engine's user may not execute the program or interpreter itself (fresh-106's
-  server run as nobody: the venv's bin/python under the 0700 /root), in Python's subprocess, the shells', env's,
-  runuser's, the container runtimes' words. The wordings below were caused here on Debian 12 as nobody (setpriv
+- engine-binary-not-executable (widened from a binary without its x bit): the engine's user may not execute the
+  program or interpreter itself (fresh-106's server run as nobody: the venv's bin/python under the 0700 /root), in
+  Python's subprocess, the shells', env's, runuser's, the container runtimes' words. The wordings below were caused here on Debian 12 as nobody (setpriv
   --reuid=nobody, runuser -u nobody) on /tmp/after30d/priv (0700, root's) holding venv/bin/python -> /usr/bin/python3,
   and on a 0644 copy of /bin/true named llama-server; the near misses are a cache directory nobody may not create in
   (it stays cache-permission-denied) and a shell redirect to an unwritable log file.
@@ -56,39 +56,42 @@ CASES = [
     ),
     # Python's subprocess, caused here: nobody running a venv's python under a 0700 directory
     (
-        "program-not-executable",
+        "engine-binary-not-executable",
         SUBPROCESS_FRAMES
         + "PermissionError: [Errno 13] Permission denied: '/tmp/after30d/priv/venv/bin/python'\n",
     ),
     # bash -c, dash (sh -c), a file without the x bit, pyenv's shim under /root, bash's shebang: all caused here
-    ("program-not-executable", "bash: line 1: /tmp/after30d/priv/venv/bin/python: Permission denied\n"),
-    ("program-not-executable", "sh: 1: /tmp/after30d/priv/venv/bin/python: Permission denied\n"),
-    ("program-not-executable", "bash: line 1: /tmp/after30d/pub/llama-server: Permission denied\n"),
-    ("program-not-executable", "bash: /root/.pyenv/shims/python3: Permission denied\n"),
+    ("engine-binary-not-executable", "bash: line 1: /tmp/after30d/priv/venv/bin/python: Permission denied\n"),
+    ("engine-binary-not-executable", "sh: 1: /tmp/after30d/priv/venv/bin/python: Permission denied\n"),
+    ("engine-binary-not-executable", "bash: line 1: /tmp/after30d/pub/llama-server: Permission denied\n"),
+    ("engine-binary-not-executable", "bash: /root/.pyenv/shims/python3: Permission denied\n"),
     (
-        "program-not-executable",
+        "engine-binary-not-executable",
         "bash: /tmp/after30d/pub/vllm: /tmp/after30d/priv/venv/bin/python: bad interpreter: Permission denied\n",
     ),
     # coreutils env and runuser, caused here
-    ("program-not-executable", "env: \u2018/tmp/after30d/priv/venv/bin/python\u2019: Permission denied\n"),
     (
-        "program-not-executable",
+        "engine-binary-not-executable",
+        "env: \u2018/tmp/after30d/priv/venv/bin/python\u2019: Permission denied\n",
+    ),
+    (
+        "engine-binary-not-executable",
         "runuser: failed to execute /tmp/after30d/priv/venv/bin/python: Permission denied\n",
     ),
     # older runc's wording inside docker's OCI error (quotes escaped), and llama-swap's Go fork/exec of a model's cmd
     (
-        "program-not-executable",
+        "engine-binary-not-executable",
         "docker: Error response from daemon: OCI runtime create failed: container_linux.go:349: starting container "
         'process caused "exec: \\"/app/start.sh\\": permission denied": unknown.\n',
     ),
     (
-        "program-not-executable",
+        "engine-binary-not-executable",
         "[ERROR] <qwen3> failed to start command '/root/venv/bin/vllm serve /srv/q': fork/exec /root/venv/bin/vllm: "
         "permission denied\n",
     ),
     # runc's exec of a container command that is there (docker run --user 1000 on an image whose venv is /root's)
     (
-        "program-not-executable",
+        "engine-binary-not-executable",
         "exec /root/.venv/bin/vllm: permission denied\n",
     ),
 ]
@@ -96,19 +99,22 @@ CASES = [
 NEAR_MISSES = [
     # a cache directory nobody may not create in, caused here: not the program
     (
-        "program-not-executable",
+        "engine-binary-not-executable",
         "Traceback (most recent call last):\n"
         '  File "<string>", line 1, in <module>\n'
         '  File "<frozen os>", line 215, in makedirs\n'
         "PermissionError: [Errno 13] Permission denied: '/tmp/after30d/ro/.cache'\n",
     ),
     # Python may not READ its script: the file's, not an executable's (path-permission-denied)
-    ("program-not-executable", "python3: can't open file '/root/serve.py': [Errno 13] Permission denied\n"),
+    (
+        "engine-binary-not-executable",
+        "python3: can't open file '/root/serve.py': [Errno 13] Permission denied\n",
+    ),
     # a shell redirect to an unwritable log file, caused here (bash prints it like an exec)
-    ("program-not-executable", "bash: line 1: /tmp/after30d/ro/vllm.log: Permission denied\n"),
+    ("engine-binary-not-executable", "bash: line 1: /tmp/after30d/ro/vllm.log: Permission denied\n"),
     # a Popen(cwd=) the user may not enter, caused here: the directory, not a program
     (
-        "program-not-executable",
+        "engine-binary-not-executable",
         SUBPROCESS_FRAMES + "PermissionError: [Errno 13] Permission denied: '/tmp/after30d/priv'\n",
     ),
     # the same torch wording in a forward pass (no weight-loading frame) is not the checkpoint's shapes
