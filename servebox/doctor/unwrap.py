@@ -56,9 +56,17 @@ def unwrap(chunk: bytes) -> bytes:
         chunk = _RECORD.sub(_record_line, chunk)
     if b"&" in chunk and _ENTITY.search(chunk):
         chunk = _ENTITY_LINE.sub(lambda m: html.unescape(m[0].decode("utf-8", "replace")).encode(), chunk)
+    if b"\\'" in chunk:
+        chunk = _ESCAPED_QUOTE.sub(b"'", chunk)
     if len(chunk) <= WRAP_CHUNK:
         chunk = rejoin_hard_wrapped(chunk)
     return chunk
+
+
+# a quote escaped by a repr nested in a repr (requests' ConnectionError(MaxRetryError('...host=\'huggingface.co\'...'))),
+# or by a shell / a markdown paste: one backslash before a single quote, never an escaped backslash's (a Windows path
+# 'C:\\models\\' in a repr keeps its own); the engine printed a plain quote, which wordings are written with (after30c)
+_ESCAPED_QUOTE = re.compile(rb"(?<!\\)\\'")
 
 
 RECORDS_LOOKED_FOR = 64 * 1024
