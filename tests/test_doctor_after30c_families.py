@@ -171,6 +171,11 @@ def test_unwrap_keeps_an_escaped_backslash_before_a_quote():
     assert unwrap(line) == line
 
 
+def test_unwrap_keeps_a_windows_folders_trailing_backslash():
+    line = b"LoadWeightsFailedException: Failed to load model 'C:\\models\\Meta-Llama-3-8B-Instruct\\'\n"
+    assert unwrap(line) == line
+
+
 def test_escaped_hub_host_outranks_the_unresolvable_name():
     log = (
         "requests.exceptions.ConnectionError: (MaxRetryError('HTTPSConnectionPool(host=\\'huggingface.co\\', port=443): "

@@ -57,16 +57,17 @@ def unwrap(chunk: bytes) -> bytes:
     if b"&" in chunk and _ENTITY.search(chunk):
         chunk = _ENTITY_LINE.sub(lambda m: html.unescape(m[0].decode("utf-8", "replace")).encode(), chunk)
     if b"\\'" in chunk:
-        chunk = _ESCAPED_QUOTE.sub(b"'", chunk)
+        chunk = _ESCAPED_QUOTE.sub(rb"'\1'", chunk)
     if len(chunk) <= WRAP_CHUNK:
         chunk = rejoin_hard_wrapped(chunk)
     return chunk
 
 
-# a quote escaped by a repr nested in a repr (requests' ConnectionError(MaxRetryError('...host=\'huggingface.co\'...'))),
-# or by a shell / a markdown paste: one backslash before a single quote, never an escaped backslash's (a Windows path
-# 'C:\\models\\' in a repr keeps its own); the engine printed a plain quote, which wordings are written with (after30c)
-_ESCAPED_QUOTE = re.compile(rb"(?<!\\)\\'")
+# a quoted text whose quotes a repr nested in a repr escaped (requests' ConnectionError(MaxRetryError('...
+# host=\'huggingface.co\'...'))), or a shell / a markdown paste did: a PAIR of quotes each after one backslash, nothing quoted or escaped
+# between them, is read as the plain quotes the engine's wordings are written with (after30c); one such quote alone is
+# a Windows folder's trailing backslash ('C:\models\'), and an escaped backslash's quote ('C:\\models\\') is not one
+_ESCAPED_QUOTE = re.compile(rb"(?<!\\)\\'([^'\\\n]{0,400})(?<!\\)\\'")
 
 
 RECORDS_LOOKED_FOR = 64 * 1024
