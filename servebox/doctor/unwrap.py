@@ -56,9 +56,18 @@ def unwrap(chunk: bytes) -> bytes:
         chunk = _RECORD.sub(_record_line, chunk)
     if b"&" in chunk and _ENTITY.search(chunk):
         chunk = _ENTITY_LINE.sub(lambda m: html.unescape(m[0].decode("utf-8", "replace")).encode(), chunk)
+    if b"\\'" in chunk:
+        chunk = _ESCAPED_QUOTE.sub(rb"'\1'", chunk)
     if len(chunk) <= WRAP_CHUNK:
         chunk = rejoin_hard_wrapped(chunk)
     return chunk
+
+
+# a quoted text whose quotes a repr nested in a repr escaped (requests' ConnectionError(MaxRetryError('...
+# host=\'huggingface.co\'...'))), or a shell / a markdown paste did: a PAIR of quotes each after one backslash, nothing quoted or escaped
+# between them, is read as the plain quotes the engine's wordings are written with (after30c); one such quote alone is
+# a Windows folder's trailing backslash ('C:\models\'), and an escaped backslash's quote ('C:\\models\\') is not one
+_ESCAPED_QUOTE = re.compile(rb"(?<!\\)\\'([^'\\\n]{0,400})(?<!\\)\\'")
 
 
 RECORDS_LOOKED_FOR = 64 * 1024
