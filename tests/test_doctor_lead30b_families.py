@@ -52,3 +52,24 @@ def test_a_template_exception_is_not_read_as_a_refused_request():
 
     top = top_cause(run(NEAR_MISSES[0][1]))
     assert top is None or top.id != "request-refused"
+
+
+def test_a_terminal_ui_box_is_read_as_its_text():
+    """A coding agent's boxed error (qwen-code, gemini-cli): the bars and padding go, the line count stays, and a
+    wording anchored at the line's end meets the text; a table's inner bar is left alone."""
+    from servebox.doctor.unwrap import unwrap
+
+    boxed = (
+        "│ ✖  OpenAI API Streaming Error: 500 Unexpected end of template at row 3, column 9:      │\n"
+        "┃   {%- if messages %}                                   ┃\n"
+        "  name │ value\n"
+    )
+    out = unwrap(boxed.encode()).decode()
+    assert out.splitlines() == [
+        "✖  OpenAI API Streaming Error: 500 Unexpected end of template at row 3, column 9:",
+        "  {%- if messages %}",
+        "  name │ value",
+    ]
+    from tests.doctor_text import run, top_cause
+
+    assert top_cause(run(boxed)).id == "chat-template-invalid"

@@ -58,6 +58,8 @@ def unwrap(chunk: bytes) -> bytes:
         chunk = _ENTITY_LINE.sub(lambda m: html.unescape(m[0].decode("utf-8", "replace")).encode(), chunk)
     if b"\\'" in chunk:
         chunk = _ESCAPED_QUOTE.sub(rb"'\1'", chunk)
+    if any(bar in chunk for bar in _BOX_BARS):
+        chunk = _BOXED.sub(rb"\1", chunk)
     if len(chunk) <= WRAP_CHUNK:
         chunk = rejoin_hard_wrapped(chunk)
     return chunk
@@ -68,6 +70,15 @@ def unwrap(chunk: bytes) -> bytes:
 # between them, is read as the plain quotes the engine's wordings are written with (after30c); one such quote alone is
 # a Windows folder's trailing backslash ('C:\models\'), and an escaped backslash's quote ('C:\\models\\') is not one
 _ESCAPED_QUOTE = re.compile(rb"(?<!\\)\\'([^'\\\n]{0,400})(?<!\\)\\'")
+
+# a terminal UI's box around its error (coding agents such as qwen-code and gemini-cli relay a server's refusal in a
+# box: '│ ✖  OpenAI API Streaming Error: 500 Unknown method: keys at row 57, column 46:   │'): the bars and the
+# padding are dropped, so a wording anchored at the line's end (minja's ' at row N, column M:') meets the text
+_BOX_BARS = tuple(
+    bar.encode() for bar in ("\u2502", "\u2503", "\u2551")
+)  # light, heavy and double vertical bars
+_BAR = b"(?:" + b"|".join(_BOX_BARS) + b")"
+_BOXED = re.compile(rb"^[ \t]*" + _BAR + rb"[ \t]?(.*?)[ \t]*" + _BAR + rb"?[ \t]*\r?$", re.M)
 
 
 RECORDS_LOOKED_FOR = 64 * 1024
