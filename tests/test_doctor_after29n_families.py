@@ -181,8 +181,8 @@ def test_a_file_with_tensors_of_the_wrong_shape_stays_a_mismatch():
     """The vocab-only family takes only a file of 0 tensors: a GGUF with tensors of another shape stays tensor-mismatch."""
     result = run(
         "llama_model_loader: loaded meta data with 24 key-value pairs and 291 tensors from model.gguf (version GGUF V3)\n"
-        "llama_model_load: error loading model: check_tensor_dims: tensor 'blk.0.attn_q.weight' has wrong shape; "
-        "expected  4096,  4096, got  4096,  1024\n"
+        "llama_model_load: error loading model: check_tensor_dims: tensor 'token_embd.weight' has wrong shape; "
+        "expected  4096, 32000, got  4096, 32064\n"
     )
     assert top_cause(result).id == "llamacpp-tensor-mismatch"
 

@@ -156,7 +156,8 @@ CASES = [
 def test_a_source_wording_names_its_family(expected: str, line: str):
     d = top(PREFIX + line + "\n")
     assert d.id == expected, (d.id, line)
-    assert d.confidence >= CONFIDENT
+    # confident, unless the corpus saw the family's words under another cause (shared_wording.py's cap, by design)
+    assert d.confidence >= CONFIDENT or d.confidence_kind == "calibrated", (d.confidence, line)
 
 
 def test_a_message_raised_inside_a_pydantic_config_is_its_family_not_the_header():
