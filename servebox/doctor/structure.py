@@ -70,6 +70,11 @@ RELAYED = re.compile(
     r"(?P<type>(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception))\s?:\s?(?P<msg>.*?)(?<!\\)(?P=q)\s*[,}]"
 )
 ARGPARSE = re.compile(r"^(?P<prog>[\w.\-]+(?: [\w\-]+)?): error: (?P<msg>.+)$")
+# a decoration before an exception line, as people post one (a thread's '**ERROR**: AssertionError: ...' in markdown bold,
+# a wrapper's bare 'ERROR: ValueError: ...' without a time stamp): the exception after it is still the one raised
+DECORATION = re.compile(
+    r"^(?:\*{1,2}|_{2})?(?:ERROR|Error|FATAL|Fatal|CRITICAL)(?:\*{1,2}|_{2})?:(?:\*{1,2})?\s+"
+)
 TRACEBACK = "Traceback (most recent call last):"
 # a frame; a SyntaxError's own frame (the file that does not parse) has no ", in <func>"
 FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+)(?:, in (?P<func>\S+))?\s*$')
@@ -149,6 +154,8 @@ class ExceptionLine:
     def parse(cls, payload: str) -> ExceptionLine | None:
         text = payload.strip()
         m = EXCEPTION.match(text)
+        if m is None and (d := DECORATION.match(text)) is not None:
+            m = EXCEPTION.match(text[d.end() :])
         if m:
             qualified = m["type"]
             msg = m["msg"] if m["msg"] is not None else (m["repr"] or "").strip("\"'")
