@@ -78,6 +78,15 @@ DECORATION = re.compile(
 TRACEBACK = "Traceback (most recent call last):"
 # a frame; a SyntaxError's own frame (the file that does not parse) has no ", in <func>"
 FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+)(?:, in (?P<func>\S+))?\s*$')
+# IPython's (a notebook's: Colab, Kaggle, Jupyter) frame, posted from notebooks: 'File /path/pkg/mod.py:1051, in func(args)'
+IPYTHON_FRAME = re.compile(r"^\s*File (?P<file>[^\s\"]\S*?\.py):(?P<line>\d+)(?:, in (?P<func>[\w.<>]+))?")
+
+
+def match_frame(text: str) -> re.Match[str] | None:
+    """A traceback frame line, Python's or IPython's; groups file, line, func."""
+    return FRAME.match(text) or IPYTHON_FRAME.match(text)
+
+
 FRAMES_BELOW = 64  # lines read below an exception line printed before its own traceback
 BELOW_BYTES = 16384
 
@@ -100,7 +109,7 @@ def frame_below(chunk: bytes, end: int, component: str) -> str:
         head = split_prefix(line)
         if head.component != component or not head.payload[:1].isspace():
             break
-        if m := FRAME.match(head.payload):
+        if m := match_frame(head.payload):
             innermost = m["file"].split("site-packages/", 1)[-1] + f":{m['line']}"
     return innermost
 
