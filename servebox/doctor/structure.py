@@ -70,9 +70,23 @@ RELAYED = re.compile(
     r"(?P<type>(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception))\s?:\s?(?P<msg>.*?)(?<!\\)(?P=q)\s*[,}]"
 )
 ARGPARSE = re.compile(r"^(?P<prog>[\w.\-]+(?: [\w\-]+)?): error: (?P<msg>.+)$")
+# a decoration before an exception line, as people post one (a thread's '**ERROR**: AssertionError: ...' in markdown bold,
+# a wrapper's bare 'ERROR: ValueError: ...' without a time stamp): the exception after it is still the one raised
+DECORATION = re.compile(
+    r"^(?:\*{1,2}|_{2})?(?:ERROR|Error|FATAL|Fatal|CRITICAL)(?:\*{1,2}|_{2})?:(?:\*{1,2})?\s+"
+)
 TRACEBACK = "Traceback (most recent call last):"
 # a frame; a SyntaxError's own frame (the file that does not parse) has no ", in <func>"
 FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+)(?:, in (?P<func>\S+))?\s*$')
+# IPython's (a notebook's: Colab, Kaggle, Jupyter) frame, posted from notebooks: 'File /path/pkg/mod.py:1051, in func(args)'
+IPYTHON_FRAME = re.compile(r"^\s*File (?P<file>[^\s\"]\S*?\.py):(?P<line>\d+)(?:, in (?P<func>[\w.<>]+))?")
+
+
+def match_frame(text: str) -> re.Match[str] | None:
+    """A traceback frame line, Python's or IPython's; groups file, line, func."""
+    return FRAME.match(text) or IPYTHON_FRAME.match(text)
+
+
 FRAMES_BELOW = 64  # lines read below an exception line printed before its own traceback
 BELOW_BYTES = 16384
 
@@ -95,7 +109,7 @@ def frame_below(chunk: bytes, end: int, component: str) -> str:
         head = split_prefix(line)
         if head.component != component or not head.payload[:1].isspace():
             break
-        if m := FRAME.match(head.payload):
+        if m := match_frame(head.payload):
             innermost = m["file"].split("site-packages/", 1)[-1] + f":{m['line']}"
     return innermost
 
@@ -149,6 +163,8 @@ class ExceptionLine:
     def parse(cls, payload: str) -> ExceptionLine | None:
         text = payload.strip()
         m = EXCEPTION.match(text)
+        if m is None and (d := DECORATION.match(text)) is not None:
+            m = EXCEPTION.match(text[d.end() :])
         if m:
             qualified = m["type"]
             msg = m["msg"] if m["msg"] is not None else (m["repr"] or "").strip("\"'")

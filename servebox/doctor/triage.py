@@ -24,7 +24,14 @@ from servebox.doctor.results import Diagnosis as Diagnosis
 from servebox.doctor.results import Evidence as Evidence
 from servebox.doctor.results import RaisedException, TriageResult
 from servebox.doctor.signatures import KeywordFinder, Signature, context_line_key, load_signatures
-from servebox.doctor.structure import FRAME, ExceptionLine, classify, frame_below, instance_of, split_prefix
+from servebox.doctor.structure import (
+    ExceptionLine,
+    classify,
+    frame_below,
+    instance_of,
+    match_frame,
+    split_prefix,
+)
 from servebox.doctor.unwrap import unwrap
 
 CHUNK_BYTES = 4 * 2**20
@@ -287,12 +294,12 @@ class Triage:
         tree (the engine's code that called the library that raised: attribution.py)."""
         floor, at, innermost, engine = max(0, start - 16384), start, "", []
         for looked in range(16):  # 8 lines to find the innermost frame (as ever), 8 more for the engine's
-            at = chunk.rfind(b'File "', floor, at) if innermost or looked < 8 else -1
+            at = chunk.rfind(b"File ", floor, at) if innermost or looked < 8 else -1
             if at < 0 or len(engine) == ENGINE_FRAMES_KEPT:
                 break
             s, e = _line_at(chunk, at)
             prefix = split_prefix(chunk[s:e].decode("utf-8", "replace"))
-            m = FRAME.match(prefix.payload)
+            m = match_frame(prefix.payload)
             if m and prefix.component == component:
                 file = m["file"].split("site-packages/", 1)[-1] + f":{m['line']}"
                 innermost = innermost or file
