@@ -708,9 +708,111 @@ def draws():
     return draw_distinct_conditions(2112, FLAG_CLASSES, 14)
 
 
-# each kept draw's concrete command line (tool's arguments after the tool), written after the draw was printed
+# each kept draw's concrete command line, written after the draw was printed. TEXT = a prompt file long enough for
+# llama-perplexity at -c 128 (json.py's and textwrap.py's source, written by text()). Where llama.cpp has no check that
+# refuses the drawn flag with another, "incompatible" pairs it with the flag it contradicts (said per case).
 T = str(TINY_GGUF)
-CONCRETE: dict[str, list[str]] = {}
+TEXT = str(WORK / "text.txt")
+PPL = ["-m", T, "-f", TEXT, "-c", "128", "--chunks", "2"]
+CASES: dict[str, tuple] = {
+    # 1 --dry-sequence-breaker, incompatible: 'none' (clears the list) and a breaker together, DRY on
+    "fresh112-llama-completion-dry-sequence-breaker-none-and-colon": (
+        "llama-completion",
+        [
+            "-m",
+            T,
+            "-p",
+            "Hello",
+            "-n",
+            "8",
+            "-no-cnv",
+            "--dry-multiplier",
+            "0.8",
+            "--dry-sequence-breaker",
+            ":",
+            "--dry-sequence-breaker",
+            "none",
+        ],
+    ),
+    # 2 --rope-scaling, incompatible (no check exists): none with a --rope-scale factor it then ignores
+    "fresh112-llama-perplexity-rope-scaling-none-with-rope-scale": (
+        "llama-perplexity",
+        [*PPL, "--rope-scaling", "none", "--rope-scale", "4"],
+    ),
+    # 3 --fit-target, malformed: a unit suffix where MiB numbers belong
+    "fresh112-llama-completion-fit-target-1gb": (
+        "llama-completion",
+        ["-m", T, "-p", "Hello", "-n", "8", "-no-cnv", "--fit-target", "1GB"],
+    ),
+    # 4 --stdin, incompatible: with --prompt too (tokenize.cpp: no mutual exclusion, --stdin takes precedence)
+    "fresh112-llama-tokenize-stdin-and-prompt": (
+        "llama-tokenize",
+        ["-m", T, "--stdin", "-p", "Hello world"],
+        "def main():\n    return 0\n",
+    ),
+    # 5 --min-p, wrong type
+    "fresh112-llama-perplexity-min-p-low": ("llama-perplexity", [*PPL, "--min-p", "low"]),
+    # 6 --yarn-ext-factor, incompatible (no check exists): with --rope-scaling linear, which does not use it
+    "fresh112-llama-completion-yarn-ext-factor-with-linear": (
+        "llama-completion",
+        [
+            "-m",
+            T,
+            "-p",
+            "Hello",
+            "-n",
+            "8",
+            "-no-cnv",
+            "--rope-scaling",
+            "linear",
+            "--yarn-ext-factor",
+            "0.5",
+        ],
+    ),
+    # 7 --ubatch-size, incompatible: -ub 200 -b 200 with -c 128 (perplexity.cpp asserts n_batch < n_ctx or a
+    # multiple of it)
+    "fresh112-llama-perplexity-ubatch-200-batch-200-ctx-128": (
+        "llama-perplexity",
+        [*PPL, "-ub", "200", "-b", "200"],
+    ),
+    # 8 llama-simple -n, valid
+    "fresh112-llama-simple-n-8-healthy": ("llama-simple", ["-m", T, "-n", "8", "Hello"]),
+    # 9 --repeat-last-n, out of range
+    "fresh112-llama-embedding-repeat-last-n-minus-5": (
+        "llama-embedding",
+        ["-m", T, "-p", "Hello world", "--repeat-last-n", "-5"],
+    ),
+    # 10 --log-prefix, valid
+    "fresh112-llama-completion-log-prefix-healthy": (
+        "llama-completion",
+        ["-m", T, "-p", "Hello", "-n", "8", "-no-cnv", "--log-prefix"],
+    ),
+    # 11 --xtc-probability, valid
+    "fresh112-llama-tokenize-xtc-probability-healthy": (
+        "llama-tokenize",
+        ["-m", T, "-p", "Hello world", "--xtc-probability", "0.5"],
+    ),
+    # 12 --list-devices, given a value
+    "fresh112-llama-completion-list-devices-cpu": (
+        "llama-completion",
+        ["-m", T, "-p", "Hello", "-n", "8", "-no-cnv", "--list-devices", "CPU"],
+    ),
+    # 13 --grammar, valid
+    "fresh112-llama-perplexity-grammar-healthy": ("llama-perplexity", [*PPL, "--grammar", "root ::= [a-z]+"]),
+    # 14 --yarn-orig-ctx, wrong type
+    "fresh112-llama-embedding-yarn-orig-ctx-4k": (
+        "llama-embedding",
+        ["-m", T, "-p", "Hello world", "--yarn-orig-ctx", "4k"],
+    ),
+}
+
+
+def text() -> None:
+    import inspect
+    import json
+    import textwrap
+
+    Path(TEXT).write_text(inspect.getsource(json) + inspect.getsource(textwrap))
 
 
 def run(tool: str, args: list[str], stdin: str | None = None) -> str:
@@ -741,10 +843,9 @@ def run(tool: str, args: list[str], stdin: str | None = None) -> str:
 
 
 def makers(_h) -> dict:
+    text()
     return {case_id: (lambda spec=spec: run(*spec)) for case_id, spec in CASES.items()}
 
-
-CASES: dict[str, tuple] = {}
 
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--draws"]:
