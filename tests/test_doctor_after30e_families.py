@@ -40,6 +40,13 @@ CASES = [
     # macOS: an x86_64 binary on Apple Silicon without Rosetta (zsh), and Python's errno 86
     ("exec-format-error", "zsh: bad CPU type in executable: ./llama-server\n"),
     ("exec-format-error", "OSError: [Errno 86] Bad CPU type in executable: '/usr/local/bin/ollama'\n"),
+    # the same bare wording from a container's shell, beside the runtime's platform warning
+    (
+        "container-image-wrong-arch",
+        "WARNING: The requested image's platform (linux/arm64/v8) does not match the detected host platform "
+        "(linux/amd64) and no specific platform was requested\n"
+        "/bin/sh: 1: /app/llama-server: cannot execute binary file\n",
+    ),
     # zsh's ENOEXEC wording
     ("exec-format-error", "zsh: exec format error: ./ollama\n"),
     # clang 15+'s wording of an implicit declaration, the FILE:L:C prefix cut by the poster
