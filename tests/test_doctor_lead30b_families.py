@@ -61,7 +61,7 @@ def test_a_terminal_ui_box_is_read_as_its_text():
 
     boxed = (
         "│ ✖  OpenAI API Streaming Error: 500 Unexpected end of template at row 3, column 9:      │\n"
-        "┃   {%- if messages %}                                   ┃\n"
+        "│   {%- if messages %}                                   │\n"
         "  name │ value\n"
     )
     out = unwrap(boxed.encode()).decode()
