@@ -9,7 +9,8 @@ import pytest
 
 from servebox.check.llamacpp_rules import check_gguf
 from servebox.engines.llamacpp.flags import parse_server_args
-from tests.llamacpp_engine_runs import make_models
+from servebox.errors import InputError
+from tests.llamacpp_engine_runs import SERVER, make_models
 from tests.llamacpp_tiny_gguf import write
 
 
@@ -97,3 +98,44 @@ def test_flags_the_pinned_server_refuses(models):
     assert found["llamacpp-flag"].severity == "error" and "-lm none" in found["llamacpp-flag"].fix
     assert parse_server_args(["--jinja", "--port", "8080", "-lv", "4"]).unknown == []
     assert parse_server_args(["--made-up", "3"]).unknown == ["--made-up"]
+
+
+def test_the_model_flag_and_the_common_options_are_accepted():
+    """-m, -hf and the other options arg.cpp gives every tool (LLAMA_EXAMPLE_COMMON) are llama-server's too: a
+    pasted `llama-server -m model.gguf` was an error ('does not accept -m') before stop 30."""
+    flags = parse_server_args(
+        ["-m", "model.gguf", "-c", "4096", "-hf", "org/repo", "--offline", "-mmdev", "none"]
+    )
+    assert flags.unknown == [] and flags.model == "model.gguf"
+
+
+@pytest.mark.skipif(not SERVER.exists(), reason="the real llama-server is not built (tools/llama-cpp.sh)")
+def test_every_flag_the_real_llama_server_lists_is_accepted():
+    """servebox's list of accepted flags against the real binary's own --help (stop 30 found 19 missing)."""
+    import re
+    import subprocess
+
+    shown = subprocess.run([str(SERVER), "--help"], capture_output=True, text=True, timeout=60).stdout
+    flags = set(re.findall(r"(?:^|[ ,])(-{1,2}[A-Za-z][A-Za-z0-9-]*[A-Za-z0-9])(?=[ ,\n])", shown, re.M))
+    from servebox.engines.llamacpp.flags import accepted_flags
+
+    assert flags and not sorted(flags - accepted_flags())
+
+
+def test_a_number_with_a_unit_is_read_as_llama_server_reads_it(models):
+    """std::stoi('8k') is 8 and std::stoi('8GiB') is 8: llama-server takes the leading number and drops the rest
+    without a word (fresh-101's --cache-ram 8GiB served an 8 MiB cache); check says so, plan uses what it serves."""
+    flags = parse_server_args(
+        ["-c", "8k", "--cache-ram", "8GiB", "--fit-target", "1GB,2048", "--cpu-range", "0-3"]
+    )
+    assert flags.ctx_size == 8 and flags.fit_target_mib == [1, 2048]
+    assert flags.truncated == ["-c 8k", "--cache-ram 8GiB", "--fit-target 1GB,2048"]
+    found = [
+        f
+        for f in check_gguf(str(models["llama"]), flags, [], "cpu").findings
+        if f.rule == "llamacpp-value-truncated"
+    ]
+    assert len(found) == 3 and all(f.severity == "warn" for f in found)
+    assert parse_server_args(["-c", "8192", "--temp", "0.7"]).truncated == []
+    with pytest.raises(InputError):
+        parse_server_args(["-c", "eight"])  # no leading number: llama-server refuses it too

@@ -55,6 +55,15 @@ def rule_flags(flags: ServerFlags) -> list[Finding]:
                 f"use {instead}" if instead else "drop it, or check the spelling against llama-server --help",
             )
         )  # fmt: skip
+    for given in flags.truncated:
+        flag, _, value = given.partition(" ")
+        out.append(
+            finding(
+                "llamacpp-value-truncated", "warn", f"llama-server reads {flag} {value} as its leading number only: std::stoi/std::stof keep the digits and drop the unit without a word ('8GiB' is 8, in the flag's own unit)",
+                ["common/arg.cpp of the pinned build: the option's value goes through std::stoi / std::stof (servebox/engines/llamacpp/numeric_flags.toml)"],
+                f"write {flag} as a plain number in the unit llama-server --help gives for it (e.g. --cache-ram 8192 for 8 GiB, -c 8192 for 8k)",
+            )
+        )  # fmt: skip
     if flags.split_mode == "tensor":
         out.append(
             finding(

@@ -53,6 +53,9 @@ class ServerFlags(BaseModel):
     chat_template_kwargs: dict = {}
     ignored: list[str] = []  # accepted by llama-server, no effect on memory
     unknown: list[str] = []  # not accepted by the pinned llama-server: it would exit with 'invalid argument'
+    truncated: list[
+        str
+    ] = []  # 'FLAG VALUE' whose unit or word llama.cpp drops after the number ('-c 8k' is 8)
 
     @property
     def n_seq(self) -> int:
@@ -101,11 +104,40 @@ _IGNORED_VALUED = {
 }  # fmt: skip
 
 
+# what std::stoi reads: the leading integer of a value; a unit or word after it is dropped without a word
+_LEADING_INT = re.compile(r"\s*([+-]?\d+)")
+# a number followed by a unit or word ('8GiB', '4k', '0.7x'): the shape llama.cpp silently truncates
+_NUMBER_WITH_SUFFIX = re.compile(r"[+-]?\d+(?:\.\d*)?[A-Za-z%]+")
+
+
 def _int(flag: str, value: str) -> int:
-    try:
-        return int(value)
-    except ValueError:
-        raise InputError("llama-server flags", flag, f"expects an integer, got {value!r}") from None
+    """The value as llama-server reads it (std::stoi): '8k' is 8 (truncated() says so); no leading digits at all is
+    what llama-server refuses too ('error while handling argument'), so bad input here."""
+    leading = _LEADING_INT.match(value)
+    if leading is None:
+        raise InputError("llama-server flags", flag, f"expects an integer, got {value!r}")
+    return int(leading[1])
+
+
+@cache
+def numeric_flags() -> frozenset[str]:
+    """The flags llama.cpp reads with std::stoi / std::stof (tools/harvest_llamacpp_numeric_flags.py)."""
+    data = tomllib.loads((Path(__file__).parent / "numeric_flags.toml").read_text())
+    return frozenset(data["int"]) | frozenset(data["float"])
+
+
+def truncated_values(args: list[str]) -> list[str]:
+    """'FLAG VALUE' for each numeric flag whose value (or a comma-separated part of it) carries a unit or word
+    after its number: llama.cpp keeps the number and drops the rest, so '--cache-ram 8GiB' is an 8 MiB cache."""
+    out = []
+    for i, arg in enumerate(args):
+        flag, eq, inline = arg.partition("=") if arg.startswith("--") else (arg, "", "")
+        if flag not in numeric_flags():
+            continue
+        value = inline if eq else (args[i + 1] if i + 1 < len(args) else "")
+        if any(_NUMBER_WITH_SUFFIX.fullmatch(part) for part in re.split(r"[,/]", value)):
+            out.append(f"{flag} {value}")
+    return out
 
 
 def _apply(flags: dict, extra: dict, name: str, flag: str, value: str) -> None:
@@ -250,7 +282,8 @@ def parse_server_args(args: list[str]) -> ServerFlags:
     for i in range(extra.get("n_cpu_ffn", 0)):
         overrides.append(Override(pattern=rf"blk\.{i}{DENSE_FFN_REGEX}", buffer="CPU"))
     ignored = [f for f in ignored if f not in unknown]
-    return ServerFlags(**flags, overrides=overrides, ignored=ignored, unknown=unknown)
+    truncated = truncated_values(args)
+    return ServerFlags(**flags, overrides=overrides, ignored=ignored, unknown=unknown, truncated=truncated)
 
 
 def _is_number(token: str) -> bool:
