@@ -139,3 +139,13 @@ def test_a_number_with_a_unit_is_read_as_llama_server_reads_it(models):
     assert parse_server_args(["-c", "8192", "--temp", "0.7"]).truncated == []
     with pytest.raises(InputError):
         parse_server_args(["-c", "eight"])  # no leading number: llama-server refuses it too
+
+
+def test_the_model_given_with_minus_m_is_read_by_check_and_plan(models, run_cli):
+    """`servebox check -m model.gguf ...` (llama-server's own spelling): click took '-m' as SOURCE and the run went
+    to the vLLM branch, refused with an unrelated field (exit 2); the .gguf named by -m is the source now."""
+    res = run_cli("check", "-m", str(models["llama"]), "-c", "4096", "-np", "1", "--json")
+    assert res.code == 0, res.err
+    assert res.json()["source"] == str(models["llama"]) and not res.json()["errors"]
+    plan = run_cli("plan", "-m", str(models["llama"]), "-c", "4096", "-np", "1", "--json")
+    assert plan.code == 0, plan.err

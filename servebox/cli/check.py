@@ -35,10 +35,12 @@ def check(
 
     Any vLLM serve flag may follow SOURCE, as for `servebox plan`.
     """
-    if (source or "").split("@")[0].endswith(".gguf") or engine_profile.startswith("llama.cpp"):
+    named = options.gguf_from_model_flag(source, ctx.args)
+    if named or (source or "").split("@")[0].endswith(".gguf") or engine_profile.startswith("llama.cpp"):
         from servebox.cli.check_llamacpp import check_llamacpp
 
-        return check_llamacpp(source, ctx.args, gpu, as_json)
+        source, args = named or (source, ctx.args)
+        return check_llamacpp(source, args, gpu, as_json)
     from servebox.check import load_engine_rules, run_check
     from servebox.hardware import get_gpu
 

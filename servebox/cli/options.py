@@ -39,6 +39,21 @@ ENV_OPTION = typer.Option(
 )
 
 
+def gguf_from_model_flag(source: str | None, args: list[str]) -> tuple[str | None, list[str]] | None:
+    """`servebox check -m model.gguf ...` (llama-server's own spelling): click takes the first token as SOURCE even
+    when it is a flag, so '-m' arrived as the source and the run went to the vLLM branch, refused with an unrelated
+    field. When the flags name a .gguf with -m/--model, the flag goes back among them and the source is theirs
+    (None here: llama.cpp's branch reads -m); otherwise None, and nothing changes."""
+    flags = [source, *args] if source and source.startswith("-") else list(args)
+    for i, arg in enumerate(flags):
+        name, eq, value = arg.partition("=")
+        if name in ("-m", "--model") and (
+            value if eq else (flags[i + 1] if i + 1 < len(flags) else "")
+        ).endswith(".gguf"):
+            return (None if source and source.startswith("-") else source), flags
+    return None
+
+
 def apply_cluster(flags: ServeFlags, nodes: int | None, gpus_per_node: int | None, env: list[str]) -> None:
     """Fold --nodes / --gpus-per-node / --env into the parsed flags (--nodes and --nnodes must agree)."""
     if nodes is not None and flags.nnodes is not None and nodes != flags.nnodes:

@@ -80,8 +80,13 @@ def plan(
         from servebox.cli.plan_compare import compare_plans
 
         return compare_plans(compare, html_path, as_json, [source, *ctx.args])
-    if engine == "llama.cpp" or (
-        engine is None and (source or "").split("@")[0].endswith((".gguf", ".toml"))
+    named = options.gguf_from_model_flag(source, ctx.args) if engine in (None, "llama.cpp") else None
+    if named:
+        source, ctx.args = named
+    if (
+        engine == "llama.cpp"
+        or named
+        or (engine is None and (source or "").split("@")[0].endswith((".gguf", ".toml")))
     ):
         from servebox.cli.plan_llamacpp import plan_llamacpp, plan_spec
 
