@@ -14,25 +14,24 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import tomllib
 from collections import Counter
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-CORPUS = ROOT / "tests" / "fixtures" / "doctor-corpus"
-DATA = Path(__file__).resolve().parent / "data" / "doctor_first_contact_ceiling.json"
-sys.path.insert(0, str(ROOT))
-from servebox.doctor.triage import Triage  # noqa: E402
+HERE = Path(__file__).resolve().parent
+DATA = HERE / "data" / "doctor_first_contact_ceiling.json"
+sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE))
+from doctor_accuracy import CORPUS, load_cases, top_ids  # noqa: E402
+
+from servebox.doctor.triage import triage_stream  # noqa: E402
 
 LABELS = ("named", "inferable", "absent")
 
 
 def answer_now(name: str) -> str:
-    """The current servebox's first cause or symptom on a corpus log."""
-    triage = Triage(name)
-    triage.feed((CORPUS / name).read_bytes())
-    top = [d.id for d in triage.result().diagnoses if d.role in ("cause", "symptom")]
-    return top[0] if top else "none"
+    """The current servebox's first cause or symptom on a corpus log, as doctor_accuracy.py reads it."""
+    with open(CORPUS / name, encoding="utf-8", errors="replace") as handle:
+        return top_ids(triage_stream(handle, name))[0]
 
 
 def main() -> None:
@@ -40,7 +39,7 @@ def main() -> None:
     parser.add_argument("--verbose", action="store_true", help="one line per labelled log")
     verbose = parser.parse_args().verbose
     data = json.loads(DATA.read_text())
-    cases = {c["file"]: c for c in tomllib.loads((CORPUS / "manifest.toml").read_text())["case"]}
+    cases = {c["file"]: c for c in load_cases()}
     total, right, misses = (
         data["public_first_contact_logs"],
         data["public_first_contact_right"],

@@ -59,8 +59,8 @@ def unwrap(chunk: bytes) -> bytes:
         chunk = _ENTITY_LINE.sub(lambda m: html.unescape(m[0].decode("utf-8", "replace")).encode(), chunk)
     if b"\\'" in chunk:
         chunk = _rewrite_marked_lines(chunk, (b"\\'",), lambda line: _ESCAPED_QUOTE.sub(rb"'\1'", line))
-    if any(bar in chunk for bar in _BOX_BARS):
-        chunk = _rewrite_marked_lines(chunk, _BOX_BARS, _unbox)
+    if _BOX_BAR in chunk:
+        chunk = _rewrite_marked_lines(chunk, (_BOX_BAR,), _unbox)
     if len(chunk) <= WRAP_CHUNK:
         chunk = rejoin_hard_wrapped(chunk)
     return chunk
@@ -76,21 +76,19 @@ _ESCAPED_QUOTE = re.compile(rb"(?<!\\)\\'([^'\\\n]{0,400})(?<!\\)\\'")
 # box: '│ ✖  OpenAI API Streaming Error: 500 Unknown method: keys at row 57, column 46:   │'): the bars and the
 # padding are dropped, so a wording anchored at the line's end (minja's ' at row N, column M:') meets the text
 # the light bar only: the TUIs that box errors (rich, ink) draw it; each bar looked for is a pass over the chunk
-_BOX_BARS = ("\u2502".encode(),)
+_BOX_BAR = "\u2502".encode()
 
 
 def _unbox(line: bytes) -> bytes:
     """A line that begins with a box's bar: the bar, one space after it, a closing bar and the padding go (linear:
     plain byte operations, no backtracking on a long line); any other line as it is."""
     body = line.lstrip(b" \t")
-    bar = next((b for b in _BOX_BARS if body.startswith(b)), None)
-    if bar is None:
+    if not body.startswith(_BOX_BAR):
         return line
-    body = body[len(bar) :]
+    body = body[len(_BOX_BAR) :]
     body = body[1:] if body[:1] in (b" ", b"\t") else body
     body = body.rstrip(b" \t\r")
-    closing = next((b for b in _BOX_BARS if body.endswith(b)), None)
-    return body[: -len(closing)].rstrip(b" \t") if closing else body
+    return body.removesuffix(_BOX_BAR).rstrip(b" \t") if body.endswith(_BOX_BAR) else body
 
 
 def _rewrite_marked_lines(
