@@ -53,9 +53,8 @@ class ServerFlags(BaseModel):
     chat_template_kwargs: dict = {}
     ignored: list[str] = []  # accepted by llama-server, no effect on memory
     unknown: list[str] = []  # not accepted by the pinned llama-server: it would exit with 'invalid argument'
-    truncated: list[
-        str
-    ] = []  # 'FLAG VALUE' whose unit or word llama.cpp drops after the number ('-c 8k' is 8)
+    # 'FLAG VALUE' whose unit or word llama.cpp drops after the number ('-c 8k' is 8)
+    truncated: list[str] = []
 
     @property
     def n_seq(self) -> int:
@@ -104,6 +103,11 @@ _IGNORED_VALUED = {
 }  # fmt: skip
 
 
+def _split(arg: str) -> tuple[str, str, str]:
+    """A long flag's inline value ('--ctx-size=8192'): (flag, '=', value); any other token as (token, '', '')."""
+    return arg.partition("=") if arg.startswith("--") else (arg, "", "")
+
+
 # what std::stoi reads: the leading integer of a value; a unit or word after it is dropped without a word
 _LEADING_INT = re.compile(r"\s*([+-]?\d+)")
 # a number followed by a unit or word ('8GiB', '4k', '0.7x'): the shape llama.cpp silently truncates
@@ -131,7 +135,7 @@ def truncated_values(args: list[str]) -> list[str]:
     after its number: llama.cpp keeps the number and drops the rest, so '--cache-ram 8GiB' is an 8 MiB cache."""
     out = []
     for i, arg in enumerate(args):
-        flag, eq, inline = arg.partition("=") if arg.startswith("--") else (arg, "", "")
+        flag, eq, inline = _split(arg)
         if flag not in numeric_flags():
             continue
         value = inline if eq else (args[i + 1] if i + 1 < len(args) else "")
@@ -243,7 +247,7 @@ def parse_server_args(args: list[str]) -> ServerFlags:
     i = 0
     while i < len(args):
         arg = args[i]
-        flag, eq, inline = arg.partition("=") if arg.startswith("--") else (arg, "", "")
+        flag, eq, inline = _split(arg)
         if flag in _SWITCHES:
             name, value = _SWITCHES[flag]
             (extra if name == "cpu_moe" else flags)[name] = value
@@ -270,9 +274,7 @@ def parse_server_args(args: list[str]) -> ServerFlags:
             flags["model"], i = arg, i + 1
         else:
             raise InputError("llama-server flags", arg, "unexpected positional argument")
-    seen = [
-        a.partition("=")[0] if a.startswith("--") else a for a in args if a.startswith("-") and a[1:2] != ""
-    ]
+    seen = [_split(a)[0] for a in args if a.startswith("-") and a[1:2] != ""]
     unknown = [f for f in dict.fromkeys(seen) if f not in accepted_flags() and not _is_number(f)]
     overrides = list(flags.pop("overrides", []))
     if extra.get("cpu_moe"):
