@@ -87,10 +87,14 @@ def test_systemd_crash_loop_names_the_json_quotes():
     assert top.id == "json-arg-quotes-stripped" and "{enable_thinking:true}" in top.cause
 
 
-def test_unknown_log_is_not_guessed(run_cli):
+def test_unknown_log_is_not_guessed_but_its_own_statement_is_quoted(run_cli):
+    # no entry knows a frobnicator: the answer is the log's own line saying why, never a family, never confident
     result = run_cli("doctor", "--log", LOGS / "unknown.log", "--json")
     data = result.json()["triage"]
-    assert result.code == 0 and data["verdict"] == "no known signature" and data["diagnoses"] == []
+    assert result.code == 1 and data["verdict"] == "stated by the log"
+    [top] = data["diagnoses"]
+    assert top["id"] == "stated-cause" and top["confidence"] < 0.7 and top["first_line"] == 3
+    assert "quux mismatch (expected 3, got 4)" in top["cause"]
     assert data["last_error_lines"][-1]["line"] == 3 and "failed" in data["last_error_lines"][-1]["text"]
 
 

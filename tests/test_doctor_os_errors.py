@@ -70,7 +70,9 @@ def test_an_application_xid_is_a_lead_below_the_cause() -> None:
     ],
 )
 def test_prose_does_not_wake_the_families(line: str) -> None:
-    assert top(line) is None
+    # the general reader may quote a line that says "error" (statement.py); no family may claim it
+    d = top(line)
+    assert d is None or (d.id == "stated-cause" and d.confidence < 0.7)
 
 
 def test_symptoms_stay_under_the_confident_line() -> None:

@@ -33,6 +33,9 @@ Rules, in order:
 - with no cause entry matched at all, the family whose words the root exception (or, with no exception raised, no
   entry and no asked-for stop, the last lines that say ERROR/FATAL/error:) resembles may be offered at 0.50 (resemblance.py), above the
   uncaught exception;
+- with nothing else to say (no cause, no symptom, no asked-for stop) in a log one of whose lines says something
+  failed, the line that best states why (statement.py: the log's own words, read without knowing the failure) is
+  the answer at 0.35, "stated by the log";
 - last, a cause whose words the corpus saw under other causes too has its figure capped (shared_wording.py):
   the order stays, the figure says how sure those words alone can make anyone.
 """
@@ -56,6 +59,7 @@ from servebox.doctor.llamacpp_attribution import LLAMA_FEATURE, in_a_feature, re
 from servebox.doctor.resemblance import answer as resemblance_answer
 from servebox.doctor.shared_wording import calibrate
 from servebox.doctor.signatures import context_met
+from servebox.doctor.statement import stated_answer
 from servebox.doctor.triage import Diagnosis, Evidence, Hits, RaisedException, TriageResult
 
 if TYPE_CHECKING:
@@ -292,6 +296,8 @@ def _verdict(top: Diagnosis | None, competing: bool) -> str:
         if competing:
             return "competing causes"
         # a reading of where the exception was raised is an inference about it, not a known cause
+        if top.id == "stated-cause":
+            return "stated by the log"
         return "exception only" if top.id in ("uncaught-exception", *STRUCTURAL) else "cause found"
     return "symptoms only" if top.role == "symptom" else "no failure"
 
@@ -360,6 +366,8 @@ def rank(t: Triage) -> TriageResult:
     if (like := resemblance_answer(t, root, diagnoses)) is not None:
         diagnoses.append(like)
     diagnoses += _orderly_stop(t, diagnoses)
+    if (stated := stated_answer(t.statements, diagnoses)) is not None:
+        diagnoses.append(stated)
     order = {"cause": 0, "symptom": 1, "note": 2}
     diagnoses.sort(key=lambda d: (order.get(d.role, 3), id(d) in aside, -d.confidence, d.first_line))
     diagnoses = refine(below_families(diagnoses))

@@ -24,6 +24,7 @@ from servebox.doctor.results import Diagnosis as Diagnosis
 from servebox.doctor.results import Evidence as Evidence
 from servebox.doctor.results import RaisedException, TriageResult
 from servebox.doctor.signatures import KeywordFinder, Signature, context_line_key, load_signatures
+from servebox.doctor.statement import StatementReader, lexicon
 from servebox.doctor.structure import (
     ExceptionLine,
     classify,
@@ -116,12 +117,27 @@ class Triage:
         for sig in self.signatures:
             for word in sig.context_requires if sig.context_line is not None else ():
                 self.context_lines.setdefault(word, []).append(sig)
-        words = {*self.by_keyword, *self.requirement_words, *EXCEPTION_WORDS, *INCIDENT_WORDS}
+        # the words that state a cause (statement.toml): their lines are offered to the general reader
+        self.statement_words = set(lexicon().words)
+        self.statements = StatementReader()
+        words = {
+            *self.by_keyword,
+            *self.requirement_words,
+            *EXCEPTION_WORDS,
+            *INCIDENT_WORDS,
+            *self.statement_words,
+        }
         self.finder = _finder(tuple(sorted(words)))
         self.exception_words = set(EXCEPTION_WORDS)
         # the words whose line is read (an entry's keyword, a context_line's literal, an exception's or incident's
         # mark); a line holding only other words (an entry's `requires` context) just records them as seen
-        self.line_words = {*self.by_keyword, *self.context_lines, *EXCEPTION_WORDS, *INCIDENT_WORDS}
+        self.line_words = {
+            *self.by_keyword,
+            *self.context_lines,
+            *EXCEPTION_WORDS,
+            *INCIDENT_WORDS,
+            *self.statement_words,
+        }
         self.framer = LineFramer(max_line)
         self.hits: dict[str, Hits] = {}
         self.above: dict[str, dict[str, str]] = {}  # an entry's `above` groups, from the latest such line
@@ -176,6 +192,8 @@ class Triage:
             self.seen_requirements.update(w for _, w in found)
             return
         line = chunk[start:end].decode("utf-8", "replace")
+        if any(w in self.statement_words for _, w in found):
+            self.statements.offer(line, number)
         if any(w in self.exception_words for _, w in found):
             self._exception(chunk, line, start, end, number)
         if self.incidents_read < INCIDENTS_READ and any(w in INCIDENT_WORDS for _, w in found):

@@ -1,0 +1,183 @@
+"""The log's own statement of why it failed, found without knowing the failure.
+
+Most logs doctor's knowledge base does not know still say what went wrong in words ("cannot execute binary
+file: Exec format error", "unknown projector type: gemma4uv"): measured on the public logs it missed at first
+contact, more than half name their cause (benchmarks/doctor_ceiling.py). This reader scores each line that holds a
+cause-stating word (statement.toml) by how much it states a cause rather than a consequence, and keeps the best
+few, so a log with no known signature gets "the log says why: <line>" instead of nothing. A line is never
+re-read: the scorer sees each candidate once, and only a bounded number are kept (memory flat).
+"""
+
+from __future__ import annotations
+
+import heapq
+import re
+import tomllib
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+
+from servebox.doctor.results import Diagnosis, Evidence
+from servebox.doctor.structure import split_prefix
+
+KEPT = 24  # best candidate lines kept while streaming
+SCORED_CHARS = 600  # a line is scored on its head (a cause is stated near the start of its line)
+# concrete things a cause names: a quoted name, a flag, a path, a number with a unit or a version, a key=value
+CONCRETE = re.compile(
+    r"'[^'\s][^']{0,80}'|\"[^\"\s][^\"]{0,80}\"|`[^`]{1,80}`|(?<![\w/])--?[a-z][\w-]+|(?:/[\w.+-]+){2,}"
+    r"|\b\d+(?:\.\d+)*\s?(?:[kmgt]i?b|%|gb|mb)?\b|\b\w+=\S+",
+    re.IGNORECASE,
+)
+CONCRETE_CAP = 4
+# levels split_prefix does not peel: llama.cpp's "0.02.104.335 I " and a Python warning's category
+LLAMA_LEVEL = re.compile(
+    r"^(?:\[\d+\] )?(?:\d+\.\d+\.\d+\.\d+ ([IWEDT]) |\[([IWEF])\d{4} [\d:.]+ [^]]*\]\s*|(DEBUG|INFO|WARNING|ERROR|CRITICAL)(?::[\w.-]*:|\s))"
+)
+# what a program received or generated (a completion's text, a success response): data, never a statement
+DATA = re.compile(r'"(?:choices|finish_reason|content)":|\bHTTP[/ ]\S*\s*2\d\d\b')
+PY_WARNING = re.compile(r"\b[A-Z]\w*Warning:")
+# an error a server answered with (a JSON error body) or a program printed as its error
+ERROR_BODY = re.compile(r"""["']error["']\s*:|"object"\s*:\s*"error"|\bhttp[/ ]\S*\s*[45]\d\d\b""")
+RAISED_STARTS = ("error:", "error ", "fatal:", "fatal error", "error :", "panic:", "cause: [error")
+EXCEPTION_HEAD = re.compile(r"^\s*(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Fault|Interrupt|Exit)\b:?")
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    predicates: tuple[tuple[float, tuple[str, ...]], ...]
+    predicate_patterns: tuple[tuple[float, re.Pattern[str]], ...]
+    pointers: re.Pattern[str]
+    penalty: float
+    frames: re.Pattern[str]
+    levels: dict[str, float]
+
+    @property
+    def words(self) -> tuple[str, ...]:
+        return tuple(sorted({w for _, words in self.predicates for w in words}))
+
+
+@lru_cache(maxsize=1)
+def lexicon() -> Lexicon:
+    raw = tomllib.loads(resources.files("servebox.doctor").joinpath("statement.toml").read_text())
+    predicates = tuple(
+        sorted(((p["weight"], tuple(p["words"])) for p in raw["predicate"]), key=lambda p: -p[0])
+    )
+    return Lexicon(
+        predicates=predicates,
+        predicate_patterns=tuple((w, _word_starts(words)) for w, words in predicates),
+        pointers=_whole_words(raw["pointer"]["words"]),
+        penalty=raw["pointer"]["penalty"],
+        frames=re.compile(raw["pointer"]["frames"]),
+        levels=dict(raw["levels"]),
+    )
+
+
+def _word_starts(words: tuple[str, ...]) -> re.Pattern[str]:
+    """The words where a word starts: 'invalid' in 'invalid value', never in 'cache_invalidating'."""
+    alternatives = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+    return re.compile(rf"(?<![\w])(?:{alternatives})(?!_)")
+
+
+def _whole_words(words: list[str]) -> re.Pattern[str]:
+    alternatives = "|".join(re.escape(w.strip()) for w in sorted(words, key=len, reverse=True))
+    return re.compile(rf"(?<![\w-])(?:{alternatives})(?![\w-])")
+
+
+@dataclass(order=True, frozen=True)
+class Statement:
+    score: float
+    line: int  # 1-based line number in the log
+    text: str  # the line without its prefixes
+
+
+FAILED_SCORE = (
+    3.0  # a line weaker than this does not show a failure ("commit unknown", "output_handler failed.")
+)
+ERROR_LEVELS = {"ERROR", "FATAL", "CRITICAL", "E", "F", "ERR", "CRIT", "EMERG", "ALERT"}
+QUIET_LEVELS = {"INFO", "DEBUG", "WARNING", "WARN", "W", "I", "D", "T", "NOTICE", "TRACE"}
+
+
+def score_line(payload: str, level: str = "", lex: Lexicon | None = None) -> tuple[float, bool]:
+    """How much one line (prefixes peeled) states a cause: its strongest predicate (more when it also says what
+    failed), its level, its concrete names; a pointer at another line scores less, a stack frame nothing. Also
+    whether the line says that something failed (an error level, an exception, or a failure in words at no
+    quieter level): a log none of whose lines does has not failed, whatever its warnings say."""
+    lex = lex or lexicon()
+    head = payload[:SCORED_CHARS]
+    if lex.frames.match(head):
+        return 0.0, False
+    low = head.lower()
+    tiers = [w for w, pattern in lex.predicate_patterns if pattern.search(low)]
+    if not tiers:
+        return 0.0, False
+    level = level.upper()
+    raised = bool(EXCEPTION_HEAD.match(head) or ERROR_BODY.search(low)) or low.lstrip().startswith(
+        RAISED_STARTS
+    )
+    # a cause predicate alone ("unknown", "requires", "must be") describes; a failure is said in failure words
+    says_failed = raised or min(tiers) < max(tiers) or max(tiers) < 3.0
+    failed = level in ERROR_LEVELS or (level not in QUIET_LEVELS and says_failed)
+    score = tiers[0] + 0.75 * (len(tiers) > 1) + lex.levels.get(level, 0.0)
+    score += 1.0 * raised + 0.4 * min(CONCRETE_CAP, len(CONCRETE.findall(head)))
+    if lex.pointers.search(low):
+        score -= lex.penalty
+    return score, failed
+
+
+class StatementReader:
+    """Keeps the best-scored candidate lines of a stream (a bounded heap), earliest first among equals."""
+
+    def __init__(self, kept: int = KEPT):
+        self.kept = kept
+        self.heap: list[tuple[float, int, str]] = []  # (score, -line, text): the weakest, latest at the top
+        self.lex = lexicon()
+        self.failed = False  # some line said that something failed
+
+    def offer(self, line: str, number: int) -> None:
+        prefix = split_prefix(line[:SCORED_CHARS])
+        payload, level = prefix.payload, prefix.level
+        if DATA.search(payload):
+            return
+        if not level and (m := LLAMA_LEVEL.match(payload)):
+            payload, level = payload[m.end() :], next(g for g in m.groups() if g)
+        if not level and PY_WARNING.search(payload):
+            level = "WARNING"
+        s, failed = score_line(payload, level, self.lex)
+        self.failed = self.failed or failed
+        if s <= 0:
+            return
+        item = (s, -number, payload.strip()[:400])
+        if len(self.heap) < self.kept:
+            heapq.heappush(self.heap, item)
+        elif item > self.heap[0]:
+            heapq.heapreplace(self.heap, item)
+
+    def best(self, n: int = 3) -> list[Statement]:
+        ranked = sorted(self.heap, key=lambda i: (-i[0], -i[1]))
+        return [Statement(score=s, line=-neg, text=t) for s, neg, t in ranked[:n]]
+
+
+STATED_CONFIDENCE = 0.35  # assumed: a line's words, read without knowing the failure; never confident
+
+
+def stated_answer(reader: StatementReader, diagnoses: list) -> Diagnosis | None:
+    """The best statement as the answer, when the log failed and doctor has nothing else to say: no cause (a known
+    entry, a raised exception, a resemblance), no symptom a known entry names (it may be the very answer: an engine
+    killed), no asked-for stop."""
+    if not reader.failed or diagnoses:
+        return None
+    best = [s for s in reader.best(3) if s.score >= FAILED_SCORE]
+    if not best:
+        return None
+    top = best[0]
+    return Diagnosis(
+        id="stated-cause",
+        category="unknown",
+        role="cause",
+        cause=f"No known signature; the log says why at line {top.line}: {top.text}",
+        fix="Read that line: it names what failed and why (a value, a file, a flag, a version); change that.",
+        confidence=STATED_CONFIDENCE,
+        occurrences=1,
+        first_line=top.line,
+        evidence=[Evidence(line=s.line, text=s.text) for s in best],
+    )

@@ -1,0 +1,64 @@
+"""The general reader of a log's own statement of its cause (servebox/doctor/statement.py)."""
+
+from __future__ import annotations
+
+import io
+
+from servebox.doctor.statement import KEPT, StatementReader, score_line
+from servebox.doctor.triage import triage_stream
+
+
+def answer(text: str):
+    r = triage_stream(io.StringIO(text), "t")
+    return r, (r.diagnoses[0] if r.diagnoses else None)
+
+
+def test_the_line_that_says_why_beats_the_lines_that_point_at_it() -> None:
+    log = (
+        "starting widget server\n"
+        "Traceback (most recent call last):\n"
+        '  File "/srv/widget/main.py", line 12, in <module>\n'
+        "    raise SystemExit('bad config')\n"
+        "widget: cannot open shard '/models/w-00002.bin': no such file or directory\n"
+        "widget: exited with code 1, see root cause above\n"
+    )
+    r, top = answer(log)
+    assert top is not None and top.id == "stated-cause" and top.first_line == 5
+    assert r.verdict == "stated by the log" and top.confidence < 0.7 and r.fatal
+
+
+def test_a_run_that_only_warns_gets_no_statement() -> None:
+    log = (
+        "WARNING 12-04 10:00:00 [config.py:1] max_num_seqs is not set; using 256 instead\n"
+        "0.00.100.000 I slot      release: id  3 | task 0 | stop processing: n_tokens = 12, truncated = 0\n"
+        "/x/site-packages/vllm/api_server.py:24: DeprecationWarning: this module is deprecated, use another instead\n"
+        "INFO 12-04 10:00:01 [api_server.py:1] Application startup complete.\n"
+    )
+    _, top = answer(log)
+    assert top is None
+
+
+def test_a_completion_s_text_is_data_not_a_statement() -> None:
+    reader = StatementReader()
+    reader.offer('{"choices":[{"finish_reason":"length","message":{"content":"invalid error fatal"}}]}', 1)
+    assert reader.best() == [] and not reader.failed
+
+
+def test_a_known_family_is_not_replaced_by_the_general_reading() -> None:
+    log = "OSError: [Errno 98] error while attempting to bind on address ('0.0.0.0', 8000): address already in use\n"
+    _, top = answer(log)
+    assert top is not None and top.id != "stated-cause"
+
+
+def test_a_cause_word_alone_describes_and_a_failure_word_says_it_failed() -> None:
+    assert score_line("rope_finetuned = unknown")[1] is False
+    assert score_line("plugin 'zeta' failed: quux mismatch (expected 3, got 4)")[1] is True
+    assert score_line("quux mismatch", "ERROR")[1] is True
+    assert score_line("cache_invalidating env vars")[0] == 0.0  # a word inside an identifier is not the word
+
+
+def test_the_reader_keeps_a_bounded_number_of_lines_and_the_earliest_of_equals() -> None:
+    reader = StatementReader()
+    for n in range(1, 5001):
+        reader.offer("error: cannot open file: permission denied", n)
+    assert len(reader.heap) == KEPT and [s.line for s in reader.best(3)] == [1, 2, 3]
