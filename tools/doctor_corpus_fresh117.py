@@ -7,7 +7,8 @@ One thing around it is changed per case (CONDITIONS): an LLAMA_ARG_* environment
 place of flags; the names are from this build's `llama-server --help`) set to a wrong type, an out-of-range value, a
 missing file or a valid value; another variable this build reads (GGML_*, LLAMA_*, HOME, LLAMA_CACHE, XDG_CACHE_HOME:
 names from `strings llama-server`); or the files and process around it (the GGUF truncated or a byte flipped at a
-random offset, unreadable permissions, a directory in its place, a GGUF of another kind, a ulimit -v / -n / -f, an
+random offset, unreadable permissions (mode 000, the server run as uid 65534 from a copy of the same binary in
+/tmp/fresh117/bin, since root reads any mode and uid 65534 cannot enter /root), a directory in its place, a GGUF of another kind, a ulimit -v / -n / -f, an
 unwritable --log-file or --slot-save-path: the two flags are the only change to the command, for those two cases).
 A value marked "valid:" is meant to start cleanly (MEAN_VALID below is the mean share of such values, about 1 in 4).
 
@@ -187,7 +188,12 @@ def serve(
     """The command with the case's change; the server's whole output, then `# client:` and the request's answer."""
     argv = [LLAMA, "-m", str(model), "--port", str(PORT), *(flags or [])]
     shown = " ".join(shlex.quote(a) for a in argv)
-    if user:
+    if user:  # uid 65534 cannot reach /root/.cache's binary (/root is 0700): a copy of the same file in /tmp
+        copy = WORK / "bin" / "llama-server"
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(os.path.realpath(LLAMA), copy)
+        argv[0] = str(copy)
+        shown = " ".join(shlex.quote(a) for a in argv)
         argv = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", *argv]
         shown = "setpriv --reuid=65534 --regid=65534 --clear-groups " + shown
     if ulimit:
@@ -204,7 +210,12 @@ def serve(
     line = f"$ {prefix + ' ' if prefix else ''}{shown}"
     chunks: list[bytes] = []
     proc = subprocess.Popen(
-        argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=base, start_new_session=True
+        argv,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        env=base,
+        start_new_session=True,
+        cwd="/tmp" if user else None,
     )
     reader = threading.Thread(
         target=lambda: chunks.extend(iter(lambda: proc.stdout.read(4096), b"")), daemon=True
