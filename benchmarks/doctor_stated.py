@@ -3,8 +3,8 @@
 Issue 12 scores a log right when doctor's top answer is the expected family id. Stop 30 measured that most logs
 doctor misses state their cause in words (benchmarks/doctor_ceiling.py), and from stop 31 doctor answers a log no
 entry knows with its best cause-stating line (servebox/doctor/statement.py, "stated-cause") or, as before, with
-the exception it raised ("uncaught-exception"). Cases carry `stated` (manifest.toml's header): verbatim strings of
-the log that state the cause. An answer QUOTES THE CAUSE when it is one of those two generic answers and its
+the exception it raised ("uncaught-exception") or a refusal no family names ("request-refused"). Cases carry `stated` (manifest.toml's header): verbatim strings of
+the log that state the cause. An answer QUOTES THE CAUSE when it is one of those generic answers and its
 quoted lines hold a `stated` string. Both figures are printed, never merged silently: strict (the id) and
 strict-or-quoting.
   --reader           the reader alone (no knowledge base) on every case with `stated`: is its best line the
@@ -28,7 +28,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from doctor_first_contact import CONFIDENT, CORPUS, batches_by_commit, right_ids, run_at  # noqa: E402
 
-GENERIC = {"stated-cause", "uncaught-exception"}
+# the answers whose text is the log's own message: the reader's, a raised exception's, and a refusal no family names
+# (requests.toml's request-refused: "The server refused a request with HTTP {code}: {message}")
+GENERIC = {"stated-cause", "uncaught-exception", "request-refused"}
 CHILD = r"""
 import json, sys
 from servebox.doctor.triage import Triage

@@ -241,3 +241,16 @@ def test_a_family_on_pydantics_reason_line_quotes_the_exception():
     assert (
         top.id == "optional-package-missing" and "Failed to import Ray" in top.cause and "?" not in top.cause
     )
+
+
+def test_a_message_that_goes_on_below_its_colon_is_read_whole() -> None:
+    # FastAPI's 'ResponseValidationError: 2 validation errors:' then the errors, indented: the cause is below
+    log = (
+        "fastapi.exceptions.ResponseValidationError: 2 validation errors:\n"
+        "  {'type': 'missing', 'loc': ('response', 'choices', 0, 'message', 'refusal'), 'msg': 'Field required'}\n"
+        "  {'type': 'missing', 'loc': ('response', 'choices', 0, 'logprobs'), 'msg': 'Field required'}\n"
+        'INFO:     127.0.0.1:5000 - "POST /v1/chat/completions HTTP/1.1" 500 Internal Server Error\n'
+    )
+    result = triage_stream(io.StringIO(log), "x")
+    assert result.exception is not None and "'refusal'), 'msg': 'Field required'" in result.exception.message
+    assert "POST" not in result.exception.message

@@ -277,9 +277,10 @@ class Triage:
             following, read = self._following(chunk, end, 2)
             message = " ".join([message, *following])
             self.exception_ends[number] = number + read
-        elif not message and prefix.payload.rstrip().endswith(":"):  # raise X("""\n  text"""): text below
+        elif prefix.payload.rstrip().endswith(":") and not prefix.payload.rstrip().endswith("last):"):
+            # raise X("""\n  text"""), or a message that goes on below ('2 validation errors:' then the errors)
             following, read = self._following(chunk, end, 3, indented=True)
-            message = " ".join(following)
+            message = " ".join([message, *following]).strip()
             self.exception_ends[number] = number + read
         handled = prefix.level in HANDLED_LEVELS
         frame = lambda: self._frame(chunk, start, end, prefix.component)  # noqa: E731 (looked up only when kept)
