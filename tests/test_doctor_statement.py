@@ -62,3 +62,23 @@ def test_the_reader_keeps_a_bounded_number_of_lines_and_the_earliest_of_equals()
     for n in range(1, 5001):
         reader.offer("error: cannot open file: permission denied", n)
     assert len(reader.heap) == KEPT and [s.line for s in reader.best(3)] == [1, 2, 3]
+
+
+def test_distinct_messages_are_remembered_up_to_a_bound() -> None:
+    from servebox.doctor.statement import SCORES_KEPT
+
+    reader = StatementReader()
+    for n in range(SCORES_KEPT + 10):
+        reader.offer(f"error: cannot open /models/shard-{n}.bin: permission denied", n + 1)
+    assert len(reader.scored) <= SCORES_KEPT and reader.failed and reader.best(1)[0].line == 1
+
+
+def test_an_access_line_is_the_refusal_and_its_body_the_reason() -> None:
+    log = (
+        'INFO:     127.0.0.1:5000 - "POST /v1/chat/completions HTTP/1.1" 400 Bad Request\n'
+        'client: HTTP 400 {"error":{"message":"Stream options can only be defined when `stream=True`."}}\n'
+    )
+    reader = StatementReader()
+    for n, text in enumerate(log.splitlines(), 1):
+        reader.offer(text, n)
+    assert reader.best(1)[0].line == 2

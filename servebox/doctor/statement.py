@@ -21,6 +21,9 @@ from servebox.doctor.results import Diagnosis, Evidence
 from servebox.doctor.structure import split_prefix
 
 KEPT = 24  # best candidate lines kept while streaming
+SCORES_KEPT = (
+    4096  # distinct messages whose score is remembered (then forgotten all at once: memory stays flat)
+)
 SCORED_CHARS = 600  # a line is scored on its head (a cause is stated near the start of its line)
 # concrete things a cause names: a quoted name, a flag, a path, a number with a unit or a version, a key=value
 CONCRETE = re.compile(
@@ -29,6 +32,7 @@ CONCRETE = re.compile(
     re.IGNORECASE,
 )
 CONCRETE_CAP = 4
+MOST_ADDED = 1.0 + 0.4 * CONCRETE_CAP  # the most score_line adds to a line's words and level
 # levels split_prefix does not peel: llama.cpp's "0.02.104.335 I " and a Python warning's category
 LLAMA_LEVEL = re.compile(
     r"^(?:\[\d+\] )?(?:\d+\.\d+\.\d+\.\d+ ([IWEDT]) |\[([IWEF])\d{4} [\d:.]+ [^]]*\]\s*|(DEBUG|INFO|WARNING|ERROR|CRITICAL)(?::[\w.-]*:|\s))"
@@ -37,7 +41,10 @@ LLAMA_LEVEL = re.compile(
 DATA = re.compile(r'"(?:choices|finish_reason|content)":|\bHTTP[/ ]\S*\s*2\d\d\b')
 PY_WARNING = re.compile(r"\b[A-Z]\w*Warning:")
 # an error a server answered with (a JSON error body) or a program printed as its error
-ERROR_BODY = re.compile(r"""["']error["']\s*:|"object"\s*:\s*"error"|\bhttp[/ ]\S*\s*[45]\d\d\b""")
+ERROR_BODY = re.compile(
+    r"""["']error["']\s*:|"object"\s*:\s*"error"|\bhttp[/ ]\S*\s*[45]\d\d\b|["']code["']\s*:\s*[45]\d\d\b"""
+    r"""|["'](?:\w+_error|\w+Error)["']"""
+)
 RAISED_STARTS = ("error:", "error ", "fatal:", "fatal error", "error :", "panic:", "cause: [error")
 EXCEPTION_HEAD = re.compile(r"^\s*(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Fault|Interrupt|Exit)\b:?")
 
@@ -46,6 +53,8 @@ EXCEPTION_HEAD = re.compile(r"^\s*(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Fault|
 class Lexicon:
     predicates: tuple[tuple[float, tuple[str, ...]], ...]
     predicate_patterns: tuple[tuple[float, re.Pattern[str]], ...]
+    unsearched: tuple[tuple[float, re.Pattern[str]], ...]  # tiers read only on lines brought by other words
+    searched: frozenset[str]
     pointers: re.Pattern[str]
     penalty: float
     frames: re.Pattern[str]
@@ -53,7 +62,13 @@ class Lexicon:
 
     @property
     def words(self) -> tuple[str, ...]:
-        return tuple(sorted({w for _, words in self.predicates for w in words}))
+        """The words the keyword prefilter searches for."""
+        return tuple(sorted(w for w in self.weight if w in self.searched))
+
+    @property
+    def weight(self) -> dict[str, float]:
+        """Each word's tier (its strongest, where two tiers list it)."""
+        return {w: weight for weight, words in reversed(self.predicates) for w in words}
 
 
 @lru_cache(maxsize=1)
@@ -65,6 +80,12 @@ def lexicon() -> Lexicon:
     return Lexicon(
         predicates=predicates,
         predicate_patterns=tuple((w, _word_starts(words)) for w, words in predicates),
+        unsearched=tuple(
+            (p["weight"], _word_starts(tuple(p["words"])))
+            for p in raw["predicate"]
+            if not p.get("searched", True)
+        ),
+        searched=frozenset(w for p in raw["predicate"] if p.get("searched", True) for w in p["words"]),
         pointers=_whole_words(raw["pointer"]["words"]),
         penalty=raw["pointer"]["penalty"],
         frames=re.compile(raw["pointer"]["frames"]),
@@ -94,20 +115,27 @@ FAILED_SCORE = (
     3.0  # a line weaker than this does not show a failure ("commit unknown", "output_handler failed.")
 )
 ERROR_LEVELS = {"ERROR", "FATAL", "CRITICAL", "E", "F", "ERR", "CRIT", "EMERG", "ALERT"}
+UNSCORED_LEVELS = {"INFO", "DEBUG", "I", "D", "T", "TRACE"}
 QUIET_LEVELS = {"INFO", "DEBUG", "WARNING", "WARN", "W", "I", "D", "T", "NOTICE", "TRACE"}
 
 
-def score_line(payload: str, level: str = "", lex: Lexicon | None = None) -> tuple[float, bool]:
+def score_line(
+    payload: str, level: str = "", lex: Lexicon | None = None, tiers: list[float] | None = None
+) -> tuple[float, bool]:
     """How much one line (prefixes peeled) states a cause: its strongest predicate (more when it also says what
     failed), its level, its concrete names; a pointer at another line scores less, a stack frame nothing. Also
     whether the line says that something failed (an error level, an exception, or a failure in words at no
-    quieter level): a log none of whose lines does has not failed, whatever its warnings say."""
+    quieter level): a log none of whose lines does has not failed, whatever its warnings say. `tiers`: the tiers of
+    the words on the line, strongest first, where a keyword search already found them."""
     lex = lex or lexicon()
     head = payload[:SCORED_CHARS]
     if lex.frames.match(head):
         return 0.0, False
     low = head.lower()
-    tiers = [w for w, pattern in lex.predicate_patterns if pattern.search(low)]
+    if tiers is None:  # the words' tiers, unless the caller's keyword search found them already
+        tiers = [w for w, pattern in lex.predicate_patterns if pattern.search(low)]
+    else:
+        tiers = sorted({*tiers, *(w for w, pattern in lex.unsearched if pattern.search(low))}, reverse=True)
     if not tiers:
         return 0.0, False
     level = level.upper()
@@ -131,18 +159,33 @@ class StatementReader:
         self.kept = kept
         self.heap: list[tuple[float, int, str]] = []  # (score, -line, text): the weakest, latest at the top
         self.lex = lexicon()
+        self.weights = self.lex.weight
+        # a message repeated (every rank's warning, a retry loop) is scored once: its score by (text, level)
+        self.scored: dict[tuple[str, str], tuple[float, bool]] = {}
         self.failed = False  # some line said that something failed
 
-    def offer(self, line: str, number: int) -> None:
+    def offer(self, line: str, number: int, words: list[str] | None = None) -> None:
+        """Score one line; `words`: the statement words a keyword search found on it (where a word starts)."""
         prefix = split_prefix(line[:SCORED_CHARS])
         payload, level = prefix.payload, prefix.level
-        if DATA.search(payload):
-            return
         if not level and (m := LLAMA_LEVEL.match(payload)):
             payload, level = payload[m.end() :], next(g for g in m.groups() if g)
+        # an INFO or DEBUG line neither says a program failed nor outranks a louder one: not scored (most lines of
+        # a healthy start are INFO: this keeps triage's speed)
+        if level.upper() in UNSCORED_LEVELS or DATA.search(payload):
+            return
         if not level and PY_WARNING.search(payload):
             level = "WARNING"
-        s, failed = score_line(payload, level, self.lex)
+        key = (payload, level)
+        if (known := self.scored.get(key)) is None:
+            tiers = None if words is None else sorted({self.weights[w] for w in words}, reverse=True)
+            if tiers is not None and self._cannot_enter(tiers, level):
+                return
+            known = score_line(payload, level, self.lex, tiers)
+            if len(self.scored) >= SCORES_KEPT:
+                self.scored.clear()
+            self.scored[key] = known
+        s, failed = known
         self.failed = self.failed or failed
         if s <= 0:
             return
@@ -151,6 +194,14 @@ class StatementReader:
             heapq.heappush(self.heap, item)
         elif item > self.heap[0]:
             heapq.heapreplace(self.heap, item)
+
+    def _cannot_enter(self, tiers: list[float], level: str) -> bool:
+        """Once the log has failed and the kept lines are full, a line whose best possible score is below the weakest
+        kept one is not scored (a failure-dense log costs little more than a quiet one)."""
+        if not tiers or not self.failed or len(self.heap) < self.kept:
+            return False
+        bound = tiers[0] + 0.75 * (len(tiers) > 1) + self.lex.levels.get(level.upper(), 0.0) + MOST_ADDED
+        return bound <= self.heap[0][0]
 
     def best(self, n: int = 3) -> list[Statement]:
         ranked = sorted(self.heap, key=lambda i: (-i[0], -i[1]))

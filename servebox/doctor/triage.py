@@ -91,6 +91,14 @@ def _line_at(chunk: bytes, position: int) -> tuple[int, int]:
     return start, end - 1 if end > start and chunk[end - 1] == 13 else end
 
 
+def _starts_word(chunk: bytes, position: int, word: str) -> bool:
+    """A keyword found where a word starts and not glued to an identifier after it: 'invalid value', never
+    'cache_invalidating' (statement.py's words)."""
+    before = chunk[position - 1 : position] if position else b" "
+    after = chunk[position + len(word) : position + len(word) + 1]
+    return not (before.isalnum() or before == b"_") and after != b"_"
+
+
 @lru_cache(maxsize=4)
 def _finder(words: tuple[str, ...]) -> KeywordFinder:
     return KeywordFinder(words)
@@ -192,9 +200,11 @@ class Triage:
             self.seen_requirements.update(w for _, w in found)
             return
         line = chunk[start:end].decode("utf-8", "replace")
-        if any(w in self.statement_words for _, w in found):
-            self.statements.offer(line, number)
-        if any(w in self.exception_words for _, w in found):
+        stated = [w for p, w in found if w in self.statement_words and _starts_word(chunk, p, w)]
+        raised = any(w in self.exception_words for _, w in found)
+        if stated or raised:  # an exception's line states its cause even in words too common to search for
+            self.statements.offer(line, number, stated)
+        if raised:
             self._exception(chunk, line, start, end, number)
         if self.incidents_read < INCIDENTS_READ and any(w in INCIDENT_WORDS for _, w in found):
             self.incidents_read += 1
