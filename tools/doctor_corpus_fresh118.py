@@ -268,7 +268,7 @@ def make(condition: str, value: str, d: Path) -> str:
         elif value == "cut inside the header":
             cut(f, size=40)
         code = (
-            "from safetensors.torch import load_file; sd = load_file('model.safetensors'); "
+            "from safetensors.numpy import load_file; sd = load_file('model.safetensors'); "
             "print({k: tuple(v.shape) for k, v in sd.items()})"
         )
         return run([PY, "-c", code], d, None, shlex.join(["python3", "-c", code]))
