@@ -12,6 +12,8 @@ strict-or-quoting.
                      held back from its writing
   --first-contact    every unseen batch with the servebox that first scored it (as doctor_first_contact.py)
   --at REV --batch B first contact and REV on unseen batches REV never learnt from (as doctor_transfer.py)
+  --counterfactual   first contact as it was, with this servebox's reader where the answer was nothing at all: what
+                     the reader would have added (a replay, not a first contact: the reader's dev half saw those logs)
 Run: python benchmarks/doctor_stated.py --reader | --first-contact | --at REV --batch fresh-113 ...
 """
 
@@ -41,9 +43,11 @@ def run(path, name):
     r = t.result()
     top = [d for d in r.diagnoses if d.role in ("cause", "symptom")]
     if not top:
-        return ["none", r.diagnoses[0].confidence if r.diagnoses else 0.0, []]
+        return ["none", r.diagnoses[0].confidence if r.diagnoses else 0.0, [], len(r.diagnoses)]
     d = top[0]
-    return [d.id, d.confidence, [e.text for e in d.evidence] + [d.cause]]
+    # the reader's answer quotes its best line in its cause (its other lines are only shown); others quote evidence
+    quoted = [d.cause] if d.id == "stated-cause" else [e.text for e in d.evidence] + [d.cause]
+    return [d.id, d.confidence, quoted, len(r.diagnoses)]
 print(json.dumps({"first": {name: run(f"{now}/{name}", name) for name in wanted}}))
 """
 
@@ -65,7 +69,7 @@ def holds(quote: str, stated: str) -> bool:
 
 
 def quotes_cause(case: dict, answer: list) -> bool:
-    top, _, quoted = answer
+    top, quoted = answer[0], answer[2]
     return top in GENERIC and any(holds(q, s) for q in quoted for s in case.get("stated", ()))
 
 
@@ -124,6 +128,48 @@ def first_contact(batches: set[str] | None, later: str | None) -> None:
             print(f"  {c['batch']} {c['file']}: {a[0]} {a[1]:.2f} -> {b[0]} {b[1]:.2f} {verdict(c, b)[:2]}")
 
 
+def half(case: dict) -> str:
+    """The reader's dev half (sha256(file) % 2 == 0) or the half held back from its writing."""
+    return "dev" if int(hashlib.sha256(case["file"].encode()).hexdigest(), 16) % 2 == 0 else "held back"
+
+
+def reader_answer(case: dict) -> list:
+    """This servebox's reader alone on a log, as the answer it would give (its best line, if the log failed)."""
+    from servebox.doctor.statement import FAILED_SCORE
+    from servebox.doctor.triage import Triage
+
+    t = Triage(case["file"])
+    t.feed((CORPUS / case["file"]).read_bytes())
+    t.close()
+    best = [s for s in t.statements.best(1) if s.score >= FAILED_SCORE]
+    return ["stated-cause", 0.35, [best[0].text], 1] if t.statements.failed and best else ["none", 0.0, [], 0]
+
+
+def counterfactual() -> None:
+    """First contact as it was, with this reader's answer where that answer was nothing at all (no diagnosis):
+    the reader's effect had it been there, per half and origin."""
+    for rev, cases in by_commit(None):
+        then = scored(rev, cases)
+        for c in cases:
+            a = then[c["file"]]
+            now = reader_answer(c) if a[0] == "none" and a[3] == 0 else a
+            for key in ((half(c), c["file"].startswith("public-")),):
+                g = COUNTS.setdefault(key, [0, 0, 0, 0])
+                g[0] += 1
+                g[1] += verdict(c, a)[0]
+                g[2] += verdict(c, a)[1]
+                g[3] += verdict(c, now)[1]
+        print(f"  {rev}: {len(cases)} logs", file=sys.stderr)
+    for (part, public), (n, strict, either, with_reader) in sorted(COUNTS.items()):
+        print(
+            f"{part:9} {'public' if public else 'made here':9} {n:4} logs: strict {strict / n:5.1%}, strict or quoting "
+            f"{either / n:5.1%}, with the reader where there was no answer {with_reader / n:5.1%}"
+        )
+
+
+COUNTS: dict[tuple[str, bool], list[int]] = {}
+
+
 def reader_alone() -> None:
     from servebox.doctor.triage import Triage
 
@@ -136,11 +182,10 @@ def reader_alone() -> None:
         t.close()
         best = t.statements.best(1)
         ok = bool(best) and t.statements.failed and any(holds(best[0].text, s) for s in case["stated"])
-        half = "dev" if int(hashlib.sha256(case["file"].encode()).hexdigest(), 16) % 2 == 0 else "held back"
-        groups[half].append(ok)
-    for half, oks in groups.items():
+        groups[half(case)].append(ok)
+    for part, oks in groups.items():
         print(
-            f"reader alone, {half:9}: {len(oks)} logs with stated, best line states it {sum(oks)} ({sum(oks) / len(oks):.1%})"
+            f"reader alone, {part:9}: {len(oks)} logs with stated, best line states it {sum(oks)} ({sum(oks) / len(oks):.1%})"
         )
 
 
@@ -148,11 +193,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reader", action="store_true")
     parser.add_argument("--first-contact", action="store_true")
+    parser.add_argument("--counterfactual", action="store_true")
     parser.add_argument("--at")
     parser.add_argument("--batch", action="append")
     args = parser.parse_args()
     if args.reader:
         reader_alone()
+    if args.counterfactual:
+        counterfactual()
     if args.first_contact or args.at:
         if args.at and not args.batch:
             parser.error("--at needs the unseen batches it never learnt from (--batch)")
