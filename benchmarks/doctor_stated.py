@@ -135,14 +135,14 @@ def half(case: dict) -> str:
 
 def reader_answer(case: dict) -> list:
     """This servebox's reader alone on a log, as the answer it would give (its best line, if the log failed)."""
-    from servebox.doctor.statement import FAILED_SCORE
+    from servebox.doctor.statement import stated_answer
     from servebox.doctor.triage import Triage
 
     t = Triage(case["file"])
     t.feed((CORPUS / case["file"]).read_bytes())
     t.close()
-    best = [s for s in t.statements.best(1) if s.score >= FAILED_SCORE]
-    return ["stated-cause", 0.35, [best[0].text], 1] if t.statements.failed and best else ["none", 0.0, [], 0]
+    d = stated_answer(t.statements, [], t.lines)
+    return ["stated-cause", d.confidence, [d.cause], 1] if d else ["none", 0.0, [], 0]
 
 
 def counterfactual() -> None:
@@ -171,17 +171,12 @@ COUNTS: dict[tuple[str, bool], list[int]] = {}
 
 
 def reader_alone() -> None:
-    from servebox.doctor.triage import Triage
-
     groups: dict[str, list[bool]] = {"dev": [], "held back": []}
     for case in tomllib.loads((CORPUS / "manifest.toml").read_text())["case"]:
         if "stated" not in case:
             continue
-        t = Triage(case["file"])
-        t.feed((CORPUS / case["file"]).read_bytes())
-        t.close()
-        best = t.statements.best(1)
-        ok = bool(best) and t.statements.failed and any(holds(best[0].text, s) for s in case["stated"])
+        answer = reader_answer(case)
+        ok = answer[0] == "stated-cause" and any(holds(answer[2][0], s) for s in case["stated"])
         groups[half(case)].append(ok)
     for part, oks in groups.items():
         print(

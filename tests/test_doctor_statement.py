@@ -82,3 +82,17 @@ def test_an_access_line_is_the_refusal_and_its_body_the_reason() -> None:
     for n, text in enumerate(log.splitlines(), 1):
         reader.offer(text, n)
     assert reader.best(1)[0].line == 2
+
+
+def test_a_cause_stated_where_the_output_ends_is_why_it_stopped() -> None:
+    # no failure word, no level: but the program's last words say what is wrong (a pasted excerpt, a CLI's refusal)
+    _, top = answer("loading frobnicator\nunknown quux kind: 'zeta9' (have 'zeta8')\n")
+    assert top is not None and top.id == "stated-cause" and top.first_line == 2
+    # the same words earlier, then a healthy end: not a failure
+    _, top = answer("unknown quux kind: 'zeta9' (have 'zeta8')\nserving on port 8080\nrequest done\n")
+    assert top is None
+    # a warning that happens to end the log is not why it stopped
+    _, top = answer(
+        "INFO 12-04 10:00:00 [a.py:1] ready\nWARNING 12-04 10:00:01 [a.py:2] unknown key 'foo' ignored\n"
+    )
+    assert top is None

@@ -366,7 +366,7 @@ def rank(t: Triage) -> TriageResult:
     if (like := resemblance_answer(t, root, diagnoses)) is not None:
         diagnoses.append(like)
     diagnoses += _orderly_stop(t, diagnoses)
-    if (stated := stated_answer(t.statements, diagnoses)) is not None:
+    if (stated := stated_answer(t.statements, diagnoses, t.lines)) is not None:
         diagnoses.append(stated)
     order = {"cause": 0, "symptom": 1, "note": 2}
     diagnoses.sort(key=lambda d: (order.get(d.role, 3), id(d) in aside, -d.confidence, d.first_line))

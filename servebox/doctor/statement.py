@@ -35,7 +35,7 @@ CONCRETE_CAP = 4
 MOST_ADDED = 1.0 + 0.4 * CONCRETE_CAP  # the most score_line adds to a line's words and level
 # levels split_prefix does not peel: llama.cpp's "0.02.104.335 I " and a Python warning's category
 LLAMA_LEVEL = re.compile(
-    r"^(?:\[\d+\] )?(?:\d+\.\d+\.\d+\.\d+ ([IWEDT]) |\[([IWEF])\d{4} [\d:.]+ [^]]*\]\s*|(DEBUG|INFO|WARNING|ERROR|CRITICAL)(?::[\w.-]*:|\s))"
+    r"^(?:\[\d+\] )?(?:\d+\.\d+\.\d+\.\d+ ([IWEDT]) |\[([IWEF])\d{4} [\d:.]+ [^]]*\]\s*|(DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)(?::[\w.-]*:|:?\s))"
 )
 # what a program received or generated (a completion's text, a success response): data, never a statement
 DATA = re.compile(r'"(?:choices|finish_reason|content)":|\bHTTP[/ ]\S*\s*2\d\d\b')
@@ -109,6 +109,7 @@ class Statement:
     score: float
     line: int  # 1-based line number in the log
     text: str  # the line without its prefixes
+    quiet: bool = False  # printed at a warning's or a quieter level
 
 
 FAILED_SCORE = (
@@ -157,7 +158,8 @@ class StatementReader:
 
     def __init__(self, kept: int = KEPT):
         self.kept = kept
-        self.heap: list[tuple[float, int, str]] = []  # (score, -line, text): the weakest, latest at the top
+        # (score, -line, text, printed at a quiet level): the weakest, latest at the top
+        self.heap: list[tuple[float, int, str, bool]] = []
         self.lex = lexicon()
         self.weights = self.lex.weight
         # a message repeated (every rank's warning, a retry loop) is scored once: its score by (text, level)
@@ -189,7 +191,7 @@ class StatementReader:
         self.failed = self.failed or failed
         if s <= 0:
             return
-        item = (s, -number, payload.strip()[:400])
+        item = (s, -number, payload.strip()[:400], level.upper() in QUIET_LEVELS)
         if len(self.heap) < self.kept:
             heapq.heappush(self.heap, item)
         elif item > self.heap[0]:
@@ -205,20 +207,22 @@ class StatementReader:
 
     def best(self, n: int = 3) -> list[Statement]:
         ranked = sorted(self.heap, key=lambda i: (-i[0], -i[1]))
-        return [Statement(score=s, line=-neg, text=t) for s, neg, t in ranked[:n]]
+        return [Statement(score=s, line=-neg, text=t, quiet=q) for s, neg, t, q in ranked[:n]]
 
 
+ENDING_LINES = 2  # the last lines of a log, where a program that stopped says why
 STATED_CONFIDENCE = 0.35  # assumed: a line's words, read without knowing the failure; never confident
 
 
-def stated_answer(reader: StatementReader, diagnoses: list) -> Diagnosis | None:
+def stated_answer(reader: StatementReader, diagnoses: list, lines: int = 0) -> Diagnosis | None:
     """The best statement as the answer, when the log failed and doctor has nothing else to say: no cause (a known
     entry, a raised exception, a resemblance), no symptom a known entry names (it may be the very answer: an engine
     killed), no asked-for stop."""
-    if not reader.failed or diagnoses:
+    if diagnoses:
         return None
     best = [s for s in reader.best(3) if s.score >= FAILED_SCORE]
-    if not best:
+    # a program's output ends with why it stopped: a cause stated in the last lines says it failed, failure word or not
+    if not best or not (reader.failed or (best[0].line > lines - ENDING_LINES and not best[0].quiet)):
         return None
     top = best[0]
     return Diagnosis(
