@@ -40,6 +40,26 @@ CASES = [
         "ollama-api-route-on-openai-server",
         'INFO:     10.0.0.7:51234 - "GET /v1/api/tags HTTP/1.1" 404 Not Found\n',
     ),
+    # FastAPI's own 422 body under pydantic 1 (loc before msg), for a parameter an older server never defined
+    (
+        "request-field-unknown-to-server",
+        'HTTP 422 {"detail":[{"loc":["body","max_completion_tokens"],"msg":"extra fields not permitted",'
+        '"type":"value_error.extra"}]}\n',
+    ),
+    # the demo server (vllm/entrypoints/api_server.py) asked for the model list by an OpenAI client
+    (
+        "openai-route-on-demo-api-server",
+        "$ python -m vllm.entrypoints.api_server --model /models/qwen2-7b --port 8000\n"
+        'INFO:     127.0.0.1:50312 - "GET /v1/models HTTP/1.1" 404 Not Found\n',
+    ),
+    # GNU tar and gzip on a .tar.gz cut by an interrupted download
+    (
+        "archive-truncated",
+        "$ tar xzf llama-b4000-bin-ubuntu-x64.tar.gz\n\ngzip: stdin: unexpected end of file\n"
+        "tar: Unexpected EOF in archive\ntar: Error is not recoverable: exiting now\n",
+    ),
+    # Python's zipfile on a download that is an HTML page
+    ("archive-truncated", "zipfile.BadZipFile: File is not a zip file\n"),
     # pip's retries with no success after them (the log ends there) stay the name that does not resolve
     ("host-unresolvable", PIP_RETRY * 2),
 ]
@@ -60,6 +80,18 @@ NEAR_MISSES = [
     (
         "ollama-api-route-on-openai-server",
         '[GIN] 2025/01/01 - 10:00:00 | 404 |    1.2ms |  127.0.0.1 | POST     "/api/chat"\n',
+    ),
+    # an engine config's extra key (a pydantic dataclass, not a request body) is the configuration's
+    (
+        "request-field-unknown-to-server",
+        "pydantic_core._pydantic_core.ValidationError: 1 validation error for KVTransferConfig\nkv_conector\n"
+        "  Extra inputs are not permitted [type=extra_forbidden, input_value='x', input_type=str]\n",
+    ),
+    # the OpenAI server answering 404 on a chat route without the demo server in view is not the demo server
+    (
+        "openai-route-on-demo-api-server",
+        "$ vllm serve /models/bge-m3 --port 8000\n"
+        'INFO:     127.0.0.1:50312 - "POST /v1/chat/completions HTTP/1.1" 404 Not Found\n',
     ),
 ]
 
