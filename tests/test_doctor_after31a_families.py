@@ -104,15 +104,16 @@ def test_retries_pip_survived_are_not_its_failure():
     assert top_cause(run(log)) is None
 
 
-def test_a_retry_vllm_came_up_after_is_not_its_failure():
-    """vLLM's repo_utils retrying the Hub's file list (its own 'retrying 1 of 2'), then serving: nothing failed."""
+def test_a_retried_error_before_a_server_came_up_keeps_its_reading():
+    """A server coming up is not a completed run: an ERROR line vLLM retried stays named unless its requests succeeded
+    (after29m's rule); only a one-shot run's own 'done' line explains retries away."""
     log = (
         "(APIServer pid=18997) ERROR 12-04 13:53:51 [repo_utils.py:126] Error retrieving file list: [Errno -2] Name or "
         "service not known, retrying 1 of 2\n"
         "(APIServer pid=18997) INFO:     Application startup complete.\n"
     )
     top = top_cause(run(log))
-    assert top is None or top.id != "host-unresolvable", top and top.id
+    assert top is not None and top.id == "hub-offline" and top.role == "cause", top and top.id
 
 
 def test_a_failure_that_was_no_retry_stays_a_cause_after_success():

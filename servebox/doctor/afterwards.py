@@ -57,16 +57,13 @@ def served_after(t: Triage, line: int) -> tuple[int, int] | None:
 
 def retried_then_done(t: Triage, hit: Hits) -> int | None:
     """Every line the entry matched announced a retry (the lines kept as evidence), and after the last of them the
-    program came up or finished its work (pip's 'Successfully installed'): a failure it retried past, not its failure.
-    The line that says so, or None."""
+    one-shot run finished its work (pip's 'Successfully installed'): a failure it retried past, not its failure. The
+    line that says so, or None. A server that came up after a retried error is served_after's to judge (the requests
+    it answered), not this."""
     if not hit.evidence or not all(RETRY.search(text) for _, text in hit.evidence):
         return None
-    later = [
-        h.last_line
-        for k in (SERVING, COMPLETED)
-        if (h := t.hits.get(k)) is not None and h.last_line > hit.last_line
-    ]
-    return max(later) if later else None
+    done = t.hits.get(COMPLETED)
+    return done.last_line if done is not None and done.last_line > hit.last_line else None
 
 
 def instance_went_on(t: Triage, hit: Hits) -> tuple[str, int] | None:

@@ -207,7 +207,7 @@ def _diagnosis(sig: Signature, hit: Hits, t: Triage, via_exception: bool = False
         why = "Logged as an error, but the server came up after it (line {}) and answered every request with success (last at line {}): "
         survived(d, why.format(*served), "reports")
     if d.role == "cause" and d.fatal and (done := retried_then_done(t, hit)):
-        survived(d, f"Only a retry, and the run came up or completed after it (line {done}): ", "reports")
+        survived(d, f"Only a retry, and the run completed its work after it (line {done}): ", "reports")
     if d.role == "cause" and d.fatal and (went_on := instance_went_on(t, hit)):
         tag, line = went_on
         survived(d, f"Not fatal here: router instance [{tag}] went on to load (line {line}). ", "describes")
