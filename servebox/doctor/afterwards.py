@@ -3,6 +3,7 @@ was asked for. ranking.py turns a cause the log shows the engine outlived into a
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from servebox.doctor.structure import instance_of, split_prefix
@@ -12,6 +13,12 @@ if TYPE_CHECKING:
 
 BELOW_ERROR = {"WARNING", "WARN", "INFO", "DEBUG"}
 SERVING = "server-up"  # the progress entry whose lines say the server came up and listens
+COMPLETED = (
+    "run-completed"  # the progress entry whose lines say a one-shot run finished its work (pip's install)
+)
+# a line that announces another attempt: urllib3's (pip's) 'Retrying (Retry(total=4, ...)) after connection broken by',
+# vLLM's 'retrying 1 of 2', 'Retrying in 2s [Retry 2/5]', 'will retry'
+RETRY = re.compile(r"\bretrying\b|\bwill retry\b|\[retry \d+/\d+\]", re.IGNORECASE)
 ANSWERED, REFUSED = "request-answered", "request-answered-error"  # the access log's POSTs: a 2xx; a 4xx/5xx
 
 
@@ -46,6 +53,17 @@ def served_after(t: Triage, line: int) -> tuple[int, int] | None:
     if up is None or ok is None or ok.last_line <= up or (bad is not None and bad.last_line > up):
         return None
     return up, ok.last_line
+
+
+def retried_then_done(t: Triage, hit: Hits) -> int | None:
+    """Every line the entry matched announced a retry (the lines kept as evidence), and after the last of them the
+    one-shot run finished its work (pip's 'Successfully installed'): a failure it retried past, not its failure. The
+    line that says so, or None. A server that came up after a retried error is served_after's to judge (the requests
+    it answered), not this."""
+    if not hit.evidence or not all(RETRY.search(text) for _, text in hit.evidence):
+        return None
+    done = t.hits.get(COMPLETED)
+    return done.last_line if done is not None and done.last_line > hit.last_line else None
 
 
 def instance_went_on(t: Triage, hit: Hits) -> tuple[str, int] | None:

@@ -49,6 +49,7 @@ from servebox.doctor.afterwards import (
     instance_went_on,
     only_below_error,
     progress_after,
+    retried_then_done,
     served_after,
     serving_after,
     shutdown_before,
@@ -205,6 +206,8 @@ def _diagnosis(sig: Signature, hit: Hits, t: Triage, via_exception: bool = False
     if d.role == "cause" and d.fatal and (served := served_after(t, hit.last_line)):
         why = "Logged as an error, but the server came up after it (line {}) and answered every request with success (last at line {}): "
         survived(d, why.format(*served), "reports")
+    if d.role == "cause" and d.fatal and (done := retried_then_done(t, hit)):
+        survived(d, f"Only a retry, and the run completed its work after it (line {done}): ", "reports")
     if d.role == "cause" and d.fatal and (went_on := instance_went_on(t, hit)):
         tag, line = went_on
         survived(d, f"Not fatal here: router instance [{tag}] went on to load (line {line}). ", "describes")
