@@ -9,7 +9,7 @@ to transformers' AutoConfig, `jq`, `python -m json.tool`, PyYAML on a llama-swap
 (1 in 4); each value is a concrete variant, written here before the draw was printed.
 
 Procedure (fixed before the draw was printed and before any case ran): draw_distinct_conditions(2121, CONDITIONS, 14)
-(r = random.Random(2121)). Each case runs in a fresh /tmp/fresh121/<case id> directory; the case log is `$ ` and the
+(r = random.Random(2121)). Each case runs in a fresh /tmp/fresh121/caseNN directory (NN its draw number: a neutral name, so no path in a log names its fault); the case log is `$ ` and the
 command line, its whole stdout+stderr (merged, in order), then `# exit: N`. A command is bounded at 120 s.
 Ports 18460-18479 (18461: openssl s_server for the curl case).
 Usage (repository root): .venv/bin/python tools/doctor_corpus_fresh121.py [--draws | CASE_ID ...]
@@ -231,9 +231,9 @@ def make(condition: str, value: str, d: Path) -> str:
         quiet("head -c 2097152 /dev/urandom > model-00001-of-00001.safetensors", d)
         if "ulimit" in condition:
             return sh(
-                "ulimit -f 256; cp model-00001-of-00001.safetensors dest.safetensors",
+                "ulimit -f 256; cp model-00001-of-00001.safetensors dest.safetensors; exit $?",
                 d,
-                "ulimit -f 256; cp model-00001-of-00001.safetensors dest.safetensors",
+                "ulimit -f 256; cp model-00001-of-00001.safetensors dest.safetensors; exit $?",
             )
         mnt = d / "mnt"
         mnt.mkdir()
@@ -348,11 +348,11 @@ def main(argv: list[str]) -> int:
             print(f"   redrawn: {c} | {v} ({why})")
         return 0
     want = set(argv)
-    for c, v in kept:
+    for i, (c, v) in enumerate(kept, 1):
         cid = case_id(c, v)
         if want and cid not in want:
             continue
-        d = WORK / cid
+        d = WORK / f"case{i:02}"  # a neutral name: the case id would put the fault into the log's paths
         shutil.rmtree(d, ignore_errors=True)
         d.mkdir(parents=True)
         log = make(c, v, d)
