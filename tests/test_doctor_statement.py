@@ -96,3 +96,10 @@ def test_a_cause_stated_where_the_output_ends_is_why_it_stopped() -> None:
         "INFO 12-04 10:00:00 [a.py:1] ready\nWARNING 12-04 10:00:01 [a.py:2] unknown key 'foo' ignored\n"
     )
     assert top is None
+
+
+def test_a_command_echoed_after_a_prompt_is_not_a_statement() -> None:
+    # fresh-121's curl log: the command names the missing file too, and names more things than the error does
+    log = "$ curl -sS --cacert missing-ca.pem https://127.0.0.1:18461/\ncurl: (77) error setting certificate file: missing-ca.pem\n"
+    _, top = answer(log)
+    assert top is not None and top.id in ("stated-cause", "ssl-file-missing") and top.first_line == 2
