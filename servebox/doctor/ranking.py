@@ -56,6 +56,7 @@ from servebox.doctor.afterwards import (
     survived,
 )
 from servebox.doctor.attribution import STRUCTURAL, attribute, below_families
+from servebox.doctor.caller import scripted
 from servebox.doctor.llamacpp_attribution import LLAMA_FEATURE, in_a_feature, refine
 from servebox.doctor.resemblance import answer as resemblance_answer
 from servebox.doctor.shared_wording import calibrate
@@ -347,6 +348,7 @@ def _placed(t: Triage, raised: list[RaisedException]) -> None:
 def rank(t: Triage) -> TriageResult:
     raised = sorted(t.raised.values(), key=lambda e: e.line)
     _placed(t, raised)
+    scripted(t, raised)
     via = _exception_hits(t, raised)
     found, superseded = _matched(t)
     found, aside = _wrappers_aside(found, raised, t.exception_ends)

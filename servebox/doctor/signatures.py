@@ -75,6 +75,9 @@ class Signature:
     # a line holding one of `context_requires` counts as that context only where it also matches this (a figure the
     # literal cannot check: the engine's own free-memory figure above a bound)
     context_line: re.Pattern[str] | None = None
+    # wordings (also in `patterns`) that count only where the exception raised on their line was called straight from
+    # the run's own script (caller.py): a keyword the user's script passed, not a plugin's built for another release
+    script_patterns: tuple[re.Pattern[str], ...] = ()
 
     def in_context(self, line: str) -> re.Match[str] | None:
         return _first_match(self.context_patterns, line)
@@ -164,7 +167,10 @@ def load_signatures() -> tuple[Signature, ...]:
             category=e["category"],
             role=e["role"],
             keywords=tuple(k.lower() for k in _as_tuple(e["keyword"])),
-            patterns=tuple(re.compile(p, re.IGNORECASE) for p in _as_tuple(e["pattern"])),
+            patterns=tuple(
+                re.compile(p, re.IGNORECASE)
+                for p in (*_as_tuple(e["pattern"]), *_as_tuple(e.get("script_pattern")))
+            ),
             requires=tuple(r.lower() for r in _as_tuple(e.get("requires"))),
             confidence=float(e["confidence"]),
             cause=e["cause"],
@@ -197,6 +203,7 @@ def load_signatures() -> tuple[Signature, ...]:
             context_patterns=tuple(re.compile(p, re.IGNORECASE) for p in _as_tuple(e.get("context_pattern"))),
             context_requires=tuple(r.lower() for r in _as_tuple(e.get("context_requires"))),
             context_line=re.compile(e["context_line"], re.IGNORECASE) if e.get("context_line") else None,
+            script_patterns=tuple(re.compile(p, re.IGNORECASE) for p in _as_tuple(e.get("script_pattern"))),
         )
         for e in entries
         if e["role"] != "reading"  # attribution.py's answers: listed, never matched by wording

@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from servebox.doctor.caller import script_called, traceback_files
 from servebox.doctor.incidents import INCIDENT_WORDS, incident_cause
 from servebox.doctor.lines import MAX_LINE, LineFramer
 
@@ -277,7 +278,7 @@ class Triage:
         prefix = split_prefix(line[:EXCEPTION_LINE_KEPT])
         # an exception an error body relays is the server's: read before the client's about the response
         if (relayed := ExceptionLine.relayed(prefix.payload)) is not None:
-            self._record(relayed, relayed.message, prefix.component, number, lambda: ("", []))
+            self._record(relayed, relayed.message, prefix.component, number, lambda: ("", [], False))
         exc = ExceptionLine.parse(prefix.payload)
         if exc is None:
             return
@@ -317,7 +318,7 @@ class Triage:
         return [t for t in out if t and not t.startswith("For further information")], read
 
     @staticmethod
-    def _frame(chunk: bytes, start: int, end: int, component: str) -> tuple[str, list[str]]:
+    def _frame(chunk: bytes, start: int, end: int, component: str) -> tuple[str, list[str], bool]:
         """The file of the innermost traceback frame printed above an exception line by the same
         process (interleaved logs put other processes' lines in between), and the innermost few in vLLM's
         tree (the engine's code that called the library that raised: attribution.py)."""
@@ -336,7 +337,7 @@ class Triage:
                     engine.append(file)
         if not innermost and (innermost := frame_below(chunk, end, component)) and "vllm/" in innermost:
             engine.append(innermost)
-        return innermost, engine
+        return innermost, engine, script_called(traceback_files(chunk, start, component))
 
     def _record(
         self, exc: ExceptionLine, message: str, component: str, number: int, frame, handled: bool = False
@@ -349,12 +350,12 @@ class Triage:
             seen.occurrences += 1
             # logged first as a repr, then at its traceback's end: that frame is its own
             if not seen.raised_in:
-                seen.raised_in, seen.engine_frames = frame()
+                seen.raised_in, seen.engine_frames, seen.script_called = frame()
             return
         if seen is None and len(self.raised) >= EXCEPTIONS_KEPT:
             return
         kind = "warning" if exc.type.endswith("Warning") or handled else classify(exc)
-        raised_in, engine_frames = frame()
+        raised_in, engine_frames, script = frame()
         self.raised[key] = RaisedException(
             line=number,
             component=component,
@@ -363,6 +364,7 @@ class Triage:
             classification=kind,
             raised_in=raised_in,
             engine_frames=engine_frames,
+            script_called=script,
             occurrences=1 + (seen.occurrences if seen is not None else 0),
             handled=handled,
         )

@@ -1,0 +1,89 @@
+"""Who called: whether an exception's call came straight from the user's own script (after31b).
+
+A keyword the callee does not take means two different things by where the call came from. Called by a plugin or a
+framework (an installed package, a framework's own modules), it was written for another release of the engine: version
+skew. Called by the script the user ran (the traceback's outermost file, not an installed package) with nothing but the
+engine's own stack in between, it is the user's typo or an argument this release does not have. The caller is the
+innermost frame that is neither the engine's stack (vLLM, what it declares, the stdlib: engine_stack.json) nor Python's
+own machinery."""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+from importlib import resources
+from typing import TYPE_CHECKING
+
+from servebox.doctor.structure import match_frame, split_prefix
+
+if TYPE_CHECKING:
+    from servebox.doctor.results import RaisedException
+    from servebox.doctor.signatures import Signature
+    from servebox.doctor.triage import Triage
+
+HEAD = b"Traceback (most recent call last)"
+LOOK_BACK = 16384
+INSTALLED = re.compile(r"(?:^|/)(?:site|dist)-packages/(?P<top>[\w.-]+)")
+STDLIB = re.compile(r"/lib/python3\.\d+/(?P<top>[\w.-]+)")
+
+
+@lru_cache(maxsize=1)
+def _stack() -> frozenset[str]:
+    data = json.loads(resources.files("servebox.doctor").joinpath("engine_stack.json").read_text())
+    return frozenset([*data["imports"], *data["stdlib"]])
+
+
+def _engines(file: str) -> bool:
+    """A frame of the engine's own stack: an installed package or stdlib module it names, a vLLM checkout, <frozen>."""
+    if file.startswith("<") or "/vllm/" in file or file.startswith("vllm/"):
+        return True
+    m = INSTALLED.search(file) or STDLIB.search(file)
+    return m is not None and m["top"].removesuffix(".py").split(".")[0] in _stack()
+
+
+def script_called(files: list[str]) -> bool:
+    """Frames' files, outermost first: the caller (the innermost frame not the engine's) is the run's own script."""
+    caller = next((f for f in reversed(files) if not _engines(f)), None)
+    return (
+        caller is not None
+        and caller == files[0]
+        and not INSTALLED.search(caller)
+        and not STDLIB.search(caller)
+    )
+
+
+def traceback_files(chunk: bytes, start: int, component: str) -> list[str]:
+    """The files of the traceback printed above an exception line by the same process, outermost first."""
+    head = chunk.rfind(HEAD, max(0, start - LOOK_BACK), start)
+    if head < 0:
+        return []
+    files = []
+    for raw in chunk[head:start].decode("utf-8", "replace").split("\n")[1:]:
+        prefix = split_prefix(raw)
+        m = match_frame(prefix.payload)
+        if m and prefix.component == component:
+            files.append(m["file"])
+    return files
+
+
+def _script_line_counts(sig: Signature, n: int, text: str, t: Triage, raised: list[RaisedException]) -> bool:
+    """A line only a `script_pattern` wording holds counts where its exception was called from the run's own script."""
+    if not any(p.search(text) for p in sig.script_patterns):
+        return True
+    if any(p.search(text) for p in sig.patterns if p not in sig.script_patterns):
+        return True
+    ends = t.exception_ends
+    return any(e.script_called for e in raised if e.line <= n <= ends.get(e.line, e.line))
+
+
+def scripted(t: Triage, raised: list[RaisedException]) -> None:
+    """A `script_pattern` wording counts only where the exception raised on its line was called straight from the
+    run's own script (caller.py); a line another wording of the entry holds counts as ever."""
+    for sig in t.signatures:
+        hit = t.hits.get(sig.id)
+        if not sig.script_patterns or hit is None:
+            continue
+        hit.evidence = [(n, s) for n, s in hit.evidence if _script_line_counts(sig, n, s, t, raised)]
+        if not hit.evidence:
+            del t.hits[sig.id]
