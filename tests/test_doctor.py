@@ -35,10 +35,11 @@ DIAGNOSES = [e for e in ENTRIES if e["role"] in ("cause", "symptom")]
 @pytest.mark.parametrize("entry", DIAGNOSES, ids=[e["id"] for e in DIAGNOSES])
 def test_each_excerpt_is_diagnosed_as_its_entry(entry):
     context = entry.get("context", "") + "\n" if entry.get("context") else ""
-    # a `raised_where` entry's context is the traceback frame above the exception line; an `above` entry without
-    # `requires` counts only after its above line, so its context goes above too (after29q: llamacpp-mmproj-gpu-oom)
+    # a `raised_where` (or `script_pattern`) entry's context is the traceback frame above the exception line; an
+    # `above` entry without `requires` counts only after its above line, so its context goes above too (after29q: llamacpp-mmproj-gpu-oom)
     placed = bool(
         entry.get("raised_where")
+        or (entry.get("script_pattern") and entry.get("context"))  # after31b: the user's script's traceback
         or (entry.get("above") and entry.get("context") and not entry.get("requires"))
     )
     log = context + entry["excerpt"] + "\n" if placed else entry["excerpt"] + "\n" + context
@@ -48,7 +49,9 @@ def test_each_excerpt_is_diagnosed_as_its_entry(entry):
     assert top.id == entry["id"], [d.id for d in result.diagnoses]
     # evidence quotes the engine's line: a collector's record (a JSON log line) shows the message it carries
     shown = unwrap(entry["excerpt"].strip().encode()).decode()[:400]
-    assert top.evidence[0].line == (2 if placed else 1) and top.evidence[0].text == shown
+    assert (
+        top.evidence[0].line == (context.count("\n") + 1 if placed else 1) and top.evidence[0].text == shown
+    )
     assert "?" not in top.cause or "?" in entry["cause"], top.cause  # every {placeholder} was filled
 
 
