@@ -174,6 +174,12 @@ def test_the_caller_is_the_innermost_frame_outside_the_engines_stack():
         ["/usr/local/bin/llamafactory-cli", f"{SITE}/llamafactory/cli.py", f"{SITE}/vllm/x.py"]
     )
     assert not script_called([])
+    # `python -c` is the user's own code; vLLM's own console script calling only vLLM is a mixed install, not a typo
+    assert script_called(["<string>", f"{SITE}/vllm/entrypoints/llm.py"])
+    assert not script_called(
+        ["/opt/venv/bin/vllm", f"{SITE}/vllm/entrypoints/cli/main.py", f"{SITE}/vllm/x.py"]
+    )
+    assert not script_called(["<frozen runpy>", f"{SITE}/vllm/x.py"])
 
 
 def test_the_script_reading_names_the_keyword():

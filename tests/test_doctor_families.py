@@ -759,8 +759,10 @@ def test_every_entry_survives_another_prefix_and_case(entry):
     in upper case: still the same entry (no wording may hang on the start of a line)."""
     context = entry.get("context", "") + "\n" if entry.get("context") else ""
     for prefix in PREFIXES:
-        # a `raised_where` entry reads Python's traceback, whose class names and 'File "' are case-sensitive
-        for upper in (False,) if entry.get("raised_where") else (False, True):
+        # a `raised_where` (or `script_pattern`) entry reads Python's traceback, whose class names and 'File "' are
+        # case-sensitive
+        scripted = entry.get("script_pattern") and entry.get("context")
+        for upper in (False,) if entry.get("raised_where") or scripted else (False, True):
             line = prefix + entry["excerpt"]
             # a `raised_where` entry's context is the traceback frame above, printed by the same process; an `above`
             # entry without `requires` counts only after its above line (after29q): its context goes above too
@@ -768,6 +770,8 @@ def test_every_entry_survives_another_prefix_and_case(entry):
                 entry.get("above") and entry.get("context") and not entry.get("requires")
             )
             log = prefix + context + line + "\n" if placed else line + "\n" + context
+            if scripted:  # after31b: the user's script's whole traceback, every line from the same process
+                log = "".join(prefix + row + "\n" for row in entry["context"].split("\n")) + line + "\n"
             r = run(log.upper() if upper else log)
             assert r.diagnoses and r.diagnoses[0].id == entry["id"], (log, [d.id for d in r.diagnoses])
 

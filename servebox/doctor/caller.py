@@ -26,6 +26,7 @@ HEAD = b"Traceback (most recent call last)"
 LOOK_BACK = 16384
 INSTALLED = re.compile(r"(?:^|/)(?:site|dist)-packages/(?P<top>[\w.-]+)")
 STDLIB = re.compile(r"/lib/python3\.\d+/(?P<top>[\w.-]+)")
+CONSOLE_SCRIPT = re.compile(r"/bin/[\w.-]+$")  # pip's generated entry point of an installed package
 
 
 @lru_cache(maxsize=1)
@@ -36,20 +37,22 @@ def _stack() -> frozenset[str]:
 
 def _engines(file: str) -> bool:
     """A frame of the engine's own stack: an installed package or stdlib module it names, a vLLM checkout, <frozen>."""
-    if file.startswith("<") or "/vllm/" in file or file.startswith("vllm/"):
+    if file.startswith("<frozen ") or "/vllm/" in file or file.startswith("vllm/"):
         return True
     m = INSTALLED.search(file) or STDLIB.search(file)
     return m is not None and m["top"].removesuffix(".py").split(".")[0] in _stack()
 
 
 def script_called(files: list[str]) -> bool:
-    """Frames' files, outermost first: the caller (the innermost frame not the engine's) is the run's own script."""
+    """Frames' files, outermost first: the caller (the innermost frame not the engine's) is the run's own script (a
+    file, or `python -c`'s <string>); an installed package's console script (bin/vllm, bin/llamafactory-cli) is not."""
     caller = next((f for f in reversed(files) if not _engines(f)), None)
     return (
         caller is not None
         and caller == files[0]
         and not INSTALLED.search(caller)
         and not STDLIB.search(caller)
+        and not CONSOLE_SCRIPT.search(caller)
     )
 
 
