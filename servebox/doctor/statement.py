@@ -104,6 +104,14 @@ def _whole_words(words: list[str]) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w-])(?:{alternatives})(?![\w-])")
 
 
+def starts_word(chunk: bytes, position: int, word: str) -> bool:
+    """A keyword found where a word starts and not glued to an identifier after it: 'invalid value', never
+    'cache_invalidating' (statement.py's words)."""
+    before = chunk[position - 1 : position] if position else b" "
+    after = chunk[position + len(word) : position + len(word) + 1]
+    return not (before.isalnum() or before == b"_") and after != b"_"
+
+
 @dataclass(order=True, frozen=True)
 class Statement:
     score: float

@@ -25,7 +25,7 @@ from servebox.doctor.results import Diagnosis as Diagnosis
 from servebox.doctor.results import Evidence as Evidence
 from servebox.doctor.results import RaisedException, TriageResult
 from servebox.doctor.signatures import KeywordFinder, Signature, context_line_key, load_signatures
-from servebox.doctor.statement import StatementReader, lexicon
+from servebox.doctor.statement import StatementReader, lexicon, starts_word
 from servebox.doctor.structure import (
     ExceptionLine,
     classify,
@@ -90,14 +90,6 @@ def _line_at(chunk: bytes, position: int) -> tuple[int, int]:
     end = end if end >= 0 else len(chunk)
     # a line saved on Windows ends "\r\n": wordings anchored at the end must still match
     return start, end - 1 if end > start and chunk[end - 1] == 13 else end
-
-
-def _starts_word(chunk: bytes, position: int, word: str) -> bool:
-    """A keyword found where a word starts and not glued to an identifier after it: 'invalid value', never
-    'cache_invalidating' (statement.py's words)."""
-    before = chunk[position - 1 : position] if position else b" "
-    after = chunk[position + len(word) : position + len(word) + 1]
-    return not (before.isalnum() or before == b"_") and after != b"_"
 
 
 @lru_cache(maxsize=4)
@@ -201,7 +193,7 @@ class Triage:
             self.seen_requirements.update(w for _, w in found)
             return
         line = chunk[start:end].decode("utf-8", "replace")
-        stated = [w for p, w in found if w in self.statement_words and _starts_word(chunk, p, w)]
+        stated = [w for p, w in found if w in self.statement_words and starts_word(chunk, p, w)]
         raised = any(w in self.exception_words for _, w in found)
         if stated or raised:  # an exception's line states its cause even in words too common to search for
             self.statements.offer(line, number, stated)
