@@ -103,3 +103,10 @@ def test_a_command_echoed_after_a_prompt_is_not_a_statement() -> None:
     log = "$ curl -sS --cacert missing-ca.pem https://127.0.0.1:18461/\ncurl: (77) error setting certificate file: missing-ca.pem\n"
     _, top = answer(log)
     assert top is not None and top.id in ("stated-cause", "ssl-file-missing") and top.first_line == 2
+
+
+def test_the_reader_reads_a_long_log_s_end_with_its_line_numbers() -> None:
+    # the reader searches only the stream's last 64 KiB (and every raised exception's line): numbers must still count
+    head = "INFO 12-04 10:00:00 [a.py:1] step ok\n" * 20000
+    r, top = answer(head + "widget: plugin zeta failed to load: quux table has 3 columns, expected 4\n")
+    assert top is not None and top.id == "stated-cause" and top.first_line == 20001

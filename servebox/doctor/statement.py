@@ -186,6 +186,8 @@ class StatementReader:
             return
         if not level and PY_WARNING.search(payload):
             level = "WARNING"
+        if any(-kept[1] == number for kept in self.heap):
+            return  # offered twice (an exception's line, then the tail's)
         key = (payload, level)
         if (known := self.scored.get(key)) is None:
             tiers = None if words is None else sorted({self.weights[w] for w in words}, reverse=True)

@@ -118,27 +118,16 @@ class Triage:
         for sig in self.signatures:
             for word in sig.context_requires if sig.context_line is not None else ():
                 self.context_lines.setdefault(word, []).append(sig)
-        # the words that state a cause (statement.toml): their lines are offered to the general reader
-        self.statement_words = set(lexicon().words)
+        # the general reader of the log's own statement (statement.py): fed every raised exception's line while
+        # streaming, and the stream's last 64 KiB at its end (where a program that stopped says why)
         self.statements = StatementReader()
-        words = {
-            *self.by_keyword,
-            *self.requirement_words,
-            *EXCEPTION_WORDS,
-            *INCIDENT_WORDS,
-            *self.statement_words,
-        }
+        self.statements_read = False
+        words = {*self.by_keyword, *self.requirement_words, *EXCEPTION_WORDS, *INCIDENT_WORDS}
         self.finder = _finder(tuple(sorted(words)))
         self.exception_words = set(EXCEPTION_WORDS)
         # the words whose line is read (an entry's keyword, a context_line's literal, an exception's or incident's
         # mark); a line holding only other words (an entry's `requires` context) just records them as seen
-        self.line_words = {
-            *self.by_keyword,
-            *self.context_lines,
-            *EXCEPTION_WORDS,
-            *INCIDENT_WORDS,
-            *self.statement_words,
-        }
+        self.line_words = {*self.by_keyword, *self.context_lines, *EXCEPTION_WORDS, *INCIDENT_WORDS}
         self.framer = LineFramer(max_line)
         self.hits: dict[str, Hits] = {}
         self.above: dict[str, dict[str, str]] = {}  # an entry's `above` groups, from the latest such line
@@ -162,6 +151,26 @@ class Triage:
     def close(self) -> None:
         for chunk in self.framer.close():
             self._scan(chunk)
+        if not self.statements_read:
+            self.statements_read = True
+            self._read_statements()
+
+    def _read_statements(self) -> None:
+        """Offer the tail's lines that hold a cause-stating word (statement.toml) to the general reader: one keyword
+        search over at most 64 KiB, so the reader costs nothing per line of a long healthy log."""
+        buf = self._tail_bytes
+        counter = _LineCounter(buf, self.lines - buf.count(b"\n"))
+        line_end, words = -1, []
+        for position, word in (*_finder(lexicon().words).iter(buf), (len(buf) + 1, "")):
+            if position > line_end and words:
+                s, e = _line_at(buf, words[0])
+                self.statements.offer(buf[s:e].decode("utf-8", "replace"), counter.at(s), words[1:])
+                words = []
+            if word and starts_word(buf, position, word):
+                if not words:
+                    line_end = _line_at(buf, position)[1]
+                    words = [position]
+                words.append(word)
 
     def _scan(self, chunk: bytes) -> None:
         # a collector's records (docker, journald JSON), entities, colours, console wraps: the engine's own lines
@@ -193,11 +202,8 @@ class Triage:
             self.seen_requirements.update(w for _, w in found)
             return
         line = chunk[start:end].decode("utf-8", "replace")
-        stated = [w for p, w in found if w in self.statement_words and starts_word(chunk, p, w)]
-        raised = any(w in self.exception_words for _, w in found)
-        if stated or raised:  # an exception's line states its cause even in words too common to search for
-            self.statements.offer(line, number, stated)
-        if raised:
+        if any(w in self.exception_words for _, w in found):
+            self.statements.offer(line, number)  # an exception's line states its cause, wherever it is
             self._exception(chunk, line, start, end, number)
         if self.incidents_read < INCIDENTS_READ and any(w in INCIDENT_WORDS for _, w in found):
             self.incidents_read += 1
