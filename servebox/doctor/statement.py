@@ -2,7 +2,7 @@
 
 Most logs doctor's knowledge base does not know still say what went wrong in words ("cannot execute binary
 file: Exec format error", "unknown projector type: gemma4uv"): measured on the public logs it missed at first
-contact, more than half name their cause (benchmarks/doctor_ceiling.py). This reader scores a line that holds a
+contact, about half name their cause (179 of 366, benchmarks/doctor_ceiling.py). This reader scores a line that holds a
 cause-stating word (statement.toml) by how much it states a cause rather than a consequence, and keeps the best few,
 so a log with no known signature gets "the log says why: <line>" instead of nothing. Triage offers it every raised
 exception's line while streaming and the stream's last 64 KiB at its end (a program that stopped says why there):
