@@ -110,3 +110,10 @@ def test_the_reader_reads_a_long_log_s_end_with_its_line_numbers() -> None:
     head = "INFO 12-04 10:00:00 [a.py:1] step ok\n" * 20000
     r, top = answer(head + "widget: plugin zeta failed to load: quux table has 3 columns, expected 4\n")
     assert top is not None and top.id == "stated-cause" and top.first_line == 20001
+
+
+def test_a_raised_line_says_what_failed_in_any_words() -> None:
+    # no cause word at all, but an exception: the line itself is the statement
+    reader = StatementReader()
+    reader.offer("ValueError: Ray does not allocate any GPUs on the driver node.", 1)
+    assert reader.failed and reader.best(1)[0].score >= 3.0

@@ -123,9 +123,9 @@ class Statement:
     quiet: bool = False  # printed at a warning's or a quieter level
 
 
-FAILED_SCORE = (
-    3.0  # a line weaker than this does not show a failure ("commit unknown", "output_handler failed.")
-)
+# a line weaker than this does not show a failure ("commit unknown", "output_handler failed.")
+FAILED_SCORE = 3.0
+RAISED_TIER = 2.0  # the tier of "what failed" (statement.toml's second): a raised line's, whatever its words
 ERROR_LEVELS = {"ERROR", "FATAL", "CRITICAL", "E", "F", "ERR", "CRIT", "EMERG", "ALERT"}
 UNSCORED_LEVELS = {"INFO", "DEBUG", "I", "D", "T", "TRACE"}
 QUIET_LEVELS = {"INFO", "DEBUG", "WARNING", "WARN", "W", "I", "D", "T", "NOTICE", "TRACE"}
@@ -148,12 +148,14 @@ def score_line(
         tiers = [w for w, pattern in lex.predicate_patterns if pattern.search(low)]
     else:
         tiers = sorted({*tiers, *(w for w, pattern in lex.unsearched if pattern.search(low))}, reverse=True)
-    if not tiers:
-        return 0.0, False
-    level = level.upper()
     raised = bool(EXCEPTION_HEAD.match(head) or ERROR_BODY.search(low)) or low.lstrip().startswith(
         RAISED_STARTS
     )
+    if raised and (not tiers or max(tiers) < RAISED_TIER):
+        tiers = [RAISED_TIER, *tiers]  # a raised exception or an 'error:' line says what failed, in any words
+    if not tiers:
+        return 0.0, False
+    level = level.upper()
     # a cause predicate alone ("unknown", "requires", "must be") describes; a failure is said in failure words
     says_failed = raised or min(tiers) < max(tiers) or max(tiers) < 3.0
     failed = level in ERROR_LEVELS or (level not in QUIET_LEVELS and says_failed)
