@@ -101,7 +101,9 @@ CASES = [
     # 0.2.20 llama.cpp:587 / 0.2.90 src/llama.cpp:4423 get_key / get_arr, unwrapped
     (
         "llamacpp-gguf-metadata-missing",
-        "llama_model_load: error loading model: key not found in model: phi2.context_length\n"
+        # (after31c: the key was phi2.context_length; the first hyperparameter read missing now reads as
+        # lora-adapter-as-model's hint, llama.cpp#12857; any other key keeps this unwrapped wording's family)
+        "llama_model_load: error loading model: key not found in model: phi2.block_count\n"
         "llama_load_model_from_file: failed to load model\n",
     ),
     (
