@@ -12,6 +12,7 @@ strict-or-quoting.
                      held back from its writing
   --first-contact    every unseen batch with the servebox that first scored it (as doctor_first_contact.py)
   --at REV --batch B first contact and REV on unseen batches REV never learnt from (as doctor_transfer.py)
+  --robustness       the reader's quoting answers again under every transform of benchmarks/doctor_robustness.py
   --counterfactual   first contact as it was, with this servebox's reader where the answer was nothing at all: what
                      the reader would have added (a replay, not a first contact: the reader's dev half saw those logs)
 Run: python benchmarks/doctor_stated.py --reader | --first-contact | --at REV --batch fresh-113 ...
@@ -133,13 +134,14 @@ def half(case: dict) -> str:
     return "dev" if int(hashlib.sha256(case["file"].encode()).hexdigest(), 16) % 2 == 0 else "held back"
 
 
-def reader_answer(case: dict) -> list:
-    """This servebox's reader alone on a log, as the answer it would give (its best line, if the log failed)."""
+def reader_answer(case: dict, data: bytes | None = None) -> list:
+    """This servebox's reader alone on a log (or on `data` in its place), as the answer it would give (its best line,
+    if the log failed)."""
     from servebox.doctor.statement import stated_answer
     from servebox.doctor.triage import Triage
 
     t = Triage(case["file"])
-    t.feed((CORPUS / case["file"]).read_bytes())
+    t.feed(data if data is not None else (CORPUS / case["file"]).read_bytes())
     t.close()
     d = stated_answer(t.statements, [], t.lines)
     return ["stated-cause", d.confidence, [d.cause], 1] if d else ["none", 0.0, [], 0]
@@ -170,6 +172,24 @@ def counterfactual() -> None:
 COUNTS: dict[tuple[str, bool], list[int]] = {}
 
 
+def robustness() -> None:
+    """The reader's answers that quote the labelled line, taken again after each collector's or paste's transform of
+    benchmarks/doctor_robustness.py: the share still quoting it (measured)."""
+    from doctor_robustness import TRANSFORMS
+
+    right = []
+    for case in tomllib.loads((CORPUS / "manifest.toml").read_text())["case"]:
+        if "stated" in case and quotes_cause(case, reader_answer(case)):
+            right.append((case, (CORPUS / case["file"]).read_bytes().decode("utf-8", "replace").split("\n")))
+    print(f"reader's answers quoting the labelled line: {len(right)} (measured)")
+    for name, change in TRANSFORMS.items():
+        kept = sum(
+            quotes_cause(case, reader_answer(case, "\n".join(change(lines)).encode()))
+            for case, lines in right
+        )
+        print(f"  {name:22} still quoting {kept}/{len(right)} ({kept / len(right):5.1%})")
+
+
 def reader_alone() -> None:
     groups: dict[str, list[bool]] = {"dev": [], "held back": []}
     for case in tomllib.loads((CORPUS / "manifest.toml").read_text())["case"]:
@@ -189,6 +209,7 @@ def main() -> None:
     parser.add_argument("--reader", action="store_true")
     parser.add_argument("--first-contact", action="store_true")
     parser.add_argument("--counterfactual", action="store_true")
+    parser.add_argument("--robustness", action="store_true")
     parser.add_argument("--at")
     parser.add_argument("--batch", action="append")
     args = parser.parse_args()
@@ -196,6 +217,8 @@ def main() -> None:
         reader_alone()
     if args.counterfactual:
         counterfactual()
+    if args.robustness:
+        robustness()
     if args.first_contact or args.at:
         if args.at and not args.batch:
             parser.error("--at needs the unseen batches it never learnt from (--batch)")
