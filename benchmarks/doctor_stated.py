@@ -24,11 +24,11 @@ import argparse
 import hashlib
 import re
 import sys
-import tomllib
 from difflib import SequenceMatcher
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from doctor_accuracy import load_cases  # noqa: E402
 from doctor_first_contact import CONFIDENT, CORPUS, batches_by_commit, right_ids, run_at  # noqa: E402
 
 # the answers whose text is the log's own message: the reader's, a raised exception's, and a refusal no family names
@@ -150,26 +150,22 @@ def reader_answer(case: dict, data: bytes | None = None) -> list:
 def counterfactual() -> None:
     """First contact as it was, with this reader's answer where that answer was nothing at all (no diagnosis):
     the reader's effect had it been there, per half and origin."""
+    counts: dict[tuple[str, bool], list[int]] = {}
     for rev, cases in by_commit(None):
         then = scored(rev, cases)
         for c in cases:
             a = then[c["file"]]
             now = reader_answer(c) if a[0] == "none" and a[3] == 0 else a
-            for key in ((half(c), c["file"].startswith("public-")),):
-                g = COUNTS.setdefault(key, [0, 0, 0, 0])
-                g[0] += 1
-                g[1] += verdict(c, a)[0]
-                g[2] += verdict(c, a)[1]
-                g[3] += verdict(c, now)[1]
+            (strict, either, _), with_reader = verdict(c, a), verdict(c, now)[1]
+            g = counts.setdefault((half(c), c["file"].startswith("public-")), [0, 0, 0, 0])
+            for i, n in enumerate((1, strict, either, with_reader)):
+                g[i] += n
         print(f"  {rev}: {len(cases)} logs", file=sys.stderr)
-    for (part, public), (n, strict, either, with_reader) in sorted(COUNTS.items()):
+    for (part, public), (n, strict, either, with_reader) in sorted(counts.items()):
         print(
             f"{part:9} {'public' if public else 'made here':9} {n:4} logs: strict {strict / n:5.1%}, strict or quoting "
             f"{either / n:5.1%}, with the reader where there was no answer {with_reader / n:5.1%}"
         )
-
-
-COUNTS: dict[tuple[str, bool], list[int]] = {}
 
 
 def robustness() -> None:
@@ -178,7 +174,7 @@ def robustness() -> None:
     from doctor_robustness import TRANSFORMS
 
     right = []
-    for case in tomllib.loads((CORPUS / "manifest.toml").read_text())["case"]:
+    for case in load_cases():
         if "stated" in case and quotes_cause(case, reader_answer(case)):
             right.append((case, (CORPUS / case["file"]).read_bytes().decode("utf-8", "replace").split("\n")))
     print(f"reader's answers quoting the labelled line: {len(right)} (measured)")
@@ -192,12 +188,9 @@ def robustness() -> None:
 
 def reader_alone() -> None:
     groups: dict[str, list[bool]] = {"dev": [], "held back": []}
-    for case in tomllib.loads((CORPUS / "manifest.toml").read_text())["case"]:
-        if "stated" not in case:
-            continue
-        answer = reader_answer(case)
-        ok = answer[0] == "stated-cause" and any(holds(answer[2][0], s) for s in case["stated"])
-        groups[half(case)].append(ok)
+    for case in load_cases():
+        if "stated" in case:
+            groups[half(case)].append(quotes_cause(case, reader_answer(case)))
     for part, oks in groups.items():
         print(
             f"reader alone, {part:9}: {len(oks)} logs with stated, best line states it {sum(oks)} ({sum(oks) / len(oks):.1%})"

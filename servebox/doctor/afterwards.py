@@ -13,9 +13,8 @@ if TYPE_CHECKING:
 
 BELOW_ERROR = {"WARNING", "WARN", "INFO", "DEBUG"}
 SERVING = "server-up"  # the progress entry whose lines say the server came up and listens
-COMPLETED = (
-    "run-completed"  # the progress entry whose lines say a one-shot run finished its work (pip's install)
-)
+# the progress entry whose lines say a one-shot run finished its work (pip's install)
+COMPLETED = "run-completed"
 # a line that announces another attempt: urllib3's (pip's) 'Retrying (Retry(total=4, ...)) after connection broken by',
 # vLLM's 'retrying 1 of 2', 'Retrying in 2s [Retry 2/5]', 'will retry'
 RETRY = re.compile(r"\bretrying\b|\bwill retry\b|\[retry \d+/\d+\]", re.IGNORECASE)

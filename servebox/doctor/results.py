@@ -44,9 +44,8 @@ class RaisedException(BaseModel):
     classification: str  # configuration, resource, environment, data, engine bug, symptom, warning
     raised_in: str = ""  # the innermost frame's file, when the traceback shows it
     engine_frames: list[str] = []  # the innermost frames in vLLM's tree (the engine code that called)
-    script_called: bool = (
-        False  # called straight from the run's own script (caller.py), not a plugin or framework
-    )
+    # called straight from the run's own script (caller.py), not a plugin or framework
+    script_called: bool = False
     occurrences: int = 1
     handled: bool = False  # printed by the engine's logger below ERROR: caught and logged, not raised
 

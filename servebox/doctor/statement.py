@@ -17,16 +17,15 @@ import heapq
 import re
 import tomllib
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from importlib import resources
 
 from servebox.doctor.results import Diagnosis, Evidence
 from servebox.doctor.structure import split_prefix
 
 KEPT = 24  # best candidate lines kept while streaming
-SCORES_KEPT = (
-    4096  # distinct messages whose score is remembered (then forgotten all at once: memory stays flat)
-)
+# distinct messages whose score is remembered (then forgotten all at once: memory stays flat)
+SCORES_KEPT = 4096
 SCORED_CHARS = 600  # a line is scored on its head (a cause is stated near the start of its line)
 # concrete things a cause names: a quoted name, a flag, a path, a number with a unit or a version, a key=value
 CONCRETE = re.compile(
@@ -63,12 +62,12 @@ class Lexicon:
     frames: re.Pattern[str]
     levels: dict[str, float]
 
-    @property
+    @cached_property
     def words(self) -> tuple[str, ...]:
         """The words the keyword prefilter searches for."""
         return tuple(sorted(w for w in self.weight if w in self.searched))
 
-    @property
+    @cached_property
     def weight(self) -> dict[str, float]:
         """Each word's tier (its strongest, where two tiers list it)."""
         return {w: weight for weight, words in reversed(self.predicates) for w in words}
@@ -131,6 +130,11 @@ UNSCORED_LEVELS = {"INFO", "DEBUG", "I", "D", "T", "TRACE"}
 QUIET_LEVELS = {"INFO", "DEBUG", "WARNING", "WARN", "W", "I", "D", "T", "NOTICE", "TRACE"}
 
 
+def _base(tiers: list[float], level: str, lex: Lexicon) -> float:
+    """A line's score from its words' tiers (strongest first; more when it also says what failed) and its level."""
+    return tiers[0] + 0.75 * (len(tiers) > 1) + lex.levels.get(level, 0.0)
+
+
 def score_line(
     payload: str, level: str = "", lex: Lexicon | None = None, tiers: list[float] | None = None
 ) -> tuple[float, bool]:
@@ -159,8 +163,7 @@ def score_line(
     # a cause predicate alone ("unknown", "requires", "must be") describes; a failure is said in failure words
     says_failed = raised or min(tiers) < max(tiers) or max(tiers) < 3.0
     failed = level in ERROR_LEVELS or (level not in QUIET_LEVELS and says_failed)
-    score = tiers[0] + 0.75 * (len(tiers) > 1) + lex.levels.get(level, 0.0)
-    score += 1.0 * raised + 0.4 * min(CONCRETE_CAP, len(CONCRETE.findall(head)))
+    score = _base(tiers, level, lex) + 1.0 * raised + 0.4 * min(CONCRETE_CAP, len(CONCRETE.findall(head)))
     if lex.pointers.search(low):
         score -= lex.penalty
     return score, failed
@@ -185,9 +188,10 @@ class StatementReader:
         payload, level = prefix.payload, prefix.level
         if not level and (m := LLAMA_LEVEL.match(payload)):
             payload, level = payload[m.end() :], next(g for g in m.groups() if g)
+        level = level.upper()
         # an INFO or DEBUG line neither says a program failed nor outranks a louder one: not scored (most lines of
         # a healthy start are INFO: this keeps triage's speed)
-        if level.upper() in UNSCORED_LEVELS or DATA.search(payload):
+        if level in UNSCORED_LEVELS or DATA.search(payload):
             return
         if not level and PY_WARNING.search(payload):
             level = "WARNING"
@@ -206,7 +210,7 @@ class StatementReader:
         self.failed = self.failed or failed
         if s <= 0:
             return
-        item = (s, -number, payload.strip()[:400], level.upper() in QUIET_LEVELS)
+        item = (s, -number, payload.strip()[:400], level in QUIET_LEVELS)
         if len(self.heap) < self.kept:
             heapq.heappush(self.heap, item)
         elif item > self.heap[0]:
@@ -217,7 +221,7 @@ class StatementReader:
         kept one is not scored (a failure-dense log costs little more than a quiet one)."""
         if not tiers or not self.failed or len(self.heap) < self.kept:
             return False
-        bound = tiers[0] + 0.75 * (len(tiers) > 1) + self.lex.levels.get(level.upper(), 0.0) + MOST_ADDED
+        bound = _base(tiers, level, self.lex) + MOST_ADDED
         return bound <= self.heap[0][0]
 
     def best(self, n: int = 3) -> list[Statement]:

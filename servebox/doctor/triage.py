@@ -12,7 +12,7 @@ Y: message at line N" rather than guess.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -92,6 +92,20 @@ def _line_at(chunk: bytes, position: int) -> tuple[int, int]:
     return start, end - 1 if end > start and chunk[end - 1] == 13 else end
 
 
+def _hits_by_line(finder: KeywordFinder, chunk: bytes) -> Iterator[tuple[int, int, list[tuple[int, str]]]]:
+    """Each line of `chunk` holding a keyword: its start, its end and the (position, keyword) hits on it."""
+    line_start, line_end, words = -1, -1, []
+    for position, word in finder.iter(chunk):
+        if position >= line_end:
+            if words:
+                yield line_start, line_end, words
+            line_start, line_end = _line_at(chunk, position)
+            words = []
+        words.append((position, word))
+    if words:
+        yield line_start, line_end, words
+
+
 @lru_cache(maxsize=4)
 def _finder(words: tuple[str, ...]) -> KeywordFinder:
     return KeywordFinder(words)
@@ -160,17 +174,9 @@ class Triage:
         search over at most 64 KiB, so the reader costs nothing per line of a long healthy log."""
         buf = self._tail_bytes
         counter = _LineCounter(buf, self.lines - buf.count(b"\n"))
-        line_end, words = -1, []
-        for position, word in (*_finder(lexicon().words).iter(buf), (len(buf) + 1, "")):
-            if position > line_end and words:
-                s, e = _line_at(buf, words[0])
-                self.statements.offer(buf[s:e].decode("utf-8", "replace"), counter.at(s), words[1:])
-                words = []
-            if word and starts_word(buf, position, word):
-                if not words:
-                    line_end = _line_at(buf, position)[1]
-                    words = [position]
-                words.append(word)
+        for start, end, found in _hits_by_line(_finder(lexicon().words), buf):
+            if words := [w for p, w in found if starts_word(buf, p, w)]:
+                self.statements.offer(buf[start:end].decode("utf-8", "replace"), counter.at(start), words)
 
     def _scan(self, chunk: bytes) -> None:
         # a collector's records (docker, journald JSON), entities, colours, console wraps: the engine's own lines
@@ -182,16 +188,8 @@ class Triage:
 
     def _keywords(self, chunk: bytes, base: int) -> _LineCounter:
         counter = _LineCounter(chunk, base)
-        line_start, line_end, words = -1, -1, []
-        for position, word in self.finder.iter(chunk):
-            if position >= line_end:
-                if words:
-                    self._match_line(chunk, line_start, line_end, counter.at(line_start), words)
-                line_start, line_end = _line_at(chunk, position)
-                words = []
-            words.append((position, word))
-        if words:
-            self._match_line(chunk, line_start, line_end, counter.at(line_start), words)
+        for start, end, found in _hits_by_line(self.finder, chunk):
+            self._match_line(chunk, start, end, counter.at(start), found)
         return counter
 
     def _match_line(
