@@ -37,7 +37,8 @@ from servebox.doctor.triage import Triage
 now, wanted = sys.argv[2], json.loads(sys.stdin.read())
 kb = [dict(id=s.id, role=s.role, patterns=[p.pattern for p in s.patterns],
            hints=[p.pattern for p in getattr(s, "hints", ())], keywords=list(s.keywords), excerpt=s.excerpt,
-           cause=s.cause, requires=list(getattr(s, "requires", ()) or ())) for s in Triage("kb").signatures]
+           cause=s.cause, requires=list(getattr(s, "requires", ()) or ()),
+           hint_requires=list(getattr(s, "hint_requires", ()) or ())) for s in Triage("kb").signatures]
 cases = {}
 for name in wanted:
     t = Triage(name)
@@ -64,6 +65,7 @@ def families(kb: list[dict]) -> tuple:
             excerpt=e["excerpt"],
             cause=e["cause"],
             requires=tuple(e["requires"]),
+            hint_requires=tuple(e.get("hint_requires", ())),
         )
         for e in kb
     )
