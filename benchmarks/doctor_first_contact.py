@@ -122,6 +122,28 @@ def answers() -> list[dict]:
     return rows
 
 
+def first_written(case: dict) -> str:
+    return case.get("expected_first") or case.get("expected_when_made") or case["expected"]
+
+
+def ceiling(rows: list[dict]) -> None:
+    """A log whose cause no family named when it was first met (its first-written expected is `new:`) cannot be
+    right by id at first contact: print how many there were, and top-1 on the logs whose family then existed."""
+    for origin in ("all", "public", "made here"):
+        part = [
+            r
+            for r in rows
+            if origin == "all" or r["case"]["file"].startswith("public-") == (origin == "public")
+        ]
+        new = sum(first_written(r["case"]).startswith("new:") for r in part)
+        known = [r for r in part if not first_written(r["case"]).startswith("new:")]
+        ok = sum(r["right"] for r in known)
+        print(
+            f"    {origin:9}: {new:3} of {len(part)} logs ({new / len(part):.1%}) had no family then, so top-1 by id "
+            f"could be at most {1 - new / len(part):.1%}; on the {len(known)} whose family existed: {ok / len(known):.1%}"
+        )
+
+
 def tally(rows: list[dict], key: str) -> str:
     offered = [r for r in rows if r["top"] != "none"]
     wrong = sum(r[key] >= CONFIDENT and not r["right"] for r in offered)
@@ -145,6 +167,8 @@ def main() -> None:
         part = [r for r in rows if r["case"]["file"].startswith("public-") == (origin == "public")]
         ok = sum(r["right"] for r in part)
         print(f"    {origin:9}: {len(part):3} logs, top-1 {ok} ({ok / len(part):.1%})")
+    print("  the ceiling of a first contact (derived from the batches' first-written expected ids):")
+    ceiling(rows)
     print("  by the commit that first scored them (the unseen learning curve):")
     for rev in dict.fromkeys(r["rev"] for r in rows):
         part = [r for r in rows if r["rev"] == rev]
