@@ -71,18 +71,137 @@ def main() -> None:
 
 
 def makers() -> dict:
-    F101.LLAMA = LLAMA
+    make_files()
     return {
         case_id: (lambda flags=flags: F101.serve(TINY_GGUF, flags, prefix(flags)))
         for case_id, flags in CONCRETE.items()
     }
 
 
+def make_files() -> None:
+    """The files CONCRETE names, each what its option expects for the tiny model (judged from llama.cpp's source):
+    a control vector (common/common.cpp common_control_vector_load_one: F32 1-D tensors `direction.<layer>`, layer >= 1,
+    n_embd long), a LLaVA-style MLP projector (tools/mtmd/clip.cpp load_hparams / load_tensors: a 1-block ViT on 28x28
+    images of 14x14 patches, mm.0 and mm.2 projecting to the text model's n_embd 256), and an empty static n-gram cache
+    (common/ngram-cache.cpp common_ngram_cache_load reads entries until the end: none is a valid cache)."""
+    import gguf
+    import numpy as np
+
+    rng = np.random.default_rng(2127)
+    WORK.mkdir(parents=True, exist_ok=True)
+    cv = gguf.GGUFWriter(str(CONTROL_VECTOR), "controlvector")
+    cv.add_string("controlvector.model_hint", "llama")
+    cv.add_uint32("controlvector.layer_count", 2)
+    for layer in (1, 2):
+        cv.add_tensor(f"direction.{layer}", (rng.standard_normal(256) * 0.01).astype(np.float32))
+    write(cv)
+
+    n_embd, n_ff, image, patch, proj = 64, 128, 28, 14, 256
+    n_pos = (image // patch) ** 2
+    mm = gguf.GGUFWriter(str(MMPROJ), "clip")
+    mm.add_string("clip.projector_type", "mlp")
+    mm.add_bool("clip.has_vision_encoder", True)
+    mm.add_bool("clip.use_gelu", True)
+    mm.add_uint32("clip.vision.embedding_length", n_embd)
+    mm.add_uint32("clip.vision.feed_forward_length", n_ff)
+    mm.add_uint32("clip.vision.block_count", 1)
+    mm.add_uint32("clip.vision.projection_dim", proj)
+    mm.add_uint32("clip.vision.attention.head_count", 4)
+    mm.add_float32("clip.vision.attention.layer_norm_epsilon", 1e-6)
+    mm.add_uint32("clip.vision.image_size", image)
+    mm.add_uint32("clip.vision.patch_size", patch)
+    mm.add_array("clip.vision.image_mean", [0.5, 0.5, 0.5])
+    mm.add_array("clip.vision.image_std", [0.5, 0.5, 0.5])
+
+    def t(name: str, *shape: int) -> None:
+        mm.add_tensor(name, (rng.standard_normal(shape) * 0.02).astype(np.float32))
+
+    t("v.patch_embd.weight", n_embd, 3, patch, patch)
+    t("v.position_embd.weight", n_pos, n_embd)
+    for part in ("attn_q", "attn_k", "attn_v", "attn_out"):
+        t(f"v.blk.0.{part}.weight", n_embd, n_embd)
+        t(f"v.blk.0.{part}.bias", n_embd)
+    for part in ("ln1", "ln2"):
+        mm.add_tensor(f"v.blk.0.{part}.weight", np.ones(n_embd, dtype=np.float32))
+        mm.add_tensor(f"v.blk.0.{part}.bias", np.zeros(n_embd, dtype=np.float32))
+    t("v.blk.0.ffn_up.weight", n_ff, n_embd)
+    t("v.blk.0.ffn_up.bias", n_ff)
+    t("v.blk.0.ffn_down.weight", n_embd, n_ff)
+    t("v.blk.0.ffn_down.bias", n_embd)
+    t("mm.0.weight", proj, n_embd)
+    t("mm.0.bias", proj)
+    t("mm.2.weight", proj, proj)
+    t("mm.2.bias", proj)
+    write(mm)
+    LOOKUP_STATIC.write_bytes(b"")
+
+
+def write(w) -> None:
+    w.write_header_to_file()
+    w.write_kv_data_to_file()
+    w.write_tensors_to_file()
+    w.close()
+
+
 def prefix(flags: list[str]) -> str:
     return flags[flags.index("--api-prefix") + 1] if "--api-prefix" in flags else ""
 
 
-CONCRETE: dict[str, list[str]] = {}
+CONTROL_VECTOR = WORK / "control-vector.gguf"
+MMPROJ = WORK / "mmproj-tiny.gguf"
+LOOKUP_STATIC = WORK / "lookup-static.bin"
+
+# Each drawn pair's concrete values: written after `--draws` printed the draw (commit f2ca467), before any case ran.
+# draws 1-2: --spec-ngram-min-hits and --spec-ngram-size-n take NO value llama-server accepts alone (common/arg.cpp:
+# their handler is arg_removed(...), whatever the number); each is given a plain number, as a user of an older guide.
+CONCRETE: dict[str, list[str]] = {
+    "fresh127-llama-yarn-attn-factor-spec-ngram-min-hits": [
+        "--yarn-attn-factor",
+        "1.0",
+        "--spec-ngram-min-hits",
+        "1",
+    ],
+    "fresh127-llama-spec-ngram-size-n-cors-headers": [
+        "--spec-ngram-size-n",
+        "12",
+        "--cors-headers",
+        "Content-Type,Authorization",
+    ],
+    "fresh127-llama-frequency-penalty-reasoning-off": ["--frequency-penalty", "0.5", "--reasoning", "off"],
+    "fresh127-llama-log-prompts-dir-list-devices": [
+        "--log-prompts-dir",
+        str(WORK / "prompts"),
+        "--list-devices",
+    ],
+    "fresh127-llama-mtmd-batch-max-tokens-spec-ngram-mod-n-min": [
+        "--mtmd-batch-max-tokens",
+        "512",
+        "--spec-ngram-mod-n-min",
+        "16",
+    ],
+    "fresh127-llama-spec-type-ngram-simple-special": ["--spec-type", "ngram-simple", "--special"],
+    "fresh127-llama-spec-ngram-mod-n-max-threads-http": [
+        "--spec-ngram-mod-n-max",
+        "96",
+        "--threads-http",
+        "4",
+    ],
+    "fresh127-llama-ubatch-size-spec-draft-n-max": ["--ubatch-size", "256", "--spec-draft-n-max", "8"],
+    "fresh127-llama-log-disable-control-vector-scaled": [
+        "--log-disable",
+        "--control-vector-scaled",
+        f"{CONTROL_VECTOR}:0.5",
+    ],
+    "fresh127-llama-xtc-probability-escape": ["--xtc-probability", "0.5", "--escape"],
+    "fresh127-llama-video-fps-keep": ["--video-fps", "2", "--keep", "16"],
+    "fresh127-llama-perf-special": ["--perf", "--special"],
+    "fresh127-llama-mmproj-offload-mmproj": ["--mmproj-offload", "--mmproj", str(MMPROJ)],
+    "fresh127-llama-mmproj-auto-lookup-cache-static": [
+        "--mmproj-auto",
+        "--lookup-cache-static",
+        str(LOOKUP_STATIC),
+    ],
+}
 
 if __name__ == "__main__":
     main()
