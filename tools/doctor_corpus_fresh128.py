@@ -2,8 +2,8 @@
 llama-server 11434.0.0 (.llama-cpp/bin/llama-server) serves the tiny GGUF of tests/engine/make_tiny_gguf.py (written
 from the tokenizer of tests/engine/make_tiny_model.py's tiny Llama, under /tmp/fresh128), and a real client a user
 would write or run talks to it with ONE thing wrong on the client's side or between them: the `openai` Python package
-3.60 (.venv-vllm), curl 7.88, requests 2.34 or httpx 0.29, or the server stopped mid-request; 5 of the 22 conditions
-are a correct client (healthy: about 1 in 4 of a draw). Every value below is concrete as written here, before the draw
+3.60 (.venv-vllm), curl 7.88, requests 2.34 or httpx 0.29, or the server stopped mid-request; 4 of the 22 conditions
+are a correct client (healthy: about 1 in 5 of a draw). Every value below is concrete as written here, before the draw
 was printed; each value's file-name words are in SLUG, written with it.
 
 Procedure (fixed and committed before any case ran): draw_distinct_conditions(2128, CONDITIONS, 14)
