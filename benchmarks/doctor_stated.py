@@ -203,9 +203,13 @@ def main() -> None:
     parser.add_argument("--first-contact", action="store_true")
     parser.add_argument("--counterfactual", action="store_true")
     parser.add_argument("--robustness", action="store_true")
-    parser.add_argument("--at")
-    parser.add_argument("--batch", action="append")
+    parser.add_argument("--at", help="a later commit to compare with each batch's first contact")
+    parser.add_argument(
+        "--batch", action="append", help="the batches to score (with --first-contact or --at)"
+    )
     args = parser.parse_args()
+    if not (args.reader or args.counterfactual or args.robustness or args.first_contact or args.at):
+        parser.error("say what to measure: --reader, --first-contact [--batch B], --at REV --batch B, ...")
     if args.reader:
         reader_alone()
     if args.counterfactual:
