@@ -198,7 +198,7 @@ class Proc:
             start_new_session=True,
         )
         self.t = threading.Thread(
-            target=lambda: self.chunks.extend(iter(lambda: self.p.stdout.read(4096), b"")), daemon=True
+            target=lambda: self.chunks.extend(iter(lambda: self.p.stdout.read1(4096), b"")), daemon=True
         )
         self.t.start()
 
@@ -318,7 +318,7 @@ def holder(value: str, port: int, d: Path) -> Proc:
         p = Proc(f"python3 -u -m http.server {port}", d, wrap=False)
     else:
         code = (
-            f"import socket,time;s=socket.socket();s.bind(('0.0.0.0',{port}));s.listen();"
+            f"import socket,time;s=socket.socket();s.setsockopt(socket.SOL_SOCKET,socket.SO_REUSEADDR,1);s.bind(('0.0.0.0',{port}));s.listen();"
             f"print('listening on {port}',flush=True);time.sleep(900)"
         )
         p = Proc(f"python3 -c {shlex.quote(code)}", d, wrap=False)
@@ -504,7 +504,7 @@ wait $pid; echo "exit status $?"
 
         def core() -> int | None:
             for pid, name in descendants(api) if api else []:
-                if "EngineCore" in name:
+                if "EngineCor" in name:  # /proc/PID/comm keeps 15 characters: VLLM::EngineCor
                     return pid
             return None
 
