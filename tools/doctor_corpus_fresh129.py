@@ -521,7 +521,9 @@ wait $pid; echo "exit status $?"
                     if "-INT" in value
                     else signal.SIGTERM
                 )
-                os.kill(core() if "EngineCore" in value else api, sig)
+                target = core() if "EngineCore" in value else api
+                os.kill(target, sig)
+                print(f"# maker: sent {sig.name} to pid {target} at {time.strftime('%H:%M:%S')}", flush=True)
         up = up_or_exited(proc, VLLM_PORT, 240)
         client = request(VLLM_PORT, *vllm_req(model)) if up else None
         wait_for(lambda: proc.p.poll() is not None, 20)
