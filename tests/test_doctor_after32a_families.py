@@ -91,6 +91,44 @@ CASES = [
     ),
 ]
 
+# made here: openai(timeout=0.5, max_retries=0) on a 1900-token answer from llama-server (the wrapper's chain, cut)
+CASES.append(
+    (
+        "client-read-timeout",
+        "Traceback (most recent call last):\n"
+        "httpcore2.ReadTimeout: timed out\n"
+        + _DIRECT
+        + "httpx2.ReadTimeout: timed out\n"
+        + _DIRECT
+        + _FRAME
+        + "openai.APITimeoutError: Request timed out.\n",
+    )
+)
+# made here: requests.post(timeout=0.5) on the same answer; socket's bare TimeoutError is the first exception
+CASES.append(
+    (
+        "client-read-timeout",
+        "Traceback (most recent call last):\n"
+        '  File "/usr/lib/python3.11/socket.py", line 706, in readinto\n    return self._sock.recv_into(b)\n'
+        "TimeoutError: timed out\n"
+        + _DIRECT
+        + "urllib3.exceptions.ReadTimeoutError: HTTPConnectionPool(host='127.0.0.1', port=18700): Read timed out. "
+        "(read timeout=0.5)\n\nDuring handling of the above exception, another exception occurred:\n\n"
+        "Traceback (most recent call last):\n"
+        "requests.exceptions.ReadTimeout: HTTPConnectionPool(host='127.0.0.1', port=18700): Read timed out. "
+        "(read timeout=0.5)\n",
+    )
+)
+# a server's own download keeps its reading: h11's cut body and httpx's read timeout in a hub download are the hub's
+CASES.append(
+    (
+        "hub-download-interrupted",
+        '  File "/venv/lib/python3.12/site-packages/huggingface_hub/file_download.py", line 412, in http_get\n'
+        "httpx.RemoteProtocolError: peer closed connection without sending complete message body "
+        "(received 1048576 bytes, expected 4976698672)\n",
+    )
+)
+
 NEAR_MISSES = [
     # another status: a 403 is not a missing key
     (
