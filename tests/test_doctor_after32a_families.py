@@ -129,6 +129,15 @@ CASES.append(
     )
 )
 
+# made here: curl to llama-server 11434 within a second of its start, before the model was loaded
+CASES.append(
+    (
+        "server-still-loading-model",
+        '$ curl -s -d \'{"messages":[{"role":"user","content":"hi"}]}\' http://127.0.0.1:18702/v1/chat/completions\n'
+        '{"error":{"message":"Loading model","type":"unavailable_error","code":503}}\n',
+    )
+)
+
 NEAR_MISSES = [
     # another status: a 403 is not a missing key
     (
@@ -137,6 +146,12 @@ NEAR_MISSES = [
     ),
     # a str where a completion was expected is openai-base-url-missing-v1's, not a stream read as a completion
     ("client-stream-read-as-completion", "AttributeError: 'str' object has no attribute 'choices'\n"),
+    # another 503: a busy server is not one still loading
+    (
+        "server-still-loading-model",
+        "openai.InternalServerError: Error code: 503 - {'error': {'message': 'Server busy', 'type': "
+        "'unavailable_error', 'code': 503}}\n",
+    ),
     (
         "client-stream-read-as-completion",
         "AttributeError: 'torch.cuda.Stream' object has no attribute 'usage'\n",
