@@ -138,9 +138,14 @@ def ceiling(rows: list[dict]) -> None:
         new = sum(first_written(r["case"]).startswith("new:") for r in part)
         known = [r for r in part if not first_written(r["case"]).startswith("new:")]
         ok = sum(r["right"] for r in known)
+        failed = [r for r in part if first_written(r["case"]) != "none"]
+        named = sum(r["right"] for r in failed)
         print(
             f"    {origin:9}: {new:3} of {len(part)} logs ({new / len(part):.1%}) had no family then, so top-1 by id "
             f"could be at most {1 - new / len(part):.1%}; on the {len(known)} whose family existed: {ok / len(known):.1%}"
+        )
+        print(
+            f"    {'':9}  failures only (expected not none): {named} of {len(failed)} ({named / len(failed):.1%})"
         )
 
 
