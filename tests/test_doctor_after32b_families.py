@@ -18,6 +18,12 @@ FRAME = (
 )
 
 CASES = [
+    # a vLLM older than --config (before 0.6.2) refuses the flag itself (vllm-project/vllm#8273's title): a flag of
+    # another engine version, with a YAML file on the command line
+    (
+        "cli-unrecognized-argument",
+        "$ vllm serve /models/llama-3.1-8b --config config.yaml\nvllm: error: unrecognized arguments: --config config.yaml\n",
+    ),
     # 0.32 run here: a mistyped KEY in the file (`max-model-lenn: 512`) is refused as the flag it became: still a
     # mistyped flag, with a config file in view
     (
@@ -84,6 +90,8 @@ CASES = [
 ]
 
 NEAR_MISSES = [
+    # another program's own refusal of a config file's content, not vLLM's refusal of its name
+    ("vllm-config-file-not-yaml", "ValueError: Config file must be a JSON object, got list\n"),
     # argparse's usage text names --config in every vLLM usage error: a stray word there is the command line's own
     (
         "vllm-config-value-wrong-type",
