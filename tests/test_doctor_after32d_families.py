@@ -91,3 +91,23 @@ def test_a_killed_job_with_the_kernels_oom_line_is_the_oom_killer():
     )
     top = top_cause(run(log))
     assert top is not None and top.id == "host-oom-kill" and top.confidence >= 0.7
+
+
+def test_harvest_counts_a_family_by_its_own_wordings_not_its_hint(tmp_path):
+    """A hint's hit (host-oom-kill's bare 'exit status 137') is not the family's words: it says its own hedged cause
+    below the confident line, so the corpus logs it matched must not cap the kernel's own OOM line (after32d: fresh-129's
+    `kill -9` would have capped 'Out of memory: Killed process' to 0.67)."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from tools.harvest_shared_wordings import raw_causes
+
+    hint = tmp_path / "hint.log"
+    hint.write_text("llama-server -m /models/q.gguf --port 8080\nexit status 137\n")
+    kernel = tmp_path / "kernel.log"
+    kernel.write_text(
+        "kernel: Out of memory: Killed process 2102 (llama-server) total-vm:81234567kB\nexit status 137\n"
+    )
+    assert "host-oom-kill" not in raw_causes(hint)
+    assert "host-oom-kill" in raw_causes(kernel)
