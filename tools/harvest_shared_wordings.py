@@ -44,6 +44,10 @@ def raw_causes(path: Path) -> set[str]:
         and context_met(sig, triage.seen_requirements, triage.hits[sig.id].contextual)
         # a likelier reason named by `unless_seen` makes its words that reason's surface here, not this family's
         and not triage.seen_requirements.intersection(sig.unless_seen)
+        # a hint's hit is not the family's words: the hint says its own hedged cause, already below the confident line
+        # (after32d, stop 32: host-oom-kill's bare-SIGKILL hint on fresh-129's `kill -9` capped the kernel's own
+        # 'Out of memory: Killed process' line to 0.67)
+        and not triage.hits[sig.id].weak
     }
 
 

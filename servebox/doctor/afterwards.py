@@ -90,3 +90,31 @@ def shutdown_before(t: Triage, line: int) -> int | None:
         if sig.role == "shutdown" and hit is not None and hit.first_line <= line:
             return hit.first_line
     return None
+
+
+MID_START = 0.5  # the stop is the reason the start ended, but not who sent it
+MID_START_CAUSE = (
+    "A stop (SIGTERM/SIGINT) reached the engine at line {line} while it was still starting (the server had not come up), "
+    "and the engine then ended: the start did not fail by itself, something stopped it (ctrl-C, a supervisor's start "
+    "timeout, a cleanup script or another user's kill)."
+)
+MID_START_FIX = (
+    "Find what sent the signal (`journalctl` around that time, the supervisor's start timeout, scripts that kill "
+    "processes) and stop it, or give the start longer; then start the engine again."
+)
+
+
+def stopped_mid_start(t: Triage, d: Diagnosis) -> bool:
+    """The asked-for stop `d` came before the server came up, and an engine death the stop accounts for (an entry
+    marked unless_shutdown) followed it: the stop ended the start, so it is the answer, a cause below the confident
+    line (after32d: fresh-129's engine core given SIGTERM mid-start). A stop after the server came up is an ordinary
+    shutdown, and one with no death after it (a signal the engine lost) changes nothing."""
+    up = t.hits.get(SERVING)
+    if up is not None and up.first_line < d.first_line:
+        return False
+    deaths = (t.hits.get(sig.id) for sig in t.signatures if sig.unless_shutdown)
+    if not any(hit is not None and hit.first_line > d.first_line for hit in deaths):
+        return False
+    d.role, d.confidence = "cause", MID_START
+    d.cause, d.fix = MID_START_CAUSE.format(line=d.first_line), MID_START_FIX
+    return True

@@ -27,6 +27,8 @@ Rules, in order:
 - two explained causes of different categories, both confident, are shown as competing;
 - an entry with `raised_in` also matches the root exception when it was raised in that file (its
   wordings are too many to list), with its own, lower, confidence;
+- an asked-for stop that came before the server came up, with an engine death after it, is the cause (0.50) of a log
+  with no other cause or symptom: the stop ended the start (afterwards.stopped_mid_start);
 - a cause that `unless_seen` names a likelier reason for (seen anywhere in the log) is only a symptom;
 - a refused request (category "requests": the server kept serving) never explains an engine that died:
   with a fatal cause in the log, request refusals rank below it and do not compete with it;
@@ -53,6 +55,7 @@ from servebox.doctor.afterwards import (
     served_after,
     serving_after,
     shutdown_before,
+    stopped_mid_start,
     survived,
 )
 from servebox.doctor.attribution import STRUCTURAL, attribute, below_families
@@ -152,7 +155,8 @@ def _orderly_stop(t: Triage, diagnoses: list[Diagnosis]) -> list[Diagnosis]:
     if not stops:
         return []
     d = _diagnosis(*min(stops, key=lambda s: s[1].first_line), t, False)
-    d.role, d.fatal = "note", False
+    if not stopped_mid_start(t, d):
+        d.role, d.fatal = "note", False
     return [d]
 
 
