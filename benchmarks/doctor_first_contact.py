@@ -38,7 +38,8 @@ def run(path, name):
     t.feed(open(path, "rb").read())
     r = t.result()
     raw = sorted(s.id for s in t.signatures if s.id in t.hits and s.role == "cause"
-                 and (not getattr(s, "requires", None) or t.seen_requirements.intersection(s.requires)))
+                 and (not getattr(s, "requires", None) or t.seen_requirements.intersection(s.requires))
+                 and not getattr(t.hits[s.id], "weak", False))  # a hint's hit is not the family's words
     top = [(d.id, d.confidence) for d in r.diagnoses if d.role in ("cause", "symptom")]
     return raw, (top[0] if top else ("none", r.diagnoses[0].confidence if r.diagnoses else 0.0))
 corpus = [[c["expected"], c.get("batch"), run(f"{old}/{c['file']}", c["file"])[0]]
