@@ -363,6 +363,8 @@ def s_cwd(r: Run, value: str) -> None:
         r.sh(f"rm -rf {cwd}", shown=f"rm -rf {cwd}    # (another shell)")
         cmd = _llama("./model.gguf")
         r.engine_cmd = _short(cmd)
+        cwd.mkdir()  # made again: the engine's own shell enters it, then the other shell's rm -rf lands
+        shutil.copy(TINY_GGUF, cwd / "model.gguf")
         # the removal happens in the engine's own shell right before the start (the order two shells would give)
         r.engine = subprocess.Popen(
             ["bash", "-c", f'cd {cwd} && rm -rf {cwd} && {cmd}; st=$?; echo "exit status $st"'],
