@@ -69,7 +69,7 @@ CONDITIONS = {
         "as nobody with ulimit -u 48 in both shells: another nobody shell holds 40 sleeping children; llama-server starts",
     ],
     "llama: SIGSTOP then SIGCONT from another process mid-request": [
-        "kill -STOP 1 s into a 512-token request, the client gives up after 10 s, kill -CONT 20 s later, a second request",
+        "kill -STOP 0.3 s into a 512-token request (ignore_eos; first written 1 s), the client gives up after 10 s, kill -CONT 20 s later, a second request",
     ],
     "llama: SIGUSR1 or SIGUSR2 from another process": [
         "kill -USR1 to llama-server after /health answers, then a request",
@@ -161,6 +161,7 @@ class Run:
         os.chmod(self.dir, 0o777)
         self.prelude: list[str] = []  # the other program's terminal lines
         self.client: list[str] = []
+        self.later: list[str] = []  # another shell's lines once the engine runs
         self.others: list[subprocess.Popen] = []
         self.engine: subprocess.Popen | None = None
         self.engine_cmd = ""
@@ -184,9 +185,12 @@ class Run:
     def sh(self, cmd: str, shown: str | None = None) -> None:
         """A short command in another shell, its output shown."""
         r = subprocess.run(["bash", "-c", cmd], capture_output=True, text=True, cwd=self.dir)
-        self.prelude.append(f"$ {shown or cmd}")
+        where = (
+            self.prelude if self.engine is None else self.later
+        )  # after the start: shown after the engine's lines
+        where.append(f"$ {shown or cmd}")
         if (r.stdout + r.stderr).strip():
-            self.prelude.append((r.stdout + r.stderr).rstrip("\n"))
+            where.append((r.stdout + r.stderr).rstrip("\n"))
 
     def start(
         self, cmd: str, cwd: Path | None = None, env: dict | None = None, shown: str | None = None
@@ -277,6 +281,9 @@ class Run:
         lines.append(f"$ {self.engine_cmd}")
         text = self.engine_out.read_text(errors="replace").rstrip("\n")
         lines.append(text)
+        if self.later:
+            lines.append("# in another shell, while the engine ran:")
+            lines.extend(self.later)
         lines.extend(self.client)
         log = "\n".join(lines) + "\n"
         (OUT / f"{self.cid}.log").write_text(log)
@@ -467,9 +474,12 @@ def s_stopcont(r: Run, value: str) -> None:
         r.client.append("# client: /health never answered; no request sent")
         return
     pid = r.engine_pid()
-    t = threading.Thread(target=r.llama_req, kwargs={"n": 512, "timeout": 10})
+    body = {"prompt": "Hello", "n_predict": 512, "ignore_eos": True}
+    t = threading.Thread(target=r.request, args=(LLAMA_PORT, "/completion", body, 10))
     t.start()
-    time.sleep(1)
+    time.sleep(
+        0.3
+    )  # the first run's 1 s came after a 68-token answer had ended: the STOP must land mid-request
     r.sh(f"kill -STOP {pid}", shown="kill -STOP $(pidof llama-server)    # (another shell)")
     t.join()
     time.sleep(20)
@@ -619,7 +629,7 @@ def s_renamed(r: Run, value: str) -> None:
 
 def s_port_race(r: Run, value: str) -> None:
     check = (
-        f"import socket\ns=socket.socket(); s.bind(('0.0.0.0', {LLAMA_PORT})); s.close();"
+        f"import socket\ns=socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind(('0.0.0.0', {LLAMA_PORT})); s.close();"
         f" print('port {LLAMA_PORT} is free')\n"
     )
     (r.dir / "check_port.py").write_text(check)
@@ -627,6 +637,7 @@ def s_port_race(r: Run, value: str) -> None:
     hold = (
         "import socket,time\n"
         "s=socket.socket(socket.AF_INET6); s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)\n"
+        "s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)\n"
         f"s.bind(('::', {LLAMA_PORT})); s.listen(); print('listening on [::]:{LLAMA_PORT}', flush=True); time.sleep(600)\n"
     )
     (r.dir / "hold.py").write_text(hold)
