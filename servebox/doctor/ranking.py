@@ -39,7 +39,8 @@ Rules, in order:
   failed, the line that best states why (statement.py: the log's own words, read without knowing the failure) is
   the answer at 0.35, "stated by the log";
 - last, a cause whose words the corpus saw under other causes too has its figure capped (shared_wording.py):
-  the order stays, the figure says how sure those words alone can make anyone.
+  the figure says how sure those words alone can make anyone, and the causes are ordered by the capped figures
+  (a reader never sees a lower figure ranked above a higher one).
 """
 
 from __future__ import annotations
@@ -377,10 +378,12 @@ def rank(t: Triage) -> TriageResult:
     diagnoses += _orderly_stop(t, diagnoses)
     if (stated := stated_answer(t.statements, diagnoses, t.lines)) is not None:
         diagnoses.append(stated)
+    # capped first, so that the order is the figures shown: a capped family ranks below an uncapped one it no longer
+    # exceeds (after32f, stop 32: fresh-138 showed llamacpp-bad-gguf at 0.78 ranked above a control vector's 0.80)
+    calibrate(diagnoses)
     order = {"cause": 0, "symptom": 1, "note": 2}
     diagnoses.sort(key=lambda d: (order.get(d.role, 3), id(d) in aside, -d.confidence, d.first_line))
     diagnoses = refine(below_families(diagnoses))
-    calibrate(diagnoses)  # lowers a figure, never the order the entries' own evidence set
     verdict = _verdict(diagnoses[0] if diagnoses else None, competing)
     return TriageResult(
         source=t.source,
