@@ -378,8 +378,7 @@ def rank(t: Triage) -> TriageResult:
     diagnoses += _orderly_stop(t, diagnoses)
     if (stated := stated_answer(t.statements, diagnoses, t.lines)) is not None:
         diagnoses.append(stated)
-    # capped first, so that the order is the figures shown: a capped family ranks below an uncapped one it no longer
-    # exceeds (after32f, stop 32: fresh-138 showed llamacpp-bad-gguf at 0.78 ranked above a control vector's 0.80)
+    # capped first, so the order is the figures shown (after32f: a capped 0.78 had ranked above a 0.80)
     calibrate(diagnoses)
     order = {"cause": 0, "symptom": 1, "note": 2}
     diagnoses.sort(key=lambda d: (order.get(d.role, 3), id(d) in aside, -d.confidence, d.first_line))
