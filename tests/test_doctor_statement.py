@@ -98,6 +98,19 @@ def test_a_cause_stated_where_the_output_ends_is_why_it_stopped() -> None:
     assert top is None
 
 
+def test_an_ending_that_reports_a_zero_exit_status_is_not_why_it_stopped() -> None:
+    # llama-bench's healthy table ends 'build: unknown (0)' (fresh-146): with the run's exit status 0 after it, in any
+    # of the ways shells, compose, IDEs and systemd print it, the program succeeded
+    body = "| model | t/s |\n| llama | 46321.09 |\n\nbuild: unknown (0)\n"
+    for ending in ("# exit: 0", "vllm-1 exited with code 0", "Process finished with exit code 0"):
+        _, top = answer(body + ending + "\n")
+        assert top is None, ending
+    # a non-zero status, or none at all, leaves the ending rule as it was
+    for ending in ("# exit: 1\n", ""):
+        _, top = answer(body + ending)
+        assert top is not None and top.id == "stated-cause", ending
+
+
 def test_a_command_echoed_after_a_prompt_is_not_a_statement() -> None:
     # fresh-121's curl log: the command names the missing file too, and names more things than the error does
     log = "$ curl -sS --cacert missing-ca.pem https://127.0.0.1:18461/\ncurl: (77) error setting certificate file: missing-ca.pem\n"

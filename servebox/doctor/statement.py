@@ -34,6 +34,7 @@ CONCRETE = re.compile(
     re.IGNORECASE,
 )
 CONCRETE_CAP = 4
+ENDING_LINES = 2  # the last lines of a log, where a program that stopped says why
 MOST_ADDED = 1.0 + 0.4 * CONCRETE_CAP  # the most score_line adds to a line's words and level
 # levels split_prefix does not peel: llama.cpp's "0.02.104.335 I " and a Python warning's category
 LLAMA_LEVEL = re.compile(
@@ -61,6 +62,7 @@ class Lexicon:
     penalty: float
     frames: re.Pattern[str]
     levels: dict[str, float]
+    success: re.Pattern[str]  # a last line that reports a zero exit status
 
     @cached_property
     def words(self) -> tuple[str, ...]:
@@ -92,6 +94,7 @@ def lexicon() -> Lexicon:
         penalty=raw["pointer"]["penalty"],
         frames=re.compile(raw["pointer"]["frames"]),
         levels=dict(raw["levels"]),
+        success=re.compile(raw["ending"]["success"], re.IGNORECASE),
     )
 
 
@@ -181,6 +184,7 @@ class StatementReader:
         # a message repeated (every rank's warning, a retry loop) is scored once: its score by (text, level)
         self.scored: dict[tuple[str, str], tuple[float, bool]] = {}
         self.failed = False  # some line said that something failed
+        self.ended_ok = False  # one of the last lines reported a zero exit status
 
     def offer(self, line: str, number: int, words: list[str] | None = None) -> None:
         """Score one line; `words`: the statement words a keyword search found on it (where a word starts)."""
@@ -216,6 +220,11 @@ class StatementReader:
         elif item > self.heap[0]:
             heapq.heapreplace(self.heap, item)
 
+    def read_ending(self, tail: str) -> None:
+        """Whether the stream's last lines report a zero exit status (then they do not say why it stopped)."""
+        last = [line for line in tail.splitlines()[-ENDING_LINES * 2 :] if line.strip()][-ENDING_LINES:]
+        self.ended_ok = any(self.lex.success.search(line) for line in last)
+
     def _cannot_enter(self, tiers: list[float], level: str) -> bool:
         """Once the log has failed and the kept lines are full, a line whose best possible score is below the weakest
         kept one is not scored (a failure-dense log costs little more than a quiet one)."""
@@ -229,7 +238,6 @@ class StatementReader:
         return [Statement(score=s, line=-neg, text=t, quiet=q) for s, neg, t, q in ranked[:n]]
 
 
-ENDING_LINES = 2  # the last lines of a log, where a program that stopped says why
 STATED_CONFIDENCE = 0.35  # assumed: a line's words, read without knowing the failure; never confident
 
 
@@ -241,7 +249,9 @@ def stated_answer(reader: StatementReader, diagnoses: list, lines: int = 0) -> D
         return None
     best = [s for s in reader.best(3) if s.score >= FAILED_SCORE]
     # a program's output ends with why it stopped: a cause stated in the last lines says it failed, failure word or not
-    if not best or not (reader.failed or (best[0].line > lines - ENDING_LINES and not best[0].quiet)):
+    # (unless those lines report a zero exit status)
+    ending = best and best[0].line > lines - ENDING_LINES and not best[0].quiet and not reader.ended_ok
+    if not best or not (reader.failed or ending):
         return None
     top = best[0]
     return Diagnosis(

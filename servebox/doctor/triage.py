@@ -173,6 +173,7 @@ class Triage:
         """Offer the tail's lines that hold a cause-stating word (statement.toml) to the general reader: one keyword
         search over at most 64 KiB, so the reader costs nothing per line of a long healthy log."""
         buf = self._tail_bytes
+        self.statements.read_ending(buf[-4096:].decode("utf-8", "replace"))
         counter = _LineCounter(buf, self.lines - buf.count(b"\n"))
         for start, end, found in _hits_by_line(_finder(lexicon().words), buf):
             if words := [w for p, w in found if starts_word(buf, p, w)]:
