@@ -187,7 +187,7 @@ CASES = [
     ),
     # 0.2.60 llama.cpp:2950
     (
-        "llamacpp-gguf-split-incomplete",
+        "llamacpp-split-gguf-not-first-part",
         "llama_model_load: error loading model: illegal split file: 2, model must be loaded with the first split\n",
     ),
     # 0.2.20 ggml-metal.m:544
