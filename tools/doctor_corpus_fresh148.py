@@ -69,15 +69,34 @@ def main() -> None:
     maker_main(draws, lambda h, tiny, _timeout: makers(h), str(TINY_DIR))
 
 
-CONCRETE: dict[str, list[str]] = {}
+# Each drawn class's concrete value: written after `--draws` printed the draw (commit e2ddae4), before any case ran.
+# "incompatible" where llama.cpp has no check that refuses the drawn flag with another one (common/arg.cpp,
+# common/sampling.cpp, tools/server read for it): the other flag that silently makes it moot.
+CONCRETE: dict[str, list[str]] = {
+    "fresh148-llama-grammar-yes-no": ["--grammar", 'root ::= "yes" | "no"'],
+    "fresh148-llama-perf": ["--perf"],
+    # --ui-config has no check against another flag; --no-ui turns off the Web UI it configures
+    "fresh148-llama-ui-config-with-no-ui": ["--ui-config", '{"theme": "dark"}', "--no-ui"],
+    "fresh148-llama-reasoning-off": ["--reasoning", "off"],
+    "fresh148-llama-log-prompts-dir-missing": ["--log-prompts-dir", "/tmp/fresh148/run/no/such/prompts"],
+    "fresh148-llama-fit-off": ["--fit", "off"],
+    "fresh148-llama-tools-get-info": ["--tools", "get_info"],
+    # no check refuses DRY with another flag; with --mirostat 2 common/sampling.cpp builds no DRY sampler at all
+    "fresh148-llama-dry-multiplier-with-mirostat": ["--dry-multiplier", "0.8", "--mirostat", "2"],
+    "fresh148-llama-spec-ngram-mod-n-match-decimal": ["--spec-ngram-mod-n-match", "24.5"],
+    "fresh148-llama-spec-ngram-map-k-size-n-auto": ["--spec-ngram-map-k-size-n", "auto"],
+    "fresh148-llama-cors-headers": ["--cors-headers", "Content-Type,Authorization"],
+    "fresh148-llama-spec-draft-ngl-negative": ["--spec-draft-ngl", "-5"],
+    "fresh148-llama-mmproj-auto-given-value": ["--mmproj-auto", "true"],
+    "fresh148-llama-spec-draft-p-split": ["--spec-draft-p-split", "0.2"],
+}
 
 
 def makers(h) -> dict:
     """One maker per kept draw, in draw order: fresh-101's serve() on this batch's port and tiny GGUF."""
     f101.PORT = PORT
     return {
-        case_id: (lambda flags=flags: f101.serve(TINY_GGUF, flags, "/v1" if "--api-prefix" in flags else ""))
-        for case_id, flags in CONCRETE.items()
+        case_id: (lambda flags=flags: f101.serve(TINY_GGUF, flags, "")) for case_id, flags in CONCRETE.items()
     }
 
 
