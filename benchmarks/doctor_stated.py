@@ -186,12 +186,16 @@ def robustness() -> None:
         print(f"  {name:22} still quoting {kept}/{len(right)} ({kept / len(right):5.1%})")
 
 
-def reader_alone() -> None:
+def reader_alone(batches: set[str] | None = None) -> None:
+    """The reader's best line against the labels, by half; with `batches`, only their logs (labelled after the
+    reader was written, so unseen by it whatever their half)."""
     groups: dict[str, list[bool]] = {"dev": [], "held back": []}
     for case in load_cases():
-        if "stated" in case:
+        if "stated" in case and (batches is None or case.get("batch") in batches):
             groups[half(case)].append(quotes_cause(case, reader_answer(case)))
     for part, oks in groups.items():
+        if not oks:
+            continue
         print(
             f"reader alone, {part:9}: {len(oks)} logs with stated, best line states it {sum(oks)} ({sum(oks) / len(oks):.1%})"
         )
@@ -205,13 +209,13 @@ def main() -> None:
     parser.add_argument("--robustness", action="store_true")
     parser.add_argument("--at", help="a later commit to compare with each batch's first contact")
     parser.add_argument(
-        "--batch", action="append", help="the batches to score (with --first-contact or --at)"
+        "--batch", action="append", help="the batches to score (with --first-contact, --at or --reader)"
     )
     args = parser.parse_args()
     if not (args.reader or args.counterfactual or args.robustness or args.first_contact or args.at):
         parser.error("say what to measure: --reader, --first-contact [--batch B], --at REV --batch B, ...")
     if args.reader:
-        reader_alone()
+        reader_alone(set(args.batch) if args.batch and not (args.first_contact or args.at) else None)
     if args.counterfactual:
         counterfactual()
     if args.robustness:
