@@ -306,12 +306,14 @@ def test_an_up_incident_line_is_read_back_to_the_cause_it_names():
     """up's console only: the incident's cause text is the entry's own template filled in."""
     line = (
         "2026-12-03T07:31:28Z tiny: INCIDENT dead: the engine process is gone; diagnosis: llama.cpp could"
-        " not load the GGUF: error loading model vocabulary: key not found in model: tokenizer.ggml.model."
+        " not load the GGUF: failed to allocate buffer."
         " (fix: Check that the file is complete.); restart after 2 s\n"
     )
+    # (after32j: a {why} naming a missing GGUF key is read by llamacpp-gguf-metadata-missing itself, so the
+    # template's read-back is shown with a {why} no specific entry takes)
     top = _top(line)
     assert top is not None and top.id == "llamacpp-load-failed" and top.first_line == 1
-    assert "key not found in model: tokenizer.ggml.model" in top.cause  # its field, recovered
+    assert "failed to allocate buffer" in top.cause  # its field, recovered
 
 
 def test_up_giving_up_names_the_cause_id_outright():

@@ -308,13 +308,13 @@ def test_the_family_names_the_cause(expected, log):
     assert not others, others
 
 
-def test_a_vocabulary_key_stays_a_load_failure():
-    """The unwrapped 'key not found' wording is taken for hyperparameter keys only: a tokenizer key stays
-    llamacpp-load-failed, as the corpus has it."""
+def test_a_vocabulary_key_is_a_missing_gguf_key():
+    """The unwrapped 'key not found' wording names a tokenizer key the GGUF lacks as well as a hyperparameter's
+    (after32j, fresh-150: the corpus's vocabulary-key cases re-adjudicated to llamacpp-gguf-metadata-missing)."""
     top = top_cause(
         run("llama_model_load: error loading model: key not found in model: tokenizer.ggml.model\n")
     )
-    assert top is not None and top.id == "llamacpp-load-failed"
+    assert top is not None and top.id == "llamacpp-gguf-metadata-missing"
 
 
 def test_a_negative_decode_result_is_not_taken_for_a_full_cache():
