@@ -4,7 +4,8 @@ Every batch's header records the commit whose servebox first scored it (tests/fi
 first_measured.toml). That commit's servebox is extracted (git archive) and run, in a child process, on the
 batch's logs: its top answer and confidence then, before anything learnt from the batch. Right means the
 answer is the expected id as first written (expected_first, else expected_when_made) or as adjudicated.
-Printed: right and confident wrong per batch; how often answers at each confidence were right (the
+Printed: right and confident wrong per batch; the ceiling (logs whose first-written id was `new:`, which no answer
+could match then) and top-1 on failures only; how often answers at each confidence were right (the
 reliability of the assumed figures); and the shared-wording cap (servebox/doctor/shared_wording.py) applied
 to those answers with the statistics of THAT commit's corpus (without the batch), i.e. only what was known
 then: confident wrong, confident right, right answers that fell below 0.70, and the Brier score.
@@ -81,12 +82,15 @@ def batches_by_commit():
         yield rev, [c for c in cases if commits[c["batch"]] == rev]
 
 
+def first_written(case: dict) -> str:
+    """The id written when the batch was made, before doctor ran (a later adjudication keeps it in expected_first or
+    expected_when_made)."""
+    return case.get("expected_first") or case.get("expected_when_made") or case["expected"]
+
+
 def right_ids(case: dict) -> set[str]:
     """The answers that count as right: the id written when the batch was made, or as adjudicated since."""
-    return {
-        case.get("expected_first") or case.get("expected_when_made") or case["expected"],
-        case["expected"],
-    }
+    return {first_written(case), case["expected"]}
 
 
 def shared_then(corpus: list, batch: str) -> dict[str, tuple[int, int]]:
@@ -123,10 +127,6 @@ def answers() -> list[dict]:
     return rows
 
 
-def first_written(case: dict) -> str:
-    return case.get("expected_first") or case.get("expected_when_made") or case["expected"]
-
-
 def ceiling(rows: list[dict]) -> None:
     """A log whose cause no family named when it was first met (its first-written expected is `new:`) cannot be
     right by id at first contact: print how many there were, and top-1 on the logs whose family then existed."""
@@ -136,10 +136,11 @@ def ceiling(rows: list[dict]) -> None:
             for r in rows
             if origin == "all" or r["case"]["file"].startswith("public-") == (origin == "public")
         ]
-        new = sum(first_written(r["case"]).startswith("new:") for r in part)
-        known = [r for r in part if not first_written(r["case"]).startswith("new:")]
+        first = [(r, first_written(r["case"])) for r in part]
+        known = [r for r, expected in first if not expected.startswith("new:")]
+        new = len(part) - len(known)
         ok = sum(r["right"] for r in known)
-        failed = [r for r in part if first_written(r["case"]) != "none"]
+        failed = [r for r, expected in first if expected != "none"]
         named = sum(r["right"] for r in failed)
         print(
             f"    {origin:9}: {new:3} of {len(part)} logs ({new / len(part):.1%}) had no family then, so top-1 by id "
