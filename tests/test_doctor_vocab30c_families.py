@@ -272,7 +272,7 @@ from tests.doctor_text import family_tests, run, top_cause
 #    518 throw rt: expected scalar, found array for key: X -- R llamacpp-gguf-metadata-missing
 #    573 throw rt: llama_model_loader: failed to load model from X -- G llamacpp-load-failed (the generic reading: no more specific cause and fix)
 #    589 throw rt: invalid model: tensor 'X' is duplicated -- R llamacpp-gguf-duplicate-entry
-#    605 throw rt: illegal split file idx: 7 (file: X), model must be loaded with the first split -- R llamacpp-gguf-split-incomplete
+#    605 throw rt: illegal split file idx: 7 (file: X), model must be loaded with the first split -- R llamacpp-split-gguf-not-first-part (after32h; was llamacpp-gguf-split-incomplete)
 #    615 throw rt: invalid split count, given: 7 splits, but expected 7 -- R llamacpp-gguf-split-incomplete
 #    632 throw rt: llama_model_loader: failed to load GGUF split from X -- R llamacpp-gguf-split-incomplete
 #    639 throw rt: missing key X in GGUF split X -- R llamacpp-gguf-split-incomplete
