@@ -15,9 +15,10 @@ CASES = [
         '{"error":{"code":400,"message":"[json.exception.type_error.302] type must be number, but is string",'
         '"type":"invalid_request_error"}}\n',
     ),
-    # the handler's warning line for a tool_choice it cannot parse
+    # the handler's warning line for a tool_choice it cannot parse (after33d: now named by the specific
+    # request-field-value-not-allowed, a value outside auto/none/required, which supersedes the generic refusal)
     (
-        "request-refused",
+        "request-field-value-not-allowed",
         '0.00.4 W srv    operator(): got exception: {"error":{"code":500,"message":"Invalid tool_choice: auto-ish",'
         '"type":"server_error"}}\n',
     ),

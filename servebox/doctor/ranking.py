@@ -358,9 +358,9 @@ def rank(t: Triage) -> TriageResult:
     found, superseded = _matched(t)
     found, aside = _wrappers_aside(found, raised, t.exception_ends)
     superseded += aside
-    # an exception on a symptom's line only points back; one on a superseded entry's line is
+    # an exception on a symptom's line (or an unless_seen consequence's) only points back; one on a superseded entry's line is
     # explained by the entry that superseded it
-    consumed = {n for sig, hit in found if sig.role == "symptom" for n, _ in hit.evidence}
+    consumed = {n for sig, hit in found if sig.points_back(t.seen_requirements) for n, _ in hit.evidence}
     consumed |= {n for hit in superseded for n, _ in hit.evidence}
     root = _root(raised, consumed, t.exception_ends)
     diagnoses = [_diagnosis(sig, hit, t, sig.id in via) for sig, hit in found]
