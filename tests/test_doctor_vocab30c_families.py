@@ -1206,9 +1206,10 @@ CASES = [
         '/src/llama.cpp/src/llama-context.cpp:1505: GGML_ASSERT(cparams.n_ubatch >= n_tokens && "encoder requires '
         'n_ubatch >= n_tokens") failed\n',
     ),
-    # llamacpp-draft-model-incompatible: common/speculative.cpp (EAGLE3)
+    # common/speculative.cpp (EAGLE3): moved by after33a (stop 33, fresh-153) to llamacpp-spec-type-draft-kind-mismatch,
+    # whose fix (an EAGLE3 draft, or --spec-type draft-simple) is the one that applies
     (
-        "llamacpp-draft-model-incompatible",
+        "llamacpp-spec-type-draft-kind-mismatch",
         "srv    load_model: failed to initialize speculative decoding context: draft model is not eagle3 (expected 3 "
         "extract layers, got 0)\n",
     ),

@@ -48,6 +48,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from servebox.doctor.abort_cause import abort_explained
 from servebox.doctor.afterwards import (
     instance_went_on,
     only_below_error,
@@ -364,6 +365,7 @@ def rank(t: Triage) -> TriageResult:
     consumed |= {n for hit in superseded for n, _ in hit.evidence}
     root = _root(raised, consumed, t.exception_ends)
     diagnoses = [_diagnosis(sig, hit, t, sig.id in via) for sig, hit in found]
+    abort_explained(diagnoses)  # an error line just above an abort names why it aborted
     causes = [(d, sig, hit) for d, (sig, hit) in zip(diagnoses, found, strict=True) if d.role == "cause"]
     competing = _weigh_root(diagnoses, causes, root, t.exception_ends.get(root.line, 0) if root else 0)
     aside = _refusals_beside_a_death(diagnoses)
