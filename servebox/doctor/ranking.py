@@ -65,7 +65,7 @@ from servebox.doctor.caller import scripted
 from servebox.doctor.llamacpp_attribution import LLAMA_FEATURE, in_a_feature, refine
 from servebox.doctor.resemblance import answer as resemblance_answer
 from servebox.doctor.shared_wording import calibrate
-from servebox.doctor.signatures import context_met
+from servebox.doctor.signatures import context_met, named_lines
 from servebox.doctor.statement import stated_answer
 from servebox.doctor.triage import Diagnosis, Evidence, Hits, RaisedException, TriageResult
 
@@ -168,7 +168,7 @@ def _exception_hits(t: Triage, raised: list[RaisedException]) -> set[str]:
     first = next((e for e in raised if e.classification not in NOT_ROOT), None)
     if first is None or not first.raised_in:
         return set()
-    if any(n == first.line for hit in t.hits.values() for n, _ in hit.evidence):
+    if first.line in named_lines(t.signatures, t.hits, t.seen_requirements):
         return set()  # known by its wording, not by its place
     via: set[str] = set()
     short = first.type.rsplit(".", 1)[-1]

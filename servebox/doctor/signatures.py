@@ -94,6 +94,17 @@ class Signature:
         return _first_match(self.patterns, line)
 
 
+def named_lines(signatures, hits: dict, seen: set[str]) -> set[int]:
+    """The lines the wordings of the entries that count name (a wording whose entry `requires` a context the log
+    lacks names nothing: an ENOENT of a folder is no missing binary's)."""
+    return {
+        n
+        for sig in signatures
+        if (hit := hits.get(sig.id)) is not None and context_met(sig, seen, hit.contextual)
+        for n, _ in hit.evidence
+    }
+
+
 def context_met(sig: Signature, seen: set[str], contextual: bool = False) -> bool:
     """An entry counts only where the log showed the context it `requires` (one of its literals), if any; a hit of
     its `context_pattern` wordings only where the log showed one of `context_requires`. Takes anything with

@@ -218,3 +218,30 @@ def classify(exc: ExceptionLine) -> str:
             continue
         return rule.name
     return "engine bug"
+
+
+# a process that goes on logging at INFO/WARNING after a traceback it logged at ERROR caught it and survived
+# (vLLM's registry 'Error saving model info cache.' under an unwritable cache root): its exception did not end the
+# process, unless the lines after it only report the stop
+_SURVIVED_LEVELS = {"INFO", "WARNING", "WARN", "DEBUG"}
+_STOPPING = re.compile(r"shut|exit|terminat|stop|dead|died|fail|abort|kill|error|exception", re.I)
+SURVIVAL_LINES = 200  # lines after a logged traceback looked at for the same process's next ordinary line
+
+
+def survived(chunk: bytes, end: int, component: str, level: str) -> bool:
+    """True when the exception logged (at `level`, by `component`) on the line ending at `end` was caught: the same
+    process's next line at another level is an ordinary INFO/WARNING line, not one about a stop."""
+    if not component or level != "ERROR":
+        return False
+    at = end
+    for _ in range(SURVIVAL_LINES):
+        if at >= len(chunk):
+            return False
+        nxt = chunk.find(b"\n", at + 1)
+        nxt = len(chunk) if nxt < 0 else nxt
+        prefix = split_prefix(chunk[at + 1 : nxt].decode("utf-8", "replace"))
+        at = nxt
+        if prefix.component != component or prefix.level in ("", level):
+            continue
+        return prefix.level in _SURVIVED_LEVELS and not _STOPPING.search(prefix.payload)
+    return False

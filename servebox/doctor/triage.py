@@ -33,6 +33,7 @@ from servebox.doctor.structure import (
     instance_of,
     match_frame,
     split_prefix,
+    survived,
 )
 from servebox.doctor.unwrap import unwrap
 
@@ -55,8 +56,7 @@ EXCEPTION_LINE_KEPT = 4096  # an exception line longer than this is parsed from 
 EXCEPTIONS_KEPT = 64
 ENGINE_FRAMES_KEPT = 3
 INCIDENTS_READ = 256  # up's incident lines read back (each names a cause; the first few are enough)
-# a traceback the engine's own logger printed below ERROR (vLLM's logger.warning(..., exc_info=True) of a
-# chat-template warm-up) was caught and logged, not raised out of the process: never the root
+# a traceback logged below ERROR (vLLM's logger.warning(..., exc_info=True) of a chat-template warm-up), or at ERROR by a process that then went on (structure.survived), was caught, not raised out of the process: never the root
 HANDLED_LEVELS = {"WARNING", "WARN", "INFO", "DEBUG"}
 
 
@@ -290,7 +290,7 @@ class Triage:
             following, read = self._following(chunk, end, 3, indented=True)
             message = " ".join([message, *following]).strip()
             self.exception_ends[number] = number + read
-        handled = prefix.level in HANDLED_LEVELS
+        handled = prefix.level in HANDLED_LEVELS or survived(chunk, end, prefix.component, prefix.level)
         frame = lambda: self._frame(chunk, start, end, prefix.component)  # noqa: E731 (looked up only when kept)
         self._record(exc, message, prefix.component, number, frame, handled)
 
