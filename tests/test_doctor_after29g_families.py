@@ -73,8 +73,9 @@ CASES = [
         "model-name-not-served",
         '{"error":{"message":"LoRA adapter my-lora does not exist","type":"NotFoundError","param":null,"code":404}}\n',
     ),
+    # after33b (fresh-152): the unload check's wording is now its own family (its fix is about the unload)
     (
-        "model-name-not-served",
+        "lora-unload-name-not-loaded",
         '{"object":"error","message":"The lora adapter \'old-lora\' cannot be found.","type":"NotFoundError",'
         '"code":404}\n',
     ),

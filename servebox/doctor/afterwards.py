@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from servebox.doctor.structure import instance_of, split_prefix
 
 if TYPE_CHECKING:
+    from servebox.doctor.signatures import Signature
     from servebox.doctor.triage import Diagnosis, Hits, Triage
 
 BELOW_ERROR = {"WARNING", "WARN", "INFO", "DEBUG"}
@@ -118,3 +119,14 @@ def stopped_mid_start(t: Triage, d: Diagnosis) -> bool:
     d.role, d.confidence = "cause", MID_START
     d.cause, d.fix = MID_START_CAUSE.format(line=d.first_line), MID_START_FIX
     return True
+
+
+def follows_earlier(t: Triage, sig: Signature, hit: Hits) -> tuple[int, str] | None:
+    """An earlier line of one of `sig.follows_from`'s entries that captured the same value as this hit (the request
+    that tried to load adapter 'ada', above a later 404 'The model `ada` does not exist'): its line and the value. The
+    first refusal in a sequence that a later one follows from is the cause; the later one is only its consequence."""
+    for other, group in sig.follows_from:
+        seen, value = t.hits.get(other), hit.groups.get(group)
+        if seen is not None and value and seen.groups.get(group) == value and seen.first_line < hit.last_line:
+            return seen.first_line, value
+    return None

@@ -29,6 +29,7 @@ Rules, in order:
   wordings are too many to list), with its own, lower, confidence;
 - an asked-for stop that came before the server came up, with an engine death after it, is the cause (0.50) of a log
   with no other cause or symptom: the stop ended the start (afterwards.stopped_mid_start);
+- a cause that `follows_from` an earlier line naming the same value (a refused load of that adapter) is a symptom;
 - a cause that `unless_seen` names a likelier reason for (seen anywhere in the log) is only a symptom;
 - a refused request (category "requests": the server kept serving) never explains an engine that died:
   with a fatal cause in the log, request refusals rank below it and do not compete with it;
@@ -50,6 +51,7 @@ from typing import TYPE_CHECKING
 
 from servebox.doctor.abort_cause import abort_explained
 from servebox.doctor.afterwards import (
+    follows_earlier,
     instance_went_on,
     only_below_error,
     progress_after,
@@ -228,6 +230,10 @@ def _diagnosis(sig: Signature, hit: Hits, t: Triage, via_exception: bool = False
     if sig.unless_seen and (seen := t.seen_requirements.intersection(sig.unless_seen)):
         d.role, d.confidence = "symptom", min(d.confidence, 0.3)
         d.cause += f" The log also says '{sorted(seen)[0]}': that is more likely the reason."
+    if sig.follows_from and (earlier := follows_earlier(t, sig, hit)):
+        d.role, d.confidence = "symptom", min(d.confidence, 0.3)
+        why = " It follows from an earlier request: line {} tried to load '{}', which did not succeed; that is the cause."
+        d.cause += why.format(*earlier)
     if sig.unless_shutdown and (asked := shutdown_before(t, hit.first_line)) is not None:
         d.role, d.fatal, d.confidence = "note", False, 0.1
         d.cause = f"Not a failure: a stop was asked for at line {asked} (SIGTERM), and vLLM reports its engine as dead while it shuts down."

@@ -78,6 +78,9 @@ class Signature:
     # wordings (also in `patterns`) that count only where the exception raised on their line was called straight from
     # the run's own script (caller.py): a keyword the user's script passed, not a plugin's built for another release
     script_patterns: tuple[re.Pattern[str], ...] = ()
+    # (id, group) pairs: where entry `id` matched a line above this entry's last line and captured the same `group`,
+    # this refusal follows from that earlier one (a request naming an adapter whose load was refused): a symptom
+    follows_from: tuple[tuple[str, str], ...] = ()
 
     def in_context(self, line: str) -> re.Match[str] | None:
         return _first_match(self.context_patterns, line)
@@ -213,6 +216,7 @@ def load_signatures() -> tuple[Signature, ...]:
             hint_fix=e.get("hint_fix", ""),
             hint_requires=tuple(r.lower() for r in _as_tuple(e.get("hint_requires"))),
             same_as=tuple(e["same_as"].split(":", 1)) if e.get("same_as") else None,
+            follows_from=tuple(tuple(f.split(":", 1)) for f in _as_tuple(e.get("follows_from"))),
             defaults=tuple(e.get("defaults", {}).items()),
             above=re.compile(e["above"], re.IGNORECASE) if e.get("above") else None,
             raised_where=re.compile(e["raised_where"], re.IGNORECASE) if e.get("raised_where") else None,
