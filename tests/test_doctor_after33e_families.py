@@ -105,3 +105,21 @@ def test_non_finite_output_stays_below_confident() -> None:
         )
     )
     assert top is not None and top.id == "model-output-non-finite" and top.confidence < 0.70
+
+
+_CUT_BODY = (
+    '{"error":{"message":"'
+    + "11 validation errors:\\n  {'type': 'literal_error', 'loc': 'body.embed_dtype'} " * 8
+)
+
+
+def test_cut_long_refusal_after_a_4xx_status_is_a_refusal() -> None:
+    """A bare error body whose long message the client cut (no closing quote, no code) is a refusal after a 4xx."""
+    top = top_cause(run("HTTP/1.1 400 Bad Request\n" + _CUT_BODY + "\n"))
+    assert top is not None and top.id == "request-refused"
+
+
+def test_cut_long_body_after_a_503_is_no_refusal() -> None:
+    """Near miss: the same cut body after HTTP 503 (a proxy whose engine is down) is not read as a refused request."""
+    top = top_cause(run("HTTP/1.1 503 Service Unavailable\n" + _CUT_BODY + "\n"))
+    assert top is None or top.id != "request-refused"
