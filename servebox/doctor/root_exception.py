@@ -1,0 +1,94 @@
+"""The root exception of a log: the first raised exception that is not a wrapper, whether a matched entry explains it,
+and its own diagnosis when none does ("no known signature: X raised Y at line N"). Split from ranking.py, which
+orders what these decide."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from servebox.doctor.attribution import attribute
+from servebox.doctor.triage import Diagnosis, Evidence, Hits, RaisedException
+
+if TYPE_CHECKING:
+    from servebox.doctor.signatures import Signature
+
+UNEXPLAINED_CAP = 0.6  # a cause entry that does not explain the root exception is not confident
+NOT_ROOT = {"symptom", "warning"}
+REQUESTS = "requests"  # request-level causes: a server that refused one request and kept serving
+
+
+def root_of(
+    raised: list[RaisedException], consumed: set[int], ends: dict[int, int]
+) -> RaisedException | None:
+    """The first exception that is not a wrapper: not classified as one, and none of its lines one that a
+    symptom entry matched (vLLM's 'failed to be inspected' is a ValueError that only points back)."""
+    for exc in raised:
+        lines = range(exc.line, ends.get(exc.line, exc.line) + 1)
+        if exc.classification not in NOT_ROOT and not consumed.intersection(lines):
+            return exc
+    return None
+
+
+def explains(sig: Signature, hit: Hits, exc: RaisedException, end: int = 0) -> bool:
+    """The entry matched a line of the exception (its first, or one its message spans), or its text."""
+    lines = range(exc.line, max(end, exc.line) + 1)
+    if any(n in lines for n, _ in hit.evidence) or hit.first_line == exc.line:
+        return True
+    text = f"{exc.type}: {exc.message}"
+    return sig.search(text) is not None or any(p.search(text) for p in sig.explains)
+
+
+def exception_diagnosis(exc: RaisedException) -> Diagnosis:
+    who = f"the {exc.component} process" if exc.component else "the program"
+    where = f" in {exc.raised_in}" if exc.raised_in else ""
+    return Diagnosis(
+        id="uncaught-exception",
+        category=exc.classification,
+        role="cause",
+        cause=f"No known signature: {who} raised {exc.type}: {exc.message} at line {exc.line}{where} ({exc.classification}).",
+        fix="Read the exception's message: it names what the engine refused; check the flag, file or value it mentions.",
+        confidence=0.45,
+        occurrences=exc.occurrences,
+        first_line=exc.line,
+        evidence=[Evidence(line=exc.line, text=f"{exc.type}: {exc.message}"[:400])],
+    )
+
+
+def weigh_root(diagnoses: list[Diagnosis], causes: list, root: RaisedException | None, end: int) -> bool:
+    """Add the root exception as a cause when no cause entry explains it; True when it competes."""
+    if root is None:
+        return False
+    explaining = [d for d, sig, hit in causes if explains(sig, hit, root, end)]
+    for d in explaining:
+        # a warning's wording raised as the exception that ended the program (llama-cpp-python's ValueError for
+        # a split over more devices than a GPU-less build has) is what stopped it, not a warning
+        if not d.fatal and d.category != REQUESTS and any(e.line == root.line for e in d.evidence):
+            d.fatal = True
+    if explaining:
+        return False
+    for d, _, _ in causes:
+        d.confidence = min(d.confidence, UNEXPLAINED_CAP)
+    # who raised it (a plugin outside the engine's stack, one feature's own code) ranks above the bare exception
+    diagnoses.extend(d for d in (attribute(root), exception_diagnosis(root)) if d is not None)
+    return bool(causes)
+
+
+def wrappers_aside(
+    found: list[tuple[Signature, Hits]], raised: list[RaisedException], ends: dict[int, int]
+) -> tuple[list[tuple[Signature, Hits]], list[Hits]]:
+    """A wrapper entry whose exception another matched entry explains steps aside (hidden, its lines
+    consumed like a superseded entry's): 'N validation error for ModelConfig' over the reason it wraps."""
+    at = {e.line: e for e in raised}
+    aside = []
+    for sig, hit in found:
+        exc = next((at[n] for n, _ in hit.evidence if n in at), None) if sig.wrapper else None
+        if exc is not None and any(
+            not other.wrapper
+            and other.role in ("cause", "symptom")
+            and explains(other, h, exc, ends.get(exc.line, 0))
+            for other, h in found
+            if other is not sig
+        ):
+            aside.append(hit)
+    gone = {id(h) for h in aside}
+    return [(s, h) for s, h in found if id(h) not in gone], aside
