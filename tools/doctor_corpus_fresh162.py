@@ -176,8 +176,207 @@ def main() -> None:
 
 
 # ---- each kept draw's concrete inputs (written after `--draws` printed the draw, committed before any case ran) ----
-CONCRETE: dict[str, tuple[list[str], list[tuple[str, str, dict]]]] = {}
-FILES: dict[str, str] = {}
+CHAT = "/v1/chat/completions"
+HI = [{"role": "user", "content": "Is the sky blue? Answer yes or no."}]
+WEATHER = {
+    "type": "function",
+    "function": {
+        "name": "get_weather",
+        "description": "The weather in a city",
+        "parameters": {
+            "type": "object",
+            "properties": {"city": {"type": "string"}},
+            "required": ["city"],
+        },
+    },
+}
+WEATHER_ASKED = [{"role": "user", "content": "What is the weather in Paris?"}]
+
+
+def chat(**extra) -> tuple[str, str, dict]:
+    return ("POST", CHAT, {"messages": HI, "max_tokens": 8, **extra})
+
+
+def completion(**extra) -> tuple[str, str, dict]:
+    return ("POST", "/completion", {"prompt": "Is the sky blue?", "n_predict": 8, **extra})
+
+
+def schema_format(schema: dict) -> dict:
+    return {"type": "json_schema", "json_schema": {"name": "answer", "schema": schema}}
+
+
+FILES: dict[str, str] = {
+    "order.schema.json": json.dumps(
+        {
+            "$defs": {
+                "item": {
+                    "type": "object",
+                    "properties": {"sku": {"type": "string"}, "size": {"$ref": "#/$defs/size"}},
+                    "required": ["sku"],
+                },
+                "size": {"type": "string", "enum": ["S", "M", "L"]},
+            },
+            "type": "object",
+            "properties": {"items": {"type": "array", "items": {"$ref": "#/$defs/item"}}},
+            "required": ["items"],
+        },
+        indent=2,
+    )
+    + "\n",
+}
+CONCRETE: dict[str, tuple[list[str], list[tuple[str, str, dict]]]] = {
+    # 1 --json-schema-file at start | healthy (nested $defs)
+    "fresh162-llama-json-schema-file-nested-defs-healthy": (
+        ["--json-schema-file", str(WORK / "order.schema.json")],
+        [completion()],
+    ),
+    # 2 messages with tool_calls / tool roles | healthy (a call, then its result)
+    "fresh162-llama-chat-tool-call-then-result-healthy": (
+        ["--jinja"],
+        [
+            (
+                "POST",
+                CHAT,
+                {
+                    "messages": [
+                        *WEATHER_ASKED,
+                        {
+                            "role": "assistant",
+                            "content": None,
+                            "tool_calls": [
+                                {
+                                    "id": "call_1",
+                                    "type": "function",
+                                    "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'},
+                                }
+                            ],
+                        },
+                        {
+                            "role": "tool",
+                            "tool_call_id": "call_1",
+                            "content": '{"temp_c": 18, "sky": "clear"}',
+                        },
+                    ],
+                    "tools": [WEATHER],
+                    "max_tokens": 8,
+                },
+            )
+        ],
+    ),
+    # 3 json_schema enum / const of odd types | an enum of objects (on /completion)
+    "fresh162-llama-completion-json-schema-enum-of-objects": (
+        [],
+        [completion(json_schema={"enum": [{"size": "S"}, {"size": "L", "extra": [1, 2]}]})],
+    ),
+    # 4 json_schema $ref form | a $ref to #/definitions/... (chat response_format)
+    "fresh162-llama-chat-json-schema-ref-definitions": (
+        [],
+        [
+            chat(
+                response_format=schema_format(
+                    {
+                        "definitions": {"answer": {"type": "string", "enum": ["yes", "no"]}},
+                        "type": "object",
+                        "properties": {"answer": {"$ref": "#/definitions/answer"}},
+                        "required": ["answer"],
+                    }
+                )
+            )
+        ],
+    ),
+    # 5 tools shape | healthy (no parameters)
+    "fresh162-llama-chat-tool-without-parameters-healthy": (
+        ["--jinja"],
+        [
+            chat(
+                tools=[
+                    {
+                        "type": "function",
+                        "function": {"name": "get_time", "description": "The current time"},
+                    }
+                ]
+            )
+        ],
+    ),
+    # 6 response_format shape | type json_schema with the schema at the top level, not under json_schema
+    "fresh162-llama-chat-response-format-schema-not-nested": (
+        [],
+        [
+            chat(
+                response_format={
+                    "type": "json_schema",
+                    "schema": {
+                        "type": "object",
+                        "properties": {"answer": {"type": "string", "enum": ["yes", "no"]}},
+                        "required": ["answer"],
+                    },
+                }
+            )
+        ],
+    ),
+    # 7 json_schema pattern | a pattern not anchored ^...$ (on /completion)
+    "fresh162-llama-completion-json-schema-unanchored-pattern": (
+        [],
+        [completion(json_schema={"type": "string", "pattern": "[a-z]+-[0-9]{3}"})],
+    ),
+    # 8 chat_template_kwargs | healthy (an unknown key)
+    "fresh162-llama-chat-template-kwargs-unknown-key-healthy": (
+        ["--jinja"],
+        [chat(chat_template_kwargs={"verbose_mode": True})],
+    ),
+    # 9 chat grammar | healthy (nested groups, ?)
+    "fresh162-llama-chat-grammar-nested-groups-healthy": (
+        [],
+        [chat(grammar='root ::= ("yes" | "no") ("!" | ("." " "?))?')],
+    ),
+    # 10 json_schema string format | healthy (date-time) (chat response_format)
+    "fresh162-llama-chat-json-schema-date-time-healthy": (
+        [],
+        [
+            chat(
+                response_format=schema_format(
+                    {
+                        "type": "object",
+                        "properties": {"when": {"type": "string", "format": "date-time"}},
+                        "required": ["when"],
+                    }
+                )
+            )
+        ],
+    ),
+    # 11 --json-schema at start | a JSON array, not a schema
+    "fresh162-llama-json-schema-array-not-schema": (
+        ["--json-schema", '[{"type": "string"}, {"type": "integer"}]'],
+        [completion()],
+    ),
+    # 12 /completion grammar | an unterminated character class
+    "fresh162-llama-completion-grammar-unterminated-class": (
+        [],
+        [completion(grammar="root ::= [a-z")],
+    ),
+    # 13 tool_choice | an unknown string (any)
+    "fresh162-llama-chat-tool-choice-any": (
+        ["--jinja"],
+        [
+            (
+                "POST",
+                CHAT,
+                {"messages": WEATHER_ASKED, "tools": [WEATHER], "tool_choice": "any", "max_tokens": 8},
+            )
+        ],
+    ),
+    # 14 minItems / maxItems | maxItems far above the repetition limit (chat response_format)
+    "fresh162-llama-chat-json-schema-max-items-100000": (
+        [],
+        [
+            chat(
+                response_format=schema_format(
+                    {"type": "array", "items": {"type": "integer"}, "minItems": 1, "maxItems": 100000}
+                )
+            )
+        ],
+    ),
+}
 
 
 def healthy(port: int) -> bool:
