@@ -62,10 +62,17 @@ from servebox.doctor.afterwards import (
     stopped_mid_start,
     survived,
 )
-from servebox.doctor.attribution import STRUCTURAL, attribute, below_families
+from servebox.doctor.attribution import STRUCTURAL, below_families
 from servebox.doctor.caller import scripted
 from servebox.doctor.llamacpp_attribution import LLAMA_FEATURE, in_a_feature, refine
 from servebox.doctor.resemblance import answer as resemblance_answer
+from servebox.doctor.root_exception import (
+    NOT_ROOT,
+    REQUESTS,
+    root_of,
+    weigh_root,
+    wrappers_aside,
+)
 from servebox.doctor.shared_wording import calibrate
 from servebox.doctor.signatures import context_met, named_lines
 from servebox.doctor.statement import stated_answer
@@ -76,9 +83,6 @@ if TYPE_CHECKING:
     from servebox.doctor.triage import Triage
 
 CONFIDENT = 0.7
-UNEXPLAINED_CAP = 0.6  # a cause entry that does not explain the root exception is not confident
-NOT_ROOT = {"symptom", "warning"}
-REQUESTS = "requests"  # request-level causes: a server that refused one request and kept serving
 
 
 class _Format(dict):
@@ -241,60 +245,6 @@ def _diagnosis(sig: Signature, hit: Hits, t: Triage, via_exception: bool = False
     return d
 
 
-def _root(raised: list[RaisedException], consumed: set[int], ends: dict[int, int]) -> RaisedException | None:
-    """The first exception that is not a wrapper: not classified as one, and none of its lines one that a
-    symptom entry matched (vLLM's 'failed to be inspected' is a ValueError that only points back)."""
-    for exc in raised:
-        lines = range(exc.line, ends.get(exc.line, exc.line) + 1)
-        if exc.classification not in NOT_ROOT and not consumed.intersection(lines):
-            return exc
-    return None
-
-
-def _explains(sig: Signature, hit: Hits, exc: RaisedException, end: int = 0) -> bool:
-    """The entry matched a line of the exception (its first, or one its message spans), or its text."""
-    lines = range(exc.line, max(end, exc.line) + 1)
-    if any(n in lines for n, _ in hit.evidence) or hit.first_line == exc.line:
-        return True
-    text = f"{exc.type}: {exc.message}"
-    return sig.search(text) is not None or any(p.search(text) for p in sig.explains)
-
-
-def _exception_diagnosis(exc: RaisedException) -> Diagnosis:
-    who = f"the {exc.component} process" if exc.component else "the program"
-    where = f" in {exc.raised_in}" if exc.raised_in else ""
-    return Diagnosis(
-        id="uncaught-exception",
-        category=exc.classification,
-        role="cause",
-        cause=f"No known signature: {who} raised {exc.type}: {exc.message} at line {exc.line}{where} ({exc.classification}).",
-        fix="Read the exception's message: it names what the engine refused; check the flag, file or value it mentions.",
-        confidence=0.45,
-        occurrences=exc.occurrences,
-        first_line=exc.line,
-        evidence=[Evidence(line=exc.line, text=f"{exc.type}: {exc.message}"[:400])],
-    )
-
-
-def _weigh_root(diagnoses: list[Diagnosis], causes: list, root: RaisedException | None, end: int) -> bool:
-    """Add the root exception as a cause when no cause entry explains it; True when it competes."""
-    if root is None:
-        return False
-    explaining = [d for d, sig, hit in causes if _explains(sig, hit, root, end)]
-    for d in explaining:
-        # a warning's wording raised as the exception that ended the program (llama-cpp-python's ValueError for
-        # a split over more devices than a GPU-less build has) is what stopped it, not a warning
-        if not d.fatal and d.category != REQUESTS and any(e.line == root.line for e in d.evidence):
-            d.fatal = True
-    if explaining:
-        return False
-    for d, _, _ in causes:
-        d.confidence = min(d.confidence, UNEXPLAINED_CAP)
-    # who raised it (a plugin outside the engine's stack, one feature's own code) ranks above the bare exception
-    diagnoses.extend(d for d in (attribute(root), _exception_diagnosis(root)) if d is not None)
-    return bool(causes)
-
-
 def _refusals_beside_a_death(diagnoses: list[Diagnosis]) -> set[int]:
     """The request refusals (non-fatal, category "requests") of a log where the engine also died of
     another cause: they rank below that cause and do not compete with it (ids of the diagnoses)."""
@@ -316,27 +266,6 @@ def _verdict(top: Diagnosis | None, competing: bool) -> str:
             return "stated by the log"
         return "exception only" if top.id in ("uncaught-exception", *STRUCTURAL) else "cause found"
     return "symptoms only" if top.role == "symptom" else "no failure"
-
-
-def _wrappers_aside(
-    found: list[tuple[Signature, Hits]], raised: list[RaisedException], ends: dict[int, int]
-) -> tuple[list[tuple[Signature, Hits]], list[Hits]]:
-    """A wrapper entry whose exception another matched entry explains steps aside (hidden, its lines
-    consumed like a superseded entry's): 'N validation error for ModelConfig' over the reason it wraps."""
-    at = {e.line: e for e in raised}
-    aside = []
-    for sig, hit in found:
-        exc = next((at[n] for n, _ in hit.evidence if n in at), None) if sig.wrapper else None
-        if exc is not None and any(
-            not other.wrapper
-            and other.role in ("cause", "symptom")
-            and _explains(other, h, exc, ends.get(exc.line, 0))
-            for other, h in found
-            if other is not sig
-        ):
-            aside.append(hit)
-    gone = {id(h) for h in aside}
-    return [(s, h) for s, h in found if id(h) not in gone], aside
 
 
 def _placed(t: Triage, raised: list[RaisedException]) -> None:
@@ -363,17 +292,17 @@ def rank(t: Triage) -> TriageResult:
     scripted(t, raised)
     via = _exception_hits(t, raised)
     found, superseded = _matched(t)
-    found, aside = _wrappers_aside(found, raised, t.exception_ends)
+    found, aside = wrappers_aside(found, raised, t.exception_ends)
     superseded += aside
     # an exception on a symptom's line (or an unless_seen consequence's) only points back; one on a superseded entry's line is
     # explained by the entry that superseded it
     consumed = {n for sig, hit in found if sig.points_back(t.seen_requirements) for n, _ in hit.evidence}
     consumed |= {n for hit in superseded for n, _ in hit.evidence}
-    root = _root(raised, consumed, t.exception_ends)
+    root = root_of(raised, consumed, t.exception_ends)
     diagnoses = [_diagnosis(sig, hit, t, sig.id in via) for sig, hit in found]
     abort_explained(diagnoses)  # an error line just above an abort names why it aborted
     causes = [(d, sig, hit) for d, (sig, hit) in zip(diagnoses, found, strict=True) if d.role == "cause"]
-    competing = _weigh_root(diagnoses, causes, root, t.exception_ends.get(root.line, 0) if root else 0)
+    competing = weigh_root(diagnoses, causes, root, t.exception_ends.get(root.line, 0) if root else 0)
     aside = _refusals_beside_a_death(diagnoses)
     confident = {
         d.category
