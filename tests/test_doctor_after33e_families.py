@@ -45,8 +45,9 @@ _FLAT_UNION = (
 
 CASES = [
     # vLLM before 0.32 (the errors list in the 400 body, through the openai client): the other member's `messages`
-    # is noise, the refused encoding_format is the cause (the generic refusal quotes it)
-    ("request-refused", _OPENAI.format(msg=_UNION_BAD_VALUE)),
+    # is noise, the refused encoding_format is the cause (after33d's family for a value outside a field's choices,
+    # pydantic's literal_error, names it; the generic request-refused did before that family was merged)
+    ("request-field-value-not-allowed", _OPENAI.format(msg=_UNION_BAD_VALUE)),
     # 0.32's flattened locs: int_parsing on body.dimensions beside the chat member's missing messages: the sent field's
     # family (a value of the wrong JSON type) takes it
     ("request-field-wrong-type", _FLAT_UNION),
