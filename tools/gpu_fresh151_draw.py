@@ -73,7 +73,7 @@ BASE = ".gpu/models/gemma-3-1b"
 FLAGS = ["--skip-tokenizer-init", "--load-format", "dummy", "--max-model-len", "4096"]
 PARALLEL = ["--gpu-memory-utilization", "0.1", "--kv-cache-memory-bytes", "2147483648"]
 BODY = {"prompt_len": 50, "max_tokens": 16, "model": BASE}
-TIMEOUT = 300  # fresh-105: starts side by side took 131-154 s; a bound too short lost a case there
+TIMEOUT = 400  # fresh-105: 8 starts side by side took 131-154 s; a short bound lost a case there
 
 # the device's torch 2.11.0+cu130, triton 3.6.0, transformers 5.17.0, huggingface_hub 1.33.0 (scan, read line by line)
 PY_VARS = {

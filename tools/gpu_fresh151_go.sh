@@ -7,7 +7,7 @@
 # .gpu/models and .gpu/whl (the API server's wheels), installs the bundle into $HOME/site, checks that the API server
 # imports, then runs the driver; the word LEFT becomes the seconds left of TOTAL.
 # Usage (from the project root on the device): bash .gpu/run/gpu_fresh151_go.sh TOTAL LASTPART DRIVER ARGS...
-# As run: gpu_fresh151_go.sh 540 p6 gpu_serve_requests.py .gpu/run/gpu-fresh151-cases.json LEFT 12 1.0 e01 ... e12
+# As run: gpu_fresh151_go.sh 560 p6 gpu_serve_requests.py .gpu/run/gpu-fresh151-cases.json LEFT 12 1.0 e01 ... e12
 T0=$(date +%s)
 TOTAL=$1; LAST=$2; shift 2
 mkdir -p $HOME/stash && cp .gpu/$LAST/part.* $HOME/stash/ && ls -la $HOME/stash
