@@ -101,7 +101,8 @@ def test_a_cause_stated_where_the_output_ends_is_why_it_stopped() -> None:
 def test_an_ending_that_reports_a_zero_exit_status_is_not_why_it_stopped() -> None:
     # llama-bench's healthy table ends 'build: unknown (0)' (fresh-146): with the run's exit status 0 after it, in any
     # of the ways shells, compose, IDEs and systemd print it, the program succeeded
-    body = "| model | t/s |\n| llama | 46321.09 |\n\nbuild: unknown (0)\n"
+    # (a banner no longer reads as a statement, so the line here is one that would: the rule is the ending's)
+    body = "| model | t/s |\n| llama | 46321.09 |\n\nsampler: unknown mode (0)\n"
     for ending in ("# exit: 0", "vllm-1 exited with code 0", "Process finished with exit code 0"):
         _, top = answer(body + ending + "\n")
         assert top is None, ending
@@ -109,6 +110,23 @@ def test_an_ending_that_reports_a_zero_exit_status_is_not_why_it_stopped() -> No
     for ending in ("# exit: 1\n", ""):
         _, top = answer(body + ending)
         assert top is not None and top.id == "stated-cause", ending
+
+
+def test_a_version_banner_is_not_a_statement() -> None:
+    # fresh-164's llama-quantize into a read-only folder: its banner's 'commit unknown' (a build without git metadata)
+    # had been quoted as why it failed; the failure it printed at the end is the statement
+    log = (
+        "version: 0.6.0-dev (build 0, commit unknown)\n"
+        "built with GNU 12.2.0 for Linux x86_64\n"
+        "llama_model_quantize: failed to quantize: basic_ios::clear: iostream error\n"
+        "llama_quantize: failed to quantize model from 'model-f16.gguf'\n"
+    )
+    _, top = answer(log)
+    assert top is not None and top.id == "stated-cause" and top.first_line in (3, 4)
+    for banner in ("version: 0.6.0-dev (build 0, commit unknown)", "build: unknown (0)", "commit = unknown"):
+        assert score_line(banner)[0] == 0.0, banner
+    # a line that only begins like a banner, then says what failed, is still read
+    assert score_line("build: failed to find CUDA toolkit, nvcc not found")[0] > 0
 
 
 def test_a_command_echoed_after_a_prompt_is_not_a_statement() -> None:

@@ -61,6 +61,7 @@ class Lexicon:
     pointers: re.Pattern[str]
     penalty: float
     frames: re.Pattern[str]
+    banners: re.Pattern[str]
     levels: dict[str, float]
     success: re.Pattern[str]  # a last line that reports a zero exit status
 
@@ -93,6 +94,7 @@ def lexicon() -> Lexicon:
         pointers=_whole_words(raw["pointer"]["words"]),
         penalty=raw["pointer"]["penalty"],
         frames=re.compile(raw["pointer"]["frames"]),
+        banners=re.compile(raw["pointer"]["banners"], re.IGNORECASE),
         levels=dict(raw["levels"]),
         success=re.compile(raw["ending"]["success"], re.IGNORECASE),
     )
@@ -142,13 +144,13 @@ def score_line(
     payload: str, level: str = "", lex: Lexicon | None = None, tiers: list[float] | None = None
 ) -> tuple[float, bool]:
     """How much one line (prefixes peeled) states a cause: its strongest predicate (more when it also says what
-    failed), its level, its concrete names; a pointer at another line scores less, a stack frame nothing. Also
+    failed), its level, its concrete names; a pointer at another line scores less, a stack frame or a version banner nothing. Also
     whether the line says that something failed (an error level, an exception, or a failure in words at no
     quieter level): a log none of whose lines does has not failed, whatever its warnings say. `tiers`: the tiers of
     the words on the line, strongest first, where a keyword search already found them."""
     lex = lex or lexicon()
     head = payload[:SCORED_CHARS]
-    if lex.frames.match(head):
+    if lex.frames.match(head) or lex.banners.match(head):
         return 0.0, False
     low = head.lower()
     if tiers is None:  # the words' tiers, unless the caller's keyword search found them already
