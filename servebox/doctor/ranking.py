@@ -31,6 +31,9 @@ Rules, in order:
   with no other cause or symptom: the stop ended the start (afterwards.stopped_mid_start);
 - a cause that `follows_from` an earlier line naming the same value (a refused load of that adapter) is a symptom;
 - a cause that `unless_seen` names a likelier reason for (seen anywhere in the log) is only a symptom;
+- a fatal cause logged only below ERROR before the server came up is only a note ('the server came up after it'),
+  unless its entry is `refused_after` and a request was refused after the server came up (vLLM's caught chat-template
+  warmup failure, then the same error for each request);
 - a refused request (category "requests": the server kept serving) never explains an engine that died:
   with a fatal cause in the log, request refusals rank below it and do not compete with it;
 - with no cause entry matched at all, the family whose words the root exception (or, with no exception raised, no
