@@ -44,6 +44,12 @@ def serving_after(t: Triage, line: int) -> int | None:
     return hit.last_line if hit is not None and hit.last_line > line else None
 
 
+def refused_after_up(t: Triage, line: int) -> int | None:
+    """The server came up after `line` and then refused a request (a 4xx/5xx in the access log): that line."""
+    up, bad = serving_after(t, line), t.hits.get(REFUSED)
+    return bad.last_line if up is not None and bad is not None and bad.last_line > up else None
+
+
 def served_after(t: Triage, line: int) -> tuple[int, int] | None:
     """The server came up after `line` and then answered requests, every one with success (a 2xx in the access log,
     no 4xx/5xx after it came up): the lines of its start and of its last answer. An error logged before that did not

@@ -31,6 +31,9 @@ Rules, in order:
   with no other cause or symptom: the stop ended the start (afterwards.stopped_mid_start);
 - a cause that `follows_from` an earlier line naming the same value (a refused load of that adapter) is a symptom;
 - a cause that `unless_seen` names a likelier reason for (seen anywhere in the log) is only a symptom;
+- a fatal cause logged only below ERROR before the server came up is only a note ('the server came up after it'),
+  unless its entry is `refused_after` and a request was refused after the server came up (vLLM's caught chat-template
+  warmup failure, then the same error for each request);
 - a refused request (category "requests": the server kept serving) never explains an engine that died:
   with a fatal cause in the log, request refusals rank below it and do not compete with it;
 - with no cause entry matched at all, the family whose words the root exception (or, with no exception raised, no
@@ -55,6 +58,7 @@ from servebox.doctor.afterwards import (
     instance_went_on,
     only_below_error,
     progress_after,
+    refused_after_up,
     retried_then_done,
     served_after,
     serving_after,
@@ -214,7 +218,14 @@ def _diagnosis(sig: Signature, hit: Hits, t: Triage, via_exception: bool = False
     if hit.weak:
         d.cause, d.confidence = sig.hint_cause.format_map(groups), min(sig.hint_confidence, d.confidence)
         d.fix = sig.hint_fix.format_map(groups) if sig.hint_fix else d.fix
-    if d.role == "cause" and d.fatal and only_below_error(hit) and (up := serving_after(t, hit.last_line)):
+    warned_then_refused = sig.refused_after and refused_after_up(t, hit.last_line) is not None
+    if (
+        d.role == "cause"
+        and d.fatal
+        and only_below_error(hit)
+        and not warned_then_refused
+        and (up := serving_after(t, hit.last_line))
+    ):
         survived(d, f"Only logged as a warning, and the server came up after it (line {up}): ", "warns about")
     if d.role == "cause" and d.fatal and (served := served_after(t, hit.last_line)):
         why = "Logged as an error, but the server came up after it (line {}) and answered every request with success (last at line {}): "

@@ -36,6 +36,9 @@ class Signature:
     fatal: bool = True
     supersedes: tuple[str, ...] = ()  # ids this one outranks and hides when both match
     unless_progress: bool = False  # a stall that does not count when the start kept progressing
+    # a failure the server logs below ERROR at start and serves on with, refusing the requests it breaks (vLLM's caught
+    # chat-template warmup): a request refused after the server came up keeps it a cause (after33g)
+    refused_after: bool = False
     explains: tuple[re.Pattern[str], ...] = ()  # exceptions this cause accounts for (their wrapper text)
     progress_note: str = ""  # what to say instead, then ({progress_line} is where it moved)
     progress_fix: str = ""  # and the fix then (default: nothing to fix, the start went on)
@@ -200,6 +203,7 @@ def load_signatures() -> tuple[Signature, ...]:
             fatal=bool(e.get("fatal", e["role"] in ("cause", "symptom"))),
             supersedes=_as_tuple(e.get("supersedes")),
             unless_progress=bool(e.get("unless_progress", False)),
+            refused_after=bool(e.get("refused_after", False)),
             progress_note=e.get("progress_note", ""),
             progress_fix=e.get("progress_fix", ""),
             unless_shutdown=bool(e.get("unless_shutdown", False)),
