@@ -28,11 +28,16 @@ CASES = [
         INDEXED + "ValueError: Missing or incomplete model files: ['model-00002-of-00002.safetensors']\n"
         "Missing tensors: ['model.layers.13.mlp.up_proj.weight', 'model.layers.13.mlp.down_proj.weight']\n",
     ),
-    # ... and its other refusal: names on both sides (after29n had it as weights-missing)
+    # ... and its other refusal (after29n had it as weights-missing), as the converter printed it here (11434, an index
+    # leaving out lm_head.weight beside the tiny model's model.safetensors), its echoed raise line included
     (
         "safetensors-tensor-absent",
-        INDEXED + "ValueError: Mismatch between weight map and model parts for tensor names:\n"
-        "Missing tensors: ['lm_head.weight']\nExtra tensors: ['model.embed_tokens.weight']\n",
+        INDEXED
+        + ECHO.replace("301", "304")
+        + '    raise ValueError("Mismatch between weight map and model parts '
+        'for tensor names:\\n"\n'
+        "ValueError: Mismatch between weight map and model parts for tensor names:\n"
+        "Missing tensors: []\nExtra tensors: ['lm_head.weight']\n",
     ),
     # llamacpp-tool-output-write-failed (fresh-164's quantize into a read-only mount, no mount in sight): libc++'s
     # text (a macOS build), and gguf-split's uncaught failure (libstdc++)
@@ -41,10 +46,12 @@ CASES = [
         QUANTIZE
         + "llama_model_quantize: failed to quantize: ios_base::clear: unspecified iostream_category error\n",
     ),
+    # (llama-gguf-split 11434 run here on an output folder that does not exist: the same text as read-only)
     (
         "llamacpp-tool-output-write-failed",
-        SPLIT + "terminate called after throwing an instance of 'std::ios_base::failure[abi:cxx11]'\n"
-        "  what():  basic_ios::clear: iostream error\nAborted (core dumped)\n",
+        SPLIT
+        + "Writing file /out/model-00001-of-00005.gguf ... terminate called after throwing an instance of "
+        "'std::__ios_failure'\n  what():  basic_ios::clear: iostream error\nAborted (core dumped)\n",
     ),
     # read-only-filesystem: the same failure where the command line mounts the output read-only (docker's :ro volume)
     (
@@ -104,7 +111,8 @@ NEAR_MISSES = [
         "ValueError: Missing or incomplete model files: ['model-00002-of-00002.safetensors']\n"
         "Missing tensors: ['model.layers.1.mlp.up_proj.weight']\n",
     ),
-    # the stream failure with no read-only mount in the log is no read-only filesystem
+    # the stream failure with no read-only mount in the log is no read-only filesystem (llama-quantize 11434 run here
+    # with an output folder that does not exist prints exactly this)
     (
         "read-only-filesystem",
         QUANTIZE + "llama_model_quantize: failed to quantize: basic_ios::clear: iostream error\n",
