@@ -87,6 +87,41 @@ def match_frame(text: str) -> re.Match[str] | None:
     return FRAME.match(text) or IPYTHON_FRAME.match(text)
 
 
+def quoted_in_echo(chunk: bytes, start: int, line: str, matched: str) -> bool:
+    """Whether `matched` (a wording's match on the line at `start`) lies inside a string literal of a traceback's echo
+    of its code: the line right above is a Python frame ('  File "x.py", line N, in f'). Such a literal is the code
+    that builds a message (`raise ValueError(f"Missing ... {missing_files}\\n"`), not the message: the raised one is
+    printed below the frames, so no wording takes its evidence or values from the echo (after33j). A match in the code
+    itself (a call, an assert's condition) still counts: it says where the program failed."""
+    at = line.find(matched)
+    if at < 0 or start < 2 or not _inside_literal(line[:at]):
+        return False
+    above = chunk[chunk.rfind(b"\n", 0, start - 1) + 1 : start - 1][:1024].decode("utf-8", "replace")
+    return FRAME.match(split_prefix(above).payload) is not None
+
+
+def _inside_literal(before: str) -> bool:
+    """Whether a Python line's text ends inside a quoted string's text (escapes honoured; an f-string's {expression}
+    is code: `f"{cfg.extra['http_port']}"`; triple quotes read as three)."""
+    quote, fstring, depth, escaped = "", False, 0, False
+    for i, ch in enumerate(before):
+        if escaped:
+            escaped = False
+        elif not quote:
+            if ch in "'\"":
+                quote, depth = ch, 0
+                fstring = "f" in before[max(0, i - 2) : i].lower()
+        elif depth:
+            depth += {"{": 1, "}": -1}.get(ch, 0)
+        elif ch == "\\":
+            escaped = True
+        elif ch == quote:
+            quote = ""
+        elif fstring and ch == "{":
+            depth = 1
+    return bool(quote) and not depth
+
+
 FRAMES_BELOW = 64  # lines read below an exception line printed before its own traceback
 BELOW_BYTES = 16384
 

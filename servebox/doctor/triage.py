@@ -32,6 +32,7 @@ from servebox.doctor.structure import (
     frame_below,
     instance_of,
     match_frame,
+    quoted_in_echo,
     split_prefix,
     survived,
 )
@@ -224,6 +225,7 @@ class Triage:
             m = sig.search(text)
             contextual = m is None and bool(sig.context_patterns) and (m := sig.in_context(text)) is not None
             weak = m is None and sig.hints and (m := sig.hint(text)) is not None
+            m = None if m and quoted_in_echo(chunk, start, line, m.group(0)) else m  # code, not a message
             if not m:
                 if sig.above is not None and (a := sig.above.search(text)) is not None:
                     self.above[sig.id] = {k: v for k, v in a.groupdict().items() if v}
