@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from servebox.doctor.caller import script_called, traceback_files
+from servebox.doctor.exception_context import following_lines, innermost_frame, line_at
 from servebox.doctor.incidents import INCIDENT_WORDS, incident_cause
 from servebox.doctor.lines import MAX_LINE, LineFramer
 
@@ -29,9 +29,7 @@ from servebox.doctor.statement import StatementReader, lexicon, starts_word
 from servebox.doctor.structure import (
     ExceptionLine,
     classify,
-    frame_below,
     instance_of,
-    match_frame,
     quoted_in_echo,
     split_prefix,
     survived,
@@ -50,12 +48,10 @@ EXCEPTION_WORDS = (
     '"error":', "'error':", '"detail":', "'detail':", '"message":', "'message':",
 )  # fmt: skip
 EVIDENCE_KEPT = 3
-PYDANTIC_INPUT = re.compile(r"\s*\[type=\w+, input_value=.*$")
 PYDANTIC_HEADER = re.compile(r"\b\d+ validation errors? for [\w.]+\s*$")
 PATTERN_WINDOW = 640  # patterns see this much before their keyword and twice as much after
 EXCEPTION_LINE_KEPT = 4096  # an exception line longer than this is parsed from its head
 EXCEPTIONS_KEPT = 64
-ENGINE_FRAMES_KEPT = 3
 INCIDENTS_READ = 256  # up's incident lines read back (each names a cause; the first few are enough)
 # a traceback logged below ERROR (vLLM's logger.warning(..., exc_info=True) of a chat-template warm-up), or at ERROR by a process that then went on (structure.survived), was caught, not raised out of the process: never the root
 HANDLED_LEVELS = {"WARNING", "WARN", "INFO", "DEBUG"}
@@ -85,14 +81,6 @@ class _LineCounter:
         return self.line + 1
 
 
-def _line_at(chunk: bytes, position: int) -> tuple[int, int]:
-    start = chunk.rfind(b"\n", 0, position) + 1
-    end = chunk.find(b"\n", position)
-    end = end if end >= 0 else len(chunk)
-    # a line saved on Windows ends "\r\n": wordings anchored at the end must still match
-    return start, end - 1 if end > start and chunk[end - 1] == 13 else end
-
-
 def _hits_by_line(finder: KeywordFinder, chunk: bytes) -> Iterator[tuple[int, int, list[tuple[int, str]]]]:
     """Each line of `chunk` holding a keyword: its start, its end and the (position, keyword) hits on it."""
     line_start, line_end, words = -1, -1, []
@@ -100,7 +88,7 @@ def _hits_by_line(finder: KeywordFinder, chunk: bytes) -> Iterator[tuple[int, in
         if position >= line_end:
             if words:
                 yield line_start, line_end, words
-            line_start, line_end = _line_at(chunk, position)
+            line_start, line_end = line_at(chunk, position)
             words = []
         words.append((position, word))
     if words:
@@ -284,59 +272,17 @@ class Triage:
         message = exc.message
         # pydantic, raised or relayed by argparse ('error: argument --cc: 1 validation error for X'): the reason is below
         if exc.type == "ValidationError" or PYDANTIC_HEADER.search(message):
-            following, read = self._following(chunk, end, 2)
+            following, read = following_lines(chunk, end, 2)
             message = " ".join([message, *following])
             self.exception_ends[number] = number + read
         elif prefix.payload.rstrip().endswith(":") and not prefix.payload.rstrip().endswith("last):"):
             # raise X("""\n  text"""), or a message that goes on below ('2 validation errors:' then the errors)
-            following, read = self._following(chunk, end, 3, indented=True)
+            following, read = following_lines(chunk, end, 3, indented=True)
             message = " ".join([message, *following]).strip()
             self.exception_ends[number] = number + read
         handled = prefix.level in HANDLED_LEVELS or survived(chunk, end, prefix.component, prefix.level)
-        frame = lambda: self._frame(chunk, start, end, prefix.component)  # noqa: E731 (looked up only when kept)
+        frame = lambda: innermost_frame(chunk, start, end, prefix.component)  # noqa: E731 (looked up only when kept)
         self._record(exc, message, prefix.component, number, frame, handled)
-
-    @staticmethod
-    def _following(chunk: bytes, end: int, count: int, indented: bool = False) -> tuple[list[str], int]:
-        """The payloads of the next `count` lines (pydantic's reason; with `indented`, only the indented run of a
-        message that starts on the line below its type), and how many lines were read."""
-        out = []
-        for _ in range(count):
-            if end >= len(chunk):
-                break
-            nxt = chunk.find(b"\n", end + 1)
-            nxt = len(chunk) if nxt < 0 else nxt
-            payload = split_prefix(chunk[end + 1 : nxt].decode("utf-8", "replace")).payload
-            if indented and not payload[:1].isspace():
-                break
-            out.append(payload.strip())
-            end = nxt
-        # pydantic appends the whole input ("[type=value_error, input_value=ArgsKwargs(...") to the reason
-        read = len(out)
-        out = [PYDANTIC_INPUT.sub("", t) for t in out]
-        return [t for t in out if t and not t.startswith("For further information")], read
-
-    @staticmethod
-    def _frame(chunk: bytes, start: int, end: int, component: str) -> tuple[str, list[str], bool]:
-        """The file of the innermost traceback frame printed above an exception line by the same
-        process (interleaved logs put other processes' lines in between), and the innermost few in vLLM's
-        tree (the engine's code that called the library that raised: attribution.py)."""
-        floor, at, innermost, engine = max(0, start - 16384), start, "", []
-        for looked in range(16):  # 8 lines to find the innermost frame (as ever), 8 more for the engine's
-            at = chunk.rfind(b"File ", floor, at) if innermost or looked < 8 else -1
-            if at < 0 or len(engine) == ENGINE_FRAMES_KEPT:
-                break
-            s, e = _line_at(chunk, at)
-            prefix = split_prefix(chunk[s:e].decode("utf-8", "replace"))
-            m = match_frame(prefix.payload)
-            if m and prefix.component == component:
-                file = m["file"].split("site-packages/", 1)[-1] + f":{m['line']}"
-                innermost = innermost or file
-                if "vllm/" in file:
-                    engine.append(file)
-        if not innermost and (innermost := frame_below(chunk, end, component)) and "vllm/" in innermost:
-            engine.append(innermost)
-        return innermost, engine, script_called(traceback_files(chunk, start, component))
 
     def _record(
         self, exc: ExceptionLine, message: str, component: str, number: int, frame, handled: bool = False
@@ -374,7 +320,7 @@ class Triage:
         buf, found, pos = self._tail_bytes, [], 0
         counter = _LineCounter(buf, self.lines - buf.count(b"\n"))
         while (m := ERROR_LINE.search(buf, pos)) is not None:
-            s, e = _line_at(buf, m.start())
+            s, e = line_at(buf, m.start())
             found.append((counter.at(s), buf[s:e].decode("utf-8", "replace").strip()[:400]))
             pos = e + 1
         return found[-8:]

@@ -46,7 +46,7 @@ _ENTITY_LINE = re.compile(rb"^[^\n]*" + _ENTITIES + rb"[^\n]*$", re.M)
 def unwrap(chunk: bytes) -> bytes:
     """`chunk` (whole lines) with every collector record replaced by the line it carries, entities decoded
     and colour codes dropped; the number of lines never changes (a Windows line end is dropped where a line is
-    matched: triage._line_at). Each step first asks memchr for one byte
+    matched: exception_context.line_at). Each step first asks memchr for one byte
     (a 4 MiB chunk of plain engine log costs microseconds), and a collector's records are looked for only
     where the chunk's first lines are records (a collector writes every line so)."""
     if b"\x1b" in chunk:
