@@ -107,6 +107,11 @@ NEAR_MISSES = [
         "ValueError: There is no module or parameter named 'lm_head' in LlamaForCausalLM. The available parameters "
         "belonging to  (LlamaForCausalLM) are: {'model.norm.weight'}\n",
     ),
+    # NVIDIA's Eagle2.5-VL is a model of its own, not a speculative head (vllm/model_executor/models/eagle2_5_vl.py)
+    (
+        "spec-draft-not-a-head-of-the-method",
+        "ValueError: There is no module or parameter named 'vision_model.head' in Eagle2_5_VLForConditionalGeneration.\n",
+    ),
     # a duplicate layer name without medusa's drafter names no method
     (
         "spec-draft-not-a-head-of-the-method",
