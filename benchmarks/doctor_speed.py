@@ -16,6 +16,7 @@ Run: python benchmarks/doctor_speed.py [MB] [--baseline REV]   (default 100 MB)
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import subprocess
@@ -156,10 +157,17 @@ def endless() -> None:
 
 
 def main() -> None:
-    args = sys.argv[1:]
-    rev = args.pop(args.index("--baseline") + 1) if "--baseline" in args else None
-    args = [a for a in args if a != "--baseline"]
-    megabytes = int(args[0]) if args else 100
+    parser = argparse.ArgumentParser(
+        description="doctor's triage speed: linear time, flat memory, the corpus"
+    )
+    parser.add_argument(
+        "megabytes", nargs="?", type=int, default=100, help="size of the realistic inputs (MB)"
+    )
+    parser.add_argument(
+        "--baseline", metavar="REV", help="a commit whose servebox times the corpus too (a ratio)"
+    )
+    args = parser.parse_args()  # bad input: argparse's one-line error and exit 2
+    rev, megabytes = args.baseline, args.megabytes
     startup = (LOGS / "vllm-cpu-0.32-startup.log").read_text()
     failures = "".join(
         p.read_text()
