@@ -10,6 +10,7 @@ Run: python benchmarks/bench_client_overhead.py [requests] [concurrency]
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import json
 import re
@@ -51,8 +52,13 @@ def vllm_python() -> str | None:
 
 
 def main() -> None:
-    requests = int(sys.argv[1]) if len(sys.argv) > 1 else 400
-    concurrency = int(sys.argv[2]) if len(sys.argv) > 2 else 16
+    parser = argparse.ArgumentParser(
+        description="requests per second of servebox bench against vLLM's serving benchmark"
+    )
+    parser.add_argument("requests", nargs="?", type=int, default=400)
+    parser.add_argument("concurrency", nargs="?", type=int, default=16)
+    args = parser.parse_args()  # bad input: argparse's one-line error and exit 2
+    requests, concurrency = args.requests, args.concurrency
     port = free_port()
     server = subprocess.Popen([sys.executable, "-c", SERVER.format(repo=str(REPO), port=port)])
     try:

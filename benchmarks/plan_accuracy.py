@@ -14,8 +14,8 @@ Run: python benchmarks/plan_accuracy.py [path/to/vllm_startup_cases.json]
 
 from __future__ import annotations
 
+import argparse
 import json
-import sys
 import tempfile
 from pathlib import Path
 
@@ -177,7 +177,13 @@ def run_case(case: dict, tmp: Path) -> list[dict]:
 
 
 def main() -> None:
-    path = Path(sys.argv[1]) if len(sys.argv) > 1 else default_cases()
+    parser = argparse.ArgumentParser(description="the planner against published vLLM start-up figures")
+    parser.add_argument(
+        "cases", nargs="?", type=Path, help="a cases JSON file (default: the bundled calibration)"
+    )
+    path = parser.parse_args().cases or default_cases()
+    if not path.is_file():
+        parser.error(f"{path}: no such file")
     cases = json.loads(path.read_text())["cases"]
     worst = {"pure KV": 0.0, "end to end": 0.0}
     worst_loading = 0.0
