@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+from bisect import bisect_left
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -286,7 +287,10 @@ class KeywordFinder:
     def __init__(self, words: Iterable[str]):
         self.words = sorted({w.lower() for w in words})
         self.regex = compile_bytes(b"(?i)" + trie_pattern(self.words).encode())
-        self.related = {k: [o for o in self.words if o != k and o.startswith(k)] for k in self.words}
+        # the keywords that extend k: in sorted order they follow k in one run (found by bisection, not by
+        # comparing every pair: 3,600 keywords made that 13 million comparisons at every start)
+        w = self.words
+        self.related = {k: w[i + 1 : bisect_left(w, k + "\U0010ffff", i)] for i, k in enumerate(w)}
         self.encoded = {k: k.encode() for k in self.words}
         self.resume = _resume_offsets(self.encoded.values())
         self.names: dict[bytes, tuple[str, int]] = {}  # matched bytes (any case) -> keyword, resume
