@@ -25,3 +25,23 @@ def test_a_syntax_error_with_no_template_warm_up_is_not_the_template() -> None:
     log = "Traceback (most recent call last):\n  File \"/srv/app/serve.py\", line 3\n    if x\nSyntaxError: expected ':'\n"
     top = top_cause(run(log))
     assert top is None or top.id != "chat-template-invalid"
+
+
+_RUN_BATCH = (
+    "Traceback (most recent call last):\n"
+    '  File "/opt/venv/lib/python3.12/site-packages/vllm/entrypoints/openai/run_batch.py", line 190, in read_file\n'
+    '    with open(path_or_url, encoding="utf-8") as f:\n'
+    "FileNotFoundError: [Errno 2] No such file or directory: 'batches/today.jsonl'\n"
+)
+
+
+def test_the_batch_runner_s_missing_input_names_the_path() -> None:
+    # fresh-176's '-i -' in an older release's layout (entrypoints/openai/run_batch.py) with a relative path
+    top = top_cause(run(_RUN_BATCH))
+    assert top is not None and top.id == "batch-runner-file-missing" and "batches/today.jsonl" in top.cause
+
+
+def test_a_missing_file_opened_elsewhere_is_not_the_batch_runner_s() -> None:
+    log = _RUN_BATCH.replace("run_batch.py", "hf_loader.py").replace("in read_file", "in load_weights")
+    top = top_cause(run(log))
+    assert top is None or top.id != "batch-runner-file-missing"
