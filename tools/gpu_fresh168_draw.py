@@ -31,6 +31,12 @@ The concrete value per (condition, class) is VALUES below, written after the dra
 device. "Not writable": the device runs as root, so a mode-000 folder is writable to it; a path under /proc (read-only
 to new files) or a path whose parent is a plain file is what cannot be written.
 Run order (fixed here, not by outcome): all twelve start side by side (16 cores, one GPU at 0.1 each) in draw order.
+NOT RUN YET (stop 33, engineer fresh168): the bundle's six part calls began (p0..p4 landed in 5 calls), then the last
+call (bash .gpu/run/gpu_fresh168_go.sh 480 p5 gpu_fresh168_requests.py .gpu/run/gpu-fresh168-cases.json LEFT 12 1.0
+e01 .. e12) came back "the device machine was taken back for other work before the call finished", with no output;
+the three fresh starts asked for after it (04:42, 04:59 and one refused at once) got no machine. Device time: status
+1043 s at the start, 619 s at the end (424 s used, none of it producing a log). No log exists and no case was written:
+a later session can run this draw unchanged (the values above were fixed before anything ran).
 """
 
 import json
