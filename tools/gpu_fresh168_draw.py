@@ -37,6 +37,15 @@ e01 .. e12) came back "the device machine was taken back for other work before t
 the three fresh starts asked for after it (04:42, 04:59 and one refused at once) got no machine. Device time: status
 1043 s at the start, 619 s at the end (424 s used, none of it producing a log). No log exists and no case was written:
 a later session can run this draw unchanged (the values above were fixed before anything ran).
+SECOND ATTEMPT (stop 33, fresh168 again, 05:07-05:25 UTC): the bundle was rebuilt exactly as above (build-bundle.sh
+/work/main/.gpu 30: p0..p4 of 30 MiB, p5 of 7 MiB; .gpu/whl = the 23 kit wheels + the 13 API-server wheels, unpinned,
+which resolved to fresh-151's versions; .gpu/run = gpu_fresh168_go.sh, gpu_serve_drive.py, gpu_fresh168_requests.py,
+gpu-fresh168-cases.json; .gpu/models/gemma-3-1b/config.json). `status` allowed a try only at 05:20; the first part
+call (carry .gpu/p0, timeout_s 90) was refused ("no device machine could be started right now ... in about 10 min"),
+and that refusal cost 90 s of budget (619 -> 529 s: the call's timeout_s, not 15 s). The next try would have been
+about 05:32, past the brief's 05:30 stop line, so nothing more was asked; /work/main/.gpu was removed. Still no log,
+no case; the draw and its values stay unchanged for a later session (needs: 6 part calls back to back within the
+30 s idle release, then the go call, about 185 s in fresh-151; ask with a small timeout_s on part calls).
 """
 
 import json
