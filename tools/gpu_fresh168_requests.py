@@ -1,0 +1,201 @@
+"""Run `vllm serve` cases that fail AFTER the engine is up: send requests, send signals, keep the whole log.
+
+fresh-168's copy of tools/gpu_serve_requests.py: the same driver, plus a case's "ulimit" (e.g. "ulimit -v 16777216"),
+run in a bash shell that then execs the same `python3 -m vllm.entrypoints.cli.main serve ...` (as a user who set a
+limit in the shell that starts the server); cases without it start exactly as before. The rest is unchanged:
+
+Used for the doctor corpus batches fresh-21 and fresh-24 (tools/gpu-fresh21-cases.json, tools/gpu-fresh24-cases.json;
+the device call: tools/gpu-go.sh), copied into .gpu/run/ of the
+../shared/gpu kit together with tools/gpu_serve_drive.py (which only starts engines; this driver starts them, and
+packs the logs, with its start() and pack()), on the same bundle and API-server wheels.
+Usage: python3 .gpu/run/gpu_serve_requests.py CASES_JSON TOTAL_S PARALLEL MEM_CAP CASE [CASE...]
+A case (in CASES_JSON["cases"]) is {"args": [serve args], "env": {}, "timeout": s, "mem": share of the GPU it
+asks for, "twin": [serve args] (a second engine started at the same moment, its log kept beside), "steps": [...]}.
+Steps run once the server logs "Application startup complete" (or at once with "at_start": true):
+  {"post": PATH, "body": {...}, "bg": true?}  an HTTP request (bg: in a thread, not waited for)
+  {"get": PATH}                              an HTTP GET
+  {"sleep": s}
+  {"signal": "SIGKILL"|"SIGTERM"|"SIGINT", "to": "engine_core"|"api"|"group"}
+  {"wait_exit": s}                           wait up to s for the API server to exit by itself
+After the steps the process group is killed (SIGKILL) and the log is kept as it stands. Each response (status and
+the first 600 characters of the body) goes to CASE.client.txt, not into the server's log.
+"""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+
+# beside this file on the device: the same engine start, kill, readiness check and log bundle
+import gpu_serve_drive
+from gpu_serve_drive import HOME, kill, pack, ready
+
+
+def start(args, env, port, log_path, ulimit=None):
+    """gpu_serve_drive.start, or with ulimit: the same command exec'd by bash after the limit is set."""
+    if not ulimit:
+        return gpu_serve_drive.start(args, env, port, log_path)
+    e = dict(os.environ)
+    e.update(gpu_serve_drive.BASE_ENV)
+    e.update({k: str(v) for k, v in env.items()})
+    cmd = ["bash", "-c", ulimit + ' && exec python3 -m vllm.entrypoints.cli.main serve "$@"', "bash", *args]
+    cmd += ["--port", str(port)]
+    log = open(log_path, "w")
+    return subprocess.Popen(cmd, env=e, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+
+
+LOGS = os.path.join(HOME, "stash", "rlogs")
+
+
+def engine_core_pids(pgid):
+    """The EngineCore processes of one case: same process group, title set by vLLM (setproctitle)."""
+    pids = []
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            if os.getpgid(int(d)) != pgid:
+                continue
+            with open(f"/proc/{d}/cmdline", "rb") as f:
+                cmd = f.read().decode(errors="replace")
+        except (OSError, ProcessLookupError):
+            continue
+        if "EngineCore" in cmd:
+            pids.append(int(d))
+    return pids
+
+
+def http(port, path, body, note):
+    if body and "prompt_len" in body:  # no tokenizer on the server: the prompt is token ids
+        body = dict(body)
+        body["prompt"] = list(range(1000, 1000 + body.pop("prompt_len")))
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=data)
+    req.add_header("Content-Type", "application/json")
+    t0 = time.time()
+    try:
+        with urllib.request.urlopen(req, timeout=120) as r:
+            res = f"{r.status} {r.read()[:600]!r}"
+    except urllib.error.HTTPError as e:
+        res = f"{e.code} {e.read()[:600]!r}"
+    except Exception as e:  # the server died under the request: that is the point of some cases
+        res = f"EXC {type(e).__name__}: {e}"
+    note(f"{path} -> {res} ({time.time() - t0:.1f}s)")
+
+
+def run_steps(c, p, port, note):
+    for s in c.get("steps", []):
+        if "post" in s or "get" in s:
+            args = (port, s.get("post") or s.get("get"), s.get("body"), note)
+            if s.get("bg"):
+                threading.Thread(target=http, args=args, daemon=True).start()
+            else:
+                http(*args)
+        elif "sleep" in s:
+            time.sleep(s["sleep"])
+        elif "signal" in s:
+            sig = getattr(signal, s["signal"])
+            to = s.get("to", "api")
+            pids = engine_core_pids(p.pid) if to == "engine_core" else [p.pid]
+            if to == "engine_core" and not pids:  # no title set: the API server's children
+                with open(f"/proc/{p.pid}/task/{p.pid}/children") as f:
+                    pids = [int(x) for x in f.read().split()]
+            note(f"signal {s['signal']} to {to} pids={pids}")
+            for pid in pids:
+                try:
+                    os.killpg(pid, sig) if to == "group" else os.kill(pid, sig)
+                except ProcessLookupError:
+                    pass
+        elif "wait_exit" in s:
+            try:
+                p.wait(timeout=s["wait_exit"])
+                note(f"api server exited rc={p.returncode}")
+            except subprocess.TimeoutExpired:
+                note("api server still running")
+
+
+class Case(threading.Thread):
+    """One case: start (with its twin), wait for ready or exit, run the steps, kill, record."""
+
+    def __init__(self, name, c, port, end):
+        super().__init__(daemon=True)
+        self.name_, self.c, self.port, self.end = name, c, port, end
+
+    def note(self, line):
+        with open(os.path.join(LOGS, self.name_ + ".client.txt"), "a") as f:
+            f.write(f"{time.strftime('%H:%M:%S')} {line}\n")
+
+    def run(self):
+        n, c = self.name_, self.c
+        log = os.path.join(LOGS, n + ".log")
+        t0 = time.time()
+        p = start(c["args"], c.get("env", {}), self.port, log, c.get("ulimit"))
+        twin = None
+        if "twin" in c:
+            twin = start(c["twin"], c.get("env", {}), self.port + 50, os.path.join(LOGS, n + ".twin.log"))
+        dl = min(self.end, t0 + c.get("timeout", 200))
+        st = "timeout"
+        while time.time() < dl:
+            if p.poll() is not None:
+                st = f"exit rc={p.returncode}"
+                break
+            if ready(log) or c.get("at_start"):
+                time.sleep(1)
+                st = "ready"
+                break
+            time.sleep(0.5)
+        if twin is not None:  # both engines run to their own end (ready or failed) before either is killed
+            while time.time() < dl and twin.poll() is None and not ready(os.path.join(LOGS, n + ".twin.log")):
+                time.sleep(0.5)
+            time.sleep(2)
+        if st == "ready":
+            run_steps(c, p, self.port, self.note)
+            time.sleep(c.get("linger", 2))
+        kill(p)
+        if twin is not None:
+            kill(twin)
+        line = f"{n} {st} secs={time.time() - t0:.0f}"
+        print(line, flush=True)
+        with open(os.path.join(LOGS, "summary.txt"), "a") as f:
+            f.write(line + "\n")
+        open(os.path.join(LOGS, n + ".done"), "w").close()
+
+
+def main():
+    cases = json.load(open(sys.argv[1]))["cases"]
+    total, par, cap, names = float(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]), sys.argv[5:]
+    end = time.time() + total
+    os.makedirs(LOGS, exist_ok=True)
+    todo = [n for n in names if not os.path.exists(os.path.join(LOGS, n + ".done"))]
+    running, port = [], 8200
+    while todo or running:
+        running = [r for r in running if r.is_alive()]
+        used = sum(r.c.get("mem", 0.2) for r in running)
+        if todo and len(running) < par:
+            n = todo[0]
+            c = cases[n]
+            if time.time() > end - c.get("need", 90):
+                print(f"SKIP {n} (time)", flush=True)
+                todo.pop(0)
+                continue
+            if not running or used + c.get("mem", 0.2) <= cap:
+                todo.pop(0)
+                port += 1
+                r = Case(n, c, port, end)
+                r.start()
+                running.append(r)
+                time.sleep(1)
+                continue
+        time.sleep(0.5)
+        if int(time.time()) % 20 == 0:
+            pack(LOGS, "rlogs")
+    pack(LOGS, "rlogs")
+
+
+if __name__ == "__main__":
+    main()
