@@ -70,7 +70,10 @@ CASES = [
         "request-logprobs-above-max",
         body("Requested prompt logprobs of 40, which is greater than max allowed: 20"),
     ),
-    ("request-json-schema-invalid", body('Grammar error: Unimplemented keys: ["patternProperties"]')),
+    (
+        "structured-output-schema-unsupported",
+        body('Grammar error: Unimplemented keys: ["patternProperties"]'),
+    ),
     (
         "request-json-schema-invalid",
         body("Failed to transform json schema into a grammar: Unsupported type 'tuple'"),
