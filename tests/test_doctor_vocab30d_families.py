@@ -268,7 +268,8 @@ CASES = [
             "OSError: Can't load the configuration of '/models/llama3'. If you were trying to load it from 'https://huggingface.co/models', make sure you don't have a local directory with the same name. Otherwise, make sure '/models/llama3' is the correct path to a directory containing a config.json file",
         ),
         "model-dir-invalid",
-        True,
+        # not confident since s33: the family's words stood under five causes in the corpus, 6 of its 12 logs this one
+        False,
     ),
     # transformers 4.x utils/dummy_sentencepiece_objects.py; convert_slow_tokenizer.py; tokenization_utils_fast.py
     (
