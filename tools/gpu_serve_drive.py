@@ -38,11 +38,15 @@ BASE_ENV = {
 }
 
 
-def start(args, env, port, log_path):
+def start(args, env, port, log_path, ulimit=None):
+    """`vllm serve ARGS --port PORT` with the kit's environment and the case's; with `ulimit` (fresh-168: e.g. "ulimit
+    -v 16777216"), the same command exec'd by a bash that set the limit first, as a user's shell would."""
     e = dict(os.environ)
     e.update(BASE_ENV)
     e.update({k: str(v) for k, v in env.items()})
     cmd = ["python3", "-m", "vllm.entrypoints.cli.main", "serve", *args, "--port", str(port)]
+    if ulimit:
+        cmd = ["bash", "-c", ulimit + ' && exec "$@"', "bash", *cmd]
     log = open(log_path, "w")
     return subprocess.Popen(cmd, env=e, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
 

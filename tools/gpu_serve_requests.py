@@ -115,7 +115,7 @@ class Case(threading.Thread):
         n, c = self.name_, self.c
         log = os.path.join(LOGS, n + ".log")
         t0 = time.time()
-        p = start(c["args"], c.get("env", {}), self.port, log)
+        p = start(c["args"], c.get("env", {}), self.port, log, c.get("ulimit"))
         twin = None
         if "twin" in c:
             twin = start(c["twin"], c.get("env", {}), self.port + 50, os.path.join(LOGS, n + ".twin.log"))
