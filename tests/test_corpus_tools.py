@@ -28,3 +28,50 @@ def test_a_draw_that_could_never_finish_is_refused_at_once():
         draw_distinct_conditions(7, CONDITIONS, 6)
     with pytest.raises(ValueError, match="distinct"):
         draw_per_engine(7, {"vllm": {"a": ["x"]}, "llama": {"b": ["y"]}}, 3)
+
+
+SERVER = """
+import http.server, sys
+class H(http.server.BaseHTTPRequestHandler):
+    def _reply(self, code, text):
+        self.send_response(code); self.end_headers(); self.wfile.write(text.encode())
+    def do_GET(self):
+        self._reply(200, "ok")
+    def do_POST(self):
+        n = int(self.headers["Content-Length"]); self.rfile.read(n)
+        print("engine: refused a request", flush=True)
+        self._reply(400, '{"error": "bad field"}')
+    def log_message(self, *a):
+        pass
+print("engine: up", flush=True)
+http.server.HTTPServer(("127.0.0.1", int(sys.argv[1])), H).serve_forever()
+"""
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_serve_and_ask_writes_the_engine_lines_then_each_request_and_its_reply():
+    """A real process and real HTTP: the log a maker commits is what a user would paste."""
+    from corpus_tools import serve_and_ask
+
+    port = _free_port()
+    argv = [sys.executable, "-c", SERVER, str(port)]
+    text = serve_and_ask(argv, port, [("/v1/x", {"a": 1}), ("/v1/models", None)], bound=30, after=0.2)
+    assert text.startswith("engine: up\n")
+    assert f'# request: POST http://127.0.0.1:{port}/v1/x {{"a": 1}}\nHTTP/1.1 400 Bad Request\n' in text
+    assert f"# request: GET http://127.0.0.1:{port}/v1/models\nHTTP/1.1 200 OK\nok\n" in text
+    assert "engine: refused a request" in text
+
+
+def test_serve_and_ask_sends_nothing_to_an_engine_that_exits_at_start():
+    from corpus_tools import serve_and_ask
+
+    argv = [sys.executable, "-c", "import sys; print('engine: bad flag'); sys.exit(2)"]
+    text = serve_and_ask(argv, _free_port(), [("/v1/x", {"a": 1})], bound=30)
+    assert text == "engine: bad flag\n"

@@ -97,6 +97,70 @@ def until_failed_or_served(h, argv: list[str], port: str, timeout: float, env: d
         return log.read().decode("utf-8", "replace")
 
 
+def serve_and_ask(
+    argv: list[str],
+    port: int,
+    calls: list[tuple[str, dict | None]],
+    *,
+    env: dict | None = None,
+    cwd: str | Path | None = None,
+    bound: float = 240,
+    after: float = 2,
+) -> str:
+    """Start ARGV (its own process group); once http://127.0.0.1:PORT/health answers 200, send each call (path, JSON
+    body: POST; None: GET) and write `# request: ...` and the reply's status line and first 1000 bytes after the
+    engine's own lines, as a user pastes them; then SIGTERM the group. An engine that exits or is not healthy within
+    BOUND seconds gets no request: its log alone. The makers of fresh-142..176 each carried a copy of this."""
+
+    answer = ""
+    with tempfile.TemporaryFile() as log:
+        proc = subprocess.Popen(
+            argv, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=cwd, start_new_session=True
+        )
+        try:
+            if _healthy_before_exit(proc, port, time.monotonic() + bound):
+                answer = "".join(_ask(port, path, body, after) for path, body in calls)
+        finally:
+            stop_group(proc, grace=30)
+        log.seek(0)
+        text = log.read().decode("utf-8", "replace")
+    if answer and text and not text.endswith("\n"):
+        text += "\n"
+    return text + answer
+
+
+def _healthy_before_exit(proc: subprocess.Popen, port: int, deadline: float) -> bool:
+    import httpx
+
+    while proc.poll() is None and time.monotonic() < deadline:
+        try:
+            httpx.get(f"http://127.0.0.1:{port}/health", timeout=2).raise_for_status()
+        except httpx.HTTPError:
+            time.sleep(1)
+            continue
+        time.sleep(1)
+        return True
+    return False
+
+
+def _ask(port: int, path: str, body: dict | None, after: float) -> str:
+    """One request as a user pastes it: the request line, then the reply (or the client's exception)."""
+    import json
+
+    import httpx
+
+    method = "GET" if body is None else "POST"
+    shown = "" if body is None else " " + json.dumps(body)[:400]
+    text = f"# request: {method} http://127.0.0.1:{port}{path}{shown}\n"
+    try:
+        r = httpx.request(method, f"http://127.0.0.1:{port}{path}", json=body, timeout=120)
+        text += f"HTTP/1.1 {r.status_code} {r.reason_phrase}\n{r.content[:1000].decode('utf-8', 'replace')}\n"
+    except httpx.HTTPError as exc:
+        text += f"{type(exc).__name__}: {exc}\n"
+    time.sleep(after)
+    return text
+
+
 def stop_group(proc: subprocess.Popen, grace: float) -> None:
     """SIGTERM the engine's whole process group (its workers too), SIGKILL what is left after `grace` seconds."""
     if proc.poll() is not None:
