@@ -18,7 +18,7 @@ value = r.choice(its values); a condition drawn before is drawn anew. Each case:
 with model.gguf copied from /tmp/fresh180/tiny-f32.gguf; `bash -c 'llama-server -m model.gguf --port 20161 FLAGS;
 echo "exit status $?"'` started by corpus_tools.serve_and_ask (own group, cwd the case folder, start bound 120 s),
 which sends the case's CALLS once /health answers (1 s later) and then SIGTERMs the group. The case's EVENT is done by
-a thread of this script: "idle" events once /health answers (before serve_and_ask's call), "mid" events 1 s after a
+a thread of this script: "idle" events once /health answers (before serve_and_ask's call), "mid" events at once when a
 slot reports is_processing on GET /slots (during serve_and_ask's call), "client" events are this script's own
 requests (a streamed request cut after N chunks, concurrent requests, a request with a short client timeout). The
 bash line for a death by signal ("bash: line 1: PID Killed   CMD") is written as an interactive terminal shows it
@@ -56,7 +56,11 @@ RUN = WORK / "run"
 PROMPT = "The quick brown fox jumps over the lazy dog near the river bank, and then it"
 LONG = {"prompt": PROMPT, "n_predict": 3000, "ignore_eos": True}  # long enough to be mid-generation
 SHORT = {"prompt": PROMPT, "n_predict": 8}
-CHAT_LONG = {"messages": [{"role": "user", "content": "Tell me a long story."}], "max_tokens": 3000}
+CHAT_LONG = {
+    "messages": [{"role": "user", "content": "Tell me a long story."}],
+    "max_tokens": 3000,
+    "ignore_eos": True,  # the random tiny model may end early; the event needs a generation still running
+}
 
 CONDITIONS: dict[str, list[str]] = {
     "SIGKILL while serving": [
@@ -327,7 +331,7 @@ def wait_processing(timeout: float = 60) -> bool:
                 return True
         except (httpx.HTTPError, ValueError):
             pass
-        time.sleep(0.2)
+        time.sleep(0.05)
     return False
 
 
@@ -375,7 +379,7 @@ def do_event(event: tuple, cwd: Path, client_lines: list, timeout: float | None)
     if kind == "mid":
         if not wait_processing():
             return
-        time.sleep(1)
+        # at once: the tiny model writes its 2048-token slot in under a second (the first run's 1 s wait missed it)
     elif kind == "after-first":
         time.sleep(2.5)  # serve_and_ask's first call (a short completion) is answered by then
     if action == "signal":
