@@ -19,7 +19,8 @@ with model.gguf copied from /tmp/fresh180/tiny-f32.gguf; `bash -c 'llama-server 
 echo "exit status $?"'` started by corpus_tools.serve_and_ask (own group, cwd the case folder, start bound 120 s),
 which sends the case's CALLS once /health answers (1 s later) and then SIGTERMs the group. The case's EVENT is done by
 a thread of this script: "idle" events once /health answers (before serve_and_ask's call), "mid" events at once when a
-slot reports is_processing on GET /slots (during serve_and_ask's call), "client" events are this script's own
+slot reports is_processing on GET /slots (during serve_and_ask's call), the STOP event just before serve_and_ask sends its request (a
+thread's stop raced serve_and_ask's own /health poll), "client" events are this script's own
 requests (a streamed request cut after N chunks, concurrent requests, a request with a short client timeout). The
 bash line for a death by signal ("bash: line 1: PID Killed   CMD") is written as an interactive terminal shows it
 ("Killed"). Case log = `$ ` and the user's command, the server's whole stdout+stderr with that shell line, then this
@@ -388,9 +389,7 @@ def do_event(event: tuple, cwd: Path, client_lines: list, timeout: float | None)
                 time.sleep(0.5)
             os.kill(pid, sig)
     elif action == "stop":
-        os.kill(pid, signal.SIGSTOP)
-        time.sleep(1 + (timeout or 0) + 1.5)  # until serve_and_ask's client has given up
-        os.kill(pid, signal.SIGCONT)  # so that its SIGTERM can end it
+        pass  # done by the request itself (stopped_then_asked): a stop here raced serve_and_ask's own /health poll
     elif action == "shell":
         subprocess.run(["bash", "-c", arg], cwd=cwd, check=False)
     elif action == "cut-stream":
@@ -431,7 +430,13 @@ def make(cond: str, value: str) -> tuple[str, str]:
     if client_timeout is not None:
 
         def short(*a, **kw):
+            """serve_and_ask's request with the user's short client timeout; the STOP event just before it."""
             kw["timeout"] = client_timeout
+            if event[1] == "stop":
+                pid = server_pid(5)
+                os.kill(pid, signal.SIGSTOP)
+                # SIGCONT once the client has given up, so that serve_and_ask's SIGTERM can end it
+                threading.Timer(client_timeout + 2.5, os.kill, (pid, signal.SIGCONT)).start()
             return saved(*a, **kw)
 
         httpx.request = short
