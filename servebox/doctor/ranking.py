@@ -125,8 +125,15 @@ def _matched(t: Triage) -> tuple[list[tuple[Signature, Hits]], list[Hits]]:
         for n, _ in h.evidence
     }
     found = [(s, h) for s, h in found if not _only_on(s, h, explained)]
-    # a hint hides nothing, unless the context it requires was seen (the flag that makes it this entry's)
-    hidden = {x for s, h in found if not h.weak or s.hint_requires for x in s.supersedes}
+    # a hint hides nothing, unless the context it requires was seen (the flag that makes it this entry's); nor does a
+    # cause its `unless_seen` makes only a consequence (after34b: an adapter's hint beside a whole model's kv dump)
+    hidden = {
+        x
+        for s, h in found
+        if (not h.weak or s.hint_requires)
+        and not (s.unless_seen and t.seen_requirements.intersection(s.unless_seen))
+        for x in s.supersedes
+    }
     return [(s, h) for s, h in found if s.id not in hidden], [h for s, h in found if s.id in hidden]
 
 
