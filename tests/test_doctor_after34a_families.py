@@ -1,0 +1,71 @@
+"""What stop 34's new: cases taught (after34a): the families a log states, and the generic follow-on sentence.
+
+- batch-input-not-utf8: vLLM's batch runner (run_batch's read_file, open(path, encoding="utf-8")) given a JSONL that
+  is not UTF-8: a UTF-16 file's byte-order mark (0xff little-endian, 0xfe big-endian) at position 0, or a legacy code
+  page's byte further in. The wordings are Python 3.11's own, run here on such files; read only under read_file.
+- follows_from's sentence is generic: it names the line and the value the earlier line and this one share, not the
+  LoRA load's words.
+
+Each log is written in another wording than its corpus log (other paths, bytes, versions' file layout).
+"""
+
+from __future__ import annotations
+
+from tests.doctor_text import family_tests, run
+
+READ_FILE_OLD = (
+    "Traceback (most recent call last):\n"
+    '  File "/opt/vllm/lib/python3.12/site-packages/vllm/entrypoints/openai/run_batch.py", line 301, in main\n'
+    '  File "/opt/vllm/lib/python3.12/site-packages/vllm/entrypoints/openai/run_batch.py", line 88, in read_file\n'
+    "    return f.read()\n"
+    '  File "<frozen codecs>", line 322, in decode\n'
+)
+
+CASES = [
+    # a big-endian UTF-16 file (FE FF), the older run_batch module's layout
+    (
+        "batch-input-not-utf8",
+        READ_FILE_OLD
+        + "UnicodeDecodeError: 'utf-8' codec can't decode byte 0xfe in position 0: invalid start byte\n",
+    ),
+    # a cp1252 file ('café' as 0xe9) further in: Python's 'invalid continuation byte'
+    (
+        "batch-input-not-utf8",
+        READ_FILE_OLD
+        + "UnicodeDecodeError: 'utf-8' codec can't decode byte 0xe9 in position 1843: invalid continuation byte\n",
+    ),
+]
+
+NEAR_MISSES = [
+    # the same refusal with no batch runner's read_file above it: another file's (a chat template read by a script)
+    (
+        "batch-input-not-utf8",
+        'Traceback (most recent call last):\n  File "/home/me/render.py", line 12, in <module>\n'
+        "    template = open(path, encoding='utf-8').read()\n"
+        "UnicodeDecodeError: 'utf-8' codec can't decode byte 0xff in position 0: invalid start byte\n",
+    ),
+    # a UTF-8 file the batch runner read, refused later by JSON: not an encoding problem
+    (
+        "batch-input-not-utf8",
+        READ_FILE_OLD.replace("read_file", "run_batch")
+        + "json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)\n",
+    ),
+]
+
+test_the_family_names_the_cause, test_a_near_miss_is_not_named_confidently = family_tests(CASES, NEAR_MISSES)
+
+
+def test_the_follow_on_sentence_names_the_shared_value_not_lora_words():
+    """A later 404 for a name an earlier load refused: the sentence names that line and the shared model name in
+    generic words (the mechanism serves any follows_from pair), never the LoRA load's 'tried to load'."""
+    log = (
+        '$ curl -s localhost:8000/v1/load_lora_adapter -d \'{"lora_name": "tone"}\'\n'
+        '{"error":{"message":"Both \'lora_name\' and \'lora_path\' must be provided.","type":"BadRequestError",'
+        '"param":null,"code":400}}\n'
+        '{"object":"error","message":"The model `tone` does not exist.","type":"NotFoundError","param":"model",'
+        '"code":404}\n'
+    )
+    after = {d.id: d for d in run(log).diagnoses}["model-name-not-served"]
+    assert after.role == "symptom"
+    assert "It follows from line 1, earlier in the log, which concerns the same model 'tone'" in after.cause
+    assert "tried to load" not in after.cause
