@@ -3,6 +3,11 @@
 - batch-input-not-utf8: vLLM's batch runner (run_batch's read_file, open(path, encoding="utf-8")) given a JSONL that
   is not UTF-8: a UTF-16 file's byte-order mark (0xff little-endian, 0xfe big-endian) at position 0, or a legacy code
   page's byte further in. The wordings are Python 3.11's own, run here on such files; read only under read_file.
+- scheduler-cls-not-found: --scheduler-cls's dotted path that resolve_obj_by_qualname cannot import (Python's own
+  AttributeError / ModuleNotFoundError / unpack ValueError of its three steps), read only under the scheduler's
+  resolution (0.32's get_scheduler_cls; the older core.py line).
+- dependency-version-refused widened: prometheus_client before 0.18.0 refusing vLLM's 'mostrecent' gauge mode
+  (prometheus_client's metrics.py 'Invalid multiprocess mode: ' + mode).
 - follows_from's sentence is generic: it names the line and the value the earlier line and this one share, not the
   LoRA load's words.
 
@@ -36,7 +41,39 @@ CASES = [
     ),
 ]
 
+SCHED_FRAME = (
+    'ERROR 01-02 03:04:05 [core.py:1510]   File "/srv/venv/lib/python3.12/site-packages/vllm/config/scheduler.py", '
+    "line 250, in get_scheduler_cls\n"
+)
+CASES += [
+    # a module that does not exist (a typo in the package part), 0.32's layout
+    (
+        "scheduler-cls-not-found",
+        SCHED_FRAME + "ERROR 01-02 03:04:05 [core.py:1510] ModuleNotFoundError: No module named 'my_sched'\n",
+    ),
+    # a bare class name with no module: rsplit('.', 1) gives one value (the older core.py statement above it)
+    (
+        "scheduler-cls-not-found",
+        'Traceback (most recent call last):\n  File "/opt/vllm/vllm/v1/engine/core.py", line 103, in __init__\n'
+        "    vllm_config.scheduler_config.scheduler_cls)\n"
+        '  File "/opt/vllm/vllm/utils.py", line 2077, in resolve_obj_by_qualname\n'
+        '    module_name, obj_name = qualname.rsplit(".", 1)\n'
+        "ValueError: not enough values to unpack (expected 2, got 1)\n",
+    ),
+    # prometheus_client 0.17 on the path under a vLLM that asks for a livemostrecent gauge
+    (
+        "dependency-version-refused",
+        '  File "/home/u/.local/lib/python3.10/site-packages/prometheus_client/metrics.py", line 360, in __init__\n'
+        "    raise ValueError('Invalid multiprocess mode: ' + multiprocess_mode)\n"
+        "ValueError: Invalid multiprocess mode: livemostrecent\n",
+    ),
+]
+
 NEAR_MISSES = [
+    # a module missing with no scheduler resolution anywhere: another import's failure
+    ("scheduler-cls-not-found", "ModuleNotFoundError: No module named 'my_sched'\n"),
+    # a mode no prometheus_client ever had: a typo in the caller, not an old library
+    ("dependency-version-refused", "ValueError: Invalid multiprocess mode: newest\n"),
     # the same refusal with no batch runner's read_file above it: another file's (a chat template read by a script)
     (
         "batch-input-not-utf8",
