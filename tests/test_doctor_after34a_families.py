@@ -8,6 +8,8 @@
   resolution (0.32's get_scheduler_cls; the older core.py line).
 - dependency-version-refused widened: prometheus_client before 0.18.0 refusing vLLM's 'mostrecent' gauge mode
   (prometheus_client's metrics.py 'Invalid multiprocess mode: ' + mode).
+- path-component-not-a-directory: ENOTDIR on a path (Python's [Errno 20], coreutils' and Go's wordings): a folder of
+  the path is a regular file; a LoRA module given as a file stays lora-adapter-not-found's.
 - follows_from's sentence is generic: it names the line and the value the earlier line and this one share, not the
   LoRA load's words.
 
@@ -69,7 +71,23 @@ CASES += [
     ),
 ]
 
+CASES += [
+    # coreutils' mkdir (run here: mkdir -p under a regular file) and Go's os.MkdirAll
+    ("path-component-not-a-directory", "mkdir: cannot create directory '/srv/models': Not a directory\n"),
+    ("path-component-not-a-directory", "Error: mkdir /var/lib/ollama/models/blobs: not a directory\n"),
+    # the LoRA module that is a file keeps its own, more specific family
+    (
+        "lora-adapter-not-found",
+        "NotADirectoryError: [Errno 20] Not a directory: '/data/loras/sql.safetensors/adapter_config.json'\n",
+    ),
+]
+
 NEAR_MISSES = [
+    # prose about directories, no errno
+    (
+        "path-component-not-a-directory",
+        "WARNING: --download-dir is not a directory yet; it will be created\n",
+    ),
     # a module missing with no scheduler resolution anywhere: another import's failure
     ("scheduler-cls-not-found", "ModuleNotFoundError: No module named 'my_sched'\n"),
     # a mode no prometheus_client ever had: a typo in the caller, not an old library
