@@ -10,6 +10,8 @@
   (prometheus_client's metrics.py 'Invalid multiprocess mode: ' + mode).
 - path-component-not-a-directory: ENOTDIR on a path (Python's [Errno 20], coreutils' and Go's wordings): a folder of
   the path is a regular file; a LoRA module given as a file stays lora-adapter-not-found's.
+- server-response-fails-own-schema: FastAPI's ResponseValidationError (fastapi/exceptions.py's str: 'N validation
+  errors:' then one pydantic error a line, loc starting 'response'): the server's reply failed its own response model.
 - follows_from's sentence is generic: it names the line and the value the earlier line and this one share, not the
   LoRA load's words.
 
@@ -82,7 +84,22 @@ CASES += [
     ),
 ]
 
+CASES += [
+    # another server, another model and field (a models list whose owned_by came back None)
+    (
+        "server-response-fails-own-schema",
+        "fastapi.exceptions.ResponseValidationError: 1 validation error:\n"
+        "  {'type': 'string_type', 'loc': ('response', 'ModelList', 'data', 0, 'owned_by'), "
+        "'msg': 'Input should be a valid string', 'input': None}\n",
+    ),
+]
+
 NEAR_MISSES = [
+    # the REQUEST's validation (loc 'body'): the client's fault, another family
+    (
+        "server-response-fails-own-schema",
+        "  {'type': 'missing', 'loc': ('body', 'messages'), 'msg': 'Field required', 'input': {'model': 'm'}}\n",
+    ),
     # prose about directories, no errno
     (
         "path-component-not-a-directory",
