@@ -12,6 +12,8 @@
   the path is a regular file; a LoRA module given as a file stays lora-adapter-not-found's.
 - server-response-fails-own-schema: FastAPI's ResponseValidationError (fastapi/exceptions.py's str: 'N validation
   errors:' then one pydantic error a line, loc starting 'response'): the server's reply failed its own response model.
+- client-base-url-trailing-slash: a 404 for a path with '//' (uvicorn's access line; llama-server's two formats, as
+  corpus logs of llama-server print them): the client's base URL ends with '/'.
 - follows_from's sentence is generic: it names the line and the value the earlier line and this one share, not the
   LoRA load's words.
 
@@ -94,7 +96,28 @@ CASES += [
     ),
 ]
 
+CASES += [
+    # llama-server's access lines, a base URL http://host:8080/ joined with /v1/chat/completions
+    (
+        "client-base-url-trailing-slash",
+        "srv  log_server_r: request: POST //v1/chat/completions 192.168.1.20 404\n",
+    ),
+    (
+        "client-base-url-trailing-slash",
+        "0.04.466.952 I srv        log_server_response: rid 4441 | GET //v1/models 192.168.0.172:53924 | status 404 | cost 0.00s\n",
+    ),
+]
+
 NEAR_MISSES = [
+    # a '//' only in the query (a URL parameter), and a 404 on a clean path: not a doubled slash in the route
+    (
+        "client-base-url-trailing-slash",
+        'INFO:     127.0.0.1:50770 - "GET /v1/files?url=https://example.com/a.jsonl HTTP/1.1" 404 Not Found\n',
+    ),
+    (
+        "client-base-url-trailing-slash",
+        'INFO:     127.0.0.1:50770 - "GET /v1/model HTTP/1.1" 404 Not Found\n',
+    ),
     # the REQUEST's validation (loc 'body'): the client's fault, another family
     (
         "server-response-fails-own-schema",
