@@ -14,6 +14,8 @@
   errors:' then one pydantic error a line, loc starting 'response'): the server's reply failed its own response model.
 - client-base-url-trailing-slash: a 404 for a path with '//' (uvicorn's access line; llama-server's two formats, as
   corpus logs of llama-server print them): the client's base URL ends with '/'.
+- stack-limit-too-small: a segfault where the log sets a stack limit far below 8 MiB (prlimit --stack= bytes,
+  LimitSTACK=, ulimit -s KiB); an 8 MiB limit beside a segfault stays the plain segfault.
 - follows_from's sentence is generic: it names the line and the value the earlier line and this one share, not the
   LoRA load's words.
 
@@ -108,7 +110,25 @@ CASES += [
     ),
 ]
 
+CASES += [
+    # a shell wrapper's `ulimit -s 64` (KiB), bash's report of the crash
+    (
+        "stack-limit-too-small",
+        "+ ulimit -s 64\n+ exec ./llama-server -m /models/q.gguf\n./run.sh: line 3: 4121 Segmentation fault      (core dumped) ./llama-server\n",
+    ),
+    # a systemd unit's LimitSTACK=128K, systemd's exit line
+    (
+        "stack-limit-too-small",
+        "LimitSTACK=128K\nsystemd[1]: llama.service: Main process exited, code=dumped, status=11/SEGV\n",
+    ),
+]
+
 NEAR_MISSES = [
+    # the usual 8 MiB limit written out beside a segfault: not a small stack
+    (
+        "stack-limit-too-small",
+        "+ ulimit -s 8192\n./run.sh: line 3: 4121 Segmentation fault      (core dumped) ./llama-server\n",
+    ),
     # a '//' only in the query (a URL parameter), and a 404 on a clean path: not a doubled slash in the route
     (
         "client-base-url-trailing-slash",
