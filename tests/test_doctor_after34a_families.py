@@ -16,6 +16,8 @@
   corpus logs of llama-server print them): the client's base URL ends with '/'.
 - stack-limit-too-small: a segfault where the log sets a stack limit far below 8 MiB (prlimit --stack= bytes,
   LimitSTACK=, ulimit -s KiB); an 8 MiB limit beside a segfault stays the plain segfault.
+- opencl-mesa-clover-no-libclc-for-gpu: clang's "cannot open file '.../clc/<target>-amdgcn-mesa-mesa3d.bc'" under
+  Mesa's OpenCL (public clinfo / miner build logs print it in CL_PROGRAM_BUILD_LOG).
 - follows_from's sentence is generic: it names the line and the value the earlier line and this one share, not the
   LoRA load's words.
 
@@ -123,7 +125,21 @@ CASES += [
     ),
 ]
 
+CASES += [
+    # clinfo's build log on an RX 5500 (gfx1012), Fedora's /usr/share/clc
+    (
+        "opencl-mesa-clover-no-libclc-for-gpu",
+        "=== CL_PROGRAM_BUILD_LOG ===\n"
+        "fatal error: cannot open file '/usr/share/clc/gfx1012-amdgcn-mesa-mesa3d.bc': No such file or directory\n",
+    ),
+]
+
 NEAR_MISSES = [
+    # another missing file of an OpenCL build (a kernel source the program ships): not libclc's target bitcode
+    (
+        "opencl-mesa-clover-no-libclc-for-gpu",
+        "fatal error: cannot open file '/opt/app/kernels/matmul.cl': No such file or directory\n",
+    ),
     # the usual 8 MiB limit written out beside a segfault: not a small stack
     (
         "stack-limit-too-small",
