@@ -132,4 +132,4 @@ def test_a_load_of_another_name_does_not_excuse_the_404():
     figure the corpus's calibration gives its words, not demoted to 0.30)."""
     result = run(LOAD_NO_PATH + CHAT_404.format(name="Tone-v2"))
     after = {d.id: d for d in result.diagnoses}["model-name-not-served"]
-    assert after.role == "cause" and after.confidence > 0.6 and "earlier request" not in after.cause
+    assert after.role == "cause" and after.confidence > 0.6 and "earlier in the log" not in after.cause

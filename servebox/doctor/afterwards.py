@@ -127,12 +127,13 @@ def stopped_mid_start(t: Triage, d: Diagnosis) -> bool:
     return True
 
 
-def follows_earlier(t: Triage, sig: Signature, hit: Hits) -> tuple[int, str] | None:
+def follows_earlier(t: Triage, sig: Signature, hit: Hits) -> tuple[int, str, str] | None:
     """An earlier line of one of `sig.follows_from`'s entries that captured the same value as this hit (the request
-    that tried to load adapter 'ada', above a later 404 'The model `ada` does not exist'): its line and the value. The
-    first refusal in a sequence that a later one follows from is the cause; the later one is only its consequence."""
+    that tried to load adapter 'ada', above a later 404 'The model `ada` does not exist'): its line, the value and the
+    name of the group they share. The first refusal in a sequence that a later one follows from is the cause; the
+    later one is only its consequence."""
     for other, group in sig.follows_from:
         seen, value = t.hits.get(other), hit.groups.get(group)
         if seen is not None and value and seen.groups.get(group) == value and seen.first_line < hit.last_line:
-            return seen.first_line, value
+            return seen.first_line, value, group
     return None

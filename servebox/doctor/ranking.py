@@ -254,8 +254,11 @@ def _diagnosis(sig: Signature, hit: Hits, t: Triage, via_exception: bool = False
         d.cause += f" The log also says '{sorted(seen)[0]}': that is more likely the reason."
     if sig.follows_from and (earlier := follows_earlier(t, sig, hit)):
         d.role, d.confidence = "symptom", min(d.confidence, 0.3)
-        why = " It follows from an earlier request: line {} tried to load '{}', which did not succeed; that is the cause."
-        d.cause += why.format(*earlier)
+        line, value, group = earlier
+        d.cause += (
+            f" It follows from line {line}, earlier in the log, which concerns the same {group} '{value}':"
+            " what failed there is the cause, this is its consequence."
+        )
     if sig.unless_shutdown and (asked := shutdown_before(t, hit.first_line)) is not None:
         d.role, d.fatal, d.confidence = "note", False, 0.1
         d.cause = f"Not a failure: a stop was asked for at line {asked} (SIGTERM), and vLLM reports its engine as dead while it shuts down."
