@@ -137,3 +137,40 @@ def follows_earlier(t: Triage, sig: Signature, hit: Hits) -> tuple[int, str, str
         if seen is not None and value and seen.groups.get(group) == value and seen.first_line < hit.last_line:
             return seen.first_line, value, group
     return None
+
+
+CUT = {
+    "peer-connection-reset"
+}  # a client's words for an answer cut off mid-way (the peer closed the connection)
+MID_REQUEST_CAUSE = (
+    "A stop (SIGTERM/SIGINT) reached the server at line {line} while it was answering a request, and the request was "
+    "cut off (the client saw the connection close): the server did not fail by itself, something stopped it mid-answer "
+    "(ctrl-C, a supervisor's restart or stop, a deploy or cleanup script, another user's kill)."
+)
+MID_REQUEST_FIX = (
+    "Find what sent the signal (`journalctl` around that time, the supervisor's or deploy's restarts, scripts that kill "
+    "processes); stop servers only when they are idle (drain them first), and have clients retry a cut answer."
+)
+
+
+def stopped_mid_request(t: Triage, d: Diagnosis, others: list[Diagnosis]) -> bool:
+    """The asked-for stop `d` came after the server came up, and what the log names after it is a request cut off (a
+    client's 'peer closed connection', CUT) and at most a crash while the server exited: the stop cut the request, so
+    it is the answer, below the confident line (after34c: fresh-180's llama-server given SIGTERM / SIGINT twice
+    mid-generation). A stop of a server whose requests had all been answered (no cut after it) stays a note, and any
+    failure named before the stop is that failure's."""
+    up = t.hits.get(SERVING)
+    if up is None or up.first_line > d.first_line:
+        return False
+    named = [x for x in others if x.role in ("cause", "symptom")]
+    if not any(x.id in CUT for x in named):
+        return False
+    if any(x.first_line <= d.first_line or (x.id not in CUT and x.category != "crash") for x in named):
+        return False
+    for x in (
+        named
+    ):  # a crash while the server exits is the stop's doing (llama-server exit()s on a second signal)
+        x.role, x.fatal, x.confidence = "symptom", False, min(x.confidence, 0.3)
+    d.role, d.confidence = "cause", MID_START
+    d.cause, d.fix = MID_REQUEST_CAUSE.format(line=d.first_line), MID_REQUEST_FIX
+    return True

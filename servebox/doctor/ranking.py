@@ -63,6 +63,7 @@ from servebox.doctor.afterwards import (
     served_after,
     serving_after,
     shutdown_before,
+    stopped_mid_request,
     stopped_mid_start,
     survived,
 )
@@ -167,13 +168,15 @@ def _same_value(t: Triage, hit: Hits, other: str, group: str) -> bool:
 
 def _orderly_stop(t: Triage, diagnoses: list[Diagnosis]) -> list[Diagnosis]:
     """A log with no failure but an asked-for stop (SIGTERM, ctrl-C, systemctl stop) says so as a note, rather
-    than 'no known signature' over the warnings of a healthy run."""
-    if any(d.role in ("cause", "symptom") for d in diagnoses):
-        return []
+    than 'no known signature' over the warnings of a healthy run; a stop that cut a request in flight is the cause."""
     stops = [(sig, hit) for sig in t.signatures if sig.role == "shutdown" and (hit := t.hits.get(sig.id))]
     if not stops:
         return []
     d = _diagnosis(*min(stops, key=lambda s: s[1].first_line), t, False)
+    if stopped_mid_request(t, d, diagnoses):
+        return [d]
+    if any(x.role in ("cause", "symptom") for x in diagnoses):
+        return []
     if not stopped_mid_start(t, d):
         d.role, d.fatal = "note", False
     return [d]
