@@ -427,6 +427,11 @@ def makers(h, tiny: Path, timeout: float) -> dict:
 
 
 def main() -> None:
+    # a signal case needs the engine to get the dispositions a terminal gives it: a maker started under nohup or with
+    # `&` by a non-interactive shell inherits SIGHUP / SIGINT ignored, and exec passes that on to vLLM (the first
+    # enginecore-sighup-idle run was so: the SIGHUP did nothing). Reset them here, before any engine starts.
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     assert all(slug_of(v) in SPECS for vs in CONDITIONS.values() for v in vs)
     maker_main(draws, makers, TINY_DEFAULT, vllm_timeout="300", show=lambda d: f"{d[0]} => {d[1]}")
 
