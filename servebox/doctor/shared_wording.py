@@ -35,13 +35,7 @@ def cap(family: str) -> float | None:
     seen = shared().get(family)
     if seen is None:
         return None
-    return limit(seen["matched"], seen["own"], len(seen["others"]))
-
-
-def limit(matched: int, own: int, causes: int) -> float:
-    """The cap of a family whose words matched `matched` corpus logs, `own` of them its own cause, the rest under
-    `causes` distinct other causes (benchmarks/doctor_first_contact.py backtests it with the same function)."""
-    return max(FLOOR, 1 - causes / (matched + PRIOR))
+    return max(FLOOR, 1 - len(seen["others"]) / (seen["matched"] + PRIOR))
 
 
 def calibrate(diagnoses: list[Diagnosis]) -> None:
