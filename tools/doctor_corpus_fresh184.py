@@ -22,7 +22,7 @@ Procedure (fixed and committed with the concrete inputs before the draw was prin
 draw_distinct_conditions(2184, CONDITIONS, 14): r = random.Random(2184), condition = r.choice(list(CONDITIONS)),
 value = r.choice(its values); a condition drawn before is drawn anew. Each case: a fresh folder /tmp/fresh184/run/<id>
 with model.gguf copied from /tmp/fresh184/tiny-f32.gguf; the value's shell line (`bash -c '...'`, `sh -c '...'`,
-with nohup / timeout 600 / `| head -n 40` as the value says; always followed by `echo "exit status $?"`) started by
+with nohup / timeout 600 / `| head -n 5` as the value says (head -n 40 in the first run, which never made head exit); always followed by `echo "exit status $?"`) started by
 corpus_tools.serve_and_ask (own group, cwd the case folder, PATH with /tmp/fresh184/bin first, start bound 120 s),
 which sends the case's CALLS once /health answers (1 s later) and then SIGTERMs the group. The EVENT is done by a
 thread of this script: "idle" once /health answers (before serve_and_ask's call), "mid" at once when a slot reports
@@ -103,7 +103,7 @@ CONDITIONS: dict[str, list[str]] = {
         "truncate -s 3M model.gguf after /health, then a request (sh -c)",
     ],
     "the log piped into head, head exits": [
-        "llama-server ... 2>&1 | head -n 40 (head exits during the start), then a request (bash -c)"
+        "llama-server ... 2>&1 | head -n 5 (head exits during the start), then a request (bash -c)"
     ],
     "SIGTSTP (Ctrl+Z) while idle": [
         "kill -TSTP after /health; a /completion with a 10 s client timeout (bash -c)"
@@ -133,7 +133,7 @@ NAMES = {
     "SIGBUS: the GGUF truncated while mmap'd": "gguf-truncated-sigbus",
     "the log piped into head, head exits": "log-piped-into-head",
     "SIGTSTP (Ctrl+Z) while idle": "sigtstp-client-timeout",
-    "SIGWINCH (terminal resized) mid-generation": "healthy-sigwinch",
+    "SIGWINCH (terminal resized) mid-generation": "sigwinch-mid-generation",
     "the GGUF renamed while serving": "healthy-gguf-renamed",
     "SIGTERM during a non-streamed chat, under timeout(1)": "sigterm-chat-under-timeout",
 }
@@ -220,7 +220,7 @@ case(
     "the log piped into head, head exits",
     0,
     "bash",
-    "| head -n 40",
+    "| head -n 5",
     C2,
     [("/completion", SHORT)],
     ("none", None, None),
