@@ -4,6 +4,7 @@ was asked for. ranking.py turns a cause the log shows the engine outlived into a
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from servebox.doctor.structure import instance_of, split_prefix
@@ -174,3 +175,38 @@ def stopped_mid_request(t: Triage, d: Diagnosis, others: list[Diagnosis]) -> boo
     d.role, d.confidence = "cause", MID_START
     d.cause, d.fix = MID_REQUEST_CAUSE.format(line=d.first_line), MID_REQUEST_FIX
     return True
+
+
+def set_at_start(t: Triage, sig: Signature, hit: Hits) -> tuple[Signature, Hits] | None:
+    """A refusal of the field `param` where a start-up line (sig.set_at_start's `line` entry) set that field as a
+    default from a file (vLLM's 'Default vLLM sampling parameters have been overridden by the model's
+    `generation_config.json`: `{'top_k': 40.5}`') and no request body the log shows (`sent`'s lines) sent it: the
+    file's value was refused, so the file's entry (`cause`) answers, with that field and value (after34g: fresh-181).
+    Where both the refusal and the file name a number, they must agree."""
+    field = hit.groups.get("param")
+    if sig.set_at_start is None or not field:
+        return None
+    (line, group), sent, cause = sig.set_at_start
+    start = t.hits.get(line)
+    listed = (
+        re.search(rf"['\"]{re.escape(field)}['\"]\s*:\s*([^,}}\n]+)", start.groups.get(group, ""))
+        if start
+        else None
+    )
+    body = t.hits.get(sent)
+    if listed is None or (
+        body and any(re.search(rf"['\"]{re.escape(field)}['\"]\s*:", s) for _, s in body.evidence)
+    ):
+        return None
+    value = listed.group(1).strip().strip("'\"`")
+    if _number(hit.groups.get("value", "")) not in (None, _number(value)):
+        return None
+    target = next((s for s in t.signatures if s.id == cause), None)
+    return (target, replace(hit, groups={"field": field, "value": value})) if target else None
+
+
+def _number(text: str) -> float | None:
+    try:
+        return float(text)
+    except ValueError:
+        return None

@@ -62,6 +62,7 @@ from servebox.doctor.afterwards import (
     retried_then_done,
     served_after,
     serving_after,
+    set_at_start,
     shutdown_before,
     stopped_mid_request,
     stopped_mid_start,
@@ -323,6 +324,7 @@ def rank(t: Triage) -> TriageResult:
     consumed = {n for sig, hit in found if sig.points_back(t.seen_requirements) for n, _ in hit.evidence}
     consumed |= {n for hit in superseded for n, _ in hit.evidence}
     root = root_of(raised, consumed, t.exception_ends)
+    found = [set_at_start(t, sig, hit) or (sig, hit) for sig, hit in found]  # a file's default, refused
     diagnoses = [_diagnosis(sig, hit, t, sig.id in via) for sig, hit in found]
     abort_explained(diagnoses)  # an error line just above an abort names why it aborted
     causes = [(d, sig, hit) for d, (sig, hit) in zip(diagnoses, found, strict=True) if d.role == "cause"]
