@@ -66,6 +66,7 @@ from servebox.doctor.afterwards import (
     shutdown_before,
     stopped_mid_request,
     stopped_mid_start,
+    stopped_then_refused,
     survived,
 )
 from servebox.doctor.attribution import STRUCTURAL, below_families
@@ -178,7 +179,7 @@ def _orderly_stop(t: Triage, diagnoses: list[Diagnosis]) -> list[Diagnosis]:
         return [d]
     if any(x.role in ("cause", "symptom") for x in diagnoses):
         return []
-    if not stopped_mid_start(t, d):
+    if not stopped_mid_start(t, d) and not stopped_then_refused(t, d):
         d.role, d.fatal = "note", False
     return [d]
 
