@@ -4,6 +4,7 @@ was asked for. ranking.py turns a cause the log shows the engine outlived into a
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from servebox.doctor.structure import instance_of, split_prefix
@@ -142,9 +143,12 @@ def follows_earlier(t: Triage, sig: Signature, hit: Hits) -> tuple[int, str, str
 CUT = {
     "peer-connection-reset"
 }  # a client's words for an answer cut off mid-way (the peer closed the connection)
+# a client's read that timed out: a cut answer where, after the stop, the server waited on connections still open (uvicorn's
+# 'Waiting for connections to close', printed only while one is: vLLM's open stream left silent by its stopped engine)
+HUNG, HELD = {"client-read-timeout"}, "connections-open-at-stop"
 MID_REQUEST_CAUSE = (
     "A stop (SIGTERM/SIGINT) reached the server at line {line} while it was answering a request, and the request was "
-    "cut off (the client saw the connection close): the server did not fail by itself, something stopped it mid-answer "
+    "cut off (the client saw the connection close, or waited on an answer that never came): the server did not fail by itself, something stopped it mid-answer "
     "(ctrl-C, a supervisor's restart or stop, a deploy or cleanup script, another user's kill)."
 )
 MID_REQUEST_FIX = (
@@ -163,9 +167,11 @@ def stopped_mid_request(t: Triage, d: Diagnosis, others: list[Diagnosis]) -> boo
     if up is None or up.first_line > d.first_line:
         return False
     named = [x for x in others if x.role in ("cause", "symptom")]
-    if not any(x.id in CUT for x in named):
+    held = t.hits.get(HELD)
+    cut = CUT | HUNG if held is not None and held.first_line > d.first_line else CUT
+    if not any(x.id in cut for x in named):
         return False
-    if any(x.first_line <= d.first_line or (x.id not in CUT and x.category != "crash") for x in named):
+    if any(x.first_line <= d.first_line or (x.id not in cut and x.category != "crash") for x in named):
         return False
     for x in (
         named
@@ -173,4 +179,63 @@ def stopped_mid_request(t: Triage, d: Diagnosis, others: list[Diagnosis]) -> boo
         x.role, x.fatal, x.confidence = "symptom", False, min(x.confidence, 0.3)
     d.role, d.confidence = "cause", MID_START
     d.cause, d.fix = MID_REQUEST_CAUSE.format(line=d.first_line), MID_REQUEST_FIX
+    return True
+
+
+def set_at_start(t: Triage, sig: Signature, hit: Hits) -> tuple[Signature, Hits] | None:
+    """A refusal of the field `param` where a start-up line (sig.set_at_start's `line` entry) set that field as a
+    default from a file (vLLM's 'Default vLLM sampling parameters have been overridden by the model's
+    `generation_config.json`: `{'top_k': 40.5}`') and no request body the log shows (`sent`'s lines) sent it: the
+    file's value was refused, so the file's entry (`cause`) answers, with that field and value (after34g: fresh-181).
+    Where both the refusal and the file name a number, they must agree."""
+    field = hit.groups.get("param")
+    if sig.set_at_start is None or not field:
+        return None
+    (line, group), sent, cause = sig.set_at_start
+    start = t.hits.get(line)
+    listed = (
+        re.search(rf"['\"]{re.escape(field)}['\"]\s*:\s*([^,}}\n]+)", start.groups.get(group, ""))
+        if start
+        else None
+    )
+    body = t.hits.get(sent)
+    if listed is None or (
+        body and any(re.search(rf"['\"]{re.escape(field)}['\"]\s*:", s) for _, s in body.evidence)
+    ):
+        return None
+    value = listed.group(1).strip().strip("'\"`")
+    if _number(hit.groups.get("value", "")) not in (None, _number(value)):
+        return None
+    target = next((s for s in t.signatures if s.id == cause), None)
+    return (target, replace(hit, groups={"field": field, "value": value})) if target else None
+
+
+def _number(text: str) -> float | None:
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
+STOPPED_CAUSE = (
+    "A stop (SIGTERM/SIGINT) reached vLLM's engine at line {line} while the server was up, the engine ended in order, "
+    "and the server then failed a request (line {refused}): the engine did not fail by itself, something stopped it "
+    "(ctrl-C, a supervisor, a script or another user's kill of the EngineCore process)."
+)
+
+
+def stopped_then_refused(t: Triage, d: Diagnosis) -> bool:
+    """The asked-for stop `d` came after the server came up, an engine death the stop accounts for (an entry marked
+    unless_shutdown) followed it, and a request was refused (4xx/5xx) after the stop: the stop is why the server failed
+    that request, the answer below the confident line (after34g: fresh-179's SIGINT to vLLM's EngineCore alone, then a
+    500). The caller asks only where no cause or symptom is named."""
+    up, bad = t.hits.get(SERVING), t.hits.get(REFUSED)
+    if up is None or up.first_line > d.first_line or bad is None:
+        return False
+    refused = [n for n, _ in bad.evidence if n > d.first_line]
+    deaths = (t.hits.get(sig.id) for sig in t.signatures if sig.unless_shutdown)
+    if not refused or not any(hit is not None and hit.first_line > d.first_line for hit in deaths):
+        return False
+    d.role, d.confidence = "cause", MID_START
+    d.cause, d.fix = STOPPED_CAUSE.format(line=d.first_line, refused=refused[0]), MID_START_FIX
     return True

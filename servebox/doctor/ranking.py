@@ -62,9 +62,11 @@ from servebox.doctor.afterwards import (
     retried_then_done,
     served_after,
     serving_after,
+    set_at_start,
     shutdown_before,
     stopped_mid_request,
     stopped_mid_start,
+    stopped_then_refused,
     survived,
 )
 from servebox.doctor.attribution import STRUCTURAL, below_families
@@ -177,7 +179,7 @@ def _orderly_stop(t: Triage, diagnoses: list[Diagnosis]) -> list[Diagnosis]:
         return [d]
     if any(x.role in ("cause", "symptom") for x in diagnoses):
         return []
-    if not stopped_mid_start(t, d):
+    if not stopped_mid_start(t, d) and not stopped_then_refused(t, d):
         d.role, d.fatal = "note", False
     return [d]
 
@@ -323,6 +325,7 @@ def rank(t: Triage) -> TriageResult:
     consumed = {n for sig, hit in found if sig.points_back(t.seen_requirements) for n, _ in hit.evidence}
     consumed |= {n for hit in superseded for n, _ in hit.evidence}
     root = root_of(raised, consumed, t.exception_ends)
+    found = [set_at_start(t, sig, hit) or (sig, hit) for sig, hit in found]  # a file's default, refused
     diagnoses = [_diagnosis(sig, hit, t, sig.id in via) for sig, hit in found]
     abort_explained(diagnoses)  # an error line just above an abort names why it aborted
     causes = [(d, sig, hit) for d, (sig, hit) in zip(diagnoses, found, strict=True) if d.role == "cause"]

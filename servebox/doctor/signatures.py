@@ -85,6 +85,9 @@ class Signature:
     # (id, group) pairs: where entry `id` matched a line above this entry's last line and captured the same `group`,
     # this refusal follows from that earlier one (a request naming an adapter whose load was refused): a symptom
     follows_from: tuple[tuple[str, str], ...] = ()
+    # (line "entry:group", sent "entry", cause id): a refused field that entry `line`'s start-up line set as a default
+    # (its `group` lists it) and no line of entry `sent` (a request body the log shows) sent: entry `cause` answers
+    set_at_start: tuple[tuple[str, str], str, str] | None = None
 
     def in_context(self, line: str) -> re.Match[str] | None:
         return _first_match(self.context_patterns, line)
@@ -180,6 +183,13 @@ def _inherited_explains(entries: list[dict]) -> dict[str, tuple[str, ...]]:
     return {eid: walk(eid, ()) for eid in by_id}
 
 
+def _set_at_start(table: dict | None) -> tuple[tuple[str, str], str, str] | None:
+    if not table:
+        return None
+    entry, group = table["line"].split(":", 1)
+    return (entry, group), table["sent"], table["cause"]
+
+
 @lru_cache(maxsize=1)
 def load_signatures() -> tuple[Signature, ...]:
     entries = knowledge_entries()
@@ -223,6 +233,7 @@ def load_signatures() -> tuple[Signature, ...]:
             same_as=tuple(e["same_as"].split(":", 1)) if e.get("same_as") else None,
             follows_from=tuple(tuple(f.split(":", 1)) for f in _as_tuple(e.get("follows_from"))),
             defaults=tuple(e.get("defaults", {}).items()),
+            set_at_start=_set_at_start(e.get("set_at_start")),
             above=re.compile(e["above"], re.IGNORECASE) if e.get("above") else None,
             raised_where=re.compile(e["raised_where"], re.IGNORECASE) if e.get("raised_where") else None,
             context_patterns=tuple(re.compile(p, re.IGNORECASE) for p in _as_tuple(e.get("context_pattern"))),
