@@ -115,13 +115,18 @@ MID_START_FIX = (
 def stopped_mid_start(t: Triage, d: Diagnosis) -> bool:
     """The asked-for stop `d` came before the server came up, and an engine death the stop accounts for (an entry
     marked unless_shutdown) followed it: the stop ended the start, so it is the answer, a cause below the confident
-    line (after32d: fresh-129's engine core given SIGTERM mid-start). A stop after the server came up is an ordinary
-    shutdown, and one with no death after it (a signal the engine lost) changes nothing."""
+    line (after32d: fresh-129's engine core given SIGTERM mid-start); so is a stop whose own line says the process died
+    of it (a `died` group: the shell's 'Terminated') where the server never came up (after34h: fresh-184's llama-server
+    given SIGTERM while loading). A stop after the
+    server came up is an ordinary shutdown, and one with no death after it (a signal the engine lost) changes nothing."""
     up = t.hits.get(SERVING)
     if up is not None and up.first_line < d.first_line:
         return False
     deaths = (t.hits.get(sig.id) for sig in t.signatures if sig.unless_shutdown)
-    if not any(hit is not None and hit.first_line > d.first_line for hit in deaths):
+    died = up is None and bool(
+        t.hits[d.id].groups.get("died")
+    )  # the stop's own line says the process died of it
+    if not died and not any(hit is not None and hit.first_line > d.first_line for hit in deaths):
         return False
     d.role, d.confidence = "cause", MID_START
     d.cause, d.fix = MID_START_CAUSE.format(line=d.first_line), MID_START_FIX
@@ -140,16 +145,26 @@ def follows_earlier(t: Triage, sig: Signature, hit: Hits) -> tuple[int, str, str
     return None
 
 
-CUT = {
-    "peer-connection-reset"
-}  # a client's words for an answer cut off mid-way (the peer closed the connection)
-# a client's read that timed out: a cut answer where, after the stop, the server waited on connections still open (uvicorn's
-# 'Waiting for connections to close', printed only while one is: vLLM's open stream left silent by its stopped engine)
-HUNG, HELD = {"client-read-timeout"}, "connections-open-at-stop"
+# a client's words for what a stopping or stopped server does to its requests: an answer cut off mid-way (the peer
+# closed the connection), an answer that never came (a stopping llama-server stops generating but keeps a non-streamed
+# request open, so the client waits out its read timeout), and a request after the stop finds nothing listening
+# (after34h: fresh-184's SIGTERM mid non-streamed chat, SIGINT while idle)
+# A client's read timeout is the stop's only where the server's log shows a request still open after the stop
+# (IN_FLIGHT: llama-server's 'stop: cancel task'); a client's lines are often appended below the server's, so their
+# place in the log does not say when they happened
+CUT = {"peer-connection-reset", "peer-connection-refused"}
+HUNG = "client-read-timeout"
+IN_FLIGHT = "request-open-at-stop"
 MID_REQUEST_CAUSE = (
     "A stop (SIGTERM/SIGINT) reached the server at line {line} while it was answering a request, and the request was "
-    "cut off (the client saw the connection close, or waited on an answer that never came): the server did not fail by itself, something stopped it mid-answer "
-    "(ctrl-C, a supervisor's restart or stop, a deploy or cleanup script, another user's kill)."
+    "cut off (the client saw the connection close, or waited on an answer that never came): the server did not fail "
+    "by itself, something stopped it mid-answer (ctrl-C, a supervisor's restart or stop, a deploy or cleanup script, "
+    "another user's kill)."
+)
+AFTER_STOP_CAUSE = (
+    "A stop (SIGTERM/SIGINT) reached the server at line {line} and it shut down in order; what failed after it is the "
+    "stop's consequence (a request that found nothing listening, or whose answer never came): the server did not fail "
+    "by itself, something stopped it (ctrl-C, a supervisor's restart or stop, a deploy or cleanup script)."
 )
 MID_REQUEST_FIX = (
     "Find what sent the signal (`journalctl` around that time, the supervisor's or deploy's restarts, scripts that kill "
@@ -167,8 +182,8 @@ def stopped_mid_request(t: Triage, d: Diagnosis, others: list[Diagnosis]) -> boo
     if up is None or up.first_line > d.first_line:
         return False
     named = [x for x in others if x.role in ("cause", "symptom")]
-    held = t.hits.get(HELD)
-    cut = CUT | HUNG if held is not None and held.first_line > d.first_line else CUT
+    open_after = (hit := t.hits.get(IN_FLIGHT)) is not None and hit.first_line > d.first_line
+    cut = CUT | ({HUNG} if open_after else set())
     if not any(x.id in cut for x in named):
         return False
     if any(x.first_line <= d.first_line or (x.id not in cut and x.category != "crash") for x in named):
@@ -178,7 +193,9 @@ def stopped_mid_request(t: Triage, d: Diagnosis, others: list[Diagnosis]) -> boo
     ):  # a crash while the server exits is the stop's doing (llama-server exit()s on a second signal)
         x.role, x.fatal, x.confidence = "symptom", False, min(x.confidence, 0.3)
     d.role, d.confidence = "cause", MID_START
-    d.cause, d.fix = MID_REQUEST_CAUSE.format(line=d.first_line), MID_REQUEST_FIX
+    reset = any(x.id == "peer-connection-reset" for x in named)
+    d.cause = (MID_REQUEST_CAUSE if reset else AFTER_STOP_CAUSE).format(line=d.first_line)
+    d.fix = MID_REQUEST_FIX
     return True
 
 
