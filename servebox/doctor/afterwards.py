@@ -7,11 +7,12 @@ import re
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from servebox.doctor.results import Diagnosis, Evidence
 from servebox.doctor.structure import instance_of, split_prefix
 
 if TYPE_CHECKING:
     from servebox.doctor.signatures import Signature
-    from servebox.doctor.triage import Diagnosis, Hits, Triage
+    from servebox.doctor.triage import Hits, Triage
 
 BELOW_ERROR = {"WARNING", "WARN", "INFO", "DEBUG"}
 SERVING = "server-up"  # the progress entry whose lines say the server came up and listens
@@ -256,3 +257,66 @@ def stopped_then_refused(t: Triage, d: Diagnosis) -> bool:
     d.role, d.confidence = "cause", MID_START
     d.cause, d.fix = STOPPED_CAUSE.format(line=d.first_line, refused=refused[0]), MID_START_FIX
     return True
+
+
+# after34j (fresh-180's fills-context-no-shift-v2, fresh-184's sigwinch-mid-generation): llama-server's lines that
+# cut_at_context reads, all progress entries (knowledge/requests.toml): a slot's size, a slot released full
+# (truncated), a context shift (which sets truncated too), and the request bodies the log shows
+SLOT_SIZE, SLOT_FULL, SHIFTED, SENT = (
+    "slot-size-shown",
+    "slot-stopped-truncated",
+    "slot-context-shifted",
+    "request-body-shown",
+)
+# a request's own limit on new tokens (llama-server's n_predict, OpenAI's max_tokens / max_completion_tokens); -1 and
+# an absent field ask for no limit, so ending at the context is what the caller asked for
+ASKED = re.compile(r"""["']?\b(?:n_predict|max_tokens|max_completion_tokens)["']?\s*[:=]\s*(\d+)""")
+CUT_AT_CONTEXT = "request-longer-than-context"
+CUT_CAUSE = (
+    "The answer was cut at the end of the slot's context: the request asked for up to {asked} new tokens (line {sent}), "
+    "more than a llama-server slot holds ({slot} tokens, prompt included; line {size}), and with context shift off the "
+    "server stopped generating when the slot was full (line {full}: 'truncated = 1') and answered as if it had finished."
+)
+CUT_FIX = (
+    "Give each slot a larger context (-c is shared by the --parallel slots and capped at the model's training context), "
+    "ask for fewer tokens (n_predict / max_tokens), or turn context shift on (--context-shift) if the answer may lose "
+    "the start of its context."
+)
+CUT_SURE, CUT_LIKELY, CUT_BESIDE = 0.75, 0.5, 0.3
+
+
+def cut_at_context(t: Triage, others: list[Diagnosis]) -> Diagnosis | None:
+    """A llama-server generation released at its slot's end (truncated, no context shift in the log) while a request
+    the log shows asked for more new tokens than a slot holds: the answer was cut at the context, the request was
+    longer than the context (after34j). Confident where the release says the slot was full (n_tokens = size - 1),
+    below that otherwise; beside another named failure (a client's timeout) only its symptom."""
+    size, full, sent = (t.hits.get(x) for x in (SLOT_SIZE, SLOT_FULL, SENT))
+    if size is None or full is None or sent is None or SHIFTED in t.hits:
+        return None
+    slot = int(size.groups.get("slot") or 0)
+    over = [
+        (int(m.group(1)), n)
+        for n, s in sent.evidence
+        if (m := ASKED.search(s)) and int(m.group(1)) > slot > 0
+    ]
+    if not over:
+        return None
+    asked, line = max(over)
+    sure = full.groups.get("n_tokens") == str(slot - 1)
+    beside = any(x.role in ("cause", "symptom") for x in others)
+    text = CUT_CAUSE.format(asked=asked, sent=line, slot=slot, size=size.first_line, full=full.first_line)
+    return Diagnosis(
+        id=CUT_AT_CONTEXT,
+        category="requests",
+        role="symptom" if beside else "cause",
+        cause=text,
+        fix=CUT_FIX,
+        confidence=CUT_BESIDE if beside else CUT_SURE if sure else CUT_LIKELY,
+        occurrences=full.count,
+        first_line=full.first_line,
+        evidence=[
+            Evidence(line=n, text=s)
+            for n, s in (full.evidence[:1] + [(line, s) for n, s in sent.evidence if n == line])
+        ],
+        fatal=False,
+    )

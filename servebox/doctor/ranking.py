@@ -29,6 +29,9 @@ Rules, in order:
   wordings are too many to list), with its own, lower, confidence;
 - an asked-for stop that came before the server came up, with an engine death after it, is the cause (0.50) of a log
   with no other cause or symptom: the stop ended the start (afterwards.stopped_mid_start);
+- a llama-server generation released at its slot's end (truncated, no context shift) while a request the log shows
+  asked for more new tokens than a slot holds is request-longer-than-context, the answer cut at the context (0.75
+  where the slot was full; a symptom beside another named failure) (afterwards.cut_at_context);
 - a cause that `follows_from` an earlier line naming the same value (a refused load of that adapter) is a symptom;
 - a cause that `unless_seen` names a likelier reason for (seen anywhere in the log) is only a symptom;
 - a fatal cause logged only below ERROR before the server came up is only a note ('the server came up after it'),
@@ -54,6 +57,7 @@ from typing import TYPE_CHECKING
 
 from servebox.doctor.abort_cause import abort_explained
 from servebox.doctor.afterwards import (
+    cut_at_context,
     follows_earlier,
     instance_went_on,
     only_below_error,
@@ -340,6 +344,8 @@ def rank(t: Triage) -> TriageResult:
     if (like := resemblance_answer(t, root, diagnoses)) is not None:
         diagnoses.append(like)
     diagnoses += _orderly_stop(t, diagnoses)
+    if (cut := cut_at_context(t, diagnoses)) is not None:  # an answer cut at its slot's end
+        diagnoses.append(cut)
     if (stated := stated_answer(t.statements, diagnoses, t.lines)) is not None:
         diagnoses.append(stated)
     # capped first, so the order is the figures shown (after32f: a capped 0.78 had ranked above a 0.80)
