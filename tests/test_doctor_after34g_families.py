@@ -74,7 +74,7 @@ NEAR_MISSES = [
     ),
 ]
 
-names_the_cause, near_miss_not_confident = family_tests(CASES, NEAR_MISSES)
+test_names_the_cause, test_near_miss_not_confident = family_tests(CASES, NEAR_MISSES)
 
 
 def test_a_field_the_request_sent_stays_the_requests():
