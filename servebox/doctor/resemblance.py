@@ -68,7 +68,18 @@ def family_text(sig: Signature) -> str:
     ZeroDivisionError is not a missing GPU), so likeness to them alone must not offer it (after29o)."""
     hints = () if sig.hint_requires else sig.hints
     wordings = " ".join(REGEX_SYNTAX.sub(" ", p.pattern) for p in (*sig.patterns, *hints))
-    return " ".join((wordings, " ".join(sig.keywords), sig.excerpt, re.sub(r"\{\w+\}", " ", sig.cause)))
+    keywords = [k for k in sig.keywords if not _context_only(sig, k)]
+    excerpt = "" if _context_only(sig, sig.excerpt) else sig.excerpt
+    return " ".join((wordings, " ".join(keywords), excerpt, re.sub(r"\{\w+\}", " ", sig.cause)))
+
+
+def _context_only(sig: Signature, text: str) -> bool:
+    """`text` (a keyword or the excerpt) is a `context_pattern` wording's and no plain wording's: its words mean this
+    family only beside `context_requires` (a bare "'NoneType' object is not iterable" is a chat template's only after
+    vLLM's template warmup failed), so, like a hint with `hint_requires`, likeness to them must not offer it (after34n:
+    a Quark config's TypeError was offered as chat-template-fails-without-tools)."""
+    in_context = any(p.search(text) for p in getattr(sig, "context_patterns", ()))
+    return in_context and not any(p.search(text) for p in (*sig.patterns, *sig.hints))
 
 
 @dataclass(frozen=True)
