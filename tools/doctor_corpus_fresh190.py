@@ -455,4 +455,9 @@ def makers(h, tiny: Path, timeout: float) -> dict:
 
 
 if __name__ == "__main__":
+    # a terminal's dispositions for the engines: a maker run in the background (nohup, `&`) inherits SIGHUP / SIGINT /
+    # SIGQUIT ignored, which exec keeps (fresh-179's first run); handled by Python here, they are default after exec
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+    signal.signal(signal.SIGQUIT, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     maker_main(draws, makers, TINY_DEFAULT, vllm_timeout="300", show=lambda d: f"{d[0]} | {d[1]}")
