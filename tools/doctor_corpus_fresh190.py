@@ -420,7 +420,14 @@ def make_case(h, tiny: Path, timeout: float, slug: str) -> str:
     CURRENT.update(
         spec=spec, tiny=str(own), shown=" ".join(server).replace(str(Path(h.VLLM[0]).parent) + "/", "")
     )
-    argv = ["bash", "-c", f'exec "$@" > >(exec tee -a {case_dir}/live.log) 2>&1', "bash", *server]
+    # tee (the copy a watcher reads) ignores the signals sent to the group: a Ctrl-C must not cut the log
+    argv = [
+        "bash",
+        "-c",
+        f"exec \"$@\" > >(trap '' INT QUIT HUP TERM; exec tee -a {case_dir}/live.log) 2>&1",
+        "bash",
+        *server,
+    ]
     env = {**os.environ, **h.ENV}
     stop = threading.Event()
 
