@@ -436,7 +436,7 @@ def make_case(h, tiny: Path, timeout: float, slug: str) -> str:
             pid = leader_pid()
             if pid:
                 # nohup execs the server; under timeout(1) the leader is timeout, what the shell waits for
-                CURRENT["api_pid"] = pid
+                CURRENT["api_pid"] = CURRENT["leader"] = pid
             time.sleep(0.2)
 
     threading.Thread(target=track, daemon=True).start()
@@ -447,6 +447,14 @@ def make_case(h, tiny: Path, timeout: float, slug: str) -> str:
         text = serve_and_ask(argv, PORT, [(CHAT, {})], env=env, cwd=case_dir, bound=timeout)
     finally:
         stop.set()
+        # serve_and_ask stops the group only while its leader lives: an API server killed by the event leaves its
+        # EngineCore behind (as it would in a terminal); the maker ends it so the next case has the cores
+        leader = CURRENT.get("leader")
+        if leader:
+            try:
+                os.killpg(leader, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
     if CURRENT.get("shell"):
         text = text.rstrip("\n") + "\n" + CURRENT["shell"]
     if spec["kind"] == "timeout":
