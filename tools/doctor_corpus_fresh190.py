@@ -90,9 +90,9 @@ CONDITIONS: dict[str, list[str]] = {
     ],
     "a stop while a request is queued": [
         "sigterm-with-queued-request: --max-num-seqs 1; a streamed completion (ignore_eos, 400 tokens), a second"
-        " completion sent after its 3rd chunk (queued), kill -TERM <API server> 3 s later",
+        " completion sent after its 3rd chunk (queued), kill -TERM <API server> at its 20th chunk",
         "ctrl-c-with-queued-request: --max-num-seqs 1; a streamed completion (ignore_eos, 400 tokens), a second"
-        " completion sent after its 3rd chunk (queued), SIGINT to the whole group (Ctrl-C) 3 s later",
+        " completion sent after its 3rd chunk (queued), SIGINT to the whole group (Ctrl-C) at its 20th chunk",
     ],
     "SIGCONT after a SIGSTOP longer than a client timeout": [
         "api-server-sigstop-25s-then-sigcont: kill -STOP <API server>, a chat with a 10 s client timeout, kill -CONT"
@@ -314,7 +314,8 @@ def _ask(port: int, path: str, body: dict | None, after: float) -> str:  # noqa:
                     target=lambda: second.append(request("POST", COMP, comp_body({"max_tokens": 32}))),
                     daemon=True,
                 ).start()
-                threading.Timer(3, lambda: send(pids, spec["target"], spec["sig"])).start()
+            if n == 20:  # first run: a 3 s timer, later than the whole 400-token stream: nothing was queued
+                send(pids, spec["target"], spec["sig"])
 
         out += streamed(COMP, comp_body({"max_tokens": 400, "ignore_eos": True, "stream": True}), hit)
         for _ in range(60):
