@@ -107,12 +107,19 @@ def test_an_unknown_kv_connector_is_named_over_the_validation_error():
 
 def test_a_literal_error_under_argparse_is_an_invalid_choice_with_value_and_choices():
     log = (
-        "api_server.py: error: argument --compilation-config: 1 validation error for CompilationConfig\n"
-        "mode\n"
+        "api_server.py: error: argument --structured-outputs-config: 1 validation error for StructuredOutputsConfig\n"
+        "backend\n"
         "  Input should be 'none', 'eager' or 'max' [type=literal_error, input_value='fast', input_type=str]\n"
     )
     d = top(log)
     assert d.id == "cli-invalid-choice" and "'fast'" in d.cause and "'none', 'eager' or 'max'" in d.fix
+    # after34p: under CompilationConfig's header the -cc key's family answers, quoting pydantic's reason
+    cc = top(
+        log.replace("structured-outputs-config", "compilation-config").replace(
+            "StructuredOutputs", "Compilation"
+        )
+    )
+    assert cc.id == "compilation-config-invalid" and "CompilationConfig" in cc.cause
     # the same error raised inside a config's traceback (no argparse line) stays config-validation-error
     traceback = (
         "pydantic_core._pydantic_core.ValidationError: 1 validation error for SpeculativeConfig\n"

@@ -90,6 +90,11 @@ POSITIVE = [
     ),
     (
         "attention-backend-name-unknown",
+        "ValueError: Unknown attention backend: 'FLASH_ATTENTION'. Valid options are: FLASH_ATTN, TRITON_ATTN",
+    ),
+    # after34p: XFORMERS is a name older vLLMs had (removed in PR #29262): the removed-backend family
+    (
+        "attention-backend-removed",
         "ValueError: Unknown attention backend: 'XFORMERS'. Valid options are: FLASH_ATTN, TRITON_ATTN",
     ),
     (
