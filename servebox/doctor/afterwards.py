@@ -223,7 +223,7 @@ def set_at_start(t: Triage, sig: Signature, hit: Hits) -> tuple[Signature, Hits]
         return None
     if by_flag is not None:
         (flag_line, flag_group), flag_cause, names = by_flag
-        named = names.get(field, field)
+        named = dict(names).get(field, field)
         if (flagged := _listed(t, flag_line, flag_group, named)) is not None:
             cause, field, value = flag_cause, named, flagged.group(1).strip()
     target = next((s for s in t.signatures if s.id == cause), None)

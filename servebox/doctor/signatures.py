@@ -185,7 +185,9 @@ def _inherited_explains(entries: list[dict]) -> dict[str, tuple[str, ...]]:
     return {eid: walk(eid, ()) for eid in by_id}
 
 
-SetByFlag = tuple[tuple[str, str], str, dict[str, str]]
+SetByFlag = tuple[
+    tuple[str, str], str, tuple[tuple[str, str], ...]
+]  # a tuple, not a dict: Signature is hashed
 
 
 def _set_at_start(table: dict | None) -> tuple[tuple[str, str], str, str, SetByFlag | None] | None:
@@ -194,7 +196,9 @@ def _set_at_start(table: dict | None) -> tuple[tuple[str, str], str, str, SetByF
     entry, group = table["line"].split(":", 1)
     flag = table.get("flag")
     by_flag = (
-        (tuple(flag["line"].split(":", 1)), flag["cause"], dict(flag.get("names", {}))) if flag else None
+        (tuple(flag["line"].split(":", 1)), flag["cause"], tuple(flag.get("names", {}).items()))
+        if flag
+        else None
     )
     return (entry, group), table["sent"], table["cause"], by_flag
 
