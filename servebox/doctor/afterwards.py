@@ -3,6 +3,7 @@ was asked for. ranking.py turns a cause the log shows the engine outlived into a
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -205,27 +206,35 @@ def set_at_start(t: Triage, sig: Signature, hit: Hits) -> tuple[Signature, Hits]
     default from a file (vLLM's 'Default vLLM sampling parameters have been overridden by the model's
     `generation_config.json`: `{'top_k': 40.5}`') and no request body the log shows (`sent`'s lines) sent it: the
     file's value was refused, so the file's entry (`cause`) answers, with that field and value (after34g: fresh-181).
-    Where both the refusal and the file name a number, they must agree."""
+    Where both the refusal and the file name a number, they must agree. Where a start flag's line (`flag`'s:
+    vLLM's --override-generation-config) lists the field, the flag set it and the flag's entry answers (after34o)."""
     field = hit.groups.get("param")
     if sig.set_at_start is None or not field:
         return None
-    (line, group), sent, cause = sig.set_at_start
-    start = t.hits.get(line)
-    listed = (
-        re.search(rf"['\"]{re.escape(field)}['\"]\s*:\s*([^,}}\n]+)", start.groups.get(group, ""))
-        if start
-        else None
-    )
+    (line, group), sent, cause, by_flag = sig.set_at_start
+    listed = _listed(t, line, group, field)
     body = t.hits.get(sent)
     if listed is None or (
         body and any(re.search(rf"['\"]{re.escape(field)}['\"]\s*:", s) for _, s in body.evidence)
     ):
         return None
     value = listed.group(1).strip().strip("'\"`")
-    if _number(hit.groups.get("value", "")) not in (None, _number(value)):
+    if not _same_number(hit.groups.get("value", ""), value):
         return None
+    if by_flag is not None:
+        (flag_line, flag_group), flag_cause, names = by_flag
+        named = dict(names).get(field, field)
+        if (flagged := _listed(t, flag_line, flag_group, named)) is not None:
+            cause, field, value = flag_cause, named, flagged.group(1).strip()
     target = next((s for s in t.signatures if s.id == cause), None)
     return (target, replace(hit, groups={"field": field, "value": value})) if target else None
+
+
+def _listed(t: Triage, line: str, group: str, field: str) -> re.Match[str] | None:
+    """`field: value` in the dict entry `line` captured as `group`, or None."""
+    start = t.hits.get(line)
+    text = start.groups.get(group, "") if start else ""
+    return re.search(rf"['\"]{re.escape(field)}['\"]\s*:\s*([^,}}\n]+)", text)
 
 
 def _number(text: str) -> float | None:
@@ -233,6 +242,16 @@ def _number(text: str) -> float | None:
         return float(text)
     except ValueError:
         return None
+
+
+def _same_number(refused: str, listed: str) -> bool:
+    """The refusal's value agrees with the start-up line's where the refusal names no number (a type's name, a
+    string), or both are the same number; NaN is never equal to itself, so two NaNs agree here (after34o:
+    fresh-191's repetition_penalty NaN, 'must be a finite number, got nan.' beside `{'repetition_penalty': nan}`)."""
+    a, b = _number(refused), _number(listed)
+    if a is None:
+        return True
+    return b is not None and (a == b or (math.isnan(a) and math.isnan(b)))
 
 
 STOPPED_CAUSE = (

@@ -85,9 +85,11 @@ class Signature:
     # (id, group) pairs: where entry `id` matched a line above this entry's last line and captured the same `group`,
     # this refusal follows from that earlier one (a request naming an adapter whose load was refused): a symptom
     follows_from: tuple[tuple[str, str], ...] = ()
-    # (line "entry:group", sent "entry", cause id): a refused field that entry `line`'s start-up line set as a default
-    # (its `group` lists it) and no line of entry `sent` (a request body the log shows) sent: entry `cause` answers
-    set_at_start: tuple[tuple[str, str], str, str] | None = None
+    # (line "entry:group", sent "entry", cause id, flag): a refused field that entry `line`'s start-up line set as a
+    # default (its `group` lists it) and no line of entry `sent` (a request body the log shows) sent: entry `cause`
+    # answers; flag (line "entry:group", cause id, {field: the flag's name for it}): where that entry's line (a start
+    # flag's value) lists the field, the flag set it, and the flag's cause answers instead
+    set_at_start: tuple[tuple[str, str], str, str, SetByFlag | None] | None = None
 
     def in_context(self, line: str) -> re.Match[str] | None:
         return _first_match(self.context_patterns, line)
@@ -183,11 +185,22 @@ def _inherited_explains(entries: list[dict]) -> dict[str, tuple[str, ...]]:
     return {eid: walk(eid, ()) for eid in by_id}
 
 
-def _set_at_start(table: dict | None) -> tuple[tuple[str, str], str, str] | None:
+SetByFlag = tuple[
+    tuple[str, str], str, tuple[tuple[str, str], ...]
+]  # a tuple, not a dict: Signature is hashed
+
+
+def _set_at_start(table: dict | None) -> tuple[tuple[str, str], str, str, SetByFlag | None] | None:
     if not table:
         return None
     entry, group = table["line"].split(":", 1)
-    return (entry, group), table["sent"], table["cause"]
+    flag = table.get("flag")
+    by_flag = (
+        (tuple(flag["line"].split(":", 1)), flag["cause"], tuple(flag.get("names", {}).items()))
+        if flag
+        else None
+    )
+    return (entry, group), table["sent"], table["cause"], by_flag
 
 
 @lru_cache(maxsize=1)
