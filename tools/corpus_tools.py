@@ -87,11 +87,8 @@ def until_failed_or_served(h, argv: list[str], port: str, timeout: float, env: d
             env={**os.environ, **h.ENV, **(env or {})},
             start_new_session=True,
         )
-        deadline = time.monotonic() + timeout
-        while proc.poll() is None and time.monotonic() < deadline:
-            if h.wait_healthy(int(port), time.monotonic() + 2):
-                time.sleep(2)
-                break
+        if _healthy_before_exit(proc, int(port), time.monotonic() + timeout):
+            time.sleep(1)  # two seconds after /health first answers, as before
         stop_group(proc, grace=20)
         log.seek(0)
         return log.read().decode("utf-8", "replace")

@@ -119,20 +119,25 @@ def stopped_mid_start(t: Triage, d: Diagnosis) -> bool:
     marked unless_shutdown) followed it: the stop ended the start, so it is the answer, a cause below the confident
     line (after32d: fresh-129's engine core given SIGTERM mid-start); so is a stop whose own line says the process died
     of it (a `died` group: the shell's 'Terminated') where the server never came up (after34h: fresh-184's llama-server
-    given SIGTERM while loading). A stop after the
-    server came up is an ordinary shutdown, and one with no death after it (a signal the engine lost) changes nothing."""
+    given SIGTERM while loading). A stop after the server came up is an ordinary shutdown, and one with no death after
+    it (a signal the engine lost) changes nothing."""
     up = t.hits.get(SERVING)
     if up is not None and up.first_line < d.first_line:
         return False
-    deaths = (t.hits.get(sig.id) for sig in t.signatures if sig.unless_shutdown)
     died = up is None and bool(
         t.hits[d.id].groups.get("died")
     )  # the stop's own line says the process died of it
-    if not died and not any(hit is not None and hit.first_line > d.first_line for hit in deaths):
+    if not died and not _death_after(t, d.first_line):
         return False
     d.role, d.confidence = "cause", MID_START
     d.cause, d.fix = MID_START_CAUSE.format(line=d.first_line), MID_START_FIX
     return True
+
+
+def _death_after(t: Triage, line: int) -> bool:
+    """An engine death that an asked-for stop accounts for (an entry marked unless_shutdown) was logged after `line`."""
+    deaths = (t.hits.get(sig.id) for sig in t.signatures if sig.unless_shutdown)
+    return any(hit is not None and hit.first_line > line for hit in deaths)
 
 
 def follows_earlier(t: Triage, sig: Signature, hit: Hits) -> tuple[int, str, str] | None:
@@ -190,9 +195,8 @@ def stopped_mid_request(t: Triage, d: Diagnosis, others: list[Diagnosis]) -> boo
         return False
     if any(x.first_line <= d.first_line or (x.id not in cut and x.category != "crash") for x in named):
         return False
-    for x in (
-        named
-    ):  # a crash while the server exits is the stop's doing (llama-server exit()s on a second signal)
+    # a crash while the server exits is the stop's doing (llama-server exit()s on a second signal)
+    for x in named:
         x.role, x.fatal, x.confidence = "symptom", False, min(x.confidence, 0.3)
     d.role, d.confidence = "cause", MID_START
     reset = any(x.id == "peer-connection-reset" for x in named)
@@ -270,8 +274,7 @@ def stopped_then_refused(t: Triage, d: Diagnosis) -> bool:
     if up is None or up.first_line > d.first_line or bad is None:
         return False
     refused = [n for n, _ in bad.evidence if n > d.first_line]
-    deaths = (t.hits.get(sig.id) for sig in t.signatures if sig.unless_shutdown)
-    if not refused or not any(hit is not None and hit.first_line > d.first_line for hit in deaths):
+    if not refused or not _death_after(t, d.first_line):
         return False
     d.role, d.confidence = "cause", MID_START
     d.cause, d.fix = STOPPED_CAUSE.format(line=d.first_line, refused=refused[0]), MID_START_FIX

@@ -144,9 +144,9 @@ def score_line(
     payload: str, level: str = "", lex: Lexicon | None = None, tiers: list[float] | None = None
 ) -> tuple[float, bool]:
     """How much one line (prefixes peeled) states a cause: its strongest predicate (more when it also says what
-    failed), its level, its concrete names; a pointer at another line scores less, a stack frame or a version banner nothing. Also
-    whether the line says that something failed (an error level, an exception, or a failure in words at no
-    quieter level): a log none of whose lines does has not failed, whatever its warnings say. `tiers`: the tiers of
+    failed), its level, its concrete names; a pointer at another line scores less, a stack frame or a version banner
+    nothing. Also whether the line says that something failed (an error level, an exception, or a failure in words at
+    no quieter level): a log none of whose lines does has not failed, whatever its warnings say. `tiers`: the tiers of
     the words on the line, strongest first, where a keyword search already found them."""
     lex = lex or lexicon()
     head = payload[:SCORED_CHARS]
