@@ -75,3 +75,14 @@ def test_serve_and_ask_sends_nothing_to_an_engine_that_exits_at_start():
     argv = [sys.executable, "-c", "import sys; print('engine: bad flag'); sys.exit(2)"]
     text = serve_and_ask(argv, _free_port(), [("/v1/x", {"a": 1})], bound=30)
     assert text == "engine: bad flag\n"
+
+
+def test_engine_env_keeps_the_engines_caches_under_the_makers_folder(tmp_path, monkeypatch):
+    """One maker wrote into /root/.cache/vllm: a case's caches belong to its own folder, and a case's EXTRA wins."""
+    from corpus_tools import engine_env
+
+    monkeypatch.setenv("VLLM_CACHE_ROOT", "/root/.cache/vllm")
+    env = engine_env(tmp_path, VLLM_CPU_KVCACHE_SPACE="2")
+    assert env["VLLM_CACHE_ROOT"] == str(tmp_path / "vllm-cache")
+    assert env["XDG_CACHE_HOME"].startswith(str(tmp_path))
+    assert env["VLLM_CPU_KVCACHE_SPACE"] == "2" and env["VLLM_NO_USAGE_STATS"] == "1"

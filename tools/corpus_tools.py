@@ -37,6 +37,36 @@ def load(name: str, file: str):
     return mod
 
 
+def tiny_model(work: str | Path) -> Path:
+    """WORK/tiny: tests/engine/make_tiny_model.py's checkpoint, made once (under vLLM's interpreter, which has torch
+    and transformers) and kept; a maker copies it per case when a case changes its files. The makers of fresh-142..195
+    each carried this setup."""
+    tiny = Path(work) / "tiny"
+    if not (tiny / "config.json").exists():
+        repo = HERE.parent
+        maker = repo / "tests" / "engine" / "make_tiny_model.py"
+        subprocess.run([str(repo / ".venv-vllm" / "bin" / "python"), str(maker), str(tiny)], check=True)
+    return tiny
+
+
+def tiny_gguf(work: str | Path) -> Path:
+    """WORK/tiny-f32.gguf: tests/engine/make_tiny_gguf.py's GGUF of the tiny model's shape and tokenizer, made once."""
+    out = Path(work) / "tiny-f32.gguf"
+    if not out.exists():
+        maker = HERE.parent / "tests" / "engine" / "make_tiny_gguf.py"
+        tokenizer = tiny_model(work) / "tokenizer.json"
+        subprocess.run([sys.executable, str(maker), str(tokenizer), str(out)], check=True)
+    return out
+
+
+def engine_env(work: str | Path, **extra: str) -> dict[str, str]:
+    """The environment a made-here case runs in: the maker's, tools/doctor-corpus.py's small KV cache and no usage
+    stats, and vLLM's and torch's caches under WORK (one maker wrote into /root/.cache/vllm), then EXTRA."""
+    caches = {"VLLM_CACHE_ROOT": str(Path(work) / "vllm-cache"), "XDG_CACHE_HOME": str(Path(work) / "cache")}
+    base = {"VLLM_CPU_KVCACHE_SPACE": "1", "VLLM_NO_USAGE_STATS": "1", "PYTHONUNBUFFERED": "1"}
+    return {**os.environ, **base, **caches, **extra}
+
+
 def vllm_session(
     h, tiny: Path, flags: list[str], requests: dict, wanted: set[str], port: int, timeout: float
 ) -> dict:
