@@ -215,9 +215,10 @@ def set_at_start(t: Triage, sig: Signature, hit: Hits) -> tuple[Signature, Hits]
     field = hit.groups.get("param")
     if sig.set_at_start is None or not field:
         return None
-    (line, group), sent, cause, by_flag = sig.set_at_start
-    listed = _listed(t, line, group, field)
-    body = t.hits.get(sent)
+    start = sig.set_at_start
+    listed = _listed(t, *start.line, field)
+    body = t.hits.get(start.sent)
+    cause = start.cause
     if listed is None or (
         body and any(re.search(rf"['\"]{re.escape(field)}['\"]\s*:", s) for _, s in body.evidence)
     ):
@@ -225,11 +226,10 @@ def set_at_start(t: Triage, sig: Signature, hit: Hits) -> tuple[Signature, Hits]
     value = listed.group(1).strip().strip("'\"`")
     if not _same_number(hit.groups.get("value", ""), value):
         return None
-    if by_flag is not None:
-        (flag_line, flag_group), flag_cause, names = by_flag
-        named = dict(names).get(field, field)
-        if (flagged := _listed(t, flag_line, flag_group, named)) is not None:
-            cause, field, value = flag_cause, named, flagged.group(1).strip()
+    if (flag := start.by_flag) is not None:
+        named = dict(flag.names).get(field, field)
+        if (flagged := _listed(t, *flag.line, named)) is not None:
+            cause, field, value = flag.cause, named, flagged.group(1).strip()
     target = next((s for s in t.signatures if s.id == cause), None)
     return (target, replace(hit, groups={"field": field, "value": value})) if target else None
 

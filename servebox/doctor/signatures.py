@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
+from typing import NamedTuple
 
 
 @dataclass(frozen=True)
@@ -89,7 +90,7 @@ class Signature:
     # default (its `group` lists it) and no line of entry `sent` (a request body the log shows) sent: entry `cause`
     # answers; flag (line "entry:group", cause id, {field: the flag's name for it}): where that entry's line (a start
     # flag's value) lists the field, the flag set it, and the flag's cause answers instead
-    set_at_start: tuple[tuple[str, str], str, str, SetByFlag | None] | None = None
+    set_at_start: SetAtStart | None = None
 
     def in_context(self, line: str) -> re.Match[str] | None:
         return _first_match(self.context_patterns, line)
@@ -185,22 +186,37 @@ def _inherited_explains(entries: list[dict]) -> dict[str, tuple[str, ...]]:
     return {eid: walk(eid, ()) for eid in by_id}
 
 
-SetByFlag = tuple[
-    tuple[str, str], str, tuple[tuple[str, str], ...]
-]  # a tuple, not a dict: Signature is hashed
+class SetByFlag(NamedTuple):
+    """set_at_start's `flag`: the start flag's line entry and group that list the field, the entry that answers when
+    they do, and request-field -> flag-key names where they differ."""
+
+    line: tuple[str, str]
+    cause: str
+    names: tuple[tuple[str, str], ...]
 
 
-def _set_at_start(table: dict | None) -> tuple[tuple[str, str], str, str, SetByFlag | None] | None:
+class SetAtStart(NamedTuple):
+    """An entry's `set_at_start` (afterwards.set_at_start): the start-up line entry and group that list the defaults,
+    the entry whose lines show a request body, the entry that answers, and the flag that may have set it instead. A
+    NamedTuple, not a dict: Signature is hashed."""
+
+    line: tuple[str, str]
+    sent: str
+    cause: str
+    by_flag: SetByFlag | None
+
+
+def _set_at_start(table: dict | None) -> SetAtStart | None:
     if not table:
         return None
     entry, group = table["line"].split(":", 1)
     flag = table.get("flag")
     by_flag = (
-        (tuple(flag["line"].split(":", 1)), flag["cause"], tuple(flag.get("names", {}).items()))
+        SetByFlag(tuple(flag["line"].split(":", 1)), flag["cause"], tuple(flag.get("names", {}).items()))
         if flag
         else None
     )
-    return (entry, group), table["sent"], table["cause"], by_flag
+    return SetAtStart((entry, group), table["sent"], table["cause"], by_flag)
 
 
 @lru_cache(maxsize=1)
