@@ -142,3 +142,28 @@ def _lines_holding(blob: bytes, word: bytes) -> int:
             break
         at = blob.find(word, end)
     return count
+
+
+def test_the_direct_re2_call_finds_what_the_public_search_finds():
+    """KeywordFinder calls RE2's compiled Match itself (the public search() costs a generator and a match object per
+    hit); on the real keywords and real logs its hits are the public call's, position for position."""
+    import copy
+
+    from servebox.doctor.signatures import _span_finder
+
+    direct = Triage("x").finder  # the finder triage uses, its keywords compiled once per process
+    public = copy.copy(direct)
+    public.span = _span_finder(_PublicOnly(direct.regex))
+    assert direct.span.__name__ == "direct" or not hasattr(direct.regex, "_regexp")  # RE2 absent: both public
+    logs = sorted((FIXTURES / "logs").glob("*.log"))[:40]
+    assert logs
+    for log in logs:
+        data = log.read_bytes()
+        assert direct.iter(data) == public.iter(data), log.name
+
+
+class _PublicOnly:
+    """A compiled pattern seen only through its public search()."""
+
+    def __init__(self, regex):
+        self.search = regex.search

@@ -178,17 +178,20 @@ class Triage:
 
     def _keywords(self, chunk: bytes, base: int) -> _LineCounter:
         counter = _LineCounter(chunk, base)
+        line_words, seen = self.line_words, self.seen_requirements
         for start, end, found in _hits_by_line(self.finder, chunk):
+            words = [w for _, w in found]
+            if line_words.isdisjoint(words):
+                # only context words on this line (most of a healthy log's): nothing reads its text or its
+                # number, they are only recorded as seen
+                seen.update(words)
+                continue
             self._match_line(chunk, start, end, counter.at(start), found)
         return counter
 
     def _match_line(
         self, chunk: bytes, start: int, end: int, number: int, found: list[tuple[int, str]]
     ) -> None:
-        # only context words on this line: nothing reads its text, they are only recorded as seen
-        if not any(w in self.line_words for _, w in found):
-            self.seen_requirements.update(w for _, w in found)
-            return
         line = chunk[start:end].decode("utf-8", "replace")
         if any(w in self.exception_words for _, w in found):
             self.statements.offer(line, number)  # an exception's line states its cause, wherever it is
