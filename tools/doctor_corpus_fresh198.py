@@ -24,8 +24,8 @@ checkpoint scales / --calculate-kv-scales), fresh-136 (--runner pooling --enable
 
 Every case: `.venv-vllm/bin/python -m vllm.entrypoints.openai.api_server --model /tmp/fresh198/tiny --port 20840
 --max-model-len 512 --served-model-name tiny FLAGS` (a case's own --max-model-len replaces 512) in
-corpus_tools.engine_env('/tmp/fresh198', **ENV) (VLLM_CPU_KVCACHE_SPACE=1 unless the case sets it; "" where the case
-needs --kv-cache-memory-bytes to be read), corpus_tools.serve_and_ask with a 300 s bound; once healthy, the case's
+corpus_tools.engine_env('/tmp/fresh198') with the case's ENV (VLLM_CPU_KVCACHE_SPACE=1 unless the case sets it;
+removed where the case needs --kv-cache-memory-bytes to be read), corpus_tools.serve_and_ask with a 300 s bound; once healthy, the case's
 requests (by default one POST /v1/completions, prompt "Hello", max_tokens 8).
 """
 
@@ -48,7 +48,10 @@ BOUND = 300
 
 HELLO = ("/v1/completions", {"model": "tiny", "prompt": "Hello", "max_tokens": 8})
 LONG = ("/v1/completions", {"model": "tiny", "prompt": "hello " * 700, "max_tokens": 8})
-NO_SPACE = {"VLLM_CPU_KVCACHE_SPACE": ""}
+# Unset (None: removed from the environment), so that --kv-cache-memory-bytes is read. The first run set it to ""
+# instead, which vLLM 0.32's envs.py reads with int() and fails on at the worker's start (ValueError: invalid literal
+# for int() with base 10: ''), whatever the flags: those three logs were discarded and the three cases run again.
+NO_SPACE = {"VLLM_CPU_KVCACHE_SPACE": None}
 
 # condition -> its values (case names); CASES gives each name's flags, environment and requests.
 CONDITIONS = {
@@ -87,7 +90,7 @@ CONDITIONS = {
     "request longer than the cache holds": ["max-model-len-2048-kv-bytes-1m", "prompt-700-words-max-len-512"],
 }
 
-CASES: dict[str, tuple[list[str], dict, list]] = {
+CASES: dict[str, tuple[list[str], dict[str, str | None], list]] = {
     "kv-dtype-turboquant-4bit-nc": (["--kv-cache-dtype", "turboquant_4bit_nc"], {}, [HELLO]),
     "kv-dtype-int8-per-token-head": (["--kv-cache-dtype", "int8_per_token_head"], {}, [HELLO]),
     "kv-dtype-nvfp4": (["--kv-cache-dtype", "nvfp4"], {}, [HELLO]),
@@ -158,7 +161,9 @@ def argv(name: str) -> list[str]:
 
 def make(name: str) -> str:
     _, env, calls = CASES[name]
-    return serve_and_ask(argv(name), PORT, calls, env=engine_env(WORK, **env), bound=BOUND)
+    full = {k: v for k, v in engine_env(WORK).items() if k not in env}
+    full.update({k: v for k, v in env.items() if v is not None})
+    return serve_and_ask(argv(name), PORT, calls, env=full, bound=BOUND)
 
 
 def main() -> None:
