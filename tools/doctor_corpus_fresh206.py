@@ -14,10 +14,8 @@ fresh-174 (a draft's num_key_value_heads 4, intermediate_size 1024), fresh-187 /
 another model's MLP, lm_head missing untied), and the early cases intermediate_size 768, num_key_value_heads 3. None of
 those values is drawn here: values below differ (a neighbour model's value, a string, null, 0, a negative).
 
-Written from vLLM 0.32's own load path (default_loader.py's load_weights and its "Following weights were not
-initialized" check, weight_utils.py's default_weight_loader (its size assert, then copy_, which casts dtype),
-models/llama.py's load_weights (stacked qkv / gate_up, lm_head skipped when tied), config/model.py (dtype resolution,
-vocab / head checks)).
+The conditions follow the brief's field list and value kinds (the stated reads of vLLM's default_loader.py, weight_utils.py
+and config/model.py were not made in the time box; the cases' loader behaviour is read from the logs' tracebacks).
 
 Procedure (fixed and committed before any case ran): corpus_tools.draw_distinct_conditions(2206, CONDITIONS, 14).
 A value is "NAME ;; CHANGE": case id fresh206-vllm-NAME; the tiny model is copied to /tmp/fresh206/run/NAME and CHANGE
