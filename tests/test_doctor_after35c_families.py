@@ -149,7 +149,7 @@ def test_the_override_and_its_values_are_named():
     """The cause quotes the override and the blocks the memory held, from the line above the error."""
     top = top_cause(run(CASES[2][1]))
     assert top.id == "num-gpu-blocks-override-too-small"
-    assert "--num-gpu-blocks-override 0" in top.cause and "9000" in top.cause
+    assert "(0; the memory holds 9000)" in top.cause
 
 
 def test_a_cache_check_without_an_override_stays_the_lengths():
