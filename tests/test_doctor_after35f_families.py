@@ -15,7 +15,39 @@ def _index_missing(*shards: str) -> str:
     return _W + "FileNotFoundError: Weight files referenced in index but missing: {" + names + "}\n"
 
 
+def _keyerror_in(file: str, name: str) -> str:
+    """A model's own load_weights (`param = params_dict[name]`, e.g. phi3_small.py in vLLM 0.32) on a name it lacks."""
+    frame = '  File "/opt/venv/lib/python3.12/site-packages/vllm/model_executor/'
+    return (
+        _W
+        + "Traceback (most recent call last):\n"
+        + _W
+        + frame
+        + 'model_loader/default_loader.py", line 498, in load_weights\n'
+        + _W
+        + "    loaded_weights = model.load_weights(self.get_all_weights(model_config, model))\n"
+        + _W
+        + frame
+        + file
+        + '", line 461, in load_weights\n'
+        + _W
+        + "    param = params_dict[name]\n"
+        + _W
+        + f"KeyError: '{name}'\n"
+    )
+
+
 CASES = [
+    # the KeyError form of the same refusal, known by its place (models/X.py), not confidently
+    (
+        "checkpoint-tensor-name-unexpected",
+        _keyerror_in("models/phi3_small.py", "model.layers.0.self_attn.lora_A.weight"),
+    ),
+    # a quantized tensor's KeyError stays quantization-not-detected's (its wording names the line first)
+    (
+        "quantization-not-detected",
+        _keyerror_in("models/gpt_neox.py", "gpt_neox.layers.0.mlp.dense_h_to_4h.qweight"),
+    ),
     # utils.py AutoWeightsLoader._load_module's f"There is no module or parameter named {prefix!r} in {...}" on
     # another model class: a .pt saved as {'state_dict': sd, 'optimizer': ...}, whose 'model.'-stripped name is ''
     (
@@ -54,6 +86,11 @@ CASES = [
 ]
 
 NEAR_MISSES = [
+    # a KeyError raised outside the model files (the loader's own code) is not read as a checkpoint name
+    (
+        "checkpoint-tensor-name-unexpected",
+        _keyerror_in("model_loader/weight_utils.py", "model.layers.0.self_attn.lora_A.weight"),
+    ),
     # shard 1 of 4 missing alone (the others there): not a stray index
     ("safetensors-tensor-absent", _index_missing("model-00001-of-00004.safetensors")),
     # utils.py _check_skipped_aliases: a tied weight whose canonical never loaded is a missing weight, not a wrong name
@@ -70,10 +107,16 @@ test_names_the_cause, test_near_miss_not_confident = family_tests(CASES, NEAR_MI
 
 def test_empty_name_is_said_as_empty() -> None:
     """The empty name reads as '' in the cause (not a '?' stand-in), and the fix names the nested state dict."""
-    top = run(CASES[0][1]).diagnoses[0]
+    top = run(CASES[2][1]).diagnoses[0]
     assert "named ''" in top.cause and "ckpt['model']" in top.fix
 
 
 def test_stray_index_fix_says_delete_the_index() -> None:
-    top = run(CASES[2][1]).diagnoses[0]
+    top = run(CASES[4][1]).diagnoses[0]
     assert "delete the stray model.safetensors.index.json" in top.fix
+
+
+def test_keyerror_in_a_model_file_is_not_confident() -> None:
+    """Known by where it was raised, not by its words: named, below 0.70."""
+    top = run(CASES[0][1]).diagnoses[0]
+    assert top.id == "checkpoint-tensor-name-unexpected" and top.confidence < 0.7
