@@ -196,6 +196,18 @@ def test_crash_signals_keep_their_crash_families():
     )
 
 
+def test_the_crash_signals_job_lines_are_read_by_their_crash_families():
+    """bash's job report for SIGILL / SIGABRT without a core (core dumps off), and zsh's names (its signal messages
+    'illegal hardware instruction', 'abort'): the crash families, never engine-killed-from-outside."""
+    assert (
+        _top_id(LLAMA_UP + f"bash: line 1:  4410 Illegal instruction     {CMD}\n")
+        == "cpu-illegal-instruction"
+    )
+    assert _top_id(LLAMA_UP + f"zsh: illegal hardware instruction  {CMD}\n") == "cpu-illegal-instruction"
+    assert _top_id(LLAMA_UP + f"bash: line 1:  4410 Aborted                 {CMD}\n") == "native-abort"
+    assert _top_id(LLAMA_UP + f"[1]+  Aborted                 {CMD}\n") == "native-abort"
+
+
 def test_systemd_s_stop_and_watchdog_lines_keep_their_families():
     stop = LLAMA_UP + J + "State 'stop-sigterm' timed out. Killing.\n" + J + "Failed with result 'timeout'.\n"
     assert _top_id(stop) == "systemd-stop-timeout-killed"
