@@ -26,6 +26,19 @@ CASES = [
         "weights-missing",
         f"FileNotFoundError: [Errno 2] No such file or directory: '{HF_SNAPSHOT}/pytorch_model.bin'\n",
     ),
+    # the neighbourhood: the same dangling link in front of the tokenizer's or the config's file (their own families)
+    (
+        "tokenizer-missing",
+        f"FileNotFoundError: [Errno 2] No such file or directory: '{HF_SNAPSHOT}/tokenizer.json'\n",
+    ),
+    (
+        "tokenizer-missing",
+        f"FileNotFoundError: [Errno 2] No such file or directory: '{HF_SNAPSHOT}/tokenizer.model'\n",
+    ),
+    (
+        "model-dir-invalid",
+        f"FileNotFoundError: [Errno 2] No such file or directory: '{HF_SNAPSHOT}/config.json'\n",
+    ),
     # the mode shown: the flag on a command line, the variable, or the Hub listing having failed
     (
         "llamacpp-offline-cache-miss",
@@ -63,6 +76,10 @@ NEAR_MISSES = [
     (
         "weights-missing",
         f"FileNotFoundError: [Errno 2] No such file or directory: '{HF_SNAPSHOT}/config.json'\n",
+    ),
+    (
+        "model-dir-invalid",
+        "FileNotFoundError: [Errno 2] No such file or directory: '/srv/lora/bot/adapter_config.json'\n",
     ),
     # without the mode in the log, neither reading of 'no GGUF files found' is confident
     (
