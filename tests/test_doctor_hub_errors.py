@@ -34,7 +34,10 @@ CASES = [
     ("rate-limit-429", "hub-rate-limited", True),
     ("cached_file/unavailable-503", "hub-server-error", True),
     ("offline mode is enabled@294", "hub-offline", True),
-    ("uncached-snapshot", "hub-offline", True),
+    # named, but not confident (after35e, fresh-205 draws 9 and 13: the same log): snapshot_download's offline 'Cannot
+    # find an appropriate cached snapshot folder' cannot tell a repo never cached where the process reads from
+    # refs/main naming a missing snapshot
+    ("uncached-snapshot", "hub-offline", False),
     ("Not enough free disk space@773", "hub-disk-space-low", True),
     ("backend-missing/sentencepiece", "tokenizer-backend-missing", True),
     ("backend-missing/protobuf", "tokenizer-backend-missing", True),

@@ -236,8 +236,9 @@ class Triage:
                 hit = self.hits[sig.id] = Hits(
                     first_line=number, groups=groups, weak=bool(weak), contextual=contextual
                 )
-            elif weak and not hit.weak:
-                continue  # a hint adds nothing to a full wording's hit
+            elif weak and not hit.weak and not hit.contextual:
+                continue  # a hint adds nothing to a full wording's hit (a context wording's may lack its context:
+                # the hint's line is kept, so that ranking's _as_hint can still offer the entry as a hint; after35e)
             hit.count += 1
             hit.last_line = number
             if sig.role == "progress" and (tag := instance_of(line)):
