@@ -18,7 +18,7 @@ healthy, the SPEC's request (a chat turn with the media part) or else POST /v1/c
 "max_tokens": 8}; then SIGTERM to its group. Case log = the whole stdout+stderr, then the request and its reply.
 Media are made here: a 64x64 PNG with PIL, a 0.1 s 16 kHz WAV with wave, files under /tmp/fresh209/media (the
 allowed path) and /tmp/fresh209/other (outside it). One engine at a time.
-EXTENSION (committed after draws 1-5 ran, before draw 6 finished; no later draw's log read): 4 of the first 5 draws
+EXTENSION (committed after draws 1-5 were read, as draw 6 ended; no later draw's log read): 4 of the first 5 draws
 came out healthy (a text-only model never builds the multimodal config, so its bounds are not checked), far over the
 brief's 1 in 4. The same procedure is continued to n = 19 (draw_distinct_conditions(2209, CONDITIONS, 19): its first
 14 are the draws above, unchanged); draws 15-19 are made too, and the batch keeps every failing case and only the
