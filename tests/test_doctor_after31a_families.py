@@ -17,9 +17,10 @@ PIP_RETRY = (
 
 CASES = [
     # common/arg.cpp: a LLAMA_ARG_* variable refused as its flag would be ('error while handling environment variable
-    # "%s": %s'), here through llama-cli's own env name of the same flag
+    # "%s": %s'), here through llama-cli's own env name of the same flag (after35h: llama.cpp's 'failed to open file'
+    # of any file argument, this one included, is llamacpp-arg-file-unreadable's: missing and unreadable read alike)
     (
-        "chat-template-not-found",
+        "llamacpp-arg-file-unreadable",
         'error while handling environment variable "LLAMA_ARG_CHAT_TEMPLATE_FILE": error: failed to open file '
         "'/etc/llama/templates/qwen3.jinja'\n",
     ),
