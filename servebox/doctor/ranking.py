@@ -234,6 +234,8 @@ def _diagnosis(sig: Signature, hit: Hits, t: Triage, via_exception: bool = False
     if hit.weak:
         d.cause, d.confidence = sig.hint_cause.format_map(groups), min(sig.hint_confidence, d.confidence)
         d.fix = sig.hint_fix.format_map(groups) if sig.hint_fix else d.fix
+    elif sig.rival_requires and t.seen_requirements.intersection(sig.rival_requires):
+        d.cause, d.confidence = sig.rival_cause.format_map(groups), min(sig.rival_confidence, d.confidence)
     warned_then_refused = sig.refused_after and refused_after_up(t, hit.last_line) is not None
     if (
         d.role == "cause"

@@ -62,6 +62,11 @@ class Signature:
     # literals one of which the log must show for a hint to count (the flag that makes an ambiguous wording
     # point here); such a hint, its context seen, hides what this entry supersedes
     hint_requires: tuple[str, ...] = ()
+    # literals one of which, seen, shows a rival cause the log cannot tell from this one (a second explicit flag that
+    # fixes the same failure): the entry then answers at `rival_confidence` (below 0.70) with `rival_cause` (after35i)
+    rival_requires: tuple[str, ...] = ()
+    rival_confidence: float = 0.0
+    rival_cause: str = ""
     # (id, group): this entry counts only when entry `id` matched too and both captured the same `group` (the
     # upstream listening on the router's own port: two lines, one value)
     same_as: tuple[str, str] | None = None
@@ -259,6 +264,9 @@ def load_signatures() -> tuple[Signature, ...]:
             hint_cause=e.get("hint_cause", ""),
             hint_fix=e.get("hint_fix", ""),
             hint_requires=tuple(r.lower() for r in _as_tuple(e.get("hint_requires"))),
+            rival_requires=tuple(r.lower() for r in _as_tuple(e.get("rival_requires"))),
+            rival_confidence=float(e.get("rival_confidence", 0.0)),
+            rival_cause=e.get("rival_cause", ""),
             same_as=tuple(e["same_as"].split(":", 1)) if e.get("same_as") else None,
             follows_from=tuple(tuple(f.split(":", 1)) for f in _as_tuple(e.get("follows_from"))),
             defaults=tuple(e.get("defaults", {}).items()),

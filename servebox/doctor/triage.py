@@ -113,7 +113,13 @@ class Triage:
         self.requirement_words = {
             w
             for sig in self.signatures
-            for w in (*sig.requires, *sig.unless_seen, *sig.hint_requires, *sig.context_requires)
+            for w in (
+                *sig.requires,
+                *sig.unless_seen,
+                *sig.hint_requires,
+                *sig.context_requires,
+                *getattr(sig, "rival_requires", ()),
+            )
         }
         self.seen_requirements: set[str] = set()
         # a `context_requires` literal whose line must also match its entry's `context_line`
