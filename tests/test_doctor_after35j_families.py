@@ -66,3 +66,13 @@ def test_wrong_number_of_tensors_keeps_the_build_age_reading():
     """done_getting_tensors' 'wrong number of tensors; expected %d, got %d' (llama-model-loader.cpp) is untouched."""
     log = LOAD + "done_getting_tensors: wrong number of tensors; expected 292, got 291\n" + FAIL
     assert top_cause(run(log)).id == "llamacpp-build-predates-model-variant"
+
+
+def test_layer0_attn_q_names_both_readings_below_070():
+    """blk.0.attn_q keeping the hidden width but not the derived heads x head size reads the same for a head_dim model
+    on an old build and for an edited / mis-converted GGUF: a hint below 0.70 whose cause and fix name both (and that
+    still hides llamacpp-tensor-mismatch's confident reading of the same line)."""
+    top = top_cause(run(CASES[2][1]))
+    assert top.id == "llamacpp-build-predates-model-variant" and top.confidence < 0.7
+    assert "head_dim" in top.cause and "edited or mis-converted" in top.cause
+    assert "update" in top.fix and "download the GGUF again" in top.fix
