@@ -375,7 +375,7 @@ def _span_finder(regex):
     """(start, end) of the first match at or after pos, or None. On RE2 over bytes, its compiled object's own Match
     call: the public search() wraps each call in a generator and a match object, which was a third of triage's time
     on a realistic log (google-re2 1.1; any other engine or version takes the public call)."""
-    compiled, unanchored = getattr(regex, "_regexp", None), None
+    compiled = getattr(regex, "_regexp", None)
     try:
         import re2
 

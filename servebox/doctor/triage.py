@@ -118,7 +118,7 @@ class Triage:
                 *sig.unless_seen,
                 *sig.hint_requires,
                 *sig.context_requires,
-                *getattr(sig, "rival_requires", ()),
+                *sig.rival_requires,
             )
         }
         self.seen_requirements: set[str] = set()
@@ -243,8 +243,9 @@ class Triage:
                     first_line=number, groups=groups, weak=bool(weak), contextual=contextual
                 )
             elif weak and not hit.weak and not hit.contextual:
-                continue  # a hint adds nothing to a full wording's hit (a context wording's may lack its context:
-                # the hint's line is kept, so that ranking's _as_hint can still offer the entry as a hint; after35e)
+                # a hint adds nothing to a full wording's hit; a context wording's hit may lack its context, so the
+                # hint's line is kept there and ranking's _as_hint can still offer the entry as a hint (after35e)
+                continue
             hit.count += 1
             hit.last_line = number
             if sig.role == "progress" and (tag := instance_of(line)):
