@@ -30,7 +30,7 @@ Procedure (fixed and committed before any case ran, and before doctor ran on any
   llama case: the tiny GGUF rewritten by make_gguf() below (make_tiny_gguf.py's recipe, the one key changed) into
   /tmp/fresh215/run/SLUG.gguf, then `.llama-cpp/bin/llama-server -m GGUF --port 21271 -c 512 [FLAGS]` (bound 120 s);
   one request (POST /v1/chat/completions "Say hi", max_tokens 8).
-  Case log = "$ " + the command line (and the variables set), then the whole stdout+stderr, then each request and reply.
+  Case log = "$ " + the variables engine_env sets + the command line, then the whole stdout+stderr, then each request and reply.
 Usage: PYTHONPATH=$PWD .venv/bin/python tools/doctor_corpus_fresh215.py [--draws | CASE_ID ...]
 """
 
@@ -170,6 +170,19 @@ def wordlevel(n: int) -> dict:
     }
 
 
+def shown(argv: list[str]) -> str:
+    """The case log's first line: the variables engine_env sets (beyond the maker's own), then the command."""
+    env = engine_env(WORK)
+    names = (
+        "VLLM_CPU_KVCACHE_SPACE",
+        "VLLM_NO_USAGE_STATS",
+        "PYTHONUNBUFFERED",
+        "VLLM_CACHE_ROOT",
+        "XDG_CACHE_HOME",
+    )
+    return "$ " + " ".join(f"{n}={env[n]}" for n in names) + " " + " ".join(argv) + "\n"
+
+
 def edit(path: Path, fn) -> None:
     data = json.loads(path.read_text())
     data = fn(data) or data
@@ -268,7 +281,7 @@ def vllm_case(slug: str) -> str:
     argv = [PY, "-m", "vllm.entrypoints.openai.api_server", "--model", str(d), "--port", str(PORT)]
     argv += ["--max-model-len", "512", *flags]
     text = serve_and_ask(argv, PORT, [(path, body)], env=engine_env(WORK), bound=300)
-    return "$ " + " ".join(argv) + "\n" + text
+    return shown(argv) + text
 
 
 def make_gguf(out: Path, slug: str) -> None:
@@ -379,7 +392,7 @@ def llama_case(slug: str) -> str:
     argv = [LLAMA, "-m", str(out), "--port", str(LLAMA_PORT), "-c", "512", *flags]
     body = {"messages": [{"role": "user", "content": "Say hi"}], "max_tokens": 8}
     text = serve_and_ask(argv, LLAMA_PORT, [("/v1/chat/completions", body)], env=engine_env(WORK), bound=120)
-    return "$ " + " ".join(argv) + "\n" + text
+    return shown(argv) + text
 
 
 def main() -> None:
