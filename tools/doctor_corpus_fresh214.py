@@ -329,8 +329,11 @@ def run_case(engine: str, value: str) -> str:
     flags, extra = setup(name, d)
     shown = {"HF_HOME": str(d / "hf")}
     shown.update(extra)
+    clean = (
+        clean_env()
+    )  # computed before os.environ is cleared (the first run cleared it first: no PATH, no HOME)
     os.environ.clear()
-    os.environ.update(clean_env())
+    os.environ.update(clean)
     env = engine_env(WORK, **{k: v for k, v in shown.items() if v is not None})
     env = {k: v for k, v in env.items() if not (k in shown and shown[k] is None)}
     if engine == "vllm":
