@@ -98,7 +98,11 @@ CASES: dict[tuple[str, str], Case] = {
         "fresh217-llama-model-header-only", [], model=D + "/tiny.gguf", files={"tiny.gguf": "head-gguf"}
     ),
     ("-m a path no shell expanded or split", "a leading ~ in quotes"): Case(
-        "fresh217-llama-model-tilde-unexpanded", [], model="~/models/tiny.gguf"
+        "fresh217-llama-model-tilde-unexpanded",
+        [],
+        model="~/models/tiny.gguf",
+        files={"home/models/tiny.gguf": "gguf"},
+        env={"HOME": D + "/home"},  # the file is there, at ~/models/tiny.gguf (amended after the first run)
     ),
     ("-m a path no shell expanded or split", "a path with a space, unquoted (split in two)"): Case(
         "fresh217-llama-model-space-unquoted",
