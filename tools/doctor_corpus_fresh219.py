@@ -220,8 +220,8 @@ def make_adapter(d: Path, spec: dict) -> Path:
 def subst(x, adapter: Path, tiny: Path):
     if isinstance(x, str):
         return x.replace("ADAPTER", str(adapter)).replace("TINY", str(tiny))
-    if isinstance(x, list):
-        return [subst(v, adapter, tiny) for v in x]
+    if isinstance(x, (list, tuple)):
+        return type(x)(subst(v, adapter, tiny) for v in x)
     if isinstance(x, dict):
         return {k: subst(v, adapter, tiny) for k, v in x.items()}
     return x
