@@ -75,7 +75,8 @@ CASES = [
         "tokenizer-mode-mismatch",
         "ValueError: No valid tokenizer file found in the repo mistralai/Mistral-7B-v0.3.\n",
     ),
-    ("tokenizer-mode-mismatch", API + "ValueError: No tokenizer registered for tokenizer_mode='mistrall'.\n"),
+    # a mode name nothing registered is the flag's value (after35l: cli-invalid-choice)
+    ("cli-invalid-choice", API + "ValueError: No tokenizer registered for tokenizer_mode='mistrall'.\n"),
     # llama-server -m given a directory (or a file that is no .gguf at all)
     (
         "llamacpp-model-path-is-a-directory",
