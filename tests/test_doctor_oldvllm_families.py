@@ -429,9 +429,10 @@ CASES = [
             "configuration.",
         ),
     ),
-    # 0.8.5 config.py ('Must be either'), 0.11 config/model.py:740 ('Must be one of')
+    # 0.8.5 config.py ('Must be either'), 0.11 config/model.py:740 ('Must be one of'): a mode name that does not exist
+    # is the flag's value (after35l: cli-invalid-choice, no longer tokenizer-mode-mismatch)
     (
-        "tokenizer-mode-mismatch",
+        "cli-invalid-choice",
         tb(
             "config.py",
             475,
@@ -442,7 +443,7 @@ CASES = [
         ),
     ),
     (
-        "tokenizer-mode-mismatch",
+        "cli-invalid-choice",
         "(APIServer pid=1) pydantic_core._pydantic_core.ValidationError: 1 validation error for ModelConfig\n"
         "(APIServer pid=1)   Value error, Unknown tokenizer mode: hf_fast. Must be one of ('auto', 'slow', 'mistral', "
         "'custom'). [type=value_error, input_value=ArgsKwargs((), {'model': 'Qwen/Qwen3-8B'}), input_type=ArgsKwargs]\n",
