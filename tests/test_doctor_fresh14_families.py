@@ -214,7 +214,10 @@ def test_an_empty_model_path_suggests_an_uncached_hf_repo_but_not_confidently():
     assert d.id == "llamacpp-offline-cache-miss" and d.confidence < CONFIDENT
     full = "E common_download_file_single_online: required file is not available in cache (offline mode): a/b/c.gguf\n"
     d = top(full + log)
-    assert d.id == "llamacpp-offline-cache-miss" and d.confidence >= CONFIDENT
+    # the offline line makes it the answer; its figure is confident unless the corpus saw these words carry another
+    # cause, and then it says which (stop 35: fresh-214's '-hf REPO:FILE.gguf --offline' was a tag, not a cache miss)
+    assert d.id == "llamacpp-offline-cache-miss"
+    assert d.confidence >= CONFIDENT or (d.confidence_kind == "calibrated" and d.shared_with)
 
 
 VLLM_BIND = (
