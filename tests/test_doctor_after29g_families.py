@@ -195,11 +195,12 @@ test_more_families_name_the_cause, test_more_near_misses_are_not_named_confident
 )
 
 
-def test_the_clis_max_lora_rank_refusal_stays_cli_invalid_choice():
-    """argparse's refusal names the flag and value already; the corpus (gpu-vllm026-lora-rank-1024-out-of-range and
-    two more) expects cli-invalid-choice for it."""
+def test_the_clis_max_lora_rank_refusal_is_lora_rank_not_allowed():
+    """after35o (s35, the lead's rule from fresh-219's confident wrong): argparse's refusal of --max-lora-rank is
+    lora-rank-not-allowed's, ahead of the generic cli-invalid-choice (its fix names which rank to pick); the corpus's
+    three older cases of it were re-adjudicated with it."""
     assert_named(
-        "cli-invalid-choice",
+        "lora-rank-not-allowed",
         "vllm serve: error: argument --max-lora-rank: invalid choice: 100 (choose from 1, 8, 16, 32, 64, 128, 256, "
         "320, 512)\n",
     )
