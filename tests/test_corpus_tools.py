@@ -86,3 +86,22 @@ def test_engine_env_keeps_the_engines_caches_under_the_makers_folder(tmp_path, m
     assert env["VLLM_CACHE_ROOT"] == str(tmp_path / "vllm-cache")
     assert env["XDG_CACHE_HOME"].startswith(str(tmp_path))
     assert env["VLLM_CPU_KVCACHE_SPACE"] == "2" and env["VLLM_NO_USAGE_STATS"] == "1"
+
+
+def test_gguf_edited_sets_and_removes_metadata_and_keeps_the_tensors(tmp_path):
+    """A maker's GGUF whose metadata disagrees with its tensors, made by gguf-py's own copy (no hand-written writer)."""
+    import gguf
+    from corpus_tools import gguf_edited
+
+    src = Path(__file__).parent / "fixtures" / "tiny-llama-q8_0.gguf"
+    out = gguf_edited(
+        src,
+        tmp_path / "edited.gguf",
+        {"llama.block_count": (gguf.GGUFValueType.UINT32, 7)},
+        remove=("general.name",),
+    )
+    before, after = gguf.GGUFReader(str(src)), gguf.GGUFReader(str(out))
+    assert after.fields["llama.block_count"].contents() == 7
+    assert "general.name" not in after.fields and "general.name" in before.fields
+    assert [t.name for t in after.tensors] == [t.name for t in before.tensors]
+    assert after.tensors[0].data.tobytes() == before.tensors[0].data.tobytes()

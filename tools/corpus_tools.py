@@ -59,6 +59,23 @@ def tiny_gguf(work: str | Path) -> Path:
     return out
 
 
+def gguf_edited(
+    src: str | Path, dst: str | Path, values: dict | None = None, remove: tuple[str, ...] = ()
+) -> Path:
+    """A copy of the GGUF SRC at DST with metadata keys set (key -> (gguf.GGUFValueType, value)) or removed, through
+    gguf-py's own gguf_new_metadata copy: tensors and every other key as they were. The makers of fresh-213 and
+    fresh-215 each copied make_tiny_gguf.py's writer to get a GGUF whose metadata disagrees with its tensors."""
+    import gguf
+    from gguf.scripts.gguf_new_metadata import MetadataDetails, copy_with_new_metadata
+
+    reader = gguf.GGUFReader(str(src), "r")
+    arch = reader.fields[gguf.Keys.General.ARCHITECTURE].contents()
+    writer = gguf.GGUFWriter(str(dst), arch=arch, endianess=reader.endianess)
+    new = {key: MetadataDetails(kind, value) for key, (kind, value) in (values or {}).items()}
+    copy_with_new_metadata(reader, writer, new, list(remove))
+    return Path(dst)
+
+
 def engine_env(work: str | Path, **extra: str) -> dict[str, str]:
     """The environment a made-here case runs in: the maker's, tools/doctor-corpus.py's small KV cache and no usage
     stats, and vLLM's and torch's caches under WORK (one maker wrote into /root/.cache/vllm), then EXTRA."""
