@@ -15,6 +15,8 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+# every made-here case's engine: a 1 GiB KV cache on the CPU, no usage stats, unbuffered lines (tools/doctor-corpus.py's)
+ENGINE_ENV = {"VLLM_CPU_KVCACHE_SPACE": "1", "VLLM_NO_USAGE_STATS": "1", "PYTHONUNBUFFERED": "1"}
 
 
 def use_ports(base: int, gguf: str | None = None) -> None:
@@ -77,11 +79,10 @@ def gguf_edited(
 
 
 def engine_env(work: str | Path, **extra: str) -> dict[str, str]:
-    """The environment a made-here case runs in: the maker's, tools/doctor-corpus.py's small KV cache and no usage
-    stats, and vLLM's and torch's caches under WORK (one maker wrote into /root/.cache/vllm), then EXTRA."""
+    """The environment a made-here case runs in: the maker's, ENGINE_ENV (a small KV cache, no usage stats), and
+    vLLM's and torch's caches under WORK (one maker wrote into /root/.cache/vllm), then EXTRA."""
     caches = {"VLLM_CACHE_ROOT": str(Path(work) / "vllm-cache"), "XDG_CACHE_HOME": str(Path(work) / "cache")}
-    base = {"VLLM_CPU_KVCACHE_SPACE": "1", "VLLM_NO_USAGE_STATS": "1", "PYTHONUNBUFFERED": "1"}
-    return {**os.environ, **base, **caches, **extra}
+    return {**os.environ, **ENGINE_ENV, **caches, **extra}
 
 
 def vllm_session(

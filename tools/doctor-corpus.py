@@ -30,6 +30,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+from corpus_tools import ENGINE_ENV
+
 REPO = Path(__file__).resolve().parent.parent
 OUT = REPO / "tests" / "fixtures" / "doctor-corpus"
 VLLM = [str(REPO / ".venv-vllm" / "bin" / "python"), "-m", "vllm.entrypoints.openai.api_server", "--model"]
@@ -38,7 +40,7 @@ LLAMA = str(Path.home() / ".cache" / "servebox" / "llama-server-11434.0.0" / "ll
 # has no tokenizer, which is itself a case: llama-gguf-without-vocab)
 GGUF = Path(os.environ.get("DOCTOR_CORPUS_GGUF", "/tmp/doctor-corpus/tiny-f32.gguf"))
 GGUF_NO_VOCAB = REPO / "tests" / "fixtures" / "tiny-llama-q8_0.gguf"
-ENV = {"VLLM_CPU_KVCACHE_SPACE": "1", "VLLM_NO_USAGE_STATS": "1", "PYTHONUNBUFFERED": "1"}
+ENV = ENGINE_ENV  # one definition, in corpus_tools.py, for this tool and the batch makers
 HEAD_LINES, TAIL_LINES, MAX_BYTES = 80, 220, 96 * 1024
 
 

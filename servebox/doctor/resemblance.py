@@ -78,7 +78,7 @@ def _context_only(sig: Signature, text: str) -> bool:
     family only beside `context_requires` (a bare "'NoneType' object is not iterable" is a chat template's only after
     vLLM's template warmup failed), so, like a hint with `hint_requires`, likeness to them must not offer it (after34n:
     a Quark config's TypeError was offered as chat-template-fails-without-tools)."""
-    in_context = any(p.search(text) for p in getattr(sig, "context_patterns", ()))
+    in_context = any(p.search(text) for p in sig.context_patterns)
     return in_context and not any(p.search(text) for p in (*sig.patterns, *sig.hints))
 
 
