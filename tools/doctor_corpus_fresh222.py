@@ -32,7 +32,7 @@ removed into /tmp/fresh222/run/SLUG.gguf (or as is), then `llama-server -m GGUF 
 [FLAGS]` (bound 120 s); the case's requests (default: POST /v1/chat/completions "Say hi", max_tokens 8).
 Case log = `$ export ...` lines and the command as a user pastes them, the whole stdout+stderr, then each
 `# request: ...` with the reply's status line and first 1000 bytes. One engine at a time, one try each.
-Usage (repository root; ports 21420-21439): .venv-vllm/bin/python tools/doctor_corpus_fresh222.py [--draws | ID ...]
+Usage (repository root; ports 21420-21439): .venv/bin/python tools/doctor_corpus_fresh222.py [--draws | ID ...]
 """
 
 from __future__ import annotations
