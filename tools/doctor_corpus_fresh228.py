@@ -30,6 +30,7 @@ Usage (repository root): .venv/bin/python tools/doctor_corpus_fresh228.py [--dra
 from __future__ import annotations
 
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -318,7 +319,7 @@ def sh(argv: list[str]) -> str:
     p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=120, check=False)
     out = p.stdout.decode("utf-8", "replace")
     nl = "" if out.endswith("\n") or not out else "\n"
-    return f"$ {' '.join(argv).replace(SA, 'systemd-analyze')}\n{out}{nl}# exit: {p.returncode}\n"
+    return f"$ {shlex.join(argv).replace(SA, 'systemd-analyze')}\n{out}{nl}# exit: {p.returncode}\n"
 
 
 def log_for(root: Path, name: str, unit: str, dropin: str, timer: str | None, extra: list) -> str:
