@@ -84,8 +84,10 @@ def test_value_refusals_stay_invalid_argument():
     # (after35h: the folder options' 'not a directory: PATH' moved to llamacpp-arg-file-unreadable, a wrong path and
     # not a value's syntax: tests/test_doctor_after35h_families.py)
     assert_named("llamacpp-invalid-argument", 'error while handling argument "-c": stoi\n')
+    # (after36a: JSON that does not parse, here a path given to a flag that takes inline JSON, is cli-invalid-json's,
+    # as fresh-223's maker picked for -j: tests/test_doctor_after36a_families.py; never the file family's)
     assert_named(
-        "llamacpp-invalid-argument",
+        "cli-invalid-json",
         'error while handling argument "--chat-template-kwargs": [json.exception.parse_error.101] parse error at'
         " line 1, column 1: syntax error while parsing value - invalid literal; last read: '/'\n",
     )
