@@ -3,7 +3,7 @@ of each miss's check in vLLM 0.32's own source.
 
 - chat-template-invalid: the start-up warm-up (renderers/base.py: one user message, no system) refused by the
   template's raise_exception() with a conversation-SHAPE complaint that message cannot deserve (system role,
-  alternation, system position, allowed roles): the template raises whatever the conversation, so it outranks
+  alternation, system position, allowed roles): the template raises whatever the conversation, so it ranks above
   chat-template-rejects-request. A warm-up refusal naming a request field (reasoning_effort) stays the request's.
 - skip-tokenizer-init-needs-tokenizer: vLLM 0.32's refusals of each path that needs the tokenizer
   --skip-tokenizer-init never loaded (renderers/base.py get_tokenizer as an error body, 'Unable to get tokenizer
