@@ -37,7 +37,8 @@ CASES = [
         REQ.format(messages="[]")
         + "HTTP/1.1 400 Bad Request\n"
         + REPLY.format(
-            msg="Cannot apply chat template to an empty conversation. Provide at least one message.", param="null"
+            msg="Cannot apply chat template to an empty conversation. Provide at least one message.",
+            param="null",
         ),
     ),
     # ... through the openai client in a script (transformers' ValueError relayed)
@@ -50,7 +51,9 @@ CASES = [
     (
         "request-prompt-empty",
         "# request: POST http://127.0.0.1:8000/v2/chat {}\nHTTP/1.1 400 Bad Request\n"
-        + REPLY.format(msg="messages must contain at least one message (parameter=messages)", param='"messages"'),
+        + REPLY.format(
+            msg="messages must contain at least one message (parameter=messages)", param='"messages"'
+        ),
     ),
     # mistral_common's validator under --tokenizer-mode mistral (rendered)
     (
@@ -79,11 +82,13 @@ CASES = [
     # the content-part parser's siblings (renderers/chat_utils.py; rendered)
     (
         "chat-content-part-type-unknown",
-        "HTTP/1.1 400 Bad Request\n" + REPLY.format(msg="Missing 'type' field in multimodal part.", param='"type"'),
+        "HTTP/1.1 400 Bad Request\n"
+        + REPLY.format(msg="Missing 'type' field in multimodal part.", param='"type"'),
     ),
     (
         "chat-content-part-type-unknown",
-        "HTTP/1.1 400 Bad Request\n" + REPLY.format(msg="Invalid 'type' field in multimodal part.", param='"type"'),
+        "HTTP/1.1 400 Bad Request\n"
+        + REPLY.format(msg="Invalid 'type' field in multimodal part.", param='"type"'),
     ),
 ]
 
