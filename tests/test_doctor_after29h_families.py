@@ -174,12 +174,13 @@ def test_the_importer_and_backend_are_named():
 
 
 def test_refusals_that_keep_their_families():
-    """The narrower families leave the refusals other families name: ids out of the vocabulary, an empty chat,
-    a field missing, a tool definition's field of the wrong type."""
+    """The narrower families leave the refusals other families name: ids out of the vocabulary, an empty chat (an
+    empty request's since after36e), a field missing, a tool definition's field of the wrong type."""
     vocab = body("token_id(s) [128009] in logit_bias contain out-of-vocab token ids. Vocabulary size: 1024")
     assert top_cause(run(vocab)).id == "request-logit-bias-out-of-vocab"
     empty_chat = body("Cannot apply chat template to an empty conversation. Provide at least one message.")
-    assert top_cause(run(empty_chat)).id != "request-prompt-empty"
+    # after36e (s36): an empty chat is request-prompt-empty's now (fresh-229's label; fresh-77's adjudicated to it)
+    assert top_cause(run(empty_chat)).id == "request-prompt-empty"
     missing = body("[{'type': 'missing', 'loc': ('body', 'messages'), 'msg': 'Field required', 'input': {}}]")
     assert top_cause(run(missing)).id == "request-field-missing"
     tool = body(
