@@ -1328,8 +1328,9 @@ CASES = [
         "llamacpp-token-id-out-of-vocab",
         "decode: invalid token[0] = 151936\nllama_decode: failed to decode, ret = -1\n",
     ),
+    # (after36h: the server's own check of a request's prompt ids is the request family's, not a decode batch's)
     (
-        "llamacpp-token-id-out-of-vocab",
+        "request-prompt-token-id-out-of-vocab",
         "srv    send_error: task id = 7, error: Prompt contains invalid tokens\n",
     ),
     # llamacpp-batch-positions-inconsistent: src/llama-batch.cpp, re-raised by llama-cpp-python
