@@ -20,7 +20,8 @@ from __future__ import annotations
 
 from tests.doctor_text import assert_named, family_tests
 
-VLLM = "(APIServer pid=77) INFO 12-05 10:00:01 [api_server.py:596] vLLM API server version 0.32.0\n"
+VLLM = "(APIServer pid=77) INFO 12-05 10:00:01 [entry.py:136] Supported tasks: ['generate']\n"
+OLDER = "INFO 03-02 10:00:01 api_server.py:712] vLLM API server version 0.8.5\n"  # an older release's start
 
 
 def reply(msg: str, param: str) -> str:
@@ -150,6 +151,17 @@ CASES = [
     (
         "dev-route-needs-server-dev-mode",
         VLLM + 'INFO:     10.0.0.5:51004 - "POST /update_weights HTTP/1.1" 404 Not Found\n',
+    ),
+    # an older release's start line, and a client's reply alone (FastAPI's no-route body)
+    (
+        "dev-route-needs-server-dev-mode",
+        OLDER + 'INFO:     10.0.0.5:51012 - "POST /wake_up HTTP/1.1" 404 Not Found\n',
+    ),
+    (
+        "models-retrieve-route-absent",
+        'INFO:     10.0.0.5:52008 - "GET /v1/models/qwen3-8b HTTP/1.1" 404 Not Found\n'
+        "$ curl -s http://10.0.0.9:8000/v1/models/qwen3-8b\n"
+        '{"detail":"Not Found"}\n',
     ),
     # the Responses API's structured_outputs beside text.format (openai/responses/protocol.py; rendered)
     (
