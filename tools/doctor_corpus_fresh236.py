@@ -18,8 +18,8 @@ before is drawn anew). Draw i (1-based) breaks base unit BASES[(i - 1) % 3]. Eac
 stub executables, an etc/passwd and etc/group holding the engine user (not for the sysusers.d cases, whose line makes
 it). The log is `$ cat` of each file written, then each command as run (shlex.join) with its whole output and `#
 exit: N`: `systemd-analyze verify --man=no --root=ROOT` on the unit files, then for a fault that only shows elsewhere
-the command a user runs (systemd-tmpfiles --create --root, systemd-sysusers --dry-run --root, systemd-escape --path
---suffix=mount). No ports, no engine started.
+the command a user runs (systemd-tmpfiles --create --root, systemd-sysusers --dry-run --root, each given the file's
+base name, which they look up under the root's config dirs; systemd-escape --path --suffix=mount). No ports, no engine started.
 Usage (repository root): .venv/bin/python tools/doctor_corpus_fresh236.py [--draws | --inputs | base | CASE_ID ...]
 """
 
@@ -169,14 +169,14 @@ def mutate(name: str, unit: str, condition: str, value: str):
             shown[path] = comp[path].replace("0775", "rwxrwxr-x")
         else:
             shown[path] = comp[path].replace("30d", "30 days")
-        extra.append(["/usr/bin/systemd-tmpfiles", "--create", "--root=ROOT", path])
+        extra.append(["/usr/bin/systemd-tmpfiles", "--create", "--root=ROOT", f"{stem}.conf"])
     elif condition.startswith("sysusers.d"):
         path = f"/etc/sysusers.d/{stem}.conf"
         if value.startswith("GECOS"):
             shown[path] = comp[path].replace(f'"{stem} engine"', f"{stem} engine")
         else:
             shown[path] = comp[path].replace(f"u {user} - ", f"u {user} {user} ")
-        extra.append(["/usr/bin/systemd-sysusers", "--dry-run", "--root=ROOT", path])
+        extra.append(["/usr/bin/systemd-sysusers", "--dry-run", "--root=ROOT", f"{stem}.conf"])
     elif "Environment=" in condition:
         unit = add_after(unit, "Group", value)
     elif "ExecStartPre" in condition:
@@ -301,8 +301,8 @@ def main() -> None:
             stem = name.removesuffix(".service")
             units = [p for p in comp if p.startswith("/etc/systemd/system/") and "@" not in p]
             extra = [
-                ["/usr/bin/systemd-tmpfiles", "--create", "--root=ROOT", f"/etc/tmpfiles.d/{stem}.conf"],
-                ["/usr/bin/systemd-sysusers", "--dry-run", "--root=ROOT", f"/etc/sysusers.d/{stem}.conf"],
+                ["/usr/bin/systemd-tmpfiles", "--create", "--root=ROOT", f"{stem}.conf"],
+                ["/usr/bin/systemd-sysusers", "--dry-run", "--root=ROOT", f"{stem}.conf"],
             ]
             print(log_for(root, name, unit, {}, [f"/etc/systemd/system/{name}", *units], extra))
         return
