@@ -7,6 +7,7 @@ neighbourhood of each miss's check in vLLM 0.32's own source.
 - request-sampling-param-out-of-range: validate_thinking_token_budget with an integer value; _validate_logprobs'
   prompt_logprob_start and _verify_extra_args' 64-bit bound.
 - request-field-missing: protocol.py validate_response_format, response_format json_schema without its json_schema.
+- request-json-schema-invalid: sampling_params.py check_json_nesting, a schema nested past vLLM's limit.
 Messages marked 'rendered' are the source's format string filled with a value; the others are as a log showed them.
 """
 
@@ -98,6 +99,15 @@ CASES = [
             msg="When response_format type is 'json_schema', the 'json_schema' field must be provided. "
             "(parameter=response_format)",
             param='"response_format"',
+        ),
+    ),
+    # check_json_nesting (rendered with another limit): a schema the server will not compile
+    (
+        "request-json-schema-invalid",
+        ASK
+        + REPLY.format(
+            msg="The JSON schema is nested too deeply: objects and arrays may nest at most 32 levels",
+            param="null",
         ),
     ),
     # the same budget words with a float are the wrong type, not out of range (after30f)
