@@ -36,7 +36,9 @@ class H(http.server.BaseHTTPRequestHandler):
     def _reply(self, code, text):
         self.send_response(code); self.end_headers(); self.wfile.write(text.encode())
     def do_GET(self):
-        self._reply(200, "ok")
+        self._reply(200, "key=" + self.headers["X-Key"] if self.headers.get("X-Key") else "ok")
+    def do_DELETE(self):
+        self._reply(204, "")
     def do_POST(self):
         n = int(self.headers["Content-Length"]); self.rfile.read(n)
         print("engine: refused a request", flush=True)
@@ -67,6 +69,27 @@ def test_serve_and_ask_writes_the_engine_lines_then_each_request_and_its_reply()
     assert f'# request: POST http://127.0.0.1:{port}/v1/x {{"a": 1}}\nHTTP/1.1 400 Bad Request\n' in text
     assert f"# request: GET http://127.0.0.1:{port}/v1/models\nHTTP/1.1 200 OK\nok\n" in text
     assert "engine: refused a request" in text
+
+
+def test_serve_and_ask_sends_another_method_and_headers_and_shows_them_as_a_user_pastes_them():
+    """(method, path, body, headers) calls (fresh-235 carried its own copy for its API-key cases): the header reaches
+    the engine and the request line shows it as curl's -H, quoted for a shell."""
+    from corpus_tools import serve_and_ask
+
+    port = _free_port()
+    argv = [sys.executable, "-c", SERVER, str(port)]
+    calls = [
+        ("GET", "/v1/models", None, {"X-Key": "k 1"}),
+        ("DELETE", "/slots/0", None, {}),
+        ("/v1/x", {"a": 1}),
+    ]
+    text = serve_and_ask(argv, port, calls, bound=30, after=0.2)
+    assert (
+        f"# request: GET http://127.0.0.1:{port}/v1/models -H 'X-Key: k 1'\nHTTP/1.1 200 OK\nkey=k 1\n"
+        in text
+    )
+    assert f"# request: DELETE http://127.0.0.1:{port}/slots/0\nHTTP/1.1 204 No Content\n" in text
+    assert f'# request: POST http://127.0.0.1:{port}/v1/x {{"a": 1}}\nHTTP/1.1 400 Bad Request\n' in text
 
 
 def test_serve_and_ask_sends_nothing_to_an_engine_that_exits_at_start():

@@ -145,7 +145,7 @@ def until_failed_or_served(h, argv: list[str], port: str, timeout: float, env: d
 def serve_and_ask(
     argv: list[str],
     port: int,
-    calls: list[tuple[str, dict | None]],
+    calls: list[tuple],
     *,
     env: dict | None = None,
     cwd: str | Path | None = None,
@@ -153,9 +153,11 @@ def serve_and_ask(
     after: float = 2,
 ) -> str:
     """Start ARGV (its own process group); once http://127.0.0.1:PORT/health answers 200, send each call (path, JSON
-    body: POST; None: GET) and write `# request: ...` and the reply's status line and first 1000 bytes after the
-    engine's own lines, as a user pastes them; then SIGTERM the group. An engine that exits or is not healthy within
-    BOUND seconds gets no request: its log alone. The makers of fresh-142..176 each carried a copy of this."""
+    body: POST; None: GET; or (method, path, body, headers) for another method or request headers) and write
+    `# request: ...` (each header as -H) and the reply's status line and first 1000 bytes after the engine's own
+    lines, as a user pastes them; then SIGTERM the group. An engine that exits or is not healthy within BOUND seconds
+    gets no request: its log alone. The makers of fresh-142..176 each carried a copy of this, fresh-235 one with
+    headers."""
 
     answer = ""
     with tempfile.TemporaryFile() as log:
@@ -164,7 +166,10 @@ def serve_and_ask(
         )
         try:
             if _healthy_before_exit(proc, port, time.monotonic() + bound):
-                answer = "".join(_ask(port, path, body, after) for path, body in calls)
+                answer = "".join(
+                    _ask(port, *call, after) if len(call) == 2 else _ask_with(port, *call, after)
+                    for call in calls
+                )
         finally:
             stop_group(proc, grace=30)
         log.seek(0)
@@ -189,16 +194,23 @@ def _healthy_before_exit(proc: subprocess.Popen, port: int, deadline: float) -> 
 
 
 def _ask(port: int, path: str, body: dict | None, after: float) -> str:
-    """One request as a user pastes it: the request line, then the reply (or the client's exception)."""
+    """One (path, body) call: a POST with a body, else a GET (makers that replace it keep this signature)."""
+    return _ask_with(port, "GET" if body is None else "POST", path, body, {}, after)
+
+
+def _ask_with(port: int, method: str, path: str, body: dict | None, headers: dict, after: float) -> str:
+    """One request as a user pastes it: the request line (each header as -H), then the reply (or the client's
+    exception)."""
     import json
+    import shlex
 
     import httpx
 
-    method = "GET" if body is None else "POST"
     shown = "" if body is None else " " + json.dumps(body)[:400]
+    shown += "".join(f" -H {shlex.quote(f'{k}: {v}')}" for k, v in headers.items())
     text = f"# request: {method} http://127.0.0.1:{port}{path}{shown}\n"
     try:
-        r = httpx.request(method, f"http://127.0.0.1:{port}{path}", json=body, timeout=120)
+        r = httpx.request(method, f"http://127.0.0.1:{port}{path}", json=body, headers=headers, timeout=120)
         text += f"HTTP/1.1 {r.status_code} {r.reason_phrase}\n{r.content[:1000].decode('utf-8', 'replace')}\n"
     except httpx.HTTPError as exc:
         text += f"{type(exc).__name__}: {exc}\n"

@@ -30,8 +30,9 @@ class = r.choice(its classes); a condition drawn before is drawn anew. Each case
 the tiny GGUF (corpus_tools.tiny_gguf; a copy of /tmp/fresh231's, made by the same script) --host 127.0.0.1 --port 21740
 -c 512 plus the case's flags, in the case's own folder /tmp/fresh235/run/ID, started once, asked the case's requests
 in order and stopped. Cases with no header and no DELETE go through corpus_tools.serve_and_ask (start bound 120 s);
-cases that send a header go through serve_and_ask_headers below: the same shape (corpus_tools' health wait and
-process-group stop), with httpx sending the header, shown on the request line as ` -H 'Name: value'`. Case log = `$ `
+cases that send a header went through serve_and_ask_headers, this tool's copy of it with headers (since merged into
+corpus_tools.serve_and_ask as (method, path, body, headers) calls: httpx sends the header, shown on the request line as
+` -H 'Name: value'`). Case log = `$ `
 and the command as a user pastes it, the server's whole stdout+stderr, then per request `# request: ...` and the
 reply's status line and first 1000 bytes. One server at a time. Ports 21740-21759.
 Usage (repository root): .venv/bin/python tools/doctor_corpus_fresh235.py [--draws | CASE_ID ...]
@@ -39,22 +40,16 @@ Usage (repository root): .venv/bin/python tools/doctor_corpus_fresh235.py [--dra
 
 from __future__ import annotations
 
-import json
 import shlex
 import shutil
-import subprocess
 import sys
-import tempfile
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from corpus_tools import (
-    _healthy_before_exit,
     draw_distinct_conditions,
     engine_env,
     serve_and_ask,
-    stop_group,
     tiny_gguf,
 )
 
@@ -385,41 +380,6 @@ def draws():
     return draw_distinct_conditions(2235, CONDITIONS, 10)
 
 
-def _ask(port: int, method: str, path: str, body, headers: dict) -> str:
-    """corpus_tools._ask's shape, with a method and headers: the request line (each header as -H), then the reply."""
-    import httpx
-
-    shown = "" if body is None else " " + json.dumps(body)[:400]
-    shown += "".join(f" -H {shlex.quote(f'{k}: {v}')}" for k, v in headers.items())
-    text = f"# request: {method} http://127.0.0.1:{port}{path}{shown}\n"
-    try:
-        r = httpx.request(method, f"http://127.0.0.1:{port}{path}", json=body, headers=headers, timeout=120)
-        text += f"HTTP/1.1 {r.status_code} {r.reason_phrase}\n{r.content[:1000].decode('utf-8', 'replace')}\n"
-    except httpx.HTTPError as exc:
-        text += f"{type(exc).__name__}: {exc}\n"
-    time.sleep(2)
-    return text
-
-
-def serve_and_ask_headers(argv: list[str], port: int, calls: list, env: dict, cwd: Path, bound: float) -> str:
-    """corpus_tools.serve_and_ask's shape for calls that carry headers (serve_and_ask sends none)."""
-    answer = ""
-    with tempfile.TemporaryFile() as log:
-        proc = subprocess.Popen(
-            argv, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=cwd, start_new_session=True
-        )
-        try:
-            if _healthy_before_exit(proc, port, time.monotonic() + bound):
-                answer = "".join(_ask(port, *call) for call in calls)
-        finally:
-            stop_group(proc, grace=30)
-        log.seek(0)
-        text = log.read().decode("utf-8", "replace")
-    if answer and text and not text.endswith("\n"):
-        text += "\n"
-    return text + answer
-
-
 def setup() -> None:
     WORK.mkdir(exist_ok=True)
     tiny_gguf(WORK)
@@ -453,7 +413,7 @@ def make(c: Case) -> str:
     env = {k: v for k, v in engine_env(WORK).items() if not k.startswith("LLAMA_ARG_")}
     env["HOME"] = str(d)
     if any(h for *_, h in c.calls) or any(m not in ("GET", "POST") for m, *_ in c.calls):
-        text = serve_and_ask_headers([LLAMA, *tail], PORT, c.calls, env=env, cwd=d, bound=120)
+        text = serve_and_ask([LLAMA, *tail], PORT, list(c.calls), env=env, cwd=d, bound=120)
     else:
         plain = [(path, body) for _, path, body, _ in c.calls]
         text = serve_and_ask([LLAMA, *tail], PORT, plain, env=env, cwd=d, bound=120)
