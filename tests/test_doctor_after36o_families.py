@@ -7,6 +7,8 @@ neighbourhood of each miss's check in vLLM 0.32's own source.
   background stream's 'Unknown response_id'; endpoint-not-served-by-runner no longer takes such a 404.
 - responses-cancel-not-background, responses-background-needs-store: cancel_responses' and
   _validate_create_responses_input's other refusals.
+- route-needs-server-flag: /tokenizer_info (--enable-tokenizer-info-endpoint) and /fault_tolerance/* (--enable-fault-
+  tolerance), the other routes 0.32 registers only under a start flag.
 Messages marked 'rendered' are the source's format string filled with a value; the others are as a log showed them.
 """
 
@@ -23,6 +25,9 @@ def access(method: str, path: str, code: str = "404 Not Found") -> str:
 
 
 CASES = [
+    # routes registered only under a start flag (serve/tokenize attach_router; routers.py fault tolerance; rendered)
+    ("route-needs-server-flag", START + access("GET", "/tokenizer_info")),
+    ("route-needs-server-flag", access("POST", "/fault_tolerance/apply") + '{"detail":"Not Found"}\n'),
     # /stop_profile, the sibling route of the same attach_router, after vLLM's start (rendered access line)
     ("profiler-not-configured", START + access("POST", "/stop_profile")),
     # /start_profile with only the client's view: FastAPI's no-route body (older release's start line absent)
@@ -76,6 +81,13 @@ CASES = [
 ]
 
 NEAR_MISSES = [
+    # /tokenize is always served: its 404 is a model name refused, never route-needs-server-flag's
+    (
+        "route-needs-server-flag",
+        START
+        + access("POST", "/tokenize")
+        + '{"error":{"message":"The model `x` does not exist.","code":404}}\n',
+    ),
     # a 404 on /start_profile with no sign of vLLM or FastAPI (another server's own route table): not the profiler's
     ("profiler-not-configured", access("POST", "/start_profile")),
     # a 404 on /start_profile_report (no such vLLM route at all): not the profiler's route
