@@ -57,6 +57,14 @@ class's concrete value is a rule in flags_for() below, written with the universe
 ran on the device.
 MEMORY AND TIME: mem = U of the case's model; cap 0.95; fresh-227's 12 ran in 214 s of 450 at cap 0.95 (config-time
 refusals 29-59 s, starts 126-207 s). "timeout" 300, "need" 200.
+NOT RUN YET (stop 36, the lead): the draw, its values and the case file were committed (c4d5de90) before anything ran.
+The device gave a machine for fresh-168 and fresh-227 at 12:52-13:03 UTC and none after: four asks for this batch
+(13:17, 13:29, 13:42 "no device machine could be started right now"; 13:27 and 13:39 "none is tried" for 10 minutes
+after a failed start) got nothing, at about 90 s of device time per failed start. A later session can run it unchanged:
+`python3 tools/gpu_fresh237_draw.py --models .gpu/models`, copy tools/gpu-fresh237-cases.json to .gpu/run/, bring the
+bundle (build-bundle.sh .gpu 5: 32 parts of 5 MiB, four carried per call, since the checkout with .git counts about 40
+MiB of a call's 64), then with the API-server wheels in .gpu/whl: `bash .gpu/run/gpu_fresh151_go.sh 500 p31
+gpu_serve_requests.py .gpu/run/gpu-fresh237-cases.json LEFT 12 0.95 e01 ... e12` (carry .gpu/run .gpu/models .gpu/whl).
 """
 
 import json
