@@ -35,7 +35,8 @@ from corpus_tools import ENGINE_ENV
 REPO = Path(__file__).resolve().parent.parent
 OUT = REPO / "tests" / "fixtures" / "doctor-corpus"
 VLLM = [str(REPO / ".venv-vllm" / "bin" / "python"), "-m", "vllm.entrypoints.openai.api_server", "--model"]
-LLAMA = str(Path.home() / ".cache" / "servebox" / "llama-server-11434.0.0" / "llama-server")
+# the link tools/llama-cpp.sh keeps to its cached build (whose folder name carries the build kind)
+LLAMA = str(REPO / ".llama-cpp" / "bin" / "llama-server")
 # a GGUF llama-server loads: tests/engine/make_tiny_gguf.py TINY/tokenizer.json OUT (the q8_0 fixture
 # has no tokenizer, which is itself a case: llama-gguf-without-vocab)
 GGUF = Path(os.environ.get("DOCTOR_CORPUS_GGUF", "/tmp/doctor-corpus/tiny-f32.gguf"))
