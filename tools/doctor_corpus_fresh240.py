@@ -38,6 +38,9 @@ corpus_tools.gguf_edited copies of the tiny GGUF, or tests/engine/make_tiny_gguf
 started, asked and stopped with corpus_tools.serve_and_ask (start bound 120 s). Case log = `$ ` and the variables set
 and the command as a user pastes it, the server's whole stdout+stderr, then per request `# request: ...` and the
 reply's status line and first 1000 bytes. One server at a time. Ports 21860-21869.
+Drawn (708ded83, before any case ran): draft-env-draft-max, cvec-1x256 (labelled healthy), cvec-two-files-widths,
+lora-embd-b128, draft-vocab-plus-100 (labelled healthy), lora-scaled-colon-in-folder, draft-no-block-count-typed,
+draft-add-eos, devd-cpu, spec-replace (each fresh240-llama-...). Run once each at 15:01-15:02 UTC; nothing redrawn.
 Usage (repository root): .venv/bin/python tools/doctor_corpus_fresh240.py [--draws | CASE_ID ...]
 """
 
