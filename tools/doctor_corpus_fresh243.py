@@ -59,8 +59,11 @@ LISTER = """
 import argparse, json
 from vllm.utils.argparse_utils import FlexibleArgumentParser
 from vllm.entrypoints.launchers.cli_args import make_arg_parser
+def names(f, depth=0):
+    cells = getattr(f, '__closure__', None) or ()
+    return repr(f) + ''.join(names(c.cell_contents, depth + 1) for c in cells if depth < 3)
 def kind(a):
-    t = repr(a.type) + ''.join(repr(c.cell_contents) for c in (getattr(a.type, '__closure__', None) or ()))
+    t = names(a.type)
     if isinstance(a, (argparse.BooleanOptionalAction, argparse._StoreTrueAction)): return 'switch'
     if a.choices: return 'choice'
     if any(k in t for k in ('parse_dataclass', 'loads', 'union_dict_and_str')): return 'json'
