@@ -23,7 +23,7 @@ beside it, and committed with the draw, before any case ran.
 
 Every case: `.venv-vllm/bin/python -m vllm.entrypoints.openai.api_server --model /tmp/fresh243/tiny --port 21900
 --served-model-name tiny --max-model-len 512 FLAGS` in corpus_tools.engine_env('/tmp/fresh243')
-(VLLM_CPU_KVCACHE_SPACE=1); corpus_tools.serve_and_ask with a 300 s bound; once healthy, one POST /v1/completions
+(VLLM_CPU_KVCACHE_SPACE=1); corpus_tools.serve_and_ask with a 300 s bound (FRESH243_BOUND overrides it); once healthy, one POST /v1/completions
 (prompt "Hello", max_tokens 8). Case log = `$ export ...` lines, the `$ command`, the server's whole stdout+stderr,
 then the `# request: ...` and its reply.
 
@@ -51,7 +51,8 @@ WORK = Path("/tmp/fresh243")
 REPO = Path(__file__).resolve().parent.parent
 OUT = REPO / "tests" / "fixtures" / "doctor-corpus"
 PORT = 21900
-BOUND = 300
+BOUND = 300  # the one rerun (enable-dbo-true, see the manifest) ran with FRESH243_BOUND=600
+BOUND = int(os.environ.get("FRESH243_BOUND", BOUND))
 HELLO = ("/v1/completions", {"model": "tiny", "prompt": "Hello", "max_tokens": 8})
 
 # run in the vLLM venv: every long option of the serve parser with its kind, as JSON (--universe)
