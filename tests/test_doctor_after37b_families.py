@@ -8,8 +8,9 @@ memory and scheduler settings) taught after scoring, with the neighbourhood of e
   endpoint as given; pyzmq refuses one without its transport (or with another), counted through kv_events.py.
 - kv-transfer-role-invalid (widened): KVTransferConfig.kv_role / ECTransferConfig.ec_role are Literals, so pydantic's
   literal_error with the roles as choices is this family's, not the generic cli-invalid-choice.
-- example-connector-short-prompt-hit (new): example_connector.py's hit count is minus one block for a prompt one
-  token longer than a multiple of the block size; the worker then indexes out of range.
+- example-connector-short-prompt-hit (new): example_connector.py looks a prompt up by one block less than it stored
+  for a prompt one token longer than a multiple of the block size and claims minus one block; the worker then
+  indexes out of range.
 - request-field-wrong-type (widened): generate/base/protocol.py validate_cache_salt's 'must be a non-empty string'.
 - reasoning-parser-tokens-missing (widened): parser/response_template.py, a response_template without the field one
   hf flag needs.
@@ -90,13 +91,14 @@ CASES = [
         "  Input should be 'kv_producer', 'kv_both' or 'kv_consumer' [type=literal_error, input_value='consumer', "
         "input_type=str]\n",
     ),
-    # the engine's dump beside the sample connector's hit (a 129-token prompt on the CPU backend's 128-token blocks)
+    # the engine's dump beside the sample connector's hit: a 17-token prompt extending a stored 16-token one on a GPU's
+    # 16-token blocks (rendered from example_connector.py's arithmetic)
     (
         "example-connector-short-prompt-hit",
         "(EngineCore pid=14895) INFO 12-05 15:12:52 [example_connector.py:292] External Cache Hit!\n"
         "(EngineCore pid=14895) ERROR 12-05 15:12:52 [dump_input.py:79] Dumping scheduler output for model execution: "
-        "SchedulerOutput(scheduled_new_reqs=[NewRequestData(req_id=cmpl-1,prompt_token_ids_len=129,block_ids=([1, 2],),"
-        "num_computed_tokens=-128,lora_request=None)], num_scheduled_tokens={cmpl-1: 257})\n"
+        "SchedulerOutput(scheduled_new_reqs=[NewRequestData(req_id=cmpl-1,prompt_token_ids_len=17,block_ids=([1, 2],),"
+        "num_computed_tokens=-16,lora_request=None)], num_scheduled_tokens={cmpl-1: 33})\n"
         f"{WORKER}IndexError: index out of range in self\n",
     ),
     # an empty cache_salt on the chat route: the same check, the same words (rendered)
