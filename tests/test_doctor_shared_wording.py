@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from servebox.doctor.ranking import CONFIDENT
-from servebox.doctor.shared_wording import DATA, FLOOR, cap
+from servebox.doctor.shared_wording import BELOW_CONFIDENT, DATA, FLOOR, cap
 from servebox.doctor.triage import triage_stream
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -57,7 +57,13 @@ def test_family_whose_words_are_its_own_stays_confident():
 def test_cap_formula_and_floor():
     data = json.loads(DATA.read_text())
     seen = data["config-validation-error"]
-    assert cap("config-validation-error") == max(FLOOR, 1 - len(seen["others"]) / (seen["matched"] + 2))
+    formula = max(FLOOR, 1 - len(seen["others"]) / (seen["matched"] + 2))
+    assert seen["own"] < seen["matched"] - seen["own"]  # pydantic's words: mostly other causes'
+    assert cap("config-validation-error") == min(formula, BELOW_CONFIDENT) < CONFIDENT
+    mostly_own = [f for f, v in data.items() if v["own"] >= v["matched"] - v["own"]]
+    assert mostly_own and all(
+        cap(f) == max(FLOOR, 1 - len(data[f]["others"]) / (data[f]["matched"] + 2)) for f in mostly_own
+    )
     assert cap("no-such-family") is None
     assert all(cap(f) >= FLOOR for f in data)
 
@@ -99,3 +105,14 @@ def test_harvest_counts_a_context_wording_only_in_its_context(tmp_path):
     )
     assert "cuda-arch-native-without-gpu-at-build" not in raw_causes(bare)
     assert "cuda-arch-native-without-gpu-at-build" in raw_causes(framed)
+
+
+def test_a_family_whose_words_are_mostly_others_is_never_confident_however_large_the_corpus(monkeypatch):
+    """The formula alone rises towards 1 as N grows with S fixed: 3 other causes in 1,000 logs would give 0.997."""
+    import servebox.doctor.shared_wording as sw
+
+    fake = {"wide": {"matched": 1000, "own": 10, "others": {"a": 500, "b": 300, "c": 190}}}
+    monkeypatch.setattr(sw, "shared", lambda: fake)
+    assert sw.cap("wide") == BELOW_CONFIDENT
+    fake["wide"]["own"] = 600
+    assert sw.cap("wide") > CONFIDENT
