@@ -19,6 +19,7 @@ API = (
     "(APIServer pid=5151) Traceback (most recent call last):\n"
     '(APIServer pid=5151)   File "/opt/venv/lib/python3.12/site-packages/vllm/entrypoints/serve/utils.py", line 88, '
     "in create\n"
+    "(APIServer pid=5151)     return await handler(request)\n"
     "(APIServer pid=5151) {exc}: {msg}\n"
 )
 TB = (
@@ -367,6 +368,35 @@ CASES = [
         reply("Cannot pad tokens when `skip_tokenizer_init=True` (parameter=truncate_prompt_tokens)"),
     ),
     ("parser-unknown", script("\"Tool parser 'qwen3_xml2' not found.\"", "KeyError")),
+    # the server's own settings: the logging config file (logger.py; a tuple, as Python prints two args) and SSE
+    (
+        "vllm-logging-config-invalid",
+        "Traceback (most recent call last):\n"
+        '  File "/usr/local/lib/python3.12/dist-packages/vllm/logger.py", line 257, in _configure_vllm_root_logger\n'
+        "    raise RuntimeError(\n"
+        "RuntimeError: ('Could not load logging config. File does not exist: %s', '/config/vllm_logging.json')\n",
+    ),
+    (
+        "vllm-logging-config-invalid",
+        "Traceback (most recent call last):\n"
+        '  File "/usr/local/lib/python3.12/dist-packages/vllm/logger.py", line 265, in _configure_vllm_root_logger\n'
+        "    raise ValueError(\n"
+        "ValueError: ('Invalid logging config. Expected dict, got %s.', 'list')\n",
+    ),
+    (
+        "vllm-logging-config-invalid",
+        script(
+            "Logging configuration is disabled, but a Python logging config file was given. pylogging_config_file requires configure_logging to be enabled.",
+            "RuntimeError",
+        ),
+    ),
+    (
+        "sse-keep-alive-interval-negative",
+        api(
+            "Error: --sse-keep-alive-interval must be a non-negative integer (0 disables keep-alive comments).",
+            "ValueError",
+        ),
+    ),
 ]
 
 NEAR_MISSES = [
@@ -493,6 +523,15 @@ NEAR_MISSES = [
     ("skip-tokenizer-init-needs-tokenizer", reply("Cannot pad tokens for embedding inputs")),
     # a parser found but not a parser class is parser-plugin-class-not-parser's
     ("parser-unknown", api("MyParser in my_plugin is not a ToolParser subclass.", "TypeError")),
+    # another file that does not exist (a chat template path) is not the logging config's
+    (
+        "vllm-logging-config-invalid",
+        api("the supplied chat template path doesn't exist: /config/vllm_logging.json", "ValueError"),
+    ),
+    (
+        "sse-keep-alive-interval-negative",
+        api("Error: --enable-log-outputs requires --enable-log-requests", "TypeError"),
+    ),
 ]
 
 test_families_name_the_cause, test_near_misses_are_not_named_confidently = family_tests(CASES, NEAR_MISSES)
