@@ -397,6 +397,26 @@ CASES = [
             "ValueError",
         ),
     ),
+    # the Python API's per-prompt lists, audio uploads, Cohere's max_tokens, LLM.score on another model
+    (
+        "llm-prompts-params-length-mismatch",
+        script("The lengths of prompts (16) and params (4) must be the same."),
+    ),
+    (
+        "llm-prompts-params-length-mismatch",
+        script("The lengths of prompts (3) and lora_request (2) must be the same."),
+    ),
+    (
+        "audio-upload-too-large",
+        reply("Maximum file size exceeded (parameter=audio_filesize_mb, value=48.06)", "audio_filesize_mb"),
+    ),
+    (
+        "audio-upload-too-large",
+        "# request: POST http://127.0.0.1:8000/v1/audio/transcriptions -F file=@meeting.wav\nHTTP/1.1 400 Bad Request\n"
+        '{"error":{"message":"Maximum file size exceeded","type":"BadRequestError","param":null,"code":400}}\n',
+    ),
+    ("request-sampling-param-out-of-range", reply("max_tokens must be non-negative")),
+    ("pooling-api-needs-convert", script("This model does not support the Scoring API.", "ValueError")),
 ]
 
 NEAR_MISSES = [
@@ -532,6 +552,9 @@ NEAR_MISSES = [
         "sse-keep-alive-interval-negative",
         api("Error: --enable-log-outputs requires --enable-log-requests", "TypeError"),
     ),
+    # a bare 'Maximum file size exceeded' with no audio route in the log is not named
+    ("audio-upload-too-large", reply("Maximum file size exceeded")),
+    ("llm-prompts-params-length-mismatch", script("Input lengths must be either 1:1, 1:N or N:N")),
 ]
 
 test_families_name_the_cause, test_near_misses_are_not_named_confidently = family_tests(CASES, NEAR_MISSES)
