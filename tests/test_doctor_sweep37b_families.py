@@ -417,6 +417,20 @@ CASES = [
     ),
     ("request-sampling-param-out-of-range", reply("max_tokens must be non-negative")),
     ("pooling-api-needs-convert", script("This model does not support the Scoring API.", "ValueError")),
+    # the Python API's prompt forms (renderers/inputs/preprocess.py, renderers/base.py) and gpt-oss's tool types
+    ("llm-prompt-dict-keys", script("Token prompt should be a list of integers", "TypeError")),
+    (
+        "llm-prompt-dict-keys",
+        script(
+            "Expected prompt['prompt'] to be a string before tokenization; use 'prompt_token_ids' for token ID inputs",
+            "TypeError",
+        ),
+    ),
+    ("llm-prompt-dict-keys", script("Prompt should be a string, list of tokens, or dictionary", "TypeError")),
+    (
+        "request-field-value-not-allowed",
+        reply("tool type 'web_search_preview' is not supported. (parameter=tools)", "tools"),
+    ),
 ]
 
 NEAR_MISSES = [
@@ -555,6 +569,7 @@ NEAR_MISSES = [
     # a bare 'Maximum file size exceeded' with no audio route in the log is not named
     ("audio-upload-too-large", reply("Maximum file size exceeded")),
     ("llm-prompts-params-length-mismatch", script("Input lengths must be either 1:1, 1:N or N:N")),
+    ("llm-prompt-dict-keys", script("Cannot pad tokens for embedding inputs")),
 ]
 
 test_families_name_the_cause, test_near_misses_are_not_named_confidently = family_tests(CASES, NEAR_MISSES)
