@@ -431,6 +431,17 @@ CASES = [
         "request-field-value-not-allowed",
         reply("tool type 'web_search_preview' is not supported. (parameter=tools)", "tools"),
     ),
+    (
+        "pooling-task-name-removed",
+        reply(
+            "`encode` task was removed; use `token_embed` or `token_classify` instead. (parameter=task)",
+            "task",
+        ),
+    ),
+    (
+        "pooling-task-name-removed",
+        script("`score` task was removed; use `classify` instead. (parameter=task)"),
+    ),
 ]
 
 NEAR_MISSES = [
@@ -570,6 +581,10 @@ NEAR_MISSES = [
     ("audio-upload-too-large", reply("Maximum file size exceeded")),
     ("llm-prompts-params-length-mismatch", script("Input lengths must be either 1:1, 1:N or N:N")),
     ("llm-prompt-dict-keys", script("Cannot pad tokens for embedding inputs")),
+    (
+        "pooling-task-name-removed",
+        reply("Unsupported task: 'score' Supported tasks: ('embed', 'token_embed')"),
+    ),
 ]
 
 test_families_name_the_cause, test_near_misses_are_not_named_confidently = family_tests(CASES, NEAR_MISSES)
