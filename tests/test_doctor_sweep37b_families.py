@@ -442,6 +442,8 @@ CASES = [
         "pooling-task-name-removed",
         script("`score` task was removed; use `classify` instead. (parameter=task)"),
     ),
+    ("audio-upload-undecodable", reply("Invalid or unsupported audio file.")),
+    ("audio-upload-undecodable", api("Invalid or unsupported audio file.", "ValueError")),
 ]
 
 NEAR_MISSES = [
@@ -584,6 +586,10 @@ NEAR_MISSES = [
     (
         "pooling-task-name-removed",
         reply("Unsupported task: 'score' Supported tasks: ('embed', 'token_embed')"),
+    ),
+    (
+        "audio-upload-undecodable",
+        reply("Maximum file size exceeded (parameter=audio_filesize_mb, value=48.06)"),
     ),
 ]
 
