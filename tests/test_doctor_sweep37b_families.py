@@ -475,6 +475,14 @@ CASES = [
     ),
     ("responses-logprobs-gpt-oss", reply("logprobs are not supported with gpt-oss models", "logprobs")),
     ("transcription-format-not-streamable", reply("vtt format doesn't support streaming case")),
+    (
+        "transcription-response-format-unsupported",
+        reply("Currently only support response_format: `text`, `json`, `verbose_json` or `diarized_json`"),
+    ),
+    (
+        "transcription-response-format-unsupported",
+        reply("Currently do not support verbose_json for mistralai/Voxtral-Mini-3B-2507"),
+    ),
 ]
 
 NEAR_MISSES = [
@@ -635,6 +643,7 @@ NEAR_MISSES = [
         reply("reasoning_effort='max' is not supported by Harmony. Supported values are: low, medium, high."),
     ),
     ("transcription-format-not-streamable", reply("Streaming is not currently supported with beam search")),
+    ("transcription-response-format-unsupported", reply("srt format doesn't support streaming case")),
 ]
 
 test_families_name_the_cause, test_near_misses_are_not_named_confidently = family_tests(CASES, NEAR_MISSES)
