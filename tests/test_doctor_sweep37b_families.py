@@ -475,6 +475,16 @@ CASES = [
         "transcription-response-format-unsupported",
         reply("Currently do not support verbose_json for mistralai/Voxtral-Mini-3B-2507"),
     ),
+    (
+        "request-truncation-splits-mm-item",
+        reply(
+            "truncate_prompt_tokens=100 would split or drop a(n) video item, which spans tokens 3 to 2051 of the "
+            "2070-token prompt. Multimodal placeholders expand after truncation is applied, so the limit must leave "
+            "every multimodal item intact. Please raise truncate_prompt_tokens or shorten the multimodal input. "
+            "(parameter=truncate_prompt_tokens, value=100)",
+            "truncate_prompt_tokens",
+        ),
+    ),
 ]
 
 NEAR_MISSES = [
@@ -641,6 +651,12 @@ NEAR_MISSES = [
     ),
     ("transcription-format-not-streamable", reply("Streaming is not currently supported with beam search")),
     ("transcription-response-format-unsupported", reply("srt format doesn't support streaming case")),
+    (
+        "request-truncation-splits-mm-item",
+        reply(
+            "truncate_prompt_tokens=5000 cannot be greater than max_model_len = 4095. Please request a smaller truncation size."
+        ),
+    ),
 ]
 
 test_families_name_the_cause, test_near_misses_are_not_named_confidently = family_tests(CASES, NEAR_MISSES)
