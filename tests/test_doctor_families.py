@@ -670,15 +670,16 @@ def test_a_config_value_error_raised_in_vllms_config_is_a_config_rejection_not_a
     log = (
         CORE + "Traceback (most recent call last):\n"
         + frame("vllm/engine/arg_utils.py")
-        # vLLM 0.32 engine/arg_utils.py (sleep mode's refusal, the sample before, is feature-needs-other-platform's since
-        # after29q)
-        + CORE + "ValueError: --device-ids must not mix integer IDs and UUIDs\n"
+        # vLLM 0.32 engine/arg_utils.py:223, a check of the flags' own declarations no family names (sleep mode's
+        # refusal, a sample before, is feature-needs-other-platform's since after29q; --device-ids', the next,
+        # device-ids-invalid's since sweep37a)
+        + CORE + "ValueError: All options must be of the same type. Got ['a', 1] with types [str, int]\n"
         + API + "RuntimeError: Engine core initialization failed. See root cause above.\n"
     )  # fmt: skip
     r = run(log)
     top = r.diagnoses[0]
     assert top.id == "config-validation-error" and top.confidence < CONFIDENT
-    assert "--device-ids must not mix integer IDs and UUIDs" in top.cause
+    assert "All options must be of the same type" in top.cause
 
 
 def test_an_error_raised_elsewhere_is_not_claimed_by_the_config_family():
