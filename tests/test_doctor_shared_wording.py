@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from servebox.doctor.ranking import CONFIDENT
-from servebox.doctor.shared_wording import BELOW_CONFIDENT, DATA, FLOOR, cap
+from servebox.doctor.shared_wording import BELOW_CONFIDENT, DATA, FLOOR, WIDE, cap
 from servebox.doctor.triage import triage_stream
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -60,7 +60,7 @@ def test_cap_formula_and_floor():
     formula = max(FLOOR, 1 - len(seen["others"]) / (seen["matched"] + 2))
     assert seen["own"] < seen["matched"] - seen["own"]  # pydantic's words: mostly other causes'
     assert cap("config-validation-error") == min(formula, BELOW_CONFIDENT) < CONFIDENT
-    mostly_own = [f for f, v in data.items() if v["own"] >= v["matched"] - v["own"]]
+    mostly_own = [f for f, v in data.items() if v["own"] >= v["matched"] - v["own"] or v["matched"] < WIDE]
     assert mostly_own and all(
         cap(f) == max(FLOOR, 1 - len(data[f]["others"]) / (data[f]["matched"] + 2)) for f in mostly_own
     )
@@ -116,3 +116,5 @@ def test_a_family_whose_words_are_mostly_others_is_never_confident_however_large
     assert sw.cap("wide") == BELOW_CONFIDENT
     fake["wide"]["own"] = 600
     assert sw.cap("wide") > CONFIDENT
+    fake["rare"] = {"matched": 2, "own": 0, "others": {"a": 2}}  # seen twice: not yet a finding
+    assert sw.cap("rare") == 0.75

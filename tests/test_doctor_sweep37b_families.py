@@ -152,8 +152,8 @@ CASES = [
             "cache_salt",
         ),
     ),
-    (
-        "request-cache-salt-invalid",
+    (  # its type check is request-field-wrong-type's (after37b, fresh-241)
+        "request-field-wrong-type",
         api("Parameter 'cache_salt' must be a non-empty string if provided. (parameter=cache_salt)"),
     ),
     # sampling_params.py

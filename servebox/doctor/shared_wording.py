@@ -7,9 +7,10 @@ records, per family, the corpus logs its words matched and the causes those logs
 (shared_wordings.json). When such a family is a cause here, its confidence is at most
 1 - S / (N + 2) (S other causes among N logs; never below 0.50: it stays an answer), labelled "calibrated",
 and the other causes are named so a reader checks them first. A family whose words were more often another
-cause's than its own (fewer of the N logs its own than others') is never confident alone, whatever N: the
-formula rises towards 1 as the corpus grows with the same S, and pydantic's refusal, seen in 175 logs of
-which 29 were config-validation-error, had crossed 0.70 that way (stop 37). The rule was chosen on a backtest: each of
+cause's than its own (fewer of the N logs its own than others', N at least 20: a whole program's refusal,
+not a rare wording seen twice) is never confident alone: the formula rises towards 1 as the corpus grows with
+the same S, and pydantic's refusal, seen in 175 logs of which 29 were config-validation-error, had crossed
+0.70 that way (stop 37). The rule was chosen on a backtest: each of
 30 earlier unseen batches (498 logs) run with the servebox and the corpus of the commit it was first
 measured at, the rule fed only that corpus (benchmarks/doctor_first_contact.py).
 """
@@ -27,6 +28,7 @@ PRIOR = 2  # logs added to N: one family seen once under another cause is not ye
 FLOOR = 0.5  # the cap never drops a family below an offered answer
 SHOWN = 5  # other causes named, most often seen first
 BELOW_CONFIDENT = 0.69  # just under ranking.CONFIDENT (0.70), which imports this module
+WIDE = 20  # logs matched before "mostly other causes' words" is a finding, not chance
 
 
 @cache
@@ -40,7 +42,7 @@ def cap(family: str) -> float | None:
     if seen is None:
         return None
     limit = max(FLOOR, 1 - len(seen["others"]) / (seen["matched"] + PRIOR))
-    if seen["own"] < seen["matched"] - seen["own"]:  # its words were mostly other causes' words
+    if seen["matched"] >= WIDE and seen["own"] < seen["matched"] - seen["own"]:  # mostly others' words
         limit = min(limit, BELOW_CONFIDENT)
     return limit
 
