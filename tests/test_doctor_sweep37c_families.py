@@ -155,6 +155,38 @@ CASES = [
         "request-longer-than-context",
         "find_slot: n_tokens = 2048 > size = 512\ndecode: failed to find a memory slot\n",
     ),
+    # second pass: built-in /tools, the synthetic-acceptance flags, chat output parsing, the loader and cache families
+    ("llamacpp-builtin-tool-not-enabled", srv('unknown tool "browser_search"')),
+    ("llamacpp-builtin-tool-not-enabled", srv('tool "edit_file" does not support stream = true')),
+    (
+        "llamacpp-spec-synthetic-acceptance-invalid",
+        "terminate called after throwing an instance of 'std::invalid_argument'\n"
+        "  what():  synthetic acceptance rates must contain 8 values, got 3\n",
+    ),
+    (
+        "llamacpp-spec-synthetic-acceptance-invalid",
+        "terminate called after throwing an instance of 'std::invalid_argument'\n"
+        "  what():  synthetic acceptance length must be finite and within [1, 5]\n",
+    ),
+    (
+        "llamacpp-model-output-breaks-chat-format",
+        "common_chat_peg_parse: unparsed peg-gemma4 output: <|tool_call>call:get_weather{city:\n"
+        + srv("The model produced output that does not match the expected peg-gemma4 format", 500),
+    ),
+    (
+        "llamacpp-no-buffer-type-for-tensor",
+        "llama_model_load: error loading model: no suitable buffer type found\n"
+        "llama_model_load_from_file_impl: failed to load model\n",
+    ),
+    (
+        "llamacpp-home-unset",
+        "terminate called after throwing an instance of 'std::runtime_error'\n"
+        "  what():  Failed to determine HF cache directory\nAborted (core dumped)\n",
+    ),
+    (
+        "llamacpp-cache-dir-unwritable",
+        "common_pull_file: error closing file: /models/cache/unsloth_Qwen3-8B-GGUF_Qwen3-8B-Q4_K_M.gguf.downloadInProgress\n",
+    ),
 ]
 
 NEAR_MISSES = [
@@ -197,6 +229,23 @@ NEAR_MISSES = [
         "request-field-missing",
         srv("Failed to parse messages: Expected 'messages' to be an array, got {}", 500),
     ),
+    # second pass: built-in /tools, the synthetic-acceptance flags, chat output parsing, the loader and cache families
+    ("llamacpp-builtin-tool-not-enabled", srv("Cannot use custom grammar constraints with tools.")),
+    (
+        "llamacpp-spec-synthetic-acceptance-invalid",
+        'error while handling argument "--spec-type": unknown speculative type: eagle9\n',
+    ),
+    # no speculative decoding at all: the corpus's cli-missing-argument (fresh137-llama-spec-synth-without-spec)
+    (
+        "llamacpp-spec-synthetic-acceptance-invalid",
+        "0.00.071.902 E srv    load_model: synthetic acceptance requires an initialized speculative decoding context\n"
+        "0.00.072.140 E srv  llama_server: exiting due to model loading error\n",
+    ),
+    (
+        "llamacpp-model-output-breaks-chat-format",
+        srv("Failed to parse messages: Unsupported tool call type: {}", 500),
+    ),
+    ("llamacpp-home-unset", "common_download_file_single_online: no previous model file found /x.gguf\n"),
 ]
 
 # notes: a line worth explaining that stops nothing (role note): shown, never the answer
