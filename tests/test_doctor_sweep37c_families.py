@@ -187,6 +187,12 @@ CASES = [
         "llamacpp-cache-dir-unwritable",
         "common_pull_file: error closing file: /models/cache/unsloth_Qwen3-8B-GGUF_Qwen3-8B-Q4_K_M.gguf.downloadInProgress\n",
     ),
+    # third pass: /v1/systemone's decision requests, grammar beside tools
+    ("llamacpp-decision-request-invalid", srv('"questions" must be a non-empty object')),
+    ("llamacpp-decision-request-invalid", srv("questions.tone: must be an object")),
+    ("llamacpp-decision-request-invalid", client("too many images, the maximum is 8")),
+    ("llamacpp-decision-request-invalid", srv("images must be data URLs (data:image/...;base64,...)")),
+    ("request-structured-output-constraints-conflict", srv("Cannot specify grammar with tools", 500)),
 ]
 
 NEAR_MISSES = [
@@ -246,6 +252,10 @@ NEAR_MISSES = [
         srv("Failed to parse messages: Unsupported tool call type: {}", 500),
     ),
     ("llamacpp-home-unset", "common_download_file_single_online: no previous model file found /x.gguf\n"),
+    # third pass
+    # a question without its instructions is a missing field (request-field-missing), not the decision family's
+    ("llamacpp-decision-request-invalid", srv('questions.tone: "instructions" must be provided')),
+    ("llamacpp-decision-request-invalid", srv("Invalid uri format: data:text/plain;base64")),
 ]
 
 # notes: a line worth explaining that stops nothing (role note): shown, never the answer
