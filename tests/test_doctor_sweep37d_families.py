@@ -468,6 +468,35 @@ CASES = [
             "platforms/interface.py",
         ),
     ),
+    # widened: quantized-input-not-aligned (0.32's per-TP-partition checks of WNA16 MoE, online MX and ModelOpt)
+    (
+        "quantized-input-not-aligned",
+        engine(
+            "ValueError",
+            "CompressedTensors WNA16 MoE with static group scales requires the MoE intermediate size per "
+            "tensor-parallel partition (352) to be divisible by group_size (128). Scale groups would otherwise cross "
+            "TP shard boundaries; use a compatible TP size or enable expert parallelism.",
+            "model_executor/layers/quantization/compressed_tensors/compressed_tensors_moe/compressed_tensors_moe_wna16.py",
+        ),
+    ),
+    (
+        "quantized-input-not-aligned",
+        engine(
+            "ValueError",
+            "Online MXFP8 MoE requires hidden/intermediate sizes divisible by 32.",
+            "model_executor/layers/quantization/online/mxfp8.py",
+        ),
+    ),
+    # lora/model_manager.py get_dummy_lora_warmup_rank: --fully-sharded-loras at a TP the max rank cannot divide
+    (
+        "fully-sharded-lora-rank-below-tp",
+        engine(
+            "ValueError",
+            "Unable to choose a dummy LoRA warmup rank compatible with fully sharded MoE modules: default_rank=8, "
+            "required_multiple=12, max_lora_rank=8",
+            "lora/model_manager.py",
+        ),
+    ),
 ]
 
 NEAR_MISSES = [
@@ -671,6 +700,21 @@ NEAR_MISSES = [
     ),
     # the Mistral tokenizer's own type check is not a missing tokenizer file
     ("tokenizer-missing", api("TypeError", "Unsupported tokenizer: <class 'dict'>", "tokenizers/mistral.py")),
+    # the zero points' packing against hidden_size is no tensor-parallel split
+    (
+        "quantized-input-not-aligned",
+        engine(
+            "ValueError",
+            "CompressedTensors WNA16 MoE: hidden_size (2050) must be divisible by packed_factor (8) for correct ZP "
+            "unpacking.",
+            "model_executor/layers/quantization/compressed_tensors/compressed_tensors_moe/compressed_tensors_moe_wna16.py",
+        ),
+    ),
+    # an adapter whose rank is above --max-lora-rank is lora-rank-too-large's
+    (
+        "fully-sharded-lora-rank-below-tp",
+        script("ValueError", "LoRA rank 64 is greater than max_lora_rank 16."),
+    ),
 ]
 
 test_families_name_the_cause, test_near_misses_are_not_named_confidently = family_tests(CASES, NEAR_MISSES)
