@@ -497,6 +497,34 @@ CASES = [
             "lora/model_manager.py",
         ),
     ),
+    # widened: tp-not-dividing-heads (models/qwen3_next.py shared expert, moss_audio.py encoder heads)
+    (
+        "tp-not-dividing-heads",
+        engine(
+            "ValueError",
+            "Shared-expert intermediate size 5120 must be divisible by tensor-parallel size 3.",
+            "model_executor/models/qwen3_next.py",
+        ),
+    ),
+    (
+        "tp-not-dividing-heads",
+        engine(
+            "ValueError",
+            "MOSS-Audio encoder_attention_heads must be divisible by tensor parallel size. Got "
+            "encoder_attention_heads=20 and tensor_parallel_size=6.",
+            "model_executor/models/moss_audio.py",
+        ),
+    ),
+    # widened: quantized-input-not-aligned (models/qwen3_next.py: a Quark OCP MX shared expert under TP)
+    (
+        "quantized-input-not-aligned",
+        engine(
+            "ValueError",
+            "The Quark OCP MX shared expert cannot be tensor-parallelized: intermediate size 512 with TP size 8 "
+            "produces a partition of 64, which is not divisible by the OCP MX group size 32.",
+            "model_executor/models/qwen3_next.py",
+        ),
+    ),
 ]
 
 NEAR_MISSES = [
@@ -714,6 +742,15 @@ NEAR_MISSES = [
     (
         "fully-sharded-lora-rank-below-tp",
         script("ValueError", "LoRA rank 64 is greater than max_lora_rank 16."),
+    ),
+    # a checkpoint's own width against its heads is config-heads-inconsistent's, not a TP split
+    (
+        "tp-not-dividing-heads",
+        engine(
+            "ValueError",
+            "embed_dim must be divisible by num_heads (got `embed_dim`: 1000 and `num_heads`: 16).",
+            "model_executor/models/clip.py",
+        ),
     ),
 ]
 
