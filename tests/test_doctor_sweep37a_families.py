@@ -221,7 +221,7 @@ CASES = [
         argp("--profiler-config", "ProfilerConfig", "chrome_trace output requires proton_data='trace'"),
     ),
     (
-        "online-quantization-config-invalid",
+        "online-quantization-name-unknown",
         argp(
             "--quantization-config",
             "QuantizationConfigArgs",
@@ -230,7 +230,7 @@ CASES = [
         ),
     ),
     (
-        "online-quantization-config-invalid",
+        "online-quantization-name-unknown",
         argp(
             "--quantization-config",
             "QuantizationConfigArgs",
@@ -379,7 +379,7 @@ NEAR_MISSES = [
     ),
     # the checkpoint's own quantization method unknown is unknown-quantization-method's
     (
-        "online-quantization-config-invalid",
+        "online-quantization-name-unknown",
         pyd("ModelConfig", "Unknown quantization method: fp9. Must be one of ['awq', 'fp8', 'gptq']."),
     ),
     # Parallel drafting with watermarking is options-incompatible's (its own wording)
