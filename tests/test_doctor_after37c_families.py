@@ -152,12 +152,21 @@ def test_https_lookup_outlived_by_the_server_is_a_note():
 
 
 def test_env_variable_refusal_names_the_variable_and_its_quotes():
-    """The cause speaks of the LLAMA_ARG_* variable and the quotes an env file keeps, not only of the command line."""
+    """The cause speaks of the LLAMA_ARG_* variable, not of the command line; the fix of the forms and the quotes."""
     log = '$ export LLAMA_ARG_LOG_TIMESTAMPS=\'"true"\'\nerror while handling environment variable "LLAMA_ARG_LOG_TIMESTAMPS": invalid boolean value\n'
     assert_named("llamacpp-invalid-argument", log)
     top = top_cause(run(log))
-    assert (
-        "LLAMA_ARG_LOG_TIMESTAMPS" in top.cause
-        and "environment variable" in top.cause
-        and "quotes" in top.cause
+    assert "refused its environment variable at LLAMA_ARG_LOG_TIMESTAMPS:" in top.cause
+    assert "no quotes" in top.fix and "true/1/on/enabled" in top.fix
+
+
+def test_an_older_console_quoting_the_cause_still_fills_the_flag():
+    """servebox up's INCIDENT line quotes the cause as it was ('refused its command line at --ctx-size: ...'):
+    incidents.py reads it back through the template, so {what} and {arg} still come out of it."""
+    log = (
+        "tiny: INCIDENT dead: the engine process is gone; diagnosis: llama-server (or another llama.cpp tool: "
+        "llama-quantize, llama-cli) refused its command line at --ctx-size: an unknown flag, a value of the wrong "
+        "form, or positional arguments out of order. (fix: Correct --ctx-size); restart after 5s\n"
     )
+    top = top_cause(run(log))
+    assert top.id == "llamacpp-invalid-argument" and "refused its command line at --ctx-size:" in top.cause
