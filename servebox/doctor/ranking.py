@@ -12,6 +12,8 @@ Rules, in order:
 - a cause whose every line the engine logged below ERROR, in a log where the server then came up, is only a note:
   the engine did not treat it as a failure (a warning worded like a refusal);
 - a fatal cause printed by one llama-server router instance ('[PORT] ') that then loaded and went on is only a note;
+- a fatal cause marked `outlived_when_up` (an error the engine catches and goes on from where it can: llama.cpp's Hub
+  lookup with an -m file to fall back on) is only a note where the server came up after it, whatever its level;
 - a stall marked `unless_progress` is only a note when the start kept making progress after it
   (compile, weights, graphs, requests), since a slow start is not a hang;
 - a `wrapper` entry (pydantic's 'N validation error for X' header) steps aside when another entry explains
@@ -245,6 +247,18 @@ def _diagnosis(sig: Signature, hit: Hits, t: Triage, via_exception: bool = False
         and (up := serving_after(t, hit.last_line))
     ):
         survived(d, f"Only logged as a warning, and the server came up after it (line {up}): ", "warns about")
+    if (
+        d.role == "cause"
+        and d.fatal
+        and sig.outlived_when_up
+        and not warned_then_refused
+        and (up := serving_after(t, hit.last_line))
+    ):
+        survived(
+            d,
+            f"Not fatal here: the engine went on without it and the server came up after it (line {up}). ",
+            "describes",
+        )
     if d.role == "cause" and d.fatal and (served := served_after(t, hit.last_line)):
         why = "Logged as an error, but the server came up after it (line {}) and answered every request with success (last at line {}): "
         survived(d, why.format(*served), "reports")

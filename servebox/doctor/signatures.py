@@ -41,6 +41,9 @@ class Signature:
     # a failure the server logs below ERROR at start and serves on with, refusing the requests it breaks (vLLM's caught
     # chat-template warmup): a request refused after the server came up keeps it a cause (after33g)
     refused_after: bool = False
+    # an error the engine catches and goes on from where it can (llama.cpp's Hub lookup, logged at E, with an -m file to
+    # fall back on): with the server up after it, it is only a note, whatever its level (after37c)
+    outlived_when_up: bool = False
     explains: tuple[re.Pattern[str], ...] = ()  # exceptions this cause accounts for (their wrapper text)
     progress_note: str = ""  # what to say instead, then ({progress_line} is where it moved)
     progress_fix: str = ""  # and the fix then (default: nothing to fix, the start went on)
@@ -249,6 +252,7 @@ def load_signatures() -> tuple[Signature, ...]:
             supersedes=_as_tuple(e.get("supersedes")),
             unless_progress=bool(e.get("unless_progress", False)),
             refused_after=bool(e.get("refused_after", False)),
+            outlived_when_up=bool(e.get("outlived_when_up", False)),
             progress_note=e.get("progress_note", ""),
             progress_fix=e.get("progress_fix", ""),
             unless_shutdown=bool(e.get("unless_shutdown", False)),
