@@ -121,9 +121,10 @@ NEAR_MISSES = [
         '{"error": {"message": "1 validation error: reasoning_effort Input should be 0, 1 or 2 [type=enum, '
         "input_value='high', input_type=str]\"}}\n",
     ),
-    # an on/off word in the hashing warning stays vllm-env-invalid-choice's
+    # an on/off word in the hashing warning is int()'s refusal: not vllm-env-invalid-choice's (after37e, s37: the lead
+    # gave every int() parse of a variable to vllm-env-value-not-integer)
     (
-        "vllm-env-value-not-integer",
+        "vllm-env-invalid-choice",
         "WARNING 12-04 19:38:34 [envs.py:2188] Skipping environment variable VLLM_USE_V1 while hashing compile "
         "factors: invalid literal for int() with base 10: 'true'\n",
     ),

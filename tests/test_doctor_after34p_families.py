@@ -70,9 +70,10 @@ CASES = [
         "the current configuration. Please make sure torch.compile is enabled with the latest version of PyTorch "
         "(current using torch: 2.10.0+cu128)\n",
     ),
-    # an on/off flag of envs.py given a word: the adjudicated family of fresh-193's VLLM_DISABLE_COMPILE_CACHE=true
+    # an on/off flag of envs.py given a word: fresh-193's VLLM_DISABLE_COMPILE_CACHE=true (after37e, s37: int()'s
+    # refusal, vllm-env-value-not-integer's as its maker wrote; re-adjudicated)
     (
-        "vllm-env-invalid-choice",
+        "vllm-env-value-not-integer",
         '    return bool(int(os.getenv("VLLM_DISABLE_COMPILE_CACHE", "0")))\n'
         "ValueError: invalid literal for int() with base 10: 'yes'\n",
     ),

@@ -8,9 +8,10 @@ import pytest
 from tests.doctor_text import run, top_cause
 
 CASES = [
-    # vllm-env-invalid-choice widened: an on/off flag read by int() given a word (corpus: VLLM_KEEP_ALIVE_...=yes)
+    # an on/off flag read by int() given a word (corpus: VLLM_KEEP_ALIVE_...=yes): vllm-env-invalid-choice's until
+    # after37e (s37), vllm-env-value-not-integer's since (the lead's call: every int() parse of a variable)
     (
-        "vllm-env-invalid-choice",
+        "vllm-env-value-not-integer",
         '(EngineCore pid=7)   File "/opt/venv/lib/python3.12/site-packages/vllm/envs.py", line 812, in <lambda>\n'
         '(EngineCore pid=7)     bool(int(os.getenv("VLLM_ALLOW_LONG_MAX_MODEL_LEN", "0")))\n'
         "(EngineCore pid=7) ValueError: invalid literal for int() with base 10: 'On'\n",

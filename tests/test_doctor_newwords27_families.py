@@ -137,8 +137,14 @@ CASES = [
         "ValueError: Cannot run the multi-modal processor on 'cuda:1': this instance also runs the language model. "
         "The processor would share the device with the model's forward pass\n",
     ),
-    # vLLM 0.32/0.34.0 config/profiler.py:230 (profiler-not-configured widened)
-    ("profiler-not-configured", "ValueError: torch_profiler_dir must be set when profiler is 'torch'\n"),
+    # vLLM 0.32/0.34.0 config/profiler.py:230: ProfilerConfig refusing --profiler-config at start, under pydantic's
+    # header (after37e, s37: no call reached an engine, so not profiler-not-configured's; config-validation-error's)
+    (
+        "config-validation-error",
+        "api_server.py: error: argument --profiler-config: 1 validation error for ProfilerConfig\n"
+        "  Value error, proton_profiler_dir must be set when profiler is 'proton' [type=value_error, "
+        "input_value={'profiler': 'proton'}, input_type=dict]\n",
+    ),
     # vLLM 0.32/0.34.0 v1/engine/input_processor.py:593 (request-longer-than-context widened: no room for one token)
     (
         "request-longer-than-context",
