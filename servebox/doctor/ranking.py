@@ -79,6 +79,7 @@ from servebox.doctor.attribution import STRUCTURAL, below_families
 from servebox.doctor.caller import scripted
 from servebox.doctor.llamacpp_attribution import LLAMA_FEATURE, in_a_feature, refine
 from servebox.doctor.resemblance import answer as resemblance_answer
+from servebox.doctor.results import CONFIDENT
 from servebox.doctor.root_exception import (
     NOT_ROOT,
     REQUESTS,
@@ -94,8 +95,6 @@ from servebox.doctor.triage import Diagnosis, Evidence, Hits, RaisedException, T
 if TYPE_CHECKING:
     from servebox.doctor.signatures import Signature
     from servebox.doctor.triage import Triage
-
-CONFIDENT = 0.7
 
 
 class _Format(dict):
@@ -242,23 +241,19 @@ def _diagnosis(sig: Signature, hit: Hits, t: Triage, via_exception: bool = False
     if (
         d.role == "cause"
         and d.fatal
-        and only_below_error(hit)
+        and ((below := only_below_error(hit)) or sig.outlived_when_up)
         and not warned_then_refused
         and (up := serving_after(t, hit.last_line))
     ):
-        survived(d, f"Only logged as a warning, and the server came up after it (line {up}): ", "warns about")
-    if (
-        d.role == "cause"
-        and d.fatal
-        and sig.outlived_when_up
-        and not warned_then_refused
-        and (up := serving_after(t, hit.last_line))
-    ):
-        survived(
-            d,
-            f"Not fatal here: the engine went on without it and the server came up after it (line {up}). ",
-            "describes",
-        )
+        if below:
+            survived(
+                d, f"Only logged as a warning, and the server came up after it (line {up}): ", "warns about"
+            )
+        else:
+            why = (
+                f"Not fatal here: the engine went on without it and the server came up after it (line {up}). "
+            )
+            survived(d, why, "describes")
     if d.role == "cause" and d.fatal and (served := served_after(t, hit.last_line)):
         why = "Logged as an error, but the server came up after it (line {}) and answered every request with success (last at line {}): "
         survived(d, why.format(*served), "reports")

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
+CONFIDENT = 0.7  # a cause at or above this is given as the answer; below it, as a lead to check
+
 
 class Evidence(BaseModel):
     line: int

@@ -21,13 +21,14 @@ import json
 from functools import cache
 from pathlib import Path
 
+from servebox.doctor.results import CONFIDENT
 from servebox.doctor.triage import Diagnosis
 
 DATA = Path(__file__).with_name("shared_wordings.json")
 PRIOR = 2  # logs added to N: one family seen once under another cause is not yet a pattern
 FLOOR = 0.5  # the cap never drops a family below an offered answer
 SHOWN = 5  # other causes named, most often seen first
-BELOW_CONFIDENT = 0.69  # just under ranking.CONFIDENT (0.70), which imports this module
+BELOW_CONFIDENT = round(CONFIDENT - 0.01, 2)  # just under the confident line
 WIDE = 20  # logs matched before "mostly other causes' words" is a finding, not chance
 
 
