@@ -101,8 +101,9 @@ healthy server takes alone):
       VllmConfig: fresh-237 saw "torch.float32 is not supported for quantization method auto_gptq"): "fp8-float32",
       "experts_int8-float32", "valid" (fp8 with bfloat16)
   U5  --max-num-partial-prefills 2 with a second scheduler setting on gemma: "no-chunked-prefill", "threshold-over-len"
-      (--long-prefill-token-threshold 8192 over 4096), "valid" (threshold 1024). Partial prefills alone are taken to be accepted by 0.26 (its parser has the
-      flag; the older stored scheduler.py checks them as above); if 0.26 refuses the flag itself, so the case records.
+      (--long-prefill-token-threshold 8192 over 4096), "valid" (threshold 1024). Partial prefills alone are taken
+      to be accepted by 0.26 (its parser has the flag; the older stored scheduler.py checks them as above); if 0.26
+      refuses the flag itself, so the case records.
   U6  --max-model-len with --kv-cache-memory-bytes on the cut deepseek (4,608 bytes of MLA KV a token):
       "163840-with-256MiB" (755 MB needed), "65536-with-128MiB" (302 MB needed), "valid" (32768 with 256 MiB: 151 MB)
   U7  an fp8 KV cache with a float16 checkpoint: "nvfp4-dtype-float16" (qwen3-8b-nvfp4 --dtype float16
