@@ -27,7 +27,8 @@ Values expected healthy (accepted forms): max-logprobs huge, max-model-len AUTO,
 limit-mm-per-prompt on a text model, api-key empty, load-format upper case, compilation mode name lower case.
 
 Draw: corpus_tools.draw_distinct_conditions(2254, CONDITIONS, 12) (random.Random(2254)): 12 distinct options (one
-case per option), one value class each, printed by --draws and listed in DRAWN, committed before any case ran.
+case per option), one value class each, printed by --draws and listed in DRAWN, committed before any case ran. None
+of the 7 accepted forms was drawn; all 12 cases failed at start (the manifest's fresh-254 header says how).
 
 Every case: `python -m vllm.entrypoints.openai.api_server --model /tmp/fresh254/tiny --port 22050 --max-model-len 512
 FLAGS` (no base --max-model-len when the option is --max-model-len) in corpus_tools.engine_env('/tmp/fresh254'),
