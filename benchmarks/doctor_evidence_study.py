@@ -12,19 +12,22 @@ symptom or caught (structure.py), else the statement reader's best line (stateme
   misses         its family's patterns do not match the refusal line
   cover<c        its patterns match under c of the refusal line's text (a header, not the reason)
   setting        the refusal line names a --flag / VLLM_* / LLAMA_ARG_* that its match there did not take in
-  gap<=g         the next cause's figure is within g of its own (same line: both families matched one line)
+  gap<=g         the next cause's figure is within g of its own (as ranking orders them: a request refused beside an
+                 engine that died of another cause is set aside and is not the next cause); same line: both families matched one line
 Each candidate rule ("answers with the feature are not confident") is scored on the batches first measured before
 HELD_OUT_FROM (where a rule is chosen: the most confident wrong answers cut with at most one right answer taken below
 0.70 per cut) and reported on the later, held-out ones.
-Figures (stop 38, calib38; 2,868 logs, 192 confident wrong, 944 confident right; printed by this script):
-  chosen on the early batches: 'gap<=0.05' (94 confident wrong there: 5 cut, 5 right answers lost);
-  held out (98 confident wrong): 8 cut, 7 right answers lost: it holds out (7 <= 8), on small numbers.
-  The evidence features alone each take about three right answers per wrong one cut, held out as on the early
-  batches (off_refusal held out: 22 cut, 75 lost; misses: 24 cut, 80 lost; cover<0.2: 32 cut, 121 lost), no better than
-  the share-of-logs rules; setting almost never fires (a refusal line naming a flag is mostly the one the family names).
-  So the rule implemented (servebox/doctor/ranking.py, close_causes) is the close second, not the evidence features.
+Figures (stop 38, calib38; 2,868 logs; 1,136 confident answers: early 94 wrong / 424 right, held out 98 / 520):
+  chosen on the early batches: 'gap<=0.05' (5 confident wrong cut, 5 right answers lost);
+  held out: 6 cut, 0 right answers lost: it holds out (small numbers: 6 of 98 confident wrong answers).
+  The evidence features alone take about three right answers below 0.70 per wrong one cut, held out as on the early
+  batches (held out: off_refusal 22 cut / 75 lost, misses 24 / 80, off_refusal and misses 20 / 67, setting 6 / 33,
+  cover<0.2 32 / 121), no better than calib34's share-of-logs rules. So the rule implemented is the close second
+  (servebox/doctor/ranking.py, close_causes), not an evidence feature. On today's corpus it takes 8 right answers
+  below 0.70 (6 of them llamacpp-model-file-missing beside the lora/mmproj load failure it causes) and changes no
+  top-1.
 Run: python benchmarks/doctor_evidence_study.py [--rows FILE] [--cache FILE]   (rows: doctor_first_contact.py's
---rows output, made if absent, about 14 minutes; the recovered evidence, about 5 minutes more, is kept in --cache)
+--rows output, made if absent, about 14 minutes; the recovered evidence, about 2 minutes more, is kept in --cache)
 """
 
 from __future__ import annotations
@@ -73,8 +76,9 @@ for name, refusal in wanted:
     t.feed(open(f"{now}/{name}", "rb").read())
     sigs = {s.id: s for s in t.signatures}
     out[name] = [[d.id, d.role, d.confidence, [[e.line, payload(e.text)] for e in d.evidence],
-                  span(sigs[d.id], refusal) if d.id in sigs and refusal else None]
-                 for d in t.result().diagnoses if d.role in ("cause", "symptom")][:4]
+                  span(sigs[d.id], refusal) if d.id in sigs and refusal else None,
+                  d.category, getattr(d, "fatal", True)]
+                 for d in t.result().diagnoses if d.role in ("cause", "symptom")][:6]
 print(json.dumps(out))
 """
 
@@ -127,7 +131,12 @@ def features(row: dict, seen: dict) -> dict:
     span = top[4]
     flags = set(FLAG.findall(text))
     taken = f"{text[span[0] : span[1]]} {span[2]}" if span else ""
-    nxt = next((a for a in answers[1:] if a[1] == "cause"), None)
+    # the next cause, a request refused beside an engine that died of another cause aside (ranking's rule: it does not
+    # compete with the death)
+    death = any(a[1] == "cause" and a[6] and a[5] != "requests" for a in answers)
+    nxt = next(
+        (a for a in answers[1:] if a[1] == "cause" and not (death and a[5] == "requests" and not a[6])), None
+    )
     return {
         "refusal": bool(text),
         "off_refusal": bool(text) and where not in lines and not any(holds(p) for _, p in top[3]),
