@@ -7,6 +7,8 @@
   own stay request-structured-output-constraints-conflict's.
 - request-top-logprobs-without-logprobs: vLLM's chat check_logprobs 'when using `top_logprobs`, `logprobs` must be set
   to true.' beside llama-server's wording; the logprob_token_ids twins stay sampling-param-needs-companion-param's.
+- request-sampling-param-out-of-range: SamplingParams._validate_logprobs' fixed cap on logprob_token_ids (a sibling
+  check of the same function; request-logprobs-above-max keeps the --max-logprobs cap).
 Every message is the source's format string in another form than the batch's logs (a client's print, an older
 release's pydantic 400, a server line), marked 'rendered' where filled here.
 """
@@ -100,6 +102,15 @@ CASES = [
         "sampling-param-needs-companion-param",
         reply("when using `logprob_token_ids`, `logprobs` must be set. (parameter=logprob_token_ids)"),
     ),
+    # sampling_params.py _validate_logprobs: the fixed cap on logprob_token_ids (MAX_LOGPROB_TOKEN_IDS), a range
+    (
+        "request-sampling-param-out-of-range",
+        client(
+            "Requested logprob_token_ids of length 129, which is greater than max allowed: 128 "
+            "(parameter=logprob_token_ids)",
+            "logprob_token_ids",
+        ),
+    ),
 ]
 
 NEAR_MISSES = [
@@ -141,6 +152,17 @@ NEAR_MISSES = [
         reply(
             "when using `logprob_token_ids`, `logprobs` must be set to true. (parameter=logprob_token_ids)"
         ),
+    ),
+    # the --max-logprobs cap and the fixed logprob_token_ids cap are two families
+    (
+        "request-sampling-param-out-of-range",
+        reply(
+            "Requested sample logprobs of 30, which is greater than max allowed: 20 (parameter=logprobs, value=30)"
+        ),
+    ),
+    (
+        "request-logprobs-above-max",
+        reply("Requested logprob_token_ids of length 129, which is greater than max allowed: 128"),
     ),
     # ... and the companion family no longer takes top_logprobs
     (
