@@ -67,8 +67,9 @@ CASES = [
             "You can only use one kind of guided decoding ('guided_json', 'guided_regex' or 'guided_choice')."
         ),
     ),
+    # (learn38b: a constraint beside a named tool_choice is its own family now, no longer the two-constraints one)
     (
-        "request-structured-output-constraints-conflict",
+        "request-structured-outputs-with-named-tool-choice",
         body("You can only either use constraints for structured outputs or tools, not both."),
     ),
     # vLLM 0.4-0.8 entrypoints/openai/logits_processors.py

@@ -76,9 +76,10 @@ CASES = [
         '\'function\' not found; tools = [\\n  {\\n    \\"type\\": \\"function\\"\\n  }\\n]","type":'
         '"server_error"}}\n',
     ),
-    # run here (--jinja): grammar beside tools
+    # run here (--jinja): grammar beside tools (learn38b: a constraint beside the server's own tool-call grammar is
+    # request-structured-outputs-with-named-tool-choice's, no longer the two-constraints family's)
     (
-        "request-structured-output-constraints-conflict",
+        "request-structured-outputs-with-named-tool-choice",
         UP
         + '0.00.527.619 W srv    operator(): got exception: {"error":{"code":400,"message":"Cannot use custom '
         'grammar constraints with tools.","type":"invalid_request_error"}}\n',

@@ -69,8 +69,9 @@ CASES = [
         "request-sampling-param-out-of-range",
         api("`logprobs` must be a positive value or -1. (parameter=logprobs, value=-2)"),
     ),
+    # (learn38b: top_logprobs without logprobs is the family that names that pair)
     (
-        "sampling-param-needs-companion-param",
+        "request-top-logprobs-without-logprobs",
         reply(
             "when using `top_logprobs`, `logprobs` must be set to true. (parameter=top_logprobs)",
             "top_logprobs",
