@@ -44,7 +44,7 @@ corpus_tools.draw_distinct_conditions(2262, CONDITIONS, 12) (random.Random(2262)
 order, one value each. 6 of the 24 conditions are written healthy (about 1 in 4); a drawn fault the engine accepts is a
 healthy log. Nothing is redrawn after it ran.
 Usage (from the repository root; ports 22170-22179):
-  .venv/bin/python tools/doctor_corpus_fresh262.py [--draws | CASE_ID ...]
+  .venv-vllm/bin/python tools/doctor_corpus_fresh262.py [--draws | CASE_ID ...]
 """
 
 from __future__ import annotations
