@@ -12,6 +12,9 @@ Rules, in order:
 - a cause whose every line the engine logged below ERROR, in a log where the server then came up, is only a note:
   the engine did not treat it as a failure (a warning worded like a refusal);
 - a fatal cause printed by one llama-server router instance ('[PORT] ') that then loaded and went on is only a note;
+- a cause marked `outlived_when_refused` (an error the engine logs and goes on from: vLLM's 'Cannot use FA version N
+  is not supported', then another FA version) is only a note where the root exception came after it and another cause
+  explains that exception and it does not (the later refusal ended the run);
 - a fatal cause marked `outlived_when_up` (an error the engine catches and goes on from where it can: llama.cpp's Hub
   lookup with an -m file to fall back on) is only a note where the server came up after it, whatever its level;
 - a stall marked `unless_progress` is only a note when the start kept making progress after it
@@ -85,6 +88,7 @@ from servebox.doctor.results import CONFIDENT
 from servebox.doctor.root_exception import (
     NOT_ROOT,
     REQUESTS,
+    outlived_before_root,
     root_of,
     weigh_root,
     wrappers_aside,
@@ -369,7 +373,10 @@ def rank(t: Triage) -> TriageResult:
     diagnoses = [_diagnosis(sig, hit, t, sig.id in via) for sig, hit in found]
     abort_explained(diagnoses)  # an error line just above an abort names why it aborted
     causes = [(d, sig, hit) for d, (sig, hit) in zip(diagnoses, found, strict=True) if d.role == "cause"]
-    competing = weigh_root(diagnoses, causes, root, t.exception_ends.get(root.line, 0) if root else 0)
+    root_end = t.exception_ends.get(root.line, 0) if root else 0
+    competing = weigh_root(diagnoses, causes, root, root_end)
+    # a later refusal, not an error logged and outlived before it, ended the run
+    outlived_before_root(causes, root, root_end)
     aside = _refusals_beside_a_death(diagnoses)
     confident = {
         d.category

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from servebox.doctor.afterwards import survived
 from servebox.doctor.attribution import attribute
 from servebox.doctor.triage import Diagnosis, Evidence, Hits, RaisedException
 
@@ -71,6 +72,30 @@ def weigh_root(diagnoses: list[Diagnosis], causes: list, root: RaisedException |
     # who raised it (a plugin outside the engine's stack, one feature's own code) ranks above the bare exception
     diagnoses.extend(d for d in (attribute(root), exception_diagnosis(root)) if d is not None)
     return bool(causes)
+
+
+def outlived_before_root(causes: list, root: RaisedException | None, end: int) -> None:
+    """A cause marked `outlived_when_refused` (an error the engine logs and goes on from: vLLM's 'Cannot use FA version
+    N is not supported', after which it picks another FA version) all of whose lines come before the root exception,
+    which it does not explain and another cause does, is only a note: that later refusal ended the run (learn38c)."""
+    if root is None:
+        return
+    explaining = {
+        id(d)
+        for d, sig, hit in causes
+        if d.role == "cause" and d.category != REQUESTS and explains(sig, hit, root, end)
+    }
+    if not explaining:
+        return
+    for d, sig, hit in causes:
+        if (
+            sig.outlived_when_refused
+            and d.role == "cause"
+            and id(d) not in explaining
+            and hit.last_line < root.line
+        ):
+            why = f"Logged, and the engine went on from it: the exception that ended the run (line {root.line}) is another refusal's. "
+            survived(d, why, "describes")
 
 
 def wrappers_aside(

@@ -44,6 +44,10 @@ class Signature:
     # an error the engine catches and goes on from where it can (llama.cpp's Hub lookup, logged at E, with an -m file to
     # fall back on): with the server up after it, it is only a note, whatever its level (after37c)
     outlived_when_up: bool = False
+    # an error the engine logs and goes on from even where the start then fails (vLLM's fa_utils logs 'Cannot use FA
+    # version N is not supported due to ...', catches its own assertion and falls back): where a later exception that it
+    # does not explain and another cause entry does ended the run, that refusal is the cause and this a note (learn38c)
+    outlived_when_refused: bool = False
     explains: tuple[re.Pattern[str], ...] = ()  # exceptions this cause accounts for (their wrapper text)
     progress_note: str = ""  # what to say instead, then ({progress_line} is where it moved)
     progress_fix: str = ""  # and the fix then (default: nothing to fix, the start went on)
@@ -253,6 +257,7 @@ def load_signatures() -> tuple[Signature, ...]:
             unless_progress=bool(e.get("unless_progress", False)),
             refused_after=bool(e.get("refused_after", False)),
             outlived_when_up=bool(e.get("outlived_when_up", False)),
+            outlived_when_refused=bool(e.get("outlived_when_refused", False)),
             progress_note=e.get("progress_note", ""),
             progress_fix=e.get("progress_fix", ""),
             unless_shutdown=bool(e.get("unless_shutdown", False)),
