@@ -15,7 +15,8 @@ Beta prior, a Wilson lower bound) on the batches first measured before stop 32 (
 later ones (HELD_OUT_FROM on: report there). Stop 34 (calib34): no share-of-logs rule beat the rule in use on the
 earlier batches' Brier score; each cut confident wrong answers only by taking about three right ones below 0.70 apiece.
 Run: python benchmarks/doctor_first_contact.py [--verbose] [--compare] [--rows FILE]   (needs the git history;
-about 14 minutes on the shared 2-core machine; --rows FILE keeps the answers for the next run)
+about 14 minutes on the shared 2-core machine; --rows FILE keeps the answers, and a later run with it scores only
+the batches measured since)
 """
 
 from __future__ import annotations
@@ -128,9 +129,21 @@ def shared_then(corpus: list, batch: str) -> dict[str, tuple[int, int, int]]:
     return {f: (matched[f], own[f], len(others[f])) for f in others}
 
 
-def answers() -> list[dict]:
-    rows = []
+def answers(kept: list[dict]) -> list[dict]:
+    """Each unseen log's answer at first contact: the rows of `kept` (an earlier run's) for the logs they hold, with
+    their case and rightness read again from today's manifest (adjudications since), and a run of the first-measuring
+    commit's servebox for the logs they lack."""
+    cases = {c["file"]: c for c in tomllib.loads((CORPUS / "manifest.toml").read_text())["case"]}
+    rows = [
+        dict(r, case=cases[f], right=r["top"] in right_ids(cases[f]))
+        for r in kept
+        if (f := r["case"]["file"]) in cases
+    ]
+    have = {r["case"]["file"] for r in rows}
     for rev, mine in batches_by_commit():
+        mine = [c for c in mine if c["file"] not in have]
+        if not mine:
+            continue
         got = run_at(rev, CHILD, [c["file"] for c in mine], corpus_too=True)
         for c in mine:
             top, conf = got["first"][c["file"]]
@@ -275,15 +288,14 @@ def main() -> None:
         help="each candidate cap on the earlier batches and on the held-out later ones",
     )
     parser.add_argument(
-        "--rows", help="a JSON file: read the answers from it if it exists, else write them there"
+        "--rows",
+        help="a JSON file: reuse the answers it holds, score the batches it lacks, write them all back",
     )
     args = parser.parse_args()
-    if args.rows and Path(args.rows).exists():
-        rows = json.loads(Path(args.rows).read_text())
-    else:
-        rows = answers()
-        if args.rows:
-            Path(args.rows).write_text(json.dumps(rows))
+    kept = json.loads(Path(args.rows).read_text()) if args.rows and Path(args.rows).exists() else []
+    rows = answers(kept)
+    if args.rows:
+        Path(args.rows).write_text(json.dumps(rows))
     n, right = len(rows), sum(r["right"] for r in rows)
     print(f"doctor at first contact, {n} logs of {len({r['case']['batch'] for r in rows})} unseen batches:")
     print(f"  top-1 {right} ({right / n:.1%}) (measured, each batch with the servebox that first scored it)")
