@@ -37,13 +37,17 @@ CASES = [
     # vLLM's engine core stopped by a signal before the server came up, then the API server sees its worker die
     # (vllm/v1/engine/core.py's signal handler; multiproc_executor's monitor): the stop ended the start
     ("shutdown-requested", VLLM_STOP + VLLM_DEATH),
-    # llama.cpp's 'X requires Y' refusals of an option given without the one it needs (llama-server b11434's strings)
+    # llama.cpp's speculative 'X requires Y' refusals (llama-server b11434's strings): after32d read them as
+    # cli-missing-argument; learn38a (s38) gave them to the families whose cause they are
     (
-        "cli-missing-argument",
+        "llamacpp-spec-synthetic-acceptance-invalid",
         "E srv    load_model: synthetic acceptance requires at least one speculative token\n"
         "E srv  llama_server: exiting due to model loading error\n",
     ),
-    ("cli-missing-argument", "E srv    load_model: draft-simple requires a draft context\n"),
+    (
+        "llamacpp-spec-type-draft-kind-mismatch",
+        "E srv    load_model: draft-simple requires a draft context\n",
+    ),
     # a shell's own report that its job was killed by SIGKILL, with no OOM line: interactive bash's job control, zsh
     (
         "engine-killed-from-outside",

@@ -34,9 +34,18 @@ CASES = [
         'error while handling argument "--json-schema-file": JSON schema conversion failed:\n'
         "JSON schema error at #/properties/a: cannot resolve $ref #/$defs/Missing, $defs not found\n\nusage:\n",
     ),
-    # run here: --grammar-file with an unclosed group: parsed while loading, then the abort
+    # run here: --spec-type draft-simple with no -md at all (after33a read it as cli-missing-argument's; learn38a, s38:
+    # the kind asked for has no draft of its kind)
     (
-        "request-grammar-invalid",
+        "llamacpp-spec-type-draft-kind-mismatch",
+        LLAMA
+        + "0.00.012.411 E srv    load_model: failed to initialize speculative decoding context: draft-simple "
+        "requires a draft context\n" + UP,
+    ),
+    # run here: --grammar-file with an unclosed group: parsed while loading, then the abort (a start-up grammar:
+    # llamacpp-grammar-file-invalid since learn38a, s38)
+    (
+        "llamacpp-grammar-file-invalid",
         LLAMA + "parse: error parsing grammar: expecting ')' at \n\n"
         'root ::= "a" ( "b" \n\n'
         "0.00.009.970 E failed to parse grammar\n" + ABORT,
@@ -87,13 +96,6 @@ CASES = [
 ]
 
 NEAR_MISSES = [
-    # run here: --spec-type draft-simple with no -md at all: an option without the one it needs (cli-missing-argument)
-    (
-        "llamacpp-spec-type-draft-kind-mismatch",
-        LLAMA
-        + "0.00.012.411 E srv    load_model: failed to initialize speculative decoding context: draft-simple "
-        "requires a draft context\n" + UP,
-    ),
     # an inline --json-schema (no file) refused: a value of the flag, llamacpp-invalid-argument's
     (
         "llamacpp-arg-file-unreadable",

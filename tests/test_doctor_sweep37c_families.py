@@ -194,6 +194,13 @@ CASES = [
     ("llamacpp-decision-request-invalid", srv("images must be data URLs (data:image/...;base64,...)")),
     # (learn38b: a grammar beside the server's own tool-call grammar, no longer the two-constraints family)
     ("request-structured-outputs-with-named-tool-choice", srv("Cannot specify grammar with tools", 500)),
+    # no speculative decoding at all (fresh137-llama-spec-synth-without-spec, once a near miss here as
+    # cli-missing-argument's): the synthetic-acceptance family's since learn38a (s38)
+    (
+        "llamacpp-spec-synthetic-acceptance-invalid",
+        "0.00.071.902 E srv    load_model: synthetic acceptance requires an initialized speculative decoding context\n"
+        "0.00.072.140 E srv  llama_server: exiting due to model loading error\n",
+    ),
 ]
 
 NEAR_MISSES = [
@@ -241,12 +248,6 @@ NEAR_MISSES = [
     (
         "llamacpp-spec-synthetic-acceptance-invalid",
         'error while handling argument "--spec-type": unknown speculative type: eagle9\n',
-    ),
-    # no speculative decoding at all: the corpus's cli-missing-argument (fresh137-llama-spec-synth-without-spec)
-    (
-        "llamacpp-spec-synthetic-acceptance-invalid",
-        "0.00.071.902 E srv    load_model: synthetic acceptance requires an initialized speculative decoding context\n"
-        "0.00.072.140 E srv  llama_server: exiting due to model loading error\n",
     ),
     (
         "llamacpp-model-output-breaks-chat-format",
