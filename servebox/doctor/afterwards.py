@@ -131,7 +131,34 @@ def stopped_mid_start(t: Triage, d: Diagnosis) -> bool:
         return False
     d.role, d.confidence = "cause", MID_START
     d.cause, d.fix = MID_START_CAUSE.format(line=d.first_line), MID_START_FIX
+    if (going := progress_before(t, d.first_line)) is not None:
+        d.cause += MID_START_PROGRESS.format(line=going)
     return True
+
+
+MID_START_PROGRESS = (
+    " The start was still moving when the stop came: its last progress line (line {line}: weights, compile or graphs)"
+    " came before it with no stall logged between, so it had not hung; a start bound shorter than this start needs"
+    " (a supervisor's or script's start timeout) is a common sender."
+)
+
+
+def progress_before(t: Triage, line: int) -> int | None:
+    """The last line of the start's own progress (category "progress") logged before `line`, when all of it came before
+    and no stall (category "hang": vLLM's 60 s 'No available shared memory broadcast block') was logged between it and
+    `line` (learn38e: fresh-260's two engine cores still warming up on 2 busy cores when a 300 s start bound sent
+    SIGTERM): a stop that came while the start was moving, not one that ended a hang."""
+    lines = [
+        hit.last_line
+        for sig in t.signatures
+        if sig.role == "progress" and sig.category == "progress" and (hit := t.hits.get(sig.id)) is not None
+    ]
+    if not lines or (last := max(lines)) >= line:
+        return None
+    stalls = (t.hits.get(sig.id) for sig in t.signatures if sig.category == "hang")
+    if any(h is not None and (last < h.first_line < line or last < h.last_line < line) for h in stalls):
+        return None
+    return last
 
 
 def _death_after(t: Triage, line: int) -> bool:
