@@ -82,6 +82,7 @@ from servebox.doctor.afterwards import (
 )
 from servebox.doctor.attribution import STRUCTURAL, below_families
 from servebox.doctor.caller import scripted
+from servebox.doctor.close_causes import close_causes
 from servebox.doctor.llamacpp_attribution import LLAMA_FEATURE, in_a_feature, refine
 from servebox.doctor.resemblance import answer as resemblance_answer
 from servebox.doctor.results import CONFIDENT
@@ -93,7 +94,7 @@ from servebox.doctor.root_exception import (
     weigh_root,
     wrappers_aside,
 )
-from servebox.doctor.shared_wording import BELOW_CONFIDENT, calibrate
+from servebox.doctor.shared_wording import calibrate
 from servebox.doctor.signatures import context_met, named_lines
 from servebox.doctor.statement import stated_answer
 from servebox.doctor.triage import Diagnosis, Evidence, Hits, RaisedException, TriageResult
@@ -101,9 +102,6 @@ from servebox.doctor.triage import Diagnosis, Evidence, Hits, RaisedException, T
 if TYPE_CHECKING:
     from servebox.doctor.signatures import Signature
     from servebox.doctor.triage import Triage
-
-
-CLOSE = 0.05  # a lead no larger than this over the next cause decides nothing (close_causes)
 
 
 class _Format(dict):
@@ -334,26 +332,6 @@ def _placed(t: Triage, raised: list[RaisedException]) -> None:
             del t.hits[sig.id]
         else:
             hit.groups.update({k: v for k, v in m.groupdict().items() if v})
-
-
-def close_causes(diagnoses: list[Diagnosis], aside: set[int]) -> bool:
-    """Ranked diagnoses whose top cause leads the next by CLOSE or less: both families' words are in the log and the
-    figures, written by hand per family, are all that tells them apart, so neither is confident. Every cause drops by
-    the same amount (the top to just under 0.70): order and gaps stay. True when it did. Chosen at first contact
-    (benchmarks/doctor_evidence_study.py: each unseen batch run with the servebox that first scored it): on the batches
-    first measured before stop 32 it took 5 confident wrong answers below 0.70 and 5 right ones; held out (stop 32 on),
-    6 and none. The log's own evidence did worse there: an answer whose lines are not the refusal line, or whose
-    patterns miss it or cover little of it, was wrong once for about three times right, no better than the figure."""
-    causes = [d for d in diagnoses if d.role == "cause" and id(d) not in aside]
-    if len(causes) < 2 or causes[0].confidence < CONFIDENT:
-        return False
-    if round(causes[0].confidence - causes[1].confidence, 2) > CLOSE:
-        return False
-    drop = causes[0].confidence - BELOW_CONFIDENT
-    for d in diagnoses:
-        if d.role == "cause":
-            d.confidence = max(0.0, round(d.confidence - drop, 2))
-    return True
 
 
 def rank(t: Triage) -> TriageResult:

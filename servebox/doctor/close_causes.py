@@ -1,0 +1,30 @@
+"""Two causes whose figures are within a hair of each other: the figures are written by hand per family, so a lead
+that small decides nothing, and neither cause is confident (calib38, stop 38)."""
+
+from __future__ import annotations
+
+from servebox.doctor.results import CONFIDENT
+from servebox.doctor.shared_wording import BELOW_CONFIDENT
+from servebox.doctor.triage import Diagnosis
+
+CLOSE = 0.05  # a lead no larger than this over the next cause decides nothing
+
+
+def close_causes(diagnoses: list[Diagnosis], aside: set[int]) -> bool:
+    """Ranked diagnoses whose top cause leads the next by CLOSE or less: both families' words are in the log and the
+    figures, written by hand per family, are all that tells them apart, so neither is confident. Every cause drops by
+    the same amount (the top to just under 0.70): order and gaps stay. True when it did. Chosen at first contact
+    (benchmarks/doctor_evidence_study.py: each unseen batch run with the servebox that first scored it): on the batches
+    first measured before stop 32 it took 5 confident wrong answers below 0.70 and 5 right ones; held out (stop 32 on),
+    6 and none. The log's own evidence did worse there: an answer whose lines are not the refusal line, or whose
+    patterns miss it or cover little of it, was wrong once for about three times right, no better than the figure."""
+    causes = [d for d in diagnoses if d.role == "cause" and id(d) not in aside]
+    if len(causes) < 2 or causes[0].confidence < CONFIDENT:
+        return False
+    if round(causes[0].confidence - causes[1].confidence, 2) > CLOSE:
+        return False
+    drop = causes[0].confidence - BELOW_CONFIDENT
+    for d in diagnoses:
+        if d.role == "cause":
+            d.confidence = max(0.0, round(d.confidence - drop, 2))
+    return True
