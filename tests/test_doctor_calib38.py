@@ -1,4 +1,4 @@
-"""calib38: a top cause that leads the next cause by 0.05 or less is not confident (ranking.close_causes).
+"""calib38: a top cause that leads the next cause by 0.05 or less is not confident (close_causes.py).
 
 Measured at first contact (benchmarks/doctor_evidence_study.py): such answers were wrong about as often as right on the
 earlier batches, and on the held-out ones every such confident answer was wrong (6 of 6). The figures drop together, so
@@ -7,8 +7,8 @@ the order, the answer and the gaps stay; a request refused beside an engine that
 
 from __future__ import annotations
 
-from servebox.doctor.ranking import CONFIDENT, close_causes
-from servebox.doctor.results import Diagnosis
+from servebox.doctor.close_causes import close_causes
+from servebox.doctor.results import CONFIDENT, Diagnosis
 from tests.doctor_text import run
 
 LORA_MISSING = """\
