@@ -124,12 +124,14 @@ CASES = [
     ("structured-output-schema-unsupported", _LMFE_GRAMMAR),
     ("structured-output-schema-unsupported", _OUTLINES_LOOKAHEAD),
     ("structured-output-schema-unsupported", _OUTLINES_BACKREF),
-    ("request-field-value-not-allowed", _BLANK_GRAMMAR),
-    ("request-field-value-not-allowed", _EMPTY_CHOICE),
+    # learn38j (s38): a blank grammar and an empty choice list compile to nothing: the grammar family's
+    ("request-grammar-invalid", _BLANK_GRAMMAR),
+    ("request-grammar-invalid", _EMPTY_CHOICE),
     # after36i: no constraint is the zero half of StructuredOutputsParams' one count (exactly one), so the
     # constraints family's, no longer a value outside a set
     ("request-structured-output-constraints-conflict", _NO_CONSTRAINT),
-    ("request-field-value-not-allowed", _NUL_REGEX),
+    # learn38j (s38, fresh-267's expected): a NUL in a regex is a regex the converter cannot take
+    ("request-grammar-invalid", _NUL_REGEX),
     ("structured-output-backend-tokenizer-unsupported", _LMFE_MISTRAL),
     ("structured-output-backend-tokenizer-unsupported", _GUIDANCE_NON_TEKKEN),
     ("structured-output-backend-tokenizer-unsupported", _AUTO_NONE),
