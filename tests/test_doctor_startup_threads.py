@@ -58,7 +58,10 @@ def test_a_plugin_importing_a_renamed_vllm_module_is_a_version_mismatch_not_a_mi
         "ModuleNotFoundError: No module named 'vllm.entrypoints.anthropic.serving_messages'\n"
     )
     top = top_cause(r)
-    assert top.id == "vllm-internal-module-moved" and top.confidence >= CONFIDENT
+    # named, but no longer confident on these words alone: since fresh-267 (stop 38) the corpus holds 26 logs with
+    # them, 14 of another cause (third-party packages built for another vLLM, an unrecognized argument, a source tree
+    # shadowing the package), and the shared-wording cap (shared_wording.py) keeps the figure under CONFIDENT
+    assert top.id == "vllm-internal-module-moved" and 0.5 <= top.confidence < CONFIDENT
     assert "python-module-missing" not in {d.id for d in r.diagnoses}
 
 
