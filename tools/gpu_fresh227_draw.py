@@ -83,8 +83,9 @@ the first ones end (e01-e03 bite at config time, in 10-30 s); starts that come u
 import json
 import os
 import random
-import shutil
 import sys
+
+from gpu_draw_models import write_models  # the script's folder is on sys.path when run
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT_JSON = os.path.join(HERE, "gpu-fresh227-cases.json")
@@ -275,26 +276,6 @@ def models_needed(cases):
     return out
 
 
-def write_models(models, root):
-    for name, m in models.items():
-        os.makedirs(os.path.join(root, name), exist_ok=True)
-        if not m["edit"]:  # a published config, byte for byte
-            shutil.copyfile(
-                os.path.join(FIXTURES, m["fixture"], "config.json"), os.path.join(root, name, "config.json")
-            )
-            print("copied", os.path.join(root, name, "config.json"), "from", m["fixture"])
-            continue
-        with open(os.path.join(FIXTURES, m["fixture"], "config.json")) as f:
-            cfg = json.load(f)
-        for field, v in (m["edit"] or {}).items():
-            cfg["quantization_config"][field.split(".", 1)[1]] = v
-        os.makedirs(os.path.join(root, name), exist_ok=True)
-        with open(os.path.join(root, name, "config.json"), "w") as f:
-            json.dump(cfg, f, indent=2)
-            f.write("\n")
-        print("wrote", os.path.join(root, name, "config.json"), "from", m["fixture"], m["edit"] or "")
-
-
 def draw():
     cases = {}
     for i, (name, cls, u) in enumerate(draw_classes(), 1):
@@ -317,7 +298,7 @@ if __name__ == "__main__" and sys.argv[1:] == ["--draw-only"]:
 
 if __name__ == "__main__" and sys.argv[1:2] == ["--models"]:
     with open(OUT_JSON) as f:
-        write_models(json.load(f)["models"], sys.argv[2])
+        write_models(json.load(f)["models"], sys.argv[2], FIXTURES)
     sys.exit(0)
 
 

@@ -70,8 +70,9 @@ gpu_serve_requests.py .gpu/run/gpu-fresh237-cases.json LEFT 12 0.95 e01 ... e12`
 import json
 import os
 import random
-import shutil
 import sys
+
+from gpu_draw_models import write_models  # the script's folder is on sys.path when run
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -224,30 +225,6 @@ def make_case(i, name, cls, u):
             "draw": f"draw {i}: {name}: {cls} (u={u:.3f})"}  # fmt: skip
 
 
-def write_models(models, root):
-    for name, m in models.items():
-        if not m["edit"]:  # a published config, byte for byte
-            os.makedirs(os.path.join(root, name), exist_ok=True)
-            shutil.copyfile(
-                os.path.join(FIXTURES, m["fixture"], "config.json"), os.path.join(root, name, "config.json")
-            )
-            print("copied", os.path.join(root, name, "config.json"), "from", m["fixture"])
-            continue
-        with open(os.path.join(FIXTURES, m["fixture"], "config.json")) as f:
-            cfg = json.load(f)
-        for field, v in (m["edit"] or {}).items():
-            path = field.split(".")[1:]
-            d = cfg["quantization_config"]
-            for p in path[:-1]:
-                d = d[p]
-            d[path[-1]] = v
-        os.makedirs(os.path.join(root, name), exist_ok=True)
-        with open(os.path.join(root, name, "config.json"), "w") as f:
-            json.dump(cfg, f, indent=2)
-            f.write("\n")
-        print("wrote", os.path.join(root, name, "config.json"), "from", m["fixture"], m["edit"] or "")
-
-
 def draw():
     cases = {f"e{i:02d}": make_case(i, *d) for i, d in enumerate(draw_classes(), 1)}
     models = {
@@ -271,7 +248,7 @@ if __name__ == "__main__" and sys.argv[1:] == ["--draw-only"]:
 
 if __name__ == "__main__" and sys.argv[1:2] == ["--models"]:
     with open(OUT_JSON) as f:
-        write_models(json.load(f)["models"], sys.argv[2])
+        write_models(json.load(f)["models"], sys.argv[2], FIXTURES)
     sys.exit(0)
 
 if __name__ == "__main__":

@@ -151,8 +151,9 @@ H100, at most 8 side by side).
 import json
 import os
 import random
-import shutil
 import sys
+
+from gpu_draw_models import write_models  # the script's folder is on sys.path when run
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT_JSON = os.path.join(HERE, "gpu-fresh257-cases.json")
@@ -324,23 +325,6 @@ def make_case(i, name, cls, u):
             "config_edit": edit, "draw": f"draw {i}: {name}: {cls} (u={u:.3f})"}  # fmt: skip
 
 
-def write_models(models, root):
-    for name, m in models.items():
-        os.makedirs(os.path.join(root, name), exist_ok=True)
-        src = os.path.join(FIXTURES, m["fixture"], "config.json")
-        if not m["edit"]:  # a published config, byte for byte
-            shutil.copyfile(src, os.path.join(root, name, "config.json"))
-            print("copied", os.path.join(root, name, "config.json"), "from", m["fixture"])
-            continue
-        with open(src) as f:
-            cfg = json.load(f)
-        cfg.update(m["edit"])
-        with open(os.path.join(root, name, "config.json"), "w") as f:
-            json.dump(cfg, f, indent=2)
-            f.write("\n")
-        print("wrote", os.path.join(root, name, "config.json"), "from", m["fixture"], m["edit"])
-
-
 def draw():
     cases = {f"e{i:02d}": make_case(i, *d) for i, d in enumerate(draw_classes(), 1)}
     models = {
@@ -364,7 +348,7 @@ if __name__ == "__main__" and sys.argv[1:] == ["--draw-only"]:
 
 if __name__ == "__main__" and sys.argv[1:2] == ["--models"]:
     with open(OUT_JSON) as f:
-        write_models(json.load(f)["models"], sys.argv[2])
+        write_models(json.load(f)["models"], sys.argv[2], FIXTURES)
     sys.exit(0)
 
 if __name__ == "__main__":
