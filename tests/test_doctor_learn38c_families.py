@@ -1,7 +1,7 @@
 """What the scored batches fresh-257 (two settings combined on the GPU, real vLLM 0.26 on an H100) and fresh-261 (two
 llama-server request fields combined) taught after scoring, with the neighbourhood of each miss in the engines' source.
 
-- flash-attn-gpu-unsupported (outlived_when_refused, a code rule: root_exception.outlived_before_root): vLLM's
+- flash-attn-gpu-unsupported (outlived_when_refused, a code rule: root_exception.outlived_before): vLLM's
   fa_utils.get_flash_attn_version logs 'Cannot use FA version N is not supported due to ...', then catches its own
   assert and returns None; a later refusal another entry explains (the selector's 'Selected backend ... is not valid',
   'No valid attention backend found') is the cause and the FA-version line a note. Where the bare AssertionError ends

@@ -89,7 +89,6 @@ from servebox.doctor.results import CONFIDENT
 from servebox.doctor.root_exception import (
     NOT_ROOT,
     REQUESTS,
-    outlived_before_root,
     root_of,
     weigh_root,
     wrappers_aside,
@@ -351,10 +350,7 @@ def rank(t: Triage) -> TriageResult:
     diagnoses = [_diagnosis(sig, hit, t, sig.id in via) for sig, hit in found]
     abort_explained(diagnoses)  # an error line just above an abort names why it aborted
     causes = [(d, sig, hit) for d, (sig, hit) in zip(diagnoses, found, strict=True) if d.role == "cause"]
-    root_end = t.exception_ends.get(root.line, 0) if root else 0
-    competing = weigh_root(diagnoses, causes, root, root_end)
-    # a later refusal, not an error logged and outlived before it, ended the run
-    outlived_before_root(causes, root, root_end)
+    competing = weigh_root(diagnoses, causes, root, t.exception_ends.get(root.line, 0) if root else 0)
     aside = _refusals_beside_a_death(diagnoses)
     confident = {
         d.category

@@ -66,6 +66,7 @@ def weigh_root(diagnoses: list[Diagnosis], causes: list, root: RaisedException |
         if not d.fatal and d.category != REQUESTS and any(e.line == root.line for e in d.evidence):
             d.fatal = True
     if explaining:
+        outlived_before(causes, explaining, root)
         return False
     for d, _, _ in causes:
         d.confidence = min(d.confidence, UNEXPLAINED_CAP)
@@ -74,26 +75,16 @@ def weigh_root(diagnoses: list[Diagnosis], causes: list, root: RaisedException |
     return bool(causes)
 
 
-def outlived_before_root(causes: list, root: RaisedException | None, end: int) -> None:
+def outlived_before(causes: list, explaining: list[Diagnosis], root: RaisedException) -> None:
     """A cause marked `outlived_when_refused` (an error the engine logs and goes on from: vLLM's 'Cannot use FA version
     N is not supported', after which it picks another FA version) all of whose lines come before the root exception,
-    which it does not explain and another cause does, is only a note: that later refusal ended the run (learn38c)."""
-    if root is None:
+    which it does not explain and another cause (not a request's refusal) does, is only a note: that later refusal
+    ended the run (learn38c). `explaining`: weigh_root's causes that explain the root exception."""
+    if not any(d.category != REQUESTS for d in explaining):
         return
-    explaining = {
-        id(d)
-        for d, sig, hit in causes
-        if d.role == "cause" and d.category != REQUESTS and explains(sig, hit, root, end)
-    }
-    if not explaining:
-        return
+    ids = {id(d) for d in explaining}
     for d, sig, hit in causes:
-        if (
-            sig.outlived_when_refused
-            and d.role == "cause"
-            and id(d) not in explaining
-            and hit.last_line < root.line
-        ):
+        if sig.outlived_when_refused and d.role == "cause" and id(d) not in ids and hit.last_line < root.line:
             why = f"Logged, and the engine went on from it: the exception that ended the run (line {root.line}) is another refusal's. "
             survived(d, why, "describes")
 
