@@ -12,6 +12,8 @@ from servebox.doctor.results import Diagnosis, Evidence
 from servebox.doctor.structure import instance_of, split_prefix
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from servebox.doctor.signatures import Signature
     from servebox.doctor.triage import Hits, Triage
 
@@ -28,13 +30,16 @@ RETRY = re.compile(r"\bretrying\b|\bwill retry\b|\[retry \d+/\d+\]", re.IGNORECA
 ANSWERED, REFUSED = "request-answered", "request-answered-error"  # the access log's POSTs: a 2xx; a 4xx/5xx
 
 
-def progress_after(t: Triage, line: int) -> tuple[int, str] | None:
-    """A later line of the start's own progress (category "progress"); a router's start line is not one."""
+def start_progress(t: Triage) -> Iterator[tuple[str, Hits]]:
+    """The matched entries of the start's own progress (category "progress"); a router's start line is not one."""
     for sig in t.signatures:
-        hit = t.hits.get(sig.id)
-        if sig.role == "progress" and sig.category == "progress" and hit is not None and hit.last_line > line:
-            return hit.last_line, sig.id
-    return None
+        if sig.role == "progress" and sig.category == "progress" and (hit := t.hits.get(sig.id)) is not None:
+            yield sig.id, hit
+
+
+def progress_after(t: Triage, line: int) -> tuple[int, str] | None:
+    """A later line of the start's own progress."""
+    return next(((hit.last_line, sid) for sid, hit in start_progress(t) if hit.last_line > line), None)
 
 
 def only_below_error(hit: Hits) -> bool:
@@ -152,11 +157,7 @@ def progress_before(t: Triage, line: int) -> int | None:
     and no stall (category "hang": vLLM's 60 s 'No available shared memory broadcast block') was logged between it and
     `line` (learn38e: fresh-260's two engine cores still warming up on 2 busy cores when a 300 s start bound sent
     SIGTERM): a stop that came while the start was moving, not one that ended a hang."""
-    lines = [
-        hit.last_line
-        for sig in t.signatures
-        if sig.role == "progress" and sig.category == "progress" and (hit := t.hits.get(sig.id)) is not None
-    ]
+    lines = [hit.last_line for _, hit in start_progress(t)]
     if not lines or (last := max(lines)) >= line:
         return None
     stalls = (t.hits.get(sig.id) for sig in t.signatures if sig.category == "hang")
