@@ -23,7 +23,7 @@ Figures (stop 38, calib38; 2,868 logs; 1,136 confident answers: early 94 wrong /
   The evidence features alone take about three right answers below 0.70 per wrong one cut, held out as on the early
   batches (held out: off_refusal 22 cut / 75 lost, misses 24 / 80, off_refusal and misses 20 / 67, setting 6 / 33,
   cover<0.2 32 / 121), no better than calib34's share-of-logs rules. So the rule implemented is the close second
-  (servebox/doctor/ranking.py, close_causes), not an evidence feature. On today's corpus it takes 8 right answers
+  (servebox/doctor/close_causes.py), not an evidence feature. On today's corpus it takes 8 right answers
   below 0.70 (6 of them llamacpp-model-file-missing beside the lora/mmproj load failure it causes) and changes no
   top-1.
 Run: python benchmarks/doctor_evidence_study.py [--rows FILE] [--cache FILE]   (rows: doctor_first_contact.py's

@@ -34,7 +34,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "fixtures" / "doctor-corpus"
 sys.path.insert(0, str(ROOT))
-from servebox.doctor.ranking import CONFIDENT  # noqa: E402
+from servebox.doctor.results import CONFIDENT  # noqa: E402
 from servebox.doctor.shared_wording import FLOOR, PRIOR  # noqa: E402
 
 # the first commit whose batches are held out: the batches first measured in stop 32 and after (fresh-126 on)
