@@ -25,7 +25,7 @@ The tiny model: corpus_tools.tiny_model (Llama, vocab 1024, max_position_embeddi
 VALUE/tiny and makes its ONE checkpoint edit (SPECS: config / generation / tokenizer_config keys set, template text,
 template removed, an added token in tokenizer.json). Server: `python -m vllm.entrypoints.openai.api_server --model DIR
 --served-model-name tiny --port 22440 --max-model-len 512` (cases whose checkpoint sets the length omit
---max-model-len), started, asked (the case's requests) and stopped by corpus_tools.serve_and_ask (start bound 300 s),
+--max-model-len), started, asked (the case's requests) and stopped by corpus_tools.serve_and_ask (start bound 300 s, 600 s from the third case on),
 environment corpus_tools.engine_env(/tmp/fresh280). One server at a time; ports 22440-22449.
 Procedure: corpus_tools.draw_distinct_conditions(2280, CONDITIONS, 11) (random.Random(2280)); `--draws` prints it.
 Usage (repository root): .venv-vllm/bin/python tools/doctor_corpus_fresh280.py [--draws | CASE_ID ...]
@@ -47,6 +47,9 @@ PORT = 22440
 WORK = Path("/tmp/fresh280")
 RUN = WORK / "run"
 SEED, N = 2280, 11
+# start bound (s): 300 for the first two cases; 600 from the third on, after the second was stopped by the 300 s
+# bound during its torch.compile warm-up on a loaded machine (load average 12-14), before its request was sent
+BOUND = 600
 REPO = Path(__file__).resolve().parent.parent
 OUT = REPO / "tests" / "fixtures" / "doctor-corpus"
 PY = str(REPO / ".venv-vllm" / "bin" / "python")
@@ -329,7 +332,7 @@ def make_case(value: str) -> str:
     shown_env = {"VLLM_CPU_KVCACHE_SPACE": "1", "VLLM_NO_USAGE_STATS": "1"}
     head = "".join(f"$ export {k}={shlex.quote(v)}\n" for k, v in shown_env.items())
     head += "$ " + shlex.join(["python", *argv[1:]]) + "\n"
-    return head + serve_and_ask(argv, PORT, spec["requests"], env=env, cwd=case_dir, bound=300)
+    return head + serve_and_ask(argv, PORT, spec["requests"], env=env, cwd=case_dir, bound=BOUND)
 
 
 def main() -> None:
