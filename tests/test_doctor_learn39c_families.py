@@ -9,6 +9,9 @@ neighbourhood of each miss's check in vLLM 0.32's own source.
   v1/engine/utils.py (--headless per remote engine) and model_loader/weight_cache/daemon.py's placement checks.
 - parallel-size-exceeds-gpus widened: a DP rank's devices beyond --device-ids (dp_supervisor.py _build_device_ids,
   v1/engine/utils.py:456).
+- validate_grpc_port_arg's other refusals (the function of fresh-278's rust-frontend case): '--grpc-port requires
+  VLLM_USE_RUST_FRONTEND=1 vllm serve' (option-requires-option), '--grpc-port must be between 0 and 65535'
+  (port-out-of-range), '--grpc-port must differ from --port when HTTP uses TCP' (options-incompatible).
 - A stop that ends a start inside vLLM's announced CPU warm-up ('Warming up model for the compilation...', not yet
   'Warming up done.') makes the engine core's 60 s 'No available shared memory broadcast block' waits logged inside
   it that step's time: the stop is the answer (fresh-278's seqs-4096-throughput, SIGTERM from a 300 s start bound).
@@ -190,6 +193,13 @@ CASES = [
         "(EngineCore_DP3 pid=77) ValueError: --device-ids provides 6 devices, but DP rank 3 "
         "needs devices [6, 8)\n",
     ),
+    # entrypoints/launchers/cli_args.py validate_grpc_port_arg, the rest of fresh-278's rust-frontend case's function
+    (
+        "option-requires-option",
+        API + "ValueError: --grpc-port requires VLLM_USE_RUST_FRONTEND=1 vllm serve\n",
+    ),
+    ("port-out-of-range", API + "ValueError: --grpc-port must be between 0 and 65535\n"),
+    ("options-incompatible", API + "ValueError: --grpc-port must differ from --port when HTTP uses TCP\n"),
 ]
 
 # (the other family, the line): the sibling refusals of the same paths that are another cause's, with its family
