@@ -26,7 +26,8 @@ NEW_IDS = frozenset(
         "cudagraph-mode-conflict",
         "custom-class-not-loadable",
         "deepep-needs-nccl-gin",
-        "dp-launch-flags-invalid",
+        # harvest's dp-launch-flags-invalid, merged into data-parallel-launch-invalid (learn39c, s39: one cause)
+        "data-parallel-launch-invalid",
         "dtype-unsupported-by-quantization",
         "external-launcher-process-group",
         "feature-needs-other-platform",
@@ -135,8 +136,10 @@ CASES = [
         API
         + "ValueError: --grpc and --grpc-port are mutually exclusive. Use --grpc --port for the Python gRPC server.",
     ),
+    # learn39c (s39): serve.py's --headless check, the same check as run_headless's 'api_server_count can't be set in
+    # headless mode', is a data-parallel launch refusal like it
     (
-        "options-incompatible",
+        "data-parallel-launch-invalid",
         API
         + "ValueError: --api-server-count=2 cannot be used with --headless (no API servers are started in headless mode).",
     ),
@@ -151,11 +154,11 @@ CASES = [
         + "ValueError: KV connector MooncakeConnector is incompatible with PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True unless enable_cumem_allocator is also enabled.",
     ),
     (
-        "dp-launch-flags-invalid",
+        "data-parallel-launch-invalid",
         API + "ValueError: Error: --data-parallel-size-local cannot exceed --data-parallel-size",
     ),
     (
-        "dp-launch-flags-invalid",
+        "data-parallel-launch-invalid",
         API
         + "ValueError: --data-parallel-start-rank + --data-parallel-size-local (6) exceeds --data-parallel-size (4)",
     ),

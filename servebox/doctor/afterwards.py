@@ -24,6 +24,9 @@ SERVING = "server-up"  # the progress entry whose lines say the server came up a
 LISTENING = "server-listening"
 # the progress entry whose lines say a one-shot run finished its work (pip's install)
 COMPLETED = "run-completed"
+# the progress entry whose lines announce a step that then runs long with nothing logged until it ends (vLLM's CPU
+# warm-up 'Warming up model for the compilation...'; learn39c)
+OPENED = "progress-step-opened"
 # a line that announces another attempt: urllib3's (pip's) 'Retrying (Retry(total=4, ...)) after connection broken by',
 # vLLM's 'retrying 1 of 2', 'Retrying in 2s [Retry 2/5]', 'will retry'
 RETRY = re.compile(r"\bretrying\b|\bwill retry\b|\[retry \d+/\d+\]", re.IGNORECASE)
@@ -142,6 +145,8 @@ def stopped_mid_start(t: Triage, d: Diagnosis) -> bool:
     d.cause, d.fix = MID_START_CAUSE.format(line=d.first_line), MID_START_FIX
     if (going := progress_before(t, d.first_line)) is not None:
         d.cause += MID_START_PROGRESS.format(line=going)
+    elif (step := open_step_before(t, d.first_line)) is not None:
+        d.cause += MID_START_IN_STEP.format(line=step)
     return True
 
 
@@ -164,6 +169,45 @@ def progress_before(t: Triage, line: int) -> int | None:
     if any(h is not None and (last < h.first_line < line or last < h.last_line < line) for h in stalls):
         return None
     return last
+
+
+MID_START_IN_STEP = (
+    " The start was still in the step it announced at line {line} (the warm-up's compile), which had not ended when the"
+    " stop came: the engine core's 'No available shared memory broadcast block' waits logged meanwhile are what vLLM"
+    " prints while a worker is busy in such a step, so the log does not show a hang; a start bound shorter than this"
+    " start needs (a supervisor's or script's start timeout) is a common sender."
+)
+
+
+def open_step_before(t: Triage, line: int) -> int | None:
+    """The line of an announced long step (OPENED: vLLM's CPU 'Warming up model for the compilation...') that is the
+    start's last progress before `line`, all of it before `line`: the step was still running at `line`, whatever waits
+    were logged inside it (learn39c: fresh-278's 4096-sequence warm-up, given SIGTERM by a 300 s start bound)."""
+    opened = t.hits.get(OPENED)
+    lines = [hit.last_line for _, hit in start_progress(t)]
+    if opened is None or not lines or (last := max(lines)) >= line or opened.last_line != last:
+        return None
+    return last
+
+
+def stalled_in_open_step(t: Triage, hit: Hits) -> tuple[int, int] | None:
+    """(step line, stop line) where the stall `hit` began inside an announced long step (open_step_before) that a stop
+    asked for before the server came up then ended, the engine dying after the stop: the waits are that step's time,
+    not a hang the log shows."""
+    stops = [
+        h.first_line
+        for sig in t.signatures
+        if sig.role == "shutdown" and (h := t.hits.get(sig.id)) is not None
+    ]
+    if not stops or (stop := min(stops)) <= hit.first_line:
+        return None
+    up = t.hits.get(SERVING) or t.hits.get(LISTENING)
+    if up is not None and up.first_line < stop:
+        return None
+    step = open_step_before(t, stop)
+    if step is None or step >= hit.first_line or not _death_after(t, stop):
+        return None
+    return step, stop
 
 
 def _death_after(t: Triage, line: int) -> bool:

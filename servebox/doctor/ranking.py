@@ -18,7 +18,8 @@ Rules, in order:
 - a fatal cause marked `outlived_when_up` (an error the engine catches and goes on from where it can: llama.cpp's Hub
   lookup with an -m file to fall back on) is only a note where the server came up after it, whatever its level;
 - a stall marked `unless_progress` is only a note when the start kept making progress after it
-  (compile, weights, graphs, requests), since a slow start is not a hang;
+  (compile, weights, graphs, requests), since a slow start is not a hang, or when a stop ended the start inside the
+  announced long step the stall began in (afterwards.stalled_in_open_step: the waits are that step's time);
 - a `wrapper` entry (pydantic's 'N validation error for X' header) steps aside when another entry explains
   the exception raised on its line (its message, or one of the lines it spans: pydantic's reason), since
   that entry names the same refusal with its own fix;
@@ -75,6 +76,7 @@ from servebox.doctor.afterwards import (
     serving_after,
     set_at_start,
     shutdown_before,
+    stalled_in_open_step,
     stopped_mid_request,
     stopped_mid_start,
     stopped_then_refused,
@@ -101,6 +103,12 @@ from servebox.doctor.triage import Diagnosis, Evidence, Hits, RaisedException, T
 if TYPE_CHECKING:
     from servebox.doctor.signatures import Signature
     from servebox.doctor.triage import Triage
+
+
+IN_STEP_NOTE = (
+    "Not a hang the log shows: the engine core waited for its worker while the worker ran the step it announced at line"
+    " {step} (the warm-up's compile), and a stop came at line {stop} before that step ended."
+)
 
 
 class _Format(dict):
@@ -274,6 +282,12 @@ def _diagnosis(sig: Signature, hit: Hits, t: Triage, via_exception: bool = False
         d.cause = sig.progress_note.format_map(groups)
         d.fix = sig.progress_fix or (
             "Nothing to fix: the start went on. If starts are too slow, give the engine more CPU or a warm compile cache."
+        )
+    elif sig.unless_progress and (in_step := stalled_in_open_step(t, hit)):
+        d.role, d.fatal, d.confidence = "note", False, 0.1
+        d.cause = IN_STEP_NOTE.format(step=in_step[0], stop=in_step[1])
+        d.fix = (
+            "Nothing to fix here by itself: see the stop. If starts are too slow, give the engine more CPU."
         )
     if sig.unless_seen and (seen := t.seen_requirements.intersection(sig.unless_seen)):
         d.role, d.confidence = "symptom", min(d.confidence, 0.3)
