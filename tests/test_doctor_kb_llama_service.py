@@ -282,7 +282,6 @@ def test_a_clean_llama_swap_exit_is_not_an_upstream_failure():
 @pytest.mark.parametrize(
     "line",
     [
-        "warning: failed to mlock 8589934592-byte buffer (after previously locking 0 bytes): Resource temporarily unavailable",
         "ggml_vulkan: No devices found.",
         "ggml_cuda_init: failed to initialize ROCm: no ROCm-capable device is detected",
     ],
@@ -290,6 +289,15 @@ def test_a_clean_llama_swap_exit_is_not_an_upstream_failure():
 def test_warnings_llama_server_goes_on_from_are_notes_once_it_serves(line: str):
     r, d = top(line + "\nI main: server is listening on http://127.0.0.1:8080\n")
     assert not r.fatal and d.role == "note" and "Not a failure" in d.cause
+
+
+def test_an_mlock_failure_stays_a_cause_once_it_serves():
+    """learn39b: pinning is only tried when asked for, and the model stays unpinned while it serves: a non-fatal cause."""
+    r, d = top(
+        "warning: failed to mlock 8589934592-byte buffer (after previously locking 0 bytes): Resource temporarily "
+        "unavailable\nI main: server is listening on http://127.0.0.1:8080\n"
+    )
+    assert not r.fatal and d.id == "llamacpp-mlock-failed" and d.role == "cause" and d.confidence < 0.7
 
 
 def test_a_found_command_or_an_ordinary_exit_code_is_not_command_not_found():
