@@ -310,6 +310,36 @@ def set_at_start(t: Triage, sig: Signature, hit: Hits) -> tuple[Signature, Hits]
     return (target, replace(hit, groups={"field": field, "value": value})) if target else None
 
 
+def against_default(t: Triage) -> None:
+    """An entry with `against_default` words a refusal of two fields together (vLLM's 'min_tokens must be less than or
+    equal to max_tokens=16, got 20.', 'n must be 1 when using greedy sampling, got 3.'): it counts only where its
+    OTHER field (the wording's `field` group; `names` turns a word such as greedy into temperature) was a default that
+    a start-up line set from a file (vLLM's 'Default vLLM sampling parameters have been overridden by the model's
+    `generation_config.json`: `{'max_tokens': 16}`') and no request body the log shows sent that field (under any of
+    its names): each field is valid alone, the file's default is the side the request did not choose (learn39f:
+    fresh-280's max_new_tokens 16 against min_tokens 20, temperature 0.0 against n 3). Where the refusal names a number
+    for that field (or its word implies one: greedy is temperature 0), the start-up line's must be the same. Elsewhere
+    the hit is dropped, and the refusal is the request's own."""
+    for sig in t.signatures:
+        gate, hit = sig.against_default, t.hits.get(sig.id)
+        if gate is None or hit is None:
+            continue
+        word = hit.groups.get("field", "")
+        field = dict(gate.names).get(word, word)
+        listed = _listed(t, *gate.line, field) if field else None
+        spelled = "|".join(re.escape(f) for f in (field, *dict(gate.sent_as).get(field, ())))
+        body = t.hits.get(gate.sent)
+        sent = body is not None and any(
+            re.search(rf"['\"](?:{spelled})['\"]\s*:", s) for _, s in body.evidence
+        )
+        value = listed.group(1).strip().strip("'\"`") if listed else ""
+        refused = hit.groups.get("value") or dict(gate.implies).get(word, "")
+        if listed is None or sent or not _same_number(refused, value):
+            del t.hits[sig.id]
+        else:
+            hit.groups.update({"field": field, "value": value})
+
+
 def _listed(t: Triage, line: str, group: str, field: str) -> re.Match[str] | None:
     """`field: value` in the dict entry `line` captured as `group`, or None."""
     start = t.hits.get(line)

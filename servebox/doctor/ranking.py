@@ -65,6 +65,7 @@ from typing import TYPE_CHECKING
 
 from servebox.doctor.abort_cause import abort_explained
 from servebox.doctor.afterwards import (
+    against_default,
     cut_at_context,
     follows_earlier,
     instance_went_on,
@@ -350,6 +351,7 @@ def _placed(t: Triage, raised: list[RaisedException]) -> None:
 def rank(t: Triage) -> TriageResult:
     raised = sorted(t.raised.values(), key=lambda e: e.line)
     _placed(t, raised)
+    against_default(t)  # a refusal of two fields, one of them a file's default
     scripted(t, raised)
     via = _exception_hits(t, raised)
     found, superseded = _matched(t)

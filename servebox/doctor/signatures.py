@@ -103,6 +103,10 @@ class Signature:
     # answers; flag (line "entry:group", cause id, {field: the flag's name for it}): where that entry's line (a start
     # flag's value) lists the field, the flag set it, and the flag's cause answers instead
     set_at_start: SetAtStart | None = None
+    # a refusal of two fields together whose OTHER field (the wording's `field` group) a start-up line set as a default
+    # (a generation config's max_new_tokens, temperature): the wording counts only where that line lists the field
+    # and no request body the log shows sent it (afterwards.against_default; learn39f)
+    against_default: AgainstDefault | None = None
 
     def in_context(self, line: str) -> re.Match[str] | None:
         return _first_match(self.context_patterns, line)
@@ -218,6 +222,31 @@ class SetAtStart(NamedTuple):
     by_flag: SetByFlag | None
 
 
+class AgainstDefault(NamedTuple):
+    """An entry's `against_default` (afterwards.against_default): the start-up line entry and group that list the
+    defaults, the entry whose lines show a request body, the refusal's word -> the field it stands for (greedy ->
+    temperature), the value such a word implies (greedy -> 0), and the other names a request may send a field by."""
+
+    line: tuple[str, str]
+    sent: str
+    names: tuple[tuple[str, str], ...]
+    implies: tuple[tuple[str, str], ...]
+    sent_as: tuple[tuple[str, tuple[str, ...]], ...]
+
+
+def _against_default(table: dict | None) -> AgainstDefault | None:
+    if not table:
+        return None
+    entry, group = table["line"].split(":", 1)
+    return AgainstDefault(
+        (entry, group),
+        table["sent"],
+        tuple(table.get("names", {}).items()),
+        tuple(table.get("implies", {}).items()),
+        tuple((k, tuple(_as_tuple(v))) for k, v in table.get("sent_as", {}).items()),
+    )
+
+
 def _set_at_start(table: dict | None) -> SetAtStart | None:
     if not table:
         return None
@@ -280,6 +309,7 @@ def load_signatures() -> tuple[Signature, ...]:
             follows_from=tuple(tuple(f.split(":", 1)) for f in _as_tuple(e.get("follows_from"))),
             defaults=tuple(e.get("defaults", {}).items()),
             set_at_start=_set_at_start(e.get("set_at_start")),
+            against_default=_against_default(e.get("against_default")),
             above=re.compile(e["above"], re.IGNORECASE) if e.get("above") else None,
             raised_where=re.compile(e["raised_where"], re.IGNORECASE) if e.get("raised_where") else None,
             context_patterns=tuple(re.compile(p, re.IGNORECASE) for p in _as_tuple(e.get("context_pattern"))),
