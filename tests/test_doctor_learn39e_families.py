@@ -6,7 +6,8 @@ the neighbourhood of each miss: the other wordings of the same failure from the 
 - working-directory-deleted: getcwd() failing in a deleted working directory (bash, dash, pwd, pyenv, Python, torch's
   oneMKL).
 - ascii-locale-encoding: Python's 'ascii' codec errors under an ASCII locale with UTF-8 mode off; Click 7's refusal.
-- zmq-ipc-path-too-long: pyzmq's bind refusal, its connect's errno, Python's AF_UNIX limit.
+- zmq-ipc-path-too-long: pyzmq's bind refusal, its connect's errno, Python's AF_UNIX limit; zmq-ipc-folder-unusable: the
+  same bind in a folder that is missing or not writable (VLLM_RPC_BASE_PATH).
 - umask-blocks-ipc-sockets: the engine core's handshake timeout beside a umask that masks the owner's write bit.
 Messages marked 'rendered' are the source's format string filled with a value; 'run here' were printed on this machine.
 """
@@ -100,6 +101,18 @@ CASES = [
     ),
     # Python's socket under --uds with a deep path (socketmodule.c)
     ("zmq-ipc-path-too-long", TB + "    sock.bind(path)\nOSError: AF_UNIX path too long\n"),
+    # the same bind in a VLLM_RPC_BASE_PATH that does not exist (pyzmq's ENOENT wording, rendered) or is not writable
+    (
+        "zmq-ipc-folder-unusable",
+        TB
+        + '    socket.bind(path)\nzmq.error.ZMQError: No such file or directory for ipc path "/run/vllm/rpc/'
+        '6f1c2a9e-0d1b-4b8e-9a57-1c2d3e4f5a6b".\n',
+    ),
+    (
+        "zmq-ipc-folder-unusable",
+        TB + "    socket.bind(path)\nzmq.error.ZMQError: Permission denied (addr='ipc:///srv/rpc/"
+        "6f1c2a9e-0d1b-4b8e-9a57-1c2d3e4f5a6b')\n",
+    ),
     # a unit's UMask= shown beside the handshake timeout
     ("umask-blocks-ipc-sockets", "systemd[1]: vllm.service: UMask=0277\n" + TIMEOUT),
     ("umask-blocks-ipc-sockets", "$ umask 277\n$ vllm serve /models/tiny\n" + TIMEOUT),
@@ -128,6 +141,8 @@ NEAR_MISSES = [
         "zmq-ipc-path-too-long",
         "OSError: [Errno 36] File name too long: '/root/.cache/vllm/torch_compile_cache/" + "a" * 260 + "'\n",
     ),
+    # a taken tcp port is not the ipc folder
+    ("zmq-ipc-folder-unusable", TB + "zmq.error.ZMQError: Address already in use (addr='tcp://*:5557')\n"),
     # the handshake timeout under a sane umask stays the data-parallel reading
     ("umask-blocks-ipc-sockets", "$ umask 0022\n" + TIMEOUT),
     ("umask-blocks-ipc-sockets", "$ umask 077\n" + TIMEOUT),
