@@ -1,6 +1,6 @@
 """What after34g learnt from fresh-181's and fresh-179's misses, after scoring.
 
-- generation-config-invalid by set_at_start (a general mechanism: afterwards.set_at_start): a sampling field refused
+- generation-config-invalid by set_at_start (a general mechanism: start_defaults.set_at_start): a sampling field refused
   with the value vLLM took at start from a generation config (0.32 config/model.py 'Default vLLM sampling parameters
   have been overridden by the model's `generation_config.json` | by PATH: `{...}`'; 0.7-0.11 serving_chat's 'Using
   default chat sampling params from model: {...}'), where no request body the log shows sent that field: the file's

@@ -1,6 +1,6 @@
 """What after34o learnt from fresh-191's misses, after scoring.
 
-- afterwards.set_at_start (a general mechanism): a refused value and the start-up line's value agree where both are
+- start_defaults.set_at_start (a general mechanism): a refused value and the start-up line's value agree where both are
   NaN (NaN is never equal to itself, so 'repetition_penalty must be a finite number, got nan.' beside
   `{'repetition_penalty': nan}` did not hand the refusal to generation-config-invalid), where both are the same
   infinity, and where the refusal names no number (a type's name: 'top_k must be an integer, got str').

@@ -5,7 +5,7 @@ scoring, with the neighbourhood of each miss's check in vLLM 0.32's own source.
   generation_config.json's eos_token_id) after verify() checked the request's stop ids, and the min-tokens logits
   processor (v1/sample/logits_processor/builtin.py apply / _mask_stop_token_logits) indexes the logits with them:
   torch's 'IndexError: index N is out of bounds for dimension 1 with size M' raised in builtin.py.
-- request-conflicts-with-generation-config-default (afterwards.against_default, a general gate): sampling_params.py
+- request-conflicts-with-generation-config-default (start_defaults.against_default, a general gate): sampling_params.py
   _verify_args 'min_tokens must be less than or equal to max_tokens=N, got M.' and _verify_greedy_sampling 'n must be
   1 when using greedy sampling, got N.' where the other field (max_tokens, temperature) is a default the start-up line
   says a generation config set (config/model.py get_diff_sampling_param) and no request body shown sent it.

@@ -65,7 +65,6 @@ from typing import TYPE_CHECKING
 
 from servebox.doctor.abort_cause import abort_explained
 from servebox.doctor.afterwards import (
-    against_default,
     cut_at_context,
     follows_earlier,
     instance_went_on,
@@ -75,7 +74,6 @@ from servebox.doctor.afterwards import (
     retried_then_done,
     served_after,
     serving_after,
-    set_at_start,
     shutdown_before,
     stalled_in_open_step,
     stopped_mid_request,
@@ -98,6 +96,7 @@ from servebox.doctor.root_exception import (
 )
 from servebox.doctor.shared_wording import calibrate
 from servebox.doctor.signatures import context_met, named_lines
+from servebox.doctor.start_defaults import against_default, set_at_start
 from servebox.doctor.statement import stated_answer
 from servebox.doctor.triage import Diagnosis, Evidence, Hits, RaisedException, TriageResult
 

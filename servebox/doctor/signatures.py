@@ -105,7 +105,7 @@ class Signature:
     set_at_start: SetAtStart | None = None
     # a refusal of two fields together whose OTHER field (the wording's `field` group) a start-up line set as a default
     # (a generation config's max_new_tokens, temperature): the wording counts only where that line lists the field
-    # and no request body the log shows sent it (afterwards.against_default; learn39f)
+    # and no request body the log shows sent it (start_defaults.against_default; learn39f)
     against_default: AgainstDefault | None = None
 
     def in_context(self, line: str) -> re.Match[str] | None:
@@ -212,7 +212,7 @@ class SetByFlag(NamedTuple):
 
 
 class SetAtStart(NamedTuple):
-    """An entry's `set_at_start` (afterwards.set_at_start): the start-up line entry and group that list the defaults,
+    """An entry's `set_at_start` (start_defaults.set_at_start): the start-up line entry and group that list the defaults,
     the entry whose lines show a request body, the entry that answers, and the flag that may have set it instead. A
     NamedTuple, not a dict: Signature is hashed."""
 
@@ -223,7 +223,7 @@ class SetAtStart(NamedTuple):
 
 
 class AgainstDefault(NamedTuple):
-    """An entry's `against_default` (afterwards.against_default): the start-up line entry and group that list the
+    """An entry's `against_default` (start_defaults.against_default): the start-up line entry and group that list the
     defaults, the entry whose lines show a request body, the refusal's word -> the field it stands for (greedy ->
     temperature), the value such a word implies (greedy -> 0), and the other names a request may send a field by."""
 
