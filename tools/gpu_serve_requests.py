@@ -13,6 +13,11 @@ Steps run once the server logs "Application startup complete" (or at once with "
   {"sleep": s}
   {"signal": "SIGKILL"|"SIGTERM"|"SIGINT", "to": "engine_core"|"api"|"group"}
   {"wait_exit": s}                           wait up to s for the API server to exit by itself
+  {"start_twin": [serve args], "env": {}, "same_port": false, "wait": s}   (fresh-288) a second `vllm serve` started
+                                             NOW, while the case's server serves (the case's env, then the step's),
+                                             on the case's port + 50 (same_port: on the case's own port); its log
+                                             CASE.twin.log; waits up to s for it to be ready or exit; killed at the end
+  A "signal" may be any name of Python's signal module (SIGSTOP, SIGCONT, SIGHUP ... as well).
 After the steps the process group is killed (SIGKILL) and the log is kept as it stands. Each response (status and
 the first 600 characters of the body) goes to CASE.client.txt, not into the server's log.
 """
@@ -69,7 +74,26 @@ def http(port, path, body, note):
     note(f"{path} -> {res} ({time.time() - t0:.1f}s)")
 
 
-def run_steps(c, p, port, note):
+def start_twin(c, s, port, name, note):
+    """The start_twin step: a second server started while the case's serves; returns its process."""
+    log = os.path.join(LOGS, name + ".twin.log")
+    tport = port if s.get("same_port") else port + 50
+    twin = start(s["start_twin"], {**c.get("env", {}), **s.get("env", {})}, tport, log)
+    note(f"twin started pid={twin.pid} port={tport}")
+    t0, st = time.time(), "still starting"
+    while time.time() < t0 + s.get("wait", 150):
+        if twin.poll() is not None:
+            st = f"exit rc={twin.returncode}"
+            break
+        if ready(log):
+            st = "ready"
+            break
+        time.sleep(0.5)
+    note(f"twin {st} ({time.time() - t0:.0f}s)")
+    return twin
+
+
+def run_steps(c, p, port, note, name=None, spawned=None):
     for s in c.get("steps", []):
         if "post" in s or "get" in s:
             args = (port, s.get("post") or s.get("get"), s.get("body"), note)
@@ -92,6 +116,10 @@ def run_steps(c, p, port, note):
                     os.killpg(pid, sig) if to == "group" else os.kill(pid, sig)
                 except ProcessLookupError:
                     pass
+        elif "start_twin" in s:
+            twin = start_twin(c, s, port, name, note)
+            if spawned is not None:
+                spawned.append(twin)
         elif "wait_exit" in s:
             try:
                 p.wait(timeout=s["wait_exit"])
@@ -134,10 +162,13 @@ class Case(threading.Thread):
             while time.time() < dl and twin.poll() is None and not ready(os.path.join(LOGS, n + ".twin.log")):
                 time.sleep(0.5)
             time.sleep(2)
+        spawned = []
         if st == "ready":
-            run_steps(c, p, self.port, self.note)
+            run_steps(c, p, self.port, self.note, n, spawned)
             time.sleep(c.get("linger", 2))
         kill(p)
+        for q in spawned:
+            kill(q)
         if twin is not None:
             kill(twin)
         line = f"{n} {st} secs={time.time() - t0:.0f}"
