@@ -16,7 +16,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from typing import NamedTuple
+
+from servebox.doctor.start_defaults import (
+    AgainstDefault,
+    SetAtStart,
+    parse_against_default,
+    parse_set_at_start,
+)
 
 
 @dataclass(frozen=True)
@@ -202,64 +208,6 @@ def _inherited_explains(entries: list[dict]) -> dict[str, tuple[str, ...]]:
     return {eid: walk(eid, ()) for eid in by_id}
 
 
-class SetByFlag(NamedTuple):
-    """set_at_start's `flag`: the start flag's line entry and group that list the field, the entry that answers when
-    they do, and request-field -> flag-key names where they differ."""
-
-    line: tuple[str, str]
-    cause: str
-    names: tuple[tuple[str, str], ...]
-
-
-class SetAtStart(NamedTuple):
-    """An entry's `set_at_start` (start_defaults.set_at_start): the start-up line entry and group that list the defaults,
-    the entry whose lines show a request body, the entry that answers, and the flag that may have set it instead. A
-    NamedTuple, not a dict: Signature is hashed."""
-
-    line: tuple[str, str]
-    sent: str
-    cause: str
-    by_flag: SetByFlag | None
-
-
-class AgainstDefault(NamedTuple):
-    """An entry's `against_default` (start_defaults.against_default): the start-up line entry and group that list the
-    defaults, the entry whose lines show a request body, the refusal's word -> the field it stands for (greedy ->
-    temperature), the value such a word implies (greedy -> 0), and the other names a request may send a field by."""
-
-    line: tuple[str, str]
-    sent: str
-    names: tuple[tuple[str, str], ...]
-    implies: tuple[tuple[str, str], ...]
-    sent_as: tuple[tuple[str, tuple[str, ...]], ...]
-
-
-def _against_default(table: dict | None) -> AgainstDefault | None:
-    if not table:
-        return None
-    entry, group = table["line"].split(":", 1)
-    return AgainstDefault(
-        (entry, group),
-        table["sent"],
-        tuple(table.get("names", {}).items()),
-        tuple(table.get("implies", {}).items()),
-        tuple((k, tuple(_as_tuple(v))) for k, v in table.get("sent_as", {}).items()),
-    )
-
-
-def _set_at_start(table: dict | None) -> SetAtStart | None:
-    if not table:
-        return None
-    entry, group = table["line"].split(":", 1)
-    flag = table.get("flag")
-    by_flag = (
-        SetByFlag(tuple(flag["line"].split(":", 1)), flag["cause"], tuple(flag.get("names", {}).items()))
-        if flag
-        else None
-    )
-    return SetAtStart((entry, group), table["sent"], table["cause"], by_flag)
-
-
 @lru_cache(maxsize=1)
 def load_signatures() -> tuple[Signature, ...]:
     entries = knowledge_entries()
@@ -308,8 +256,8 @@ def load_signatures() -> tuple[Signature, ...]:
             same_as=tuple(e["same_as"].split(":", 1)) if e.get("same_as") else None,
             follows_from=tuple(tuple(f.split(":", 1)) for f in _as_tuple(e.get("follows_from"))),
             defaults=tuple(e.get("defaults", {}).items()),
-            set_at_start=_set_at_start(e.get("set_at_start")),
-            against_default=_against_default(e.get("against_default")),
+            set_at_start=parse_set_at_start(e.get("set_at_start")),
+            against_default=parse_against_default(e.get("against_default")),
             above=re.compile(e["above"], re.IGNORECASE) if e.get("above") else None,
             raised_where=re.compile(e["raised_where"], re.IGNORECASE) if e.get("raised_where") else None,
             context_patterns=tuple(re.compile(p, re.IGNORECASE) for p in _as_tuple(e.get("context_pattern"))),

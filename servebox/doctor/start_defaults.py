@@ -7,11 +7,69 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from servebox.doctor.signatures import Signature
     from servebox.doctor.triage import Hits, Triage
+
+
+class SetByFlag(NamedTuple):
+    """set_at_start's `flag`: the start flag's line entry and group that list the field, the entry that answers when
+    they do, and request-field -> flag-key names where they differ."""
+
+    line: tuple[str, str]
+    cause: str
+    names: tuple[tuple[str, str], ...]
+
+
+class SetAtStart(NamedTuple):
+    """An entry's `set_at_start` (start_defaults.set_at_start): the start-up line entry and group that list the defaults,
+    the entry whose lines show a request body, the entry that answers, and the flag that may have set it instead. A
+    NamedTuple, not a dict: Signature is hashed."""
+
+    line: tuple[str, str]
+    sent: str
+    cause: str
+    by_flag: SetByFlag | None
+
+
+class AgainstDefault(NamedTuple):
+    """An entry's `against_default` (start_defaults.against_default): the start-up line entry and group that list the
+    defaults, the entry whose lines show a request body, the refusal's word -> the field it stands for (greedy ->
+    temperature), the value such a word implies (greedy -> 0), and the other names a request may send a field by."""
+
+    line: tuple[str, str]
+    sent: str
+    names: tuple[tuple[str, str], ...]
+    implies: tuple[tuple[str, str], ...]
+    sent_as: tuple[tuple[str, tuple[str, ...]], ...]
+
+
+def parse_against_default(table: dict | None) -> AgainstDefault | None:
+    if not table:
+        return None
+    entry, group = table["line"].split(":", 1)
+    return AgainstDefault(
+        (entry, group),
+        table["sent"],
+        tuple(table.get("names", {}).items()),
+        tuple(table.get("implies", {}).items()),
+        tuple((k, tuple(v if isinstance(v, list) else [v])) for k, v in table.get("sent_as", {}).items()),
+    )
+
+
+def parse_set_at_start(table: dict | None) -> SetAtStart | None:
+    if not table:
+        return None
+    entry, group = table["line"].split(":", 1)
+    flag = table.get("flag")
+    by_flag = (
+        SetByFlag(tuple(flag["line"].split(":", 1)), flag["cause"], tuple(flag.get("names", {}).items()))
+        if flag
+        else None
+    )
+    return SetAtStart((entry, group), table["sent"], table["cause"], by_flag)
 
 
 def set_at_start(t: Triage, sig: Signature, hit: Hits) -> tuple[Signature, Hits] | None:
