@@ -41,5 +41,7 @@ def covers(value: str, word: str) -> bool:
         return True
     if not any(c in value for c in "(|*"):
         return False
-    shorthand = re.escape(value).replace(r"\(", "(?:").replace(r"\)", ")").replace(r"\|", "|").replace(r"\*", r"\w*")
+    shorthand = (
+        re.escape(value).replace(r"\(", "(?:").replace(r"\)", ")").replace(r"\|", "|").replace(r"\*", r"\w*")
+    )
     return re.fullmatch(shorthand, word, re.IGNORECASE) is not None

@@ -141,7 +141,8 @@ class Triage:
         self.framer = LineFramer(max_line)
         self.hits: dict[str, Hits] = {}
         self.above: dict[str, dict[str, str]] = {}  # an entry's `above` groups, from the latest such line
-        self.listed: dict[str, dict[str, set[str]]] = {}  # an entry's `listed_above` values, from every such line
+        # an entry's `listed_above` values, from every such line
+        self.listed: dict[str, dict[str, set[str]]] = {}
         self.raised: dict[tuple[str, str, str], RaisedException] = {}
         # an exception's first line -> the last line its message spans (pydantic's reason lines)
         self.exception_ends: dict[int, int] = {}
@@ -231,7 +232,8 @@ class Triage:
                 if sig.listed_above is not None:
                     list_values(sig.listed_above, text, self.listed.setdefault(sig.id, {}))
                 continue
-            if sig.listed_above is not None and not names_listed(sig.listed_above, m, self.listed.get(sig.id, {})):
+            listed = self.listed.get(sig.id, {})
+            if sig.listed_above is not None and not names_listed(sig.listed_above, m, listed):
                 continue  # a row for a value no line above listed (a capability the unit never asked for)
             if (
                 not weak
