@@ -417,7 +417,8 @@ def make_case(value: str) -> str:
     bound = 600 if value.startswith("vllm") else 120
     answer, stopped = "", False
     try:
-        with tempfile.TemporaryFile() as log:
+        # the log on /dev/shm: an open-for-write file on / keeps `remount,bind,ro /` busy (draw 6's first try)
+        with tempfile.TemporaryFile(dir="/dev/shm") as log:
             unshare = ["unshare", "-m", "--propagation", "private", "bash", "-c", script]
             proc = subprocess.Popen(
                 unshare, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=d, start_new_session=True
