@@ -404,7 +404,8 @@ def make_case(value: str) -> str:
     argv = engine_argv(value, spec, d)
     env = case_env(value, spec, d)
     setup = [line.replace("{d}", str(d)).replace("{id}", cid) for line in spec.setup]
-    err = d / "setup.err"
+    # not under /: the shell holds it open for writing, which keeps `remount,bind,ro /` busy (draw 6's first two tries)
+    err = Path(f"/dev/shm/{cid}.setup.err")
     run = shlex.join(argv)
     if spec.seccomp:
         run = shlex.join([sys.executable, str(Path(__file__).resolve()), "--seccomp-exec", *argv])
@@ -417,8 +418,7 @@ def make_case(value: str) -> str:
     bound = 600 if value.startswith("vllm") else 120
     answer, stopped = "", False
     try:
-        # the log on /dev/shm: an open-for-write file on / keeps `remount,bind,ro /` busy (draw 6's first try)
-        with tempfile.TemporaryFile(dir="/dev/shm") as log:
+        with tempfile.TemporaryFile() as log:
             unshare = ["unshare", "-m", "--propagation", "private", "bash", "-c", script]
             proc = subprocess.Popen(
                 unshare, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=d, start_new_session=True
@@ -441,6 +441,7 @@ def make_case(value: str) -> str:
         cgroups_remove(made)
     if proc.returncode == 97 and err.exists() and err.read_text():
         raise SystemExit(f"{cid}: setup failed (a maker error): {err.read_text()}")
+    err.unlink(missing_ok=True)
     if text and not text.endswith("\n"):
         text += "\n"
     head = f"# container: {spec.container.replace('{d}', str(d))}\n$ {shlex.join(argv)}\n"
