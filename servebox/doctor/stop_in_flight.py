@@ -17,6 +17,7 @@ import re
 from typing import TYPE_CHECKING
 
 from servebox.doctor.afterwards import ANSWERED, IN_FLIGHT, LISTENING, MID_START, REFUSED, SERVING
+from servebox.doctor.structure import split_prefix
 
 if TYPE_CHECKING:
     from servebox.doctor.results import Diagnosis
@@ -27,11 +28,11 @@ ENGINE_STOP = "EngineCore: trigger received signal="
 API_STOP = "API server: shutdown triggered"
 GONE = "engine-core-killed"  # the API server's 'engine core exited unexpectedly' after its engine stopped
 CAUSE = (
-    "A stop ({signal}) reached the server at line {line} while it was still answering a request, and the server ended"
-    " that request unfinished and shut down (line {mark} shows the request open at the stop): vLLM answers a request a"
-    " stop cuts with finish_reason 'abort' (the tokens made so far), llama-server cancels its task. The server did not"
-    " fail by itself: something stopped it mid-answer (ctrl-C, a supervisor's restart or stop, a deploy or cleanup"
-    " script, another user's kill)."
+    "A stop ({signal}) reached the server at line {line} while it was still answering a request (line {mark}{quote}"
+    " shows the request open at the stop), and the server shut down: vLLM aborts the requests open at a stop (the"
+    " client gets finish_reason 'abort' with the tokens made so far) unless --shutdown-timeout lets them drain for that"
+    " long, llama-server cancels their tasks. The server did not fail by itself: something stopped it mid-answer"
+    " (ctrl-C, a supervisor's restart or stop, a deploy or cleanup script, another user's kill)."
 )
 ENGINE_ALONE = (
     " The signal reached vLLM's EngineCore process alone (line {line} is the engine's own, and no API-server stop came"
@@ -50,15 +51,20 @@ ENGINE_FIX = (
 )
 
 
-def open_at_stop(t: Triage, line: int) -> int | None:
-    """The first line after `line` (of the entries' last lines) that shows a request open at the stop (IN_FLIGHT's wordings, or a POST answered
-    after it), where the server had not come up again after `line` (a restart's requests are not the stop's)."""
+def open_at_stop(t: Triage, line: int) -> tuple[int, str] | None:
+    """A line after `line` that shows a request open at the stop (IN_FLIGHT's wordings, or a POST answered after it;
+    the first of those entries' last lines) and its text where kept, where the server had not come up again after
+    `line` (a restart's requests are not the stop's)."""
     again = t.hits.get(LISTENING)  # vLLM's 'Starting vLLM server on', printed once per start
     if again is not None and again.last_line > line:
         return None
-    marks = [h.last_line for x in (IN_FLIGHT, ANSWERED, REFUSED) if (h := t.hits.get(x)) is not None]
-    after = [n for n in marks if n > line]
-    return min(after) if after else None
+    hits = [
+        h for x in (IN_FLIGHT, ANSWERED, REFUSED) if (h := t.hits.get(x)) is not None and h.last_line > line
+    ]
+    if not hits:
+        return None
+    mark = min(h.last_line for h in hits)
+    return mark, next((text for h in hits for n, text in h.evidence if n == mark), "")
 
 
 def stopped_in_flight(t: Triage, d: Diagnosis) -> bool:
@@ -67,13 +73,16 @@ def stopped_in_flight(t: Triage, d: Diagnosis) -> bool:
     up = t.hits.get(SERVING)
     if up is None or up.first_line > d.first_line:
         return False
-    mark = open_at_stop(t, d.first_line)
-    if mark is None:
+    if (open_line := open_at_stop(t, d.first_line)) is None:
         return False
+    mark, text = open_line
+    quote = f": '{split_prefix(text).payload.strip()[:160]}'" if text else ""
     texts = [e.text for e in d.evidence]
-    signal = m.group(1) if (m := SIGNAL.search(texts[0])) else "SIGTERM/SIGINT"  # later ones may be vLLM's own
+    signal = (
+        m.group(1) if (m := SIGNAL.search(texts[0])) else "SIGTERM/SIGINT"
+    )  # later ones may be vLLM's own
     d.role, d.confidence = "cause", MID_START
-    d.cause, d.fix = CAUSE.format(signal=signal, line=d.first_line, mark=mark), FIX
+    d.cause, d.fix = CAUSE.format(signal=signal, line=d.first_line, mark=mark, quote=quote), FIX
     alone = ENGINE_STOP in texts[0] and not any(API_STOP in s for s in texts)
     if alone and (gone := t.hits.get(GONE)) is not None and gone.first_line > d.first_line:
         d.cause += ENGINE_ALONE.format(line=d.first_line)
