@@ -34,7 +34,8 @@ Rules, in order:
 - an entry with `raised_in` also matches the root exception when it was raised in that file (its
   wordings are too many to list), with its own, lower, confidence;
 - an asked-for stop that came before the server came up, with an engine death after it, is the cause (0.50) of a log
-  with no other cause or symptom: the stop ended the start (afterwards.stopped_mid_start);
+  with no other cause or symptom: the stop ended the start (afterwards.stopped_mid_start); so is one after it came up
+  that a later line shows a request still open at (stop_in_flight.py: the stop cut it);
 - a llama-server generation released at its slot's end (truncated, no context shift) while a request the log shows
   asked for more new tokens than a slot holds is request-longer-than-context, the answer cut at the context (0.75
   where the slot was full; a symptom beside another named failure) (afterwards.cut_at_context);
@@ -98,6 +99,7 @@ from servebox.doctor.shared_wording import calibrate
 from servebox.doctor.signatures import context_met, named_lines
 from servebox.doctor.start_defaults import against_default, set_at_start
 from servebox.doctor.statement import stated_answer
+from servebox.doctor.stop_in_flight import stopped_in_flight
 from servebox.doctor.triage import Diagnosis, Evidence, Hits, RaisedException, TriageResult
 
 if TYPE_CHECKING:
@@ -198,7 +200,7 @@ def _orderly_stop(t: Triage, diagnoses: list[Diagnosis]) -> list[Diagnosis]:
         return [d]
     if any(x.role in ("cause", "symptom") for x in diagnoses):
         return []
-    if not stopped_mid_start(t, d) and not stopped_then_refused(t, d):
+    if not (stopped_mid_start(t, d) or stopped_then_refused(t, d) or stopped_in_flight(t, d)):
         d.role, d.fatal = "note", False
     return [d]
 
