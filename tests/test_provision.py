@@ -210,3 +210,25 @@ def test_truncated_download_is_named(tmp_path):
     result = verify_download("org/model", d, {"model.safetensors": size})
     assert not result.complete and any("the hub lists" in p for p in result.problems)
     assert any("header implies" in p for p in result.problems)
+
+
+def test_lock_refuses_an_out_folder_that_does_not_exist_before_resolving(run_cli, tmp_path):
+    """fresh-296: `lock --out` into a missing folder hashed every pin, then ended in a FileNotFoundError traceback."""
+    venv = tmp_path / "venv"
+    (venv / "bin").mkdir(parents=True)
+    (venv / "bin" / "python").write_text("#!/bin/sh\nexit 99\n")  # never run: the refusal comes first
+    r = run_cli("lock", venv, "--out", tmp_path / "missing" / "req.lock")
+    assert r.code == 2
+    assert r.err.count("\n") == 1 and "--out" in r.err and "does not exist" in r.err
+    assert "Traceback" not in r.err and not (tmp_path / "missing").exists()
+
+
+def test_pip_error_reaches_the_user_when_its_log_cannot_be_written(tmp_path):
+    """fresh-296: a full disk made pip fail and then our own log write raised OSError, hiding pip's error."""
+    from servebox.deploy.pip_run import PipFailed, run_pip
+
+    cmd = [sys.executable, "-c", "print('ERROR: No space left on device'); raise SystemExit(1)"]
+    with pytest.raises(PipFailed) as caught:
+        run_pip(cmd, "pip install", log_path=tmp_path / "gone" / "pip.log")  # its folder does not exist
+    assert "No space left on device" in caught.value.error_block
+    assert caught.value.log_path is None and "full log" not in str(caught.value)
