@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from servebox.doctor.exception_context import following_lines, innermost_frame, line_at
-from servebox.doctor.incidents import INCIDENT_WORDS, incident_cause
+from servebox.doctor.incidents import INCIDENT_WORDS, NAMED_ONLY, RELAY_KINDS, incident_cause
 from servebox.doctor.lines import MAX_LINE, LineFramer
 from servebox.doctor.listed import list_values, names_listed
 
@@ -54,6 +54,7 @@ PATTERN_WINDOW = 640  # patterns see this much before their keyword and twice as
 EXCEPTION_LINE_KEPT = 4096  # an exception line longer than this is parsed from its head
 EXCEPTIONS_KEPT = 64
 INCIDENTS_READ = 256  # up's incident lines read back (each names a cause; the first few are enough)
+RELAYED_STRENGTH = (*RELAY_KINDS, NAMED_ONLY)
 # a traceback logged below ERROR (vLLM's logger.warning(..., exc_info=True) of a chat-template warm-up), or at ERROR by a process that then went on (structure.survived), was caught, not raised out of the process: never the root
 HANDLED_LEVELS = {"WARNING", "WARN", "INFO", "DEBUG"}
 
@@ -68,6 +69,8 @@ class Hits:
     weak: bool = False  # only a hint wording matched: the entry's hint confidence and cause apply
     # only a `context_pattern` wording matched: it counts only with `context_requires`
     contextual: bool = False
+    # made by up's relayed diagnosis (incidents.py): which of the entry's texts it fits, "" for the log's own wording
+    relayed: str = ""
 
 
 class _LineCounter:
@@ -265,16 +268,21 @@ class Triage:
 
     def _incident(self, line: str, number: int) -> None:
         """`servebox up`'s INCIDENT line names the cause doctor found in the engine's log: that entry
-        counts as matched here (incidents.py), the console line as its evidence."""
+        counts as matched here (incidents.py), the console line as its evidence; a later line that fits a
+        stronger text of the entry than the first (its cause after a bare id) makes the hit that kind."""
         named = incident_cause(line[:EXCEPTION_LINE_KEPT], self.signatures)
         if named is None:
             return
-        sig, fields = named
+        sig, fields, kind = named
         hit = self.hits.get(sig.id)
         if hit is None:
-            hit = self.hits[sig.id] = Hits(first_line=number, groups=fields)
+            hit = self.hits[sig.id] = Hits(
+                first_line=number, groups=fields, weak=kind == "hint", relayed=kind
+            )
         elif any(n == number for n, _ in hit.evidence):
             return  # its own wording already matched this line
+        elif hit.relayed and RELAYED_STRENGTH.index(kind) < RELAYED_STRENGTH.index(hit.relayed):
+            hit.relayed, hit.weak, hit.groups = kind, kind == "hint", {**hit.groups, **fields}
         hit.count += 1
         hit.last_line = number
         if len(hit.evidence) < EVIDENCE_KEPT:
