@@ -14,6 +14,9 @@ entry's cause, its hint, its rival or exception reading: `RELAY_KINDS`), and an 
 its templates (another servebox's doctor, a text cut short) is only a lead (ranking caps it below confident). The
 entry's `requires` context is the engine log's, which the earlier doctor checked: a relayed hit does not need it.
 The give-up line and the router's 503 carry the same summary after the id ("...: ID): CAUSE (fix: ...").
+The knowledge base's wordings then read such a line with doctor's own sentence taken out (engine_words_only): only
+the values the engine's log filled in, and up's own words around them, so a word of doctor's cause or fix text never
+wakes an entry (host-oom-kill's hint names 'the kernel's OOM killer', which its own wording takes for the kernel's).
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from servebox.doctor.signatures import Signature
 INCIDENT_WORDS = ("; diagnosis: ", "same cause twice in a row: ")
 NAMED_ID = re.compile(r"same cause twice in a row: (?P<id>[a-z0-9][a-z0-9-]*)", re.IGNORECASE)
 DIAGNOSIS = re.compile(
-    r"(?:; diagnosis: |same cause twice in a row: [a-z0-9][a-z0-9-]*\): )(?P<cause>.+?) \(fix: ",
+    r"(?:; diagnosis: |same cause twice in a row: (?:[a-z0-9][a-z0-9-]*|-)\): )(?P<cause>.+?) \(fix: ",
     re.IGNORECASE,
 )
 # a symptom up's diagnosis found (servebox/serve/incidents.py summary: "no known cause; symptom: <its cause text>"):
@@ -38,6 +41,8 @@ SYMPTOM = re.compile(
     r"; diagnosis: no known cause; symptom: (?P<cause>.+?); (?:restart after|gave up|run by systemd)",
     re.IGNORECASE,
 )
+# where the relayed fix ends: up's action after it (INCIDENT lines), or the give-up's advice (FAILED line, router's 503)
+FIX_END = re.compile(r"\); (?:restart after|gave up|run by systemd|fix it, then start)", re.IGNORECASE)
 FIELD = re.compile(r"\{(\w+)\}")
 MIN_LITERAL = 20  # a template that is mostly a wildcard ("{exception}") proves nothing
 CAUSE_KEPT = 800  # up prints a summary: a longer cause text is cut before any template runs on it
@@ -172,3 +177,19 @@ def as_relayed(d: Diagnosis, sig: Signature, groups: dict[str, str], kind: str) 
         d.cause = NAMED_CAUSE.format(id=sig.id, relayed=groups.get("relayed", ""))
         d.fix = NAMED_FIX.format(fix=d.fix)
         d.confidence = min(d.confidence, RELAYED_UNCHECKED)
+
+
+def engine_words_only(line: str, fields: dict[str, str] | None) -> str:
+    """The console line with doctor's own words out: the id up named (host-oom-kill holds 'oom-kill', a wording of its
+    own) and, where the relayed cause fits a template (FIELDS), the cause's and fix's text, replaced by the values the
+    engine's log filled into it; up's reason and action stay. A cause that fits no template is left whole."""
+    line = NAMED_ID.sub("same cause twice in a row: -", line)
+    m = DIAGNOSIS.search(line) if fields is not None else None
+    if m is not None:
+        end = FIX_END.search(line, m.end())
+        rest = line[end.start() + 1 :] if end else ""
+    elif fields is not None and (m := SYMPTOM.search(line)) is not None:
+        rest = line[m.end("cause") :]
+    else:
+        return line
+    return line[: m.start("cause")] + " | ".join(fields.values()) + rest
