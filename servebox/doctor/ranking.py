@@ -85,6 +85,7 @@ from servebox.doctor.afterwards import (
 from servebox.doctor.attribution import STRUCTURAL, below_families
 from servebox.doctor.caller import scripted
 from servebox.doctor.close_causes import close_causes
+from servebox.doctor.incidents import RELAYED_AS_READ, as_relayed
 from servebox.doctor.llamacpp_attribution import LLAMA_FEATURE, in_a_feature, refine
 from servebox.doctor.resemblance import answer as resemblance_answer
 from servebox.doctor.results import CONFIDENT
@@ -125,9 +126,15 @@ def _matched(t: Triage) -> tuple[list[tuple[Signature, Hits]], list[Hits]]:
         for sig in t.signatures
         if (hit := _as_hint(t, sig, t.hits.get(sig.id))) is not None
         and sig.role in ("cause", "symptom", "note")
-        and context_met(sig, t.seen_requirements, hit.contextual)
-        and not (hit.weak and sig.hint_requires and not t.seen_requirements.intersection(sig.hint_requires))
-        and (sig.same_as is None or _same_value(t, hit, *sig.same_as))
+        # a relayed answer's context was the engine log's, checked by the doctor that wrote it (incidents.py)
+        and (bool(hit.relayed) or context_met(sig, t.seen_requirements, hit.contextual))
+        and not (
+            hit.weak
+            and not hit.relayed
+            and sig.hint_requires
+            and not t.seen_requirements.intersection(sig.hint_requires)
+        )
+        and (sig.same_as is None or bool(hit.relayed) or _same_value(t, hit, *sig.same_as))
         and (sig.id != LLAMA_FEATURE or in_a_feature(hit))
     ]
     specific = {p.pattern for sig, _ in found if sig.requires for p in sig.patterns}
@@ -251,6 +258,8 @@ def _diagnosis(sig: Signature, hit: Hits, t: Triage, via_exception: bool = False
     if hit.weak:
         d.cause, d.confidence = sig.hint_cause.format_map(groups), min(sig.hint_confidence, d.confidence)
         d.fix = sig.hint_fix.format_map(groups) if sig.hint_fix else d.fix
+    elif hit.relayed in RELAYED_AS_READ:
+        as_relayed(d, sig, groups, hit.relayed)
     elif sig.rival_requires and t.seen_requirements.intersection(sig.rival_requires):
         d.cause, d.confidence = sig.rival_cause.format_map(groups), min(sig.rival_confidence, d.confidence)
     warned_then_refused = sig.refused_after and refused_after_up(t, hit.last_line) is not None
@@ -336,7 +345,7 @@ def _placed(t: Triage, raised: list[RaisedException]) -> None:
     file it names (the innermost frame's); that file's groups fill its placeholders."""
     for sig in t.signatures:
         hit = t.hits.get(sig.id)
-        if sig.raised_where is None or hit is None:
+        if sig.raised_where is None or hit is None or hit.relayed:
             continue
         lines = [n for n, _ in hit.evidence]  # a source line quoting the message is not where it was raised
         files = [
