@@ -33,6 +33,10 @@ Usage (repository root): .venv/bin/python tools/doctor_corpus_fresh298.py [--dra
 
 from __future__ import annotations
 
+import os
+import re
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -116,6 +120,131 @@ def draws():
     return draw_distinct_conditions(2298, CONDITIONS, 11)
 
 
+# ---- case makers (added after the draw was committed, before any case ran) ----
+
+REPO = Path(__file__).resolve().parent.parent
+OUT = REPO / "tests" / "fixtures" / "doctor-corpus"
+WORK = Path("/tmp/fresh298")
+RUN = WORK / "run"
+SERVEBOX = str(REPO / ".venv" / "bin" / "servebox")
+FIX = REPO / "tests" / "fixtures" / "checkpoints"
+QWEN = str(FIX / "qwen2.5-7b-instruct")
+LLAMA_SERVER = str((REPO / ".llama-cpp" / "bin" / "llama-server").resolve())
+VENV = str((REPO / ".venv-vllm").resolve())
+
+
+def gguf() -> str:
+    from corpus_tools import tiny_gguf
+
+    return str(tiny_gguf(WORK))
+
+
+def vllm_spec(
+    host: str = 'gpus = ["l4-24gb"]', router: str = "", model: str = "", checkpoint: str = QWEN
+) -> str:
+    return (
+        f'[host]\nname = "gpu1"\n{host}\n\n[router]\nlisten = "127.0.0.1:8080"\n{router}\n'
+        f'[[models]]\nname = "qwen"\nengine = "vllm"\ncheckpoint = "{checkpoint}"\nport = 8001\n'
+        f'venv = "{VENV}"\n{model}[models.flags]\nmax-model-len = 8192\n'
+    )
+
+
+def llama_spec(binary: bool = True) -> str:
+    line = f'binary = "{LLAMA_SERVER}"\n' if binary else ""
+    return (
+        '[host]\nname = "gpu1"\ngpus = ["l4-24gb"]\n\n[router]\nlisten = "127.0.0.1:8080"\n\n'
+        f'[[models]]\nname = "tiny"\nengine = "llama.cpp"\ncheckpoint = "{gguf()}"\nport = 8002\n{line}'
+        "[models.flags]\nctx-size = 4096\nn-gpu-layers = 99\n"
+    )
+
+
+def run(case: Path, argv: list[str]) -> str:
+    shown = " ".join(a if a and " " not in a else repr(a) for a in argv)
+    proc = subprocess.run(
+        [SERVEBOX, *argv[1:]],
+        cwd=case,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        timeout=300,
+        env={**os.environ, "COLUMNS": "120", "NO_COLOR": "1", "TERM": "dumb"},
+    )
+    return f"$ {shown}\n{proc.stdout.rstrip()}\n# exit: {proc.returncode}\n"
+
+
+def shell(case: Path, command: str) -> str:
+    proc = subprocess.run(
+        command, shell=True, cwd=case, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
+    return f"$ {command}\n{proc.stdout.rstrip()}\n"
+
+
+def spec_case(case: Path, text: str, argv: list[str], name: str = "spec.toml", pre: str = "") -> str:
+    (case / name).write_text(text)
+    return f"$ cat {name}\n{text.rstrip()}\n{pre}" + run(case, argv)
+
+
+def render(name: str = "spec.toml", *more: str) -> list[str]:
+    return ["servebox", "render", name, "--out", "out", *more]
+
+
+def make(n: int, case: Path) -> str:
+    if n == 1:
+        return spec_case(case, vllm_spec(router="health_check_timeout_s = 10\n"), render())
+    if n == 2:
+        where = case / "my models" / "qwen 7b"
+        shutil.copytree(QWEN, where)
+        return spec_case(case, vllm_spec(checkpoint=str(where)), render())
+    if n == 3:
+        return run(case, ["servebox", "check", "/models/qwen2.5-7b-instruct", "--gpu", "l4-24gb"])
+    if n == 4:
+        return spec_case(case, llama_spec(binary=False), render())
+    if n == 5:
+        return spec_case(case, llama_spec(), render("spec.toml", "--check"))
+    if n == 6:
+        text = (
+            "host:\n  name: gpu1\n  gpus: [l4-24gb]\nrouter:\n  listen: 127.0.0.1:8080\nmodels:\n"
+            f"  - name: qwen\n    engine: vllm\n    checkpoint: {QWEN}\n    port: 8001\n    venv: {VENV}\n"
+            "    flags:\n      max-model-len: 8192\n"
+        )
+        return spec_case(case, text, render("spec.yaml"), name="spec.yaml")
+    if n == 7:
+        return spec_case(case, vllm_spec(model="gpus = [0, 1]\n"), render())
+    if n == 8:
+        return run(case, ["servebox", "check", QWEN, "--gpu", "t4-16gb", "--max-model-len", "32768"])
+    if n == 9:
+        awq = str(FIX / "qwen2.5-7b-instruct-awq")
+        return run(case, ["servebox", "check", awq, "--gpu", "v100-32gb", "--quantization", "gptq"])
+    if n == 10:
+        (case / "out" / "units").mkdir(parents=True)
+        (case / "out" / "notes.txt").write_text("ports: qwen 8001, router 8080\nask ops before enabling\n")
+        (case / "out" / "units" / "servebox-qwen.service.bak").write_text("[Unit]\nDescription=old qwen\n")
+        pre = shell(case, "ls -R out")
+        return spec_case(case, vllm_spec(), render(), pre=pre)
+    if n == 11:
+        return spec_case(case, vllm_spec(host='gpus = "l4-24gb"'), render())
+    raise ValueError(n)
+
+
+def case_id(n: int) -> str:
+    condition, value = draws()[0][n - 1]
+    words = re.sub(r"[^a-z0-9]+", "-", value.split(" (")[0].lower()).strip("-").split("-")
+    while len("-".join(words)) > 44:
+        words.pop()
+    return f"fresh298-servebox-{n:02d}-" + "-".join(words)
+
+
+def main() -> None:
+    wanted = [int(a) for a in sys.argv[1:]] or list(range(1, 12))
+    for n in wanted:
+        case = RUN / f"d{n}"
+        shutil.rmtree(case, ignore_errors=True)
+        case.mkdir(parents=True)
+        text = make(n, case)
+        (OUT / f"{case_id(n)}.log").write_text(text.rstrip() + "\n")
+        print(f"{case_id(n)}: {len(text.splitlines())} lines", flush=True)
+
+
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--draws"]:
         kept, redrawn = draws()
@@ -123,3 +252,5 @@ if __name__ == "__main__":
             print(f"draw {i}: {c} | {v}")
         for c, v, why in redrawn:
             print(f"drawn anew: {c} | {v} ({why})")
+    else:
+        main()
