@@ -130,7 +130,138 @@ def draws():
     return draw_distinct_conditions(SEED, CONDITIONS, N)
 
 
-SCRIPTS: dict[tuple[str, str], tuple[str, str, dict]] = {}
+TINY = WORK / "tiny"
+_LLM = f'LLM(model="{TINY}", max_model_len=512, enforce_eager=True'
+_PRINT = (
+    "    for output in outputs:\n"
+    '        print(f"Prompt: {output.prompt!r}, Generated text: {output.outputs[0].text!r}")\n'
+)
+_MAIN = '\n\nif __name__ == "__main__":\n    main()\n'
+_ASYNC_HEAD = "import asyncio\n\nfrom vllm import SamplingParams\n"
+_C = list(CONDITIONS)
+# each kept draw -> (case words, script, extra environment); written after the draw, before any case ran
+SCRIPTS: dict[tuple[str, str], tuple[str, str, dict]] = {
+    (_C[7], "a list of {'prompt': ...} dicts (healthy)"): (
+        "beam-search-prompt-dicts-healthy",
+        "from vllm import LLM\nfrom vllm.sampling_params import BeamSearchParams\n\n\ndef main():\n"
+        '    prompts = ["Hello, my name is", "The capital of France is"]\n'
+        f"    llm = {_LLM})\n"
+        "    params = BeamSearchParams(beam_width=2, max_tokens=16)\n"
+        '    outputs = llm.beam_search([{"prompt": p} for p in prompts], params)\n'
+        "    for output in outputs:\n"
+        "        for seq in output.sequences:\n"
+        '            print(f"{seq.text!r} (cum logprob {seq.cum_logprob:.3f})")\n' + _MAIN,
+        {},
+    ),
+    (_C[3], "request_id left out"): (
+        "async-generate-without-request-id",
+        _ASYNC_HEAD + "from vllm.engine.arg_utils import AsyncEngineArgs\n"
+        "from vllm.v1.engine.async_llm import AsyncLLM\n\n\n"
+        "async def main():\n"
+        f'    engine_args = AsyncEngineArgs(model="{TINY}", max_model_len=512, enforce_eager=True)\n'
+        "    engine = AsyncLLM.from_engine_args(engine_args)\n"
+        "    params = SamplingParams(temperature=0.8, max_tokens=16)\n"
+        "    final = None\n"
+        '    async for output in engine.generate("Hello, my name is", params):\n'
+        "        final = output\n"
+        "    print(final.outputs[0].text)\n"
+        "    engine.shutdown()\n"
+        '\n\nif __name__ == "__main__":\n    asyncio.run(main())\n',
+        {},
+    ),
+    (_C[4], "the sync EngineArgs (healthy: same fields)"): (
+        "async-engine-from-sync-engine-args",
+        _ASYNC_HEAD + "from vllm.engine.arg_utils import EngineArgs\n"
+        "from vllm.engine.async_llm_engine import AsyncLLMEngine\n\n\n"
+        "async def main():\n"
+        f'    engine_args = EngineArgs(model="{TINY}", max_model_len=512, enforce_eager=True)\n'
+        "    engine = AsyncLLMEngine.from_engine_args(engine_args)\n"
+        "    params = SamplingParams(temperature=0.8, max_tokens=16)\n"
+        "    final = None\n"
+        '    async for output in engine.generate("Hello, my name is", params, request_id="req-0"):\n'
+        "        final = output\n"
+        "    print(final.outputs[0].text)\n"
+        "    engine.shutdown()\n"
+        '\n\nif __name__ == "__main__":\n    asyncio.run(main())\n',
+        {},
+    ),
+    (_C[5], "llm.chat(messages)"): (
+        "chat-on-pooling-runner",
+        "from vllm import LLM, SamplingParams\n\n\ndef main():\n"
+        f'    llm = {_LLM}, runner="pooling")\n'
+        '    messages = [{"role": "user", "content": "Hello, who are you?"}]\n'
+        "    outputs = llm.chat(messages, SamplingParams(temperature=0.8, max_tokens=16))\n"
+        "    for output in outputs:\n"
+        '        print(f"Generated text: {output.outputs[0].text!r}")\n' + _MAIN,
+        {},
+    ),
+    (_C[12], "a plain dict"): (
+        "generate-sampling-params-dict",
+        "from vllm import LLM\n\n\ndef main():\n"
+        '    prompts = ["Hello, my name is", "The capital of France is"]\n'
+        '    sampling_params = {"temperature": 0.8, "top_p": 0.95, "max_tokens": 16}\n'
+        f"    llm = {_LLM})\n"
+        "    outputs = llm.generate(prompts, sampling_params)\n" + _PRINT + _MAIN,
+        {},
+    ),
+    (_C[13], "model=a loaded transformers model object"): (
+        "llm-model-a-transformers-object",
+        "from transformers import AutoModelForCausalLM\nfrom vllm import LLM, SamplingParams\n\n\ndef main():\n"
+        '    prompts = ["Hello, my name is", "The capital of France is"]\n'
+        f'    model = AutoModelForCausalLM.from_pretrained("{TINY}")\n'
+        "    llm = LLM(model=model, max_model_len=512, enforce_eager=True)\n"
+        "    outputs = llm.generate(prompts, SamplingParams(temperature=0.8, max_tokens=16))\n"
+        + _PRINT
+        + _MAIN,
+        {},
+    ),
+    (_C[0], "llm.generate after del llm"): (
+        "generate-after-del-llm",
+        "import gc\n\nfrom vllm import LLM, SamplingParams\n\n\ndef main():\n"
+        '    prompts = ["Hello, my name is", "The capital of France is"]\n'
+        "    sampling_params = SamplingParams(temperature=0.8, max_tokens=16)\n"
+        f"    llm = {_LLM})\n"
+        "    outputs = llm.generate(prompts, sampling_params)\n" + _PRINT + ""
+        "    # free the memory before the next experiment\n"
+        "    del llm\n"
+        "    gc.collect()\n"
+        '    outputs = llm.generate(["Tell me a joke."], sampling_params)\n' + _PRINT + _MAIN,
+        {},
+    ),
+    (_C[9], "{'text': ...}"): (
+        "prompt-dict-text-key",
+        "from vllm import LLM, SamplingParams\n\n\ndef main():\n"
+        '    prompts = [{"text": "Hello, my name is"}, {"text": "The capital of France is"}]\n'
+        f"    llm = {_LLM})\n"
+        "    outputs = llm.generate(prompts, SamplingParams(temperature=0.8, max_tokens=16))\n"
+        + _PRINT
+        + _MAIN,
+        {},
+    ),
+    (_C[6], "embed(prompts, pooling_params=PoolingParams(dimensions=64)) on a non-matryoshka model"): (
+        "embed-dimensions-not-matryoshka",
+        "from vllm import LLM, PoolingParams\n\n\ndef main():\n"
+        '    prompts = ["Hello, my name is", "The capital of France is"]\n'
+        f'    llm = {_LLM}, runner="pooling")\n'
+        "    outputs = llm.embed(prompts, pooling_params=PoolingParams(dimensions=64))\n"
+        "    for output in outputs:\n"
+        '        print(f"Prompt: {output.prompt!r}, dims: {len(output.outputs.embedding)}")\n' + _MAIN,
+        {},
+    ),
+    (_C[14], "generate([messages]) a list of conversations"): (
+        "generate-with-conversations",
+        "from vllm import LLM, SamplingParams\n\n\ndef main():\n"
+        "    conversations = [\n"
+        '        [{"role": "user", "content": "Hello, who are you?"}],\n'
+        '        [{"role": "user", "content": "What is the capital of France?"}],\n'
+        "    ]\n"
+        f"    llm = {_LLM})\n"
+        "    outputs = llm.generate(conversations, SamplingParams(temperature=0.8, max_tokens=16))\n"
+        "    for output in outputs:\n"
+        '        print(f"Generated text: {output.outputs[0].text!r}")\n' + _MAIN,
+        {},
+    ),
+}
 
 
 def run_case(case: str, script: str, extra: dict) -> str:
