@@ -71,6 +71,10 @@ def bench_over_context(t) -> Diagnosis | None:
         confidence=SURE,
         occurrences=refused.count,
         first_line=refused.first_line,
-        evidence=[Evidence(line=h.first_line, text=h.evidence[0][1]) for h in (lengths, context, refused) if h.evidence],
+        evidence=[
+            Evidence(line=h.first_line, text=h.evidence[0][1])
+            for h in (lengths, context, refused)
+            if h.evidence
+        ],
         fatal=False,
     )
