@@ -174,11 +174,13 @@ CASES = [
         "openai.OpenAIError: Missing credentials. Please pass an `api_key`, `workload_identity`, `admin_api_key`, or "
         "set the `OPENAI_API_KEY` or `OPENAI_ADMIN_KEY` environment variable.\n",
     ),
-    # a benchmark above a vLLM context shown by its non-default args, every request 400 (rendered)
+    # a benchmark above a vLLM context shown by its command line, every request 400 (rendered)
     (
         "request-longer-than-context",
-        "(APIServer pid=5) INFO 12-05 09:59:00 [utils.py:253] non-default args: {'model': 'Qwen/Qwen3-0.6B', "
-        "'max_model_len': 2048}\n" + bench() + sampling(2000, 256) + errors("Bad Request"),
+        "$ vllm serve Qwen/Qwen3-0.6B --max-model-len=2048 &\n"
+        + bench()
+        + sampling(2000, 256)
+        + errors("Bad Request"),
     ),
     # ... against llama-server's slot, the ready check giving up (rendered: ready_checker.py, serve.py)
     (
@@ -252,7 +254,7 @@ NEAR_MISSES = [
     # benchmark lengths that fit the context: its 400s are another refusal's
     (
         "request-longer-than-context",
-        "(APIServer pid=5) INFO 12-05 09:59:00 [utils.py:253] non-default args: {'max_model_len': 2048}\n"
+        "$ vllm serve Qwen/Qwen3-0.6B --max-model-len 2048 &\n"
         + bench()
         + sampling(256, 128)
         + errors("Bad Request"),
