@@ -88,6 +88,9 @@ class Signature:
     # a line ABOVE a wording's line that fills placeholders the wording cannot (the variable named on the
     # envs.py source line printed above its ValueError); never a hit by itself
     above: re.Pattern[str] | None = None
+    # a line ABOVE a wording's line that lists values (a unit's AmbientCapabilities=): a wording that captures one of
+    # its groups counts only where its value names one of those listed (listed.py; learn40b)
+    listed_above: re.Pattern[str] | None = None
     # the innermost frame's file of the exception raised on a wording's line must match (its groups fill placeholders)
     raised_where: re.Pattern[str] | None = None
     # wordings that count only where the log shows one of `context_requires` (the entry's own `requires` does not
@@ -259,6 +262,7 @@ def load_signatures() -> tuple[Signature, ...]:
             set_at_start=parse_set_at_start(e.get("set_at_start")),
             against_default=parse_against_default(e.get("against_default")),
             above=re.compile(e["above"], re.IGNORECASE) if e.get("above") else None,
+            listed_above=re.compile(e["listed_above"], re.IGNORECASE) if e.get("listed_above") else None,
             raised_where=re.compile(e["raised_where"], re.IGNORECASE) if e.get("raised_where") else None,
             context_patterns=tuple(re.compile(p, re.IGNORECASE) for p in _as_tuple(e.get("context_pattern"))),
             context_requires=tuple(r.lower() for r in _as_tuple(e.get("context_requires"))),

@@ -19,6 +19,7 @@ from functools import lru_cache
 from servebox.doctor.exception_context import following_lines, innermost_frame, line_at
 from servebox.doctor.incidents import INCIDENT_WORDS, incident_cause
 from servebox.doctor.lines import MAX_LINE, LineFramer
+from servebox.doctor.listed import list_values, names_listed
 
 # Diagnosis and Evidence are re-exported: ranking.py, the CLI and the family modules import them from here
 from servebox.doctor.results import Diagnosis as Diagnosis
@@ -140,6 +141,8 @@ class Triage:
         self.framer = LineFramer(max_line)
         self.hits: dict[str, Hits] = {}
         self.above: dict[str, dict[str, str]] = {}  # an entry's `above` groups, from the latest such line
+        # an entry's `listed_above` values, from every such line
+        self.listed: dict[str, dict[str, set[str]]] = {}
         self.raised: dict[tuple[str, str, str], RaisedException] = {}
         # an exception's first line -> the last line its message spans (pydantic's reason lines)
         self.exception_ends: dict[int, int] = {}
@@ -226,7 +229,12 @@ class Triage:
             if not m:
                 if sig.above is not None and (a := sig.above.search(text)) is not None:
                     self.above[sig.id] = {k: v for k, v in a.groupdict().items() if v}
+                if sig.listed_above is not None:
+                    list_values(sig.listed_above, text, self.listed.setdefault(sig.id, {}))
                 continue
+            listed = self.listed.get(sig.id, {})
+            if sig.listed_above is not None and not names_listed(sig.listed_above, m, listed):
+                continue  # a row for a value no line above listed (a capability the unit never asked for)
             if (
                 not weak
                 and not sig.requires
