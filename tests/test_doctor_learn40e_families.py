@@ -5,7 +5,8 @@ neighbourhood in the clients' own sources (knowledge/clients.toml unless said).
 - client-base-url-v1-doubled: a base URL with /v1 given twice (the SDK's base_url / OPENAI_BASE_URL, vllm chat --url,
   bench's --base-url, which adds /v1 itself), as the server's access line, the client's URL or the base URL beside a 404.
 - vllm-bench-backend-endpoint-mismatch: bench's _validate_api_url ValueError (0.32) and the older assertion.
-- vllm-bench-tokenizer-from-served-name: bench loading its tokenizer from a served name (no org/), offline or online.
+- vllm-bench-tokenizer-from-served-name: bench loading its tokenizer from a served name (no org/), offline or online;
+  vllm-bench-first-model-lacks-root: bench without --model against a server whose model list has no 'root'.
 - openai-sdk-chat-create-without-messages, openai-sdk-completions-create-without-prompt, openai-sdk-unexpected-keyword-
   argument, client-base-url-without-scheme: what the SDK (or its HTTP library) refuses before any request.
 - curl-data-file-missing-empty-post, curl-upload-file-unreadable; curl's 6 / 22 / 28 in host-unresolvable,
@@ -195,6 +196,14 @@ CASES = [
         "ValueError: Initial test run failed - Please make sure benchmark arguments are correctly specified. "
         "Error: Bad Request\n",
     ),
+    # bench without --model against a server whose model list has no 'root' (rendered: serve.py, llama-server's list)
+    (
+        "vllm-bench-first-model-lacks-root",
+        "Model not specified, fetching first model from server...\nTraceback (most recent call last):\n"
+        '  File "/venv/lib/python3.12/site-packages/vllm/benchmarks/serve.py", line 170, in get_first_model_from_server\n'
+        '    return data["data"][0]["id"], data["data"][0]["root"]\n'
+        "KeyError: 'root'\n",
+    ),
     # a real org/name repo offline under bench stays the hub's: the bench family takes only a bare served name
     (
         "hub-offline",
@@ -235,6 +244,12 @@ NEAR_MISSES = [
         "$ vllm serve tiny-llama --port 8000\n"
         "'[Errno -2] Name or service not known' thrown while requesting GET "
         "https://huggingface.co/api/models/tiny-llama/tree/main\n" + OFFLINE,
+    ),
+    # a script's own KeyError 'root' is not bench's model lookup
+    (
+        "vllm-bench-first-model-lacks-root",
+        'Traceback (most recent call last):\n  File "/home/me/app.py", line 3, in <module>\n    x = d["root"]\n'
+        "KeyError: 'root'\n",
     ),
     # a plain function's unexpected keyword is the script's own, not the SDK's
     (
