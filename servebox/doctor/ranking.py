@@ -68,6 +68,7 @@ from servebox.doctor.afterwards import (
     cut_at_context,
     follows_earlier,
     instance_went_on,
+    kept_up,
     only_below_error,
     progress_after,
     refused_after_up,
@@ -251,6 +252,9 @@ def _diagnosis(sig: Signature, hit: Hits, t: Triage, via_exception: bool = False
         d.fix = sig.hint_fix.format_map(groups) if sig.hint_fix else d.fix
     elif sig.rival_requires and t.seen_requirements.intersection(sig.rival_requires):
         d.cause, d.confidence = sig.rival_cause.format_map(groups), min(sig.rival_confidence, d.confidence)
+    kept_up(
+        d, sig, t, hit
+    )  # an entry that is only a warning in some versions stays a (non-fatal) cause there
     warned_then_refused = sig.refused_after and refused_after_up(t, hit.last_line) is not None
     if (
         d.role == "cause"
