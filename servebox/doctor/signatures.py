@@ -217,6 +217,10 @@ def _inherited_explains(entries: list[dict]) -> dict[str, tuple[str, ...]]:
     return {eid: walk(eid, ()) for eid in by_id}
 
 
+# the keys whose wordings are an entry's own `patterns` (script_ and above_ wordings only count where their gate lets them)
+OWN_WORDINGS = ("pattern", "script_pattern", "above_pattern")
+
+
 @lru_cache(maxsize=1)
 def load_signatures() -> tuple[Signature, ...]:
     entries = knowledge_entries()
@@ -227,14 +231,7 @@ def load_signatures() -> tuple[Signature, ...]:
             category=e["category"],
             role=e["role"],
             keywords=tuple(k.lower() for k in _as_tuple(e["keyword"])),
-            patterns=tuple(
-                re.compile(p, re.IGNORECASE)
-                for p in (
-                    *_as_tuple(e["pattern"]),
-                    *_as_tuple(e.get("script_pattern")),
-                    *_as_tuple(e.get("above_pattern")),
-                )
-            ),
+            patterns=tuple(re.compile(p, re.IGNORECASE) for k in OWN_WORDINGS for p in _as_tuple(e.get(k))),
             requires=tuple(r.lower() for r in _as_tuple(e.get("requires"))),
             confidence=float(e["confidence"]),
             cause=e["cause"],
