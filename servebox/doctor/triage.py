@@ -257,6 +257,8 @@ class Triage:
                 and set(sig.above.groupindex) - set(m.groupdict())
             ):
                 continue  # a wording that leaves `above`'s placeholders to a line above counts only after it
+            if sig.id not in self.above and any(p.search(text) for p in sig.above_patterns):
+                continue  # an `above_pattern` wording counts only below its `above` line (the limit it hit)
             hit = self.hits.get(sig.id)
             if hit is None or ((hit.weak or hit.contextual) and not weak and not contextual):
                 # a full wording replaces a hint's or a context wording's hit
