@@ -16,18 +16,19 @@ import numpy as np
 import pytest
 from safetensors.numpy import save_file
 
+from servebox.deploy.pip_run import PipFailed
 from servebox.deploy.provision import ProvisionSpec, canonical_wheel_name, provision, rollback, sha256_file
 from servebox.errors import InputError
 
 
-def build_wheel(directory: Path, version: str, prefix: str = "") -> Path:
+def build_wheel(directory: Path, version: str, prefix: str = "", tag: str = "py3-none-any") -> Path:
     """A real, installable wheel of a one-module package `sbx_tiny` (the zip layout pip expects)."""
-    name = f"{prefix}sbx_tiny-{version}-py3-none-any.whl"
+    name = f"{prefix}sbx_tiny-{version}-{tag}.whl"
     path = directory / name
     files = {
         "sbx_tiny/__init__.py": f"VERSION = {version!r}\n",
         f"sbx_tiny-{version}.dist-info/METADATA": f"Metadata-Version: 2.1\nName: sbx-tiny\nVersion: {version}\n",
-        f"sbx_tiny-{version}.dist-info/WHEEL": "Wheel-Version: 1.0\nGenerator: servebox-tests\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
+        f"sbx_tiny-{version}.dist-info/WHEEL": f"Wheel-Version: 1.0\nGenerator: servebox-tests\nRoot-Is-Purelib: true\nTag: {tag}\n",
     }
     record = []
     with zipfile.ZipFile(path, "w") as zf:
@@ -210,3 +211,47 @@ def test_truncated_download_is_named(tmp_path):
     result = verify_download("org/model", d, {"model.safetensors": size})
     assert not result.complete and any("the hub lists" in p for p in result.problems)
     assert any("header implies" in p for p in result.problems)
+
+
+def test_lock_refuses_an_out_folder_that_does_not_exist_before_resolving(run_cli, tmp_path):
+    """fresh-296: `lock --out` into a missing folder hashed every pin, then ended in a FileNotFoundError traceback."""
+    venv = tmp_path / "venv"
+    (venv / "bin").mkdir(parents=True)
+    (venv / "bin" / "python").write_text("#!/bin/sh\nexit 99\n")  # never run: the refusal comes first
+    r = run_cli("lock", venv, "--out", tmp_path / "missing" / "req.lock")
+    assert r.code == 2
+    assert r.err.count("\n") == 1 and "--out" in r.err and "does not exist" in r.err
+    assert "Traceback" not in r.err and not (tmp_path / "missing").exists()
+
+
+def test_pip_error_reaches_the_user_when_its_log_cannot_be_written(tmp_path):
+    """fresh-296: a full disk made pip fail and then our own log write raised OSError, hiding pip's error."""
+    from servebox.deploy.pip_run import PipFailed, run_pip
+
+    cmd = [sys.executable, "-c", "print('ERROR: No space left on device'); raise SystemExit(1)"]
+    with pytest.raises(PipFailed) as caught:
+        run_pip(cmd, "pip install", log_path=tmp_path / "gone" / "pip.log")  # its folder does not exist
+    assert "No space left on device" in caught.value.error_block
+    assert caught.value.log_path is None and "full log" not in str(caught.value)
+
+
+def test_a_wheel_for_another_platform_is_refused_before_the_lock_is_built(tmp_path):
+    """fresh-296: an aarch64 engine wheel was refused only after the whole lock (12 minutes) was installed."""
+    wheels = tmp_path / "wheels"
+    wheels.mkdir()
+    wheel = build_wheel(wheels, "0.1.0", tag="py3-none-win_arm64")
+    lock = tmp_path / "req.lock"
+    lock.write_text(
+        f"sbx-never-installed==1.0 --hash=sha256:{'0' * 64}\n"
+    )  # would fail differently if reached
+    spec = ProvisionSpec(
+        wheel=str(wheel),
+        sha256=sha256_file(wheel),
+        python=sys.executable,
+        requirements=str(lock),
+        find_links=str(wheels),
+    )
+    with pytest.raises(PipFailed) as caught:
+        provision(spec, tmp_path / "venvs" / "engine")
+    assert "is not a supported wheel on this platform" in caught.value.error_block
+    assert "sbx-never-installed" not in caught.value.error_block and "checked first" in str(caught.value)

@@ -145,9 +145,20 @@ def rule_plan(ctx: Context) -> list[Finding]:
             "error",
             plan.error or "does not fit",
             plan.log_lines + plan.explain[-3:],
-            f"--max-model-len {plan.max_model_len_that_fits} or less, or more memory (utilization, fp8 KV, TP)",
+            _plan_fix(plan),
         )
     ]
+
+
+def _plan_fix(plan) -> str:
+    """A context that fits where some does; where none does (the weights and overheads alone exceed the budget, fresh-298
+    printed '--max-model-len 0 or less'), only more memory or fewer weight bytes per GPU."""
+    if plan.max_model_len_that_fits > 0:
+        return f"--max-model-len {plan.max_model_len_that_fits} or less, or more memory (utilization, fp8 KV, TP)"
+    return (
+        "no context fits: the weights and start-up overheads alone exceed this GPU's budget; use a larger GPU or a higher"
+        " --gpu-memory-utilization, a quantized checkpoint, or split the weights with --tensor-parallel-size"
+    )
 
 
 def rule_mtp(ctx: Context) -> list[Finding]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import typer
@@ -88,6 +89,7 @@ def lock(
 
     if not (venv / "bin" / "python").exists():
         raise InputError(str(venv), None, "not a venv (no bin/python)")
+    _check_writable_folder(out_path)
     _say(f"locking {venv}: resolving each pinned package's archive and hash")
     try:
         count = do_lock(venv, out_path, find_links, progress=_say)
@@ -98,6 +100,16 @@ def lock(
         emit_json({"venv": str(venv), "lock": str(out_path), "packages": count})
     else:
         out.print(f"locked {count} packages into {out_path}", markup=False, highlight=False)
+
+
+def _check_writable_folder(out_path: Path) -> None:
+    """--out's folder must exist and be writable before the minutes of resolving, not after (fresh-296: a missing
+    folder ended the lock with a FileNotFoundError traceback once every pin was hashed)."""
+    folder = out_path.parent
+    if not folder.is_dir():
+        raise InputError(str(out_path), "--out", f"its folder {folder} does not exist; create it first")
+    if not os.access(folder, os.W_OK):
+        raise InputError(str(out_path), "--out", f"its folder {folder} is not writable")
 
 
 @app.command("fetch-model")

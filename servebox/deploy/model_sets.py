@@ -63,7 +63,11 @@ def footprint(model: Model, totals: list[int]) -> ModelFootprint:
     gpus = _gpus_of(model, len(totals))
     for g in gpus:
         if g >= len(totals):
-            raise InputError(f"models[{model.name}]", "gpus", f"GPU {g} but the host lists {len(totals)}")
+            raise InputError(
+                f"models[{model.name}]",
+                "gpus",
+                f"GPU index {g} is not on the host, which lists {len(totals)} GPU(s) (indices 0..{len(totals) - 1})",
+            )
     if model.engine == "vllm":
         util = float(model.flags.get("gpu-memory-utilization", 0.9))
         mib = {g: round(util * totals[g] / MiB, 1) for g in gpus}

@@ -60,7 +60,17 @@ def run_pip(cmd: list[str], what: str, progress: Progress | None = None, log_pat
         code = proc.wait()
     text = "\n".join(lines)
     if code != 0:
-        if log_path is not None:
-            log_path.write_text(f"$ {' '.join(cmd)}\n{text}\n")
-        raise PipFailed(what, code, error_block(lines), log_path)
+        raise PipFailed(what, code, error_block(lines), _kept(log_path, f"$ {' '.join(cmd)}\n{text}\n"))
     return text
+
+
+def _kept(log_path: Path | None, text: str) -> Path | None:
+    """The full log written to LOG_PATH, or None where it cannot be (the disk that made pip fail is often the one
+    the log goes to: pip's own error must still reach the user, not an OSError of ours; fresh-296)."""
+    if log_path is None:
+        return None
+    try:
+        log_path.write_text(text)
+    except OSError:
+        return None
+    return log_path

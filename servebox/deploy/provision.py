@@ -171,6 +171,13 @@ def _build(spec: ProvisionSpec, wheel: Path, target: Path, digest: str, say: Pro
         pip = [str(building / "bin" / "python"), "-m", "pip", "install", "--disable-pip-version-check"]
         if spec.find_links:
             pip += ["--no-index", "--find-links", spec.find_links]
+        # the engine wheel's platform and Python tags first: refused in a second, not after the whole lock is built
+        run_pip(
+            [*pip, "--dry-run", "--no-deps", str(wheel)],
+            f"pip install {wheel.name} (checked first)",
+            say,
+            log,
+        )
         if spec.requirements:
             count = sum(1 for x in Path(spec.requirements).read_text().splitlines() if "==" in x)
             say(f"installing {count} locked packages from {spec.requirements} (hashes required, no deps)")

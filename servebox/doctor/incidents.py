@@ -7,6 +7,16 @@ cause id is named outright when up gave up; otherwise the cause text is the know
 `cause` template filled in, so it is matched back to the entry whose template it fits (the
 template's literal text, escaped, with each {field} as a wildcard). A symptom up quoted ("no known cause;
 symptom: ...") is read back as that symptom (where to look, never a cause); a bare "no known cause" gives nothing.
+
+learn40d (fresh-289): a relayed answer is the earlier doctor's, read in a log this one does not hold, so it is
+repeated at no more than that answer's own figure: the template its text fits says which figure that was (the
+entry's cause, its hint, its rival or exception reading: `RELAY_KINDS`), and an id named in words that fit none of
+its templates (another servebox's doctor, a text cut short) is only a lead (ranking caps it below confident). The
+entry's `requires` context is the engine log's, which the earlier doctor checked: a relayed hit does not need it.
+The give-up line and the router's 503 carry the same summary after the id ("...: ID): CAUSE (fix: ...").
+The knowledge base's wordings then read such a line with doctor's own sentence taken out (engine_words_only): only
+the values the engine's log filled in, and up's own words around them, so a word of doctor's cause or fix text never
+wakes an entry (host-oom-kill's hint names 'the kernel's OOM killer', which its own wording takes for the kernel's).
 """
 
 from __future__ import annotations
@@ -15,21 +25,45 @@ import re
 from collections.abc import Iterable
 from functools import lru_cache
 
+from servebox.doctor.results import Diagnosis
 from servebox.doctor.signatures import Signature
 
 # the literals of up's lines (lower case, like the knowledge base's keywords): they join the prefilter
 INCIDENT_WORDS = ("; diagnosis: ", "same cause twice in a row: ")
 NAMED_ID = re.compile(r"same cause twice in a row: (?P<id>[a-z0-9][a-z0-9-]*)", re.IGNORECASE)
-DIAGNOSIS = re.compile(r"; diagnosis: (?P<cause>.+?) \(fix: ", re.IGNORECASE)
+DIAGNOSIS = re.compile(
+    r"(?:; diagnosis: |same cause twice in a row: (?:[a-z0-9][a-z0-9-]*|-)\): )(?P<cause>.+?) \(fix: ",
+    re.IGNORECASE,
+)
 # a symptom up's diagnosis found (servebox/serve/incidents.py summary: "no known cause; symptom: <its cause text>"):
 # read back as that symptom, never as a cause (a note, an asked-for stop, is not read)
 SYMPTOM = re.compile(
     r"; diagnosis: no known cause; symptom: (?P<cause>.+?); (?:restart after|gave up|run by systemd)",
     re.IGNORECASE,
 )
+# where the relayed fix ends: up's action after it (INCIDENT lines), or the give-up's advice (FAILED line, router's 503)
+FIX_END = re.compile(r"\); (?:restart after|gave up|run by systemd|fix it, then start)", re.IGNORECASE)
 FIELD = re.compile(r"\{(\w+)\}")
 MIN_LITERAL = 20  # a template that is mostly a wildcard ("{exception}") proves nothing
 CAUSE_KEPT = 800  # up prints a summary: a longer cause text is cut before any template runs on it
+NAMED_KEPT = (
+    2400  # a named entry's few templates run on more of it (a cause with long defaults: vLLM's env one)
+)
+# which of an entry's texts a relayed cause fits, strongest first: the answer it was, and so its figure
+RELAY_KINDS = ("cause", "exception", "rival", "hint")
+NAMED_ONLY = "named"  # the id named, its words none of the entry's
+RELAYED_AS_READ = (
+    "exception",
+    "rival",
+    NAMED_ONLY,
+)  # kinds whose answer ranking words and weighs here (as_relayed)
+RELAYED_UNCHECKED = 0.6  # an id named in words this doctor does not write for it: a lead, never the answer
+NAMED_CAUSE = (
+    "servebox up's diagnosis named this cause ({id}) when it read the engine's own log, which this log does not"
+    " hold, in words this doctor does not write for it (another servebox version's, or cut short): only a lead."
+    " It said: {relayed}"
+)
+NAMED_FIX = "Run `servebox doctor --log .servebox/logs/MODEL.log` on the engine's own log to confirm; if it is this: {fix}"
 
 
 def _in_order(literals: tuple[str, ...], text: str) -> bool:
@@ -73,46 +107,89 @@ def _template_regex(template: str) -> re.Pattern[str]:
 
 
 @lru_cache(maxsize=4)
-def _templates(signatures: tuple[Signature, ...]) -> tuple[tuple[str, tuple[str, ...], Signature], ...]:
-    """Every cause and symptom template (the text, its literal parts, its entry), the most literal text first: the
+def _templates(signatures: tuple[Signature, ...]) -> tuple[tuple[str, tuple[str, ...], Signature, str], ...]:
+    """Every cause and symptom template (the text, its literal parts, its entry, its kind), the most literal first: the
     most specific template wins a tie. Regexes are not compiled here: most logs never need most of them."""
     out = []
     for sig in signatures:
         if sig.role not in ("cause", "symptom"):
             continue
-        for template in {sig.cause, sig.exception_cause}:
+        for kind, template in _texts(sig):
             made = _template_parts(template)
             if made:
-                out.append((made[0], template, made[1], sig))
-    return tuple((t, parts, sig) for _, t, parts, sig in sorted(out, key=lambda x: -x[0]))
+                out.append((made[0], template, made[1], sig, kind))
+    return tuple((t, parts, sig, kind) for _, t, parts, sig, kind in sorted(out, key=lambda x: -x[0]))
 
 
-def incident_cause(line: str, signatures: Iterable[Signature]) -> tuple[Signature, dict[str, str]] | None:
-    """The knowledge-base entry an up console line names as its cause and the fields its cause
-    text filled in, or None."""
+def _texts(sig: Signature) -> list[tuple[str, str]]:
+    """An entry's answer texts by kind (RELAY_KINDS' order), each once: an exception reading whose text is the
+    cause's is the cause."""
+    texts = dict(
+        zip(RELAY_KINDS, (sig.cause, sig.exception_cause, sig.rival_cause, sig.hint_cause), strict=True)
+    )
+    seen: set[str] = set()
+    return [(k, t) for k, t in texts.items() if t and not (t in seen or seen.add(t))]
+
+
+def incident_cause(
+    line: str, signatures: Iterable[Signature]
+) -> tuple[Signature, dict[str, str], str] | None:
+    """The knowledge-base entry an up console line names as its cause, the fields its cause text filled in and
+    which of the entry's texts it fits (RELAY_KINDS, or NAMED_ONLY), or None."""
     by_id = {s.id: s for s in signatures}
     m = DIAGNOSIS.search(line)
     symptom = None if m else SYMPTOM.search(line)
-    cause = (m or symptom)["cause"].strip()[:CAUSE_KEPT] if m or symptom else ""
+    whole = (m or symptom)["cause"].strip() if m or symptom else ""
     role = "symptom" if symptom else "cause"
     named = NAMED_ID.search(line)
     if named and named["id"].lower() in by_id:
         sig = by_id[named["id"].lower()]
-        fields = next(
-            (g for t, _, s in _templates(tuple(by_id.values())) if s is sig and (g := _fields(t, cause))), {}
-        )
-        return sig, fields
+        kept = whole[:NAMED_KEPT]
+        for kind, template in _texts(sig):
+            if (fields := _fields(template, kept)) is not None:
+                return sig, fields, kind
+        return sig, {"relayed": whole[:CAUSE_KEPT] or line.strip()[:CAUSE_KEPT]}, NAMED_ONLY
+    cause = whole[:CAUSE_KEPT]
     lowered = cause.lower()
-    for template, parts, sig in _templates(tuple(by_id.values())) if cause else ():
+    for template, parts, sig, kind in _templates(tuple(by_id.values())) if cause else ():
         if (
             sig.role == role
             and _in_order(parts, lowered)
             and (fields := _fields(template, cause)) is not None
         ):
-            return sig, fields
+            return sig, fields, kind
     return None
 
 
 def _fields(template: str, cause: str) -> dict[str, str] | None:
     found = _template_regex(template).fullmatch(cause) if cause else None
     return {k: v for k, v in found.groupdict().items() if v} if found else None
+
+
+def as_relayed(d: Diagnosis, sig: Signature, groups: dict[str, str], kind: str) -> None:
+    """The diagnosis as the relayed answer was: the entry's exception or rival reading with its own figure, or, for an
+    id named in words none of its texts fit, a lead below confident that quotes what up said."""
+    if kind == "exception":
+        d.cause, d.confidence = sig.exception_cause.format_map(groups), sig.exception_confidence
+    elif kind == "rival":
+        d.cause, d.confidence = sig.rival_cause.format_map(groups), min(sig.rival_confidence, d.confidence)
+    elif kind == NAMED_ONLY:
+        d.cause = NAMED_CAUSE.format(id=sig.id, relayed=groups.get("relayed", ""))
+        d.fix = NAMED_FIX.format(fix=d.fix)
+        d.confidence = min(d.confidence, RELAYED_UNCHECKED)
+
+
+def engine_words_only(line: str, fields: dict[str, str] | None) -> str:
+    """The console line with doctor's own words out: the id up named (host-oom-kill holds 'oom-kill', a wording of its
+    own) and, where the relayed cause fits a template (FIELDS), the cause's and fix's text, replaced by the values the
+    engine's log filled into it; up's reason and action stay. A cause that fits no template is left whole."""
+    line = NAMED_ID.sub("same cause twice in a row: -", line)
+    m = DIAGNOSIS.search(line) if fields is not None else None
+    if m is not None:
+        end = FIX_END.search(line, m.end())
+        rest = line[end.start() + 1 :] if end else ""
+    elif fields is not None and (m := SYMPTOM.search(line)) is not None:
+        rest = line[m.end("cause") :]
+    else:
+        return line
+    return line[: m.start("cause")] + " | ".join(fields.values()) + rest

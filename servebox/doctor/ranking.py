@@ -34,7 +34,8 @@ Rules, in order:
 - an entry with `raised_in` also matches the root exception when it was raised in that file (its
   wordings are too many to list), with its own, lower, confidence;
 - an asked-for stop that came before the server came up, with an engine death after it, is the cause (0.50) of a log
-  with no other cause or symptom: the stop ended the start (afterwards.stopped_mid_start);
+  with no other cause or symptom: the stop ended the start (afterwards.stopped_mid_start); so is one after it came up
+  that a later line shows a request still open at (stop_in_flight.py: the stop cut it);
 - a llama-server generation released at its slot's end (truncated, no context shift) while a request the log shows
   asked for more new tokens than a slot holds is request-longer-than-context, the answer cut at the context (0.75
   where the slot was full; a symptom beside another named failure) (afterwards.cut_at_context);
@@ -84,6 +85,7 @@ from servebox.doctor.afterwards import (
 from servebox.doctor.attribution import STRUCTURAL, below_families
 from servebox.doctor.caller import scripted
 from servebox.doctor.close_causes import close_causes
+from servebox.doctor.incidents import RELAYED_AS_READ, as_relayed
 from servebox.doctor.llamacpp_attribution import LLAMA_FEATURE, in_a_feature, refine
 from servebox.doctor.resemblance import answer as resemblance_answer
 from servebox.doctor.results import CONFIDENT
@@ -98,6 +100,7 @@ from servebox.doctor.shared_wording import calibrate
 from servebox.doctor.signatures import context_met, named_lines
 from servebox.doctor.start_defaults import against_default, set_at_start
 from servebox.doctor.statement import stated_answer
+from servebox.doctor.stop_in_flight import stopped_in_flight
 from servebox.doctor.triage import Diagnosis, Evidence, Hits, RaisedException, TriageResult
 
 if TYPE_CHECKING:
@@ -123,9 +126,15 @@ def _matched(t: Triage) -> tuple[list[tuple[Signature, Hits]], list[Hits]]:
         for sig in t.signatures
         if (hit := _as_hint(t, sig, t.hits.get(sig.id))) is not None
         and sig.role in ("cause", "symptom", "note")
-        and context_met(sig, t.seen_requirements, hit.contextual)
-        and not (hit.weak and sig.hint_requires and not t.seen_requirements.intersection(sig.hint_requires))
-        and (sig.same_as is None or _same_value(t, hit, *sig.same_as))
+        # a relayed answer's context was the engine log's, checked by the doctor that wrote it (incidents.py)
+        and (bool(hit.relayed) or context_met(sig, t.seen_requirements, hit.contextual))
+        and not (
+            hit.weak
+            and not hit.relayed
+            and sig.hint_requires
+            and not t.seen_requirements.intersection(sig.hint_requires)
+        )
+        and (sig.same_as is None or bool(hit.relayed) or _same_value(t, hit, *sig.same_as))
         and (sig.id != LLAMA_FEATURE or in_a_feature(hit))
     ]
     specific = {p.pattern for sig, _ in found if sig.requires for p in sig.patterns}
@@ -198,7 +207,7 @@ def _orderly_stop(t: Triage, diagnoses: list[Diagnosis]) -> list[Diagnosis]:
         return [d]
     if any(x.role in ("cause", "symptom") for x in diagnoses):
         return []
-    if not stopped_mid_start(t, d) and not stopped_then_refused(t, d):
+    if not (stopped_mid_start(t, d) or stopped_then_refused(t, d) or stopped_in_flight(t, d)):
         d.role, d.fatal = "note", False
     return [d]
 
@@ -249,6 +258,8 @@ def _diagnosis(sig: Signature, hit: Hits, t: Triage, via_exception: bool = False
     if hit.weak:
         d.cause, d.confidence = sig.hint_cause.format_map(groups), min(sig.hint_confidence, d.confidence)
         d.fix = sig.hint_fix.format_map(groups) if sig.hint_fix else d.fix
+    elif hit.relayed in RELAYED_AS_READ:
+        as_relayed(d, sig, groups, hit.relayed)
     elif sig.rival_requires and t.seen_requirements.intersection(sig.rival_requires):
         d.cause, d.confidence = sig.rival_cause.format_map(groups), min(sig.rival_confidence, d.confidence)
     warned_then_refused = sig.refused_after and refused_after_up(t, hit.last_line) is not None
@@ -334,7 +345,7 @@ def _placed(t: Triage, raised: list[RaisedException]) -> None:
     file it names (the innermost frame's); that file's groups fill its placeholders."""
     for sig in t.signatures:
         hit = t.hits.get(sig.id)
-        if sig.raised_where is None or hit is None:
+        if sig.raised_where is None or hit is None or hit.relayed:
             continue
         lines = [n for n, _ in hit.evidence]  # a source line quoting the message is not where it was raised
         files = [

@@ -113,7 +113,7 @@ def against_default(t: Triage) -> None:
     the hit is dropped, and the refusal is the request's own."""
     for sig in t.signatures:
         gate, hit = sig.against_default, t.hits.get(sig.id)
-        if gate is None or hit is None:
+        if gate is None or hit is None or hit.relayed:
             continue
         word = hit.groups.get("field", "")
         field = dict(gate.names).get(word, word)

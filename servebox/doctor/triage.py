@@ -17,7 +17,13 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from servebox.doctor.exception_context import following_lines, innermost_frame, line_at
-from servebox.doctor.incidents import INCIDENT_WORDS, incident_cause
+from servebox.doctor.incidents import (
+    INCIDENT_WORDS,
+    NAMED_ONLY,
+    RELAY_KINDS,
+    engine_words_only,
+    incident_cause,
+)
 from servebox.doctor.lines import MAX_LINE, LineFramer
 from servebox.doctor.listed import list_values, names_listed
 
@@ -54,6 +60,7 @@ PATTERN_WINDOW = 640  # patterns see this much before their keyword and twice as
 EXCEPTION_LINE_KEPT = 4096  # an exception line longer than this is parsed from its head
 EXCEPTIONS_KEPT = 64
 INCIDENTS_READ = 256  # up's incident lines read back (each names a cause; the first few are enough)
+RELAYED_STRENGTH = (*RELAY_KINDS, NAMED_ONLY)
 # a traceback logged below ERROR (vLLM's logger.warning(..., exc_info=True) of a chat-template warm-up), or at ERROR by a process that then went on (structure.survived), was caught, not raised out of the process: never the root
 HANDLED_LEVELS = {"WARNING", "WARN", "INFO", "DEBUG"}
 
@@ -68,6 +75,8 @@ class Hits:
     weak: bool = False  # only a hint wording matched: the entry's hint confidence and cause apply
     # only a `context_pattern` wording matched: it counts only with `context_requires`
     contextual: bool = False
+    # made by up's relayed diagnosis (incidents.py): which of the entry's texts it fits, "" for the log's own wording
+    relayed: str = ""
 
 
 class _LineCounter:
@@ -207,7 +216,12 @@ class Triage:
             self._exception(chunk, line, start, end, number)
         if self.incidents_read < INCIDENTS_READ and any(w in INCIDENT_WORDS for _, w in found):
             self.incidents_read += 1
-            self._incident(line, number)
+            if (
+                kept := self._incident(line, number)
+            ) != line:  # the wordings read the engine's words, not doctor's
+                line = kept
+                chunk, start, end = kept.encode(), 0, len(kept.encode())
+                found = list(self.finder.iter(chunk))
         # wordings sit near their keyword: each entry's patterns see only a bounded window around
         # its first keyword on the line, so no pattern ever runs over a long line (linear time)
         first: dict[str, tuple[int, Signature]] = {}
@@ -263,22 +277,30 @@ class Triage:
             if len(hit.evidence) < EVIDENCE_KEPT:
                 hit.evidence.append((number, line.strip()[:400]))
 
-    def _incident(self, line: str, number: int) -> None:
+    def _incident(self, line: str, number: int) -> str:
         """`servebox up`'s INCIDENT line names the cause doctor found in the engine's log: that entry
-        counts as matched here (incidents.py), the console line as its evidence."""
+        counts as matched here (incidents.py), the console line as its evidence; a later line that fits a
+        stronger text of the entry than the first (its cause after a bare id) makes the hit that kind. Returns the
+        line for the wordings to read: without doctor's own sentence where it fits one (engine_words_only)."""
         named = incident_cause(line[:EXCEPTION_LINE_KEPT], self.signatures)
         if named is None:
-            return
-        sig, fields = named
+            return engine_words_only(line, None)
+        sig, fields, kind = named
+        kept = engine_words_only(line, None if kind == NAMED_ONLY else fields)
         hit = self.hits.get(sig.id)
         if hit is None:
-            hit = self.hits[sig.id] = Hits(first_line=number, groups=fields)
+            hit = self.hits[sig.id] = Hits(
+                first_line=number, groups=fields, weak=kind == "hint", relayed=kind
+            )
         elif any(n == number for n, _ in hit.evidence):
-            return  # its own wording already matched this line
+            return kept  # its own wording already matched this line
+        elif hit.relayed and RELAYED_STRENGTH.index(kind) < RELAYED_STRENGTH.index(hit.relayed):
+            hit.relayed, hit.weak, hit.groups = kind, kind == "hint", {**hit.groups, **fields}
         hit.count += 1
         hit.last_line = number
         if len(hit.evidence) < EVIDENCE_KEPT:
             hit.evidence.append((number, line.strip()[:400]))
+        return kept
 
     def _exception(self, chunk: bytes, line: str, start: int, end: int, number: int) -> None:
         prefix = split_prefix(line[:EXCEPTION_LINE_KEPT])

@@ -93,7 +93,14 @@ def verdict(rb: RequestBlocks, flags: ServeFlags, limit: int, available: int) ->
     bpr = rb.blocks_for(max(1, max_len))
     fits = bpr <= rb.usable and available > 0
     error = None
-    if not fits:
+    if (
+        not fits and available <= 0
+    ):  # vLLM's _check_enough_kv_cache_memory: the budget is gone before any block
+        error = (
+            "ValueError: No available memory for the cache blocks. Try increasing `gpu_memory_utilization` when "
+            "initializing the engine."
+        )
+    elif not fits:
         needed = bpr * rb.layout.bytes_per_block
         estimate = (
             f"Based on the available memory, the estimated maximum model length is {largest}. "
