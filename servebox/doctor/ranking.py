@@ -39,6 +39,8 @@ Rules, in order:
 - a llama-server generation released at its slot's end (truncated, no context shift) while a request the log shows
   asked for more new tokens than a slot holds is request-longer-than-context, the answer cut at the context (0.75
   where the slot was full; a symptom beside another named failure) (afterwards.cut_at_context);
+- a benchmark whose requests were refused with 400 while its prompt plus output lengths exceed the server's context is
+  request-longer-than-context (bench_context.bench_over_context);
 - a cause that `follows_from` an earlier line naming the same value (a refused load of that adapter) is a symptom;
 - a cause that `unless_seen` names a likelier reason for (seen anywhere in the log) is only a symptom;
 - a fatal cause logged only below ERROR before the server came up is only a note ('the server came up after it'),
@@ -83,6 +85,7 @@ from servebox.doctor.afterwards import (
     survived,
 )
 from servebox.doctor.attribution import STRUCTURAL, below_families
+from servebox.doctor.bench_context import bench_over_context
 from servebox.doctor.caller import scripted
 from servebox.doctor.close_causes import close_causes
 from servebox.doctor.incidents import RELAYED_AS_READ, as_relayed
@@ -389,6 +392,8 @@ def rank(t: Triage) -> TriageResult:
     diagnoses += _orderly_stop(t, diagnoses)
     if (cut := cut_at_context(t, diagnoses)) is not None:  # an answer cut at its slot's end
         diagnoses.append(cut)
+    if (over := bench_over_context(t)) is not None:  # a benchmark's lengths above the server's context
+        diagnoses.append(over)
     if (stated := stated_answer(t.statements, diagnoses, t.lines)) is not None:
         diagnoses.append(stated)
     # capped first, so the order is the figures shown (after32f: a capped 0.78 had ranked above a 0.80)
