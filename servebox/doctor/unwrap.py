@@ -61,6 +61,8 @@ def unwrap(chunk: bytes) -> bytes:
         chunk = _rewrite_marked_lines(chunk, (b"\\'",), lambda line: _ESCAPED_QUOTE.sub(rb"'\1'", line))
     if _BOX_BAR in chunk:
         chunk = _rewrite_marked_lines(chunk, (_BOX_BAR,), _unbox)
+    if _PANEL_END in chunk:
+        chunk = rejoin_rich_exception(chunk)
     if len(chunk) <= WRAP_CHUNK:
         chunk = rejoin_hard_wrapped(chunk)
     return chunk
@@ -159,6 +161,33 @@ def _fragment(cut: str, after: str) -> bool:
     with `cut`'s own first word (lines of one format: progress bars, a repeated error, a tensor list)."""
     head = cut.split(None, 1)[0] if cut.strip() else ""
     return not _LINE_START.match(after) and not (len(head) >= 3 and after.startswith(head))
+
+
+# rich's traceback (typer's CLIs: servebox's own uncaught errors, `hf`): below the panel's bottom edge '╰──…──╯' (W
+# wide) the exception's 'Type: message' is wrapped at W like any rich text, at a space (kept at the line's end) or, for
+# a word longer than W (a path), cut at W: "FileNotFoundError: [Errno 2] No such file or directory: " above its path
+# (learn40g, fresh-296's `servebox lock --out` into a missing folder). Each such line is joined to the rest.
+_PANEL_END = "\u256f".encode()
+
+
+def rejoin_rich_exception(chunk: bytes) -> bytes:
+    """The exception lines under each rich panel joined where rich wrapped them: a line that ends in a space or fills
+    the panel's width, followed by one that does not begin like a line of its own (one line out per line in)."""
+    lines = chunk.decode("utf-8", "replace").split("\n")
+    for i, line in enumerate(lines[:-1]):
+        edge = line.rstrip("\r")
+        if not (edge.startswith("\u2570") and edge.endswith("\u256f")):
+            continue
+        width, at, end = len(edge), i + 1, i + 2
+        while end < len(lines) and _wrapped(lines[end - 1], width) and not _LINE_START.match(lines[end]):
+            end += 1
+        if end > at + 1:
+            lines[at:end] = ["".join(lines[at:end])] + [""] * (end - at - 1)
+    return "\n".join(lines).encode()
+
+
+def _wrapped(line: str, width: int) -> bool:
+    return line.endswith(" ") or len(line) == width
 
 
 def strip_compose_prefix(chunk: bytes) -> bytes:
