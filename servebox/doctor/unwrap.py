@@ -20,6 +20,8 @@ import re
 from collections.abc import Callable
 from itertools import islice
 
+from servebox.doctor.console_wrap import rejoin_console_wrapped
+
 # the field a collector keeps the engine's line in: docker/fluentd, journald, GCP; then Loki/Vector's
 COLLECTOR_FIELDS = ("log", "MESSAGE", "textPayload")
 SHIPPER_FIELDS = ("msg", "message")
@@ -51,6 +53,7 @@ def unwrap(chunk: bytes) -> bytes:
     where the chunk's first lines are records (a collector writes every line so)."""
     if b"\x1b" in chunk:
         chunk = _ANSI.sub(b"", chunk)
+    chunk = rejoin_console_wrapped(chunk)  # servebox check / plan's own report as rich wrapped it
     if b" | " in chunk or b" |\n" in chunk:
         chunk = strip_compose_prefix(chunk)
     if b"{" in chunk and _RECORD.search(chunk, 0, RECORDS_LOOKED_FOR):
