@@ -103,6 +103,30 @@ def test_a_request_racing_the_give_up_does_not_start_the_engine_again(tmp_path):
         sup.stop_all()
 
 
+def test_a_poll_in_flight_when_the_engine_is_given_up_keeps_the_give_up(tmp_path):
+    """A fresh-clone CI run read verdict 'dead' with `failed` set: the watcher's poll began before a request's
+    on_death gave up and wrote its 'dead' over 'failed' afterwards. Replayed without timing: the give-up
+    lands inside the poll's decide, and the verdict must stay 'failed'."""
+    from servebox.serve.watch import Verdict
+
+    sup = supervisor(tmp_path, fake_model(tmp_path))
+    try:
+        sup.start_eager()
+        st = sup.engines["m"]
+        decide = st.watcher.decide
+
+        def give_up_during_the_poll(snap, log):
+            with st.lock:
+                st.verdict, st.failed = Verdict("failed", "gave up (start limit)"), True
+            return Verdict("dead", "the engine process is gone")
+
+        st.watcher.decide = give_up_during_the_poll
+        assert sup.check(st).state == "failed" and st.verdict.state == "failed"
+        st.watcher.decide = decide
+    finally:
+        sup.stop_all()
+
+
 def test_the_same_diagnosis_twice_stops_the_restart_loop(tmp_path):
     sup = supervisor(tmp_path, fake_model(tmp_path, env={"FAKE_FAIL_AT_START": NO_KV}), restart_limit=5)
     try:

@@ -266,8 +266,9 @@ class Supervisor:
         st.polls.append(snap.at)
         previous = st.verdict.state
         verdict = st.watcher.decide(snap, st.process.log_tail(80) if managed else "")
-        with st.lock:  # a stop, unload or restart that landed during the poll wins: its verdict stands
-            if st.verdict.state in ("stopped", "restarting") or (managed and st.process.starts != starts):
+        with st.lock:  # a stop, unload, restart or give-up that landed during the poll wins: its verdict stands
+            landed = st.failed or st.verdict.state in ("stopped", "restarting", "failed")
+            if landed or (managed and st.process.starts != starts):
                 return st.verdict
             st.verdict = verdict
         if previous == "starting" and verdict.state in READY:
