@@ -266,7 +266,8 @@ class Supervisor:
         st.polls.append(snap.at)
         previous = st.verdict.state
         verdict = st.watcher.decide(snap, st.process.log_tail(80) if managed else "")
-        with st.lock:  # a stop, unload, restart or give-up that landed during the poll wins: its verdict stands
+        # a stop, unload, restart or give-up that landed during the poll wins: its verdict stands
+        with st.lock:
             landed = st.failed or st.verdict.state in ("stopped", "restarting", "failed")
             if landed or (managed and st.process.starts != starts):
                 return st.verdict
