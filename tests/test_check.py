@@ -529,3 +529,41 @@ def test_truthiness_test_is_a_true_branch(tmp_path):
         '{"reasoning_effort": "medium"}',
     )
     assert "template-no-branch" in warns(r)  # a string with no branch is still caught
+
+
+@pytest.mark.parametrize("flag", ["gptq", "fp8", "bitsandbytes"])
+def test_a_quantization_flag_the_checkpoint_does_not_take_is_vllms_start_error(flag):
+    # expected, written first (vLLM 0.32 ModelConfig._verify_quantization): an AWQ checkpoint with --quantization
+    # gptq / fp8 / bitsandbytes ends the start with 'Quantization method specified in the model config (awq) does not
+    # match ...'; check used to warn 'not modelled' and pass
+    report = check(CHECKPOINTS / "qwen2.5-7b-instruct-awq", "--quantization", flag, gpu="a100-80gb")
+    assert "quantization-flag" in errors(report) and "plan" not in warns(report)
+    (f,) = [f for f in report.findings if f.rule == "quantization-flag"]
+    assert "model config (awq) does not match" in f.message and f"argument ({flag})" in f.message
+
+
+@pytest.mark.parametrize("flag", ["awq", "awq_marlin", "marlin", "moe_wna16"])
+def test_a_quantization_flag_vllm_takes_for_the_checkpoint_plans_as_usual(flag):
+    # expected: auto_awq.py / moe_wna16.py claim an AWQ checkpoint for these names: no error, and the plan holds
+    report = check(CHECKPOINTS / "qwen2.5-7b-instruct-awq", "--quantization", flag, gpu="a100-80gb")
+    assert "quantization-flag" not in errors(report)
+    assert not any(f.rule == "plan" and "not planned" in f.message for f in report.findings)
+
+
+def test_check_keeps_a_long_finding_on_one_line_when_piped():
+    # expected: rich folded findings at the console width, cutting vLLM's quoted wording in two (doctor had to
+    # rejoin it); piped at COLUMNS=60 the error's message is one line holding the whole quote
+    import os
+    import subprocess
+    import sys
+
+    argv = [sys.executable, "-m", "servebox", "check", str(CHECKPOINTS / "qwen2.5-7b-instruct-awq")]
+    env = {**os.environ, "COLUMNS": "60"}
+    out = subprocess.run(
+        [*argv, "--gpu", "a100-80gb", "--quantization", "gptq"], capture_output=True, text=True, env=env
+    )
+    assert out.returncode == 1, out.stderr
+    (line,) = [ln for ln in out.stdout.splitlines() if ln.startswith("error quantization-flag")]
+    assert (
+        "(awq) does not match the quantization method specified in the `quantization` argument (gptq)" in line
+    )

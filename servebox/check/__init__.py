@@ -19,6 +19,7 @@ from servebox.check.quantization_rules import (
     rule_marlin_tiles,
     rule_native_formats,
     rule_quant_capability,
+    rule_quantization_flag,
     rule_quantized_groups,
 )
 from servebox.check.runtime_rules import (
@@ -56,6 +57,7 @@ def run_check(
     for rule in (
         rule_completeness,
         rule_quant_capability,
+        rule_quantization_flag,
         rule_native_formats,
         rule_dtype,
         rule_tensor_parallel,
@@ -71,7 +73,9 @@ def run_check(
     findings += rule_scheduler(ctx, batch_shape_of(flags, load_profile(engine.version), gpu))
     findings += rule_hybrid_offloading(ctx, rest)
     if not any(
-        f.severity == "error" and f.rule in ("tp-heads", "tp-kv-heads", "kv-dtype-backend") for f in findings
+        f.severity == "error"
+        and f.rule in ("tp-heads", "tp-kv-heads", "kv-dtype-backend", "quantization-flag")
+        for f in findings
     ):
         findings += rule_plan(ctx)
     findings.sort(key=lambda f: SEVERITY_ORDER[f.severity])

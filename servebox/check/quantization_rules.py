@@ -3,6 +3,29 @@
 from __future__ import annotations
 
 from servebox.check.context import Context, Finding, finding, module_dims
+from servebox.engines.vllm.profile import load_profile
+from servebox.plan.weights import refused_quantization_flag
+
+
+def rule_quantization_flag(ctx: Context) -> list[Finding]:
+    """A --quantization the checkpoint's method does not take ends vLLM's start (ModelConfig._verify_quantization)."""
+    q = ctx.ckpt.facts.quantization
+    if q.method in ("none", "gguf"):
+        return []
+    refused = refused_quantization_flag(q.method, ctx.flags.quantization, load_profile(ctx.engine.version))
+    if refused is None:
+        return []
+    return [
+        finding(
+            "quantization-flag",
+            "error",
+            refused,
+            [
+                f"config.json quantization_config.quant_method = {q.method!r}; --quantization {ctx.flags.quantization}"
+            ],
+            "drop --quantization (vLLM picks the kernel for the checkpoint's method), or name one it takes",
+        )
+    ]
 
 
 def rule_quant_capability(ctx: Context) -> list[Finding]:

@@ -25,6 +25,19 @@ def _dtype_bytes_of(name: str | None) -> int:
     return 4 if str(name).replace("torch.", "") in ("float32", "float") else 2
 
 
+def refused_quantization_flag(method: str, flag: str | None, profile: EngineProfile) -> str | None:
+    """vLLM's refusal of a --quantization the checkpoint's method does not take (vllm.toml [quantization_flag]),
+    or None where vLLM takes it: a value its override claims loads the same weights, so the plan holds."""
+    taken = profile.quantization_flag.get(method, [method])
+    if flag in (None, "auto", method) or flag in taken:
+        return None
+    return (
+        f"vLLM refuses {flag} at start: 'Quantization method specified in the model config ({method}) does not "
+        f"match the quantization method specified in the `quantization` argument ({flag}).' This checkpoint ({method}) "
+        f"takes {', '.join(taken)}, or no --quantization"
+    )
+
+
 def load_factors(
     ckpt: Checkpoint, flags: ServeFlags, s: Settings, profile: EngineProfile, arch: str
 ) -> tuple[float, float, str, list[str]]:
@@ -48,12 +61,9 @@ def load_factors(
             [f"{q} on {arch}{backend}: weights x {f} as repacked at load ({entry['source']})"],
         )
     if q != "none":
-        if flags.quantization not in (None, "auto", q):
-            raise InputError(
-                "--quantization",
-                None,
-                f"{flags.quantization} on a checkpoint quantized with {q}: not modelled",
-            )
+        refused = refused_quantization_flag(q, flags.quantization, profile)
+        if refused:
+            raise InputError("--quantization", None, refused)
         # kernels may repack quantized weights at load (Marlin, emulation): never measured for this method here
         note = f"{q} weights taken at their file size: repacking at load on {arch} GPUs not measured"
         return 1.0, 1.0, "assumed", [note]

@@ -10,6 +10,8 @@ STYLE = {"error": "bold red", "warn": "yellow", "info": "cyan"}
 
 
 def show_check(report: CheckReport, console: Console) -> None:
+    """Each finding's message, evidence and fix on one line each (soft wrap: the terminal folds them; a pipe or a
+    log keeps the engine's quoted wording whole, so it can be searched and read back by doctor)."""
     console.print(
         f"[bold]{report.source}[/bold] on {report.gpu} with {report.engine_profile}: "
         f"{report.errors} error(s), {report.warnings} warning(s)"
@@ -18,8 +20,8 @@ def show_check(report: CheckReport, console: Console) -> None:
         console.print(
             f"[{STYLE[f.severity]}]{f.severity:5}[/{STYLE[f.severity]}] [bold]{f.rule}[/bold]: ", end=""
         )
-        console.print(f.message, markup=False, highlight=False)
+        console.print(f.message, markup=False, highlight=False, soft_wrap=True)
         for line in f.evidence:
-            console.print(f"        {line}", markup=False, highlight=False)
+            console.print(f"        {line}", markup=False, highlight=False, soft_wrap=True)
         if f.fix:
-            console.print(f"        fix: {f.fix}", markup=False, highlight=False)
+            console.print(f"        fix: {f.fix}", markup=False, highlight=False, soft_wrap=True)

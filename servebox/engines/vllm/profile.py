@@ -46,6 +46,8 @@ class EngineProfile:
     async_scheduling: bool = False  # the release's default: two batches in flight (sliding windows hold both)
     # method -> gpu arch -> {factor, source}: what repacking at load does to weights (calibrated, vllm.toml)
     weight_load: dict = field(default_factory=dict)
+    # checkpoint quant_method -> the --quantization values vLLM takes for it (vllm.toml [quantization_flag])
+    quantization_flag: dict = field(default_factory=dict)
     mamba_cache_modes: tuple[str, ...] = ("none", "align", "all")
     # the mode prefix caching picks when --mamba-cache-mode is not given: 'all' for these architectures
     # (SupportsMambaPrefixCaching in that release), 'align' for every other recurrent model
@@ -168,6 +170,7 @@ def load_profile(version: str) -> EngineProfile:
         covers=p.get("covers", ""),
         async_scheduling=p.get("async_scheduling", False),
         weight_load=data.get("weight_load", {}),
+        quantization_flag=data.get("quantization_flag", {}),
         mamba_cache_modes=tuple(p.get("mamba_cache_modes", ("none", "align", "all"))),
         mamba_all_mode_archs=tuple(p.get("mamba_all_mode_archs", ())),
         null_block_reserved=p.get("null_block_reserved", True),
