@@ -145,3 +145,20 @@ def test_render_error_leaves_the_old_output_untouched(run_cli, tmp_path):
     assert r.code == 2 and "cold start" in r.err
     assert {p.name: p.read_text() for p in out.rglob("*") if p.is_file()} == before
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".out.")]
+
+
+@needs_systemd
+def test_render_check_prints_systemd_analyzes_reason(tmp_path, capsys):
+    # expected, written first: a unit verify fails is shown with verify's own line, not only 'verify rc 1'
+    from servebox.cli import render as render_cli
+
+    out = tmp_path / "out"
+    write_output(render_files(load_spec(local_spec(tmp_path))), out)
+    unit = out / "systemd" / "servebox-router.service"
+    unit.write_text(unit.read_text().replace("DeviceAllow=/dev/nvidia0 rw", "DeviceAllow=/dev/nvidia0 rwz"))
+    verdicts = [v.__dict__ for v in check_units(out / "systemd")]
+    render_cli._show({"files": [], "install": [], "units": verdicts}, out)
+    shown = capsys.readouterr().out
+    assert "servebox-router.service: verify rc 1" in shown and "Invalid device rights" in shown
+    ok = next(v for v in verdicts if v["unit"] != "servebox-router.service")
+    assert ok["verify_rc"] == 0 and ok["reasons"] == []

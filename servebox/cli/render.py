@@ -94,6 +94,15 @@ def _show(report: dict, out_dir: Path) -> None:
         out.print(
             f"[{style}]{v['unit']}[/{style}]: verify rc {v['verify_rc']}, exposure {v['exposure']} {v['exposure_label']}"
         )
+        for line in v["reasons"]:  # systemd-analyze's own words: why the unit fails
+            out.print(f"  {line}", markup=False, highlight=False, soft_wrap=True)
+        if v["missing_here"]:
+            out.print(
+                f"  not on this machine (fine when rendered for another host): {', '.join(v['missing_here'])}",
+                markup=False,
+                highlight=False,
+                soft_wrap=True,
+            )
     by_host = report.get("hosts") or {"": report["install"]}
     for host, steps in by_host.items():
         where = f" on {host}, from a copy of {out_dir}/{host}" if host else ""

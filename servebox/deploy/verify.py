@@ -31,6 +31,12 @@ class UnitVerdict:
     missing_here: list[
         str
     ]  # binaries the unit runs that this machine lacks (expected when rendering for another host)
+    reasons: list[str]  # verify's lines that failed the unit (its own wording), beyond the missing binaries
+
+
+def verify_reasons(text: str) -> list[str]:
+    """The lines of `systemd-analyze verify` that fail a rendered unit: every line but a missing binary's."""
+    return [line.strip() for line in text.splitlines() if line.strip() and not MISSING_BINARY_RE.search(line)]
 
 
 def have_systemd_tools() -> bool:
@@ -48,9 +54,8 @@ def verify_unit(path: Path) -> tuple[int, str, list[str]]:
     )
     text = (proc.stdout + proc.stderr).strip()
     missing = MISSING_BINARY_RE.findall(text)
-    other = [line for line in text.splitlines() if line.strip() and not MISSING_BINARY_RE.search(line)]
     # systemd "ignores" a bad setting with rc 0; for a rendered unit any such line is a failure
-    rc = (proc.returncode or 1) if other else 0
+    rc = (proc.returncode or 1) if verify_reasons(text) else 0
     return rc, text, missing
 
 
@@ -70,7 +75,9 @@ def check_units(unit_dir: Path) -> list[UnitVerdict]:
     for path in sorted(unit_dir.glob("*.service")):
         rc, text, missing = verify_unit(path)
         score, label = exposure(path)
-        out.append(UnitVerdict(path.name, rc, text, score, label, missing))
+        out.append(
+            UnitVerdict(path.name, rc, text, score, label, missing, verify_reasons(text) if rc else [])
+        )
     return out
 
 
