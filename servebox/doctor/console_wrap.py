@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import re
 
+from servebox.doctor.line_join import join_runs
+
 # the report's header ('SOURCE on GPU with PROFILE: 1 error(s), 2 warning(s)') and plan's 'vLLM will log (per rank):'
 MARKERS = (b"error(s), ", b"vLLM will log (per rank):")
 MIN_CUT = 60  # a cut line at the narrowest console (80 columns) still holds most of its width
@@ -36,15 +38,13 @@ def rejoin_console_wrapped(chunk: bytes) -> bytes:
         return chunk
     start = chunk.rfind(b"\n", 0, at) + 1
     lines = chunk[start:].decode("utf-8", "replace").split("\n")
-    out, i = [], 0
-    while i < len(lines):
-        joined, first = lines[i], i
-        while i + 1 < len(lines) and _cut(joined, lines[i + 1]):
-            i += 1
-            joined += lines[i] if joined.endswith(" ") else " " + lines[i]
-        out += [joined] + [""] * (i - first)
-        i += 1
-    return chunk[:start] + "\n".join(out).encode()
+    join_runs(lines, lambda joined, _last, after: _cut(joined, after), _glue)
+    return chunk[:start] + "\n".join(lines).encode()
+
+
+def _glue(joined: str, rest: str) -> str:
+    """rich broke at a space: kept at the cut line's end, or dropped (then put back)."""
+    return joined + rest if joined.endswith(" ") else joined + " " + rest
 
 
 def _cut(line: str, after: str) -> bool:

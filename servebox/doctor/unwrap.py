@@ -21,6 +21,7 @@ from collections.abc import Callable
 from itertools import islice
 
 from servebox.doctor.console_wrap import rejoin_console_wrapped
+from servebox.doctor.line_join import join_run, join_runs
 
 # the field a collector keeps the engine's line in: docker/fluentd, journald, GCP; then Loki/Vector's
 COLLECTOR_FIELDS = ("log", "MESSAGE", "textPayload")
@@ -148,15 +149,7 @@ def rejoin_hard_wrapped(chunk: bytes) -> bytes:
     console = width in CONSOLE_WIDTHS and cut and fragments == len(cut)
     if width < WRAP_MIN_WIDTH or not (console or len(cut) >= WRAP_MIN_LINES and fragments * 2 >= len(cut)):
         return chunk
-    out, i = [], 0
-    while i < len(lines):
-        joined, start = lines[i], i
-        while len(lines[i]) == width and i + 1 < len(lines):
-            i += 1
-            joined += lines[i]
-        out += [joined] + [""] * (i - start)  # one line out per line in: numbers still point into the file
-        i += 1
-    return "\n".join(out).encode()
+    return "\n".join(join_runs(lines, lambda _joined, last, _after: len(last) == width)).encode()
 
 
 def _fragment(cut: str, after: str) -> bool:
@@ -181,11 +174,10 @@ def rejoin_rich_exception(chunk: bytes) -> bytes:
         edge = line.rstrip("\r")
         if not (edge.startswith("\u2570") and edge.endswith("\u256f")):
             continue
-        width, at, end = len(edge), i + 1, i + 2
-        while end < len(lines) and _wrapped(lines[end - 1], width) and not _LINE_START.match(lines[end]):
-            end += 1
-        if end > at + 1:
-            lines[at:end] = ["".join(lines[at:end])] + [""] * (end - at - 1)
+        width = len(edge)
+        join_run(
+            lines, i + 1, lambda _j, last, after, w=width: _wrapped(last, w) and not _LINE_START.match(after)
+        )
     return "\n".join(lines).encode()
 
 
