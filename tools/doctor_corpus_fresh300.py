@@ -407,13 +407,11 @@ def make(c: Case, m: dict[str, Path]) -> str:
         text = log.read().decode("utf-8", "replace")
     if text and not text.endswith("\n"):
         text += "\n"
-    return (
-        head
-        + f"$ {shlex.join(['llama-server', *tail])}\n"
-        + text
-        + answer
-        + f"# exit status: {proc.returncode}\n"
-    )
+    rc = proc.returncode
+    status = (
+        f"{128 - rc} (killed by {signal.Signals(-rc).name})" if rc < 0 else str(rc)
+    )  # as a shell shows it
+    return head + f"$ {shlex.join(['llama-server', *tail])}\n" + text + answer + f"# exit status: {status}\n"
 
 
 def main() -> None:
