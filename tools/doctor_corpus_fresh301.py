@@ -156,6 +156,172 @@ def show(d) -> str:
     return f"{engine} | {c1} = {v1} || {c2} = {v2}"
 
 
+# ---- expectations (written from the sources before any case ran) and case makers (added after the draw was committed)
+
+EXPECT = {
+    1: "the chat template ends it: --disable-cascade-attn only warns at parse time (DeprecatedAction), then "
+    "validate_parsed_serve_args -> validate_chat_template('./chat.jinja'): no jinja characters, no such file, no such "
+    "built-in -> VLLMValidationError 'appears path-like, but doesn't exist' before the port is bound",
+    2: "the truncated GGUF ends it in load_model (after the HTTP server started); LLAMA_CACHE is only read for -hf "
+    "downloads and says nothing",
+    3: "--dtype fp16 ends it: argparse's choices (ModelDType: auto, half, float16, bfloat16, float, float32) refuse it "
+    "with exit 2 before validate_parsed_serve_args ever looks at --chat-template chatml-custom",
+    4: "--flash-attn maybe ends it: the command line is parsed before any model or LoRA is loaded ('error while "
+    'handling argument "--flash-attn": error: unknown value\'); the missing LoRA is never looked at',
+    5: "the config ends it: create_engine_config's ModelConfig finds --max-model-len 512 above the derived 256 "
+    "(max_position_embeddings) and raises; the engine never serves, so the max_tokens 1000 request is never sent",
+    6: "the missing LoRA ends it: load_model loads the model, then common_init_from_params fails on ./adapter.gguf; "
+    "CUDA_VISIBLE_DEVICES=-1 is meaningless to the CPU-only build",
+    7: "the chat template name ends it in validate_parsed_serve_args (path-like, no such file or built-in); "
+    "HF_HUB_OFFLINE / TRANSFORMERS_OFFLINE are harmless with a local path and are never reached anyway",
+    8: "the missing -m path ends it: load_model opens the model first; the text GGUF as --mmproj is only tried after "
+    "the model has loaded, so never",
+    9: "the chat template ends it (stage 2, before the port is bound and before ModelConfig would have refused the "
+    "architecture LlamaForCausalLMv2)",
+    10: "the missing -m path ends it in load_model after the HTTP server started; the malformed chat request is never "
+    "sent because /health never answers 200",
+    11: "healthy start (--disable-cascade-attn warns only); the completion with temperature -0.5 is refused with HTTP "
+    "400 by SamplingParams 'temperature must be non-negative' and the server keeps serving: the request is the cause",
+}
+
+import json  # noqa: E402
+import os  # noqa: E402
+import shlex  # noqa: E402
+import shutil  # noqa: E402
+import socket  # noqa: E402
+import subprocess  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+
+REPO = Path(__file__).resolve().parent.parent
+OUT = REPO / "tests" / "fixtures" / "doctor-corpus"
+WORK = Path("/tmp/fresh301")
+VLLM_PORT, LLAMA_PORT = 22930, 22931
+PY = str(REPO / ".venv-vllm" / "bin" / "python")
+LLAMA = str(REPO / ".llama-cpp" / "bin" / "llama-server")
+
+SLUGS = {
+    1: "vllm-deprecated-flag-and-missing-chat-template",
+    2: "llama-truncated-gguf-and-llama-cache-elsewhere",
+    3: "vllm-chat-template-name-and-dtype-fp16",
+    4: "llama-flash-attn-maybe-and-missing-lora",
+    5: "vllm-short-max-positions-and-long-max-tokens",
+    6: "llama-missing-lora-and-cuda-visible-minus-one",
+    7: "vllm-chat-template-name-and-hf-offline",
+    8: "llama-missing-model-and-text-gguf-as-mmproj",
+    9: "vllm-unknown-architecture-and-missing-chat-template",
+    10: "llama-missing-model-and-chat-messages-string",
+    11: "vllm-deprecated-flag-and-negative-temperature",
+}
+
+
+def case_spec(k: int, case: Path) -> tuple[list[str], dict, list[tuple], int]:
+    """(argv, extra environment, requests (method, path, body, headers), port) of case K, files made in CASE."""
+    from corpus_tools import tiny_gguf, tiny_model
+
+    tiny, gguf = tiny_model(WORK), str(tiny_gguf(WORK))
+    done = {"model": str(tiny), "prompt": "hello", "max_tokens": 8}
+    if k % 2:  # vLLM
+        model = str(tiny)
+        flags: list[str] = []
+        env: dict = {}
+        body = done
+        if k in (5, 9):
+            model = str(case / "tiny")
+            shutil.copytree(tiny, model)
+            cfg = json.loads((case / "tiny" / "config.json").read_text())
+            if k == 5:
+                cfg["max_position_embeddings"] = 256
+            else:
+                cfg["architectures"] = ["LlamaForCausalLMv2"]
+            (case / "tiny" / "config.json").write_text(json.dumps(cfg, indent=2) + "\n")
+            body = {**done, "model": model}
+        if k == 1:
+            flags = ["--disable-cascade-attn", "--chat-template", "./chat.jinja"]
+        if k == 3:
+            flags = ["--chat-template", "chatml-custom", "--dtype", "fp16"]
+        if k == 5:
+            body = {**body, "max_tokens": 1000}
+        if k == 7:
+            flags = ["--chat-template", "chatml-custom"]
+            env = {"HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
+        if k == 9:
+            flags = ["--chat-template", "./chat.jinja"]
+        if k == 11:
+            flags = ["--disable-cascade-attn"]
+            body = {**done, "temperature": -0.5}
+        argv = [PY, "-m", "vllm.entrypoints.openai.api_server", "--model", model, "--host", "127.0.0.1"]
+        argv += ["--port", str(VLLM_PORT), "--max-model-len", "512", *flags]
+        return argv, env, [("POST", "/v1/completions", body, {})], VLLM_PORT
+    model, flags, env = gguf, [], {}
+    call = ("POST", "/completion", {"prompt": "hello", "n_predict": 8}, {})
+    if k == 2:
+        model = str(case / "tiny-f32.gguf")
+        data = Path(gguf).read_bytes()
+        Path(model).write_bytes(data[: len(data) // 2])
+        env = {"LLAMA_CACHE": "/nonexistent/cache"}
+    if k == 4:
+        flags = ["--flash-attn", "maybe", "--lora", "./adapter.gguf"]
+    if k == 6:
+        flags = ["--lora", "./adapter.gguf"]
+        env = {"CUDA_VISIBLE_DEVICES": "-1"}
+    if k == 8:
+        model = "./models/tiny-f32.gguf"
+        flags = ["--mmproj", gguf]
+    if k == 10:
+        model = "./models/tiny-f32.gguf"
+        call = ("POST", "/v1/chat/completions", {"messages": "hello", "max_tokens": 8}, {})
+    argv = [LLAMA, "-m", model, "--host", "127.0.0.1", "--port", str(LLAMA_PORT), "-c", "512", *flags]
+    return argv, env, [call], LLAMA_PORT
+
+
+def run_case(k: int) -> str:
+    from corpus_tools import _ask_with, _healthy_before_exit, engine_env, stop_group
+
+    case = WORK / "run" / f"d{k}"
+    shutil.rmtree(case, ignore_errors=True)
+    case.mkdir(parents=True)
+    argv, extra, calls, port = case_spec(k, case)
+    if k % 2:
+        env = engine_env(WORK, **extra)
+        shown_argv = ["python", *argv[1:]]
+    else:
+        env = {k2: v for k2, v in os.environ.items() if not k2.startswith("LLAMA_ARG_")}
+        env.update(extra)
+        shown_argv = ["llama-server", *argv[1:]]
+    with (
+        socket.socket() as probe
+    ):  # the port must be free before the case (the tool's own check, not a condition)
+        probe.bind(("127.0.0.1", port))
+    text = "".join(f"$ export {name}={shlex.quote(value)}\n" for name, value in extra.items())
+    text += "$ " + " ".join(shlex.quote(a) for a in shown_argv) + "\n"
+    answer = ""
+    with tempfile.TemporaryFile() as log:
+        proc = subprocess.Popen(
+            argv, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=case, start_new_session=True
+        )
+        try:
+            if _healthy_before_exit(proc, port, time.monotonic() + 300):
+                answer = "".join(_ask_with(port, *call, 2) for call in calls)
+        finally:
+            stop_group(proc, grace=30)
+        log.seek(0)
+        out = log.read().decode("utf-8", "replace")
+    text += out if out.endswith("\n") or not out else out + "\n"
+    text += answer
+    text += f"# exit status: {proc.returncode}\n"
+    return text
+
+
+def main() -> None:
+    for k in [int(a) for a in sys.argv[1:]] or list(range(1, N + 1)):
+        t = time.monotonic()
+        text = run_case(k)
+        name = f"fresh301-{SLUGS[k]}.log"
+        (OUT / name).write_text(text.rstrip() + "\n")
+        print(f"{name}: {len(text.splitlines())} lines, {time.monotonic() - t:.0f} s", flush=True)
+
+
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--draws"]:
         kept, redrawn = draws()
@@ -164,4 +330,4 @@ if __name__ == "__main__":
         for d in redrawn:
             print(f"drawn anew (pair drawn before): {show(d)}")
     else:
-        raise SystemExit("case makers not written yet")
+        main()
