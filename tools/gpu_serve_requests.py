@@ -18,6 +18,9 @@ Steps run once the server logs "Application startup complete" (or at once with "
                                              on the case's port + 50 (same_port: on the case's own port); its log
                                              CASE.twin.log; waits up to s for it to be ready or exit; killed at the end
   A "signal" may be any name of Python's signal module (SIGSTOP, SIGCONT, SIGHUP ... as well).
+A case may carry "hog": {"gib": G} (fresh-302): a co-tenant, a second process (this Python, torch) that allocates G GiB
+on the GPU and holds it, started BEFORE the case's server; the server starts once the hog printed "HOG READY" (or
+after 90 s); the hog's lines go to CASE.hog.log and CASE.client.txt; it is killed with the case.
 After the steps the process group is killed (SIGKILL) and the log is kept as it stands. Each response (status and
 the first 600 characters of the body) goes to CASE.client.txt, not into the server's log.
 """
@@ -72,6 +75,41 @@ def http(port, path, body, note):
     except Exception as e:  # the server died under the request: that is the point of some cases
         res = f"EXC {type(e).__name__}: {e}"
     note(f"{path} -> {res} ({time.time() - t0:.1f}s)")
+
+
+HOG = (
+    "import os, sys, time, torch\n"
+    "g = float(sys.argv[1]); dev = os.environ.get('HOG_DEVICE', 'cuda')\n"
+    "x = torch.empty(int(g * 2**30), dtype=torch.uint8, device=dev)\n"
+    "if dev == 'cuda':\n"
+    "    torch.cuda.synchronize(); free, total = torch.cuda.mem_get_info()\n"
+    "    print(f'co-tenant pid {os.getpid()} holds {g} GiB on {dev}: free {free / 2**30:.2f} of {total / 2**30:.2f} GiB')\n"
+    "print('HOG READY', flush=True)\n"
+    "while True:\n"
+    "    time.sleep(60)\n"
+)
+
+
+def start_hog(gib, name, note):
+    """The "hog" key (fresh-302): a torch process holding GIB GiB of GPU memory, started before the case's server."""
+    log = os.path.join(LOGS, name + ".hog.log")
+    e = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    with open(log, "w") as f:
+        h = subprocess.Popen([sys.executable, "-c", HOG, str(gib)], env=e, stdout=f, stderr=subprocess.STDOUT,
+                             start_new_session=True)  # fmt: skip
+    t0 = time.time()
+    while time.time() < t0 + 90 and h.poll() is None:
+        with open(log, errors="replace") as f:
+            if "HOG READY" in f.read():
+                break
+        time.sleep(0.5)
+    with open(log, errors="replace") as f:
+        lines = [x for x in f.read().splitlines() if x.strip()]
+    note(
+        f"co-tenant hog {gib} GiB pid={h.pid} rc={h.poll()} ({time.time() - t0:.0f}s): "
+        + " | ".join(lines[-3:])
+    )
+    return h
 
 
 def start_twin(c, s, port, name, note):
@@ -143,6 +181,7 @@ class Case(threading.Thread):
         n, c = self.name_, self.c
         log = os.path.join(LOGS, n + ".log")
         t0 = time.time()
+        hog = start_hog(c["hog"]["gib"], n, self.note) if "hog" in c else None
         p = start(c["args"], c.get("env", {}), self.port, log, c.get("ulimit"))
         twin = None
         if "twin" in c:
@@ -171,6 +210,8 @@ class Case(threading.Thread):
             kill(q)
         if twin is not None:
             kill(twin)
+        if hog is not None:
+            kill(hog)
         line = f"{n} {st} secs={time.time() - t0:.0f}"
         print(line, flush=True)
         with open(os.path.join(LOGS, "summary.txt"), "a") as f:
