@@ -337,7 +337,7 @@ def test_the_keyword_prefilter_fits_re2s_memory_and_prints_nothing():
     slower engine and printed 'DFA out of memory' on stderr. A knowledge base twice today's size must not."""
     code = (
         "import io, random, string, sys\n"
-        "from servebox.doctor.signatures import KeywordFinder, load_signatures\n"
+        "from servebox.doctor.keyword_finder import KeywordFinder\nfrom servebox.doctor.signatures import load_signatures\n"
         "words = [k for s in load_signatures() for k in s.keywords]\n"
         "rng = random.Random(7)\n"
         "words += [''.join(rng.choice(string.ascii_lowercase + ' ') for _ in range(24)) for _ in range(len(words))]\n"

