@@ -42,10 +42,18 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
+import os
 import random
+import shlex
+import shutil
+import signal
+import subprocess
 import sys
+import time
+from pathlib import Path
 
-from corpus_tools import load  # tools/ is on sys.path: the makers run as scripts
+from corpus_tools import engine_env, load, serve_and_ask, tiny_model  # tools/ is on sys.path
 
 SEED, N = 2299, 11
 PORT = 22730
@@ -162,14 +170,331 @@ def draws():
     return kept, redrawn
 
 
+WORK = Path("/tmp/fresh299")
+RUN = WORK / "run"
+REPO = Path(__file__).resolve().parent.parent
+OUT = REPO / "tests" / "fixtures" / "doctor-corpus"
+PY = str(REPO / ".venv-vllm" / "bin" / "python")
+HFREPO = "fresh299/tiny-llama"
+COMP = ("/v1/completions", {"model": "TINY", "prompt": "hello", "max_tokens": 8})
+SEARCH_TOOL = {
+    "type": "function",
+    "function": {
+        "name": "search_docs",
+        "description": "Search the product documentation",
+        "parameters": {
+            "type": "object",
+            "properties": {"query": {"type": "string"}, "limit": {"type": "integer"}},
+            "required": ["query"],
+        },
+    },
+}
+
+# Each kept draw (number) -> the case: words, the concrete value chosen in the drawn class, what is expected (both
+# written after the draw and BEFORE any case ran), and how it is built. kind "serve": flags / env / files edits /
+# requests on the base command; "script": an offline-API script (fresh-297's way); "signal": fresh-285's Case runner.
+CASES: dict[int, dict] = {
+    1: {
+        "words": "chat-tools-no-tool-choice-plain-server",
+        "value": "a chat with tools=[search_docs] and no tool_choice (so 'auto' by default) on the base server "
+        "(no --enable-auto-tool-choice, no --tool-call-parser)",
+        "expect": 'HTTP 400 \'"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be '
+        "set'; the server stays up: tool-choice-needs-parser",
+        "kind": "serve",
+        "requests": [
+            (
+                "/v1/chat/completions",
+                {
+                    "model": "TINY",
+                    "messages": [{"role": "user", "content": "find the install guide"}],
+                    "tools": [SEARCH_TOOL],
+                    "max_tokens": 8,
+                },
+            )
+        ],
+    },
+    2: {
+        "words": "history-tool-call-arguments-python-dict",
+        "value": "a chat whose history holds an assistant tool call search_docs with arguments \"{'query': "
+        "'install guide', 'limit': 3}\" (a Python repr, single quotes) and its tool reply; no tools in the request",
+        "expect": "a warning 'Tool call 'search_docs' has arguments that are not valid JSON ... coercing to an empty "
+        "object', then HTTP 200: none",
+        "kind": "serve",
+        "requests": [
+            (
+                "/v1/chat/completions",
+                {
+                    "model": "TINY",
+                    "messages": [
+                        {"role": "user", "content": "find the install guide"},
+                        {
+                            "role": "assistant",
+                            "content": None,
+                            "tool_calls": [
+                                {
+                                    "id": "call_7",
+                                    "type": "function",
+                                    "function": {
+                                        "name": "search_docs",
+                                        "arguments": "{'query': 'install guide', 'limit': 3}",
+                                    },
+                                }
+                            ],
+                        },
+                        {"role": "tool", "tool_call_id": "call_7", "content": "docs/install.md"},
+                    ],
+                    "max_tokens": 8,
+                },
+            )
+        ],
+    },
+    3: {
+        "words": "tokenizer-extra-special-tokens-not-in-vocab",
+        "value": 'tokenizer_config.json extra_special_tokens ["<|tool_start|>", "<|tool_end|>"] (neither in the '
+        "1024-token vocabulary)",
+        "expect": "transformers 5.19 adds both as new tokens (ids 1024, 1025, past the model's vocab_size); the "
+        "server starts and answers the 'hello' completion 200: none",
+        "kind": "serve",
+        "edit": ("tokenizer_config.json", {"extra_special_tokens": ["<|tool_start|>", "<|tool_end|>"]}),
+    },
+    4: {
+        "words": "lora-modules-json-base-model-name-served",
+        "value": '--enable-lora --lora-modules \'{"name": "sql-lora", "path": ADAPTER, "base_model_name": '
+        "TINY}' (the served model's own name), a rank-8 q/v adapter; a completion with model sql-lora",
+        "expect": "the adapter is registered under the base model, /v1/completions with sql-lora answers 200: none",
+        "kind": "serve",
+        "adapter": True,
+        "flags": [
+            "--enable-lora",
+            "--lora-modules",
+            '{"name": "sql-lora", "path": "ADAPTER", "base_model_name": "TINY"}',
+        ],
+        "requests": [("/v1/completions", {"model": "sql-lora", "prompt": "SELECT", "max_tokens": 8})],
+    },
+    5: {
+        "words": "hf-hub-download-timeout-float-offline",
+        "value": "HF_HUB_DOWNLOAD_TIMEOUT=60.0 with the model given as the repo id fresh299/tiny-llama, its "
+        "complete cache under HF_HOME, HF_HUB_OFFLINE=1",
+        "expect": "huggingface_hub's constants.py int('60.0') raises ValueError at import, before anything serves: "
+        "vllm-env-value-not-integer",
+        "kind": "serve",
+        "hub": True,
+        "env": {"HF_HUB_OFFLINE": "1", "HF_HUB_DOWNLOAD_TIMEOUT": "60.0"},
+    },
+    6: {
+        "words": "fault-tolerance-config-single-quotes",
+        "value": "--fault-tolerance-config \"{'engine_recovery_timeout_sec': 60}\" (a Python dict, single quotes)",
+        "expect": "argparse refuses it: 'Value {...} cannot be converted to <function loads>' (exit 2): "
+        "cli-invalid-json",
+        "kind": "serve",
+        "flags": ["--fault-tolerance-config", "{'engine_recovery_timeout_sec': 60}"],
+    },
+    7: {
+        "words": "config-rms-norm-eps-negative",
+        "value": "config.json rms_norm_eps -1e-05 (the sign flipped)",
+        "expect": "nothing checks the sign; with the tiny's hidden states (mean square ~4e-4) the norm stays finite; "
+        "starts and answers 200: none",
+        "kind": "serve",
+        "edit": ("config.json", {"rms_norm_eps": -1e-05}),
+    },
+    8: {
+        "words": "hf-overrides-rope-theta-drops-linear-factor",
+        "value": 'config.json rope_parameters {"rope_type": "linear", "factor": 2.0, "rope_theta": 10000.0}, '
+        '--hf-overrides \'{"rope_parameters": {"rope_theta": 1000000.0}}\' and --max-model-len 4096 (the scaled '
+        "length)",
+        "expect": "ModelConfig._apply_dict_overrides sets rope_parameters to the override dict whole (no merge), "
+        "so rope_type and factor are gone: KeyError 'rope_type' in _get_and_verify_max_len at start (or, if "
+        "something fills the type, 4096 refused against the unscaled 2048): "
+        "new:hf-overrides-nested-dict-replaced",
+        "kind": "serve",
+        "edit": (
+            "config.json",
+            {"rope_parameters": {"rope_type": "linear", "factor": 2.0, "rope_theta": 10000.0}},
+        ),
+        "flags": [
+            "--hf-overrides",
+            '{"rope_parameters": {"rope_theta": 1000000.0}}',
+            "--max-model-len",
+            "4096",
+        ],
+    },
+    9: {
+        "words": "async-generate-prompt-list",
+        "value": 'AsyncLLM.generate(["Hello, my name is", "The capital of France is"], params, '
+        'request_id="batch-0") (a list of two texts as the one prompt)',
+        "expect": "TypeError 'Token prompt should be a list of integers' (renderers/inputs/preprocess.py) out of "
+        "the async for; the script exits 1: llm-prompt-dict-keys",
+        "kind": "script",
+        "script": "import asyncio\n\nfrom vllm import SamplingParams\nfrom vllm.engine.arg_utils import "
+        "AsyncEngineArgs\nfrom vllm.v1.engine.async_llm import AsyncLLM\n\n\nasync def main():\n"
+        '    engine_args = AsyncEngineArgs(model="TINY", max_model_len=512, enforce_eager=True)\n'
+        "    engine = AsyncLLM.from_engine_args(engine_args)\n"
+        '    prompts = ["Hello, my name is", "The capital of France is"]\n'
+        "    params = SamplingParams(temperature=0.8, max_tokens=16)\n"
+        "    try:\n"
+        '        async for output in engine.generate(prompts, params, request_id="batch-0"):\n'
+        "            if output.finished:\n"
+        "                for o in output.outputs:\n"
+        "                    print(o.text)\n"
+        "    finally:\n"
+        "        engine.shutdown()\n"
+        '\n\nif __name__ == "__main__":\n    asyncio.run(main())\n',
+    },
+    10: {
+        "words": "worker-sigquit-idle-then-completion",
+        "value": "--distributed-executor-backend mp; kill -QUIT to the Worker process while idle, 10 s, then a "
+        "completion",
+        "expect": "SIGQUIT's default action ends the worker (no handler for it); the executor's monitor says the "
+        "worker died unexpectedly, the engine core and the API server shut down; the completion fails (connection "
+        "refused or 500): engine-killed-from-outside",
+        "kind": "signal",
+        "spec": {
+            "flags": ["--distributed-executor-backend", "mp"],
+            "steps": [
+                ("kill", "QUIT", "worker"),
+                ("wait", 10),
+                ("post", "/v1/completions", {"model": "TINY", "prompt": "hello", "max_tokens": 8}, 60),
+            ],
+        },
+    },
+    11: {
+        "words": "tool-choice-required-tools-null",
+        "value": 'a chat with tool_choice "required" and "tools": null (an SDK sending None)',
+        "expect": "HTTP 400 'When using `tool_choice`, `tools` must be set.'; the server stays up: "
+        "request-tool-choice-without-tools",
+        "kind": "serve",
+        "requests": [
+            (
+                "/v1/chat/completions",
+                {
+                    "model": "TINY",
+                    "messages": [{"role": "user", "content": "find the install guide"}],
+                    "tool_choice": "required",
+                    "tools": None,
+                    "max_tokens": 8,
+                },
+            )
+        ],
+    },
+}
+
+
+def subst(x, m: dict):
+    if isinstance(x, str):
+        for k, v in m.items():
+            x = x.replace(k, v)
+        return x
+    if isinstance(x, (list, tuple)):
+        return type(x)(subst(v, m) for v in x)
+    if isinstance(x, dict):
+        return {k: subst(v, m) for k, v in x.items()}
+    return x
+
+
+def serve_case(spec: dict, case_dir: Path) -> str:
+    tiny = tiny_model(WORK)
+    model = str(tiny)
+    m = {"TINY": str(tiny)}
+    extra = dict(spec.get("env", {}))
+    if "edit" in spec:
+        model = str(case_dir / "tiny")
+        shutil.copytree(tiny, model)
+        name, fields = spec["edit"]
+        data = json.loads((Path(model) / name).read_text())
+        data.update(fields)
+        (Path(model) / name).write_text(json.dumps(data, indent=2) + "\n")
+        m["TINY"] = model
+    if spec.get("adapter"):
+        f219 = _module(219)
+        m["ADAPTER"] = str(f219.make_adapter(case_dir / "adapters" / "sql-lora", {}))
+    if spec.get("hub"):
+        f214 = _module(214)
+        files = {p.name: p.read_bytes() for p in sorted(tiny.iterdir()) if p.is_file()}
+        f214.build_cache(case_dir / "hf" / "hub", HFREPO, files)
+        model = HFREPO
+        m["TINY"] = HFREPO
+        extra = {"HF_HOME": str(case_dir / "hf"), **extra}
+    flags = subst(spec.get("flags", []), m)
+    argv = [PY, "-m", "vllm.entrypoints.openai.api_server", "--model", model, "--port", str(PORT)]
+    if "--max-model-len" not in flags:
+        argv += ["--max-model-len", "512"]
+    argv += flags
+    env = engine_env(WORK, **extra)
+    if spec.get("hub"):
+        env = {k: v for k, v in env.items() if not k.startswith(("HF_HUB_", "TRANSFORMERS_")) or k in extra}
+    shown = {"VLLM_CPU_KVCACHE_SPACE": "1", "VLLM_NO_USAGE_STATS": "1", **extra}
+    head = "".join(f"$ export {k}={shlex.quote(v)}\n" for k, v in shown.items())
+    head += "$ " + shlex.join(["python", *argv[1:]]) + "\n"
+    calls = subst(spec.get("requests", [COMP]), m)
+    return head + serve_and_ask(argv, PORT, calls, env=env, cwd=case_dir, bound=300)
+
+
+def script_case(spec: dict, case_dir: Path) -> str:
+    script = spec["script"].replace("TINY", str(tiny_model(WORK)))
+    (case_dir / "script.py").write_text(script)
+    text = "".join(f"# script.py: {line}\n" for line in script.rstrip("\n").split("\n"))
+    text += "$ python script.py\n"
+    p = subprocess.Popen(
+        [PY, "script.py"],
+        cwd=case_dir,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        env=engine_env(WORK),
+        start_new_session=True,
+    )
+    try:
+        out, _ = p.communicate(timeout=300)
+        rc = p.returncode
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGTERM)
+        try:
+            out, _ = p.communicate(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGKILL)
+            out, _ = p.communicate()
+        rc = 124
+    out = out.decode("utf-8", "replace")
+    if out and not out.endswith("\n"):
+        out += "\n"
+    return text + out + f"# exit status: {rc}\n"
+
+
+def signal_case(spec: dict, case_dir: Path) -> str:
+    """fresh-285's own runner (its Case class and make_case), pointed at this batch's port and folders."""
+    f285 = _module(285)
+    f285.PORT, f285.WORK, f285.RUN = PORT, WORK, RUN
+    f285.SPECS["fresh299"] = spec
+    shutil.rmtree(RUN / "fresh299", ignore_errors=True)
+    return f285.make_case("fresh299")
+
+
+def make(num: int) -> str:
+    spec = CASES[num]
+    case_dir = RUN / spec["words"]
+    shutil.rmtree(case_dir, ignore_errors=True)
+    case_dir.mkdir(parents=True)
+    return {"serve": serve_case, "script": script_case, "signal": signal_case}[spec["kind"]](spec, case_dir)
+
+
 def main() -> None:
     if sys.argv[1:2] == ["--draws"]:
         kept, redrawn = draws()
         for i, (num, cond, value) in enumerate(kept, 1):
             print(f"draw {i}: fresh-{num} | {cond} | {value}")
+            if i in CASES:
+                print(f"    concrete: {CASES[i]['value']}\n    expected: {CASES[i]['expect']}")
         for num, cond, value, why in redrawn:
             print(f"drawn anew: fresh-{num} | {cond} | {value} | {why}")
         return
+    wanted = set(sys.argv[1:])
+    for num, spec in CASES.items():
+        case_id = f"fresh299-vllm-{spec['words']}"
+        if wanted and case_id not in wanted and spec["words"] not in wanted and str(num) not in wanted:
+            continue
+        t = time.monotonic()
+        text = make(num)
+        (OUT / f"{case_id}.log").write_text(text.rstrip() + "\n")
+        print(f"{case_id}: {len(text.splitlines())} lines, {time.monotonic() - t:.0f} s", flush=True)
 
 
 if __name__ == "__main__":
