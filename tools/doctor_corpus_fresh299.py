@@ -463,7 +463,7 @@ def signal_case(spec: dict, case_dir: Path) -> str:
     """fresh-285's own runner (its Case class and make_case), pointed at this batch's port and folders."""
     f285 = _module(285)
     f285.PORT, f285.WORK, f285.RUN = PORT, WORK, RUN
-    f285.SPECS["fresh299"] = spec
+    f285.SPECS["fresh299"] = spec["spec"]
     shutil.rmtree(RUN / "fresh299", ignore_errors=True)
     return f285.make_case("fresh299")
 
