@@ -33,3 +33,27 @@ def test_missing_vllm_venv_python_names_the_venv(run_cli, tmp_path: Path):
     )
     r = run_cli("up", spec, "--state-dir", tmp_path / "state")
     assert r.code == 2 and "models[m].venv" in r.err and "no-venv/bin/python" in r.err
+
+
+def test_a_listen_address_not_on_this_machine_is_the_specs_error_before_anything_starts(
+    run_cli, tmp_path: Path
+):
+    # expected, written first (fresh-304's `servebox up` with listen 192.0.2.10): up started the engine, printed
+    # 'router on http://192.0.2.10:...', then uvicorn's bind error and exit 3. Now: one line naming router.listen,
+    # exit 2, no engine started, no state written (192.0.2.0/24 is TEST-NET-1: never an address of a machine)
+    marker = tmp_path / "engine-started"
+    engine = tmp_path / "llama-server"
+    engine.write_text(f"#!/bin/sh\ntouch {marker}\nsleep 30\n")
+    engine.chmod(0o755)
+    spec = tmp_path / "spec.toml"
+    spec.write_text(
+        '[router]\nlisten = "192.0.2.10:18694"\n[[models]]\nname = "tiny"\ncheckpoint = "/tmp/x.gguf"\n'
+        f'engine = "llama.cpp"\nbinary = "{engine}"\nport = 18695\n'
+    )
+    state = tmp_path / "state"
+    r = run_cli("up", spec, "--state-dir", state)
+    assert r.code == 2, (r.out, r.err)
+    (line,) = r.err.strip().splitlines()
+    assert str(spec) in line and "router.listen" in line and "192.0.2.10:18694" in line
+    assert "not an address of this machine" in line and "router on" not in r.out
+    assert not state.exists() and not marker.exists()

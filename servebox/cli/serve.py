@@ -70,6 +70,9 @@ def up(
     spec = load_spec(spec_path)
     _executables_exist(spec, spec_path, all_nodes_here)
     host, port = spec.router.listen_host, spec.router.listen_port  # validated by the spec ([IPv6]:port too)
+    _bind_router(
+        spec_path, spec.router.listen, host, 0
+    ).close()  # an address of this machine, before anything
     state_dir.mkdir(parents=True, exist_ok=True)
     run = RunState(state_dir)
     other = run.running_up()
@@ -100,6 +103,7 @@ def up(
         refuse([str(exc)], "nothing was started: use multi_node_backend = 'mp' to run it with servebox up")
     for line in sup.notes:
         stamp(line)
+    router_socket = _bind_router(spec_path, spec.router.listen, host, int(port))
     run.claim(spec.router.listen)
     try:
         for st in sup.engines.values():
@@ -113,16 +117,40 @@ def up(
         # uvicorn shuts down gracefully on SIGTERM and then re-raises it: exit through `finally` so the
         # engines are stopped and the pid record removed, instead of dying by the default handler.
         signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-        uvicorn.run(
-            build_app(sup, spec.router.api_keys),
-            host=host.strip("[]") or "127.0.0.1",
-            port=int(port),
-            log_level="warning",
-        )
+        config = uvicorn.Config(build_app(sup, spec.router.api_keys), log_level="warning")
+        uvicorn.Server(config).run(sockets=[router_socket])
     finally:
+        router_socket.close()
         sup.stop_all()
         run.release()
         stamp("servebox up stopped; its engines are stopped")
+
+
+def _bind_router(spec_path: Path, listen: str, host: str, port: int):
+    """The router's socket, bound before any engine starts: an address this machine does not have (or a port it
+    may not take) is the spec's error, one line naming router.listen, exit 2, with nothing started; uvicorn used to
+    bind only after the engines had started and ended `up` with its own error and exit 3."""
+    import errno
+    import socket
+
+    address = host.strip("[]") or "127.0.0.1"
+    family = socket.AF_INET6 if ":" in address else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((address, port))
+    except OSError as exc:
+        sock.close()
+        if exc.errno == errno.EADDRINUSE:  # taken since busy_ports looked
+            refuse(
+                [f"port {port} (the router) is taken"], "nothing was started: free it or change router.listen"
+            )
+        why = " (not an address of this machine)" if exc.errno == errno.EADDRNOTAVAIL else ""
+        raise InputError(
+            spec_path, "router.listen", f"cannot listen on {listen}: {exc.strerror}{why}"
+        ) from None
+    sock.set_inheritable(False)
+    return sock
 
 
 def _executables_exist(spec, spec_path: Path, all_nodes_here: bool) -> None:
