@@ -255,3 +255,30 @@ def test_a_wheel_for_another_platform_is_refused_before_the_lock_is_built(tmp_pa
         provision(spec, tmp_path / "venvs" / "engine")
     assert "is not a supported wheel on this platform" in caught.value.error_block
     assert "sbx-never-installed" not in caught.value.error_block and "checked first" in str(caught.value)
+
+
+def test_lock_names_a_package_installed_from_a_file_that_it_leaves_out(run_cli, tmp_path):
+    # expected, written first (fresh-304): a private wheel installed by path is a direct reference the lock leaves
+    # out as a comment; provision would not install it, and lock said nothing. Now stderr and --json name it.
+    wheels = tmp_path / "wheels"
+    wheels.mkdir()
+    wheel = build_wheel(wheels, "2.0.0")
+    bundled_wheels(wheels)
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    pip = [
+        str(venv / "bin" / "python"),
+        "-m",
+        "pip",
+        "install",
+        "-q",
+        "--no-index",
+        "--find-links",
+        str(wheels),
+    ]
+    subprocess.run([*pip, str(wheel)], check=True)  # by path: pip records a direct reference
+    r = run_cli("lock", venv, "--out", tmp_path / "req.lock", "--find-links", wheels, "--json")
+    assert r.code == 0, r.err
+    (reference,) = json.loads(r.out)["not_locked"]
+    assert reference.startswith("sbx-tiny @ file://") and f"not locked: {reference}" in r.err
+    assert not any(x.startswith("sbx-tiny==") for x in (tmp_path / "req.lock").read_text().splitlines())

@@ -92,12 +92,17 @@ def lock(
     _check_writable_folder(out_path)
     _say(f"locking {venv}: resolving each pinned package's archive and hash")
     try:
-        count = do_lock(venv, out_path, find_links, progress=_say)
+        count, direct = do_lock(venv, out_path, find_links, progress=_say)
     except PipFailed as exc:
         _pip_failed(exc)
         raise
+    for reference in direct:  # fresh-304: a private wheel left out of the lock went unsaid
+        _say(
+            f"not locked: {reference} (installed from a file or URL: provision installs the spec's engine wheel "
+            "and this lock, so anything else installed this way will be missing)"
+        )
     if as_json:
-        emit_json({"venv": str(venv), "lock": str(out_path), "packages": count})
+        emit_json({"venv": str(venv), "lock": str(out_path), "packages": count, "not_locked": direct})
     else:
         out.print(f"locked {count} packages into {out_path}", markup=False, highlight=False)
 

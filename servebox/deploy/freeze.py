@@ -66,10 +66,12 @@ def resolved_hashes(
     return hashes
 
 
-def lock(venv: Path, out: Path, find_links: str | None = None, progress: Progress | None = None) -> int:
-    """Write VENV's lock to OUT (atomically); return the number of pinned packages.
-    Packages installed from a direct reference (the engine wheel itself) are listed as comments:
-    provision installs that wheel from its own pinned hash."""
+def lock(
+    venv: Path, out: Path, find_links: str | None = None, progress: Progress | None = None
+) -> tuple[int, list[str]]:
+    """Write VENV's lock to OUT (atomically); return the number of pinned packages and the direct references left out.
+    Packages installed from a direct reference (the engine wheel itself) are listed as comments: provision installs
+    the spec's engine wheel from its own pinned hash, and nothing else that was installed from a file or a URL."""
     python = venv / "bin" / "python"
     if not python.exists():
         raise InputError(str(venv), None, "not a venv (no bin/python)")
@@ -87,4 +89,4 @@ def lock(venv: Path, out: Path, find_links: str | None = None, progress: Progres
     tmp = out.with_name(f".{out.name}.tmp")
     tmp.write_text("\n".join(lines) + "\n")
     tmp.replace(out)
-    return len(pins)
+    return len(pins), direct
