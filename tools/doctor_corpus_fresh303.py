@@ -155,9 +155,187 @@ def show(d) -> str:
     return f"{c1} = {v1} || {c2} = {v2}"
 
 
-if __name__ == "__main__" and sys.argv[1:2] == ["--draws"]:
-    kept, redrawn = draws()
-    for i, d in enumerate(kept, 1):
-        print(f"draw {i}: {show(d)}")
-    for d, why in redrawn:
-        print(f"drawn anew ({why}): {show(d)}")
+# ---- expectations (written from the sources after the draw was committed, before any case ran) and the case makers.
+# A closer reading than the CONDITIONS' stage labels: the logging variables are NOT applied at import; the `vllm` CLI
+# (entrypoints/cli/main.py) runs parser.parse_args() (which pulls --config in first, then argparse proper), THEN
+# configure_logging_from_args(args) (LoggingConfig() takes VLLM_LOGGING_LEVEL / VLLM_LOGGING_CONFIG_PATH as defaults and
+# _configure_vllm_root_logger applies them), THEN cmd.validate (validate_parsed_serve_args). The labels stay as committed.
+
+EXPECT = {
+    1: "the missing logging config file ends it: parse_args rewrites `--model TINY` to the positional form and prints "
+    "its warning (through logging's last-resort handler: nothing is configured yet), then configure_logging_from_args "
+    "-> _configure_vllm_root_logger finds VLLM_LOGGING_CONFIG_PATH=/etc/vllm/logging.json absent and raises "
+    "RuntimeError('Could not load logging config. File does not exist: %s', ...) before any serve validation or engine",
+    2: "--config serve.json ends it inside FlexibleArgumentParser.parse_args: load_config_file refuses the extension "
+    "(ValueError 'Config file must be of a yaml/yml type. json supplied') before argparse proper; nothing is served, so "
+    "the 700-token completion is never sent",
+    3: "--max-model-len 1.5K ends it in argparse: human_readable_int_or_auto -> human_readable_int raises "
+    "ArgumentTypeError 'Decimals are not allowed with binary suffixes like K' -> usage + exit 2; --block-size 48 is never "
+    "looked at",
+    4: "--config serve.yaml ends it: parse_args pulls the config in before logging is configured, load_config_file logs "
+    "'Unable to read the config file at serve.yaml' (last-resort handler) and re-raises FileNotFoundError; "
+    "VLLM_LOGGING_LEVEL=VERBOSE is never applied (configure_logging_from_args comes after parse_args)",
+    5: "--block-size 48 ends it in the engine core: platforms/cpu.py only warns 'CPU backend prefers block_size is "
+    "multiples of 32', the weights load, then the KV cache set-up (v1/worker/utils.py select_common_block_size) finds "
+    "48 not a multiple of CPU_ATTN's MultipleOf(32) and raises 'No common block size for 48'; the engine core dies, the "
+    "API server reports engine start-up failed; /v1/embeddings is never asked",
+    6: "--block-size 16 ends it in the engine core exactly as in case 5 ('No common block size for 16'); VLLM_USE_V1=0 "
+    "only draws 'Unknown vLLM environment variable detected: VLLM_USE_V1' (validate_environ, warning)",
+    7: "the missing weights end it in the engine core's model load (DefaultModelLoader: 'Cannot find any model weights "
+    "with ...'), after create_engine_config warned 'max_num_batched_tokens (2048) exceeds max_num_seqs * max_model_len "
+    "(512)'",
+    8: "the squatter ends it: setup_server binds 127.0.0.1:23030 before the engine is built -> OSError [Errno 98] "
+    "Address already in use; VLLM_PORT=vllm is read only in the engine core (enable_envs_cache / get_open_port), "
+    "which never starts",
+    9: "healthy: 'Unknown vLLM environment variable detected: VLLM_LOGGING_LEVLE' and the `--model` warning only warn; "
+    "the completion of 8 tokens is served (HTTP 200)",
+    10: "healthy: 'max_num_batched_tokens (4096) exceeds max_num_seqs * max_model_len (1024)' only warns and "
+    "VLLM_CPU_OMP_THREADS_BIND=nobind only skips the OpenMP binding (utils/ompmultiprocessing.py skip_setup); the "
+    "completion of 8 tokens is served (HTTP 200)",
+    11: "healthy start (the scheduler sizes only warn); the completion whose prompt is ~700 tokens is refused with HTTP "
+    "400 (maximum context length 512) and the server keeps serving: the request is the cause",
+}
+
+import json  # noqa: E402
+import shlex  # noqa: E402
+import shutil  # noqa: E402
+import socket  # noqa: E402
+import subprocess  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+
+REPO = Path(__file__).resolve().parent.parent
+OUT = REPO / "tests" / "fixtures" / "doctor-corpus"
+WORK = Path("/tmp/fresh303")
+PORT = 23030
+VLLM = str(REPO / ".venv-vllm" / "bin" / "vllm")
+
+SLUGS = {
+    1: "logging-config-path-missing-and-model-option",
+    2: "config-json-and-long-prompt",
+    3: "max-model-len-decimal-binary-suffix-and-block-size-48",
+    4: "logging-level-verbose-and-config-yaml-missing",
+    5: "block-size-48-and-embeddings-request",
+    6: "block-size-16-and-vllm-use-v1",
+    7: "scheduler-sizes-warn-and-weights-removed",
+    8: "vllm-port-not-integer-and-port-taken",
+    9: "unknown-vllm-env-and-model-equals-option",
+    10: "scheduler-sizes-warn-and-omp-nobind",
+    11: "long-prompt-and-scheduler-sizes-warn",
+}
+
+
+def case_spec(k: int, case: Path) -> tuple[list[str], dict, list[tuple]]:
+    """(argv after `vllm serve`, extra environment, requests (method, path, body, headers)) of case K; files in CASE."""
+    from corpus_tools import tiny_model
+
+    tiny = str(tiny_model(WORK))
+    model, pre, flags, env = tiny, [], [], {}
+    plain = ("POST", "/v1/completions", {"model": tiny, "prompt": "hello", "max_tokens": 8}, {})
+    long_prompt = " ".join(["hello"] * 700)
+    calls = [plain]
+    if k == 1:
+        env = {"VLLM_LOGGING_CONFIG_PATH": "/etc/vllm/logging.json"}
+        pre, flags = ["--model", tiny], []
+    if k == 2:
+        (case / "serve.json").write_text(json.dumps({"max-model-len": 512, "dtype": "auto"}, indent=2) + "\n")
+        flags = ["--config", "serve.json"]
+        calls = [("POST", "/v1/completions", {"model": tiny, "prompt": long_prompt, "max_tokens": 16}, {})]
+    if k == 3:
+        flags = ["--max-model-len", "1.5K", "--block-size", "48"]
+    if k == 4:
+        env = {"VLLM_LOGGING_LEVEL": "VERBOSE"}
+        flags = ["--config", "serve.yaml"]
+    if k == 5:
+        flags = ["--block-size", "48"]
+        calls = [("POST", "/v1/embeddings", {"model": tiny, "input": "hello"}, {})]
+    if k == 6:
+        env = {"VLLM_USE_V1": "0"}
+        flags = ["--block-size", "16"]
+    if k == 7:
+        model = str(case / "tiny")
+        shutil.copytree(tiny, model)
+        (case / "tiny" / "model.safetensors").unlink()
+        flags = ["--max-num-seqs", "1", "--max-num-batched-tokens", "2048"]
+        calls = [("POST", "/v1/completions", {**plain[2], "model": model}, {})]
+    if k == 8:
+        env = {"VLLM_PORT": "vllm"}
+    if k == 9:
+        env = {"VLLM_LOGGING_LEVLE": "DEBUG"}
+        pre = [f"--model={tiny}"]
+    if k == 10:
+        env = {"VLLM_CPU_OMP_THREADS_BIND": "nobind"}
+        flags = ["--max-num-seqs", "2", "--max-num-batched-tokens", "4096"]
+    if k == 11:
+        flags = ["--max-num-seqs", "1", "--max-num-batched-tokens", "2048"]
+        calls = [("POST", "/v1/completions", {"model": tiny, "prompt": long_prompt, "max_tokens": 16}, {})]
+    head = pre if pre else [model]
+    max_len = [] if "--max-model-len" in flags or "--config" in flags else ["--max-model-len", "512"]
+    argv = ["serve", *head, "--host", "127.0.0.1", "--port", str(PORT), *max_len, *flags]
+    return argv, env, calls
+
+
+def run_case(k: int) -> str:
+    from corpus_tools import _ask_with, _healthy_before_exit, engine_env, stop_group
+
+    case = WORK / "run" / f"d{k}"
+    shutil.rmtree(case, ignore_errors=True)
+    case.mkdir(parents=True)
+    args, extra, calls = case_spec(k, case)
+    env = engine_env(WORK, **extra)
+    with socket.socket() as probe:  # the port must be free before the case (the tool's own check)
+        probe.bind(("127.0.0.1", PORT))
+    squatter = None
+    if k == 8:  # the drawn squatter: a plain http.server on the engine's port
+        squatter = subprocess.Popen(
+            [sys.executable, "-m", "http.server", str(PORT), "--bind", "127.0.0.1"],
+            cwd=case,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        time.sleep(2)
+    text = "".join(f"$ export {name}={shlex.quote(value)}\n" for name, value in extra.items())
+    if k == 8:
+        text += f"$ python3 -m http.server {PORT} --bind 127.0.0.1 &   # another service on the port\n"
+    text += "$ " + " ".join(shlex.quote(a) for a in ["vllm", *args]) + "\n"
+    answer = ""
+    try:
+        with tempfile.TemporaryFile() as log:
+            proc = subprocess.Popen(
+                [VLLM, *args], stdout=log, stderr=subprocess.STDOUT, env=env, cwd=case, start_new_session=True
+            )
+            try:
+                if _healthy_before_exit(proc, PORT, time.monotonic() + 300):
+                    answer = "".join(_ask_with(PORT, *call, 2) for call in calls)
+            finally:
+                stop_group(proc, grace=30)
+            log.seek(0)
+            out = log.read().decode("utf-8", "replace")
+    finally:
+        if squatter is not None:
+            stop_group(squatter, grace=5)
+    text += out if out.endswith("\n") or not out else out + "\n"
+    text += answer
+    text += f"# exit status: {proc.returncode}\n"
+    return text
+
+
+def main() -> None:
+    for k in [int(a) for a in sys.argv[1:]] or list(range(1, N + 1)):
+        t = time.monotonic()
+        text = run_case(k)
+        name = f"fresh303-vllm-{SLUGS[k]}.log"
+        (OUT / name).write_text(text.rstrip() + "\n")
+        print(f"{name}: {len(text.splitlines())} lines, {time.monotonic() - t:.0f} s", flush=True)
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["--draws"]:
+        kept, redrawn = draws()
+        for i, d in enumerate(kept, 1):
+            print(f"draw {i}: {show(d)}")
+        for d, why in redrawn:
+            print(f"drawn anew ({why}): {show(d)}")
+    else:
+        main()
