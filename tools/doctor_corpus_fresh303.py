@@ -235,7 +235,7 @@ def vllm_metadata() -> Path:
     device: discarded too). With this metadata, `vllm serve` runs as it does from the `vllm` CPU wheel; vLLM's own code and files are untouched."""
     meta = WORK / "meta" / "vllm-0.32.0+cpu.dist-info"
     meta.mkdir(parents=True, exist_ok=True)
-    (meta / "METADATA").write_text("Metadata-Version: 2.1\nName: vllm\nVersion: 0.32.0\n")
+    (meta / "METADATA").write_text("Metadata-Version: 2.1\nName: vllm\nVersion: 0.32.0+cpu\n")
     return meta.parent
 
 
