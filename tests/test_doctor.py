@@ -348,3 +348,27 @@ def test_the_keyword_prefilter_fits_re2s_memory_and_prints_nothing():
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr[-2000:]
     assert "DFA out of memory" not in run.stderr and "re2" not in run.stderr.lower(), run.stderr[-2000:]
+
+
+def test_doctor_keeps_each_cause_and_quoted_line_whole_when_piped(tmp_path):
+    # expected, written first: piped at COLUMNS=60, the rank header, the cause and the quoted log line are each one
+    # line (rich folded them at the console width, cutting the engine's words the reader greps for)
+    import os
+    import subprocess
+    import sys
+
+    log = tmp_path / "vllm.log"
+    log.write_text(
+        "$ vllm serve /srv/m\nTraceback (most recent call last):\n"
+        '  File "/venv/lib/python3.11/site-packages/vllm/entrypoints/cli/main.py", line 60, in main\n'
+        "importlib.metadata.PackageNotFoundError: No package metadata was found for vllm\n"
+    )
+    argv = [sys.executable, "-m", "servebox", "doctor", "--log", str(log)]
+    out = subprocess.run(argv, capture_output=True, text=True, env={**os.environ, "COLUMNS": "60"}).stdout
+    lines = out.splitlines()
+    assert any(ln.startswith("1. ") and ln.rstrip().endswith("x)") for ln in lines), out
+    assert any(
+        ln.startswith("   line 4: ") and ln.endswith("No package metadata was found for vllm") for ln in lines
+    ), out
+    (cause,) = [ln for ln in lines if ln.startswith("   cause: ")]
+    assert cause.rstrip().endswith(".") and len(cause) > 60

@@ -35,28 +35,32 @@ def confidence_label(value: float, kind: str = "assumed") -> str:
 
 
 def show_triage(result: TriageResult, console: Console) -> None:
+    """The ranked causes, each line whole (soft wrap: a terminal folds it, a pipe or a ticket keeps the log's quoted
+    line and the cause searchable as one line)."""
     console.print(f"[bold]{result.source}[/bold]: {result.lines:,} lines, {result.verdict}")
     if result.verdict == "competing causes":
         console.print("[yellow]more than one cause fits this log: each is shown with its evidence[/yellow]")
     for rank, d in enumerate(result.diagnoses, 1):
         tag = ROLE_TAG.get(d.role, d.role)
         console.print(
-            f"{rank}. {tag} [bold]{d.id}[/bold] ({d.category}, {confidence_label(d.confidence, d.confidence_kind)}, {d.occurrences}x)"
+            f"{rank}. {tag} [bold]{d.id}[/bold] ({d.category}, {confidence_label(d.confidence, d.confidence_kind)}, {d.occurrences}x)",
+            soft_wrap=True,
         )
-        console.print(f"   cause: {d.cause}", markup=False, highlight=False)
-        console.print(f"   fix:   {d.fix}", markup=False, highlight=False)
+        console.print(f"   cause: {d.cause}", markup=False, highlight=False, soft_wrap=True)
+        console.print(f"   fix:   {d.fix}", markup=False, highlight=False, soft_wrap=True)
         if d.versions:
-            console.print(f"   versions: {d.versions}", markup=False, highlight=False)
+            console.print(f"   versions: {d.versions}", markup=False, highlight=False, soft_wrap=True)
         if d.shared_with:
             console.print(
                 f"   same words, other causes ({d.shared_basis}): {', '.join(d.shared_with)}",
                 markup=False,
                 highlight=False,
+                soft_wrap=True,
             )
         for e in d.evidence:
-            console.print(f"   line {e.line}: {e.text}", markup=False, highlight=False)
+            console.print(f"   line {e.line}: {e.text}", markup=False, highlight=False, soft_wrap=True)
     if result.diagnoses:
-        console.print(CONFIDENCE_NOTE, style="dim", markup=False, highlight=False)
+        console.print(CONFIDENCE_NOTE, style="dim", markup=False, highlight=False, soft_wrap=True)
     exc = result.exception
     if exc is not None:
         who = f"{exc.component} " if exc.component else ""
@@ -65,13 +69,14 @@ def show_triage(result: TriageResult, console: Console) -> None:
             f"raised: {who}{exc.type}: {exc.message[:300]} at line {exc.line}{where} [{exc.classification}]",
             markup=False,
             highlight=False,
+            soft_wrap=True,
         )
     if result.cut_lines:
         console.print(f"{result.cut_lines} over-long line(s) were cut to their first 64 KiB", style="dim")
     if result.verdict not in ("cause found", "no failure") and result.last_error_lines:
         console.print("last error-looking lines:")
         for e in result.last_error_lines:
-            console.print(f"   line {e.line}: {e.text}", markup=False, highlight=False)
+            console.print(f"   line {e.line}: {e.text}", markup=False, highlight=False, soft_wrap=True)
 
 
 def show_probes(probes: list[Probe], console: Console) -> None:
