@@ -161,6 +161,138 @@ def show(d) -> str:
     return f"{c1} = {v1} || {c2} = {v2}"
 
 
+# ---- expectations (written from the sources before any case ran) and case makers (added after the draw was committed)
+
+EXPECT = {
+    1: "the model file ends it: LLAMA_ARG_CTX is no option's variable and is never read; the parse, HTTP start pass; "
+    "llama_model_load_from_file finds no GGUF magic in tokenizer.json -> 'failed to load model' after the port is bound",
+    2: "the missing --chat-template-file ends it at the command line: its handler read_file() throws 'failed to open "
+    "file' -> 'error while handling argument'; -np 300 parses fine and would only fail at context creation, never reached",
+    3: "healthy: --top_k is folded into --top-k (accepted), LLAMA_ARG_CTX is never read; the plain completion is served",
+    4: "--n-threads ends it at the command line ('error: invalid argument: --n-threads', before any handler); the "
+    "--override-kv type i32 after it is never parsed",
+    5: "LLAMA_ARG_BATCH ends it: environment variables are handled before the command line and std::stoi throws "
+    "out_of_range ('error while handling environment variable \"LLAMA_ARG_BATCH\"'); -np 300 never reaches the context",
+    6: "--ctx ends it at the command line ('error: invalid argument: --ctx'); LLAMA_ARG_PORT only prints the 'will be "
+    "overwritten by command line argument --port' warn line first",
+    7: "--pooling avg ends it at the command line ('invalid value'); the SSL files are only stored by their handlers "
+    "and would fail later in server_http_context::init (built without SSL), never reached",
+    8: "the --host ends it: ctx_http.start binds before load_model, and 10.255.255.1 is not an address here -> "
+    "'couldn't bind HTTP server socket' (EADDRNOTAVAIL); the empty model file is never opened",
+    9: "the empty model file ends it in model load (fit / llama_model_load_from_file: not a GGUF) before any context "
+    "is made, so -np 300's n_seq_max check never runs",
+    10: "-np 0 ends it at the command line ('invalid value for n_parallel'); the server never serves, so GET /metrics "
+    "is never sent",
+    11: "the quantized V cache with --flash-attn off ends it at context creation ('quantized V cache requires "
+    "flash_attn to be enabled' -> failed to create context) after the model loaded; /infill is never sent",
+}
+
+import os  # noqa: E402
+import shlex  # noqa: E402
+import shutil  # noqa: E402
+import socket  # noqa: E402
+import subprocess  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+
+REPO = Path(__file__).resolve().parent.parent
+OUT = REPO / "tests" / "fixtures" / "doctor-corpus"
+WORK = Path("/tmp/fresh306")
+PORT = 23321
+LLAMA = str(REPO / ".llama-cpp" / "bin" / "llama-server")
+
+SLUGS = {
+    1: "tokenizer-json-as-model-and-misspelt-ctx-variable",
+    2: "missing-chat-template-file-and-parallel-300",
+    3: "underscore-top-k-and-misspelt-ctx-variable",
+    4: "unknown-n-threads-and-override-kv-i32",
+    5: "batch-variable-out-of-range-and-parallel-300",
+    6: "port-variable-overwritten-and-unknown-ctx",
+    7: "ssl-files-and-pooling-avg",
+    8: "host-not-on-this-machine-and-empty-model",
+    9: "empty-model-and-parallel-300",
+    10: "parallel-zero-and-metrics-request",
+    11: "quantized-v-cache-without-flash-attn-and-infill",
+}
+
+PLAIN = ("POST", "/completion", {"prompt": "hello", "n_predict": 8}, {})
+
+
+def case_spec(k: int, case: Path) -> tuple[list[str], dict, tuple]:
+    """(argv, extra environment, the request) of case K; files it needs made in CASE."""
+    from corpus_tools import tiny_gguf, tiny_model
+
+    model, flags, env, call = str(tiny_gguf(WORK)), [], {}, PLAIN
+    if k == 1:
+        shutil.copy(tiny_model(WORK) / "tokenizer.json", case / "tokenizer.json")
+        model, env = "./tokenizer.json", {"LLAMA_ARG_CTX": "4096"}
+    if k == 2:
+        flags = ["-np", "300", "--chat-template-file", "./template.jinja"]
+    if k == 3:
+        flags, env = ["--top_k", "20"], {"LLAMA_ARG_CTX": "4096"}
+    if k == 4:
+        flags = ["--n-threads", "2", "--override-kv", "llama.context_length=i32:4096"]
+    if k == 5:
+        flags, env = ["-np", "300"], {"LLAMA_ARG_BATCH": "99999999999"}
+    if k == 6:
+        flags, env = ["--ctx", "1024"], {"LLAMA_ARG_PORT": "8080"}
+    if k == 7:
+        flags = ["--ssl-key-file", "./key.pem", "--ssl-cert-file", "./cert.pem", "--pooling", "avg"]
+    if k == 8:
+        (case / "model.gguf").write_bytes(b"")
+        model, flags = "./model.gguf", ["--host", "10.255.255.1"]
+    if k == 9:
+        (case / "model.gguf").write_bytes(b"")
+        model, flags = "./model.gguf", ["-np", "300"]
+    if k == 10:
+        flags, call = ["-np", "0"], ("GET", "/metrics", None, {})
+    if k == 11:
+        flags = ["--cache-type-v", "q8_0", "--flash-attn", "off"]
+        call = ("POST", "/infill", {"input_prefix": "def f(", "input_suffix": "):\n", "n_predict": 8}, {})
+    argv = [LLAMA, "-m", model, "--host", "127.0.0.1", "--port", str(PORT), "-c", "512", *flags]
+    return argv, env, call
+
+
+def run_case(k: int) -> str:
+    from corpus_tools import _ask_with, _healthy_before_exit, stop_group
+
+    case = WORK / "run" / f"d{k}"
+    shutil.rmtree(case, ignore_errors=True)
+    case.mkdir(parents=True)
+    argv, extra, call = case_spec(k, case)
+    env = {name: v for name, v in os.environ.items() if not name.startswith("LLAMA_")}
+    env.update(extra)
+    with socket.socket() as probe:  # the port must be free before the case (the tool's own check)
+        probe.bind(("127.0.0.1", PORT))
+    text = "".join(f"$ export {name}={shlex.quote(value)}\n" for name, value in extra.items())
+    text += "$ " + " ".join(shlex.quote(a) for a in ["llama-server", *argv[1:]]) + "\n"
+    answer = ""
+    with tempfile.TemporaryFile() as log:
+        proc = subprocess.Popen(
+            argv, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=case, start_new_session=True
+        )
+        try:
+            if _healthy_before_exit(proc, PORT, time.monotonic() + 240):
+                answer = _ask_with(PORT, *call, 2)
+        finally:
+            stop_group(proc, grace=30)
+        log.seek(0)
+        out = log.read().decode("utf-8", "replace")
+    text += out if out.endswith("\n") or not out else out + "\n"
+    text += answer
+    text += f"# exit status: {proc.returncode}\n"
+    return text
+
+
+def main() -> None:
+    for k in [int(a) for a in sys.argv[1:]] or list(range(1, N + 1)):
+        t = time.monotonic()
+        text = run_case(k)
+        name = f"fresh306-llama-{SLUGS[k]}.log"
+        (OUT / name).write_text(text.rstrip() + "\n")
+        print(f"{name}: {len(text.splitlines())} lines, {time.monotonic() - t:.0f} s", flush=True)
+
+
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--draws"]:
         kept, redrawn = draws()
@@ -168,3 +300,5 @@ if __name__ == "__main__":
             print(f"draw {i}: {show(d)}")
         for d, why in redrawn:
             print(f"drawn anew ({why}): {show(d)}")
+    else:
+        main()
