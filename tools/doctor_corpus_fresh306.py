@@ -263,6 +263,7 @@ def run_case(k: int) -> str:
     env = {name: v for name, v in os.environ.items() if not name.startswith("LLAMA_")}
     env.update(extra)
     with socket.socket() as probe:  # the port must be free before the case (the tool's own check)
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # a served case leaves TIME_WAIT behind
         probe.bind(("127.0.0.1", PORT))
     text = "".join(f"$ export {name}={shlex.quote(value)}\n" for name, value in extra.items())
     text += "$ " + " ".join(shlex.quote(a) for a in ["llama-server", *argv[1:]]) + "\n"
