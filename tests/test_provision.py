@@ -127,7 +127,9 @@ python = "{sys.executable}"
     )  # the engine wheel pins itself
 
 
-def test_lock_hashes_what_an_index_serves(run_cli, tmp_path):
+def venv_with_tiny(tmp_path, by_path: bool = False):
+    """(venv, wheelhouse, wheel): a venv holding sbx-tiny 2.0.0, from the wheelhouse by name, or by the wheel's path
+    (pip then records a direct reference)."""
     wheels = tmp_path / "wheels"
     wheels.mkdir()
     wheel = build_wheel(wheels, "2.0.0")
@@ -143,9 +145,13 @@ def test_lock_hashes_what_an_index_serves(run_cli, tmp_path):
         "--no-index",
         "--find-links",
         str(wheels),
-        "sbx-tiny",
     ]
-    subprocess.run(pip, check=True)
+    subprocess.run([*pip, str(wheel) if by_path else "sbx-tiny"], check=True)
+    return venv, wheels, wheel
+
+
+def test_lock_hashes_what_an_index_serves(run_cli, tmp_path):
+    venv, wheels, wheel = venv_with_tiny(tmp_path)
     r = run_cli("lock", venv, "--out", tmp_path / "req.lock", "--find-links", wheels)
     assert r.code == 0
     line = next(x for x in (tmp_path / "req.lock").read_text().splitlines() if x.startswith("sbx"))
@@ -260,23 +266,7 @@ def test_a_wheel_for_another_platform_is_refused_before_the_lock_is_built(tmp_pa
 def test_lock_names_a_package_installed_from_a_file_that_it_leaves_out(run_cli, tmp_path):
     # expected, written first (fresh-304): a private wheel installed by path is a direct reference the lock leaves
     # out as a comment; provision would not install it, and lock said nothing. Now stderr and --json name it.
-    wheels = tmp_path / "wheels"
-    wheels.mkdir()
-    wheel = build_wheel(wheels, "2.0.0")
-    bundled_wheels(wheels)
-    venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-    pip = [
-        str(venv / "bin" / "python"),
-        "-m",
-        "pip",
-        "install",
-        "-q",
-        "--no-index",
-        "--find-links",
-        str(wheels),
-    ]
-    subprocess.run([*pip, str(wheel)], check=True)  # by path: pip records a direct reference
+    venv, wheels, _ = venv_with_tiny(tmp_path, by_path=True)
     r = run_cli("lock", venv, "--out", tmp_path / "req.lock", "--find-links", wheels, "--json")
     assert r.code == 0, r.err
     (reference,) = json.loads(r.out)["not_locked"]
