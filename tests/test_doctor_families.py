@@ -44,12 +44,18 @@ CASES = [
         API + "WARNING 12-03 10:00:00 [core_client.py:817] [shutdown] MPClient: engine core exited "
         "unexpectedly; starting cleanup\nvllm.v1.engine.exceptions.EngineDeadError: EngineCore encountered an issue.\n",
     ),
-    ("engine-killed-from-outside", API + "RuntimeError: Engine core process EngineCore_DP0 died unexpectedly.\n"),
+    (
+        "engine-killed-from-outside",
+        API + "RuntimeError: Engine core process EngineCore_DP0 died unexpectedly.\n",
+    ),
     (
         "engine-killed-from-outside",
         CORE + "Worker proc VllmWorker-1 died unexpectedly (exit code: -9), shutting down executor.\n",
     ),
-    ("engine-killed-from-outside", "RuntimeError: Process EngineCore_DP1 (PID: 8812) died with exit code -9\n"),
+    (
+        "engine-killed-from-outside",
+        "RuntimeError: Process EngineCore_DP1 (PID: 8812) died with exit code -9\n",
+    ),
     (
         "engine-killed-from-outside",
         "RuntimeError: Engine core initialization failed. See root cause above. Failed core proc(s): {'EngineCore_0': -9}\n",
@@ -710,7 +716,9 @@ def test_a_killed_core_yields_to_the_exception_it_raised():
     assert ids[first] == "uncaught-exception" and r.diagnoses[0].confidence < CONFIDENT
     killed = next(d for d in r.diagnoses if d.id == "engine-core-killed")
     assert killed.role == "symptom" and killed.confidence < CONFIDENT
-    alone = run(log.split("\n", 3)[3])  # learn41b: vLLM's report alone answers the merged family, below confident
+    alone = run(
+        log.split("\n", 3)[3]
+    )  # learn41b: vLLM's report alone answers the merged family, below confident
     assert alone.diagnoses[0].id == "engine-killed-from-outside" and alone.diagnoses[0].confidence < CONFIDENT
 
 

@@ -334,7 +334,7 @@ def rank(t: Triage) -> TriageResult:
         if d.role == "cause" and d.confidence >= CONFIDENT and id(d) not in aside
     }
     competing |= len(confident) > 1
-    killed_alone(t, diagnoses)  # vLLM's report of its dead engine, nothing else failing: engine-killed-from-outside
+    killed_alone(t, diagnoses)  # vLLM reports its engine dead, nothing else failed (engine_gone.py)
     if (like := resemblance_answer(t, root, diagnoses)) is not None:
         diagnoses.append(like)
     diagnoses += _orderly_stop(t, diagnoses)
