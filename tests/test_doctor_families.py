@@ -15,6 +15,7 @@ import io
 
 import pytest
 
+from servebox.doctor.engine_gone import KILLED, REPORTED
 from servebox.doctor.ranking import CONFIDENT
 from servebox.doctor.signatures import knowledge_entries
 from servebox.doctor.triage import triage_stream
@@ -763,7 +764,7 @@ PREFIXES = [
     "2026-12-03T10:00:00.123Z ",
 ]
 ENTRIES = [e for e in knowledge_entries() if e["role"] in ("cause", "symptom")]
-ALONE_ANSWERS = {"engine-core-killed": "engine-killed-from-outside"}  # servebox/doctor/engine_gone.py
+ALONE_ANSWERS = {REPORTED: KILLED}  # servebox/doctor/engine_gone.py
 
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=[e["id"] for e in ENTRIES])
