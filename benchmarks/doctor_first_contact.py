@@ -108,9 +108,16 @@ def first_written(case: dict) -> str:
     return case.get("expected_first") or case.get("expected_when_made") or case["expected"]
 
 
+# families merged since (an old answer under the merged-away id names the kept family's cause): learn41b (s41)
+# engine-core-killed -> engine-killed-from-outside (one cause, reported by vLLM or by a shell / supervisor)
+MERGED = {"engine-core-killed": "engine-killed-from-outside"}
+
+
 def right_ids(case: dict) -> set[str]:
-    """The answers that count as right: the id written when the batch was made, or as adjudicated since."""
-    return {first_written(case), case["expected"]}
+    """The answers that count as right: the id written when the batch was made, or as adjudicated since, and an id
+    merged into one of those."""
+    ids = {first_written(case), case["expected"]}
+    return ids | {old for old, kept in MERGED.items() if kept in ids}
 
 
 def shared_then(corpus: list, batch: str) -> dict[str, tuple[int, int, int]]:

@@ -12,6 +12,7 @@ import sys
 
 import pytest
 
+from servebox.doctor.engine_gone import KILLED, REPORTED
 from servebox.doctor.signatures import knowledge_entries
 from servebox.doctor.triage import load_signatures, triage_stream
 from servebox.doctor.unwrap import unwrap
@@ -30,6 +31,7 @@ def test_knowledge_base_is_large_and_well_formed():
 
 
 DIAGNOSES = [e for e in ENTRIES if e["role"] in ("cause", "symptom")]
+ALONE_ANSWERS = {REPORTED: KILLED}
 
 
 @pytest.mark.parametrize("entry", DIAGNOSES, ids=[e["id"] for e in DIAGNOSES])
@@ -46,7 +48,10 @@ def test_each_excerpt_is_diagnosed_as_its_entry(entry):
     result = triage_stream(io.StringIO(log), "excerpt")
     assert result.diagnoses, f"{entry['id']}: nothing matched"
     top = result.diagnoses[0]
-    assert top.id == entry["id"], [d.id for d in result.diagnoses]
+    # learn41b: vLLM's report of its dead engine, alone, answers the family it was merged into (engine_gone.py)
+    assert top.id in {entry["id"], ALONE_ANSWERS.get(entry["id"], entry["id"])}, [
+        d.id for d in result.diagnoses
+    ]
     # evidence quotes the engine's line: a collector's record (a JSON log line) shows the message it carries
     shown = unwrap(entry["excerpt"].strip().encode()).decode()[:400]
     assert (

@@ -123,7 +123,9 @@ def test_an_engine_core_stopped_by_sigint_then_a_refused_request_is_the_stop():
 
 
 def test_an_engine_core_gone_without_a_signal_line_stays_killed():
-    assert_named("engine-core-killed", UP + CORE_GONE + REFUSED)
+    assert_named(
+        "engine-killed-from-outside", UP + CORE_GONE + REFUSED
+    )  # learn41b (s41): vLLM's report alone answers the merged family
 
 
 def test_an_engine_core_stopped_by_sigint_with_no_request_after_is_no_failure():

@@ -74,9 +74,10 @@ CASES = [
         "(APIServer pid=7) DEBUG 12-05 10:00:00 [async_llm.py:351] Request queue full - rejecting request "
         "chatcmpl-9f2 (current=0, n=4, max=2).\n",
     ),
-    # the worker monitor's line for another rank whose exit code was not read yet (no traceback of the worker's)
+    # the worker monitor's line for another rank whose exit code was not read yet (no traceback of the worker's); alone,
+    # the merged family's answer (learn41b)
     (
-        "engine-core-killed",
+        "engine-killed-from-outside",
         UP
         + "(EngineCore pid=88) ERROR 12-05 10:00:00 [multiproc_executor.py:315] Worker proc VllmWorker-1 died "
         "unexpectedly (exit code: None), shutting down executor.\n",

@@ -33,6 +33,7 @@ from servebox.doctor.attribution import STRUCTURAL, below_families
 from servebox.doctor.bench_context import bench_over_context
 from servebox.doctor.caller import scripted
 from servebox.doctor.close_causes import close_causes
+from servebox.doctor.engine_gone import killed_alone
 from servebox.doctor.incidents import RELAYED_AS_READ, as_relayed
 from servebox.doctor.llamacpp_attribution import LLAMA_FEATURE, in_a_feature, refine
 from servebox.doctor.resemblance import answer as resemblance_answer
@@ -333,6 +334,7 @@ def rank(t: Triage) -> TriageResult:
         if d.role == "cause" and d.confidence >= CONFIDENT and id(d) not in aside
     }
     competing |= len(confident) > 1
+    killed_alone(t, diagnoses)  # vLLM reports its engine dead, nothing else failed (engine_gone.py)
     if (like := resemblance_answer(t, root, diagnoses)) is not None:
         diagnoses.append(like)
     diagnoses += _orderly_stop(t, diagnoses)

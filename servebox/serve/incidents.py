@@ -36,7 +36,9 @@ def cause_of(diagnosis: dict[str, Any]) -> str | None:
     """The id of the diagnosed cause, or None when the log names no known cause."""
     if diagnosis.get("verdict") != "cause found":
         return None
-    return next((d["id"] for d in diagnosis["diagnoses"] if d["role"] == "cause"), None)
+    found = next((d["id"] for d in diagnosis["diagnoses"] if d["role"] == "cause"), None)
+    # a kill from outside (learn41b: vLLM's own report of its dead engine now answers it) is no cause a restart repeats
+    return None if found == "engine-killed-from-outside" else found
 
 
 def summary(diagnosis: dict[str, Any]) -> str:
