@@ -9,6 +9,8 @@ measuring, with the neighbourhood of each miss in llama.cpp b11434's source.
   sampled and draft tokens' assert (--spec-draft-n-max over -b), over llamacpp-assert.
 - llamacpp-mmproj-fit-probe-failed (new, a note): mtmd_get_memory_usage's 'error: %s' and the server's '[mtmd] failed
   to get memory usage of mmproj' come BEFORE the model load and do not stop it: a later fatal cause outranks them.
+- llamacpp-lora-load-failed is a consequence where llama-adapter.cpp's open failed with ENOENT: the missing --lora
+  file is llamacpp-model-file-missing's (as the corpus's three earlier lora-missing cases expect).
 - llamacpp-relative-model-path leaves a './x.gguf' path to llamacpp-model-file-missing from a shell; under a router,
   a unit or a container it keeps it.
 Lines are the source's format strings rendered with other values than the corpus logs' (marked 'rendered').
@@ -93,6 +95,21 @@ CASES = [
     ),
     # ... a bare name stays the relative path's (rendered)
     ("llamacpp-relative-model-path", "$ llama-server -m qwen.gguf\n" + MISSING_TAIL.format(p="qwen.gguf")),
+    # a --lora file that is not there (llama-adapter.cpp's strerror, rendered): the missing file, not the load failure
+    (
+        "llamacpp-model-file-missing",
+        LLAMA.replace("\n", " --lora /srv/lora/support-v2.gguf\n")
+        + "E llama_adapter_lora_init: failed to open '/srv/lora/support-v2.gguf': No such file or directory\n"
+        "E cmn  common_init_: failed to load lora adapter '/srv/lora/support-v2.gguf'\n"
+        "E srv    load_model: failed to create_context with model '/srv/models/qwen2.5-7b-q4_k_m.gguf'\n",
+    ),
+    # ... one that is there but made for another base model stays the adapter's own failure (rendered)
+    (
+        "llamacpp-lora-load-failed",
+        LLAMA
+        + "E llama_adapter_lora_init: failed to apply lora adapter: tensor 'blk.0.attn_q.weight' has incorrect shape "
+        "(hint: maybe wrong base model?)\nE cmn  common_init_: failed to load lora adapter '/srv/lora/other.gguf'\n",
+    ),
     # the projector really broken, with the model loaded: the probe's note does not hide the init failure (rendered)
     (
         "llamacpp-mmproj-load-failed",
