@@ -100,10 +100,16 @@ def test_empty_input_under_curl_silent_is_not_a_malformed_file() -> None:
 
 def test_relative_model_path_is_not_confident() -> None:
     # gguf.cpp prints the path as given: a wrong working directory and a file not there read the same
+    # (learn41a: a bare name is the relative lookup's; a './' path, the working directory named on purpose, is
+    # model-file-missing's from a shell and the relative lookup's only under a router, a unit or a container)
     top = top_cause(
-        run("E gguf_init_from_file: failed to open GGUF file './model.gguf' (No such file or directory)\n")
+        run("E gguf_init_from_file: failed to open GGUF file 'model.gguf' (No such file or directory)\n")
     )
     assert top.id == "llamacpp-relative-model-path" and top.confidence < 0.7 and "not there" in top.cause
+    dot = top_cause(
+        run("E gguf_init_from_file: failed to open GGUF file './model.gguf' (No such file or directory)\n")
+    )
+    assert dot.id == "llamacpp-model-file-missing"
     absolute = top_cause(
         run(
             "E gguf_init_from_file: failed to open GGUF file '/srv/m/model.gguf' (No such file or directory)\n"
