@@ -138,6 +138,302 @@ def draws():
     return draw_distinct_conditions(2308, CONDITIONS, 11)
 
 
+# ---- case makers (added after the draw was committed, before any case ran) ----
+
+import importlib.util  # noqa: E402
+import json  # noqa: E402
+import os  # noqa: E402
+import re  # noqa: E402
+import shlex  # noqa: E402
+import shutil  # noqa: E402
+import signal  # noqa: E402
+import subprocess  # noqa: E402
+import tempfile  # noqa: E402
+import threading  # noqa: E402
+import time  # noqa: E402
+from http.server import ThreadingHTTPServer  # noqa: E402
+
+REPO = Path(__file__).resolve().parent.parent
+OUT = REPO / "tests" / "fixtures" / "doctor-corpus"
+WORK = Path("/tmp/fresh308")
+RUN = WORK / "run"
+HUB_PORT, CDN_PORT, PROXY_PORT, VLLM_PORT = 23550, 23551, 23552, 23560
+ENDPOINT = f"http://127.0.0.1:{HUB_PORT}"
+VPY = str(REPO / ".venv-vllm" / "bin" / "python")
+HF = str(REPO / ".venv" / "bin" / "hf")
+SERVEBOX = str(REPO / ".venv" / "bin" / "servebox")
+TINY_REPO = "fresh308/tiny-llama"
+
+_spec = importlib.util.spec_from_file_location("hub_server", REPO / "tests" / "hub_server.py")
+hub_server = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(hub_server)
+
+
+class Hub(hub_server.FakeHub):
+    """FakeHub on a fixed port, with one extra behaviour (MODE) the real hub has and FakeHub lacks:
+    'typo' (another repo id: 401 RepoNotFound, as the hub answers an anonymous request for a missing repo),
+    'gated' (resolve without a token: 401 GatedRepo), 'revoked' (any request with a token: 401 'Invalid credentials in
+    Authorization header'), 'revision' (a revision other than main or the commit: 404 RevisionNotFound),
+    'cdn-dead' (weights: 302 to a CDN host, X-Linked-* headers kept, nothing listening there)."""
+
+    def __init__(self, root: Path, repo: str, mode: str | None = None):
+        super().__init__(root, repo)
+        self.server.server_close()
+        base = self.server.RequestHandlerClass
+        hub = self
+
+        class Extended(base):
+            def do_GET(self):
+                if not hub.intercept(self, head=False):
+                    super().do_GET()
+
+            def do_HEAD(self):
+                if not hub.intercept(self, head=True):
+                    super().do_HEAD()
+
+        self.mode = mode
+        self.server = ThreadingHTTPServer(("127.0.0.1", HUB_PORT), Extended)
+        self.url = ENDPOINT
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    def refuse(self, h, head: bool, code: int, error_code: str | None, message: str) -> bool:
+        self.requests.append(f"{'HEAD' if head else 'GET'} {h.path} -> {code}")
+        headers = {"Content-Type": "application/json", "X-Error-Message": message}
+        if error_code:
+            headers["X-Error-Code"] = error_code
+        h._send(code, json.dumps({"error": message}).encode(), headers, head=head)
+        return True
+
+    def intercept(self, h, head: bool) -> bool:
+        path = h.path.split("?")[0]
+        ours = (
+            path.startswith((f"/api/models/{self.repo}/", f"/{self.repo}/"))
+            or path == f"/api/models/{self.repo}"
+        )
+        if self.mode == "typo" and not ours:
+            return self.refuse(h, head, 401, "RepoNotFound", "Repository not found")
+        if self.mode == "gated" and "/resolve/" in path and not h.headers.get("authorization"):
+            message = (
+                f"Access to model {self.repo} is restricted. You must have access to it and be authenticated to access"
+                " it. Please log in."
+            )
+            return self.refuse(h, head, 401, "GatedRepo", message)
+        if self.mode == "revoked" and h.headers.get("authorization"):
+            return self.refuse(h, head, 401, None, "Invalid credentials in Authorization header")
+        if self.mode == "revision":
+            m = re.search(r"/(?:resolve|revision|tree)/([^/]+)", path)
+            if m and m.group(1) not in ("main", hub_server.COMMIT):
+                return self.refuse(h, head, 404, "RevisionNotFound", f"Invalid rev id: {m.group(1)}")
+        if self.mode == "cdn-dead" and "/resolve/" in path and path.endswith(".safetensors"):
+            file = h._file()
+            if file is None or not file.is_file():
+                return False
+            sha = hub_server.hashes(file)["lfs"]["sha256"]
+            location = (
+                f"http://127.0.0.2:{CDN_PORT}/repos/fr/30/{sha}?response-content-disposition=inline%3B+filename"
+                f"%3D%22{file.name}%22&Expires=1900000000&Signature=x&Key-Pair-Id=K2"
+            )
+            self.requests.append(f"{'HEAD' if head else 'GET'} {h.path} -> 302")
+            headers = {
+                "Location": location,
+                "X-Repo-Commit": hub_server.COMMIT,
+                "X-Linked-Etag": f'"{sha}"',
+                "X-Linked-Size": str(file.stat().st_size),
+                "ETag": f'"{hub_server.git_blob_id(file.read_bytes()[:10])}"',
+            }
+            h._send(302, b"", headers, head=head)
+            return True
+        return False
+
+
+def tiny() -> Path:
+    from corpus_tools import tiny_model
+
+    return tiny_model(WORK)
+
+
+def repo_dir(case: Path, kind: str = "full") -> Path:
+    """The hub's copy of the repo: the tiny checkpoint, or its tokenizer files only."""
+    root = case / "hub-repo"
+    shutil.rmtree(root, ignore_errors=True)
+    if kind == "tokenizer":
+        root.mkdir(parents=True)
+        for name in ("tokenizer.json", "tokenizer_config.json", "chat_template.jinja"):
+            shutil.copy(tiny() / name, root / name)
+    else:
+        shutil.copytree(tiny(), root)
+        (root / "model.safetensors").chmod(0o644)
+    return root
+
+
+def base_env(case: Path, **extra: str) -> dict[str, str]:
+    from corpus_tools import engine_env
+
+    env = {k: v for k, v in engine_env(WORK).items() if not k.startswith(("HF_", "HUGGING", "TRANSFORMERS_"))}
+    for k in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY", "http_proxy", "https_proxy", "all_proxy"):
+        env.pop(k, None)
+    env.update({"HF_HOME": str(case / "hf-home"), "HF_ENDPOINT": ENDPOINT, "COLUMNS": "120", **extra})
+    return env
+
+
+def exports(shown: dict[str, str]) -> str:
+    return "".join(f"$ export {k}={shlex.quote(v)}\n" for k, v in shown.items())
+
+
+def run_cli(case: Path, argv: list[str], env: dict, shown: str, bound: float = 300) -> str:
+    proc = subprocess.run(
+        argv, cwd=case, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=bound
+    )
+    return f"$ {shown}\n{proc.stdout.rstrip()}\n# exit: {proc.returncode}\n"
+
+
+def run_vllm(case: Path, repo: str, env: dict, flags: tuple[str, ...] = (), bound: float = 300) -> str:
+    import httpx
+    from corpus_tools import _healthy_before_exit, stop_group
+
+    argv = [VPY, "-m", "vllm.entrypoints.openai.api_server", "--model", repo, "--port", str(VLLM_PORT)]
+    argv += ["--max-model-len", "512", *flags]
+    shown = "python -m vllm.entrypoints.openai.api_server " + " ".join(argv[4:])
+    answer, stopped = "", False
+    with tempfile.TemporaryFile() as log:
+        proc = subprocess.Popen(
+            argv, cwd=case, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True
+        )
+        try:
+            if _healthy_before_exit(proc, VLLM_PORT, time.monotonic() + bound):
+                body = {"model": repo, "prompt": "The weights arrived", "max_tokens": 8}
+                answer = f"# request: POST http://127.0.0.1:{VLLM_PORT}/v1/completions {json.dumps(body)}\n"
+                try:
+                    r = httpx.post(f"http://127.0.0.1:{VLLM_PORT}/v1/completions", json=body, timeout=120)
+                    answer += f"HTTP/1.1 {r.status_code} {r.reason_phrase}\n{r.content[:1000].decode('utf-8', 'replace')}\n"
+                except httpx.HTTPError as exc:
+                    answer += f"{type(exc).__name__}: {exc}\n"
+                time.sleep(2)
+                stopped = True
+            elif proc.poll() is None:
+                stopped = True
+        finally:
+            stop_group(proc, grace=30)
+        log.seek(0)
+        text = log.read().decode("utf-8", "replace").rstrip()
+    end = (
+        f"# ^C (the server was stopped with SIGTERM) exit: {proc.returncode}"
+        if stopped
+        else f"# exit: {proc.returncode}"
+    )
+    return f"$ {shown}\n{text}\n{answer}{end}\n"
+
+
+def make(n: int, case: Path) -> str:
+    vllm_env = {"HF_ENDPOINT": ENDPOINT}
+    if n == 1:  # hf download, LFS files 302 to a CDN host that is not listening
+        with Hub(repo_dir(case), TINY_REPO, "cdn-dead"):
+            return exports(vllm_env) + run_cli(
+                case, [HF, "download", TINY_REPO], base_env(case), f"hf download {TINY_REPO}"
+            )
+    if n == 2:  # servebox fetch-model REPO@v2.0
+        with Hub(repo_dir(case), TINY_REPO, "revision"):
+            argv = [SERVEBOX, "fetch-model", f"{TINY_REPO}@v2.0", "--dir", "./tiny-llama"]
+            return exports(vllm_env) + run_cli(case, argv, base_env(case), " ".join(["servebox", *argv[1:]]))
+    if n == 3:  # vLLM with HTTP_PROXY / HTTPS_PROXY pointing nowhere
+        proxy = {
+            "HTTP_PROXY": f"http://127.0.0.1:{PROXY_PORT}",
+            "HTTPS_PROXY": f"http://127.0.0.1:{PROXY_PORT}",
+        }
+        with Hub(repo_dir(case), TINY_REPO):
+            return exports({**vllm_env, **proxy}) + run_vllm(case, TINY_REPO, base_env(case, **proxy))
+    if n == 4:  # vLLM with HF_HUB_ENABLE_HF_TRANSFER=1
+        extra = {"HF_HUB_ENABLE_HF_TRANSFER": "1"}
+        with Hub(repo_dir(case), TINY_REPO):
+            return exports({**vllm_env, **extra}) + run_vllm(case, TINY_REPO, base_env(case, **extra))
+    if n == 5:  # hf download, then vLLM with HF_HUB_OFFLINE=1 (healthy)
+        with Hub(repo_dir(case), TINY_REPO):
+            first = exports(vllm_env) + run_cli(
+                case, [HF, "download", TINY_REPO], base_env(case), f"hf download {TINY_REPO}"
+            )
+        extra = {"HF_HUB_OFFLINE": "1"}
+        return first + exports(extra) + run_vllm(case, TINY_REPO, base_env(case, **extra))
+    if n == 6:  # vLLM --model of a tokenizer-only repo
+        repo = "fresh308/tiny-llama-tokenizer"
+        with Hub(repo_dir(case, "tokenizer"), repo):
+            return exports(vllm_env) + run_vllm(case, repo, base_env(case))
+    if n == 7:  # vLLM --model of a gated repo, no HF_TOKEN
+        repo = "fresh308/tiny-llama-instruct"
+        with Hub(repo_dir(case), repo, "gated"):
+            return exports(vllm_env) + run_vllm(case, repo, base_env(case))
+    if n == 8:  # vLLM --model fresh308/tiny-lama
+        with Hub(repo_dir(case), TINY_REPO, "typo"):
+            return exports(vllm_env) + run_vllm(case, "fresh308/tiny-lama", base_env(case))
+    if n == 9:  # hf download with HF_HUB_CACHE a path under a regular file
+        (case / "models").write_text("fresh308/tiny-llama\n")
+        extra = {"HF_HUB_CACHE": str(case / "models" / "hub")}
+        pre = (
+            f"$ ls -l {case / 'models'}\n"
+            + subprocess.run(["ls", "-l", str(case / "models")], stdout=subprocess.PIPE, text=True).stdout
+        )
+        with Hub(repo_dir(case), TINY_REPO):
+            env = base_env(case, **extra)
+            return (
+                pre
+                + exports({**vllm_env, **extra})
+                + run_cli(case, [HF, "download", TINY_REPO], env, f"hf download {TINY_REPO}")
+            )
+    if n == 10:  # hf download with HF_ENDPOINT a plain static file server
+        mirror = case / "mirror"
+        shutil.copytree(repo_dir(case), mirror / TINY_REPO)
+        server = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "http.server",
+                str(HUB_PORT),
+                "--bind",
+                "127.0.0.1",
+                "--directory",
+                str(mirror),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        try:
+            time.sleep(2)
+            return exports(vllm_env) + run_cli(
+                case, [HF, "download", TINY_REPO], base_env(case), f"hf download {TINY_REPO}"
+            )
+        finally:
+            os.killpg(server.pid, signal.SIGTERM)
+            server.wait(timeout=10)
+    if n == 11:  # vLLM with HF_TOKEN a revoked token
+        extra = {"HF_TOKEN": "hf_qWkTzRmvXbLpNcYdEaHsJgUfKoIe"}
+        with Hub(repo_dir(case), TINY_REPO, "revoked"):
+            return exports({**vllm_env, **extra}) + run_vllm(case, TINY_REPO, base_env(case, **extra))
+    raise ValueError(n)
+
+
+ENGINE = {1: "hf", 2: "servebox", 9: "hf", 10: "hf"}
+
+
+def case_id(n: int) -> str:
+    condition, value = draws()[0][n - 1]
+    words = re.sub(r"[^a-z0-9]+", "-", value.split(" (")[0].lower()).strip("-").split("-")
+    while len("-".join(words)) > 48:
+        words.pop()
+    return f"fresh308-{ENGINE.get(n, 'vllm')}-{n:02d}-" + "-".join(words)
+
+
+def main() -> None:
+    wanted = [int(a) for a in sys.argv[1:]] or list(range(1, 12))
+    for n in wanted:
+        case = RUN / f"d{n}"
+        shutil.rmtree(case, ignore_errors=True)
+        case.mkdir(parents=True)
+        t = time.monotonic()
+        text = make(n, case)
+        (OUT / f"{case_id(n)}.log").write_text(text.rstrip() + "\n")
+        print(f"{case_id(n)}: {len(text.splitlines())} lines, {time.monotonic() - t:.0f} s", flush=True)
+
+
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--draws"]:
         kept, redrawn = draws()
@@ -145,3 +441,5 @@ if __name__ == "__main__":
             print(f"draw {i}: {c} | {v}")
         for c, v, why in redrawn:
             print(f"drawn anew: {c} | {v} ({why})")
+    else:
+        main()
