@@ -272,7 +272,15 @@ def base_env(case: Path, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in engine_env(WORK).items() if not k.startswith(("HF_", "HUGGING", "TRANSFORMERS_"))}
     for k in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY", "http_proxy", "https_proxy", "all_proxy"):
         env.pop(k, None)
-    env.update({"HF_HOME": str(case / "hf-home"), "HF_ENDPOINT": ENDPOINT, "COLUMNS": "120", **extra})
+    env.update(
+        {
+            "HF_HOME": str(case / "hf-home"),
+            "HF_ENDPOINT": ENDPOINT,
+            "COLUMNS": "120",
+            "NO_COLOR": "1",
+            **extra,
+        }
+    )
     return env
 
 
@@ -284,7 +292,8 @@ def run_cli(case: Path, argv: list[str], env: dict, shown: str, bound: float = 3
     proc = subprocess.run(
         argv, cwd=case, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=bound
     )
-    return f"$ {shown}\n{proc.stdout.rstrip()}\n# exit: {proc.returncode}\n"
+    text = re.sub(r"\x1b\[[0-9;]*m", "", proc.stdout.rstrip())  # hf colours its hints: a paste has none
+    return f"$ {shown}\n{text}\n# exit: {proc.returncode}\n"
 
 
 def run_vllm(case: Path, repo: str, env: dict, flags: tuple[str, ...] = (), bound: float = 300) -> str:
