@@ -302,8 +302,8 @@ def run_vllm(case: Path, repo: str, env: dict, flags: tuple[str, ...] = (), boun
 
     argv = [VPY, "-m", "vllm.entrypoints.openai.api_server", "--model", repo, "--port", str(VLLM_PORT)]
     argv += ["--max-model-len", "512", *flags]
-    shown = "python -m vllm.entrypoints.openai.api_server " + " ".join(argv[4:])
-    answer, stopped = "", False
+    shown = "python -m vllm.entrypoints.openai.api_server " + " ".join(argv[3:])
+    answer, split = "", None
     with tempfile.TemporaryFile() as log:
         proc = subprocess.Popen(
             argv, cwd=case, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True
@@ -318,19 +318,20 @@ def run_vllm(case: Path, repo: str, env: dict, flags: tuple[str, ...] = (), boun
                 except httpx.HTTPError as exc:
                     answer += f"{type(exc).__name__}: {exc}\n"
                 time.sleep(2)
-                stopped = True
-            elif proc.poll() is None:
-                stopped = True
+                split = os.fstat(
+                    log.fileno()
+                ).st_size  # the engine's lines so far; the reply is shown here, then ^C and the rest
         finally:
             stop_group(proc, grace=30)
         log.seek(0)
-        text = log.read().decode("utf-8", "replace").rstrip()
-    end = (
-        f"# ^C (the server was stopped with SIGTERM) exit: {proc.returncode}"
-        if stopped
-        else f"# exit: {proc.returncode}"
-    )
-    return f"$ {shown}\n{text}\n{answer}{end}\n"
+        raw = log.read()
+    if split is None:
+        text = raw.decode("utf-8", "replace").rstrip()
+        return f"$ {shown}\n{text}\n{answer}# exit: {proc.returncode}\n"
+    before = raw[:split].decode("utf-8", "replace").rstrip()
+    after = raw[split:].decode("utf-8", "replace").rstrip()
+    stop = "# ^C (SIGTERM to the server)\n"
+    return f"$ {shown}\n{before}\n{answer}{stop}{after}\n# exit: {proc.returncode}\n"
 
 
 def make(n: int, case: Path) -> str:
