@@ -187,11 +187,13 @@ CASES: dict[int, dict] = {
         "expect": "bad_words turned into token-id sequences from the tokenizer; generates 16 tokens, prints them, "
         "exits 0: none",
         "kind": "script",
-        "script": "from vllm import LLM, SamplingParams\n\n"
-        'llm = LLM(model="TINY", max_model_len=512)\n'
-        'params = SamplingParams(max_tokens=16, bad_words=["France"])\n'
-        'for out in llm.generate(["The capital of France is"], params):\n'
-        "    print(repr(out.outputs[0].text))\n",
+        "script": "from vllm import LLM, SamplingParams\n\n\n"
+        "def main():\n"
+        '    llm = LLM(model="TINY", max_model_len=512)\n'
+        '    params = SamplingParams(max_tokens=16, bad_words=["France"])\n'
+        '    for out in llm.generate(["The capital of France is"], params):\n'
+        "        print(repr(out.outputs[0].text))\n"
+        '\n\nif __name__ == "__main__":\n    main()\n',
     },
     6: {
         "words": "hf-hub-offline-0-complete-cache-no-network",
@@ -262,11 +264,13 @@ CASES: dict[int, dict] = {
         "expect": "ValueError 'LLM.encode() is only supported for pooling models. Try passing `--runner pooling`' "
         "after the engine is up; the script exits 1: llm-method-runner-mismatch",
         "kind": "script",
-        "script": "from vllm import LLM\n\n"
-        'llm = LLM(model="TINY", max_model_len=512)\n'
-        'outputs = llm.encode(["The capital of France is"], pooling_task="embed")\n'
-        "for out in outputs:\n"
-        "    print(len(out.outputs.data))\n",
+        "script": "from vllm import LLM\n\n\n"
+        "def main():\n"
+        '    llm = LLM(model="TINY", max_model_len=512)\n'
+        '    outputs = llm.encode(["The capital of France is"], pooling_task="embed")\n'
+        "    for out in outputs:\n"
+        "        print(len(out.outputs.data))\n"
+        '\n\nif __name__ == "__main__":\n    main()\n',
     },
 }
 
