@@ -101,7 +101,7 @@ def test_fuzz_render_spec(text):
             if shutil.which("systemd-analyze") and VERIFIED[0] < MAX_VERIFIED:
                 VERIFIED[0] += 1  # and systemd's own parser accepts the units (the first few, for time)
                 for unit in (out / "systemd").glob("*.service"):
-                    rc, text, _missing = verify_unit(unit)
+                    rc, text, _missing, _reasons = verify_unit(unit)
                     assert rc == 0, text
             for unit in (out / "systemd").glob("*.service"):
                 lines = unit.read_text().splitlines()

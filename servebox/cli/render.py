@@ -8,6 +8,7 @@ import typer
 
 from servebox.cli.app import JSON_OPTION, app, emit_json, out
 from servebox.errors import InputError
+from servebox.report import print_whole
 
 
 @app.command()
@@ -95,14 +96,10 @@ def _show(report: dict, out_dir: Path) -> None:
             f"[{style}]{v['unit']}[/{style}]: verify rc {v['verify_rc']}, exposure {v['exposure']} {v['exposure_label']}"
         )
         for line in v["reasons"]:  # systemd-analyze's own words: why the unit fails
-            out.print(f"  {line}", markup=False, highlight=False, soft_wrap=True)
+            print_whole(out, f"  {line}")
         if v["missing_here"]:
-            out.print(
-                f"  not on this machine (fine when rendered for another host): {', '.join(v['missing_here'])}",
-                markup=False,
-                highlight=False,
-                soft_wrap=True,
-            )
+            missing = ", ".join(v["missing_here"])
+            print_whole(out, f"  not on this machine (fine when rendered for another host): {missing}")
     by_host = report.get("hosts") or {"": report["install"]}
     for host, steps in by_host.items():
         where = f" on {host}, from a copy of {out_dir}/{host}" if host else ""

@@ -46,17 +46,18 @@ def have_systemd_tools() -> bool:
 MISSING_BINARY_RE = re.compile(r"Command (\S+) is not executable: No such file or directory")
 
 
-def verify_unit(path: Path) -> tuple[int, str, list[str]]:
-    """verify's exit code, its output, and the binaries missing on this machine. A unit whose only
-    complaint is a missing binary is rendered for another host: that alone does not fail it."""
+def verify_unit(path: Path) -> tuple[int, str, list[str], list[str]]:
+    """verify's exit code, its output, the binaries missing on this machine and the lines that fail the unit. A unit
+    whose only complaint is a missing binary is rendered for another host: that alone does not fail it."""
     proc = subprocess.run(
         ["systemd-analyze", "verify", str(path)], capture_output=True, text=True, timeout=60
     )
     text = (proc.stdout + proc.stderr).strip()
     missing = MISSING_BINARY_RE.findall(text)
+    reasons = verify_reasons(text)
     # systemd "ignores" a bad setting with rc 0; for a rendered unit any such line is a failure
-    rc = (proc.returncode or 1) if verify_reasons(text) else 0
-    return rc, text, missing
+    rc = (proc.returncode or 1) if reasons else 0
+    return rc, text, missing, reasons
 
 
 def exposure(path: Path) -> tuple[float | None, str | None]:
@@ -73,11 +74,9 @@ def exposure(path: Path) -> tuple[float | None, str | None]:
 def check_units(unit_dir: Path) -> list[UnitVerdict]:
     out = []
     for path in sorted(unit_dir.glob("*.service")):
-        rc, text, missing = verify_unit(path)
+        rc, text, missing, reasons = verify_unit(path)
         score, label = exposure(path)
-        out.append(
-            UnitVerdict(path.name, rc, text, score, label, missing, verify_reasons(text) if rc else [])
-        )
+        out.append(UnitVerdict(path.name, rc, text, score, label, missing, reasons))
     return out
 
 

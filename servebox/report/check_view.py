@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich.console import Console
 
 from servebox.check import CheckReport
+from servebox.report import print_whole
 
 STYLE = {"error": "bold red", "warn": "yellow", "info": "cyan"}
 
@@ -20,8 +21,8 @@ def show_check(report: CheckReport, console: Console) -> None:
         console.print(
             f"[{STYLE[f.severity]}]{f.severity:5}[/{STYLE[f.severity]}] [bold]{f.rule}[/bold]: ", end=""
         )
-        console.print(f.message, markup=False, highlight=False, soft_wrap=True)
+        print_whole(console, f.message)
         for line in f.evidence:
-            console.print(f"        {line}", markup=False, highlight=False, soft_wrap=True)
+            print_whole(console, f"        {line}")
         if f.fix:
-            console.print(f"        fix: {f.fix}", markup=False, highlight=False, soft_wrap=True)
+            print_whole(console, f"        fix: {f.fix}")

@@ -7,6 +7,7 @@ from rich.table import Table
 
 from servebox.doctor.probes import Probe
 from servebox.doctor.triage import TriageResult
+from servebox.report import print_whole
 
 STYLE = {"pass": "green", "fail": "red", "n/a": "dim"}
 
@@ -46,37 +47,36 @@ def show_triage(result: TriageResult, console: Console) -> None:
             f"{rank}. {tag} [bold]{d.id}[/bold] ({d.category}, {confidence_label(d.confidence, d.confidence_kind)}, {d.occurrences}x)",
             soft_wrap=True,
         )
-        console.print(f"   cause: {d.cause}", markup=False, highlight=False, soft_wrap=True)
-        console.print(f"   fix:   {d.fix}", markup=False, highlight=False, soft_wrap=True)
+        print_whole(console, f"   cause: {d.cause}")
+        print_whole(console, f"   fix:   {d.fix}")
         if d.versions:
-            console.print(f"   versions: {d.versions}", markup=False, highlight=False, soft_wrap=True)
+            print_whole(console, f"   versions: {d.versions}")
         if d.shared_with:
-            console.print(
-                f"   same words, other causes ({d.shared_basis}): {', '.join(d.shared_with)}",
-                markup=False,
-                highlight=False,
-                soft_wrap=True,
+            print_whole(
+                console, f"   same words, other causes ({d.shared_basis}): {', '.join(d.shared_with)}"
             )
-        for e in d.evidence:
-            console.print(f"   line {e.line}: {e.text}", markup=False, highlight=False, soft_wrap=True)
+        _lines(d.evidence, console)
     if result.diagnoses:
-        console.print(CONFIDENCE_NOTE, style="dim", markup=False, highlight=False, soft_wrap=True)
+        print_whole(console, CONFIDENCE_NOTE, style="dim")
     exc = result.exception
     if exc is not None:
         who = f"{exc.component} " if exc.component else ""
         where = f" ({exc.raised_in})" if exc.raised_in else ""
-        console.print(
+        print_whole(
+            console,
             f"raised: {who}{exc.type}: {exc.message[:300]} at line {exc.line}{where} [{exc.classification}]",
-            markup=False,
-            highlight=False,
-            soft_wrap=True,
         )
     if result.cut_lines:
         console.print(f"{result.cut_lines} over-long line(s) were cut to their first 64 KiB", style="dim")
     if result.verdict not in ("cause found", "no failure") and result.last_error_lines:
         console.print("last error-looking lines:")
-        for e in result.last_error_lines:
-            console.print(f"   line {e.line}: {e.text}", markup=False, highlight=False, soft_wrap=True)
+        _lines(result.last_error_lines, console)
+
+
+def _lines(evidence: list, console: Console) -> None:
+    """Quoted log lines, each whole, with its number in the file."""
+    for e in evidence:
+        print_whole(console, f"   line {e.line}: {e.text}")
 
 
 def show_probes(probes: list[Probe], console: Console) -> None:
