@@ -70,9 +70,9 @@ def up(
     spec = load_spec(spec_path)
     _executables_exist(spec, spec_path, all_nodes_here)
     host, port = spec.router.listen_host, spec.router.listen_port  # validated by the spec ([IPv6]:port too)
-    _bind_router(
-        spec_path, spec.router.listen, host, 0
-    ).close()  # an address of this machine, before anything
+    # the address alone (any port) before anything is written or started: the port is taken below, after the
+    # checks that name who holds it
+    _bind_router(spec_path, spec.router.listen, host, 0).close()
     state_dir.mkdir(parents=True, exist_ok=True)
     run = RunState(state_dir)
     other = run.running_up()
