@@ -181,7 +181,135 @@ class Case:
     cwd: str = ""  # a folder under the case dir to start in
 
 
-CASES: dict[tuple[str, str], Case] = {}  # filled for the drawn keys after the draw was committed
+def chat(text: str, **extra) -> dict:
+    return {"messages": [{"role": "user", "content": text}], "max_tokens": 24, **extra}
+
+
+def compl(prompt: str, **extra) -> dict:
+    return {"prompt": prompt, "n_predict": 24, **extra}
+
+
+WEATHER = {
+    "type": "function",
+    "function": {
+        "name": "get_weather",
+        "description": "Current weather in a city",
+        "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+    },
+}
+# the concrete inputs of the 11 drawn keys, written after the draw was committed (555ff03d) and before any case ran;
+# what each is expected to do is in the manifest header (written after the run, from the log)
+CASES: dict[tuple[str, str], Case] = {
+    ("POST /v1/chat/completions grammar of the wrong JSON type", "grammar an array of GBNF lines"): Case(
+        "fresh315-llama-chat-grammar-array-of-lines",
+        calls=[
+            (
+                CHAT,
+                chat(
+                    "Answer yes or no: is the sky blue?",
+                    grammar=["root ::= answer", 'answer ::= "yes" | "no"'],
+                ),
+            )
+        ],
+    ),
+    ("left recursion", "direct, in --grammar at start"): Case(
+        "fresh315-llama-grammar-left-recursion-at-start",
+        flags=["--grammar", 'root ::= expr\nexpr ::= expr "+" term | term\nterm ::= [0-9]+'],
+        calls=[(COMPL, compl("1+2="))],
+    ),
+    ("POST /completion json_schema, keywords", "healthy (type boolean)"): Case(
+        "fresh315-llama-completion-json-schema-boolean",
+        calls=[(COMPL, compl("Is water wet? Answer true or false:", json_schema={"type": "boolean"}))],
+    ),
+    ("POST /completion grammar, GBNF token syntax <...>", "healthy (<[ID]> of a token that exists)"): Case(
+        "fresh315-llama-completion-grammar-token-id",
+        calls=[(COMPL, compl("Pick a word:", grammar='root ::= <[845]> " " ("a" | "b")'))],
+    ),
+    ("--grammar-file at start, the file's text", "saved with a UTF-8 BOM"): Case(
+        "fresh315-llama-grammar-file-utf8-bom",
+        files={"grammars/answer.gbnf": '\ufeffroot ::= "yes" | "no"\n'},
+        flags=["--grammar-file", "{d}/grammars/answer.gbnf"],
+        calls=[(COMPL, compl("Is the sky blue?"))],
+    ),
+    ("tools and a grammar together (--jinja)", "grammar with tools, tool_choice auto"): Case(
+        "fresh315-llama-chat-grammar-with-tools",
+        flags=["--jinja"],
+        calls=[
+            (
+                CHAT,
+                chat(
+                    "What is the weather in Paris?",
+                    tools=[WEATHER],
+                    tool_choice="auto",
+                    grammar='root ::= "sunny" | "rainy"',
+                ),
+            )
+        ],
+    ),
+    (
+        "constraints the tiny model can satisfy (healthy)",
+        "chat response_format json_schema, a boolean and a bounded integer",
+    ): Case(
+        "fresh315-llama-chat-response-format-bool-int",
+        calls=[
+            (
+                CHAT,
+                chat(
+                    "Is it raining, and how many umbrellas (1-3)?",
+                    max_tokens=64,
+                    response_format={
+                        "type": "json_schema",
+                        "json_schema": {
+                            "name": "umbrellas",
+                            "schema": {
+                                "type": "object",
+                                "properties": {
+                                    "raining": {"type": "boolean"},
+                                    "count": {"type": "integer", "minimum": 1, "maximum": 3},
+                                },
+                                "required": ["raining", "count"],
+                                "additionalProperties": False,
+                            },
+                        },
+                    },
+                ),
+            )
+        ],
+    ),
+    ("POST /v1/chat/completions grammar, repetition braces", "{5000} (min above the 2000 threshold)"): Case(
+        "fresh315-llama-chat-grammar-repetition-5000",
+        calls=[(CHAT, chat("Write a long line of x.", grammar='root ::= "x"{5000}'))],
+    ),
+    ("POST /v1/chat/completions response_format json_object", "schema a string, not an object"): Case(
+        "fresh315-llama-chat-json-object-schema-string",
+        calls=[
+            (
+                CHAT,
+                chat(
+                    "Give me a JSON object with a name.",
+                    response_format={
+                        "type": "json_object",
+                        "schema": '{"type": "object", "required": ["name"]}',
+                    },
+                ),
+            )
+        ],
+    ),
+    ("-j / --json-schema at start, keywords", 'an unrecognized type ("int")'): Case(
+        "fresh315-llama-json-schema-type-int-at-start",
+        flags=["-j", '{"type": "object", "properties": {"age": {"type": "int"}}, "required": ["age"]}'],
+        calls=[(COMPL, compl("Age:"))],
+    ),
+    ("-jf / --json-schema-file at start, the file's text", "a trailing comma"): Case(
+        "fresh315-llama-json-schema-file-trailing-comma",
+        files={
+            "schemas/person.json": '{\n  "type": "object",\n  "properties": {\n    "name": {"type": "string"},\n'
+            '    "age": {"type": "integer"},\n  },\n  "required": ["name", "age"]\n}\n'
+        },
+        flags=["-jf", "{d}/schemas/person.json"],
+        calls=[(COMPL, compl("Person:"))],
+    ),
+}
 
 
 def make(c: Case, tiny: Path) -> str:
