@@ -467,6 +467,10 @@ def _with_port(port: int, fn):
 
 
 def main() -> None:
+    if len(sys.argv) < 2 or sys.argv[1].startswith("-") or not (Path(sys.argv[1]) / "config.json").is_file():
+        # --help (or a folder that is no tiny model) once rewrote the whole corpus's logs: only a model folder runs
+        print(__doc__.split("Usage")[1].strip().split("\n")[1].strip(), file=sys.stderr)
+        sys.exit(2)
     tiny = Path(sys.argv[1]).resolve()
     wanted = set(sys.argv[2:])
     OUT.mkdir(parents=True, exist_ok=True)
