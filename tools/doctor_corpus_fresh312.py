@@ -186,6 +186,169 @@ def show(d) -> str:
     return f"{engine} | {c1} = {v1} || {c2} = {v2}"
 
 
+# ---- expectations (written from the sources after the draw was committed, before any case ran) and the case makers.
+# Each says which check ends the run and where the engine's source puts it before the other condition's check.
+
+EXPECT = {
+    1: "cli-invalid-choice: --dtype fp16 ends it in argparse (config/model.py ModelDType = auto/half/float16/bfloat16/"
+    "float/float32 as the flag's choices) -> usage + exit 2 in entry.py's parse_args, before anything is served, so "
+    "the chat request naming 'gpt-4o' is never sent",
+    2: "bind-address-not-on-machine: tools/server/server.cpp starts ctx_http (init + start: bind) BEFORE "
+    "ctx_server.load_model, so --host 10.255.255.1 fails 'couldn't bind HTTP server socket' (EADDRNOTAVAIL); -np 300 "
+    "would only fail in src/llama-context.cpp (n_seq_max > LLAMA_MAX_SEQ) after the model loads, never reached",
+    3: "new:scheduler-max-num-seqs-below-one: --max-num-seqs has no range in argparse (engine/arg_utils.py takes "
+    "SchedulerConfig's kwargs, type int); create_engine_config builds SchedulerConfig, whose max_num_seqs "
+    "Field(ge=1) refuses 0 (pydantic ValidationError) before the engine core starts; the temperature -0.5 request is "
+    "never sent",
+    4: "llamacpp-invalid-argument: common/arg.cpp common_params_parse_ex handles every LLAMA_ARG_* BEFORE the command "
+    "line; LLAMA_ARG_UBATCH's int handler (std::stoi) throws -> 'error while handling environment variable "
+    "\"LLAMA_ARG_UBATCH\"'; --max-tokens (parse_cli_args: 'error: invalid argument') is never looked at",
+    5: "none: VLLM_USE_V1=0 only draws validate_environ's 'Unknown vLLM environment variable detected' warning and "
+    "--disable-cascade-attn only its deprecation warning; the plain completion of 8 tokens is served (HTTP 200)",
+    6: "llamacpp-invalid-argument: --ctx is not in arg_to_options -> 'error: invalid argument: --ctx' in the command "
+    "line parse, before the HTTP server and load_model; the empty model.gguf (-m only stores the path while parsing) "
+    "is never opened",
+    7: "request-sampling-param-out-of-range: healthy start (--disable-cascade-attn warns only); sampling_params.py "
+    "_verify_args refuses top_p 1.5 ('top_p must be in (0, 1]') -> HTTP 400 and the server keeps serving",
+    8: "llamacpp-invalid-argument: parse_cli_args goes left to right and --ctx (appended first) is unknown -> 'error: "
+    "invalid argument: --ctx'; --reasoning-format think (common/chat.cpp 'Unknown reasoning format') after it is "
+    "never handled",
+    9: "max-model-len-above-positions: create_engine_config's ModelConfig (API server process, before the engine core) "
+    "refuses --max-model-len 4096 above the derived 2048; the half-cut model.safetensors would only fail in the engine "
+    "core's weight load, never reached",
+    10: "llamacpp-invalid-argument: --cache-type-k's handler kv_cache_type_from_str throws 'Unsupported cache type: "
+    "q3_0' -> 'error while handling argument'; the server never serves, so /v1/embeddings is never asked",
+    11: "kv-cache-dtype-unknown: --kv-cache-dtype fp9 is not one of CacheDType's choices (config/cache.py) -> argparse "
+    "'invalid choice' + exit 2; --host 192.0.2.1 would only fail in setup_server's bind after argparse, never reached",
+}
+
+import os  # noqa: E402
+import shlex  # noqa: E402
+import shutil  # noqa: E402
+import socket  # noqa: E402
+import subprocess  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+
+REPO = Path(__file__).resolve().parent.parent
+OUT = REPO / "tests" / "fixtures" / "doctor-corpus"
+WORK = Path("/tmp/fresh312")
+VLLM_PORT, LLAMA_PORT = 23850, 23851
+PY = str(REPO / ".venv-vllm" / "bin" / "python")
+LLAMA = str(REPO / ".llama-cpp" / "bin" / "llama-server")
+
+SLUGS = {
+    1: "vllm-dtype-fp16-and-chat-model-gpt-4o",
+    2: "llama-host-not-here-and-parallel-300",
+    3: "vllm-max-num-seqs-zero-and-negative-temperature",
+    4: "llama-ubatch-variable-lots-and-unknown-max-tokens",
+    5: "vllm-use-v1-variable-and-deprecated-cascade-flag",
+    6: "llama-empty-model-and-unknown-ctx",
+    7: "vllm-top-p-1-5-and-deprecated-cascade-flag",
+    8: "llama-unknown-ctx-and-reasoning-format-think",
+    9: "vllm-half-safetensors-and-max-model-len-4096",
+    10: "llama-cache-type-q3-0-and-embeddings-request",
+    11: "vllm-host-not-here-and-kv-cache-dtype-fp9",
+}
+
+
+def case_spec(k: int, case: Path) -> tuple[list[str], dict, tuple, int]:
+    """(argv, extra environment, the request, port) of case K; files it needs made in CASE. The first drawn
+    condition's options come first, then the second's."""
+    from corpus_tools import tiny_gguf, tiny_model
+
+    if k % 2:  # vLLM
+        model, flags, env = str(tiny_model(WORK)), [], {}
+        call = ("POST", "/v1/completions", {"model": model, "prompt": "hello", "max_tokens": 8}, {})
+        if k == 1:
+            flags = ["--dtype", "fp16"]
+            body = {"model": "gpt-4o", "messages": [{"role": "user", "content": "hello"}], "max_tokens": 8}
+            call = ("POST", "/v1/chat/completions", body, {})
+        if k == 3:
+            flags = ["--max-num-seqs", "0"]
+            call = ("POST", "/v1/completions", {**call[2], "temperature": -0.5}, {})
+        if k == 5:
+            flags, env = ["--disable-cascade-attn"], {"VLLM_USE_V1": "0"}
+        if k == 7:
+            flags = ["--disable-cascade-attn"]
+            call = ("POST", "/v1/completions", {**call[2], "top_p": 1.5}, {})
+        if k == 9:
+            model = str(case / "tiny")
+            shutil.copytree(tiny_model(WORK), model)
+            weights = case / "tiny" / "model.safetensors"
+            data = weights.read_bytes()
+            weights.write_bytes(data[: len(data) // 2])
+            flags = ["--max-model-len", "4096"]
+            call = ("POST", "/v1/completions", {"model": model, "prompt": "hello", "max_tokens": 8}, {})
+        if k == 11:
+            flags = ["--host", "192.0.2.1", "--kv-cache-dtype", "fp9"]
+        argv = [PY, "-m", "vllm.entrypoints.openai.api_server", "--model", model, "--host", "127.0.0.1"]
+        argv += ["--port", str(VLLM_PORT), "--max-model-len", "512", *flags]
+        return argv, env, call, VLLM_PORT
+    model, flags, env = str(tiny_gguf(WORK)), [], {}
+    call = ("POST", "/completion", {"prompt": "hello", "n_predict": 8}, {})
+    if k == 2:
+        flags = ["-np", "300", "--host", "10.255.255.1"]
+    if k == 4:
+        flags, env = ["--max-tokens", "64"], {"LLAMA_ARG_UBATCH": "lots"}
+    if k == 6:
+        (case / "model.gguf").write_bytes(b"")
+        model, flags = "./model.gguf", ["--ctx", "1024"]
+    if k == 8:
+        flags = ["--ctx", "1024", "--reasoning-format", "think"]
+    if k == 10:
+        flags = ["--cache-type-k", "q3_0"]
+        call = ("POST", "/v1/embeddings", {"input": "hello"}, {})
+    argv = [LLAMA, "-m", model, "--host", "127.0.0.1", "--port", str(LLAMA_PORT), "-c", "512", *flags]
+    return argv, env, call, LLAMA_PORT
+
+
+def run_case(k: int) -> str:
+    from corpus_tools import _ask_with, _healthy_before_exit, engine_env, stop_group
+
+    case = WORK / "run" / f"d{k}"
+    shutil.rmtree(case, ignore_errors=True)
+    case.mkdir(parents=True)
+    argv, extra, call, port = case_spec(k, case)
+    if k % 2:
+        env = engine_env(WORK, **extra)
+        shown = ["python", *argv[1:]]
+    else:
+        env = {name: v for name, v in os.environ.items() if not name.startswith("LLAMA_")}
+        env.update(extra)
+        shown = ["llama-server", *argv[1:]]
+    with socket.socket() as probe:  # the port must be free before the case (the tool's own check)
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        probe.bind(("127.0.0.1", port))
+    text = "".join(f"$ export {name}={shlex.quote(value)}\n" for name, value in extra.items())
+    text += "$ " + " ".join(shlex.quote(a) for a in shown) + "\n"
+    answer = ""
+    with tempfile.TemporaryFile() as log:
+        proc = subprocess.Popen(
+            argv, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=case, start_new_session=True
+        )
+        try:
+            if _healthy_before_exit(proc, port, time.monotonic() + 300):
+                answer = _ask_with(port, *call, 2)
+        finally:
+            stop_group(proc, grace=30)
+        log.seek(0)
+        out = log.read().decode("utf-8", "replace")
+    text += out if out.endswith("\n") or not out else out + "\n"
+    text += answer
+    text += f"# exit status: {proc.returncode}\n"
+    return text
+
+
+def main() -> None:
+    for k in [int(a) for a in sys.argv[1:]] or list(range(1, N + 1)):
+        t = time.monotonic()
+        text = run_case(k)
+        name = f"fresh312-{SLUGS[k]}.log"
+        (OUT / name).write_text(text.rstrip() + "\n")
+        print(f"{name}: {len(text.splitlines())} lines, {time.monotonic() - t:.0f} s", flush=True)
+
+
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--draws"]:
         kept, redrawn = draws()
@@ -195,3 +358,5 @@ if __name__ == "__main__":
             print(f"drawn anew ({why}): {show(d)}")
         if not redrawn:
             print("drawn anew: none (no pair repeated one kept by fresh-301/303/306 or one kept here)")
+    else:
+        main()
