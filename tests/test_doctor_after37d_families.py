@@ -101,4 +101,7 @@ def test_refusal_hides_the_note() -> None:
     )
     top = top_cause(result)
     assert top is not None and top.id == "request-field-wrong-type" and "documents" in top.cause
-    assert all(d.id not in ("llamacpp-request-field-ignored", "llamacpp-request-field-defaulted") for d in result.diagnoses)
+    assert all(
+        d.id not in ("llamacpp-request-field-ignored", "llamacpp-request-field-defaulted")
+        for d in result.diagnoses
+    )
