@@ -1,6 +1,6 @@
 """What the scored batch fresh-247 (llama-server request fields drawn at random) taught after scoring.
 
-- llamacpp-request-field-ignored (new, a note): llama.cpp b11434's json_value helper (tools/server/server-common.h)
+- llamacpp-request-field-defaulted (new as llamacpp-request-field-ignored, a note; renamed by learn42a): llama.cpp b11434's json_value helper (tools/server/server-common.h)
   logs "Wrong type supplied for parameter '%s', using default value: %s" and goes on with the default: the request is
   served without the value, a healthy log's note, never its failure.
 - request-field-wrong-type: that warning is its cause only where the log shows the request refused (llama-server's
@@ -76,7 +76,7 @@ def test_dropped_field_is_a_note_of_a_healthy_log() -> None:
     """A named (object) tool_choice dropped and answered 200: no cause, the warning explained as a note."""
     result = run(START + warned("tool_choice", "string", "object") + SERVED + "HTTP/1.1 200 OK\n")
     assert top_cause(result) is None
-    note = next(d for d in result.diagnoses if d.id == "llamacpp-request-field-ignored")
+    note = next(d for d in result.diagnoses if d.id == "llamacpp-request-field-defaulted")
     assert note.role == "note" and not note.fatal and "tool_choice" in note.cause
 
 
@@ -89,7 +89,7 @@ def test_older_wording_is_a_note_too() -> None:
         + SERVED
     )
     assert top_cause(result) is None
-    assert any(d.id == "llamacpp-request-field-ignored" and "n_probs" in d.cause for d in result.diagnoses)
+    assert any(d.id == "llamacpp-request-field-defaulted" and "n_probs" in d.cause for d in result.diagnoses)
 
 
 def test_refusal_hides_the_note() -> None:
@@ -101,4 +101,7 @@ def test_refusal_hides_the_note() -> None:
     )
     top = top_cause(result)
     assert top is not None and top.id == "request-field-wrong-type" and "documents" in top.cause
-    assert all(d.id != "llamacpp-request-field-ignored" for d in result.diagnoses)
+    assert all(
+        d.id not in ("llamacpp-request-field-ignored", "llamacpp-request-field-defaulted")
+        for d in result.diagnoses
+    )
