@@ -19,13 +19,19 @@ REQUESTS = "requests"  # request-level causes: a server that refused one request
 
 
 def root_of(
-    raised: list[RaisedException], consumed: set[int], ends: dict[int, int]
+    raised: list[RaisedException], consumed: set[int], ends: dict[int, int], pointers: tuple = ()
 ) -> RaisedException | None:
-    """The first exception that is not a wrapper: not classified as one, and none of its lines one that a
-    symptom entry matched (vLLM's 'failed to be inspected' is a ValueError that only points back)."""
+    """The first exception that is not a wrapper: not classified as one, none of its lines one that a symptom entry
+    matched (vLLM's 'failed to be inspected' is a ValueError that only points back), and its text no wording of such an
+    entry (`pointers`; a hint's wording too, as its lines are consumed like a full one's): an entry keeps only a few lines
+    as evidence, and a refusal logged five times before it was raised must not leave the raise unexplained, nor the
+    wrapper raised from the errno line above it (learn42c, fresh-313's upload to a URL nothing listens at)."""
     for exc in raised:
         lines = range(exc.line, ends.get(exc.line, exc.line) + 1)
-        if exc.classification not in NOT_ROOT and not consumed.intersection(lines):
+        if exc.classification in NOT_ROOT or consumed.intersection(lines):
+            continue
+        text = f"{exc.type}: {exc.message}"
+        if not any(sig.search(text) or sig.hint(text) for sig in pointers):
             return exc
     return None
 
