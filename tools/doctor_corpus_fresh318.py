@@ -120,6 +120,84 @@ def show(d) -> str:
     return f"vllm: {ec} = {ev} || fresh-{n}: {ac} = {av}"
 
 
+# ---- EXPECT: written after the draw was committed and before any case ran (prediction from the sources; a case
+# whose run contradicts it says so in its manifest entry). The programs' order of checks used:
+#  vLLM 0.32 (`vllm serve`, entrypoints/cli/main.py): FlexibleArgumentParser.parse_args (--config pulled in, `--model`
+#  warning, argparse proper: human_readable_int 'Decimals are not allowed with binary suffixes'; --port is a plain int
+#  in 0.32's FrontendArgs -- fresh-303's 'check_port' stage label is wrong, check_port is never called) ->
+#  configure_logging_from_args (VLLM_LOGGING_CONFIG_PATH must exist) -> validate_parsed_serve_args (cli_args.py:
+#  '--enable-auto-tool-choice requires --tool-call-parser') -> setup_server binds --host/--port (EADDRNOTAVAIL, EACCES
+#  below 1024 for a non-root user) -> create_engine_config (validate_environ warns on unknown VLLM_*; SchedulerConfig
+#  warns when max_num_batched_tokens > max_num_seqs * max_model_len) -> engine core (weights, torch.compile, KV cache).
+#  Around: systemd-analyze verify runs before the unit is started (an unparsable setting is ignored with a warning, an
+#  essential one refuses the unit), systemd-tmpfiles --create before the service, `servebox render --check` before the
+#  unit exists; a client runs after the engine was launched.
+EXPECT = {
+    1: (
+        "vllm-logging-config-invalid",
+        "systemd-tmpfiles warns on or refuses 'age 30 days' (the cache dir line), the unit verifies; the engine run "
+        "from the unit's Environment= dies in configure_logging_from_args: 'Could not load logging config. File does "
+        "not exist: /etc/vllm/logging.json' -- that ENDED the run",
+    ),
+    2: (
+        "none",
+        "verify clean; the engine runs with /home read-only (ProtectHome=read-only) and HF_HOME under /home/alice: a "
+        "local model path needs no hub cache write, the scheduler sizes only warn, the completion is served",
+    ),
+    3: (
+        "systemd-bad-value",
+        "verify of vllm.service + vllm-model.path: 'PathChanged= path is not absolute' ignored, then the .path unit "
+        "has no path left and is refused; the engine itself comes up (the scheduler sizes only warn) and serves: the "
+        "only thing that fails is the .path unit",
+    ),
+    4: (
+        "bind-address-not-on-machine",
+        "the engine dies in setup_server: [Errno 99] Cannot assign requested address for 192.0.2.1; the bench client "
+        "(base URL ending in /v1, no --model) then finds nothing listening (connection refused) -- the engine's bind "
+        "ended the run, the client's /v1 doubling is never reached",
+    ),
+    5: (
+        "systemd-exec-failed",
+        "servebox render --check: systemd-analyze verify finds the rendered unit's ExecStart program "
+        "/opt/venvs/vllm-0.32/bin/python absent; the ExecStart run by hand fails 'No such file or directory'; "
+        "VLLM_LOGGING_LEVLE=DEBUG (a warning only) is never reached",
+    ),
+    6: (
+        "new:systemd-environment-path-not-expanded",
+        "verify says nothing (Environment= is not expanded, PATH becomes the literal '$PATH:/opt/bin'); the engine "
+        "started with that PATH comes up to the point where it needs a program from PATH (torch.compile's C++ "
+        "compiler / lscpu) and fails there; the scheduler sizes only warn",
+    ),
+    7: (
+        "none",
+        "verify clean; /home read-only with HF_HOME under /home/alice does not stop a local-model start; "
+        "OMP_NUM_THREADS=8 on 2 cores only warns or is overridden by vLLM's CPU worker; the completion is served",
+    ),
+    8: (
+        "tool-choice-needs-parser",
+        "verify/security print their usual output (ProtectSystem=strict, StateDirectory= valid); the engine dies in "
+        "validate_parsed_serve_args: TypeError '--enable-auto-tool-choice requires --tool-call-parser', before it "
+        "would ever write the cache under read-only /srv",
+    ),
+    9: (
+        "systemd-bad-value",
+        "verify warns it failed to parse KillMode=group and ignores it; `vllm serve --model TINY` only warns (0.32 "
+        "rewrites it to the positional model) and the engine serves the completion",
+    ),
+    10: (
+        "cli-invalid-value",
+        "verify/security: CacheDirectory=../cache/vllm is not a valid path (ignored, a warning); the engine dies in "
+        "argparse: --max-model-len 1.5K 'Decimals are not allowed with binary suffixes like K', exit 2",
+    ),
+    11: (
+        "privileged-port-without-capability",
+        "the engine, started as a non-root user, parses --port 80 (a plain int in 0.32) and dies in setup_server: "
+        "[Errno 13] Permission denied binding 127.0.0.1:80; `vllm chat -q` sent right after the launch gets "
+        "connection refused -- the port ended the run",
+    ),
+}
+
+
 def main() -> None:
     if sys.argv[1:] == ["--draws"]:
         kept, redrawn = draws()
