@@ -97,7 +97,11 @@ def test_a_warning_level_traceback_of_a_healthy_start_names_nothing():
 
 def test_an_error_level_or_bare_traceback_still_counts():
     r = run(warmup("ERROR"))
-    assert r.diagnoses[0].id == "uncaught-exception" and r.exception is not None
+    # learn42d: skip-tokenizer-init-needs-tokenizer now holds the bare wording (as a script's raise), so likeness may
+    # offer it (0.50, below confident) ahead of the bare exception: either way the raise counts
+    top = r.diagnoses[0]
+    assert r.exception is not None and top.confidence < 0.7
+    assert top.id in ("uncaught-exception", "skip-tokenizer-init-needs-tokenizer")
     bare = API + "ValueError: Tokenizer not available when `skip_tokenizer_init=True`\n"
     assert run(bare).exception is not None
     # logged as a warning first, then raised out of the process: the raise counts

@@ -21,6 +21,7 @@ import tomllib
 from collections import Counter
 from pathlib import Path
 
+from servebox.doctor.caller import scripted
 from servebox.doctor.signatures import context_met
 from servebox.doctor.triage import Triage
 
@@ -34,6 +35,9 @@ def raw_causes(path: Path) -> set[str]:
     triage = Triage(path.name)
     triage.feed(path.read_bytes())
     triage.close()
+    # a `script_pattern` wording counts only raised out of the run's own script (learn42d: vLLM's warm-up WARNING of
+    # 'Tokenizer not available when `skip_tokenizer_init=True`' in 130 healthy logs is not skip-tokenizer-init's words)
+    scripted(triage, sorted(triage.raised.values(), key=lambda e: e.line))
     return {
         sig.id
         for sig in triage.signatures
