@@ -6,7 +6,7 @@
   node 20, against a generator yielding such a chunk); JavaScriptCore's message naming the expression (rendered).
 - scheduler-max-num-seqs-below-one (new): vLLM 0.32 config/scheduler.py's max_num_seqs Field(ge=1), pydantic's
   refusal under '1 validation error for SchedulerConfig' (rendered: the field alone, and a negative), and pydantic's
-  errors() list form.
+  errors() list form; only where max_num_seqs was set (its mirror, a token budget of 0 that makes it 0, is not).
 - kv-cache-dtype-unknown (widened): argparse's 'argument --kv-cache-dtype: invalid choice' (rendered with another
   value and Python 3.12.8+'s unquoted choices, and 3.14's 'maybe you meant'), outranking cli-invalid-choice.
 """
@@ -77,6 +77,7 @@ CASES = [
     # pydantic's errors() list, as a wrapper prints it (rendered)
     (
         "scheduler-max-num-seqs-below-one",
+        "llm = LLM(model='Qwen/Qwen3-0.6B', max_num_seqs=0)\n"
         "ValueError: invalid engine args: [{'type': 'greater_than_equal', 'loc': ('max_num_seqs',), 'msg': 'Input "
         "should be greater than or equal to 1', 'input': 0, 'ctx': {'ge': 1}, 'url': "
         "'https://errors.pydantic.dev/2.12/v/greater_than_equal'}]\n",
@@ -116,6 +117,19 @@ NEAR_MISSES = [
         "scheduler-max-num-seqs-below-one",
         "pydantic_core._pydantic_core.ValidationError: 1 validation error for SchedulerConfig\n"
         "max_num_batched_tokens\n"
+        "  Input should be greater than or equal to 1 [type=greater_than_equal, input_value=0, input_type=int]\n",
+    ),
+    # the mirror: --max-num-batched-tokens 0 with --max-num-seqs unset makes max_num_seqs 0 too, and pydantic prints
+    # the same two refusals; the token budget was the setting given (arg_utils' derived default, rendered)
+    (
+        "scheduler-max-num-seqs-below-one",
+        "$ vllm serve Qwen/Qwen3-0.6B --max-num-batched-tokens 0\n"
+        "(APIServer pid=7) INFO 05-01 10:00:00 [api_utils.py:286] non-default args: {'model': 'Qwen/Qwen3-0.6B', "
+        "'max_num_batched_tokens': 0}\n"
+        "pydantic_core._pydantic_core.ValidationError: 2 validation errors for SchedulerConfig\n"
+        "max_num_batched_tokens\n"
+        "  Input should be greater than or equal to 1 [type=greater_than_equal, input_value=0, input_type=int]\n"
+        "max_num_seqs\n"
         "  Input should be greater than or equal to 1 [type=greater_than_equal, input_value=0, input_type=int]\n",
     ),
     # another flag's invalid choice stays the generic family's
