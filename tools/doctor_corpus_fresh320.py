@@ -175,11 +175,172 @@ def show(d) -> str:
     return f"{c1} = {v1} || {c2} = {v2}"
 
 
-if __name__ == "__main__" and sys.argv[1:2] == ["--draws"]:
-    kept, redrawn = draws()
-    for i, d in enumerate(kept, 1):
-        print(f"draw {i}: {show(d)}")
-    for d, why in redrawn:
-        print(f"drawn anew ({why}): {show(d)}")
-    if not redrawn:
-        print("drawn anew: none")
+# ---- expectations (written from the sources after the draw was committed, before any case ran) and the case makers.
+# Each says which check ends the run and where llama-server's source puts it before the other condition's check.
+
+EXPECT = {
+    1: "llamacpp-too-many-sequences: the base line parses (-np 300 is only stored: common/arg.cpp -np handler refuses 0 "
+    "alone); server.cpp binds, then load_model -> common/common.cpp common_init_from_params -> llama_init_from_model "
+    "(common.cpp:1361) -> src/llama-context.cpp refuses n_seq_max 300 > LLAMA_MAX_SEQ 256 -> 'exiting due to model "
+    "loading error'; the server never serves, so POST /v1/embeddings is never sent",
+    2: "llamacpp-invalid-argument: parse_cli_args goes left to right; --pooling (appended first) has a handler that "
+    "throws 'invalid value' for avg -> 'error while handling argument \"--pooling\"' and exit, before the HTTP start; "
+    "-np 300 after it would only fail at context creation, never reached",
+    3: "llamacpp-context-params-invalid: parse, bind and the model load pass; llama_init_from_model (common.cpp:1361) -> "
+    "src/llama-context.cpp:3849 'quantized V cache requires flash_attn to be enabled' (--flash-attn off) -> failed to "
+    "create context -> exit 1; the /completion with prompt [999999] is never sent",
+    4: "llamacpp-invalid-argument: parse_cli_args: -c 512 and -np 300 are handled, the second -c only draws the "
+    "'DEPRECATED: argument '-c' specified multiple times' warning, then check_arg (inside the try) throws 'expected "
+    "value for argument' -> 'error while handling argument \"-c\"' and exit; -np 300's context check is never reached",
+    5: "bind-address-not-on-machine: server.cpp ctx_http.start (bind) runs BEFORE ctx_server.load_model, and "
+    "10.255.255.1 is not an address of this machine -> 'couldn't bind HTTP server socket' (EADDRNOTAVAIL) -> 'exiting "
+    "due to HTTP server error'; the GGUF with architecture 'llama5' is never opened",
+    6: "llamacpp-unknown-arch: -ngl 99 only prints arg.cpp's 'warning: no usable GPU found, --gpu-layers option will be "
+    "ignored' lines at parse; bind passes; load_model -> (common_fit_params /) llama_model_load_from_file -> "
+    "src/llama-model.cpp:373 'unknown model architecture: 'llama5'' -> 'exiting due to model loading error'",
+    7: "path-not-found: parse_cli_args left to right; --json-schema-file's handler opens ./schema.json while parsing and "
+    "throws 'error: failed to open file './schema.json'' -> 'error while handling argument \"--json-schema-file\"' "
+    "and exit; --alias as the last word (expected value for argument) comes after it, never reached",
+    8: "llamacpp-invalid-argument: parse_cli_args left to right; -np's int handler throws 'error: invalid value for "
+    "n_parallel' for 0 -> 'error while handling argument \"-np\"'; --alias as the last word after it never reached",
+    9: "llamacpp-gguf-unreadable: parse and bind pass; load_model -> gguf_init_from_file on the empty model.gguf: "
+    "ggml/src/gguf.cpp:471 'failed to read magic' -> failed to load model -> exit 1; GET /metrics is never sent",
+    10: "llamacpp-invalid-argument: parse_cli_args left to right; --gpu-memory-utilization (a vLLM flag) is not in "
+    "arg_to_options -> 'error: invalid argument: --gpu-memory-utilization' (before any handler); the -c at the end of "
+    "the line is never looked at",
+    11: "llamacpp-invalid-argument: common_params_parse_ex handles every LLAMA_ARG_* BEFORE the command line; -ngl's "
+    "string handler calls std::stoi('most') -> throws -> 'error while handling environment variable "
+    '"LLAMA_ARG_N_GPU_LAYERS"\'; the quantized V cache with --flash-attn off would only fail at context creation',
+}
+
+import os  # noqa: E402
+import shlex  # noqa: E402
+import shutil  # noqa: E402
+import socket  # noqa: E402
+import subprocess  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+
+REPO = Path(__file__).resolve().parent.parent
+OUT = REPO / "tests" / "fixtures" / "doctor-corpus"
+WORK = Path("/tmp/fresh320")
+PORT = 24300
+LLAMA = str(REPO / ".llama-cpp" / "bin" / "llama-server")
+
+SLUGS = {
+    1: "embeddings-request-and-parallel-300",
+    2: "pooling-avg-and-parallel-300",
+    3: "quantized-v-cache-without-flash-attn-and-token-999999",
+    4: "parallel-300-and-ctx-size-without-value",
+    5: "host-not-on-this-machine-and-unknown-architecture",
+    6: "gpu-layers-on-cpu-build-and-unknown-architecture",
+    7: "missing-json-schema-file-and-alias-without-value",
+    8: "parallel-zero-and-alias-without-value",
+    9: "metrics-request-and-empty-model",
+    10: "ctx-size-without-value-and-vllm-flag",
+    11: "quantized-v-cache-without-flash-attn-and-gpu-layers-variable-most",
+}
+
+PLAIN = ("POST", "/completion", {"prompt": "hello", "n_predict": 8}, {})
+
+
+def llama5_gguf(dst: Path) -> Path:
+    """A copy of the tiny GGUF whose general.architecture says 'llama5' (gguf-py's own metadata copy)."""
+    import gguf
+    from corpus_tools import tiny_gguf
+    from gguf.scripts.gguf_new_metadata import copy_with_new_metadata
+
+    reader = gguf.GGUFReader(str(tiny_gguf(WORK)), "r")
+    writer = gguf.GGUFWriter(str(dst), arch="llama5", endianess=reader.endianess)
+    copy_with_new_metadata(reader, writer, {}, [])
+    return dst
+
+
+def case_spec(k: int, case: Path) -> tuple[list[str], dict, tuple]:
+    """(argv, extra environment, the request) of case K; files it needs made in CASE. The first drawn condition's
+    options come first, then the second's; an option 'as the last word' is always last."""
+    from corpus_tools import tiny_gguf
+
+    model, flags, env, call = str(tiny_gguf(WORK)), [], {}, PLAIN
+    if k == 1:
+        flags, call = ["-np", "300"], ("POST", "/v1/embeddings", {"input": "hello"}, {})
+    if k == 2:
+        flags = ["--pooling", "avg", "-np", "300"]
+    if k == 3:
+        flags = ["--cache-type-v", "q8_0", "--flash-attn", "off"]
+        call = ("POST", "/completion", {"prompt": [999999], "n_predict": 8}, {})
+    if k == 4:
+        flags = ["-np", "300", "-c"]
+    if k == 5:
+        llama5_gguf(case / "model.gguf")
+        model, flags = "./model.gguf", ["--host", "10.255.255.1"]
+    if k == 6:
+        llama5_gguf(case / "model.gguf")
+        model, flags = "./model.gguf", ["-ngl", "99"]
+    if k == 7:
+        flags = ["--json-schema-file", "./schema.json", "--alias"]
+    if k == 8:
+        flags = ["-np", "0", "--alias"]
+    if k == 9:
+        (case / "model.gguf").write_bytes(b"")
+        model, call = "./model.gguf", ("GET", "/metrics", None, {})
+    if k == 10:
+        flags = ["--gpu-memory-utilization", "0.9", "-c"]
+    if k == 11:
+        flags, env = ["--cache-type-v", "q8_0", "--flash-attn", "off"], {"LLAMA_ARG_N_GPU_LAYERS": "most"}
+    argv = [LLAMA, "-m", model, "--host", "127.0.0.1", "--port", str(PORT), "-c", "512", *flags]
+    return argv, env, call
+
+
+def run_case(k: int) -> str:
+    from corpus_tools import _ask_with, _healthy_before_exit, stop_group
+
+    case = WORK / "run" / f"d{k}"
+    shutil.rmtree(case, ignore_errors=True)
+    case.mkdir(parents=True)
+    argv, extra, call = case_spec(k, case)
+    env = {name: v for name, v in os.environ.items() if not name.startswith("LLAMA_")}
+    env.update(extra)
+    with socket.socket() as probe:  # the port must be free before the case (the tool's own check)
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        probe.bind(("127.0.0.1", PORT))
+    text = "".join(f"$ export {name}={shlex.quote(value)}\n" for name, value in extra.items())
+    text += "$ " + " ".join(shlex.quote(a) for a in ["llama-server", *argv[1:]]) + "\n"
+    answer = ""
+    with tempfile.TemporaryFile() as log:
+        proc = subprocess.Popen(
+            argv, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=case, start_new_session=True
+        )
+        try:
+            if _healthy_before_exit(proc, PORT, time.monotonic() + 240):
+                answer = _ask_with(PORT, *call, 2)
+        finally:
+            stop_group(proc, grace=30)
+        log.seek(0)
+        out = log.read().decode("utf-8", "replace")
+    text += out if out.endswith("\n") or not out else out + "\n"
+    text += answer
+    text += f"# exit status: {proc.returncode}\n"
+    return text
+
+
+def main() -> None:
+    for k in [int(a) for a in sys.argv[1:]] or list(range(1, N + 1)):
+        t = time.monotonic()
+        text = run_case(k)
+        name = f"fresh320-llama-{SLUGS[k]}.log"
+        (OUT / name).write_text(text.rstrip() + "\n")
+        print(f"{name}: {len(text.splitlines())} lines, {time.monotonic() - t:.0f} s", flush=True)
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["--draws"]:
+        kept, redrawn = draws()
+        for i, d in enumerate(kept, 1):
+            print(f"draw {i}: {show(d)}")
+        for d, why in redrawn:
+            print(f"drawn anew ({why}): {show(d)}")
+        if not redrawn:
+            print("drawn anew: none")
+    else:
+        main()
