@@ -185,7 +185,10 @@ CASES = [
     ),
     ("systemd-access-denied", "Failed to restart vllm.service: Interactive authentication required."),
     ("command-not-found", "bash: line 1: llama-swap: command not found"),
-    ("command-not-found", "/bin/sh: 3: /opt/llama/bin/llama-server: not found"),
+    # learn42f: a PATH (a slash: no PATH lookup) to the engine's own binary that is not there is engine-binary-missing's
+    # (fresh-318); a bare name not found stays command-not-found's (the row above)
+    ("engine-binary-missing", "/bin/sh: 3: /opt/llama/bin/llama-server: not found"),
+    ("command-not-found", "/bin/sh: 3: jq: not found"),
     (
         "systemd-service-type-mismatch",
         "swap.service: Can't open PID file /run/swap/pid (yet?) after start: Operation not permitted",
