@@ -162,3 +162,26 @@ def test_render_check_prints_systemd_analyzes_reason(tmp_path, capsys):
     assert "servebox-router.service: verify rc 1" in shown and "Invalid device rights" in shown
     ok = next(v for v in verdicts if v["unit"] != "servebox-router.service")
     assert ok["verify_rc"] == 0 and ok["reasons"] == []
+
+
+@needs_systemd
+def test_render_check_names_the_engine_binary_the_router_starts(run_cli, tmp_path):
+    # expected, written first (fresh-325 draw 5): a llama.cpp model the router starts itself (no unit of its own) runs
+    # the `binary` from llama-swap.yaml's cmd; render --check listed only llama-swap as absent and passed that
+    # llama-server silently. It is named beside the router's own binary, still not a failure (another host may have it)
+    spec = tmp_path / "spec.toml"
+    absent = tmp_path / "llama.cpp" / "build" / "bin" / "llama-server"
+    spec.write_text(
+        '[host]\nname = "gpu1"\ngpus = ["l4-24gb"]\n\n[router]\nlisten = "127.0.0.1:8080"\n\n'
+        f'[[models]]\nname = "tiny"\nengine = "llama.cpp"\ncheckpoint = "{tmp_path}/tiny.gguf"\nport = 8002\n'
+        f'binary = "{absent}"\n'
+    )
+    r = run_cli("render", spec, "--out", tmp_path / "out", "--check")
+    assert r.code == 0, r.err
+    line = next(ln for ln in r.out.splitlines() if "not on this machine" in ln)
+    assert str(absent) in line
+    r = run_cli("render", spec, "--out", tmp_path / "out2", "--check", "--json")
+    router = next(
+        u for u in __import__("json").loads(r.out)["units"] if u["unit"] == "servebox-router.service"
+    )
+    assert str(absent) in router["missing_here"] and router["verify_rc"] == 0

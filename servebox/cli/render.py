@@ -76,6 +76,8 @@ def render(
                 if unit_dir.parent != out_dir:  # a cluster: name the host folder too
                     verdict.unit = f"{unit_dir.parent.name}/{verdict.unit}"
                 verdicts.append(verdict)
+        if not cluster_units.is_cluster(spec):
+            _add_router_programs(spec, verdicts)
         report["units"] = [v.__dict__ for v in verdicts]
         failed = any(v.verify_rc != 0 for v in verdicts)
     if as_json:
@@ -84,6 +86,17 @@ def render(
         _show(report, out_dir)
     if failed:
         raise typer.Exit(1)
+
+
+def _add_router_programs(spec, verdicts) -> None:
+    """The engines llama-swap starts itself are named where missing, beside the router unit's own binary."""
+    from servebox.deploy.llamaswap import router_programs
+    from servebox.deploy.verify import absent_programs
+
+    for verdict in verdicts:
+        if verdict.unit == "servebox-router.service":
+            absent = absent_programs(router_programs(spec))
+            verdict.missing_here += [p for p in absent if p not in verdict.missing_here]
 
 
 def _show(report: dict, out_dir: Path) -> None:

@@ -134,6 +134,12 @@ def model_entry(model: Model) -> LSModel:
     )
 
 
+def router_programs(spec: Spec) -> list[str]:
+    """The programs llama-swap itself starts (each model without a unit of its own): its cmd's first word. Checking
+    only the router's unit passed a missing llama-server unsaid (fresh-325)."""
+    return sorted({engine_argv(model)[0] for model in spec.models if not model.own_unit})
+
+
 def matrix_from_sets(sets: list[list[str]], cold_start_s: dict[str, int]) -> LSMatrix | None:
     """llama-swap's matrix for the computed sets: short vars, evict costs = cold start seconds."""
     if not sets:

@@ -71,6 +71,11 @@ def exposure(path: Path) -> tuple[float | None, str | None]:
     return (float(match.group(2)), match.group(3)) if match else (None, None)
 
 
+def absent_programs(paths: list[str]) -> list[str]:
+    """The absolute paths among `paths` that are no executable file here (a bare name is left to PATH at run time)."""
+    return [p for p in paths if p.startswith("/") and not os.access(p, os.X_OK)]
+
+
 def check_units(unit_dir: Path) -> list[UnitVerdict]:
     out = []
     for path in sorted(unit_dir.glob("*.service")):
