@@ -21,6 +21,12 @@ Steps run once the server logs "Application startup complete" (or at once with "
 A case may carry "hog": {"gib": G} (fresh-302): a co-tenant, a second process (this Python, torch) that allocates G GiB
 on the GPU and holds it, started BEFORE the case's server; the server starts once the hog printed "HOG READY" (or
 after 90 s); the hog's lines go to CASE.hog.log and CASE.client.txt; it is killed with the case.
+Steps added for fresh-327 (tested on the CPU with a stand-in `vllm serve`, tools/gpu_serve_requests_check.py):
+  {"hog_after": {"gib": G}}                  the "hog" co-tenant started NOW, while the server serves (waits up to
+                                             90 s for "HOG READY" or its exit, notes its last lines; killed at the end)
+  {"disconnect": PATH, "body": {...}, "after": s, "bg": true?}   a POST whose client reads the reply for s seconds
+                                             (a stream's first chunks, or nothing of a plain reply) and then closes
+                                             its connection; notes the status and what it had read
 After the steps the process group is killed (SIGKILL) and the log is kept as it stands. Each response (status and
 the first 600 characters of the body) goes to CASE.client.txt, not into the server's log.
 """
@@ -28,6 +34,7 @@ the first 600 characters of the body) goes to CASE.client.txt, not into the serv
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -88,6 +95,40 @@ HOG = (
     "while True:\n"
     "    time.sleep(60)\n"
 )
+
+
+def disconnect(port, path, body, after, note):
+    """The disconnect step (fresh-327): POST, read the reply for AFTER seconds, then close the connection (a raw
+    socket: an HTTP/1.1 request, whatever comes back read as it comes, then close(), as a client killed mid-reply)."""
+    if body and "prompt_len" in body:
+        body = dict(body)
+        body["prompt"] = list(range(1000, 1000 + body.pop("prompt_len")))
+    data = json.dumps(body or {}).encode()
+    head = (f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(data)}\r\nConnection: close\r\n\r\n")  # fmt: skip
+    t0, got, how = time.time(), b"", "client closed the connection"
+    try:
+        sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+        try:
+            sock.sendall(head.encode() + data)
+            sock.settimeout(0.2)
+            while time.time() < t0 + after:
+                try:
+                    chunk = sock.recv(65536)
+                except TimeoutError:
+                    continue
+                if not chunk:
+                    how = "server closed the connection first"
+                    break
+                got += chunk
+        finally:
+            sock.close()
+    except OSError as e:  # refused, reset: the server is gone
+        how = f"EXC {type(e).__name__}: {e}"
+    status, _, rest = got.partition(b"\r\n")
+    body_part = rest.partition(b"\r\n\r\n")[2]
+    note(f"{path} -> {status.decode(errors='replace') or 'no reply'}; {how} at {time.time() - t0:.1f}s after "
+         f"{len(got)} bytes: {body_part[:300]!r}")  # fmt: skip
 
 
 def start_hog(gib, name, note):
@@ -158,6 +199,16 @@ def run_steps(c, p, port, note, name=None, spawned=None):
             twin = start_twin(c, s, port, name, note)
             if spawned is not None:
                 spawned.append(twin)
+        elif "hog_after" in s:  # fresh-327: the co-tenant starts while the server serves
+            h = start_hog(s["hog_after"]["gib"], name, note)
+            if spawned is not None:
+                spawned.append(h)
+        elif "disconnect" in s:  # fresh-327: a client that goes away mid-reply
+            args = (port, s["disconnect"], s.get("body"), s.get("after", 2), note)
+            if s.get("bg"):
+                threading.Thread(target=disconnect, args=args, daemon=True).start()
+            else:
+                disconnect(*args)
         elif "wait_exit" in s:
             try:
                 p.wait(timeout=s["wait_exit"])
