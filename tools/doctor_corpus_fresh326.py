@@ -174,6 +174,180 @@ def show(d) -> str:
     return f"{engine} | {c1} = {v1} || {c2} = {v2}"
 
 
+# ---- expectations (written from the sources after the draw was committed, before any case ran) and the case makers.
+# Each says which check ends the run and where the engine's source puts it before the other condition's check.
+
+EXPECT = {
+    1: "scheduler-max-num-seqs-below-one: --max-num-seqs takes any int in argparse; create_engine_config (API server "
+    "process, launchers/api_server/entry.py build_async_engine_client) builds SchedulerConfig, whose max_num_seqs "
+    "Field(default=..., ge=1) (config/scheduler.py line 62) refuses 0 before any engine core process starts; the "
+    "missing model.safetensors would only fail in the engine core's weight load, never reached",
+    2: "llamacpp-invalid-argument: common/arg.cpp common_params_parse_ex handles every LLAMA_ARG_* variable BEFORE the "
+    "command line; -t/--threads' int handler reads LLAMA_ARG_THREADS with std::stoi, which throws on 'auto' -> 'error "
+    'while handling environment variable "LLAMA_ARG_THREADS"\' (string in the b11434 binary); -np 300 (n_seq_max '
+    "must be <= LLAMA_MAX_SEQ, src/llama-context.cpp) would fail only after the model loads, never reached",
+    3: "chat-template-not-found: launchers/api_server/entry.py main() calls validate_parsed_serve_args (cli_args.py "
+    "line 510 -> renderers/chat_utils.py validate_chat_template: 'appears path-like, but doesn't exist!') before "
+    "run_server binds or builds the engine; the chat request naming 'gpt-4o' is never sent",
+    4: "llamacpp-gguf-unreadable: tools/server/server.cpp parses, binds HTTP, then load_model: gguf_init_from_file "
+    "cannot read the magic of the 0-byte model.gguf -> the model fails to load and the server exits; the /completion "
+    "with token 999999 is never sent",
+    5: "weights-missing: a healthy parse and config (max_tokens is a request field); the engine core's default loader "
+    "finds no *.safetensors / *.bin in the model folder ('Cannot find any model weights') and the engine core fails "
+    "to start; the max_tokens 0 completion is never sent",
+    6: "llamacpp-invalid-argument: --pooling's handler (common/arg.cpp) accepts only none/mean/cls/last/rank and throws "
+    "'invalid value' -> 'error while handling argument \"--pooling\"' in the command-line parse, before HTTP starts; "
+    "GET /metrics is never asked",
+    7: "bind-address-not-on-machine: launchers/api_server/entry.py run_server calls setup_server (launcher.py "
+    "create_server_socket: bind 192.0.2.1) BEFORE run_server_worker builds the engine -> EADDRNOTAVAIL; the missing "
+    "model.safetensors (engine core weight load) is never reached",
+    8: "llamacpp-invalid-argument: common_params_parse_ex walks the command line left to right; --cache-type-v q8_0 and "
+    "--flash-attn off are valid options and only stored, then --n-threads is not an option (the binary knows -t / "
+    "--threads) -> 'error: invalid argument: --n-threads'; the quantized V cache without flash attention "
+    "(src/llama-context.cpp, at context creation) is never reached",
+    9: "kv-cache-dtype-unknown: --kv-cache-dtype's choices are CacheDType's Literal (config/cache.py line 39) -> "
+    "argparse 'invalid choice: fp9' + usage, exit 2, before anything starts; --disable-cascade-attn would only have "
+    "drawn a deprecation warning",
+    10: "llamacpp-v-cache-quant-needs-flash-attn: the parse accepts all (--defrag-thold only prints its DEPRECATED "
+    "note), HTTP binds, the model loads; llama_init_from_model (src/llama-context.cpp) refuses 'quantized V cache "
+    "requires flash_attn to be enabled' (string in the b11434 binary) with -fa off -> context creation fails and the "
+    "server exits",
+    11: "chat-template-not-found: validate_parsed_serve_args refuses the missing ./chat.jinja before the port is bound "
+    "or the engine built; CUDA_VISIBLE_DEVICES='' means nothing to the CPU platform and never ends a run",
+}
+
+import os  # noqa: E402
+import shlex  # noqa: E402
+import shutil  # noqa: E402
+import socket  # noqa: E402
+import subprocess  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+
+REPO = Path(__file__).resolve().parent.parent
+OUT = REPO / "tests" / "fixtures" / "doctor-corpus"
+WORK = Path("/tmp/fresh326")
+VLLM_PORT, LLAMA_PORT = 24650, 24651
+PY = str(REPO / ".venv-vllm" / "bin" / "python")
+LLAMA = str(REPO / ".llama-cpp" / "bin" / "llama-server")
+
+SLUGS = {
+    1: "vllm-no-safetensors-and-max-num-seqs-zero",
+    2: "llama-threads-variable-auto-and-parallel-300",
+    3: "vllm-chat-template-missing-and-chat-model-gpt-4o",
+    4: "llama-empty-model-and-token-999999",
+    5: "vllm-max-tokens-zero-and-no-safetensors",
+    6: "llama-metrics-request-and-pooling-avg",
+    7: "vllm-host-not-here-and-no-safetensors",
+    8: "llama-v-cache-q8-0-no-fa-and-unknown-n-threads",
+    9: "vllm-kv-cache-dtype-fp9-and-deprecated-cascade-flag",
+    10: "llama-defrag-thold-and-v-cache-q8-0-no-fa",
+    11: "vllm-cuda-visible-devices-empty-and-chat-template-missing",
+}
+
+
+def no_weights_model(case: Path) -> str:
+    """A copy of the tiny model with model.safetensors removed (config and tokenizer left)."""
+    from corpus_tools import tiny_model
+
+    shutil.copytree(tiny_model(WORK), case / "tiny")
+    (case / "tiny" / "model.safetensors").unlink()
+    return str(case / "tiny")
+
+
+def case_spec(k: int, case: Path) -> tuple[list[str], dict, tuple, int]:
+    """(argv, extra environment, the request, port) of case K; files it needs made in CASE. The first drawn
+    condition's options come first, then the second's."""
+    from corpus_tools import tiny_gguf, tiny_model
+
+    if k % 2:  # vLLM
+        model, flags, env = str(tiny_model(WORK)), [], {}
+        call = ("POST", "/v1/completions", {"model": model, "prompt": "hello", "max_tokens": 8}, {})
+        if k == 1:
+            model, flags = no_weights_model(case), ["--max-num-seqs", "0"]
+            call = ("POST", "/v1/completions", {"model": model, "prompt": "hello", "max_tokens": 8}, {})
+        if k == 3:
+            flags = ["--chat-template", "./chat.jinja"]
+            body = {"model": "gpt-4o", "messages": [{"role": "user", "content": "hello"}], "max_tokens": 8}
+            call = ("POST", "/v1/chat/completions", body, {})
+        if k == 5:
+            model = no_weights_model(case)
+            call = ("POST", "/v1/completions", {"model": model, "prompt": "hello", "max_tokens": 0}, {})
+        if k == 7:
+            model, flags = no_weights_model(case), ["--host", "192.0.2.1"]
+            call = ("POST", "/v1/completions", {"model": model, "prompt": "hello", "max_tokens": 8}, {})
+        if k == 9:
+            flags = ["--kv-cache-dtype", "fp9", "--disable-cascade-attn"]
+        if k == 11:
+            flags, env = ["--chat-template", "./chat.jinja"], {"CUDA_VISIBLE_DEVICES": ""}
+        argv = [PY, "-m", "vllm.entrypoints.openai.api_server", "--model", model, "--host", "127.0.0.1"]
+        argv += ["--port", str(VLLM_PORT), "--max-model-len", "512", *flags]
+        return argv, env, call, VLLM_PORT
+    model, flags, env = str(tiny_gguf(WORK)), [], {}
+    call = ("POST", "/completion", {"prompt": "hello", "n_predict": 8}, {})
+    if k == 2:
+        flags, env = ["-np", "300"], {"LLAMA_ARG_THREADS": "auto"}
+    if k == 4:
+        (case / "model.gguf").write_bytes(b"")
+        model = "./model.gguf"
+        call = ("POST", "/completion", {"prompt": [999999], "n_predict": 8}, {})
+    if k == 6:
+        flags = ["--pooling", "avg"]
+        call = ("GET", "/metrics", None, {})
+    if k == 8:
+        flags = ["--cache-type-v", "q8_0", "--flash-attn", "off", "--n-threads", "2"]
+    if k == 10:
+        flags = ["--defrag-thold", "0.1", "--cache-type-v", "q8_0", "--flash-attn", "off"]
+    argv = [LLAMA, "-m", model, "--host", "127.0.0.1", "--port", str(LLAMA_PORT), "-c", "512", *flags]
+    return argv, env, call, LLAMA_PORT
+
+
+def run_case(k: int) -> str:
+    from corpus_tools import _ask_with, _healthy_before_exit, engine_env, stop_group
+
+    case = WORK / "run" / f"d{k}"
+    shutil.rmtree(case, ignore_errors=True)
+    case.mkdir(parents=True)
+    argv, extra, call, port = case_spec(k, case)
+    if k % 2:
+        env = engine_env(WORK, **extra)
+        shown = ["python", *argv[1:]]
+    else:
+        env = {name: v for name, v in os.environ.items() if not name.startswith("LLAMA_")}
+        env.update(extra)
+        shown = ["llama-server", *argv[1:]]
+    with socket.socket() as probe:  # the port must be free before the case (the tool's own check)
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        probe.bind(("127.0.0.1", port))
+    text = "".join(f"$ export {name}={shlex.quote(value)}\n" for name, value in extra.items())
+    text += "$ " + " ".join(shlex.quote(a) for a in shown) + "\n"
+    answer = ""
+    with tempfile.TemporaryFile() as log:
+        proc = subprocess.Popen(
+            argv, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=case, start_new_session=True
+        )
+        try:
+            if _healthy_before_exit(proc, port, time.monotonic() + 300):
+                answer = _ask_with(port, *call, 2)
+        finally:
+            stop_group(proc, grace=30)
+        log.seek(0)
+        out = log.read().decode("utf-8", "replace")
+    text += out if out.endswith("\n") or not out else out + "\n"
+    text += answer
+    text += f"# exit status: {proc.returncode}\n"
+    return text
+
+
+def main() -> None:
+    for k in [int(a) for a in sys.argv[1:]] or list(range(1, N + 1)):
+        t = time.monotonic()
+        text = run_case(k)
+        name = f"fresh326-{SLUGS[k]}.log"
+        (OUT / name).write_text(text.rstrip() + "\n")
+        print(f"{name}: {len(text.splitlines())} lines, {time.monotonic() - t:.0f} s", flush=True)
+
+
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--draws"]:
         kept, redrawn = draws()
@@ -185,3 +359,5 @@ if __name__ == "__main__":
             print(
                 "drawn anew: none (no pair repeated one kept by fresh-301/303/306/312/318/320 or one kept here)"
             )
+    else:
+        main()
