@@ -136,6 +136,18 @@ class Signature:
         return _first_match(self.patterns, line)
 
 
+def demoting(sig: Signature, seen: set[str], hit=None) -> set[str]:
+    """The `unless_seen` literals seen in the log that make `sig` only a consequence, less where one of its own wordings
+    read a line holding one (learn42g, fresh-321: a drop-in's 'Unknown key 'ExecStrat'' is systemd-no-execstart's own
+    evidence, the line that emptied ExecStart=, not a rival reason)."""
+    found = seen.intersection(sig.unless_seen)
+    if found and hit is not None:
+        own = " ".join(text for _, text in hit.evidence).lower()
+        if any(word in own for word in found):
+            return set()
+    return found
+
+
 def named_lines(signatures, hits: dict, seen: set[str]) -> set[int]:
     """The lines the wordings of the entries that count name (a wording whose entry `requires` a context the log
     lacks names nothing: an ENOENT of a folder is no missing binary's)."""
