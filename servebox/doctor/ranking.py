@@ -110,8 +110,7 @@ def _matched(t: Triage) -> tuple[list[tuple[Signature, Hits]], list[Hits]]:
     hidden = {
         x
         for s, h in found
-        if (not h.weak or s.hint_requires)
-        and not demoting(s, t.seen_requirements, h)
+        if (not h.weak or s.hint_requires) and not demoting(s, t.seen_requirements, h)
         for x in s.supersedes
     }
     return [(s, h) for s, h in found if s.id not in hidden], [h for s, h in found if s.id in hidden]
