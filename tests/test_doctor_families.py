@@ -805,15 +805,15 @@ def test_a_broken_pipe_after_the_core_died_is_its_consequence():
 
 
 def test_a_misspelled_execstart_is_the_cause_of_the_missing_one():
-    """systemd-analyze verify on `ExecStrat=` (run here): the unknown key explains the refusal, so
-    the missing ExecStart= is only its consequence, and nothing is confident."""
+    """systemd-analyze verify on `ExecStrat=` (run here): the misspelt key is what emptied ExecStart=, so the missing
+    ExecStart= is the cause and its fix names the rename (learn42g, fresh-321: the cause was once the unknown key's)."""
     r = run(
         "/run/x/llm.service:2: Unknown key 'ExecStrat' in section [Service], ignoring.\n"
         "llm.service: Service has no ExecStart=, ExecStop=, or SuccessAction=. Refusing.\n"
         "Unit llm.service has a bad unit file setting.\n"
     )
-    assert r.diagnoses[0].id == "systemd-unknown-key" and r.diagnoses[0].confidence < CONFIDENT
-    assert next(d for d in r.diagnoses if d.id == "systemd-no-execstart").role == "symptom"
+    assert r.diagnoses[0].id == "systemd-no-execstart" and r.diagnoses[0].role == "cause"
+    assert "ExecStrat -> ExecStart" in r.diagnoses[0].fix
 
 
 def test_a_logged_config_retry_is_not_the_raised_error():

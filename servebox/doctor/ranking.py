@@ -46,7 +46,7 @@ from servebox.doctor.root_exception import (
     wrappers_aside,
 )
 from servebox.doctor.shared_wording import calibrate
-from servebox.doctor.signatures import context_met, named_lines
+from servebox.doctor.signatures import context_met, demoting, named_lines
 from servebox.doctor.start_defaults import against_default, set_at_start
 from servebox.doctor.statement import stated_answer
 from servebox.doctor.stop_in_flight import stopped_in_flight
@@ -110,8 +110,7 @@ def _matched(t: Triage) -> tuple[list[tuple[Signature, Hits]], list[Hits]]:
     hidden = {
         x
         for s, h in found
-        if (not h.weak or s.hint_requires)
-        and not (s.unless_seen and t.seen_requirements.intersection(s.unless_seen))
+        if (not h.weak or s.hint_requires) and not demoting(s, t.seen_requirements, h)
         for x in s.supersedes
     }
     return [(s, h) for s, h in found if s.id not in hidden], [h for s, h in found if s.id in hidden]
@@ -250,7 +249,7 @@ def _diagnosis(sig: Signature, hit: Hits, t: Triage, via_exception: bool = False
         d.fix = (
             "Nothing to fix here by itself: see the stop. If starts are too slow, give the engine more CPU."
         )
-    if sig.unless_seen and (seen := t.seen_requirements.intersection(sig.unless_seen)):
+    if seen := demoting(sig, t.seen_requirements, hit):
         d.role, d.confidence = "symptom", min(d.confidence, 0.3)
         d.cause += f" The log also says '{sorted(seen)[0]}': that is more likely the reason."
     if sig.follows_from and (earlier := follows_earlier(t, sig, hit)):

@@ -61,6 +61,9 @@ class Signature:
     unless_shutdown: bool = False  # a death that does not count after an orderly stop was asked for
     versions: str = ""
     unless_seen: tuple[str, ...] = ()  # literals that, seen anywhere, make this cause only a consequence
+    own_unless_seen: bool = (
+        False  # an unless_seen literal on a line its own wordings read does not (learn42g)
+    )
     # a family known by where its exception was raised (the innermost frame's file), for checks whose
     # messages are too many to list (vLLM's config validators): matched on the root exception
     raised_in: re.Pattern[str] | None = None
@@ -134,6 +137,18 @@ class Signature:
 
     def search(self, line: str) -> re.Match[str] | None:
         return _first_match(self.patterns, line)
+
+
+def demoting(sig: Signature, seen: set[str], hit=None) -> set[str]:
+    """The `unless_seen` literals seen in the log that make `sig` only a consequence, less where one of its own wordings
+    read a line holding one (learn42g, fresh-321: a drop-in's 'Unknown key 'ExecStrat'' is systemd-no-execstart's own
+    evidence, the line that emptied ExecStart=, not a rival reason)."""
+    found = seen.intersection(sig.unless_seen)
+    if found and hit is not None and sig.own_unless_seen:
+        own = " ".join(text for _, text in hit.evidence).lower()
+        if any(word in own for word in found):
+            return set()
+    return found
 
 
 def named_lines(signatures, hits: dict, seen: set[str]) -> set[int]:
@@ -250,6 +265,7 @@ def load_signatures() -> tuple[Signature, ...]:
             explains=tuple(re.compile(p, re.IGNORECASE) for p in explains[e["id"]]),
             versions=e.get("versions", ""),
             unless_seen=tuple(w.lower() for w in _as_tuple(e.get("unless_seen"))),
+            own_unless_seen=bool(e.get("own_unless_seen", False)),
             raised_in=re.compile(e["raised_in"]) if e.get("raised_in") else None,
             exception_types=_as_tuple(e.get("exception_types")),
             exception_confidence=float(e.get("exception_confidence", e["confidence"])),
