@@ -92,6 +92,11 @@ def run_at(rev: str, child: str, files: list[str], corpus_too: bool = False) -> 
     return json.loads(done.stdout)
 
 
+def is_public(case: dict) -> bool:
+    """A public thread's log: its source is the thread (fresh-314/328 are named freshNNN-, not public-)."""
+    return case.get("source", "").startswith("http")
+
+
 def batches_by_commit():
     """(commit, the cases of the batches it first scored), in the order first_measured.toml lists them."""
     commits = tomllib.loads((CORPUS / "first_measured.toml").read_text())["commit"]
@@ -194,11 +199,7 @@ def ceiling(rows: list[dict]) -> None:
     """A log whose cause no family named when it was first met (its first-written expected is `new:`) cannot be
     right by id at first contact: print how many there were, and top-1 on the logs whose family then existed."""
     for origin in ("all", "public", "made here"):
-        part = [
-            r
-            for r in rows
-            if origin == "all" or r["case"]["file"].startswith("public-") == (origin == "public")
-        ]
+        part = [r for r in rows if origin == "all" or is_public(r["case"]) == (origin == "public")]
         first = [(r, first_written(r["case"])) for r in part]
         known = [r for r, expected in first if not expected.startswith("new:")]
         new = len(part) - len(known)
@@ -307,7 +308,7 @@ def main() -> None:
     print(f"doctor at first contact, {n} logs of {len({r['case']['batch'] for r in rows})} unseen batches:")
     print(f"  top-1 {right} ({right / n:.1%}) (measured, each batch with the servebox that first scored it)")
     for origin in ("public", "made here"):
-        part = [r for r in rows if r["case"]["file"].startswith("public-") == (origin == "public")]
+        part = [r for r in rows if is_public(r["case"]) == (origin == "public")]
         ok = sum(r["right"] for r in part)
         print(f"    {origin:9}: {len(part):3} logs, top-1 {ok} ({ok / len(part):.1%})")
     print("  the ceiling of a first contact (derived from the batches' first-written expected ids):")
