@@ -123,6 +123,58 @@ def show(d) -> str:
     return f"llama-server: {ec} = {ev} || fresh-{n}: {ac} = {av}"
 
 
+# ---- EXPECT: written after the draw was committed and before any case ran (prediction from fresh-306's order of
+# llama-server's checks: LLAMA_ARG_* variables -> the command line -> chat template check -> HTTP init/bind -> model
+# load -> context -> control vector / draft -> requests; systemd-analyze verify before the unit starts, tmpfiles before
+# the service, a client after the engine was launched). A case whose run contradicts it says so in its manifest entry.
+EXPECT = {
+    1: (
+        "llamacpp-arg-file-unreadable",
+        "verify of the unit passes (ConditionPathExists= is a run-time check); run "
+        "by hand the engine dies at the command line: --chat-template-file's handler cannot open ./template.jinja",
+    ),
+    2: (
+        "llamacpp-control-vector-unusable",
+        "verify passes (a deny-first SystemCallFilter= is accepted; the drop-in's "
+        "allow line is read as more deny); by hand no seccomp applies: the model loads, the context is made, then "
+        "the control vector ./cv.gguf cannot be loaded and the server exits",
+    ),
+    3: (
+        "cli-invalid-value",
+        "Environment=HF_HOME=${HOME}/... is kept literally (harmless for a local GGUF); "
+        "LLAMA_ARG_BATCH=99999999999 from the unit's Environment= ends it before the command line: std::stoi "
+        "out_of_range -> 'error while handling environment variable'",
+    ),
+    4: (
+        "chat-template-invalid",
+        "the first servebox up starts llama-server, which refuses the unparsable Jinja "
+        "template after the command line; the second up with the same state dir is refused at once "
+        "(servebox-up-already-running) -- the template is what keeps the model from serving",
+    ),
+    5: (
+        "none",
+        "-c 1024 twice only warns (last wins); --log-file /var/log/llama/tiny.log with no such directory: "
+        "the log file cannot be opened, llama-server goes on logging to the console and serves (prediction uncertain)",
+    ),
+    6: (
+        "openai-sdk-chat-create-without-messages",
+        "--top_k 20 is folded into --top-k, the server serves; the SDK "
+        "refuses chat.completions.create(model, prompt=...) before sending: messages is missing",
+    ),
+    7: (
+        "request-prompt-token-id-out-of-vocab",
+        "verify warns on StateDirectory=NAME/../models (not a valid "
+        "relative path, ignored); by hand the engine serves; /completion with prompt [999999] is refused 400 "
+        "(invalid tokens)",
+    ),
+    8: (
+        "cli-unrecognized-argument",
+        "systemd-tmpfiles refuses the 'age 30 days' line (the cache dir is not made); "
+        "the engine dies at the command line: 'error: invalid argument: --n-threads'",
+    ),
+}
+
+
 def main() -> None:
     if sys.argv[1:] == ["--draws"]:
         kept, redrawn = draws()
