@@ -175,6 +175,177 @@ EXPECT = {
 }
 
 
+# ---- case makers (added after the draw and EXPECT were committed)
+import os  # noqa: E402
+import re  # noqa: E402
+import shlex  # noqa: E402
+import shutil  # noqa: E402
+import subprocess  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+
+REPO = Path(__file__).resolve().parent.parent
+OUT = REPO / "tests" / "fixtures" / "doctor-corpus"
+WORK = Path("/tmp/fresh331")
+PORT = 24800
+LLAMA = str(REPO / ".llama-cpp" / "bin" / "llama-server")
+SHOWN_BIN, SHOWN_MODEL, SHOWN_WD = (
+    "/opt/llama.cpp/build/bin/llama-server",
+    "/opt/models/tiny.gguf",
+    "/opt/llama.cpp",
+)
+
+SLUGS = {
+    1: "systemd-condition-snapshot-typo-and-missing-chat-template-file",
+    2: "systemd-syscallfilter-deny-first-and-missing-control-vector",
+    3: "systemd-environment-home-unexpanded-and-batch-variable-out-of-range",
+    4: "servebox-up-twice-and-jinja-template-unparsable",
+    5: "servebox-up-log-file-dir-missing-and-ctx-twice",
+    6: "underscore-top-k-and-sdk-chat-create-with-prompt",
+    7: "systemd-dynamicuser-statedirectory-dotdot-and-token-id-out-of-vocab",
+    8: "systemd-tmpfiles-age-space-and-unknown-n-threads",
+}
+# the engine side of each case: (flags after the base command, LLAMA_ARG_* environment, the request)
+PLAIN = ("POST", "/completion", {"prompt": "hello", "n_predict": 8}, {})
+ENGINE = {
+    1: (["--chat-template-file", "./template.jinja"], {}, PLAIN),
+    2: (["--control-vector", "./cv.gguf"], {}, PLAIN),
+    3: ([], {"LLAMA_ARG_BATCH": "99999999999"}, PLAIN),
+    6: (["--top_k", "20"], {}, None),
+    7: ([], {}, ("POST", "/completion", {"prompt": [999999], "n_predict": 8}, {})),
+    8: (["--n-threads", "2"], {}, PLAIN),
+}
+
+
+def unit_for(k: int) -> str:
+    """fresh-228's llama-server.service with its ExecStart= the case's command (as deployed under /opt) and the case's
+    engine variables as Environment= lines."""
+    from doctor_corpus_fresh228 import BASES
+
+    flags, env, _ = ENGINE[k]
+    base = dict(BASES)["llama-server.service"]
+    args = ["-m", SHOWN_MODEL, "--host", "127.0.0.1", "--port", str(PORT), "-c", "512", *flags]
+    cmd = f"ExecStart={SHOWN_BIN} " + " ".join(shlex.quote(a) for a in args)
+    unit = re.sub(r"^ExecStart=.*?\n(?=Restart=)", cmd + "\n", base, flags=re.M | re.S)
+    for key, val in env.items():
+        unit = unit.replace(
+            "Environment=LLAMA_ARG_THREADS=8\n", f"Environment=LLAMA_ARG_THREADS=8\nEnvironment={key}={val}\n"
+        )
+    return unit
+
+
+def systemd_part(k: int, n: int, condition: str, value: str, unit: str) -> tuple[str, str, dict]:
+    """(log text of cat + systemd-analyze, the final unit, files shown) through the earlier tool's own mutate/root."""
+    name = "llama-server.service"
+    root = WORK / "roots" / f"d{k}"
+    shutil.rmtree(root, ignore_errors=True)
+    t = _t(n)
+    if n == 228:
+        unit2, dropin, timer, extra, made = t.mutate(name, unit, t.DROPINS[name], condition, value)
+        t.build_root(root, name, unit2, dropin, timer, made)
+        return t.log_for(root, name, unit2, dropin, timer, extra), unit2, {}
+    if n == 236:
+        unit2, shown, verify, extra = t.mutate(name, unit, condition, value)
+        t.build_root(root, name, unit2, shown, condition)
+        return t.log_for(root, name, unit2, shown, verify, extra), unit2, shown
+    unit2, drop, shown = t.mutate(name, unit, condition, value)  # 287: verify + security
+    t.build_root(root, name, unit2, drop, shown)
+    return t.log_for(root, name, unit2, drop, shown), unit2, shown
+
+
+def unit_env(unit: str) -> dict[str, str]:
+    """The unit's Environment= lines as systemd passes them: no $ expansion."""
+    return {m.group(1): m.group(2) for m in re.finditer(r"^Environment=(\w+)=(.*)$", unit, re.M)}
+
+
+def run_engine(k: int, env_shown: dict, by_hand: bool, client=None) -> str:
+    from corpus_tools import _ask_with, _healthy_before_exit, stop_group, tiny_gguf
+
+    flags, _, call = ENGINE[k]
+    case = WORK / "run" / f"d{k}"
+    shutil.rmtree(case, ignore_errors=True)
+    case.mkdir(parents=True)
+    argv = [
+        LLAMA,
+        "-m",
+        str(tiny_gguf(WORK)),
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(PORT),
+        "-c",
+        "512",
+        *flags,
+    ]
+    env = {n: v for n, v in os.environ.items() if not n.startswith("LLAMA_")}
+    env.update(env_shown)
+    text = "".join(f"$ export {n}={shlex.quote(v)}\n" for n, v in env_shown.items())
+    if by_hand:  # the unit's ExecStart= run by hand in its WorkingDirectory=
+        text += f"$ cd {SHOWN_WD}\n$ " + shlex.join([SHOWN_BIN, "-m", SHOWN_MODEL, *argv[3:]]) + "\n"
+    else:
+        text += "$ " + shlex.join(["llama-server", *argv[1:]]) + (" &" if client else "") + "\n"
+    answer = ""
+    with tempfile.TemporaryFile() as log:
+        proc = subprocess.Popen(
+            argv, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=case, start_new_session=True
+        )
+        try:
+            if _healthy_before_exit(proc, PORT, time.monotonic() + 120):
+                answer = client(case) if client else _ask_with(PORT, *call, 2)
+        finally:
+            stop_group(proc, grace=20)
+        log.seek(0)
+        out = log.read().decode("utf-8", "replace")
+    if by_hand:  # the model as deployed (the unit's path), not this machine's copy
+        out = out.replace(str(tiny_gguf(WORK)), SHOWN_MODEL)
+    text += out if out.endswith("\n") or not out else out + "\n"
+    if client is not None:
+        return text + answer + f"# exit status (llama-server, stopped after the client): {proc.returncode}\n"
+    return text + answer + f"# exit status: {proc.returncode}\n"
+
+
+SDK = f"""from openai import OpenAI
+
+client = OpenAI(base_url="http://127.0.0.1:{PORT}/v1", api_key="none")
+out = client.chat.completions.create(model="tiny", prompt="Say hello in one word.", max_tokens=8)
+print(out.choices[0].message.content)
+"""
+
+
+def sdk_client(case: Path) -> str:
+    (case / "ask.py").write_text(SDK)
+    p = subprocess.run(
+        [str(REPO / ".venv-vllm" / "bin" / "python"), "ask.py"],
+        cwd=case,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        timeout=120,
+        check=False,
+    )
+    out = p.stdout.decode("utf-8", "replace")
+    out = out.replace(str(REPO / ".venv-vllm"), "/home/alice/.venv")
+    return f"$ cat ask.py\n{SDK}$ python ask.py\n{out}{'' if out.endswith(chr(10)) else chr(10)}# exit: {p.returncode}\n"
+
+
+def run_case(k: int) -> str:
+    (_, _), (n, acond, avalue) = draws()[0][k - 1]
+    if n in (228, 236, 287):
+        text, unit2, _ = systemd_part(k, n, acond, avalue, unit_for(k))
+        return text + run_engine(k, unit_env(unit2), True)
+    if k == 6:
+        return run_engine(k, {}, False, client=sdk_client)
+    raise SystemExit(f"no maker for draw {k}")
+
+
+def make(ks: list[int]) -> None:
+    for k in ks:
+        t = time.monotonic()
+        text = run_case(k)
+        name = f"fresh331-llama-{SLUGS[k]}.log"
+        (OUT / name).write_text(text.rstrip() + "\n")
+        print(f"{name}: {len(text.splitlines())} lines, {time.monotonic() - t:.0f} s", flush=True)
+
+
 def main() -> None:
     if sys.argv[1:] == ["--draws"]:
         kept, redrawn = draws()
@@ -183,6 +354,7 @@ def main() -> None:
         for d, why in redrawn:
             print(f"drawn anew: {show(d)} -- {why}")
         return
+    make([int(a) for a in sys.argv[1:]])
 
 
 if __name__ == "__main__":
