@@ -156,15 +156,14 @@ def _bind_router(spec_path: Path, listen: str, host: str, port: int):
 def _executables_exist(spec, spec_path: Path, all_nodes_here: bool) -> None:
     """Every engine up starts must have its program (a missing llama-server crashed up with a traceback):
     one line naming the spec and the key, exit 2, before anything is written or started."""
-    import os
-
     from servebox.deploy.systemd import engine_argv
+    from servebox.deploy.verify import executable_here
 
     for model in spec.models:
         if model.own_unit or (len(model.nodes) > 1 and not all_nodes_here):
             continue  # systemd runs it, or its head may be another host (the supervisor decides that)
         program = engine_argv(model)[0]
-        if not (os.path.isfile(program) and os.access(program, os.X_OK)):
+        if not executable_here(program):
             key = "binary" if model.engine == "llama.cpp" else "venv"
             raise InputError(
                 str(spec_path),

@@ -71,9 +71,14 @@ def exposure(path: Path) -> tuple[float | None, str | None]:
     return (float(match.group(2)), match.group(3)) if match else (None, None)
 
 
+def executable_here(path: str) -> bool:
+    """An executable file at `path` on this machine (a folder with its x bit is not one)."""
+    return os.path.isfile(path) and os.access(path, os.X_OK)
+
+
 def absent_programs(paths: list[str]) -> list[str]:
     """The absolute paths among `paths` that are no executable file here (a bare name is left to PATH at run time)."""
-    return [p for p in paths if p.startswith("/") and not os.access(p, os.X_OK)]
+    return [p for p in paths if p.startswith("/") and not executable_here(p)]
 
 
 def check_units(unit_dir: Path) -> list[UnitVerdict]:

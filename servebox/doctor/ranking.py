@@ -318,8 +318,9 @@ def rank(t: Triage) -> TriageResult:
     superseded += aside
     # an exception on a symptom's line (or an unless_seen consequence's) only points back; one on a superseded entry's line is
     # explained by the entry that superseded it
-    pointers = tuple(sig for sig, _ in found if sig.points_back(t.seen_requirements))
-    consumed = {n for sig, hit in found if sig.points_back(t.seen_requirements) for n, _ in hit.evidence}
+    pointing = [(sig, hit) for sig, hit in found if sig.points_back(t.seen_requirements)]
+    pointers = tuple(sig for sig, _ in pointing)
+    consumed = {n for _, hit in pointing for n, _ in hit.evidence}
     consumed |= {n for hit in superseded for n, _ in hit.evidence}
     root = root_of(raised, consumed, t.exception_ends, pointers)
     found = [set_at_start(t, sig, hit) or (sig, hit) for sig, hit in found]  # a file's default, refused
