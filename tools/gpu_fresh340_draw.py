@@ -1,0 +1,156 @@
+"""Draw the fresh-340 GPU cases: ROUND 2 of fresh-99's space -- engine arguments drawn at random from vLLM 0.26's own
+`vllm serve` parser, each with the value a user gets wrong -- by a procedure fixed before anything ran: sampled, not
+chosen. Real vLLM 0.26.0 `vllm serve`, torch 2.11+cu130, one H100 80GB (or H200), SM90; dummy weights, no tokenizer.
+
+Usage: python3 tools/gpu_fresh340_draw.py              writes tools/gpu-fresh340-cases.json and prints the draw
+       python3 tools/gpu_fresh340_draw.py --flags      prints the drawn flags only (stage 1 of the draw)
+Run (the last device call, after the bundle's part calls; LASTPART is the bundle's last part):
+  bash .gpu/run/gpu_fresh151_go.sh 545 LASTPART gpu_serve_requests.py .gpu/run/gpu-fresh340-cases.json LEFT 8 0.95
+       <the file's "order">
+(tools/gpu_serve_requests.py, unchanged: it starts cases in the order given while the running cases' "mem" plus the
+next one's stays within MEM_CAP, at most PARALLEL at once; a case not started by TOTAL_S - its "need" is skipped.)
+
+THE UNIVERSE is fresh-99's, imported from tools/gpu_fresh99_draw.py unchanged: ALL_FLAGS (every option of vLLM
+0.26.0's `vllm serve` parser, 274), DROPPED (123, each with its reason there) and KEPT (151, sorted).
+SOURCES: vLLM 0.26.0's OWN source, read from the wheel the kit is built from (/work/main/.gpu/build/vllm-0.26.0-cp38-
+abi3-manylinux_2_28_x86_64.whl; engine/arg_utils.py, config/*.py, entrypoints/openai/cli_args.py unzipped into
+/tmp/gpu340), for APPLIES and VALUES below. Not read: doctor, its knowledge, tests, any earlier batch's logs.
+EARLIER GPU MAKERS checked (their universes only: docstrings of tools/gpu_fresh*_draw.py, the draw lines of
+tools/gpu-fresh*-cases.json, the manifest's batch headers): fresh-99 (this space, round 1: its twelve drawn (flag,
+value class) pairs are SKIPPED here, read from its VALUES), fresh-105 (env variables on the same base, side by side).
+
+BASE (fixed before the draw): fresh-99's base (google/gemma-3-1b-it's published config.json,
+tests/fixtures/checkpoints/gemma-3-1b-it; the device folder .gpu/models/gemma-3-1b), with fresh-105's side-by-side
+pair so that the 12 cases fit one device call: `vllm serve .gpu/models/gemma-3-1b --skip-tokenizer-init
+--load-format dummy --max-model-len 4096 --gpu-memory-utilization 0.1 --kv-cache-memory-bytes 2147483648` (a fixed
+2 GiB KV cache skips the memory profiling neighbours would disturb). A drawn flag the base carries REPLACES the base's
+value. Once a server is up: one POST /v1/completions {"model": ".gpu/models/gemma-3-1b", "max_tokens": 16} with a
+50-token prompt (token ids 1000..1049).
+
+THE DRAW: r = random.Random(2340); flags = r.sample(KEPT, 12) (stage 1). APPLIES (the error classes that apply to
+each drawn flag, from 0.26's source, same class definitions as fresh-99) is written after stage 1 and before stage 2.
+Stage 2, per drawn flag in draw order: left = [c for c in APPLIES[flag] if (flag, c) not in SKIP] (SKIP = fresh-99's
+twelve pairs); valid_ok = (flag, "valid") not in SKIP; u = r.random(); "valid" if valid_ok and (u < 0.25 or not
+left), else r.choice(left); a flag with no class left is dropped and not replaced. VALUES (the concrete value per
+drawn (flag, class), as a user gets it wrong) is written after stage 2 and before anything ran on the device.
+Classes (fresh-99's): valid (a healthy control); out-of-range (a number below its minimum or above a maximum the
+source checks; numeric flags only); wrong-type (a value of the wrong type or an unknown choice; for a switch, a value
+given to it); incompatible (valid alone, refused with another flag a user would plausibly combine it with, only
+where 0.26's source has a check naming the pair).
+MEMORY BOUND BY CONSTRUCTION: every case is booked at "mem" 0.12 (utilization 0.1 of the card + slack; gemma-3-1b's
+~2 GB of weights, a fixed 2 GiB KV cache, graphs); 8 at once = 0.96 > 0.95, so at most 7 run side by side.
+TIME: cost class "parse" (refused while the CLI or engine config is parsed: seconds; timeout 75, need 25), "start"
+(an engine start: 40-130 s cold, slower side by side; timeout 240, need 150). "order" = parse cases (draw order),
+then start cases (draw order).
+"""
+
+import json
+import os
+import random
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from gpu_fresh99_draw import ALL_FLAGS, DROPPED, KEPT  # noqa: E402
+from gpu_fresh99_draw import VALUES as F99_VALUES  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+OUT_JSON = os.path.join(HERE, "gpu-fresh340-cases.json")
+CHECKPOINT = os.path.join(HERE, "..", "tests", "fixtures", "checkpoints", "gemma-3-1b-it", "config.json")
+SOURCE = "huggingface.co/google/gemma-3-1b-it (tests/fixtures/checkpoints/gemma-3-1b-it/config.json)"
+SEED = 2340
+N = 12
+P_VALID = 0.25
+BASE = ".gpu/models/gemma-3-1b"
+FLAGS = ["--skip-tokenizer-init", "--load-format", "dummy", "--max-model-len", "4096"]
+PARALLEL = ["--gpu-memory-utilization", "0.1", "--kv-cache-memory-bytes", "2147483648"]
+BODY = {"prompt_len": 50, "max_tokens": 16, "model": BASE}
+TIME = {"parse": (75, 25), "start": (240, 150)}  # cost class -> (timeout, need)
+RANK = {"parse": 0, "start": 1}
+MEM = 0.12
+SKIP = frozenset(F99_VALUES)  # fresh-99's twelve (flag, class) pairs
+
+# written after stage 1 (the flags) and before stage 2 (the classes), from vLLM 0.26.0's source
+APPLIES = {}
+
+# written after stage 2 and before anything ran on the device: (extra serve args, cost class, why)
+VALUES = {}
+
+
+def draw_flags():
+    r = random.Random(SEED)
+    return r, r.sample(KEPT, N)
+
+
+def draw_classes():
+    r, flags = draw_flags()
+    out = []
+    for i, flag in enumerate(flags, 1):
+        left = [c for c in APPLIES[flag] if (flag, c) not in SKIP]
+        valid_ok = (flag, "valid") not in SKIP
+        u = r.random()
+        if valid_ok and (u < P_VALID or not left):
+            cls = "valid"
+        elif left:
+            cls = r.choice(left)
+        else:
+            cls = None  # no class left: dropped, not replaced
+        out.append((i, flag, cls, u))
+    return out
+
+
+def with_base(extra):
+    """The base's args with the drawn ones; a drawn flag the base carries replaces the base's value."""
+    base = [*FLAGS, *PARALLEL]
+    for j in range(len(base) - 1, -1, -1):
+        if base[j].startswith("--") and base[j] in extra:
+            del base[j : j + 2]
+    return [BASE, *base, *extra]
+
+
+def make_case(flag, cls):
+    extra, cost, why = VALUES[(flag, cls)]
+    timeout, need = TIME[cost]
+    return {"args": with_base(extra), "env": {}, "timeout": timeout, "need": need, "mem": MEM,
+            "steps": [{"post": "/v1/completions", "body": dict(BODY)}], "cost": cost,
+            "flag": flag, "class": cls, "value_why": why}  # fmt: skip
+
+
+def draw():
+    cases = {}
+    for i, flag, cls, u in draw_classes():
+        if cls is None:
+            continue
+        key = f"g{i:02d}"
+        cases[key] = make_case(flag, cls)
+        cases[key]["draw"] = f"draw {i}: {flag}: {cls} (u={u:.3f})"
+    order = sorted(cases, key=lambda k: (RANK[cases[k]["cost"]], k))
+    why = ("fresh-340 doctor-corpus cases (tools/gpu_fresh340_draw.py wrote this file; tools/gpu_serve_requests.py runs "
+           "them on real vLLM 0.26.0 'vllm serve', one H100/H200, side by side). Round 2 of fresh-99's space, drawn, "
+           "not chosen: see the draw script's docstring. The base model's config.json is google/gemma-3-1b-it's as "
+           "published.")  # fmt: skip
+    return {"why": why, "seed": SEED, "all_flags": len(ALL_FLAGS), "dropped": len(DROPPED), "kept": len(KEPT),
+            "skipped_pairs": sorted(map(list, SKIP)), "source": SOURCE, "order": order, "cases": cases}  # fmt: skip
+
+
+if __name__ == "__main__":
+    assert len(SKIP) == 12 and all(f in KEPT for f, _ in SKIP)
+    if sys.argv[1:] == ["--flags"]:
+        for i, f in enumerate(draw_flags()[1], 1):
+            print(
+                i,
+                f,
+                "(in fresh-99: " + ", ".join(c for g, c in sorted(SKIP) if g == f) + ")"
+                if any(g == f for g, _ in SKIP)
+                else "",
+            )
+        sys.exit(0)
+    out = draw()
+    with open(CHECKPOINT) as f:
+        out["base_config"] = json.load(f)
+    with open(OUT_JSON, "w") as f:
+        json.dump(out, f, indent=1)
+        f.write("\n")
+    print(f"{len(ALL_FLAGS)} flags, {len(DROPPED)} dropped, {len(KEPT)} kept, {len(SKIP)} pairs skipped")
+    for k in out["order"]:
+        c = out["cases"][k]
+        print(k, c["draw"], c["cost"], " ".join(c["args"][1:]))
