@@ -70,7 +70,44 @@ MEM = 0.12
 SKIP = frozenset(F99_VALUES)  # fresh-99's twelve (flag, class) pairs
 
 # written after stage 1 (the flags) and before stage 2 (the classes), from vLLM 0.26.0's source
-APPLIES = {}
+APPLIES = {
+    # bool field with default True (cli_args.FrontendArgs): a switch with a --no- form; 'Relevant only if
+    # --enable-log-outputs is set', but nothing checks the pair
+    "--enable-log-deltas": ["wrong-type"],
+    # a JSON object parsed into KernelConfig (config/kernel.py: moe_backend / linear_backend Literals, ir_op_priority);
+    # arg_utils.create_engine_config: 'enable_flashinfer_autotune and kernel_config.enable_flashinfer_autotune are
+    # mutually exclusive' (the pair with --enable-flashinfer-autotune)
+    "--kernel-config": ["wrong-type", "incompatible"],
+    # ModelDType Literal auto/half/float16/bfloat16/float/float32 (config/model.py); the attention backend check
+    # (v1/attention/backend.py validate_configuration: 'dtype not supported'; platforms/cuda.py 'Selected backend ...
+    # is not valid for this configuration') names it with --attention-backend (FLASH_ATTN takes float16/bfloat16 only)
+    "--dtype": ["wrong-type", "incompatible"],
+    # a switch (FrontendArgs); with --enable-offline-docs only an elif (api_server.py), no refusal
+    "--disable-fastapi-docs": ["wrong-type"],
+    # list[str] | None (LoRAConfig.target_modules, nargs +), module suffixes; ignored without --enable-lora (no check
+    # names the pair); an unknown suffix matches nothing (lora/utils.is_in_target_modules)
+    "--lora-target-modules": ["wrong-type"],
+    # a switch; cli_args.validate_parsed_serve_args: 'Error: --enable-auto-tool-choice requires --tool-call-parser'
+    "--enable-auto-tool-choice": ["wrong-type", "incompatible"],
+    # a JSON object parsed into KVEventsConfig (config/kv_events.py: publisher Literal null/zmq, endpoint, ints);
+    # without --enable-prefix-caching or with publisher but events off only WARNS (config/vllm.py): no refusing pair
+    "--kv-events-config": ["wrong-type"],
+    # int, Field(ge=1), human_readable_int (config/scheduler.py); verify_max_model_len refuses batched tokens <
+    # max_num_seqs (the pair with --max-num-seqs) and < max_model_len without chunked prefill (with
+    # --no-enable-chunked-prefill)
+    "--max-num-batched-tokens": ["out-of-range", "wrong-type", "incompatible"],
+    # int (FrontendArgs), handed to uvicorn's h11 config (entrypoints/launcher.py), no bound checked at start
+    "--h11-max-header-count": ["out-of-range", "wrong-type"],
+    # int (config/model.py), no bound in vLLM; utils/torch_utils.set_random_seed passes it to np.random.seed
+    # (0 .. 2**32-1) in the worker; no pair check
+    "--seed": ["out-of-range", "wrong-type"],
+    # a switch (config/scheduler.py); its only assertion is for Mamba align mode (config/vllm.py), not reachable on
+    # the dense base, and no flag pair
+    "--disable-chunked-mm-input": ["wrong-type"],
+    # int | None (config/lora.py); arg_utils passes values <= 0 as None; LoRAConfig refuses 'max_cpu_loras (C) must
+    # be >= max_loras (L)' (the pair with --max-loras, under --enable-lora)
+    "--max-cpu-loras": ["out-of-range", "wrong-type", "incompatible"],
+}
 
 # written after stage 2 and before anything ran on the device: (extra serve args, cost class, why)
 VALUES = {}
