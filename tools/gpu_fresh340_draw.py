@@ -4,6 +4,7 @@ chosen. Real vLLM 0.26.0 `vllm serve`, torch 2.11+cu130, one H100 80GB (or H200)
 
 Usage: python3 tools/gpu_fresh340_draw.py              writes tools/gpu-fresh340-cases.json and prints the draw
        python3 tools/gpu_fresh340_draw.py --flags      prints the drawn flags only (stage 1 of the draw)
+       python3 tools/gpu_fresh340_draw.py --models DIR writes DIR/gemma-3-1b/config.json (the fixture, byte for byte)
 Run (the last device call, after the bundle's part calls; LASTPART is the bundle's last part):
   bash .gpu/run/gpu_fresh151_go.sh 545 LASTPART gpu_serve_requests.py .gpu/run/gpu-fresh340-cases.json LEFT 8 0.95
        <the file's "order">
@@ -37,11 +38,44 @@ Classes (fresh-99's): valid (a healthy control); out-of-range (a number below it
 source checks; numeric flags only); wrong-type (a value of the wrong type or an unknown choice; for a switch, a value
 given to it); incompatible (valid alone, refused with another flag a user would plausibly combine it with, only
 where 0.26's source has a check naming the pair).
-MEMORY BOUND BY CONSTRUCTION: every case is booked at "mem" 0.12 (utilization 0.1 of the card + slack; gemma-3-1b's
-~2 GB of weights, a fixed 2 GiB KV cache, graphs); 8 at once = 0.96 > 0.95, so at most 7 run side by side.
-TIME: cost class "parse" (refused while the CLI or engine config is parsed: seconds; timeout 75, need 25), "start"
-(an engine start: 40-130 s cold, slower side by side; timeout 240, need 150). "order" = parse cases (draw order),
-then start cases (draw order).
+MEMORY BOUND BY CONSTRUCTION: every engine runs at --gpu-memory-utilization 0.1 (a cap of 8 GB on an 80 GB card:
+gemma-3-1b's ~2 GB of weights, the fixed 2 GiB KV cache, graphs, activations); 8 at once cannot pass ~64 GB + CUDA
+contexts whatever each case does. Booking ("mem", what the driver sums within 0.95): "start" cases 0.12, "parse"
+cases 0.05 (they are expected to exit before any engine core takes the GPU; if one does start, the 0.1 cap still
+holds it to 8 GB).
+TIME: cost class "parse" = refused while the CLI is parsed or the engine config is built in the API server
+process, before any engine core or GPU work (seconds after vLLM's imports, ~20-50 s a case; timeout 75, need 25);
+"start" = an engine start (a cold start of 40-130 s, slower side by side; timeout 240, need 150). "order" = the
+start cases (draw order), then the parse cases (draw order). DISCLOSED: stage 1's commit said parse first and booked
+every case at 0.12; the order and the parse booking were changed after the values were written (before anything ran),
+for the schedule only: no case's arguments changed, only when it starts, so the four long starts overlap the parse
+cases. With 8 at once: 4 starts + 4 parse at t=0, the other 4 parse as the first end: all done by ~150-250 s of the ~490
+left after the go script's setup.
+
+THE DRAW GAVE (stage 1 printed by --flags, stage 2 by draw_classes(), each after the commit before it): 12 flags,
+none of them among fresh-99's; 3 valid (draws 5, 8, 9: u = 0.152, 0.249, 0.159), 6 wrong-type, 3 incompatible; no
+flag dropped. Cases (cost class; EXPECTED, written from 0.26's source before anything ran):
+  g01 --enable-log-deltas false (parse): argparse exit 2, 'unrecognized arguments: false';
+  g02 --kernel-config '{"enable_flashinfer_autotune": false}' --no-enable-flashinfer-autotune (parse, config build):
+      ValueError 'enable_flashinfer_autotune and kernel_config.enable_flashinfer_autotune are mutually exclusive';
+  g03 --dtype float32 --attention-backend FLASH_ATTN (START: refused in the engine core's worker while the model's
+      attention layers pick their backend, before weights: ~40-70 s): ValueError 'Selected backend
+      AttentionBackendEnum.FLASH_ATTN is not valid for this configuration. Reason: [... 'dtype not supported' ...]',
+      then the engine core's initialization failure in the API server;
+  g04 --disable-fastapi-docs=true (parse): argparse exit 2, 'ignored explicit argument 'true'';
+  g05 --enable-lora --lora-target-modules q_proj v_proj (START, full cold start): healthy, the POST 200;
+  g06 --enable-auto-tool-choice hermes (parse): argparse exit 2, 'unrecognized arguments: hermes' (the argparse
+      error comes before the serve check that the switch needs --tool-call-parser);
+  g07 --kv-events-config '{"enable_kv_cache_events": true, "publisher": "zeromq"}' (parse): argparse exit 2, the
+      pydantic literal error for publisher ('null' or 'zmq') inside 'argument --kv-events-config: ...';
+  g08 --max-num-batched-tokens 8k (START, full cold start): healthy (8000 batched tokens), the POST 200;
+  g09 --h11-max-header-count 128 (START, full cold start): healthy, the POST 200;
+  g10 --seed random (parse): argparse exit 2, "argument --seed: invalid int value: 'random'";
+  g11 --disable-chunked-mm-input 1 (parse): argparse exit 2, 'unrecognized arguments: 1';
+  g12 --enable-lora --max-loras 4 --max-cpu-loras 2 (parse, config build): pydantic ValidationError from LoRAConfig,
+      'max_cpu_loras (2) must be >= max_loras (4)'.
+So 8 cases end in seconds (6 at argparse, exit 2; g02 / g12 while the engine config is built, before any engine
+core), 1 is refused early in an engine start (g03), 3 are full cold starts (g05, g08, g09).
 """
 
 import json
@@ -50,11 +84,13 @@ import random
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from gpu_draw_models import write_models  # noqa: E402
 from gpu_fresh99_draw import ALL_FLAGS, DROPPED, KEPT  # noqa: E402
 from gpu_fresh99_draw import VALUES as F99_VALUES  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT_JSON = os.path.join(HERE, "gpu-fresh340-cases.json")
+FIXTURES = os.path.join(HERE, "..", "tests", "fixtures", "checkpoints")
 CHECKPOINT = os.path.join(HERE, "..", "tests", "fixtures", "checkpoints", "gemma-3-1b-it", "config.json")
 SOURCE = "huggingface.co/google/gemma-3-1b-it (tests/fixtures/checkpoints/gemma-3-1b-it/config.json)"
 SEED = 2340
@@ -65,8 +101,8 @@ FLAGS = ["--skip-tokenizer-init", "--load-format", "dummy", "--max-model-len", "
 PARALLEL = ["--gpu-memory-utilization", "0.1", "--kv-cache-memory-bytes", "2147483648"]
 BODY = {"prompt_len": 50, "max_tokens": 16, "model": BASE}
 TIME = {"parse": (75, 25), "start": (240, 150)}  # cost class -> (timeout, need)
-RANK = {"parse": 0, "start": 1}
-MEM = 0.12
+RANK = {"start": 0, "parse": 1}  # starts first: they are the long ones (schedule only; see the docstring)
+MEM = {"start": 0.12, "parse": 0.05}
 SKIP = frozenset(F99_VALUES)  # fresh-99's twelve (flag, class) pairs
 
 # written after stage 1 (the flags) and before stage 2 (the classes), from vLLM 0.26.0's source
@@ -110,7 +146,64 @@ APPLIES = {
 }
 
 # written after stage 2 and before anything ran on the device: (extra serve args, cost class, why)
-VALUES = {}
+VALUES = {
+    ("--enable-log-deltas", "wrong-type"): (
+        ["--enable-log-deltas", "false"],
+        "parse",
+        "a value given to a switch to turn it off (the switch takes none; --no-enable-log-deltas is the off form)",
+    ),
+    ("--kernel-config", "incompatible"): (
+        ["--kernel-config", '{"enable_flashinfer_autotune": false}', "--no-enable-flashinfer-autotune"],
+        "parse",
+        "the autotune switch set both in the kernel config and by its own flag, which create_engine_config refuses",
+    ),
+    ("--dtype", "incompatible"): (
+        ["--dtype", "float32", "--attention-backend", "FLASH_ATTN"],
+        "start",
+        "full precision with the FlashAttention backend named (it takes float16 / bfloat16 only)",
+    ),
+    ("--disable-fastapi-docs", "wrong-type"): (
+        ["--disable-fastapi-docs=true"],
+        "parse",
+        "flag=true for a switch (argparse: an explicit argument to a BooleanOptionalAction)",
+    ),
+    ("--lora-target-modules", "valid"): (
+        ["--enable-lora", "--lora-target-modules", "q_proj", "v_proj"],
+        "start",
+        "a healthy control: PEFT's usual pair (gemma3 packs them into qkv_proj; the packed mapping matches them)",
+    ),
+    ("--enable-auto-tool-choice", "wrong-type"): (
+        ["--enable-auto-tool-choice", "hermes"],
+        "parse",
+        "the parser's name given to the switch instead of to --tool-call-parser",
+    ),
+    ("--kv-events-config", "wrong-type"): (
+        ["--kv-events-config", '{"enable_kv_cache_events": true, "publisher": "zeromq"}'],
+        "parse",
+        "an unknown publisher: the choices are null and zmq, a user writes the library's full name",
+    ),
+    ("--max-num-batched-tokens", "valid"): (
+        ["--max-num-batched-tokens", "8k"],
+        "start",
+        "a healthy control in the human-readable form (8k = 8000)",
+    ),
+    ("--h11-max-header-count", "valid"): (["--h11-max-header-count", "128"], "start", "a healthy control"),
+    ("--seed", "wrong-type"): (
+        ["--seed", "random"],
+        "parse",
+        "a word for a random seed where the flag takes an int",
+    ),
+    ("--disable-chunked-mm-input", "wrong-type"): (
+        ["--disable-chunked-mm-input", "1"],
+        "parse",
+        "1 given to a switch",
+    ),
+    ("--max-cpu-loras", "incompatible"): (
+        ["--enable-lora", "--max-loras", "4", "--max-cpu-loras", "2"],
+        "parse",
+        "fewer CPU LoRA slots than GPU slots, which LoRAConfig refuses (max_cpu_loras must be >= max_loras)",
+    ),
+}
 
 
 def draw_flags():
@@ -147,7 +240,7 @@ def with_base(extra):
 def make_case(flag, cls):
     extra, cost, why = VALUES[(flag, cls)]
     timeout, need = TIME[cost]
-    return {"args": with_base(extra), "env": {}, "timeout": timeout, "need": need, "mem": MEM,
+    return {"args": with_base(extra), "env": {}, "timeout": timeout, "need": need, "mem": MEM[cost],
             "steps": [{"post": "/v1/completions", "body": dict(BODY)}], "cost": cost,
             "flag": flag, "class": cls, "value_why": why}  # fmt: skip
 
@@ -171,6 +264,9 @@ def draw():
 
 if __name__ == "__main__":
     assert len(SKIP) == 12 and all(f in KEPT for f, _ in SKIP)
+    if sys.argv[1:2] == ["--models"]:
+        write_models({"gemma-3-1b": {"fixture": "gemma-3-1b-it", "edit": {}}}, sys.argv[2], FIXTURES)
+        sys.exit(0)
     if sys.argv[1:] == ["--flags"]:
         for i, f in enumerate(draw_flags()[1], 1):
             print(
