@@ -219,7 +219,8 @@ def provision_nobody_case(k: int) -> str:
     root = case / "venvs"
     root.mkdir()  # root-owned, 0755: nobody may enter it, not create in it
     os.chmod(root, 0o755)
-    path = t.spec(case, str(case / "venv-link" / "vllm"), venv_root=str(root))
+    link = str(case / "venv-link" / "vllm")  # fresh-296's spec() bound its WHEEL / LOCK defaults at import
+    path = t.spec(case, link, wheel=t.WHEEL, requirements=str(t.LOCK), venv_root=str(root))
     (case / "venv-link").mkdir()
     for folder in (WORK, t.WORK, t.PREP, t.PREP / "wheels", t.RUN, case):  # nobody may read the inputs
         os.chmod(folder, 0o755)
