@@ -133,6 +133,67 @@ def show(d) -> str:
     return f"llama-server: {ec} = {ev} || fresh-{n}: {ac} = {av}"
 
 
+# ---- EXPECT: written after the draw was committed and before any case ran (prediction from fresh-306's order of
+# llama-server's checks: LLAMA_ARG_* variables -> the command line -> chat template check -> HTTP init/bind -> model
+# load -> context -> control vector / draft -> requests; systemd-analyze verify before the unit starts, servebox render
+# before anything runs). As in fresh-331: a fatal engine condition is what the user fixes first over a systemd line
+# that is only ignored; where the engine only warns, the around condition (if it does anything) is expected. A case
+# whose run contradicts it says so in its manifest entry.
+EXPECT = {
+    1: (
+        "systemd-setting-has-no-effect",
+        "verify warns that RuntimeRandomizedExtraSec= has no RuntimeMaxSec= (the drop-in's RuntimeMaxSec=infinity "
+        "undid the 24h cap, so the random extra is ignored); by hand the engine warns about the str override of an "
+        "int key (the file's context_length kept) and serves",
+    ),
+    2: (
+        "llamacpp-no-ssl-support",
+        "verify refuses MemoryHigh=150% (ignored: the unit would run without the soft cap); by hand llama-server "
+        "exits before the model loads: the build has no SSL support",
+    ),
+    3: (
+        "llamacpp-bad-gguf",
+        "verify refuses ProtectHome=read_only (ignored, not hardened); by hand the loader refuses tokenizer.json "
+        "(not a GGUF: bad magic) and the server exits",
+    ),
+    4: (
+        "llamacpp-model-path-is-a-directory",
+        "verify: the drop-in's LimitMEMLOCK=infinity is outside any section (ignored); by hand -m names a folder: "
+        "the GGUF header cannot be read and the server exits",
+    ),
+    5: (
+        "none",
+        "PrivateTmp=True is a boolean systemd accepts (case-insensitive); LLAMA_ARG_PORT=8080 is overwritten by "
+        "--port with a warn line; the server serves (prediction uncertain on PrivateTmp)",
+    ),
+    6: (
+        "llamacpp-arg-file-unreadable",
+        "verify refuses Slice=llm (not a slice name; the unit would go to system.slice); by hand the handler of "
+        "--chat-template-file cannot open ./template.jinja and exits 1",
+    ),
+    7: (
+        "servebox-spec-invalid",
+        "render refuses the model's gpus = [0, 1] on a host with one GPU; the engine (whose --api-key-file "
+        "./keys.txt does not exist) never starts",
+    ),
+    8: (
+        "llamacpp-too-many-sequences",
+        "HF_HOME=${HOME}/... kept literally (harmless for a local GGUF); by hand llama_context refuses n_seq_max "
+        "300 > 256 and the server exits",
+    ),
+    9: (
+        "servebox-spec-invalid",
+        "render refuses [router] log_level = 'warning' (debug/info/warn/error); the engine (whose --host "
+        "10.255.255.1 is not an address here) never starts",
+    ),
+    10: (
+        "llamacpp-too-many-sequences",
+        "verify: the drop-in's LimitMEMLOCK=infinity is outside any section (ignored); by hand llama_context "
+        "refuses n_seq_max 300 > 256",
+    ),
+}
+
+
 def main() -> None:
     if sys.argv[1:] == ["--draws"]:
         kept, redrawn = draws()
