@@ -48,9 +48,25 @@ Usage (repository root): .venv/bin/python tools/doctor_corpus_fresh343.py [--dra
 
 from __future__ import annotations
 
+import shlex
+import shutil
+import signal
+import subprocess
 import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
 
-from corpus_tools import draw_distinct_conditions
+from corpus_tools import (
+    _ask_with,
+    _healthy_before_exit,
+    draw_distinct_conditions,
+    engine_env,
+    stop_group,
+    tiny_gguf,
+)
 
 SEED, N = 2343, 11
 
@@ -140,6 +156,179 @@ def draws():
     return draw_distinct_conditions(SEED, CONDITIONS, N)
 
 
+WORK = Path("/tmp/fresh343")
+RUN = WORK / "run"
+REPO = Path(__file__).resolve().parent.parent
+OUT = REPO / "tests" / "fixtures" / "doctor-corpus"
+PORT = 25100
+LLAMA = str(REPO / ".llama-cpp" / "bin" / "llama-server")
+KEY = "sk-fresh343-7Qm2"
+N_VOCAB = 1024  # tokenizer.ggml.tokens of the tiny GGUF (gguf.GGUFReader)
+CHAT = "/v1/chat/completions"
+
+
+def chat(text="Say hello.", max_tokens=8, headers=None, **kw) -> tuple:
+    body = {"messages": [{"role": "user", "content": text}], "max_tokens": max_tokens, **kw}
+    return ("POST", CHAT, body, headers or {})
+
+
+@dataclass
+class Case:
+    id: str
+    flags: list[str]
+    calls: list = field(
+        default_factory=list
+    )  # (method, path, body, headers); ("BG", call) runs in the background
+    env: dict = field(default_factory=dict)
+    files: dict = field(default_factory=dict)  # name -> (bytes, the `$ ` line the user ran to make it)
+    dirs: list = field(default_factory=list)
+
+
+CASES = {
+    (
+        "--api-key-file line endings and encoding",
+        "a key file written with CRLF line ends; a chat with the key",
+    ): Case(
+        "fresh343-llama-api-key-file-crlf",
+        ["--api-key-file", "{d}/keys.txt"],
+        [chat(headers={"Authorization": f"Bearer {KEY}"})],
+        files={
+            "keys.txt": (
+                f"{KEY}\r\n".encode(),
+                f"printf '{KEY}\\r\\n' > keys.txt   # saved from a Windows editor",
+            )
+        },
+    ),
+    ("/lora-adapters with no adapter loaded", "POST [{id 0}] without scale"): Case(
+        "fresh343-llama-lora-adapters-post-no-scale",
+        [],
+        [("POST", "/lora-adapters", [{"id": 0}], {}), ("GET", "/lora-adapters", None, {}), chat()],
+    ),
+    (
+        "/tokenize and /detokenize, other classes",
+        "/detokenize an id equal to n_vocab (one past the last)",
+    ): Case(
+        "fresh343-llama-detokenize-id-n-vocab",
+        [],
+        [("POST", "/detokenize", {"tokens": [72, N_VOCAB]}, {}), chat()],
+    ),
+    ("--api-key header forms, other classes", "'Authorization: Bearer  KEY' (two spaces)"): Case(
+        "fresh343-llama-api-key-bearer-two-spaces",
+        ["--api-key", KEY],
+        [chat(headers={"Authorization": f"Bearer  {KEY}"})],
+    ),
+    (
+        "POST /slots/N?action=save filename, other classes",
+        "'v1..final.bin' (a '..' inside a name, no traversal)",
+    ): Case(
+        "fresh343-llama-slot-save-dotdot-in-name",
+        ["--slot-save-path", "{d}/slots"],
+        [chat(), ("POST", "/slots/0?action=save", {"filename": "v1..final.bin"}, {})],
+        dirs=["slots"],
+    ),
+    (
+        "--slots / --no-slots with GET /slots",
+        "--no-slots, then a chat with id_slot 0 (healthy: only the endpoint is off)",
+    ): Case(
+        "fresh343-llama-no-slots-chat-id-slot",
+        ["--no-slots"],
+        [chat(id_slot=0), ("GET", "/slots", None, {})],
+    ),
+    (
+        "POST /slots/N?action=erase",
+        "erase slot 0 while a 300-token generation runs in it (the erase waits; healthy)",
+    ): Case(
+        "fresh343-llama-slot-erase-during-generation",
+        ["--slot-save-path", "{d}/slots", "-np", "1"],
+        [
+            (
+                "BG",
+                (
+                    "POST",
+                    "/completion",
+                    {"prompt": "Once upon a time", "n_predict": 300, "ignore_eos": True},
+                    {},
+                ),
+            ),
+            ("POST", "/slots/0?action=erase", None, {}),
+        ],
+        dirs=["slots"],
+    ),
+    ("/metrics with --metrics", "POST /metrics"): Case(
+        "fresh343-llama-metrics-post",
+        ["--metrics"],
+        [chat(), ("POST", "/metrics", None, {})],
+    ),
+    ("POST /props with --props", '--props, POST {"n_ctx": 4096}, then GET /props (nothing changed)'): Case(
+        "fresh343-llama-props-post-n-ctx",
+        ["--props"],
+        [("POST", "/props", {"n_ctx": 4096}, {}), ("GET", "/props", None, {})],
+    ),
+    ("--timeout / --threads-http values", "--threads-http 0, a chat"): Case(
+        "fresh343-llama-threads-http-0",
+        ["--threads-http", "0"],
+        [chat()],
+    ),
+    ("/apply-template bodies", "messages a single object, not a list"): Case(
+        "fresh343-llama-apply-template-messages-object",
+        [],
+        [("POST", "/apply-template", {"messages": {"role": "user", "content": "Say hello."}}, {}), chat()],
+    ),
+}
+
+
+def make(c: Case, tiny: Path) -> str:
+    d = RUN / c.id
+    if d.exists():
+        shutil.rmtree(d)
+    d.mkdir(parents=True)
+    head = f"$ cd {d}\n"
+    env = {k: v for k, v in engine_env(WORK).items() if not k.startswith(("LLAMA_ARG_", "LLAMA_API_KEY"))}
+    for sub in c.dirs:
+        (d / sub).mkdir()
+        head += f"$ mkdir {sub}\n"
+    for name, (data, line) in c.files.items():
+        (d / name).write_bytes(data)
+        head += f"$ {line}\n"
+    for k, v in c.env.items():
+        env[k] = v.replace("{d}", str(d))
+        head += f"$ export {k}={env[k]}\n"
+    flags = [f.replace("{d}", str(d)) for f in c.flags]
+    tail = ["-m", str(tiny), "--host", "127.0.0.1", "--port", str(PORT), "-c", "512", *flags]
+    answer = ""
+    with tempfile.TemporaryFile() as log:
+        proc = subprocess.Popen(
+            [LLAMA, *tail], stdout=log, stderr=subprocess.STDOUT, env=env, cwd=d, start_new_session=True
+        )
+        try:
+            if _healthy_before_exit(proc, PORT, time.monotonic() + 120):
+                bg: list[threading.Thread] = []
+                bg_out: list[str] = []
+                for call in c.calls:
+                    if call[0] == "BG":
+                        t = threading.Thread(target=lambda a=call[1]: bg_out.append(_ask_with(PORT, *a, 0)))
+                        t.start()
+                        bg.append(t)
+                        time.sleep(0.3)
+                        continue
+                    answer += _ask_with(PORT, *call, 0)
+                    time.sleep(1)
+                    if proc.poll() is not None:
+                        break
+                for t in bg:
+                    t.join(timeout=150)
+                answer += "".join(f"# (sent first, in the background)\n{o}" for o in bg_out)
+        finally:
+            stop_group(proc, grace=30)
+        log.seek(0)
+        text = log.read().decode("utf-8", "replace")
+    if text and not text.endswith("\n"):
+        text += "\n"
+    rc = proc.returncode
+    status = f"{128 - rc} (killed by {signal.Signals(-rc).name})" if rc < 0 else str(rc)
+    return head + f"$ {shlex.join(['llama-server', *tail])}\n" + text + answer + f"# exit status: {status}\n"
+
+
 def main() -> None:
     kept, redrawn = draws()
     if sys.argv[1:2] == ["--draws"]:
@@ -149,6 +338,17 @@ def main() -> None:
         for c, v, why in redrawn:
             print(f"drawn anew ({why}): {c} | {v}")
         return
+    wanted = set(sys.argv[1:])
+    WORK.mkdir(exist_ok=True)
+    tiny = tiny_gguf(WORK)
+    for key in kept:
+        c = CASES[key]
+        if wanted and c.id not in wanted:
+            continue
+        start = time.monotonic()
+        text = make(c, tiny)
+        (OUT / f"{c.id}.log").write_text(text.rstrip() + "\n")
+        print(f"{c.id}: {len(text.splitlines())} lines, {time.monotonic() - start:.0f} s", flush=True)
 
 
 if __name__ == "__main__":
