@@ -86,7 +86,43 @@ MEMORY BOUND BY CONSTRUCTION: fresh-302's (every case but S01's has a fixed KV b
 neighbours cannot move its pool; the running bookings stay within 0.95; S01's profiled class runs alone); the parse /
 early bookings of 0.05 hold nothing but a CUDA context at most (~0.6 GiB) before they exit.
 
-THE DRAW GAVE: (filled in after --draw-only printed it; see below the rule, which did not change after it)
+THE DRAW GAVE (printed once by --draw-only after the tool was committed in c63195d5, before the cases file was
+written; only this paragraph changed after it): every setting once; one "valid" class (e02, u = 0.112); one event (e01:
+E1 12GiB-util-0.9, the only event pair left; draws 1-3 had v < 1/2, so by the once-only rule e02 and e03 got none);
+nine cases on the cut qwen3.5, three on the cut llama; one alone case (e06, S01 0.13), run last. --max-num-seqs on the
+hybrid: every qwen3.5 case carries the base's 64 (e03: its drawn 1), well under the ~642 (2 GiB) / ~320 (1 GiB)
+Mamba blocks, so the fresh-339 seqs-vs-blocks refusal cannot come from the base; e06 (profiled, 0.13) is the one place
+it may come, as that class's own point. Simulated (the schedule's figures): e04, e05, e01, e02, e03, e07 start at
+once (0.94 booked), e08 / e09 as e01 and the quick refusals end, e10-e12 as the first wave ends; the budgeted eleven
+end by ~420 s; e06 (alone, need 150) is most likely SKIPPED (time) in the first call: run it in a second call
+(`... LEFT 8 0.95 e06`, ~100 s of engine time). e01 books 0.33 (0.17 + the 12 GiB co-tenant) though it asks 0.9: it
+is refused before it allocates anything.
+EXPECTED for the drawn twelve (each case's "expect" / "event_expect" is its class's EXPECT from fresh-302; in short,
+before anything ran):
+  e01 S03 524288 with VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 + a 12 GiB co-tenant and utilization 0.9: the long-length
+      warning at config time, then REFUSED at worker start: 'Free memory on device (X/Y GiB) on startup is less than
+      desired GPU memory utilization (0.9, Z GiB)' (the co-tenant's 12 GiB and the neighbours); the KV check the
+      setting aims at is never reached;
+  e02 S09 --cpu-offload-gb 2: healthy, the POST 200;
+  e03 S04 --max-num-seqs 1 at 168340 in 1 GiB: healthy (graphs for 1 and 2 only), the POST 200;
+  e04 S12 utilization 1.0 with a 2G budget (llama): REFUSED at worker start by the same free-memory check (1.0 of the
+      card can never be free);
+  e05 S02 --max-model-len 1m: REFUSED at config time in the API server, '1m' = 1,000,000 > the derived 262144
+      (names VLLM_ALLOW_LONG_MAX_MODEL_LEN);
+  e06 S01 utilization 0.13, profiled, 262144 (alone): unknown, at the edge: ~10.4 GB asked leaves 0-1.5 GiB for the
+      pool: refused with an estimated maximum model length (one 262144 request needs ~1 GiB + GDN states), or the
+      seqs-vs-Mamba-blocks refusal if the pool is under 64 blocks, or healthy near 1x;
+  e07 S06 --kv-cache-dtype fp8_e5m2 at 262144 in 1 GiB: likely healthy (2 KiB a token), the POST 200;
+  e08 S08 --max-cudagraph-capture-size 1024 with 64 seqs: likely healthy (sizes clipped or adjusted, maybe a warning);
+  e09 S07 --kv-cache-memory-bytes 2g on llama at 131072: REFUSED at the KV check after the model loads: '2g' is
+      2,000,000,000 bytes, short of one 131072 request (2 GiB); an estimated maximum model length ~122k;
+  e10 S05 --max-num-batched-tokens 131072 at 131072: unknown: healthy with a large warm-up / activation figure, or a
+      CUDA OOM while warming up (booked 0.31 as fresh-302 booked it; if it overruns, a neighbour may see the OOM);
+  e11 S11 --block-size 64 on the hybrid: likely healthy with the block raised to the GDN-aligned size (fresh-302's 16
+      was silently replaced by a 400-token block);
+  e12 S10 --kv-offloading-size 8 on the cut llama: likely healthy (native CPU KV offloading on a dense model).
+So: 4 refusals expected (e01, e04 at worker start, e05 at config time, e09 at the KV check), 6 healthy or likely
+healthy (e02, e03, e07, e08, e11, e12), 2 unknown (e06, e10).
 """
 
 import json
