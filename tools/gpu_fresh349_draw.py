@@ -50,6 +50,53 @@ within 0.95, at most 8 at once (by construction of its start rule); --max-num-se
 their heaviest class); --draw-only prints the drawn 12's sum.
 TIME: "timeout" 300 (to be ready), "need" 200 (fresh-292's). fresh-292's run: cut models ready in 45-154 s side by
 side, parse / config refusals in 36-70 s, the whole 12 done by the driver at 314 s of 520.
+
+THE DRAW GAVE (the tool committed in d0551ae8 before the draw ran; the cases file in e83a8a82, written by that tool;
+this paragraph added after both, before anything ran on the device): 12 of the 16 conditions (U03, U06, U08, U13 not
+drawn); one "valid" class (draw 6, U10, u = 0.133: --max-num-seqs 64, the same flag and value the FIT rule gives the
+other hybrid cases: a healthy control); draw 11 (U16, u = 0.115) has no valid class and took a choice. Five of the
+twelve on the cut qwen3.5, two on nemotron-h, one each on qwen3-next, llama-4, qwen2.5-vl, gpt-oss. Mems sum to 1.95
+(fresh-292's: 2.08; its run finished at 314 s), so about three waves; five cases are expected to end in seconds
+(parse) or at start (processor, import), which frees memory early. Nothing redrawn.
+EXPECTED, written from vLLM 0.26.0's OWN source (the kit's wheel /work/main/.gpu/build/vllm-0.26.0-cp38-abi3-
+manylinux_2_28_x86_64.whl, unpacked in /tmp: engine/arg_utils.py, config/cache.py, config/mamba.py,
+config/speculative.py, config/compilation.py, model_executor/models/config.py, platforms/interface.py
+update_block_size_for_backend, model_executor/layers/mamba/gdn/qwen_gdn_linear_attn.py, .../mamba/ops/ssu_dispatch.py,
+v1/attention/backends/flash_attn.py, v1/worker/gpu_model_runner.py) and fresh-292's header, before anything ran:
+  e01 U12 qnext --max-model-len 262144 (= max_position_embeddings; --max-num-seqs 64): likely healthy, 200: one
+      full-attention layer of 2 KV heads x 256 (2 KiB a token), attention blocks raised to the GDN page (~530 tokens),
+      ~600-900 blocks hold > 262144 tokens; else refused by the KV check for one max_model_len request.
+  e02 U09 qwen3.5 without --language-model-only, limits omitted (every modality on; --max-num-seqs 64): refused at
+      start as fresh-292's e04: the multimodal processor is built in the API server and the cut folder holds only
+      config.json (no preprocessor_config.json / tokenizer files).
+  e03 U15 llama-4 --enable-expert-parallel at TP 1: likely healthy, 200 (one EP rank holds all 16 experts).
+  e04 U04 nemotron-h --enable-prefix-caching (--max-num-seqs 64): likely healthy, 200, with WARNINGs: NemotronH
+      supports Mamba prefix caching, so 0.26 sets mamba_cache_mode 'all' ("Mamba cache mode is set to 'all' for
+      NemotronHForCausalLM by default when prefix caching is enabled", "Prefix caching in Mamba cache 'all' mode ...
+      experimental"); attention block raised to a multiple of the chunk size 128 covering the ~4 MiB float32 SSM page
+      (~1152 tokens); ~110 blocks, above 64 (with the default 1024 it would have been fresh-292 e05's refusal).
+  e05 U07 qwen3.5 --gdn-prefill-backend cutedsl (--max-num-seqs 64): healthy, 200, with the WARNING "GDN prefill
+      backend 'cutedsl' is selected but cannot use this kernel on the current platform. Falling back to Triton/FLA."
+      (CuteDSL only on SM10x).
+  e06 U10 valid, qwen3.5 --max-num-seqs 64: healthy, 200.
+  e07 U01 qwen3.5 MTP num_speculative_tokens 4 (--max-num-seqs 64): likely healthy, 200, with the WARNING "Enabling
+      num_speculative_tokens > 1 will run multiple times of forward on same MTP layer" (n_predict 1 divides 4); the
+      Mamba-blocks check (64 against ~630) passes.
+  e08 U14 qwen2.5-vl --limit-mm-per-prompt image=2,video=0: refused by the parser, exit 2: the dict option's type is
+      json.loads ("argument --limit-mm-per-prompt: Value image=2,video=0 cannot be converted to ...").
+  e09 U11 nemotron-h --mamba-backend flashinfer (--max-num-seqs 64): fails at start in the engine core, when the KV
+      cache is initialised (initialize_mamba_ssu_backend): ImportError "FlashInfer is required for the flashinfer
+      Mamba SSU backend. Please install flashinfer (>= 0.6.4): pip install flashinfer-python" (flashinfer is not in the
+      kit's bundle), then "Engine core initialization failed".
+  e10 U02 qwen3.5 --mamba-ssm-cache-dtype fp8: refused by the parser, exit 2: "invalid choice: 'fp8'" (auto, float32,
+      float16, bfloat16).
+  e11 U16 gpt-oss --kv-cache-dtype fp8: likely healthy, 200: FlashAttention 3 on SM90 takes fp8 KV and sinks; if the
+      bundle's FA is not version 3, no backend takes both and the start is refused.
+  e12 U05 qwen3.5 --mamba-cache-mode all (--max-num-seqs 64): healthy, 200: 0.26 has the 'all' mode (the 0.32 EXPECT
+      imported from fresh-292 said the parser refuses it: wrong for 0.26), and with prefix caching off by default for
+      hybrids it is warned back: "Mamba cache mode is set to 'none' when prefix caching is disabled".
+  So 8 expected healthy (e01, e03-e07, e11, e12; several with WARNINGs), 2 refused by the parser (e08, e10), 2 failing
+  at start (e02 processor files, e09 flashinfer import).
 """
 
 import json
