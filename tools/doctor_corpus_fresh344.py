@@ -36,7 +36,10 @@ Usage (repository root): .venv/bin/python tools/doctor_corpus_fresh344.py [--dra
 
 from __future__ import annotations
 
+import subprocess
 import sys
+import tempfile
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -122,6 +125,129 @@ def draws():
     return draw_distinct_conditions(2344, CONDITIONS, 11)
 
 
+# ---- case makers (added after the draw was committed, before any case ran) ----
+
+REPO = Path(__file__).resolve().parent.parent
+OUT = REPO / "tests" / "fixtures" / "doctor-corpus"
+WORK = Path("/tmp/fresh344")
+PORT = 25125
+PY = str(REPO / ".venv-vllm" / "bin" / "python")
+TINY = str(WORK / "tiny")
+KEY = "sk-344"
+DEV = {"VLLM_SERVER_DEV_MODE": "1"}
+
+
+def chat(model: str = TINY) -> dict:
+    return {"model": model, "messages": [{"role": "user", "content": "Hello, who are you?"}], "max_tokens": 8}
+
+
+# draw -> (slug, extra flags, extra environment, calls: (method, path, body, headers[, client timeout]))
+CASES = {
+    1: (
+        "collective-rpc-no-such-method",
+        [],
+        DEV,
+        [("POST", "/collective_rpc", {"method": "no_such_method"}, {})],
+    ),
+    2: ("reset-prefix-cache-without-dev-mode", [], {}, [("POST", "/reset_prefix_cache", None, {})]),
+    3: ("server-info-json-dev-mode", [], DEV, [("GET", "/server_info?config_format=json", None, {})]),
+    4: (
+        "enable-sleep-mode-with-dev-mode-on-cpu",
+        ["--enable-sleep-mode"],
+        DEV,
+        [("POST", "/sleep?level=1", None, {})],
+    ),
+    5: (
+        "served-model-name-chat-names-checkpoint-path",
+        ["--served-model-name", "tiny"],
+        {},
+        [("POST", "/v1/chat/completions", chat(), {})],
+    ),
+    6: (
+        "detokenize-negative-token-id",
+        [],
+        {},
+        [("POST", "/detokenize", {"model": TINY, "tokens": [-1]}, {})],
+    ),
+    7: (
+        "sleep-level-0-without-sleep-mode-then-chat",
+        [],
+        DEV,
+        [("POST", "/sleep?level=0", None, {}), ("POST", "/v1/chat/completions", chat(), {}, 20)],
+    ),
+    8: (
+        "api-key-token-scheme-not-bearer",
+        ["--api-key", KEY],
+        {},
+        [("POST", "/v1/chat/completions", chat(), {"Authorization": f"Token {KEY}"})],
+    ),
+    9: ("release-kv-cache-memory-without-pause", [], DEV, [("POST", "/release_kv_cache_memory", None, {})]),
+    10: (
+        "load-tracking-after-chat",
+        ["--enable-server-load-tracking"],
+        {},
+        [("POST", "/v1/chat/completions", chat(), {}), ("GET", "/load", None, {})],
+    ),
+    11: ("allowed-origins-not-json-list", ["--allowed-origins", "https://ui.example"], {}, []),
+}
+
+
+def ask(method: str, path: str, body, headers: dict, timeout: float = 120) -> str:
+    import json
+    import shlex
+
+    import httpx
+
+    shown = "" if body is None else " " + json.dumps(body)[:400]
+    shown += "".join(f" -H {shlex.quote(f'{k}: {v}')}" for k, v in headers.items())
+    text = f"# request: {method} http://127.0.0.1:{PORT}{path}{shown}\n"
+    try:
+        r = httpx.request(
+            method, f"http://127.0.0.1:{PORT}{path}", json=body, headers=headers, timeout=timeout
+        )
+        text += f"HTTP/1.1 {r.status_code} {r.reason_phrase}\n{r.content[:1000].decode('utf-8', 'replace')}\n"
+    except httpx.HTTPError as exc:
+        text += f"{type(exc).__name__}: {exc!s} (client timeout {timeout:g} s)\n"
+    time.sleep(2)
+    return text
+
+
+def make(n: int) -> str:
+    from corpus_tools import _healthy_before_exit, engine_env, stop_group, tiny_model
+
+    tiny_model(WORK)
+    _, flags, extra, calls = CASES[n]
+    argv = [PY, "-m", "vllm.entrypoints.openai.api_server", "--model", TINY, "--port", str(PORT)]
+    argv += ["--max-model-len", "512", "--enforce-eager", *flags]
+    shown_env = "".join(f"{k}={v} " for k, v in extra.items())
+    shown = " ".join(a if a and " " not in a else repr(a) for a in argv[1:])
+    head = f"$ {shown_env}python {shown}\n"
+    answer = ""
+    with tempfile.TemporaryFile() as log:
+        proc = subprocess.Popen(
+            argv, stdout=log, stderr=subprocess.STDOUT, env=engine_env(WORK, **extra), start_new_session=True
+        )
+        try:
+            if _healthy_before_exit(proc, PORT, time.monotonic() + 300):
+                answer = "".join(ask(*call) for call in calls)
+        finally:
+            stop_group(proc, grace=30)
+        log.seek(0)
+        text = log.read().decode("utf-8", "replace")
+    if text and not text.endswith("\n"):
+        text += "\n"
+    return head + text + answer + f"# exit: {proc.returncode}\n"
+
+
+def main() -> None:
+    for n in [int(a) for a in sys.argv[1:]] or list(CASES):
+        t = time.monotonic()
+        text = make(n)
+        name = f"fresh344-vllm-{n:02d}-{CASES[n][0]}.log"
+        (OUT / name).write_text(text.rstrip() + "\n")
+        print(f"{name}: {len(text.splitlines())} lines, {time.monotonic() - t:.0f} s", flush=True)
+
+
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--draws"]:
         kept, redrawn = draws()
@@ -129,3 +255,5 @@ if __name__ == "__main__":
             print(f"draw {i}: {c} | {v}")
         for c, v, why in redrawn:
             print(f"drawn anew: {c} | {v} ({why})")
+    else:
+        main()
