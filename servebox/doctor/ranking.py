@@ -318,7 +318,7 @@ def rank(t: Triage) -> TriageResult:
     superseded += aside
     # an exception on a symptom's line (or an unless_seen consequence's) only points back; one on a superseded entry's line is
     # explained by the entry that superseded it
-    pointing = [(sig, hit) for sig, hit in found if sig.points_back(t.seen_requirements)]
+    pointing = [(sig, hit) for sig, hit in found if sig.points_back(t.seen_requirements, hit)]
     pointers = tuple(sig for sig, _ in pointing)
     consumed = {n for _, hit in pointing for n, _ in hit.evidence}
     consumed |= {n for hit in superseded for n, _ in hit.evidence}

@@ -130,10 +130,11 @@ class Signature:
     def hint(self, line: str) -> re.Match[str] | None:
         return _first_match(self.hints, line)
 
-    def points_back(self, seen: set[str]) -> bool:
-        """A symptom, or a cause that one of its `unless_seen` literals (seen in the log) makes only a consequence:
-        an exception raised on its line points back to that reason and is not the root (after33d)."""
-        return self.role == "symptom" or bool(self.unless_seen and seen.intersection(self.unless_seen))
+    def points_back(self, seen: set[str], hit=None) -> bool:
+        """A symptom, or a cause that one of its `unless_seen` literals (seen in the log) makes only a consequence
+        (as `demoting` reads them: not one on its own wording's line, with `own_unless_seen`): an exception raised on
+        its line points back to that reason and is not the root (after33d; learn43a)."""
+        return self.role == "symptom" or bool(demoting(self, seen, hit))
 
     def search(self, line: str) -> re.Match[str] | None:
         return _first_match(self.patterns, line)
