@@ -104,6 +104,8 @@ def quoted_in_echo(chunk: bytes, start: int, line: str, matched: str) -> bool:
 def _inside_literal(before: str) -> bool:
     """Whether a Python line's text ends inside a quoted string's text (escapes honoured; an f-string's {expression}
     is code: `f"{cfg.extra['http_port']}"`; triple quotes read as three)."""
+    if "'" not in before and '"' not in before:
+        return False  # no quote opened: most lines, decided without walking them
     quote, fstring, depth, escaped = "", False, 0, False
     for i, ch in enumerate(before):
         if escaped:
