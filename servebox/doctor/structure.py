@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -103,6 +104,8 @@ def quoted_in_echo(chunk: bytes, start: int, line: str, matched: str) -> bool:
 def _inside_literal(before: str) -> bool:
     """Whether a Python line's text ends inside a quoted string's text (escapes honoured; an f-string's {expression}
     is code: `f"{cfg.extra['http_port']}"`; triple quotes read as three)."""
+    if "'" not in before and '"' not in before:
+        return False  # no quote opened: most lines, decided without walking them
     quote, fstring, depth, escaped = "", False, 0, False
     for i, ch in enumerate(before):
         if escaped:
@@ -268,15 +271,29 @@ def survived(chunk: bytes, end: int, component: str, level: str) -> bool:
     process's next line at another level is an ordinary INFO/WARNING line, not one about a stop."""
     if not component or level != "ERROR":
         return False
-    at = end
-    for _ in range(SURVIVAL_LINES):
-        if at >= len(chunk):
-            return False
-        nxt = chunk.find(b"\n", at + 1)
-        nxt = len(chunk) if nxt < 0 else nxt
-        prefix = split_prefix(chunk[at + 1 : nxt].decode("utf-8", "replace"))
-        at = nxt
+    for raw in _lines_naming(chunk, end, component):
+        prefix = split_prefix(raw.decode("utf-8", "replace"))
         if prefix.component != component or prefix.level in ("", level):
             continue
         return prefix.level in _SURVIVED_LEVELS and not _STOPPING.search(prefix.payload)
     return False
+
+
+def _lines_naming(chunk: bytes, end: int, component: str) -> Iterator[bytes]:
+    """The lines among the SURVIVAL_LINES after the one ending at `end` that hold the component's name (no other line
+    can be its process's): found by byte searches, so the lines between cost nothing (a failure log's every traceback
+    line looks this far ahead; peeling each line's prefixes was half its triage)."""
+    name, at, left = component.encode(), end, SURVIVAL_LINES
+    if "\ufffd" in component:  # a name the decoding replaced is not in the bytes: every line is read
+        name = b""
+    while left > 0 and at < len(chunk):
+        hit = chunk.find(name, at + 1)
+        if hit < 0:
+            return
+        left -= chunk.count(b"\n", at + 1, hit) + 1  # the lines passed, and the hit's own
+        if left < 0:
+            return
+        start = max(chunk.rfind(b"\n", at, hit) + 1, at + 1)
+        nxt = chunk.find(b"\n", hit)
+        at = len(chunk) if nxt < 0 else nxt
+        yield chunk[start:at]

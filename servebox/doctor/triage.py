@@ -212,10 +212,11 @@ class Triage:
         self, chunk: bytes, start: int, end: int, number: int, found: list[tuple[int, str]]
     ) -> None:
         line = chunk[start:end].decode("utf-8", "replace")
-        if any(w in self.exception_words for _, w in found):
+        words = {w for _, w in found}
+        if not self.exception_words.isdisjoint(words):
             self.statements.offer(line, number)  # an exception's line states its cause, wherever it is
             self._exception(chunk, line, start, end, number)
-        if self.incidents_read < INCIDENTS_READ and any(w in INCIDENT_WORDS for _, w in found):
+        if self.incidents_read < INCIDENTS_READ and not words.isdisjoint(INCIDENT_WORDS):
             self.incidents_read += 1
             # an incident's record: the wordings read the engine's words in it, not doctor's
             if (kept := self._incident(line, number)) != line:
@@ -229,8 +230,12 @@ class Triage:
             if word in self.requirement_words:
                 self.seen_requirements.add(word)
             for sig in self.context_lines.get(word, ()):
-                if sig.context_line is not None and sig.context_line.search(line[:EXCEPTION_LINE_KEPT]):
-                    self.seen_requirements.add(context_line_key(sig.id))
+                # once met, a context line is not looked for again (its key only records that it was seen)
+                key = context_line_key(sig.id)
+                if key in self.seen_requirements or sig.context_line is None:
+                    continue
+                if sig.context_line.search(line[:EXCEPTION_LINE_KEPT]):
+                    self.seen_requirements.add(key)
             for sig in self.by_keyword.get(word, ()):
                 first.setdefault(sig.id, (position, sig))
         for position, sig in first.values():
