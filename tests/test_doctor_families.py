@@ -787,7 +787,11 @@ def test_every_entry_survives_another_prefix_and_case(entry):
                 entry.get("raised_where")
                 or (entry.get("above") and entry.get("context") and not entry.get("requires"))
                 # learn43c: every wording waits for the `above` line, which the context holds with `requires`
-                or (entry.get("above_pattern") and entry.get("context") and entry.get("pattern") == entry["above_pattern"])
+                or (
+                    entry.get("above_pattern")
+                    and entry.get("context")
+                    and entry.get("pattern") == entry["above_pattern"]
+                )
             )
             log = prefix + context + line + "\n" if placed else line + "\n" + context
             if scripted:  # after31b: the user's script's whole traceback, every line from the same process
