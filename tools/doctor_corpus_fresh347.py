@@ -307,3 +307,5 @@ if __name__ == "__main__":
             print(f"drawn anew ({why}): {show(d)}")
         if not redrawn:
             print("drawn anew: none")
+    else:
+        main()
