@@ -181,7 +181,44 @@ def show(d) -> str:
 # ---- expectations (written from the sources after the draw was committed, before any case ran) and the case makers.
 # Each says which check ends the run and where the engine's source puts it before the other condition's check.
 
-EXPECT: dict[int, str] = {}  # written after the draw was committed, before any case ran
+EXPECT = {
+    1: "chat-template-not-found: the request condition (max_tokens 0) has no option; --chat-template ./chat.jinja is "
+    "checked by validate_parsed_serve_args (launchers/api_server/entry.py line 230, before run_server binds) -> "
+    "renderers/chat_utils.py validate_chat_template line 1478: a path-like string that does not exist, not in the "
+    "built-in templates either -> VLLMValidationError 'appears path-like, but doesn't exist!'; the completion with "
+    "max_tokens 0 (SamplingParams 'max_tokens must be at least 1') is never sent",
+    2: "llamacpp-invalid-argument: common_params_parse_ex handles every LLAMA_ARG_* variable BEFORE the command line "
+    "(common/arg.cpp lines 787-809); -np's int handler reads LLAMA_ARG_N_PARALLEL with std::stoi, which throws on "
+    "'two' -> 'error while handling environment variable \"LLAMA_ARG_N_PARALLEL\"'; -c 4096 above n_ctx_train 2048 "
+    "(only a warning at context creation) is never reached",
+    3: "sse-keep-alive-interval-negative: validate_parsed_serve_args (launchers/cli_args.py line 529) raises "
+    "'Error: --sse-keep-alive-interval must be a non-negative integer' before run_server; --max-model-len 4096 "
+    "above max_position_embeddings 2048 (create_engine_config, after the bind) is never reached",
+    4: "llamacpp-invalid-argument: the environment is handled before the command line (common/arg.cpp lines 787-809): "
+    "LLAMA_ARG_UBATCH=lots -> std::stoi throws -> 'error while handling environment variable \"LLAMA_ARG_UBATCH\"'; "
+    "--pooling avg (its handler throws 'invalid value', arg.cpp line 2325) on the command line is never parsed",
+    5: "weights-corrupt: CUDA_VISIBLE_DEVICES='' changes nothing on the CPU build (the platform is CPU, no GPU is "
+    "asked for); the server binds and the engine core loads the weights: safetensors refuses model.safetensors cut "
+    "to half its size (its header's offsets point past the end of the file) -> the engine core fails at start and "
+    "the server exits",
+    6: "llamacpp-invalid-argument: -c 4096 (replacing the base's -c 512) parses; --ctx is no option of llama-server "
+    "(-c / --ctx-size, arg.cpp line 1642) -> 'error: invalid argument: --ctx' (arg.cpp line 830) and exit before "
+    "anything loads; the n_ctx_train warning is never reached",
+    7: "port-in-use: the squatter holds 127.0.0.1:25250; VLLM_USE_V1 is unknown to 0.32's envs.py, but the unknown "
+    "variable is only looked at by validate_environ in create_engine_config (engine/arg_utils.py line 2221, a warning "
+    "unless fail_on_environ_validation), after setup_server (launchers/api_server/entry.py line 176) fails to bind "
+    "-> EADDRINUSE",
+    8: "llamacpp-invalid-argument: --defrag-thold 0.1 parses with 'DEPRECATED: --defrag-thold' (arg.cpp line 2541); "
+    "--cache-type-k q3_0 -> kv_cache_type_from_str throws 'Unsupported cache type: q3_0' (arg.cpp line 322) -> "
+    "'error while handling argument \"--cache-type-k\"' and exit before anything loads",
+    9: "sse-keep-alive-interval-negative: validate_parsed_serve_args (launchers/cli_args.py line 529) refuses "
+    "--sse-keep-alive-interval -1 before run_server; VLLM_USE_V1=0 would only draw validate_environ's warning in "
+    "create_engine_config, never reached",
+    10: "llamacpp-invalid-argument: the command line is parsed in order; --reasoning-format think -> "
+    "common_reasoning_format_from_name throws 'Unknown reasoning format: think' (common/chat.cpp line 902) -> "
+    "'error while handling argument \"--reasoning-format\"'; -np 300 (n_seq_max above 256, refused at context "
+    "creation) is never reached",
+}
 
 import os  # noqa: E402
 import shlex  # noqa: E402
@@ -198,16 +235,65 @@ VLLM_PORT, LLAMA_PORT = 25250, 25251
 PY = str(REPO / ".venv-vllm" / "bin" / "python")
 LLAMA = str(REPO / ".llama-cpp" / "bin" / "llama-server")
 
-SLUGS: dict[int, str] = {}
+SLUGS = {
+    1: "vllm-max-tokens-zero-and-chat-template-missing",
+    2: "llama-ctx-4096-above-train-and-n-parallel-variable-two",
+    3: "vllm-sse-keep-alive-negative-and-max-model-len-4096",
+    4: "llama-pooling-avg-and-ubatch-variable-lots",
+    5: "vllm-cuda-visible-devices-empty-and-half-safetensors",
+    6: "llama-unknown-ctx-option-and-ctx-4096-above-train",
+    7: "vllm-port-taken-and-vllm-use-v1-variable",
+    8: "llama-defrag-thold-and-cache-type-k-q3-0",
+    9: "vllm-sse-keep-alive-negative-and-vllm-use-v1-variable",
+    10: "llama-reasoning-format-think-and-np-300",
+}
 
 
 def case_spec(k: int, case: Path) -> tuple[list[str], dict, tuple, int]:
     """(argv, extra environment, the request, port) of case K; files it needs made in CASE. The first drawn
     condition's options come first, then the second's."""
-    raise NotImplementedError("written after the draw was committed")
+    from corpus_tools import tiny_gguf, tiny_model
+
+    if k % 2:  # vLLM
+        model, flags, env = str(tiny_model(WORK)), [], {}
+        call = ("POST", "/v1/completions", {"model": model, "prompt": "hello", "max_tokens": 8}, {})
+        if k == 1:
+            flags = ["--chat-template", "./chat.jinja"]
+            call = ("POST", "/v1/completions", {"model": model, "prompt": "hello", "max_tokens": 0}, {})
+        if k == 3:
+            flags = ["--sse-keep-alive-interval", "-1", "--max-model-len", "4096"]
+        if k == 5:
+            env = {"CUDA_VISIBLE_DEVICES": ""}
+            model = str(case / "tiny")
+            shutil.copytree(tiny_model(WORK), model)
+            weights = case / "tiny" / "model.safetensors"
+            data = weights.read_bytes()
+            weights.write_bytes(data[: len(data) // 2])
+            call = ("POST", "/v1/completions", {"model": model, "prompt": "hello", "max_tokens": 8}, {})
+        if k == 7:
+            env = {"VLLM_USE_V1": "0"}
+        if k == 9:
+            flags, env = ["--sse-keep-alive-interval", "-1"], {"VLLM_USE_V1": "0"}
+        argv = [PY, "-m", "vllm.entrypoints.openai.api_server", "--model", model, "--host", "127.0.0.1"]
+        argv += ["--port", str(VLLM_PORT), "--max-model-len", "512", *flags]
+        return argv, env, call, VLLM_PORT
+    model, ctx, flags, env = str(tiny_gguf(WORK)), "512", [], {}
+    call = ("POST", "/completion", {"prompt": "hello", "n_predict": 8}, {})
+    if k == 2:
+        ctx, env = "4096", {"LLAMA_ARG_N_PARALLEL": "two"}
+    if k == 4:
+        flags, env = ["--pooling", "avg"], {"LLAMA_ARG_UBATCH": "lots"}
+    if k == 6:
+        flags, ctx = ["--ctx", "1024"], "4096"
+    if k == 8:
+        flags = ["--defrag-thold", "0.1", "--cache-type-k", "q3_0"]
+    if k == 10:
+        flags = ["--reasoning-format", "think", "-np", "300"]
+    argv = [LLAMA, "-m", model, "--host", "127.0.0.1", "--port", str(LLAMA_PORT), "-c", ctx, *flags]
+    return argv, env, call, LLAMA_PORT
 
 
-SQUATTED: set[int] = set()  # the cases whose port a python http.server holds while the engine starts
+SQUATTED = {7}  # the cases whose port a python http.server holds while the engine starts
 
 
 def run_case(k: int) -> str:
