@@ -145,6 +145,68 @@ def show(d) -> str:
     return f"llama-server: {ec} = {ev} || fresh-{n}: {ac} = {av}"
 
 
+# ---- EXPECT: written after the draw was committed and before any case ran (prediction from fresh-306's order of
+# llama-server's checks, as in fresh-342: LLAMA_ARG_* variables -> the command line -> chat template check -> HTTP
+# init/bind -> model load -> context -> control vector / draft -> requests; systemd-analyze verify before the unit
+# starts; servebox up's router answers before any engine sees a request). A fatal engine condition is what the user
+# fixes first over a systemd file that is only ignored or refused (a .socket / .path beside the service: the service
+# itself still runs, and dies); where the engine only warns, the around condition is expected. A case whose run
+# contradicts it says so in its manifest entry.
+EXPECT = {
+    1: (
+        "llamacpp-control-vector-unusable",
+        "verify: llama-server-api.socket would start llama-server-api.service, which does not exist (the socket is "
+        "refused or useless); by hand the server loads the model and exits on --control-vector ./cv.gguf (no file)",
+    ),
+    2: (
+        "systemd-bad-value",
+        "verify: the .path unit's PathChanged=models is not absolute (ignored, the path unit has no path left and "
+        "is refused); by hand --top_k 20 is read as --top-k and the server serves (prediction uncertain: the family "
+        "may be systemd-unit-refused)",
+    ),
+    3: (
+        "api-key-missing",
+        "servebox up's router requires a key (api_keys) and the request carries none: 401 before any engine sees it; "
+        "behind it the slot save needs --slot-save-path, which llama-server was not given",
+    ),
+    4: (
+        "llamacpp-control-vector-unusable",
+        "InaccessiblePaths=/dev/shm (llama-server does not use /dev/shm; verify accepts it); by hand the server exits "
+        "on --control-vector ./cv.gguf (no file)",
+    ),
+    5: (
+        "llamacpp-no-ssl-support",
+        "llama-server exits before the model loads (a build without SSL); vllm bench serve, run without "
+        "OPENAI_API_KEY against a server that wants --api-key, meets no server at all",
+    ),
+    6: (
+        "llamacpp-arg-file-unreadable",
+        "verify refuses LoadCredential=/etc/llm/hf_token (no ID: ignored); by hand --chat-template-file "
+        "./template.jinja cannot be opened and the server exits",
+    ),
+    7: (
+        "llamacpp-arg-file-unreadable",
+        "servebox up: llama-server refuses --slot-save-path ./slots (a file, not a folder) while parsing, before the "
+        "broken chat-template '{{ messages[0].content' is ever checked; up gives the model up",
+    ),
+    8: (
+        "none",
+        "LLAMA_ARG_CTX is no variable (silently ignored: -c 512 stays); HOME=/nonexistent on a read-only root does "
+        "not matter to llama-server with a local -m; the server serves (prediction uncertain: a cache-dir line)",
+    ),
+    9: (
+        "llamacpp-v-cache-quant-needs-flash-attn",
+        "verify refuses the socket (Accept=yes with an explicit Service=); by hand llama_context refuses a quantized "
+        "V cache with flash attention off and the server exits",
+    ),
+    10: (
+        "llamacpp-invalid-argument",
+        "verify: Slice=llm is not a slice name (ignored); by hand the parser refuses --override-kv type i32 and "
+        "exits before the model loads",
+    ),
+}
+
+
 def main() -> None:
     if sys.argv[1:] == ["--draws"]:
         kept, redrawn = draws()
