@@ -468,6 +468,9 @@ def up_case(k: int) -> str:
     if proc.returncode:
         text = text.rstrip("\n") + f"\n# exit: {proc.returncode}\n"
     text = text.rstrip("\n") + "\n" + clients
+    eng_log = d / ".servebox" / "logs" / "tiny.log"  # the engine's own output, which the user pastes too
+    if eng_log.exists():
+        text += "$ cat .servebox/logs/tiny.log\n" + eng_log.read_text(errors="replace")
     return (
         text.replace(str(ckpt), "/srv/models/tiny-f32.gguf")
         .replace(LLAMA, SHOWN_BIN)
