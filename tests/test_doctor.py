@@ -43,7 +43,12 @@ def test_each_excerpt_is_diagnosed_as_its_entry(entry):
         entry.get("raised_where")
         or (entry.get("script_pattern") and entry.get("context"))  # after31b: the user's script's traceback
         or (entry.get("above") and entry.get("context") and not entry.get("requires"))
-    )
+        or (
+            entry.get("above_pattern")
+            and entry.get("context")
+            and entry.get("pattern") == entry["above_pattern"]
+        )
+    )  # learn43c: an entry whose every wording waits for its `above` line has that line (and `requires`) in context
     log = context + entry["excerpt"] + "\n" if placed else entry["excerpt"] + "\n" + context
     result = triage_stream(io.StringIO(log), "excerpt")
     assert result.diagnoses, f"{entry['id']}: nothing matched"

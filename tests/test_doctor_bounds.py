@@ -170,3 +170,16 @@ class _PublicOnly:
 
     def __init__(self, regex):
         self.search = regex.search
+
+
+def test_a_keyword_that_extends_another_is_found_in_any_case_and_beyond_ascii():
+    """The extensions of a hit are compared on one lowered slice as long as the longest of them: an extension in
+    another case is found, and one with non-ASCII letters is measured in bytes (its length in characters cut it short,
+    so it was never found)."""
+    from servebox.doctor.keyword_finder import KeywordFinder
+
+    finder = KeywordFinder(["cuda error", "cuda error: out of memory", "grüße", "grüße von"])
+    hits = finder.iter("x CUDA Error: Out Of Memory\ny Grüße von dort\nz cuda errors\n".encode())
+    assert (2, "cuda error") in hits and (2, "cuda error: out of memory") in hits
+    assert (30, "grüße") in hits and (30, "grüße von") in hits
+    assert [w for p, w in hits if p > 45] == ["cuda error"]

@@ -783,8 +783,15 @@ def test_every_entry_survives_another_prefix_and_case(entry):
             line = prefix + entry["excerpt"]
             # a `raised_where` entry's context is the traceback frame above, printed by the same process; an `above`
             # entry without `requires` counts only after its above line (after29q): its context goes above too
-            placed = entry.get("raised_where") or (
-                entry.get("above") and entry.get("context") and not entry.get("requires")
+            placed = (
+                entry.get("raised_where")
+                or (entry.get("above") and entry.get("context") and not entry.get("requires"))
+                # learn43c: every wording waits for the `above` line, which the context holds with `requires`
+                or (
+                    entry.get("above_pattern")
+                    and entry.get("context")
+                    and entry.get("pattern") == entry["above_pattern"]
+                )
             )
             log = prefix + context + line + "\n" if placed else line + "\n" + context
             if scripted:  # after31b: the user's script's whole traceback, every line from the same process

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from servebox.doctor import structure
-from servebox.doctor.structure import SURVIVAL_LINES, _STOPPING, _SURVIVED_LEVELS, split_prefix, survived
+from servebox.doctor.structure import _STOPPING, _SURVIVED_LEVELS, SURVIVAL_LINES, split_prefix, survived
 
 
 def reference(chunk: bytes, end: int, component: str, level: str) -> bool:
@@ -30,7 +30,7 @@ def reference(chunk: bytes, end: int, component: str, level: str) -> bool:
 
 LINES = [
     "(EngineCore_DP0 pid=77) ERROR 12-02 10:00:01 [core.py:1] Traceback (most recent call last):",
-    "(EngineCore_DP0 pid=77) ERROR 12-02 10:00:01 [core.py:1]   File \"x.py\", line 3, in f",
+    '(EngineCore_DP0 pid=77) ERROR 12-02 10:00:01 [core.py:1]   File "x.py", line 3, in f',
     "(EngineCore_DP0 pid=77) INFO 12-02 10:00:02 [core.py:9] Resuming after the cache error",
     "(EngineCore_DP0 pid=77) WARNING 12-02 10:00:02 [core.py:9] Engine core shutting down",
     "(APIServer pid=12) INFO 12-02 10:00:03 [api_server.py:1] Started server process",

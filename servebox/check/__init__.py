@@ -13,6 +13,7 @@ from typing import Any
 
 from servebox.check.context import CheckReport, Context, EngineRules, Finding, load_engine_rules
 from servebox.check.file_rules import rule_completeness
+from servebox.check.flag_rules import rule_unknown_flags
 from servebox.check.nodes_rules import rule_nodes
 from servebox.check.parallel_rules import rule_dtype, rule_row_parallel_groups, rule_tensor_parallel
 from servebox.check.quantization_rules import (
@@ -72,6 +73,7 @@ def run_check(
         findings += rule(ctx)
     findings += rule_scheduler(ctx, batch_shape_of(flags, load_profile(engine.version), gpu))
     findings += rule_hybrid_offloading(ctx, rest)
+    findings += rule_unknown_flags(ctx, rest)
     if not any(
         f.severity == "error"
         and f.rule in ("tp-heads", "tp-kv-heads", "kv-dtype-backend", "quantization-flag")

@@ -101,7 +101,7 @@ def plan(
     from servebox.hardware import custom_gpu, get_gpu
     from servebox.plan import make_plan
 
-    flags, _, source = options.engine_flags(
+    flags, rest, source = options.engine_flags(
         "plan", source, ctx.args, from_command, (nodes, gpus_per_node, env)
     )
     if gpu_memory_gib:
@@ -129,8 +129,11 @@ def plan(
         terms = (calibrated.activation_gib, calibrated.non_torch_gib, calibrated.cudagraph_gib)
         result = planned(terms, weights_gib if weights_gib is not None else calibrated.weights_gib)
         relabel(result, describe(calibrated), calibrated.notes)
+    from servebox.check.flag_rules import options_file, refused_flags
     from servebox.plan import check_requirements
 
+    # a flag this vLLM does not know stops `vllm serve` before it plans anything: the plan would not happen
+    refused = refused_flags(rest, options_file(engine_profile, vllm_version))
     unmet = check_requirements(result, require_kv_tokens, require_concurrency)
     comparison = saved = None
     if calibrate:
@@ -160,6 +163,7 @@ def plan(
         if saved is not None:
             data["calibration_saved"] = str(saved)
         data["requirements_unmet"] = unmet
+        data["flags_refused"] = refused
         emit_json(data)
     else:
         from servebox.report.plan_view import show_calibration, show_plan
@@ -171,7 +175,9 @@ def plan(
             out.print(f"calibration saved: {saved}", highlight=False)
         for line in unmet:
             out.print(f"[red]requirement not met:[/red] {line}", highlight=False)
-    if not result.fits or unmet:
+        for line in refused:
+            out.print(f"[red]vLLM refuses the flag:[/red] {line}", highlight=False)
+    if not result.fits or unmet or refused:
         raise typer.Exit(1)
 
 

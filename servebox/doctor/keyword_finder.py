@@ -69,6 +69,8 @@ class KeywordFinder:
         w = self.words
         self.related = {k: w[i + 1 : bisect_left(w, k + "\U0010ffff", i)] for i, k in enumerate(w)}
         self.encoded = {k: k.encode() for k in self.words}
+        # the bytes a hit's extensions are compared with: one slice lowered per hit, not one per extension
+        self.reach = {k: max(len(self.encoded[o]) for o in more) for k, more in self.related.items() if more}
         self.resume = _resume_offsets(self.encoded.values())
         self.names: dict[bytes, tuple[str, int]] = {}  # matched bytes (any case) -> keyword, resume
         self.span = _span_finder(self.regex)
@@ -94,9 +96,8 @@ class KeywordFinder:
             out.append((start, word))
             related = self.related.get(word)
             if related:
-                for other in related:
-                    if chunk[start : start + len(other)].lower() == self.encoded[other]:
-                        out.append((start, other))
+                window = chunk[start : start + self.reach[word]].lower()
+                out.extend((start, other) for other in related if window.startswith(self.encoded[other]))
         return out
 
 

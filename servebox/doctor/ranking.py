@@ -201,7 +201,8 @@ def _diagnosis(sig: Signature, hit: Hits, t: Triage, via_exception: bool = False
         occurrences=hit.count,
         first_line=hit.first_line,
         evidence=[Evidence(line=n, text=s) for n, s in hit.evidence],
-        fatal=sig.fatal,
+        fatal=sig.fatal
+        and (not sig.fatal_when_seen or bool(t.seen_requirements.intersection(sig.fatal_when_seen))),
         versions=sig.versions,
     )
     if hit.weak:
@@ -267,12 +268,22 @@ def _diagnosis(sig: Signature, hit: Hits, t: Triage, via_exception: bool = False
     return d
 
 
-def _refusals_beside_a_death(diagnoses: list[Diagnosis]) -> set[int]:
-    """The request refusals (non-fatal, category "requests") of a log where the engine also died of
-    another cause: they rank below that cause and do not compete with it (ids of the diagnoses)."""
-    if not any(d.role == "cause" and d.fatal and d.category != REQUESTS for d in diagnoses):
-        return set()
-    return {id(d) for d in diagnoses if d.category == REQUESTS and not d.fatal}
+# a non-fatal cause of another category stays a rival: a caught error the engine went on from can be what then
+# failed (fresh-276's slot file, fresh-203's fp8 scales, fresh-290's client URL broke when every one was set aside)
+BESIDE_A_DEATH = (REQUESTS, "systemd")
+
+
+def _warnings_beside_a_death(diagnoses: list[Diagnosis]) -> set[int]:
+    """The causes that stopped nothing (non-fatal: request refusals, unit-file lines systemd ignores) of a log where
+    something of another category also ended the run: they rank below that death and do not compete with it (ids of
+    the diagnoses). learn43b (fresh-342: a drop-in without its [Service] header, ignored, beside llama-server's exit
+    on a model path that is a directory) widened it from request refusals to every non-fatal cause."""
+    dead = {d.category for d in diagnoses if d.role == "cause" and d.fatal}
+    return {
+        id(d)
+        for d in diagnoses
+        if d.role == "cause" and not d.fatal and d.category in BESIDE_A_DEATH and dead - {d.category}
+    }
 
 
 def _verdict(top: Diagnosis | None, competing: bool) -> str:
@@ -329,8 +340,8 @@ def rank(t: Triage) -> TriageResult:
     abort_explained(diagnoses)  # an error line just above an abort names why it aborted
     causes = [(d, sig, hit) for d, (sig, hit) in zip(diagnoses, found, strict=True) if d.role == "cause"]
     competing = weigh_root(diagnoses, causes, root, t.exception_ends.get(root.line, 0) if root else 0)
-    aside = _refusals_beside_a_death(diagnoses)
     behind = behind_refused_unit(t, diagnoses)  # a unit systemd refused never starts: its cause is met first
+    aside = _warnings_beside_a_death(diagnoses)  # after: the cause that refused the unit is fatal
     confident = {
         d.category
         for d in diagnoses

@@ -40,6 +40,9 @@ class Signature:
     # another entry explains the same exception (its message, or a line of it such as pydantic's reason)
     wrapper: bool = False
     fatal: bool = True
+    # literals one of which, seen in the log, makes this entry fatal; without them it is a warning that stopped nothing
+    # (systemd's 'Unknown section ... Ignoring.' where the unit was not refused; learn43b)
+    fatal_when_seen: tuple[str, ...] = ()
     supersedes: tuple[str, ...] = ()  # ids this one outranks and hides when both match
     unless_progress: bool = False  # a stall that does not count when the start kept progressing
     # a failure the server logs below ERROR at start and serves on with, refusing the requests it breaks (vLLM's caught
@@ -254,6 +257,7 @@ def load_signatures() -> tuple[Signature, ...]:
             generic=bool(e.get("generic", False)),
             wrapper=bool(e.get("wrapper", False)),
             fatal=bool(e.get("fatal", e["role"] in ("cause", "symptom"))),
+            fatal_when_seen=tuple(w.lower() for w in _as_tuple(e.get("fatal_when_seen"))),
             supersedes=_as_tuple(e.get("supersedes")),
             unless_progress=bool(e.get("unless_progress", False)),
             refused_after=bool(e.get("refused_after", False)),

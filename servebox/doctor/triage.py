@@ -127,6 +127,7 @@ class Triage:
             for w in (
                 *sig.requires,
                 *sig.unless_seen,
+                *sig.fatal_when_seen,
                 *sig.hint_requires,
                 *sig.context_requires,
                 *sig.rival_requires,

@@ -11,6 +11,7 @@ import shlex
 from dataclasses import dataclass, field
 from typing import Any
 
+from servebox.engines.vllm.serve_options import as_vllm_reads
 from servebox.errors import InputError
 
 
@@ -166,7 +167,8 @@ def _optimization_shorthand(argv: list[str]) -> list[str]:
 
 def parse_flags(argv: list[str]) -> tuple[ServeFlags, list[str]]:
     """Known flags into ServeFlags; the rest (flags the planner does not need) are returned, not rejected."""
-    ns, rest = parser().parse_known_args(_optimization_shorthand(argv))
+    # read as vLLM reads it: --max_model_len and a unique prefix (--max-model) are --max-model-len there
+    ns, rest = parser().parse_known_args(as_vllm_reads(_optimization_shorthand(argv)))
     if ns.max_model_len is not None and ns.max_model_len != "auto":
         try:
             ns.max_model_len = str(
