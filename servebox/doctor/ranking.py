@@ -51,6 +51,7 @@ from servebox.doctor.start_defaults import against_default, set_at_start
 from servebox.doctor.statement import stated_answer
 from servebox.doctor.stop_in_flight import stopped_in_flight
 from servebox.doctor.triage import Diagnosis, Evidence, Hits, RaisedException, TriageResult
+from servebox.doctor.unit_refused import behind_refused_unit
 
 if TYPE_CHECKING:
     from servebox.doctor.signatures import Signature
@@ -339,11 +340,12 @@ def rank(t: Triage) -> TriageResult:
     abort_explained(diagnoses)  # an error line just above an abort names why it aborted
     causes = [(d, sig, hit) for d, (sig, hit) in zip(diagnoses, found, strict=True) if d.role == "cause"]
     competing = weigh_root(diagnoses, causes, root, t.exception_ends.get(root.line, 0) if root else 0)
-    aside = _warnings_beside_a_death(diagnoses)
+    behind = behind_refused_unit(t, diagnoses)  # a unit systemd refused never starts: its cause is met first
+    aside = _warnings_beside_a_death(diagnoses)  # after: the cause that refused the unit is fatal
     confident = {
         d.category
         for d in diagnoses
-        if d.role == "cause" and d.confidence >= CONFIDENT and id(d) not in aside
+        if d.role == "cause" and d.confidence >= CONFIDENT and id(d) not in aside | behind
     }
     competing |= len(confident) > 1
     killed_alone(t, diagnoses)  # vLLM reports its engine dead, nothing else failed (engine_gone.py)
@@ -359,9 +361,11 @@ def rank(t: Triage) -> TriageResult:
     # capped first, so the order is the figures shown (after32f: a capped 0.78 had ranked above a 0.80)
     calibrate(diagnoses)
     order = {"cause": 0, "symptom": 1, "note": 2}
-    diagnoses.sort(key=lambda d: (order.get(d.role, 3), id(d) in aside, -d.confidence, d.first_line))
+    diagnoses.sort(
+        key=lambda d: (order.get(d.role, 3), id(d) in aside, id(d) in behind, -d.confidence, d.first_line)
+    )
     diagnoses = refine(below_families(diagnoses))
-    competing |= close_causes(diagnoses, aside)
+    competing |= close_causes(diagnoses, aside | behind)
     verdict = _verdict(diagnoses[0] if diagnoses else None, competing)
     return TriageResult(
         source=t.source,

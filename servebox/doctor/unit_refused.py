@@ -1,0 +1,35 @@
+"""A unit systemd refused ('Unit configuration has fatal error, unit will not be started', 'has a bad unit file
+setting') never starts: the setting it refused is met before anything the engine says when its command is run by hand
+further down the log (learn43d, fresh-341's ExecStart= with an unescaped % above a refused flag pair). The systemd cause
+reported above the refusal then ranks above the later causes of other categories, whatever their figures; where no
+systemd cause explains the refusal, a later cause is not confident (the unread refusal is met first)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from servebox.doctor.shared_wording import BELOW_CONFIDENT
+
+if TYPE_CHECKING:
+    from servebox.doctor.triage import Diagnosis, Triage
+
+REFUSED = "systemd-unit-refused"
+SYSTEMD = "systemd"
+
+
+def behind_refused_unit(t: Triage, diagnoses: list[Diagnosis]) -> set[int]:
+    """Ids of the causes of other categories below a refused unit, which rank after the systemd cause that refused
+    it; the refusing cause becomes fatal. With no such systemd cause, those later causes drop below confident."""
+    hit = t.hits.get(REFUSED)
+    if hit is None or not hit.evidence:
+        return set()
+    first, last = hit.evidence[0][0], hit.evidence[-1][0]
+    later = [d for d in diagnoses if d.role == "cause" and d.category != SYSTEMD and d.first_line > last]
+    refusing = [d for d in diagnoses if d.role == "cause" and d.category == SYSTEMD and d.first_line <= first]
+    if not refusing:
+        for d in later:
+            d.confidence = min(d.confidence, BELOW_CONFIDENT)
+        return set()
+    for d in refusing:
+        d.fatal = True
+    return {id(d) for d in later}
