@@ -48,4 +48,10 @@ def independent_warnings(diagnoses: list[Diagnosis], aside: set[int]) -> bool:
     for d in diagnoses:
         if d.role == "cause":
             d.confidence = max(0.0, round(d.confidence - drop, 2))
+    first, second = causes[0], causes[1]
+    if (
+        first.confidence == second.confidence and second.category == "requests"
+    ):  # a tie: the refusal the user met
+        a, b = diagnoses.index(first), diagnoses.index(second)  # over a line systemd only warned of
+        diagnoses[a], diagnoses[b] = second, first
     return True

@@ -365,7 +365,7 @@ def rank(t: Triage) -> TriageResult:
         key=lambda d: (order.get(d.role, 3), id(d) in aside, id(d) in behind, -d.confidence, d.first_line)
     )
     diagnoses = refine(below_families(diagnoses))
-    competing |= close_causes(diagnoses, aside | behind) or independent_warnings(diagnoses, aside | behind)
+    competing |= independent_warnings(diagnoses, aside | behind) or close_causes(diagnoses, aside | behind)
     verdict = _verdict(diagnoses[0] if diagnoses else None, competing)
     return TriageResult(
         source=t.source,
