@@ -6,6 +6,7 @@ systemd cause explains the refusal, a later cause is not confident (the unread r
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from servebox.doctor.shared_wording import BELOW_CONFIDENT
@@ -15,13 +16,23 @@ if TYPE_CHECKING:
 
 REFUSED = "systemd-unit-refused"
 SYSTEMD = "systemd"
+# the unit a refusal line names ('Unit llama-server.socket has a bad unit file setting.')
+UNIT_NAME = re.compile(r"[\w@:.\\-]+\.(service|socket|timer|path|mount|automount|swap|slice|target|scope)\b")
+
+
+def _only_helper_units(evidence: list[tuple[int, str]]) -> bool:
+    """Every refused unit the lines name is a helper of the service (a .socket, .timer, .path, ...): the engine's
+    .service still starts by itself (fresh-353: a refused Accept=yes socket above the engine's own fatal error), so
+    what the engine says is not behind the refusal. A line that names no unit counts as the service's."""
+    kinds = [m.group(1) if (m := UNIT_NAME.search(text)) else "service" for _, text in evidence]
+    return "service" not in kinds
 
 
 def behind_refused_unit(t: Triage, diagnoses: list[Diagnosis]) -> set[int]:
     """Ids of the causes of other categories below a refused unit, which rank after the systemd cause that refused
     it; the refusing cause becomes fatal. With no such systemd cause, those later causes drop below confident."""
     hit = t.hits.get(REFUSED)
-    if hit is None or not hit.evidence:
+    if hit is None or not hit.evidence or _only_helper_units(hit.evidence):
         return set()
     first, last = hit.evidence[0][0], hit.evidence[-1][0]
     later = [d for d in diagnoses if d.role == "cause" and d.category != SYSTEMD and d.first_line > last]
