@@ -45,3 +45,15 @@ def covers(value: str, word: str) -> bool:
         re.escape(value).replace(r"\(", "(?:").replace(r"\)", ")").replace(r"\|", "|").replace(r"\*", r"\w*")
     )
     return re.fullmatch(shorthand, word, re.IGNORECASE) is not None
+
+
+def figure_exceeds(m: re.Match[str], above: dict[str, str], pair: tuple[str, str]) -> bool:
+    """An entry's `exceeds_above` (learn43f): a wording that captured the figure counts only where it is larger than
+    the bound its `above` line captured (none seen: not counted); a wording without the figure is not gated."""
+    figure, bound = pair
+    if (value := m.groupdict().get(figure)) is None:
+        return True
+    try:
+        return bound in above and float(value.replace(",", "")) > float(above[bound].replace(",", ""))
+    except ValueError:
+        return False

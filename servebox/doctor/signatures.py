@@ -101,6 +101,9 @@ class Signature:
     # a line ABOVE a wording's line that lists values (a unit's AmbientCapabilities=): a wording that captures one of
     # its groups counts only where its value names one of those listed (listed.py; learn40b)
     listed_above: re.Pattern[str] | None = None
+    # (figure, bound) groups: a wording that captures `figure` counts only where it is larger than the number the
+    # `above` line captured as `bound` (a plan's weights per rank over its card's memory; listed.py, learn43f)
+    exceeds_above: tuple[str, str] | None = None
     # the innermost frame's file of the exception raised on a wording's line must match (its groups fill placeholders)
     raised_where: re.Pattern[str] | None = None
     # wordings that count only where the log shows one of `context_requires` (the entry's own `requires` does not
@@ -291,6 +294,7 @@ def load_signatures() -> tuple[Signature, ...]:
             above=re.compile(e["above"], re.IGNORECASE) if e.get("above") else None,
             above_patterns=tuple(re.compile(p, re.IGNORECASE) for p in _as_tuple(e.get("above_pattern"))),
             listed_above=re.compile(e["listed_above"], re.IGNORECASE) if e.get("listed_above") else None,
+            exceeds_above=tuple(e["exceeds_above"]) if e.get("exceeds_above") else None,
             raised_where=re.compile(e["raised_where"], re.IGNORECASE) if e.get("raised_where") else None,
             context_patterns=tuple(re.compile(p, re.IGNORECASE) for p in _as_tuple(e.get("context_pattern"))),
             context_requires=tuple(r.lower() for r in _as_tuple(e.get("context_requires"))),

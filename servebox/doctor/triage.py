@@ -26,7 +26,7 @@ from servebox.doctor.incidents import (
 )
 from servebox.doctor.keyword_finder import KeywordFinder
 from servebox.doctor.lines import MAX_LINE, LineFramer
-from servebox.doctor.listed import list_values, names_listed
+from servebox.doctor.listed import figure_exceeds, list_values, names_listed
 
 # Diagnosis and Evidence are re-exported: ranking.py, the CLI and the family modules import them from here
 from servebox.doctor.results import Diagnosis as Diagnosis
@@ -255,6 +255,8 @@ class Triage:
             listed = self.listed.get(sig.id, {})
             if sig.listed_above is not None and not names_listed(sig.listed_above, m, listed):
                 continue  # a row for a value no line above listed (a capability the unit never asked for)
+            if sig.exceeds_above and not figure_exceeds(m, self.above.get(sig.id, {}), sig.exceeds_above):
+                continue  # a figure within the bound the line above gave (weights that fit the card)
             if (
                 not weak
                 and not sig.requires
