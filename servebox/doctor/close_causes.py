@@ -28,3 +28,30 @@ def close_causes(diagnoses: list[Diagnosis], aside: set[int]) -> bool:
         if d.role == "cause":
             d.confidence = max(0.0, round(d.confidence - drop, 2))
     return True
+
+
+INDEPENDENT = frozenset({"requests", "systemd"})  # a refused request, a unit-file line systemd ignored
+
+
+def independent_warnings(diagnoses: list[Diagnosis], aside: set[int]) -> bool:
+    """The top two causes are both non-fatal and of the two parts that fail apart from each other (a request the
+    server refused and stayed up, a unit-file setting systemd ignored and loaded the unit without): nothing in the
+    log orders them (which bites first depends on how the user runs it: under the unit, or by hand), so neither is
+    confident; they drop as close causes do, order kept. True when it did. learn43g (fresh-358: IPAddressAllow=
+    ignored beside a top_p 1.5 refused, a confident wrong answer for either order)."""
+    causes = [d for d in diagnoses if d.role == "cause" and id(d) not in aside]
+    if len(causes) < 2 or causes[0].confidence < CONFIDENT or causes[0].fatal or causes[1].fatal:
+        return False
+    if {causes[0].category, causes[1].category} != INDEPENDENT:
+        return False
+    drop = causes[0].confidence - BELOW_CONFIDENT
+    for d in diagnoses:
+        if d.role == "cause":
+            d.confidence = max(0.0, round(d.confidence - drop, 2))
+    first, second = causes[0], causes[1]
+    if (
+        first.confidence == second.confidence and second.category == "requests"
+    ):  # a tie: the refusal the user met
+        a, b = diagnoses.index(first), diagnoses.index(second)  # over a line systemd only warned of
+        diagnoses[a], diagnoses[b] = second, first
+    return True

@@ -32,7 +32,7 @@ from servebox.doctor.afterwards import (
 from servebox.doctor.attribution import STRUCTURAL, below_families
 from servebox.doctor.bench_context import bench_over_context
 from servebox.doctor.caller import scripted
-from servebox.doctor.close_causes import close_causes
+from servebox.doctor.close_causes import close_causes, independent_warnings
 from servebox.doctor.engine_gone import killed_alone
 from servebox.doctor.incidents import RELAYED_AS_READ, as_relayed
 from servebox.doctor.llamacpp_attribution import LLAMA_FEATURE, in_a_feature, refine
@@ -365,7 +365,7 @@ def rank(t: Triage) -> TriageResult:
         key=lambda d: (order.get(d.role, 3), id(d) in aside, id(d) in behind, -d.confidence, d.first_line)
     )
     diagnoses = refine(below_families(diagnoses))
-    competing |= close_causes(diagnoses, aside | behind)
+    competing |= independent_warnings(diagnoses, aside | behind) or close_causes(diagnoses, aside | behind)
     verdict = _verdict(diagnoses[0] if diagnoses else None, competing)
     return TriageResult(
         source=t.source,
