@@ -46,6 +46,21 @@ import urllib.request
 from gpu_serve_drive import HOME, kill, pack, ready, start
 
 LOGS = os.path.join(HOME, "stash", "rlogs")
+CASES_FILE = ""  # the cases file this run reads (main): a case's done marker holds its name
+
+
+def done_marker(name):
+    return os.path.join(LOGS, name + ".done")
+
+
+def already_done(name):
+    """Done in an earlier call of the SAME cases file: on a warm machine another batch's marker for the same id
+    (fresh-349's e01..e07) made fresh-348's first call skip its own e01..e07 (stop 43)."""
+    try:
+        with open(done_marker(name)) as f:
+            return f.read().strip() == CASES_FILE
+    except OSError:
+        return False
 
 
 def engine_core_pids(pgid):
@@ -267,15 +282,18 @@ class Case(threading.Thread):
         print(line, flush=True)
         with open(os.path.join(LOGS, "summary.txt"), "a") as f:
             f.write(line + "\n")
-        open(os.path.join(LOGS, n + ".done"), "w").close()
+        with open(done_marker(n), "w") as f:
+            f.write(CASES_FILE + "\n")
 
 
 def main():
+    global CASES_FILE
+    CASES_FILE = os.path.basename(sys.argv[1])
     cases = json.load(open(sys.argv[1]))["cases"]
     total, par, cap, names = float(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]), sys.argv[5:]
     end = time.time() + total
     os.makedirs(LOGS, exist_ok=True)
-    todo = [n for n in names if not os.path.exists(os.path.join(LOGS, n + ".done"))]
+    todo = [n for n in names if not already_done(n)]
     running, port = [], 8200
     while todo or running:
         running = [r for r in running if r.is_alive()]

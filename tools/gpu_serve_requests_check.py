@@ -125,6 +125,21 @@ def main():
     steps = [x.split()[2] for x in text["stopkill.log"].splitlines() if x.startswith("EngineCore step")]
     secs = [int(h) * 3600 + int(m) * 60 + int(s) for h, m, s in (t.split(":") for t in steps)]
     checks.append(("stopkill: >= 2.5 s gap", any(b - a >= 3 for a, b in zip(secs, secs[1:], strict=False))))
+
+    # a done marker counts only for its own cases file: the same file again runs nothing, another file with the same
+    # case id runs it (stop 43: fresh-349's markers made fresh-348's first call skip its own e01..e07)
+    def rerun(path):
+        subprocess.run([sys.executable, os.path.join(HERE, "gpu_serve_requests.py"), path, "150", "5", "0.95", "gone"],
+                       env=env, capture_output=True, text=True, timeout=200)  # fmt: skip
+        with open(os.path.join(logs, "summary.txt")) as f:
+            return f.read().count("gone ")
+
+    before = text["summary.txt"].count("gone ")
+    other = os.path.join(home, "other-cases.json")
+    with open(cases) as f, open(other, "w") as g:
+        g.write(f.read())
+    checks.append(("the same cases file skips a done case", rerun(cases) == before))
+    checks.append(("another cases file runs the same id again", rerun(other) == before + 1))
     bad = [n for n, ok in checks if not ok]
     print("CHECKS:", "all passed" if not bad else f"FAILED {bad}")
     sys.exit(1 if bad else 0)
