@@ -42,6 +42,11 @@ def top_ids(result: TriageResult) -> list[str]:
     return ids or ["none"]
 
 
+def is_public(case: dict) -> bool:
+    """A public thread's log: its source is the thread (fresh-314/328 are named freshNNN-, not public-)."""
+    return case.get("source", "").startswith("http")
+
+
 def score(cases: list[dict], verbose: bool = False) -> dict[str, dict[str, int]]:
     groups: dict[str, dict[str, int]] = {}
     for case in cases:
@@ -52,8 +57,7 @@ def score(cases: list[dict], verbose: bool = False) -> dict[str, dict[str, int]]
         right1, right3 = ids[0] == case["expected"], case["expected"] in ids[:3]
         right_first = ids[0] == case.get("expected_first", case["expected"])
         confident_wrong = not right1 and top is not None and ids[0] != "none" and top.confidence >= CONFIDENT
-        # a public thread's log is one whose source is its thread (fresh-314/328 are named freshNNN-, not public-)
-        origin = "public" if case.get("source", "").startswith("http") else "made here"
+        origin = "public" if is_public(case) else "made here"
         unseen = case.get("held_back") or case.get("batch")  # a batch was never read by the KB's writers
         groups_of = ["all", origin] + (
             ["held back"] if case.get("held_back") else [] if unseen else ["built from"]

@@ -34,6 +34,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "fixtures" / "doctor-corpus"
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from doctor_accuracy import is_public  # noqa: E402
+
 from servebox.doctor.results import CONFIDENT  # noqa: E402
 from servebox.doctor.shared_wording import FLOOR, PRIOR  # noqa: E402
 
@@ -90,11 +93,6 @@ def run_at(rev: str, child: str, files: list[str], corpus_too: bool = False) -> 
             env={**os.environ, "PYTHONPATH": tmp},
         )
     return json.loads(done.stdout)
-
-
-def is_public(case: dict) -> bool:
-    """A public thread's log: its source is the thread (fresh-314/328 are named freshNNN-, not public-)."""
-    return case.get("source", "").startswith("http")
 
 
 def batches_by_commit():
