@@ -200,20 +200,19 @@ class Triage:
         counter = _LineCounter(chunk, base)
         line_words, seen = self.line_words, self.seen_requirements
         for start, end, found in _hits_by_line(self.finder, chunk):
-            words = [w for _, w in found]
+            words = {w for _, w in found}
             if line_words.isdisjoint(words):
                 # only context words on this line (most of a healthy log's): nothing reads its text or its
                 # number, they are only recorded as seen
                 seen.update(words)
                 continue
-            self._match_line(chunk, start, end, counter.at(start), found)
+            self._match_line(chunk, start, end, counter.at(start), found, words)
         return counter
 
     def _match_line(
-        self, chunk: bytes, start: int, end: int, number: int, found: list[tuple[int, str]]
+        self, chunk: bytes, start: int, end: int, number: int, found: list[tuple[int, str]], words: set[str]
     ) -> None:
         line = chunk[start:end].decode("utf-8", "replace")
-        words = {w for _, w in found}
         if not self.exception_words.isdisjoint(words):
             self.statements.offer(line, number)  # an exception's line states its cause, wherever it is
             self._exception(chunk, line, start, end, number)
