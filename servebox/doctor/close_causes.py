@@ -23,11 +23,16 @@ def close_causes(diagnoses: list[Diagnosis], aside: set[int]) -> bool:
         return False
     if round(causes[0].confidence - causes[1].confidence, 2) > CLOSE:
         return False
-    drop = causes[0].confidence - BELOW_CONFIDENT
+    _drop_below_confident(diagnoses, causes[0])
+    return True
+
+
+def _drop_below_confident(diagnoses: list[Diagnosis], top: Diagnosis) -> None:
+    """Every cause drops by the same amount, the top to just under 0.70: order and gaps stay."""
+    drop = top.confidence - BELOW_CONFIDENT
     for d in diagnoses:
         if d.role == "cause":
             d.confidence = max(0.0, round(d.confidence - drop, 2))
-    return True
 
 
 INDEPENDENT = frozenset({"requests", "systemd"})  # a refused request, a unit-file line systemd ignored
@@ -44,14 +49,10 @@ def independent_warnings(diagnoses: list[Diagnosis], aside: set[int]) -> bool:
         return False
     if {causes[0].category, causes[1].category} != INDEPENDENT:
         return False
-    drop = causes[0].confidence - BELOW_CONFIDENT
-    for d in diagnoses:
-        if d.role == "cause":
-            d.confidence = max(0.0, round(d.confidence - drop, 2))
     first, second = causes[0], causes[1]
-    if (
-        first.confidence == second.confidence and second.category == "requests"
-    ):  # a tie: the refusal the user met
-        a, b = diagnoses.index(first), diagnoses.index(second)  # over a line systemd only warned of
+    _drop_below_confident(diagnoses, first)
+    if first.confidence == second.confidence and second.category == "requests":
+        # a tie: the refusal the user met comes before a line systemd only warned of
+        a, b = diagnoses.index(first), diagnoses.index(second)
         diagnoses[a], diagnoses[b] = second, first
     return True
