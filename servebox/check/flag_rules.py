@@ -24,9 +24,7 @@ def rule_unknown_flags(ctx: Context, rest: list[str]) -> list[Finding]:
         return [_unchecked(ctx.engine, flags)]
     options, source = serve_options(listed)
     out = []
-    for token in flags:
-        if (said := refusal(token, options)) is None:
-            continue
+    for token, said in _refused(flags, options):
         near = difflib.get_close_matches(
             base_name(token), sorted(o for o in options if o.startswith("--")), n=3, cutoff=0.75
         )
@@ -68,9 +66,11 @@ def refused_flags(rest: list[str], listed: str | None) -> list[str]:
     """One line per leftover flag the build's `vllm serve` refuses (none when no list is recorded)."""
     if not listed:
         return []
-    options, _ = serve_options(listed)
     return [
-        f"{t}: vllm serve stops at once ('{said}')"
-        for t in rest
-        if is_flag(t) and (said := refusal(t, options))
+        f"{t}: vllm serve stops at once ('{said}')" for t, said in _refused(rest, serve_options(listed)[0])
     ]
+
+
+def _refused(tokens: list[str], options: frozenset[str]) -> list[tuple[str, str]]:
+    """Each flag among `tokens` the build's parser refuses, with what it says (check's findings, plan's lines)."""
+    return [(t, said) for t in tokens if is_flag(t) and (said := refusal(t, options)) is not None]
