@@ -159,6 +159,67 @@ def show(d) -> str:
     return f"llama-server: {ec} = {ev} || fresh-{n}: {ac} = {av}"
 
 
+# ---- EXPECT: written after the draw was committed and before any case ran (prediction from fresh-306's order of
+# llama-server's checks, as in fresh-353: LLAMA_ARG_* variables -> the command line -> chat template check -> HTTP
+# init/bind -> model load -> context -> control vector / draft -> requests; systemd-analyze verify before the unit
+# starts; servebox render refuses before any engine starts). `expected` is the cause the user must fix FIRST: the one
+# that stops the service earliest, or the one the other depends on; where neither outranks the other the case's
+# `cause` says so. A case whose run contradicts the prediction says so in its manifest entry.
+EXPECT = {
+    1: (
+        "llamacpp-control-vector-unusable",
+        "UMask=0o022 is not octal to systemd (ignored: the default 0022 is the same mask, so it changes nothing); the "
+        "missing --control-vector is logged and the server serves WITHOUT the steering the user asked for (fresh-353 "
+        "saw it non-fatal): neither stops the service; the control vector is the one with an effect (uncertain)",
+    ),
+    2: (
+        "servebox-spec-invalid",
+        "render refuses [host] gpus = ['L4'] (not a catalog name) before anything starts; -np 300 (above 256) would "
+        "stop the engine at context creation, latent",
+    ),
+    3: (
+        "systemd-unit-refused",
+        "systemd refuses the unit (OnFailureJobMode=isolate with two OnFailure= units): the service never starts; "
+        "by hand the server serves and the /completion with token 999999 is refused (a request error, met later) "
+        "(uncertain: the family may be systemd-bad-value or systemd-service-refused)",
+    ),
+    4: (
+        "llamacpp-too-many-sequences",
+        "-np 300 stops llama-server at context creation; PrivateIPC=yes is harmless to llama-server (no SysV IPC)",
+    ),
+    5: (
+        "llamacpp-invalid-argument",
+        "--n-threads is no option: the parser exits before the model loads; AmbientCapabilities=CAP_IPC_LOK is "
+        "ignored by systemd (the server would run without CAP_IPC_LOCK)",
+    ),
+    6: (
+        "servebox-spec-invalid",
+        "render refuses [[models]] chekpoint (the required checkpoint missing) before anything starts; --host "
+        "10.255.255.1 would stop the engine at bind, latent",
+    ),
+    7: (
+        "llamacpp-too-many-sequences",
+        "-np 300 stops llama-server at context creation; IPAddressAllow=127.0.0.1:PORT is not a prefix (ignored: with "
+        "IPAddressDeny=any the unit would then be cut off from localhost too), met only after the engine is fixed",
+    ),
+    8: (
+        "llamacpp-endpoint-needs-flag",
+        "AmbientCapabilities=IPC_LOCK (no CAP_) is ignored by systemd; the server serves and POST /v1/rerank is "
+        "refused (501) for want of --reranking: the one the user meets (uncertain if the unit uses --mlock)",
+    ),
+    9: (
+        "llamacpp-model-file-missing",
+        "--model-draft ./draft.gguf does not exist: the server exits at the draft load; TasksMax=64 is not reached "
+        "(the run by hand does not apply it; llama-server's threads on 2 cores stay well below 64)",
+    ),
+    10: (
+        "llamacpp-bind-failed",
+        "--host 10.255.255.1 is not an address of this machine: the server exits before the model loads; "
+        "RuntimeRandomizedExtraSec= with RuntimeMaxSec=infinity in override.conf does nothing (not fatal)",
+    ),
+}
+
+
 def main() -> None:
     if sys.argv[1:] == ["--draws"]:
         kept, redrawn = draws()
