@@ -220,6 +220,219 @@ EXPECT = {
 }
 
 
+# ---- case makers (added after the draw and EXPECT were committed; fresh-353's, adapted: systemd by hand, render)
+import os  # noqa: E402
+import re  # noqa: E402
+import shlex  # noqa: E402
+import shutil  # noqa: E402
+import subprocess  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+
+REPO = Path(__file__).resolve().parent.parent
+OUT = REPO / "tests" / "fixtures" / "doctor-corpus"
+WORK = Path("/tmp/fresh365")
+PORT = 25490
+LLAMA = str(REPO / ".llama-cpp" / "bin" / "llama-server")
+SHOWN_BIN, SHOWN_MODEL, SHOWN_WD = (
+    "/opt/llama.cpp/build/bin/llama-server",
+    "/opt/models/tiny.gguf",
+    "/opt/llama.cpp",
+)
+
+SLUGS = {
+    1: "systemd-umask-0o022-and-missing-control-vector",
+    2: "servebox-render-gpu-name-not-in-catalog-and-parallel-300",
+    3: "systemd-onfailure-two-units-isolate-and-prompt-token-out-of-vocab",
+    4: "systemd-privateipc-and-parallel-300",
+    5: "systemd-ambient-cap-ipc-lok-and-n-threads-unknown-flag",
+    6: "servebox-render-chekpoint-misspelt-and-host-not-on-machine",
+    7: "systemd-ipaddressallow-with-port-and-parallel-300",
+    8: "systemd-ambient-ipc-lock-no-prefix-and-rerank-without-reranking",
+    9: "systemd-tasksmax-64-and-missing-draft-model",
+    10: "systemd-runtime-randomized-extra-max-infinity-and-host-not-on-machine",
+}
+# the engine side of each case: (flags after the base command, LLAMA_ARG_* environment, the request)
+PLAIN = ("POST", "/completion", {"prompt": "hello", "n_predict": 8}, {})
+ENGINE = {
+    1: (["--control-vector", "./cv.gguf"], {}, PLAIN),
+    2: (["-np", "300"], {}, PLAIN),
+    3: ([], {}, ("POST", "/completion", {"prompt": [999999], "n_predict": 8}, {})),
+    4: (["-np", "300"], {}, PLAIN),
+    5: (["--n-threads", "2"], {}, PLAIN),
+    6: (["--host", "10.255.255.1"], {}, PLAIN),
+    7: (["-np", "300"], {}, PLAIN),
+    8: (
+        [],
+        {},
+        (
+            "POST",
+            "/v1/rerank",
+            {"query": "what is a panda?", "documents": ["hi", "The giant panda is a bear."]},
+            {},
+        ),
+    ),
+    9: (["--model-draft", "./draft.gguf"], {}, PLAIN),
+    10: (["--host", "10.255.255.1"], {}, PLAIN),
+}
+MODEL: dict[int, tuple[str, str]] = {}
+
+
+def unit_for(k: int) -> str:
+    """fresh-228's llama-server.service with its ExecStart= the case's command (as deployed under /opt) and the case's
+    engine variables as Environment= lines."""
+    from doctor_corpus_fresh228 import BASES
+
+    flags, env, _ = ENGINE[k]
+    base = dict(BASES)["llama-server.service"]
+    args = [
+        "-m",
+        MODEL[k][1] if k in MODEL else SHOWN_MODEL,
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(PORT),
+        "-c",
+        "512",
+        *flags,
+    ]
+    cmd = f"ExecStart={SHOWN_BIN} " + " ".join(shlex.quote(a) for a in args)
+    unit = re.sub(r"^ExecStart=.*?\n(?=Restart=)", cmd + "\n", base, flags=re.M | re.S)
+    for key, val in env.items():
+        unit = unit.replace(
+            "Environment=LLAMA_ARG_THREADS=8\n", f"Environment=LLAMA_ARG_THREADS=8\nEnvironment={key}={val}\n"
+        )
+    return unit
+
+
+def systemd_part(k: int, n: int, condition: str, value: str, unit: str) -> tuple[str, str, dict]:
+    """(log text of cat + systemd-analyze, the final unit, files shown) through the earlier tool's own mutate/root."""
+    name = "llama-server.service"
+    root = WORK / "roots" / f"d{k}"
+    shutil.rmtree(root, ignore_errors=True)
+    t = _t(n)
+    if n == 228:
+        unit2, dropin, timer, extra, made = t.mutate(name, unit, t.DROPINS[name], condition, value)
+        t.build_root(root, name, unit2, dropin, timer, made)
+        return t.log_for(root, name, unit2, dropin, timer, extra), unit2, {}
+    if n == 236:
+        unit2, shown, verify, extra = t.mutate(name, unit, condition, value)
+        t.build_root(root, name, unit2, shown, condition)
+        return t.log_for(root, name, unit2, shown, verify, extra), unit2, shown
+    if n == 277:
+        unit2, drop, shown, verify = t.mutate(name, unit, condition, value)
+        t.build_root(root, name, unit2, drop, shown)
+        return t.log_for(root, name, unit2, drop, shown, verify), unit2, shown
+    unit2, drop, shown = t.mutate(name, unit, condition, value)  # 287: verify + security
+    t.build_root(root, name, unit2, drop, shown)
+    return t.log_for(root, name, unit2, drop, shown), unit2, shown
+
+
+def unit_env(unit: str) -> dict[str, str]:
+    """The unit's Environment= lines as systemd passes them: no $ expansion."""
+    return {m.group(1): m.group(2) for m in re.finditer(r"^Environment=(\w+)=(.*)$", unit, re.M)}
+
+
+def run_engine(k: int, env_shown: dict, by_hand: bool, client=None) -> str:
+    from corpus_tools import _ask_with, _healthy_before_exit, stop_group, tiny_gguf
+
+    flags, _, call = ENGINE[k]
+    case = WORK / "run" / f"d{k}"
+    shutil.rmtree(case, ignore_errors=True)
+    case.mkdir(parents=True)
+    model, shown_model = str(tiny_gguf(WORK)), SHOWN_MODEL
+    if k in MODEL:
+        model, shown_model = str(case / MODEL[k][0]), MODEL[k][1]
+    argv = [
+        LLAMA,
+        "-m",
+        model,
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(PORT),
+        "-c",
+        "512",
+        *flags,
+    ]
+    env = {n: v for n, v in os.environ.items() if not n.startswith("LLAMA_")}
+    env.update(env_shown)
+    text = "".join(f"$ export {n}={shlex.quote(v)}\n" for n, v in env_shown.items())
+    if by_hand:  # the unit's ExecStart= run by hand in its WorkingDirectory=
+        text += f"$ cd {SHOWN_WD}\n$ " + shlex.join([SHOWN_BIN, "-m", shown_model, *argv[3:]]) + "\n"
+    else:
+        text += "$ " + shlex.join(["llama-server", *argv[1:]]) + (" &" if client else "") + "\n"
+    answer = ""
+    with tempfile.TemporaryFile() as log:
+        proc = subprocess.Popen(
+            argv, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=case, start_new_session=True
+        )
+        try:
+            if _healthy_before_exit(proc, PORT, time.monotonic() + 120):
+                answer = client(case) if client else _ask_with(PORT, *call, 2)
+        finally:
+            stop_group(proc, grace=20)
+        log.seek(0)
+        out = log.read().decode("utf-8", "replace")
+    if by_hand:  # the model as deployed (the unit's path), not this machine's copy
+        out = out.replace(model, shown_model).replace(str(tiny_gguf(WORK)), SHOWN_MODEL)
+        answer = answer.replace(model, shown_model).replace(str(tiny_gguf(WORK)), SHOWN_MODEL)
+    text += out if out.endswith("\n") or not out else out + "\n"
+    if client is not None:
+        return text + answer + f"# exit status (llama-server, stopped after the client): {proc.returncode}\n"
+    return text + answer + f"# exit status: {proc.returncode}\n"
+
+
+def render_case(k: int) -> str:
+    """fresh-342's render maker: servebox render of a llama.cpp spec (fresh-298's base, llama.cpp values) with the
+    engine condition in the model's flags and the around condition in the spec; shown as the user pastes it."""
+    from corpus_tools import tiny_gguf
+
+    case = WORK / "run" / f"d{k}"
+    shutil.rmtree(case, ignore_errors=True)
+    case.mkdir(parents=True)
+    host_gpus = '["L4"]' if k == 2 else '["l4-24gb"]'
+    ckpt_key = "chekpoint" if k == 6 else "checkpoint"
+    flag = "parallel = 300\n" if k == 2 else 'host = "10.255.255.1"\n'
+    spec = (
+        f'[host]\nname = "gpu1"\ngpus = {host_gpus}\n\n[router]\nlisten = "127.0.0.1:{PORT + 1}"\n\n'
+        f'[[models]]\nname = "tiny"\nengine = "llama.cpp"\n{ckpt_key} = "{tiny_gguf(WORK)}"\nport = {PORT}\n'
+        f'binary = "{Path(LLAMA).resolve()}"\n[models.flags]\nctx-size = 512\n{flag}'
+    )
+    (case / "spec.toml").write_text(spec)
+    p = subprocess.run(
+        [str(REPO / ".venv" / "bin" / "servebox"), "render", "spec.toml", "--out", "out"],
+        cwd=case,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        timeout=300,
+        env={**os.environ, "COLUMNS": "120", "NO_COLOR": "1", "TERM": "dumb"},
+        check=False,
+    )
+    text = f"$ cat spec.toml\n{spec}$ servebox render spec.toml --out out\n{p.stdout.rstrip()}\n# exit: {p.returncode}\n"
+    return text.replace(str(tiny_gguf(WORK)), SHOWN_MODEL).replace(str(Path(LLAMA).resolve()), SHOWN_BIN)
+
+
+def run_case(k: int) -> str:
+    (_, _), (n, acond, avalue) = draws()[0][k - 1]
+    if n in (228, 236, 277, 287, 295):
+        text, unit2, _ = systemd_part(k, n, acond, avalue, unit_for(k))
+        return text + run_engine(k, unit_env(unit2), True)
+    if n == 298:
+        return render_case(k)
+    raise SystemExit(f"no maker for draw {k}")
+
+
+def make(ks: list[int]) -> None:
+    for k in ks:
+        t = time.monotonic()
+        text = run_case(k)
+        name = f"fresh365-llama-{SLUGS[k]}.log"
+        (OUT / name).write_text(text.rstrip() + "\n")
+        print(f"{name}: {len(text.splitlines())} lines, {time.monotonic() - t:.0f} s", flush=True)
+
+
 def main() -> None:
     if sys.argv[1:] == ["--draws"]:
         kept, redrawn = draws()
@@ -228,7 +441,7 @@ def main() -> None:
         for d, why in redrawn:
             print(f"drawn anew: {show(d)} -- {why}")
         return
-    raise SystemExit("case makers come after the draw is committed")
+    make([int(a) for a in sys.argv[1:]])
 
 
 if __name__ == "__main__":
