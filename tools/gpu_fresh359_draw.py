@@ -65,11 +65,18 @@ driver's only limit is PARALLEL 8: the first 8 of "order" start at once (wave 1)
 TIME, TWO WAVES BY CONSTRUCTION: "timeout" (to be ready) 240 for the cut Qwen3.5 (always in wave 1: "order" puts it
 first and at most 8 exist), 195 for the others; "need" 150. Worst case: a wave-2 case starts when the first wave-1
 case ends (<= 195 s + its request (<= 120 s only if a server hangs on a reply; ~2 s seen) + 2 s), and lasts <= 195 s
-+ its request: ~400-450 s; fresh-319's real figures were refusals in 26-76 s, ready in 72-111 s (qwen3.5 cut 208 s, gpt-oss
-171 s) with 8 starting together, all 12 done by ~210 s. The go call's TOTAL 545 leaves ~490 s after the kit's setup
++ its request: ~400-450 s; fresh-319's real figures were refusals in 26-76 s, ready in 72-111 s (qwen3.5 cut
+208 s, gpt-oss 171 s) with 8 starting together, all 12 done by ~210 s. The go call's TOTAL 545 leaves ~490 s after the kit's setup
 (35-55 s), so LEFT - need (~340 s) is never the limit for a wave-2 start. --draw-only prints a rolling simulation of
 the start rule at 90 and 130 s starts (Qwen3.5 +40 s).
 
+THE DRAW GAVE (printed by --draw-only after the tool's procedure was committed in 3d3366bb; nothing changed after it
+but EXPECTED_DRAWN and this paragraph): every checkpoint condition once, Q1, Q4 and Q8 twice; no cut Qwen3.5 (Q3's
+w4a4-deployment-qwen3.5 class not drawn); 12 model folders, none shared; settings S2 float16 x4 (e01, e05, e06, e07),
+S5 cudagraph_mode-FULL x3 (e03, e08, e09), S3 fp8_e5m2 x2 (e10, e12), S4 TRITON_ATTN x2 (e02, e04), S3 fp8 x1 (e11);
+S1 conflicting and S4 FLASHINFER not drawn. No (checkpoint class, setting class) pair twice. Mems sum to 0.94 (the
+heaviest 8: 0.66); "order" = e01 .. e12 (no Qwen3.5). Simulated: all 12 end by ~199 s at 90 s starts, ~279 s at 130 s,
+~409 s if every case ran to its 195 s timeout (8 at once, then 4).
 EXPECTED for the drawn twelve: EXPECTED_DRAWN below (also each case's "expect_drawn"), written after the draw was
 printed by --draw-only and before anything ran, from 0.26.0's source as cited.
 """
@@ -105,7 +112,43 @@ LEFT_Q = {k: [c for c in v if (k, c) not in SKIP_Q] for k, v in CHECKPOINTS.item
 LEFT_S = {k: [c for c in v if (k, c) not in SKIP_S] for k, v in SETTINGS.items()}
 assert all(LEFT_Q.values()) and all(LEFT_S.values())
 
-EXPECTED_DRAWN = {}  # written after the draw was printed (--draw-only), before anything ran
+EXPECTED_DRAWN = {  # written after the draw was printed (--draw-only), before anything ran; 0.26.0's source as cited
+    "e01": "healthy: the float32 config served in float16 (config/model.py: INFO 'Downcasting torch.float32 to "
+    "torch.float16.'), FA3; 200",
+    "e02": "healthy: published 128x128 block fp8 with fp16 activations (CutlassFp8BlockScaledMMKernel on SM90, "
+    "DeepGEMM off; Triton block kernel otherwise), the Triton attention backend as asked; 200",
+    "e03": "healthy: fp8 per-tensor dynamic with layer 0's down_proj left in bf16; cudagraph_mode FULL is taken as "
+    "is (FlashAttention 3's cudagraph support is ALWAYS, flash_attn.py); 200",
+    "e04": "healthy: ModelOpt FP8 (a 'Detected ModelOpt fp8 checkpoint' WARNING possible) on TRITON_ATTN with the "
+    "auto KV dtype (no query quantization); 200",
+    "e05": "refused at config (VllmConfig, before the engine core): gptq is overridden to auto_gptq, whose TYPE_MAP has "
+    "only (4, True) and (8, True): ValueError 'Unsupported quantization config: bits=4, sym=False' "
+    "(auto_gptq.py); 0.26 keeps no non-Marlin GPTQ method to fall back to; --dtype float16 never reached",
+    "e06": "healthy with a WARNING: NVFP4 W4A4 on SM90 has no native kernel (CUTLASS NVFP4 needs SM100, FlashInfer "
+    "not in the kit): MarlinNvFp4LinearKernel, 'Your GPU does not have native support for FP4 computation but FP4 "
+    "quantization is being used. Weight-only FP4 compression will be used leveraging the Marlin kernel.'; fp16 as "
+    "asked; 200",
+    "e07": "fails in the engine core at model init: a bitsandbytes config forces load_format bitsandbytes over dummy "
+    "(arg_utils.py), and BitsAndBytesLinearMethod's _check_bitsandbytes_version raises ImportError 'Please install "
+    "bitsandbytes>=0.48.1 via `pip install bitsandbytes>=0.48.1` to use bitsandbytes quantizer.' (the package is "
+    "not in the kit); if the device's Python had it, the bitsandbytes loader would find no weight files instead",
+    "e08": "healthy, silently unquantized: Mxfp4Config gives every Linear UnquantizedLinearMethod (DEBUG only), no "
+    "RoutedExperts in a dense llama; bf16 (mxfp4's only act dtype) from the config; FULL graphs on FA3; 200",
+    "e09": "likely healthy, silently unoptimized: zero_point false gives uint4 without zero points, not a Marlin type "
+    "(marlin_utils: uint4 only WITH zero points), so auto_awq returns AutoAWQLinearMethod (awq_gemm / "
+    "awq_dequantize) with no log line; the qzeros are still created and dummy-filled; FULL graphs on FA3; 200",
+    "e10": "fails in the engine core at the first forward (profile / compile run): FA3 takes fp8 / fp8_e4m3 KV only, "
+    "so the selector picks TRITON_ATTN (which lists fp8_e5m2); on CUDA the Triton impl supports query "
+    "quantization, Attention.__init__ sets query_quant for any 'fp8*' KV dtype, and Attention.forward's "
+    "'assert self.kv_cache_dtype in {\"fp8\", \"fp8_e4m3\", \"nvfp4\"}' fails for fp8_e5m2 (under torch.compile "
+    "reported by Dynamo as a data-dependent assertion), as fresh-348 e07 on the cut qwen3.5; 'Engine core "
+    "initialization failed'",
+    "e11": "healthy: fp8 per-tensor dynamic with an fp8 (e4m3) KV cache on FA3, the 'Using KV cache scaling factor "
+    "1.0 for fp8_e4m3' WARNING (kv_cache.py); 200",
+    "e12": "fails as e10: the explicit --kv-cache-dtype fp8_e5m2 wins over the config's kv_cache_quant_algo FP8 "
+    "(resolve_kv_cache_dtype_string reads the config only for 'auto'), FA3 refuses e5m2, TRITON_ATTN is picked "
+    "and the first forward fails on the e4m3-only query-quant assertion",
+}  # fmt: skip
 
 
 def draw_classes():
