@@ -62,8 +62,9 @@ left (E1 2, E2 2, E3 2, E4 2, E5 1, E6 2, E7 2), and the MODEL condition (2 clas
 class are fresh-327's, written before its draw.
 THE DRAW: r = random.Random(2360); pairs = r.sample(sorted(the 13 pairs left), 12); then per pair in that order: model
 = r.choice(sorted(MODELS)). Cases e01..e12 in draw order. Nothing is redrawn.
-THE DRAW GAVE: see DRAW_GAVE below (filled after --draw-only printed the draw, before the cases file was written and
-before anything ran; nothing but DRAW_GAVE and EXPECTED_DRAWN changed after it).
+THE DRAW GAVE: DRAW_GAVE below (filled after --draw-only printed the draw once, before the cases file was written and
+before anything ran; nothing but DRAW_GAVE, EXPECTED_DRAWN and this paragraph changed after it). EXPECTED for the drawn
+twelve: EXPECTED_DRAWN below (also each case's "expect_drawn"), written before anything ran.
 """
 
 import json
@@ -102,8 +103,60 @@ FRESH288_DRAWN = {  # tools/gpu-fresh288-cases.json's classes of e01..e12 (anoth
     "gemma-priority-policy-256MiB", "prefix-caching-off", "prompt-logprobs-21",
 }  # fmt: skip
 
-DRAW_GAVE = ""  # filled after --draw-only printed the draw (see the docstring)
-EXPECTED_DRAWN = {}  # case -> expectation, written after --draw-only printed the draw, before anything ran
+DRAW_GAVE = (  # filled after --draw-only printed the draw once (the tool committed before it, 090a0b54)
+    "e01 E4 seqs-32-kv-8192-tokens-48x(500+1500) (qwen2.5), e02 E2 engine-core-never-continued (qwen2.5), e03 E7 "
+    "max-tokens-2^31 (qwen2.5), e04 E3 idle-then-request (llama), e05 E5 eight-streams-closed-together-after-3s "
+    "(qwen2.5), e06 E1 fits-2GiB-under-load (llama), e07 E1 over-card-160GiB-under-load (qwen2.5), e08 E3 mid-stream "
+    "(qwen2.5), e09 E6 prompt-4097-default-max-tokens (llama), e10 E4 seqs-2-kv-4608-tokens-6x(2000+2000) (llama), "
+    "e11 E7 max-tokens-10^20 (llama), e12 E2 engine-core-75s-idle-request-while-stopped (qwen2.5). The one pair not "
+    "drawn: E6 prompt-4096-max-tokens-1. mem 0.08 each (e06 0.109); any 8 <= 0.669. order e12 e02 e01 e10 e04 e08 e06 "
+    "e07 | e05 e03 e09 e11: worst end 318 s at 130 s cold starts, 378 s at the 160 s timeout (<= 450). So 12 servers "
+    "expected up: 7 healthy with alarming moments (e01, e05, e06, e07, e10, e12; e12 a 75 s stall), one HUNG engine "
+    "(e02), two dead engines (e04, e08), three refused requests (e03, e09, e11)."
+)
+EXPECTED_DRAWN = {  # written after --draw-only printed the draw, before anything ran (0.26's source as cited above)
+    "e01": "healthy under load (qwen2.5 cut, --max-num-seqs 32, a 32 MiB = 8192-token KV budget = 512 blocks, 48 x "
+    "500+1500 identical prompts): the 500-token prompt shared by the prefix cache, but 32 running sequences growing to "
+    "1500 tokens each need far more than 512 blocks: 'Preemptions: N' in the INFO stats lines (loggers.py prints it "
+    "only when N > 0 in the interval), 'GPU KV cache usage' near 100%, requests waiting; many or all 48 answered 200 "
+    "within the 55 s (expected none: load, not a failure)",
+    "e02": "a HUNG server (qwen2.5 cut): the EngineCore SIGSTOPped 3 s into a 3000-token request and never continued; "
+    "/health answered 200 (check_health reads only 'errored'); the running request and a new one never answered (their "
+    "120 s client timeout outlasts the case: no client line for them); the log ends with one INFO stats line at 0.0 "
+    "generation tokens/s and a stale 'Running: 1 reqs' (the next idle intervals go to DEBUG), then nothing: no error "
+    "line; the driver SIGKILLs it",
+    "e03": "a refused request (qwen2.5 cut): 400 'max_tokens=2147483648 cannot be greater than "
+    "max_model_len=max_total_tokens=4096. Please request fewer output tokens.' (in the client line; the log has only "
+    "the access line '400 Bad Request'); the short requests before and after 200; the server up",
+    "e04": "a dead engine (llama cut): the idle EngineCore SIGKILLed; the API server logs '[shutdown] MPClient: engine "
+    "core exited unexpectedly; starting cleanup' (EngineDeadError lines possible), shuts down and exits by itself "
+    "(rc 0 as fresh-327's e03); the request sent 3 s later fails: 500 EngineDeadError, or connection refused if the "
+    "server is already gone",
+    "e05": "healthy (qwen2.5 cut): eight 3000-token streams, each closed by its client after 3 s, aborted without a "
+    "log line (requests not logged); a stats line may show 'Running: 8 reqs'; a later request 200 (expected none)",
+    "e06": "healthy (llama cut): a 2 GiB co-tenant started 2 s into a 3000-token request; the driver's note quotes it "
+    "('co-tenant pid N holds 2.0 GiB on cuda: free X of 79.18 GiB | HOG READY'); nothing of it in vLLM's log; the "
+    "short request 200 (the long one may finish 200 within the 5 s or not) (expected none)",
+    "e07": "healthy server (qwen2.5 cut): the 160 GiB CO-TENANT fails in its own allocation (torch.OutOfMemoryError "
+    "'CUDA out of memory. Tried to allocate 160.00 GiB ...' in the driver's note quoting the hog's last lines, rc 1); "
+    "vLLM's log shows nothing of it; the short request 200 (expected none for the server's log)",
+    "e08": "a dead engine (qwen2.5 cut): the EngineCore SIGKILLed 3 s into a streamed 3000-token request; the API "
+    "server logs '[shutdown] MPClient: engine core exited unexpectedly; starting cleanup' and EngineDeadError / "
+    "'AsyncLLM output_handler failed', the stream ends (the client line: 200 with the first data chunks, or an "
+    "IncompleteRead), the server exits by itself",
+    "e09": "a refused request (llama cut): 4097 prompt ids with the default 16 output tokens: 400 'This model's "
+    "maximum context length is 4096 tokens. However, you requested 16 output tokens and your prompt contains 4097 "
+    "input tokens, for a total of 4113 tokens. Please reduce the length ...' (client line); short requests 200; up",
+    "e10": "healthy under load (llama cut, --max-num-seqs 2, a 36 MiB = 4608-token KV budget = 288 blocks, 6 x "
+    "2000+2000): two running need 125 prompt blocks (shared or not) + 2 x 125 generated > 288: 'Preemptions: N' in "
+    "the stats lines, KV usage near 100%, 4 waiting; the 6 answered 200 within the 55 s (expected none)",
+    "e11": "a refused request (llama cut): 400 'max_tokens=100000000000000000000 cannot be greater than "
+    "max_model_len=max_total_tokens=4096. Please request fewer output tokens.' (pydantic int has no bound; the "
+    "TokenizeParams check comes first); short requests 200; up",
+    "e12": "healthy after a stall (qwen2.5 cut): the idle EngineCore SIGSTOPped, a 16-token request sent 1 s later "
+    "waits ~75 s (no watchdog at TP 1, /health would say 200) and is answered 200 after SIGCONT; the log shows no "
+    "line during the stop (idle intervals go to DEBUG), then one stats line; no error line (expected none)",
+}  # fmt: skip
 
 
 def pairs_left():
