@@ -110,10 +110,109 @@ def show(d) -> str:
     return f"vllm: {ec} = {ev} || fresh-{n}: {ac} = {av}"
 
 
-# ---- EXPECT: written after the draw was committed and before any case ran.
-EXPECT: dict = {}
-SLUGS: dict = {}
-ENGINE: dict = {}
+# ---- EXPECT: written after the draw was committed and before any case ran (prediction from the sources; a case
+# whose run contradicts it says so in its manifest entry). Order of checks as fresh-358's EXPECT notes: systemd-analyze
+# verify before the unit starts (an unparsable setting ignored with a warning, an essential one refuses the unit);
+# systemd's exec steps (rlimits, NUMA policy) before the program runs; vLLM: vllm.logger at import -> parse_args ->
+# validate_parsed_serve_args -> setup_server bind -> create_engine_config -> engine core (weights, KV cache); a request
+# after the engine is up. `expected` = the cause the user must fix FIRST (the one that stops the service earliest, or
+# the one the other depends on); where neither outranks the other (both only warn, or are independent) the entry's
+# `cause` says so and `expected` is the one that has an effect on this deployment (an error before a warning, a setting
+# systemd drops before a value the engine overrides). Checked in systemd 252's strings: 'Soft resource limit chosen
+# higher than hard limit, ignoring', 'Failed to parse mode value, ignoring', no 'notify-reload' (a 253 type), 'Failed
+# to set NUMA memory policy: %m' (exec, exit status NUMA_POLICY); vLLM 0.32: ompmultiprocessing skips binding for
+# 'nobind', v1/engine/utils.py keeps a user's OMP_NUM_THREADS, platforms/interface.py warns 'Unknown vLLM environment
+# variable detected', network_utils.get_ip tries AF_INET6 in a try block, logger.py hands VLLM_LOGGING_LEVEL to
+# logging.config.dictConfig (no choice check in envs.py).
+EXPECT = {
+    1: (
+        "port-in-use",
+        "verify: LimitMEMLOCK=infinity:64M soft above hard, ignored (a CPU engine locks nothing); the engine dies at "
+        "setup_server's bind: another process already listens on the port -- that ends the run",
+    ),
+    2: (
+        "systemd-bad-value",
+        "verify of vllm-restart.timer: Persistent=true without OnCalendar= (no trigger): the timer unit is refused "
+        "(an essential setting missing); the engine with VLLM_CPU_OMP_THREADS_BIND=nobind only skips thread binding "
+        "and serves -- the refused timer is the only failure",
+    ),
+    3: (
+        "weights-missing",
+        "LimitMEMLOCK=64M parses (verify clean; applied by hand with prlimit), a CPU engine pins no memory; the engine "
+        "core dies loading the model: no model.safetensors in the checkpoint folder",
+    ),
+    4: (
+        "none",
+        "RestrictAddressFamilies=AF_UNIX AF_INET parses (applied by hand: socket() of AF_INET6/AF_NETLINK refused); "
+        "get_ip's AF_INET6 probe fails inside its try block, ZMQ uses AF_UNIX, the API server AF_INET; "
+        "VLLM_LOGGING_LEVLE only draws 'Unknown vLLM environment variable detected' -- the engine serves (healthy, "
+        "two warnings)",
+    ),
+    5: (
+        "systemd-bad-value",
+        "verify: Type=notify-reload unknown to systemd 252, ignored (the unit runs as Type=simple); the engine with "
+        "OMP_NUM_THREADS=8 on 2 cores serves (vLLM keeps the user's count; over-subscribed, no failure) -- neither "
+        "stops the service; the ignored Type= is the setting that does not take effect",
+    ),
+    6: (
+        "port-in-use",
+        "verify: ExecStartPre=scripts/fetch-model.sh neither an absolute path nor a plain name, ignored (the model "
+        "is already there); the engine dies at the bind: the port is taken -- that ends the run",
+    ),
+    7: (
+        "new:numa-policy-node-absent",
+        "NUMAPolicy=bind NUMAMask=1 on a host with node 0 only: systemd's exec step fails 'Failed to set NUMA memory "
+        "policy: Invalid argument' (status=242/NUMA_POLICY) before vLLM runs; by hand `numactl --membind=1` refuses "
+        "node 1 the same way; the top_p 1.5 request is never sent",
+    ),
+    8: (
+        "tool-choice-needs-parser",
+        "verify of vllm.socket: ListenStream=127.0.0.1:PORT0 not an address, the socket unit refused (independent: "
+        "vllm.service is started by multi-user.target, not by the socket); the service itself dies in "
+        "validate_parsed_serve_args: --enable-auto-tool-choice without --tool-call-parser -- the fault that stops it",
+    ),
+    9: (
+        "vllm-env-invalid-choice",
+        "verify: SystemCallFilter=@system-service ~@privileged @resources (an allow list; '~@privileged' read as a "
+        "name and dropped): the filter allows more than meant, kills nothing; the engine dies at import: "
+        "VLLM_LOGGING_LEVEL=VERBOSE (from /etc/default/vllm) is not a logging level, dictConfig refuses it",
+    ),
+    10: (
+        "systemd-bad-value",
+        "verify: UMask=u=rwx,g=rx,o= not octal, ignored (the default 0022 stays); the engine with OMP_NUM_THREADS=8 "
+        "serves -- neither stops the service; the ignored UMask= is the setting that does not take effect",
+    ),
+}
+
+SLUGS = {
+    1: "port-taken-and-systemd-limitmemlock-soft-above-hard",
+    2: "omp-threads-bind-nobind-and-systemd-timer-no-oncalendar",
+    3: "weights-removed-and-systemd-limitmemlock-64m",
+    4: "logging-level-env-misspelt-and-systemd-restrict-af-no-inet6",
+    5: "omp-num-threads-8-and-systemd-type-notify-reload",
+    6: "port-taken-and-systemd-execstartpre-relative",
+    7: "top-p-1-5-and-systemd-numa-bind-absent-node",
+    8: "auto-tool-choice-no-parser-and-systemd-socket-port0",
+    9: "logging-level-verbose-and-systemd-syscallfilter-one-line",
+    10: "omp-num-threads-8-and-systemd-umask-symbolic",
+}
+
+# the engine side of each case: (flags after `vllm serve TINY --host H --port P`, environment given as Environment=)
+ENGINE = {
+    1: ([], {}),
+    2: ([], {"VLLM_CPU_OMP_THREADS_BIND": "nobind"}),
+    3: ([], {}),
+    4: ([], {"VLLM_LOGGING_LEVLE": "DEBUG"}),
+    5: ([], {"OMP_NUM_THREADS": "8"}),
+    6: ([], {}),
+    7: ([], {}),
+    8: (["--enable-auto-tool-choice"], {}),
+    9: (
+        [],
+        {},
+    ),  # VLLM_LOGGING_LEVEL=VERBOSE goes in /etc/default/vllm (EnvironmentFile= overrides Environment=)
+    10: ([], {"OMP_NUM_THREADS": "8"}),
+}
 MODEL_FLAG: set = set()
 
 
@@ -121,6 +220,7 @@ import os  # noqa: E402
 import re  # noqa: E402
 import shlex  # noqa: E402
 import shutil  # noqa: E402
+import socket  # noqa: E402
 import subprocess  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
@@ -205,7 +305,14 @@ def unit_env(unit: str, shown: dict) -> dict[str, str]:
 
 
 def run_engine(
-    k: int, argv: list[str], env_shown: dict, wrap: list[str], calls: list, client=None, pre=None
+    k: int,
+    argv: list[str],
+    env_shown: dict,
+    wrap: list[str],
+    calls: list,
+    client=None,
+    pre=None,
+    shown_wrap: tuple = (),
 ) -> str:
     """`$ export` lines, `$ vllm ...`, the engine's whole output, then the requests (if healthy) or the client."""
     from corpus_tools import _ask_with, _healthy_before_exit, engine_env, stop_group
@@ -218,7 +325,7 @@ def run_engine(
         pre(case)
     env = {**engine_env(WORK, **env_shown), "PYTHONPATH": str(vllm_metadata())}
     text = "".join(f"$ export {n}={shlex.quote(v)}\n" for n, v in env_shown.items())
-    text += "$ " + shlex.join(["vllm", *argv]) + (" &" if client else "") + "\n"
+    text += "$ " + shlex.join([*shown_wrap, "vllm", *argv]) + (" &" if client else "") + "\n"
     answer = ""
     with tempfile.TemporaryFile() as log:
         proc = subprocess.Popen(
@@ -302,8 +409,53 @@ def af_shim() -> str:
     return str(so)
 
 
+def busy_port() -> socket.socket:
+    """Another process already listening on the engine's port (a listener that never accepts)."""
+    lst = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    lst.bind(("127.0.0.1", PORT))
+    lst.listen(8)
+    return lst
+
+
 def run_case(k: int) -> str:
-    raise SystemExit(f"no maker for draw {k} yet (the case makers come after the draw is committed)")
+    from corpus_tools import tiny_model
+
+    tiny = str(tiny_model(WORK))
+    if k == 3:  # the checkpoint without its weights file (config and tokenizer left)
+        bare = WORK / "tiny-noweights"
+        shutil.rmtree(bare, ignore_errors=True)
+        shutil.copytree(tiny, bare, ignore=shutil.ignore_patterns("*.safetensors"))
+        tiny = str(bare)
+    (econd, evalue), (n, acond, avalue) = draws()[0][k - 1]
+    argv = serve_argv(k, tiny)
+    plain = ("POST", "/v1/completions", {"model": tiny, "prompt": "hello", "max_tokens": 8}, {})
+    calls = [plain]
+    if k == 7:
+        calls = [
+            ("POST", "/v1/completions", {"model": tiny, "prompt": "hello", "max_tokens": 8, "top_p": 1.5}, {})
+        ]
+    unit = unit_for(k, argv)
+    text, unit2, shown = systemd_part(k, n, acond, avalue, unit)
+    env = unit_env(unit2, shown)
+    wrap: list[str] = []
+    shown_wrap: tuple = ()
+    if k == 9:  # the engine condition lives in the unit's EnvironmentFile= (it overrides Environment= lines)
+        text += "$ cat /etc/default/vllm\nVLLM_LOGGING_LEVEL=VERBOSE\n"
+        env["VLLM_LOGGING_LEVEL"] = "VERBOSE"
+    if k == 4:  # RestrictAddressFamilies=AF_UNIX AF_INET: socket() of any other family refused
+        wrap = ["env", f"LD_PRELOAD={af_shim()}", "AF_ALLOW=1,2"]
+    if k == 3:  # LimitMEMLOCK=64M as systemd sets it (soft and hard)
+        wrap = shown_wrap = ("prlimit", "--memlock=67108864:67108864")
+        wrap = list(wrap)
+    if k == 7:  # NUMAPolicy=bind NUMAMask=1, by hand
+        wrap = ["numactl", "--membind=1"]
+        shown_wrap = tuple(wrap)
+    held = busy_port() if k in (1, 6) else None
+    try:
+        return text + run_engine(k, argv, env, wrap, calls, shown_wrap=shown_wrap)
+    finally:
+        if held is not None:
+            held.close()
 
 
 def main() -> None:
