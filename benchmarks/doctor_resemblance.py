@@ -25,7 +25,7 @@ from servebox.doctor.signatures import load_signatures
 from servebox.doctor.triage import Triage, triage_stream
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the corpus reader beside it, as a script runs
-from doctor_accuracy import CORPUS, load_cases  # noqa: E402
+from doctor_accuracy import CORPUS, is_public, load_cases  # noqa: E402
 
 SCORES = (0, 5, 8, 10, 12, 15, 18, 20, 25, 30)
 RATIOS = (1.0, 1.1, 1.2, 1.3, 1.5, 1.75, 2.0)
@@ -71,7 +71,7 @@ def record(case: dict, recorder: Recorder) -> dict | None:
     t.feed(path.read_bytes())
     result = t.result()
     after = result.diagnoses[0] if result.diagnoses else None
-    origin = "public" if case["file"].startswith("public-") else "made here"
+    origin = "public" if is_public(case) else "made here"
     out = {"file": case["file"], "expected": case["expected"], "origin": origin, "removed": removed}
     if after is not None and after.confidence_kind == "resemblance":
         out["best"] = recorder.seen

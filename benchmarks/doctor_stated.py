@@ -28,7 +28,7 @@ from difflib import SequenceMatcher
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from doctor_accuracy import load_cases  # noqa: E402
+from doctor_accuracy import is_public, load_cases  # noqa: E402
 from doctor_first_contact import CONFIDENT, CORPUS, batches_by_commit, right_ids, run_at  # noqa: E402
 
 # the answers whose text is the log's own message: the reader's, a raised exception's, and a refusal no family names
@@ -113,8 +113,8 @@ def first_contact(batches: set[str] | None, later: str | None) -> None:
         if later:
             now.update(scored(later, cases))
         print(f"  {rev}: {len(cases)} logs", file=sys.stderr)
-    public = [c for c in rows if c["file"].startswith("public-")]
-    made = [c for c in rows if not c["file"].startswith("public-")]
+    public = [c for c in rows if is_public(c)]
+    made = [c for c in rows if not is_public(c)]
     for label, answers in (
         (("first contact", then), (f"at {later}", now)) if later else (("first contact", then),)
     ):
@@ -157,7 +157,7 @@ def counterfactual() -> None:
             a = then[c["file"]]
             now = reader_answer(c) if a[0] == "none" and a[3] == 0 else a
             (strict, either, _), with_reader = verdict(c, a), verdict(c, now)[1]
-            g = counts.setdefault((half(c), c["file"].startswith("public-")), [0, 0, 0, 0])
+            g = counts.setdefault((half(c), is_public(c)), [0, 0, 0, 0])
             for i, n in enumerate((1, strict, either, with_reader)):
                 g[i] += n
         print(f"  {rev}: {len(cases)} logs", file=sys.stderr)
