@@ -60,7 +60,9 @@ def test_guarded_search_finds_what_every_wording_finds_on_real_lines():
             for patterns, guarded in ((sig.patterns, sig.search), (sig.hints, sig.hint)):
                 plain = next((m for p in patterns if (m := p.search(line))), None)
                 fast = guarded(line)
-                assert (plain and (plain.re.pattern, plain.span())) == (fast and (fast.re.pattern, fast.span()))
+                assert (plain and (plain.re.pattern, plain.span())) == (
+                    fast and (fast.re.pattern, fast.span())
+                )
                 compared += 1
     assert compared > 5_000  # the comparison ran on many real lines (8,858 at stop 44), not on a few
 
@@ -83,7 +85,9 @@ def test_marker_set_finds_what_byte_searches_find(chunk, monkeypatch):
 
 def test_a_marker_a_step_made_is_looked_for_again():
     # docker's json-file record escapes the box bar: it exists only once the record is read, and is then unboxed
-    record = json.dumps({"log": "\u2502 ValueError: bad value \u2502\n", "stream": "stderr", "time": "t"}) + "\n"
+    record = (
+        json.dumps({"log": "\u2502 ValueError: bad value \u2502\n", "stream": "stderr", "time": "t"}) + "\n"
+    )
     assert "\u2502".encode() not in record.encode()
     out = unwrap_module.unwrap(record.encode()).decode()
     assert out.strip() == "ValueError: bad value"
