@@ -28,7 +28,8 @@ minutes; this one would take twice that); _memo_draws() below wraps every loaded
 file's draws() is computed once per process and its result reused (the draws are pure: each builds its own
 random.Random(SEED)). The kept and drawn-anew triples are the same as without it.
 REPRODUCIBILITY: `--draws` was run TWICE with PYTHONHASHSEED=0 before any case; the two outputs were identical
-(diff empty), and identical to a third run without the memo (FRESH361_NO_MEMO=1) where said so in the report. The
+(diff empty); a third run without the memo (FRESH361_NO_MEMO=1, nice 19, 36 minutes, finished after the cases) was
+identical to them too (diff empty). The
 committed draw file is that output with each draw's `concrete:` / `expected:` lines (CASES, written after the draw,
 before any case) inserted as main() prints them.
 Each kept triple is realised with one concrete value of that class chosen here (CASES below, written with what is
