@@ -42,11 +42,12 @@ CASES = [
     # rendered: OnSuccess=a.service b.service with OnSuccessJobMode=isolate, above the engine's fatal refusal by hand
     (
         "systemd-unit-refused",
-        unit_file(START + " --n-gpu 1", unit_extra="OnSuccess=a.service b.service\nOnSuccessJobMode=isolate\n")
+        unit_file(
+            START + " --n-gpu 1", unit_extra="OnSuccess=a.service b.service\nOnSuccessJobMode=isolate\n"
+        )
         + VERIFY
         + "llama-server.service: More than one OnSuccess= dependencies specified but OnSuccessJobMode=isolate set. "
-        "Refusing.\nUnit llama-server.service has a bad unit file setting.\n# exit: 1\n"
-        + BAD_FLAG,
+        "Refusing.\nUnit llama-server.service has a bad unit file setting.\n# exit: 1\n" + BAD_FLAG,
     ),
     # the manager's own words for a refused unit (no systemd cause read above it), then a request refused by hand
     (
@@ -55,7 +56,7 @@ CASES = [
         + "llama-server.service: Unit configuration has fatal error, unit will not be started.\n"
         + f"$ cd /srv/llm\n$ {START}\n{SERVING}"
         + "0.01.099.643 E srv    send_error: task id = 0, error: Prompt contains invalid tokens\n"
-        + "# request: POST http://127.0.0.1:8080/completion {\"prompt\": [151937]}\nHTTP/1.1 400 Bad Request\n"
+        + '# request: POST http://127.0.0.1:8080/completion {"prompt": [151937]}\nHTTP/1.1 400 Bad Request\n'
         + '{"error":{"code":400,"message":"Prompt contains invalid tokens","type":"invalid_request_error"}}\n',
     ),
     # rendered: -m ./models/qwen.gguf (the main model) under a unit whose WorkingDirectory= is /srv/llm, run by hand
@@ -101,8 +102,7 @@ NEAR_MISSES = [
         unit_file(START + " --n-gpu 1")
         + "$ systemd-analyze verify --man=no /etc/systemd/system/llama-server.socket\n"
         + "llama-server.socket: Unit has no Listen setting (ListenStream=, ListenDatagram=, ListenFIFO=, ...). "
-        "Refusing.\nUnit llama-server.socket has a bad unit file setting.\n"
-        + BAD_FLAG,
+        "Refusing.\nUnit llama-server.socket has a bad unit file setting.\n" + BAD_FLAG,
     ),
     # OnFailureJobMode=isolate with ONE OnFailure= unit is accepted: nothing refused, the engine's refusal answers
     (
