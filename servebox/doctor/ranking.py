@@ -286,6 +286,14 @@ def _warnings_beside_a_death(diagnoses: list[Diagnosis]) -> set[int]:
     }
 
 
+def _ignored_unit_line(d: Diagnosis) -> bool:
+    """A unit-file line systemd only warned of and loaded the unit without (a non-fatal systemd cause): at the same
+    figure as another cause it ranks after it, whatever the line order (a log shows `systemd-analyze verify` before
+    the engine runs): the engine's fault shows in the run, while the ignored line may change nothing at all (learn44a,
+    fresh-365: UMask=0o022 ignored, the default 0022 the very mask meant, beside a control vector never loaded)."""
+    return d.role == "cause" and d.category == "systemd" and not d.fatal
+
+
 def _verdict(top: Diagnosis | None, competing: bool) -> str:
     if top is None:
         return "no known signature"
@@ -362,7 +370,14 @@ def rank(t: Triage) -> TriageResult:
     calibrate(diagnoses)
     order = {"cause": 0, "symptom": 1, "note": 2}
     diagnoses.sort(
-        key=lambda d: (order.get(d.role, 3), id(d) in aside, id(d) in behind, -d.confidence, d.first_line)
+        key=lambda d: (
+            order.get(d.role, 3),
+            id(d) in aside,
+            id(d) in behind,
+            -d.confidence,
+            _ignored_unit_line(d),
+            d.first_line,
+        )
     )
     diagnoses = refine(below_families(diagnoses))
     competing |= independent_warnings(diagnoses, aside | behind) or close_causes(diagnoses, aside | behind)

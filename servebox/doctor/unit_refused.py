@@ -2,7 +2,9 @@
 setting') never starts: the setting it refused is met before anything the engine says when its command is run by hand
 further down the log (learn43d, fresh-341's ExecStart= with an unescaped % above a refused flag pair). The systemd cause
 reported above the refusal then ranks above the later causes of other categories, whatever their figures; where no
-systemd cause explains the refusal, a later cause is not confident (the unread refusal is met first)."""
+systemd cause explains the refusal, a later cause is not confident and the refusal itself ranks first, as a cause: it
+is what the user must fix first (learn44a, fresh-365's OnFailureJobMode=isolate with two OnFailure= units above a
+request refused for a token id out of the vocabulary)."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ if TYPE_CHECKING:
     from servebox.doctor.triage import Diagnosis, Triage
 
 REFUSED = "systemd-unit-refused"
+REFUSAL_MET_FIRST = 0.6  # the refusal is met first, but only the line above it says which setting
 SYSTEMD = "systemd"
 # the unit a refusal line names ('Unit llama-server.socket has a bad unit file setting.')
 UNIT_NAME = re.compile(r"[\w@:.\\-]+\.(service|socket|timer|path|mount|automount|swap|slice|target|scope)\b")
@@ -40,7 +43,18 @@ def behind_refused_unit(t: Triage, diagnoses: list[Diagnosis]) -> set[int]:
     if not refusing:
         for d in later:
             d.confidence = min(d.confidence, BELOW_CONFIDENT)
-        return set()
+        return _refusal_first(diagnoses, later)
     for d in refusing:
         d.fatal = True
+    return {id(d) for d in later}
+
+
+def _refusal_first(diagnoses: list[Diagnosis], later: list[Diagnosis]) -> set[int]:
+    """No systemd cause explains the refusal: the refusal (its symptom, which points at the line systemd printed above
+    it) becomes the fatal cause, below confident, and the later causes rank after it (ids of those)."""
+    if not later:
+        return set()
+    for d in diagnoses:
+        if d.id == REFUSED:
+            d.role, d.fatal, d.confidence = "cause", True, REFUSAL_MET_FIRST
     return {id(d) for d in later}
