@@ -76,7 +76,43 @@ SKIP = frozenset(F99_VALUES) | frozenset(F340_VALUES)  # fresh-99's and fresh-34
 PARALLEL_MAX, MEM_CAP, ENGINE_S = 8, 0.95, 420  # the go call's PARALLEL, MEM_CAP; the engine-time bound
 
 # written after stage 1 (the flags) and before stage 2 (the classes), from vLLM 0.26.0's source
-APPLIES = {}
+APPLIES = {
+    # int | None, Field(ge=1) (config/parallel.py); ParallelConfig only warns 'max_parallel_loading_workers is
+    # currently not supported and will be ignored'; no pair check
+    "--max-parallel-loading-workers": ["out-of-range", "wrong-type"],
+    # bool | None (config/scheduler.py, a switch with a --no- form); SchedulerConfig.verify_max_model_len refuses
+    # 'max_num_batched_tokens (B) is smaller than max_model_len (L)' when chunked prefill is off (the pair with
+    # --max-num-batched-tokens) and 'Chunked prefill must be enabled to set max_num_partial_prefills > 1'
+    "--enable-chunked-prefill": ["wrong-type", "incompatible"],
+    # a switch; the bypass of the deprecated-quantization refusal (config/model.py), refuses nothing itself
+    # (fresh-99's reading; wrong-type already made by fresh-99)
+    "--allow-deprecated-quantization": ["wrong-type"],
+    # store_true (arg_utils), handed to AsyncLLM's stat loggers (v1/metrics/loggers.py), acts only with data
+    # parallelism; no check
+    "--aggregate-engine-logging": ["wrong-type"],
+    # str: "auto", "vllm" or a folder (config/model.py); no pair check (fresh-99's reading; wrong-type already made)
+    "--generation-config": ["wrong-type"],
+    # int | None, Field(gt=0) (config/cache.py); v1/core/kv_cache_utils.py refuses 'Invalid prefix_match_unit=U;
+    # all KV cache group block sizes must be divisible by prefix_match_unit' when the model has several KV cache
+    # groups (gemma-3's sliding-window and full-attention layers) and prefix caching is on (the pair with
+    # --block-size, whose value the groups' block size follows)
+    "--prefix-match-unit": ["out-of-range", "wrong-type", "incompatible"],
+    # bool switch (FrontendArgs), passed to the chat serving; no check
+    "--exclude-tools-when-tool-choice-none": ["wrong-type"],
+    # bool | None switch (config/kernel.py); its only refusal is create_engine_config's 'enable_flashinfer_autotune
+    # and kernel_config.enable_flashinfer_autotune are mutually exclusive' -- the very check fresh-340's g02
+    # (--kernel-config, incompatible) made, so "incompatible" is left out here as already made
+    "--enable-flashinfer-autotune": ["wrong-type"],
+    # Literal full/hash/custom/none (FrontendArgs); custom without --fingerprint-value returns None, no refusal
+    "--fingerprint-mode": ["wrong-type"],
+    # float, Field(gt=0, le=1) (config/observability.py); read only with --kv-cache-metrics, no pair check
+    "--kv-cache-metrics-sample": ["out-of-range", "wrong-type"],
+    # a JSON object parsed into KVEventsConfig; no refusing pair, only warnings (fresh-340's reading; wrong-type
+    # already made)
+    "--kv-events-config": ["wrong-type"],
+    # bool switch (FrontendArgs); no pair check (fresh-340's reading; wrong-type already made)
+    "--enable-log-deltas": ["wrong-type"],
+}
 
 # written after stage 2 and before anything ran on the device: (extra serve args, cost class, why)
 VALUES = {}
@@ -85,6 +121,23 @@ VALUES = {}
 def draw_flags():
     r = random.Random(SEED)
     return r, r.sample(KEPT, N)
+
+
+def draw_classes():
+    r, flags = draw_flags()
+    out = []
+    for i, flag in enumerate(flags, 1):
+        left = [c for c in APPLIES[flag] if (flag, c) not in SKIP]
+        valid_ok = (flag, "valid") not in SKIP
+        u = r.random()
+        if valid_ok and (u < P_VALID or not left):
+            cls = "valid"
+        elif left:
+            cls = r.choice(left)
+        else:
+            cls = None  # no class left: dropped, not replaced
+        out.append((i, flag, cls, u))
+    return out
 
 
 if __name__ == "__main__":
