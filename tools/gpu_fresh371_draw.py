@@ -73,7 +73,45 @@ pairs passed over per draw 2.07; draws with a pass-over 0.56; mean simulated end
 starts, ~208 s each, set it whatever the mix). So the bound passes over about two pairs in half the draws (a
 fifth or sixth qwen3.5 start in wave 2, or a llama that would have to sit beside five qwen3.5): the price of
 fitting one call; the pairs passed over are recorded, not hidden.
-THE DRAW GAVE: (filled after the tool was committed, from --draw-only; only this paragraph and EXPECTED change)
+THE DRAW GAVE (printed once by --draw-only after the tool was committed in 8d8d1c74, before the cases file was
+written; only this paragraph changed after it): no pair passed over; 12 pairs: 8 qwen3.5 starts, 2 llama starts,
+2 parser / config refusals; three "valid" classes (e03 S12, e04 S07, e09 S05), left as drawn; S02 three
+times (262145, auto, 168340), S06 twice (turboquant_k8v4, nvfp4), S08 twice (sizes-1-64, O0). "order": e06 e07 (parse)
+e01 e02 e05 e08 e09 (wave 1: 2 x 0.05 + 5 x 0.17 = 0.95) e10 e11 e12 e03 e04 (wave 2: 3 x 0.17 + 0.13 + 0.14 = 0.78).
+Simulated (fresh-348's figures): wave 2 starts at ~210 s as wave 1's qwen3.5 end, everything ends by 420 s; nothing
+skipped at LEFT 420. If e08 is refused early (expected below), e10 starts then (~60 s) and the end comes earlier.
+EXPECTED for the drawn twelve (each case's "expect" is its class's EXPECT from fresh-302; refined here from vLLM
+0.26.0's source (the kit's wheel unzipped into /tmp/gpu371: platforms/cuda.py get_attn_backend_cls,
+v1/attention/backends/{flashinfer,triton_attn,turboquant_attn}.py, engine/arg_utils.py's TurboQuant set-up,
+model_executor/layers/quantization/turboquant/config.py, config/vllm.py OPTIMIZATION_LEVEL_00), before anything ran):
+  e01 S03 --max-model-len 400000 with VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 (2 GiB): healthy with the long-length WARNING
+      (over the 262144 positions, allowed by the variable); 400000 x 4 KiB = 1.53 GiB + GDN states fits; the POST 200;
+  e02 S08 --cudagraph-capture-sizes 1 2 4 8 16 32 64: healthy, 7 sizes captured; the POST 200;
+  e03 S12 utilization 0.13 with a 2G budget on llama at 131072: healthy, exactly one 131072 request ('Maximum
+      concurrency ... 1.00x'), the info line that kv_cache_memory_bytes does not respect the utilization; the POST 200;
+  e04 S07 --kv-cache-memory-bytes 4G on llama at 131072: healthy, 2.00x; the POST 200;
+  e05 S06 --kv-cache-dtype turboquant_k8v4 at 262144 in 1G: unknown, leaning healthy: the WARNING 'TurboQuant is not
+      yet compatible with FlashAttention >= 3. Overriding flash_attn_version to 2', 'TQ hybrid: full-attention layers
+      [3]' (no boundary layers skipped on a hybrid), the TURBOQUANT backend (the only one listing turboquant_*), a
+      smaller page than bf16 so 262144 fits 1 GiB; or a failure in the TurboQuant path on SM90 with the hybrid's
+      aligned attention block (at KV-cache set-up or the first forward);
+  e06 S02 --max-model-len 262145: REFUSED at config time in the API server: 'User-specified max_model_len (262145) is
+      greater than the derived max_model_len ...' naming VLLM_ALLOW_LONG_MAX_MODEL_LEN; exit 1 in ~20-30 s;
+  e07 S10 --swap-space 16: REFUSED by the parser: 'unrecognized arguments: --swap-space 16' (0.26 has no such option),
+      exit 2 in ~20 s;
+  e08 S06 --kv-cache-dtype nvfp4 at 262144 in 1G: REFUSED in the engine core while the model's attention layers are
+      built: only FlashInfer lists nvfp4 among the SM90 non-MLA backends, and the kit has no flashinfer package
+      (fresh-367 e09), so: ValueError 'No valid attention backend found for cuda with ... Reasons: {FLASH_ATTN:
+      [kv_cache_dtype not supported], FLASHINFER: [ImportError], TRITON_ATTN: [kv_cache_dtype not supported], ...}';
+      (with flashinfer present it would still refuse: '--kv-cache-dtype nvfp4 requires the SM100 trtllm-gen
+      FlashInfer path.'); 'Engine core initialization failed', exit 1 in ~40-90 s;
+  e09 S05 --max-num-batched-tokens 8192 at 131072: healthy; the POST 200;
+  e10 S08 -O0: healthy: no torch.compile (CompilationMode.NONE), cudagraph_mode NONE, a quicker start; the POST 200;
+  e11 S02 --max-model-len auto: healthy: 'Auto-fit max_model_len: full model context length 262144 fits' (1 GiB + GDN
+      states in 2 GiB); the POST 200;
+  e12 S02 --max-model-len 168340 (the deployment's length): healthy; the POST 200.
+So: 3 refusals expected (e06 at config time, e07 in the parser, e08 in the engine core), 8 healthy (e01-e04, e09-e12),
+1 unknown (e05).
 """
 
 import json
