@@ -94,7 +94,240 @@ def draw():
     return kept, skipped
 
 
-VALUES: dict = {}  # written (and committed) after the draw, before any case runs
+# ---- VALUES: each draw's concrete value and what is expected, written (and committed) BEFORE any case ran ----
+# draw k -> (case id, concrete value, expected outcome as predicted from the sources, expected family or guess)
+VALUES = {
+    1: (
+        "fresh369-container-llama-read-only-root-nothing-writable",
+        "fresh-293's llama-server command (tiny GGUF, -c 512, port 25532) in `unshare -m` with / remounted read-only"
+        " (docker run --read-only, no --tmpfs, no volume); one chat request",
+        "llama-server with a local -m writes nothing (no cache, no slot save path): it starts and answers 200",
+        "none",
+    ),
+    2: (
+        "fresh369-systemd-llama-server-syscallfilter-one-line-tilde-mid-list",
+        "llama-server.service (base k=2) with SystemCallFilter=@system-service ~@privileged @resources on one line"
+        " (fresh-287's mutate); verify and security --offline",
+        "systemd 252 takes '~' only as the first character of the value: mid-list '~@privileged' is read as a set"
+        " name with a tilde: 'Failed to parse system call, ignoring: ~@privileged' (or similar) for each, exit 0",
+        "a systemd value-ignored family (named after the run)",
+    ),
+    3: (
+        "fresh369-container-vllm-uid-12345-no-writable-tmp",
+        "fresh-293's vLLM command (tiny Llama, --max-model-len 512 --enforce-eager, port 25531) in `unshare -m`:"
+        " /tmp and /var/tmp tmpfs mode 0755 owned by root, TMPDIR unset, working directory root's 0755, run as"
+        " uid/gid 12345 (setpriv --reuid --regid --clear-groups), HOME=/ (docker's for a uid with no passwd line),"
+        " XDG_CACHE_HOME / VLLM_CACHE_ROOT on a folder owned by 12345 (a writable volume); root's pyenv made"
+        " reachable in the namespace (an image's interpreter is world-readable); one chat request",
+        "the first tempfile use (vLLM's ZMQ ipc:// paths or the multiprocessing context) fails: FileNotFoundError:"
+        " [Errno 2] No usable temporary directory found in ['/tmp', '/var/tmp', '/usr/tmp', CWD]; the server"
+        " exits non-zero before /health",
+        "a temp-dir-not-writable family (named after the run), else new:no-usable-temporary-directory",
+    ),
+    4: (
+        "fresh369-servebox-up-vllm-sigstop-enginecore-mid-stream",
+        "fresh-289's `servebox up` with the tiny Llama on vLLM (router 25530, engine 25531); a streamed chat"
+        " request, vLLM's EngineCore SIGSTOPped once the stream runs (fresh-289's steps: wait for servebox's"
+        " health watch to restart the engine, then one more chat request)",
+        "the stream stalls; the API server's /health (it asks the engine core) times out, servebox's health watch"
+        " records an incident and restarts the engine; the next request answers 200 (or the restart is still"
+        " under way at the bound)",
+        "an engine-hung / health-check-timeout family (named after the run)",
+    ),
+    5: (
+        "fresh369-container-llama-home-nonexistent-read-only",
+        "fresh-293's llama-server command (tiny GGUF, -c 512, port 25532) with HOME=/nonexistent in `unshare -m`"
+        " with / remounted read-only; one chat request",
+        "with -m a local GGUF llama-server never reads HOME (its cache is only for -hf / -mu): it starts and"
+        " answers 200",
+        "none",
+    ),
+    6: (
+        "fresh369-systemd-vllm-supplementarygroups-semicolon",
+        "vllm.service (base k=6) with NoNewPrivileges=yes and SupplementaryGroups=video;render (fresh-287's mutate);"
+        " verify and security --offline",
+        "'video;render' is one word, not a valid group name: verify says '...: Invalid supplementary group name"
+        " video;render, ignoring' (or the exec would fail to resolve it), exit 0 or 1",
+        "a systemd value-ignored / group-not-found family (named after the run)",
+    ),
+    7: (
+        "fresh369-servebox-up-vllm-checkpoint-gguf-file",
+        "fresh-289's `servebox up` with engine = vllm and checkpoint = the tiny GGUF file (router 25530, engine"
+        " 25531); one chat request",
+        "servebox refuses the GGUF checkpoint for vLLM before starting (a checkpoint check), or vLLM starts and fails"
+        " to read a GGUF without --tokenizer ('... is not a valid model' / config not found); exit non-zero, the"
+        " request 503 or refused",
+        "a wrong-checkpoint-format family (named after the run)",
+    ),
+    8: (
+        "fresh369-systemd-llama-server-protectkernelmodules",
+        "llama-server.service (base k=8) with ProtectKernelModules=yes (fresh-295's mutate); verify and security"
+        " --offline",
+        "verify clean, security rates ProtectKernelModules= as set; on a CUDA host nvidia_uvm could not be loaded"
+        " by the first CUDA call (only at run time, on a GPU host): a clean-verify case",
+        "none",
+    ),
+    9: (
+        "fresh369-servebox-fetch-model-offline-partial-dir",
+        "`HF_HUB_OFFLINE=1 servebox fetch-model Qwen/Qwen2.5-0.5B-Instruct --dir D` where D holds an earlier run's"
+        " config.json and a 37 MiB .incomplete under .cache/huggingface/download (fresh-296's partial folder)",
+        "HubSource.open asks the hub for the repo's listing: huggingface_hub refuses in offline mode"
+        " (OfflineModeIsEnabled ... HF_HUB_OFFLINE=1); servebox reports it on one line, exit 2",
+        "a hub-offline family (named after the run), else new:hf-hub-offline-mode",
+    ),
+    10: (
+        "fresh369-servebox-render-router-log-level-warning",
+        'fresh-298\'s vLLM base spec with [router] log_level = "warning"; `servebox render spec.toml --out out`',
+        "spec.py: log_level is Literal debug/info/warn/error: 'servebox: error: ... router.log_level: Input should be"
+        " 'debug', 'info', 'warn' or 'error'', exit 2, nothing written",
+        "servebox-spec-invalid",
+    ),
+}
+
+WORK = Path("/tmp/fresh369")
+ROUTER, PORT_A, PORT_B = 25530, 25531, 25532
+REPO = Path(__file__).resolve().parent.parent
+OUT = REPO / "tests" / "fixtures" / "doctor-corpus"
+
+
+def systemd_case(k: int, n: int, condition: str, value: str) -> str:
+    from doctor_corpus_fresh228 import BASES
+    from doctor_corpus_fresh277 import build_root
+
+    name, base = BASES[(k - 1) % 3]
+    root = WORK / "roots" / VALUES[k][0]
+    t = tool(n)
+    if n in (287, 295):
+        unit, drop, shown = t.mutate(name, base, condition, value)
+        build_root(root, name, unit, drop, shown)
+        if n == 295:
+            with open(root / "etc/group", "a") as groups:  # fresh-295's GPU host groups (Debian's ids)
+                groups.write("video:x:44:\nrender:x:105:\n")
+        return t.log_for(root, name, unit, drop, shown)
+    raise SystemExit(f"draw {k}: no systemd maker for fresh-{n}")
+
+
+PYENV = "/root/.pyenv"
+
+
+def container_case(k: int, value: str) -> str:
+    t = tool(293)
+    t.BASE = Path("/srv/fresh369")  # not under /tmp or /var/tmp: draw 3 mounts tmpfs over both
+    t.RUN, t.MODEL, t.GGUF = t.BASE / "run", t.BASE / "model", t.BASE / "tiny-f32.gguf"
+    t.VLLM_PORT, t.LLAMA_PORT = PORT_A, PORT_B
+    if k == 1:
+        t.SPECS[value] = t.Spec(
+            "read-only-root-nothing-writable",
+            "docker run --read-only (no --tmpfs, no volume): / remounted read-only in the namespace",
+            setup=[t.RO_ROOT],
+        )
+    elif k == 5:
+        t.SPECS[value] = t.Spec(
+            "home-nonexistent-read-only-root",
+            "docker run --read-only -e HOME=/nonexistent (a system user's passwd HOME), -v models:/models:ro:"
+            " / remounted read-only in the namespace, HOME=/nonexistent",
+            setup=[t.RO_ROOT],
+            env={"HOME": "/nonexistent"},
+        )
+    elif k == 3:
+        t.SPECS[value] = t.Spec(
+            "uid-12345-tmp-var-tmp-root-0755",
+            "docker run --user 12345:12345 (an image whose /tmp and /var/tmp lack the 1777 bit: root's, 0755; no"
+            " TMPDIR; WORKDIR root's 0755; HOME=/ as docker sets it for a uid with no passwd line) -v"
+            " cache:{d}/cache owned by 12345: here tmpfs mode=0755 at /tmp and /var/tmp, setpriv --reuid 12345"
+            " --regid 12345 --clear-groups; root's pyenv (the venv's interpreter) made reachable in the namespace",
+            setup=[
+                "mkdir -p {d}/cache {d}/vllm-cache && chown 12345:12345 {d}/cache {d}/vllm-cache && chmod 0755 {d}",
+                f"mkdir -p /run/fresh369-pyenv && mount --bind {PYENV} /run/fresh369-pyenv",
+                f"mount -t tmpfs -o mode=0755 tmpfs /root && mkdir {PYENV} && mount --move /run/fresh369-pyenv {PYENV}",
+                "mount -t tmpfs -o mode=0755 tmpfs /tmp",
+                "mount -t tmpfs -o mode=0755 tmpfs /var/tmp",
+            ],
+            prefix=["setpriv", "--reuid=12345", "--regid=12345", "--clear-groups", "--"],
+            env={"HOME": "/", "TMPDIR": None},
+        )
+    t.prepare()
+    return t.make_case(value)
+
+
+def up_case(k: int, condition: str, value: str) -> str:
+    t = tool(289)
+    t.WORK, t.RUN = WORK / "up", WORK / "up" / "run"
+    t.ROUTER, t.PORT_A, t.PORT_B = ROUTER, PORT_A, PORT_B
+    t.RUN.mkdir(parents=True, exist_ok=True)
+    return t.case_maker(condition, value)()
+
+
+def fetch_case(k: int) -> str:
+    import base64
+    import hashlib
+    import os
+
+    t = tool(296)
+    t.WORK = WORK / "s296"
+    t.RUN = t.WORK / "run"
+    case = t.fresh(VALUES[k][0])
+    target = case / "Qwen2.5-0.5B-Instruct"
+    dl = (
+        target / ".cache" / "huggingface" / "download"
+    )  # fresh-296's partial folder (make_fetch's .incomplete)
+    dl.mkdir(parents=True)
+    cfg = REPO / "tests" / "fixtures" / "checkpoints" / "qwen2.5-0.5b-instruct" / "config.json"
+    (target / "config.json").write_text(cfg.read_text() if cfg.is_file() else '{"model_type": "qwen2"}\n')
+    (dl / "config.json.metadata").write_text(
+        "a5e3a8a5a4e1d37e6ed3d6e3b4c1b5f4b5f0f1a2\n" + "0" * 64 + "\n1700000000.0\n"
+    )
+    (dl / "model.safetensors.lock").write_text("")
+    short = base64.urlsafe_b64encode(hashlib.sha1(b"model.safetensors.metadata").digest()).decode()
+    etag = "fdf756fa7fcbe7404d5c60e26bff1e0c8b8aa1f72ced49e7dd0210fe288fb7fe"
+    with (dl / f"{short}.{etag}.incomplete").open("wb") as handle:
+        handle.write(os.urandom(37 << 20))
+    text, _ = t.run(
+        f"find {target} -type f -printf '%s %p\\n'",
+        ["find", str(target), "-type", "f", "-printf", "%s %p\\n"],
+    )
+    repo = "Qwen/Qwen2.5-0.5B-Instruct"
+    block, _ = t.run(
+        f"HF_HUB_OFFLINE=1 servebox fetch-model {repo} --dir {target}",
+        t.sb(f"fetch-model {repo} --dir {target}"),
+        timeout=300,
+        environ=t.env(HF_HUB_OFFLINE="1"),
+    )
+    return text + block
+
+
+def render_case(k: int) -> str:
+    import shutil
+
+    t = tool(298)
+    t.WORK = WORK / "s298"
+    case = WORK / "run" / VALUES[k][0]
+    shutil.rmtree(case, ignore_errors=True)
+    case.mkdir(parents=True)
+    return t.spec_case(case, t.vllm_spec(router='log_level = "warning"\n'), t.render())
+
+
+def make(k: int) -> None:
+    import time
+
+    kept, _ = draw()
+    n, condition, value = kept[k - 1]
+    cid = VALUES[k][0]
+    t0 = time.monotonic()
+    if n in (287, 295):
+        text = systemd_case(k, n, condition, value)
+    elif n == 293:
+        text = container_case(k, value)
+    elif n == 289:
+        text = up_case(k, condition, value)
+    elif n == 296:
+        text = fetch_case(k)
+    elif n == 298:
+        text = render_case(k)
+    else:
+        raise SystemExit(f"draw {k} ({cid}): no maker")
+    (OUT / f"{cid}.log").write_text(text.rstrip() + "\n")
+    print(f"{cid}: {len(text.splitlines())} lines, {time.monotonic() - t0:.0f} s", flush=True)
 
 
 def main() -> None:
@@ -111,7 +344,8 @@ def main() -> None:
         return
     if not sys.argv[1:]:
         raise SystemExit(__doc__)
-    raise SystemExit("no case makers yet")
+    for k in [int(a) for a in sys.argv[1:]]:
+        make(k)
 
 
 if __name__ == "__main__":
