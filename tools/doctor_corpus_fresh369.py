@@ -143,8 +143,8 @@ VALUES = {
         "none",
     ),
     6: (
-        "fresh369-systemd-vllm-supplementarygroups-semicolon",
-        "vllm.service (base k=6) with NoNewPrivileges=yes and SupplementaryGroups=video;render (fresh-287's mutate);"
+        "fresh369-systemd-llama-swap-supplementarygroups-semicolon",
+        "llama-swap.service (base k=6: BASES[5 % 3]; first written as vllm.service, corrected after the run) with NoNewPrivileges=yes and SupplementaryGroups=video;render (fresh-287's mutate);"
         " verify and security --offline",
         "'video;render' is one word, not a valid group name: verify says '...: Invalid supplementary group name"
         " video;render, ignoring' (or the exec would fail to resolve it), exit 0 or 1",
@@ -224,7 +224,7 @@ def container_case(k: int, value: str) -> str:
     elif k == 5:
         t.SPECS[value] = t.Spec(
             "home-nonexistent-read-only-root",
-            "docker run --read-only -e HOME=/nonexistent (a system user's passwd HOME), -v models:/models:ro:"
+            "docker run --read-only -e HOME=/nonexistent (a system user's passwd HOME):"
             " / remounted read-only in the namespace, HOME=/nonexistent",
             setup=[t.RO_ROOT],
             env={"HOME": "/nonexistent"},
