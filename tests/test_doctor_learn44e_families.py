@@ -1,9 +1,8 @@
 """What the scored batch fresh-360 (things that happen to a running vLLM 0.26 server on an H100) taught after scoring.
 
 - cudagraph-capture-oom: an OOM is the capture's only while a capture is under way where it was raised (a capture
-  line or frame above it, no end of that step between: 'Graph capturing finished in %.0f secs, took %.2f GiB', the
-  engine's 'init engine (profile, create kv cache, warmup model) took %.2f s'); fresh-360's co-tenant OOM came 60 lines
-  after a finished capture.
+  line or frame above it, no 'Graph capturing finished in %.0f secs, took %.2f GiB' between); fresh-360's co-tenant
+  OOM came 60 lines after a finished capture.
 - co_tenant.py: an OOM printed untagged below a tagged server that came up, answered 2xx, refused none and did not die,
   raised outside the engine's frames, is another process's: a note, the server's answer none.
 Lines are rendered from vLLM 0.26 / 0.32's format strings (v1/worker/gpu_model_runner.py, gpu/model_runner.py,
@@ -112,16 +111,19 @@ NEAR_MISSES = [
             "capacity; 0 bytes already allocated; 60.10 GiB free; 0 bytes reserved in total by PyTorch)",
         ),
     ),
-    # a capture that ended ('init engine ... took' only, no 'Graph capturing finished'), then the engine's own OOM at
-    # run time: no capture was under way
+    # V0's capture (model_runner.py 'Capturing cudagraphs for decoding. ...', ended by 'Graph capturing finished in
+    # %.0f secs.'), then an OOM while serving in the same untagged process: no capture was under way (rendered)
     (
         "cudagraph-capture-oom",
-        f"{CORE} Capturing CUDA graphs (mixed prefill-decode, PIECEWISE): 100%|##########| 51/51 [00:04<00:00]\n"
-        f"{CORE} INFO 03-02 09:14:07 [core.py:259] init engine (profile, create kv cache, warmup model) took 31.20 s\n"
-        + core_traceback(
-            'v1/worker/gpu_model_runner.py", line 2210, in execute_model',
-            error=OOM.format(size="3.20 GiB", free="1.02 GiB"),
-        ),
+        "INFO 03-02 09:13:40 model_runner.py:1072] Capturing cudagraphs for decoding. This may lead to unexpected "
+        "consequences if the model is not static.\n"
+        "INFO 03-02 09:13:47 model_runner.py:1200] Graph capturing finished in 7 secs.\n"
+        "INFO:     Application startup complete.\n"
+        "ERROR 03-02 09:20:31 async_llm_engine.py:61] Engine background task failed\n"
+        "Traceback (most recent call last):\n"
+        '  File "/usr/local/lib/python3.10/site-packages/vllm/worker/model_runner.py", line 1450, in execute_model\n'
+        + OOM.format(size="3.20 GiB", free="1.02 GiB")
+        + "\n",
     ),
 ]
 
