@@ -33,6 +33,7 @@ from servebox.doctor.attribution import STRUCTURAL, below_families
 from servebox.doctor.bench_context import bench_over_context
 from servebox.doctor.caller import scripted
 from servebox.doctor.close_causes import close_causes, independent_warnings
+from servebox.doctor.co_tenant import another_process, elsewhere_lines
 from servebox.doctor.engine_gone import killed_alone
 from servebox.doctor.incidents import RELAYED_AS_READ, as_relayed
 from servebox.doctor.llamacpp_attribution import LLAMA_FEATURE, in_a_feature, refine
@@ -233,6 +234,9 @@ def _diagnosis(sig: Signature, hit: Hits, t: Triage, via_exception: bool = False
     if d.role == "cause" and d.fatal and (served := served_after(t, hit.last_line)):
         why = "Logged as an error, but the server came up after it (line {}) and answered every request with success (last at line {}): "
         survived(d, why.format(*served), "reports")
+    another_process(
+        d, sig, t, hit
+    )  # a co-tenant's own OOM pasted below a server that kept serving (learn44e)
     if d.role == "cause" and d.fatal and (done := retried_then_done(t, hit)):
         survived(d, f"Only a retry, and the run completed its work after it (line {done}): ", "reports")
     if d.role == "cause" and d.fatal and (went_on := instance_went_on(t, hit)):
@@ -342,6 +346,7 @@ def rank(t: Triage) -> TriageResult:
     pointers = tuple(sig for sig, _ in pointing)
     consumed = {n for _, hit in pointing for n, _ in hit.evidence}
     consumed |= {n for hit in superseded for n, _ in hit.evidence}
+    consumed |= elsewhere_lines(t, found)  # a co-tenant's exception is not the server's (learn44e)
     root = root_of(raised, consumed, t.exception_ends, pointers)
     found = [set_at_start(t, sig, hit) or (sig, hit) for sig, hit in found]  # a file's default, refused
     diagnoses = [_diagnosis(sig, hit, t, sig.id in via) for sig, hit in found]

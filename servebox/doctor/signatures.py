@@ -99,6 +99,9 @@ class Signature:
     # wordings (also in `patterns`) that count only after a line matched `above`: the setting they hit, shown above them
     # (a thread that could not start below the command that set an address-space limit; learn40f)
     above_patterns: tuple[re.Pattern[str], ...] = ()
+    # a line (holding one of the entry's keywords) that ends what its `above` line opened: a wording below it counts as
+    # if no `above` line had been seen (vLLM's 'Graph capturing finished' ends 'Capturing CUDA graphs'; learn44e)
+    above_ends: re.Pattern[str] | None = None
     # a line ABOVE a wording's line that lists values (a unit's AmbientCapabilities=): a wording that captures one of
     # its groups counts only where its value names one of those listed (listed.py; learn40b)
     listed_above: re.Pattern[str] | None = None
@@ -291,6 +294,7 @@ def load_signatures() -> tuple[Signature, ...]:
             against_default=parse_against_default(e.get("against_default")),
             above=re.compile(e["above"], re.IGNORECASE) if e.get("above") else None,
             above_patterns=tuple(re.compile(p, re.IGNORECASE) for p in _as_tuple(e.get("above_pattern"))),
+            above_ends=re.compile(e["above_ends"], re.IGNORECASE) if e.get("above_ends") else None,
             listed_above=re.compile(e["listed_above"], re.IGNORECASE) if e.get("listed_above") else None,
             exceeds_above=tuple(e["exceeds_above"]) if e.get("exceeds_above") else None,
             raised_where=re.compile(e["raised_where"], re.IGNORECASE) if e.get("raised_where") else None,

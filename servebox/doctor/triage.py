@@ -246,7 +246,9 @@ class Triage:
             weak = m is None and sig.hints and (m := sig.hint(text)) is not None
             m = None if m and quoted_in_echo(chunk, start, line, m.group(0)) else m  # code, not a message
             if not m:
-                if sig.above is not None and (a := sig.above.search(text)) is not None:
+                if sig.above_ends is not None and sig.above_ends.search(text):
+                    self.above.pop(sig.id, None)  # the step its `above` line opened has ended (learn44e)
+                elif sig.above is not None and (a := sig.above.search(text)) is not None:
                     self.above[sig.id] = {k: v for k, v in a.groupdict().items() if v}
                 if sig.listed_above is not None:
                     list_values(sig.listed_above, text, self.listed.setdefault(sig.id, {}))
