@@ -44,6 +44,7 @@ from servebox.doctor.root_exception import (
     REQUESTS,
     root_of,
     weigh_root,
+    went_on_past,
     wrappers_aside,
 )
 from servebox.doctor.shared_wording import calibrate
@@ -352,7 +353,9 @@ def rank(t: Triage) -> TriageResult:
     diagnoses = [_diagnosis(sig, hit, t, sig.id in via) for sig, hit in found]
     abort_explained(diagnoses)  # an error line just above an abort names why it aborted
     causes = [(d, sig, hit) for d, (sig, hit) in zip(diagnoses, found, strict=True) if d.role == "cause"]
-    competing = weigh_root(diagnoses, causes, root, t.exception_ends.get(root.line, 0) if root else 0)
+    end = t.exception_ends.get(root.line, 0) if root else 0
+    causes = went_on_past(causes, root, t.hits, end)  # an error the engine went past another way (learn44h)
+    competing = weigh_root(diagnoses, causes, root, end)
     behind = behind_refused_unit(t, diagnoses)  # a unit systemd refused never starts: its cause is met first
     aside = _warnings_beside_a_death(diagnoses)  # after: the cause that refused the unit is fatal
     confident = {

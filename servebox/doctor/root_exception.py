@@ -95,6 +95,24 @@ def outlived_before(causes: list, explaining: list[Diagnosis], root: RaisedExcep
             survived(d, why, "describes")
 
 
+def went_on_past(causes: list, root: RaisedException | None, hits: dict, end: int = 0) -> list:
+    """A cause whose entry names `went_on_after` markers, one of whose lines comes after the cause's first line and
+    before the root exception it does not explain: the engine went on past it another way (vLLM's caught 'Cannot use
+    FA version 2 ...' ERROR, then 'Using TURBOQUANT attention backend'), so it is only a note and the exception that
+    ended the run answers, known or not (learn44h). Returns the causes still standing."""
+    if root is None:
+        return causes
+    for d, sig, hit in causes:
+        later = (m for i in sig.went_on_after if (m := hits.get(i)) is not None)
+        line = next(
+            (n for m in later for n in (m.first_line, m.last_line) if hit.first_line < n < root.line), None
+        )
+        if line is not None and d.role == "cause" and not explains(sig, hit, root, end):
+            why = f"Logged, and the engine went on past it (line {line}); the exception that ended the run (line {root.line}) is another. "
+            survived(d, why, "describes")
+    return [c for c in causes if c[0].role == "cause"]
+
+
 def wrappers_aside(
     found: list[tuple[Signature, Hits]], raised: list[RaisedException], ends: dict[int, int]
 ) -> tuple[list[tuple[Signature, Hits]], list[Hits]]:

@@ -56,6 +56,10 @@ class Signature:
     # version N is not supported due to ...', catches its own assertion and falls back): where a later exception that it
     # does not explain and another cause entry does ended the run, that refusal is the cause and this a note (learn38c)
     outlived_when_refused: bool = False
+    # ids of entries (role progress, category not "progress": markers only) whose line, after this entry's first and
+    # before the exception that ended the run, says the engine went on past it another way (vLLM's 'Using TURBOQUANT
+    # attention backend' after fa_utils' caught FA-version ERROR): then only a note, whatever explains that exception
+    went_on_after: tuple[str, ...] = ()
     # a fatal cause an engine version may warn of and go on without, the thing refused undone for the server's life
     # (vLLM-CPU's NUMA memory binding): with the server up after it, a non-fatal cause at this figure, not a note
     kept_when_up: float = 0.0
@@ -267,6 +271,7 @@ def load_signatures() -> tuple[Signature, ...]:
             refused_after=bool(e.get("refused_after", False)),
             outlived_when_up=bool(e.get("outlived_when_up", False)),
             outlived_when_refused=bool(e.get("outlived_when_refused", False)),
+            went_on_after=_as_tuple(e.get("went_on_after")),
             kept_when_up=float(e.get("kept_when_up", 0.0)),
             progress_note=e.get("progress_note", ""),
             progress_fix=e.get("progress_fix", ""),
