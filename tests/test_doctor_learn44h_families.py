@@ -154,3 +154,29 @@ def test_fa_line_with_only_a_vit_flash_attn_backend_stays_the_cause():
         )
     )
     assert_named("flash-attn-gpu-unsupported", log)
+
+
+def test_the_marker_reads_only_a_backend_other_than_flash_attention():
+    """attention-backend-chosen: vLLM's selector lines for another backend (cuda.py, xpu.py, rocm.py, 0.8-0.10's V1
+    wording; rendered), never FlashAttention, an MLA backend, a ViT's backend or the Transformers model backend."""
+    from servebox.doctor.signatures import load_signatures
+
+    sig = next(s for s in load_signatures() if s.id == "attention-backend-chosen")
+    chosen = [
+        "Using FLASHINFER attention backend out of potential backends: ['FLASHINFER', 'TRITON_ATTN'].",
+        "Using AttentionBackendEnum.TRITON_ATTN backend.",
+        "Using TurboQuant attention backend.",
+        "Using FlashInfer backend on V1 engine.",
+        "Using ROCM_AITER_FA backend (selected via --attention-backend).",
+    ]
+    not_chosen = [
+        "Using FLASH_ATTN attention backend out of potential backends: ['FLASH_ATTN', 'FLASHINFER'].",
+        "Using AttentionBackendEnum.FLASH_ATTN backend.",
+        "Using FLASH_ATTN_MLA attention backend out of potential backends: ['FLASH_ATTN_MLA'].",
+        "Using AttentionBackendEnum.FLASHMLA backend.",
+        "Using backend AttentionBackendEnum.FLASH_ATTN for vit attention",
+        "Using Transformers backend.",
+        "Using Flash Attention backend on V1 engine.",
+    ]
+    assert all(sig.search(line) for line in chosen)
+    assert not any(sig.search(line) for line in not_chosen)
