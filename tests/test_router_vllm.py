@@ -38,6 +38,8 @@ def test_engine_core_killed_under_a_stream(real_engine):
     assert wait_for(lambda: st.verdict.state in SERVING and st.process.engine_core_pid(), LONG_S), st.verdict
     core = st.process.engine_core_pid()
     events: list[str] = []
+    grace = st.watcher.stopped_grace_s
+    st.watcher.stopped_grace_s = 3600.0  # the core is stopped on purpose: no hang restart under the stream
     with Router(sup) as router:
         kill(core, signal.SIGSTOP)  # from here on the core produces nothing
         try:
@@ -48,6 +50,7 @@ def test_engine_core_killed_under_a_stream(real_engine):
                 events = [line[5:].strip() for line in r.iter_lines() if line.startswith("data:")]
         finally:
             kill(core, signal.SIGKILL)  # never left frozen, whatever failed above
+            st.watcher.stopped_grace_s = grace
         record = wait_for(lambda: finished_record(router.url), 30)
     assert stream_verdict(events) == "error", events[-3:]  # an error event, no finish reason, no [DONE]
     assert record["outcome"] != "ok", record

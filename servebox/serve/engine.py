@@ -20,6 +20,7 @@ from servebox.deploy.spec import Model
 from servebox.deploy.systemd import engine_argv
 from servebox.serve.nodes import NodeProcess
 from servebox.serve.procs import ProcessId, cmdline, stop_child_group
+from servebox.serve.proctree import descendants, stopped_in_trees
 from servebox.serve.spawn import Spawner
 
 
@@ -49,26 +50,6 @@ def read_phase(log: Path, offset: int = 0) -> str:
         if pattern.search(tail):
             phase = name
     return phase
-
-
-def children(pid: int) -> list[int]:
-    """Every descendant of PID (from /proc: no extra dependency)."""
-    parents: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        ppid = int(stat.rsplit(")", 1)[1].split()[1])
-        parents.setdefault(ppid, []).append(int(entry.name))
-    out, todo = [], [pid]
-    while todo:
-        for child in parents.get(todo.pop(), []):
-            out.append(child)
-            todo.append(child)
-    return out
 
 
 @dataclass
@@ -150,10 +131,16 @@ class EngineProcess:
         """The vLLM engine-core child (its process title says EngineCore), where a real hang lives."""
         if not self.alive():
             return None
-        for pid in children(self.proc.pid):
+        for pid in descendants(self.proc.pid):
             if "EngineCore" in cmdline(pid):
                 return pid
         return None
+
+    def stopped_processes(self) -> dict[int, str]:
+        """pid -> name of each stopped process (SIGSTOP: state T) in this start's trees, the head's
+        and each node's: a stopped engine core behind a live API server (proctree.py)."""
+        procs = [self.proc, *(n.proc for n in self.nodes)]
+        return stopped_in_trees(p.pid for p in procs if p is not None and p.poll() is None)
 
     def log_tail(self, lines: int = 200, this_start: bool = True) -> str:
         """The log's last LINES lines; of this start only unless THIS_START is false (a previous

@@ -67,7 +67,8 @@ class Supervisor:
                 log = state_dir / "logs" / f"{m.name}.log"
                 process = EngineProcess(m, log, spawner=self.spawner, argv=head, nodes=nodes)
             policy = RestartPolicy(restart_limit, restart_window_s, backoff_s)
-            st = EngineState(m, process, Watcher(window_s=window_s, cold_start_s=m.cold_start_s), policy)
+            watcher = Watcher(window_s=window_s, cold_start_s=m.cold_start_s, stopped_grace_s=poll_s)
+            st = EngineState(m, process, watcher, policy)
             st.lock = self.lock
             if process is None:
                 st.verdict = Verdict("starting", "run by systemd: waiting for /health")
@@ -263,6 +264,7 @@ class Supervisor:
             url, alive, timeout_s=self.http_timeout_s, probe_model=st.model.name if self.probe else None
         )
         snap.router_inflight, snap.router_relayed = st.inflight, st.relayed
+        snap.stopped = st.process.stopped_processes() if managed else {}
         st.polls.append(snap.at)
         previous = st.verdict.state
         verdict = st.watcher.decide(snap, st.process.log_tail(80) if managed else "")

@@ -7,8 +7,11 @@ finished requests for longer than the window (the worst prefill) is a hang; a va
 failing health, EngineDeadError in the log, a 5xx from a once-healthy /health (vLLM's answer
 when its engine core died under a live API server), or counters that went backwards is a death;
 no answer at all (a frozen process: SIGSTOP, a stuck event loop) for longer than the window is a
-hang, whatever the engine; preemptions climbing or the KV cache pinned full is degradation. While
-starting, each start-up phase gets the measured cold start as its budget: progress resets the clock.
+hang, whatever the engine; so is a process of the engine's tree stopped (state T: SIGSTOP, a tracer)
+for longer than a short grace, whatever /health says (vLLM's API server answers 200 over a stopped
+engine core: the supervisor reads the tree's states, proctree.py); preemptions climbing or the KV
+cache pinned full is degradation. While starting, each start-up phase gets the measured cold start
+as its budget: progress resets the clock.
 """
 
 from __future__ import annotations
@@ -58,6 +61,9 @@ class Snapshot:
     # in the engine's own gauges, but it is open in the router.
     router_inflight: float = 0.0
     router_relayed: float = 0.0
+    # the engine's processes (the spawned one and its descendants) stopped at this poll: pid -> name;
+    # read by the supervisor from /proc (empty where it does not run the engine)
+    stopped: dict[int, str] = field(default_factory=dict)
 
     @property
     def in_flight(self) -> float:
@@ -141,6 +147,8 @@ class Watcher:
     phase_since: float = field(default_factory=time.monotonic)
     answered_at: float = field(default_factory=time.monotonic)  # the last poll /health answered
     phases: list = field(default_factory=list)  # (phase, monotonic time it began) of this start
+    stopped_grace_s: float = 2.0  # a process stopped this long is a hang (a profiler's pause is shorter)
+    stopped_since: dict = field(default_factory=dict)  # pid -> when a poll first saw it stopped
 
     def reset(self) -> None:
         self.history.clear()
@@ -149,6 +157,7 @@ class Watcher:
         self.started_at = self.phase_since = self.answered_at = time.monotonic()
         self.phase = "starting"
         self.phases = [("starting", self.started_at)]
+        self.stopped_since = {}
 
     def note_phase(self, phase: str, at: float) -> bool:
         """Record the start-up phase read from the log; True when it moved (the clock restarts)."""
@@ -172,6 +181,9 @@ class Watcher:
             return Verdict("dead", "the engine process is gone", info)
         if "EngineDeadError" in log_tail or "EngineCore encountered a fatal error" in log_tail:
             return Verdict("dead", "EngineDeadError in the engine's log", info)
+        stopped = self._stopped(snap)
+        if stopped:
+            return Verdict("hung", stopped, info)
         if not snap.health_timed_out:
             self.answered_at = snap.at
         if not snap.health_ok:
@@ -239,6 +251,17 @@ class Watcher:
         if len(window) >= 3 and all(s.kv_usage >= 0.99 for s in window):
             return Verdict("degraded", "KV cache usage pinned at 100%", info)
         return Verdict("busy" if in_flight > 0 else "idle", f"{in_flight:.0f} request(s) in flight", info)
+
+    def _stopped(self, snap: Snapshot) -> str | None:
+        """Why the engine is hung when a process of its tree has been stopped past the grace, else None."""
+        self.stopped_since = {pid: self.stopped_since.get(pid, snap.at) for pid in snap.stopped}
+        for pid, since in self.stopped_since.items():
+            if snap.at - since >= self.stopped_grace_s:
+                return (
+                    f"engine process {pid} ({snap.stopped[pid]}) is stopped (SIGSTOP?) for "
+                    f"{snap.at - since:.0f} s: it runs nothing, whatever /health answers"
+                )
+        return None
 
     def _unchanged_since(self, snap: Snapshot) -> float | None:
         """When the progress counters last had the values they have now (while work was in flight)."""

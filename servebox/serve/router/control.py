@@ -12,7 +12,8 @@ from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 
-from servebox.serve.engine import children, read_phase
+from servebox.serve.engine import read_phase
+from servebox.serve.proctree import descendants
 from servebox.serve.watch import Verdict
 
 LOADING = ("starting", "restarting")
@@ -23,7 +24,7 @@ def rss_bytes(pid: int | None) -> int | None:
     if pid is None:
         return None
     total = 0
-    for p in [pid, *children(pid)]:
+    for p in [pid, *descendants(pid)]:
         try:
             for line in Path(f"/proc/{p}/status").read_text().splitlines():
                 if line.startswith("VmRSS:"):
