@@ -235,9 +235,8 @@ def _diagnosis(sig: Signature, hit: Hits, t: Triage, via_exception: bool = False
     if d.role == "cause" and d.fatal and (served := served_after(t, hit.last_line)):
         why = "Logged as an error, but the server came up after it (line {}) and answered every request with success (last at line {}): "
         survived(d, why.format(*served), "reports")
-    another_process(
-        d, sig, t, hit
-    )  # a co-tenant's own OOM pasted below a server that kept serving (learn44e)
+    # a co-tenant's own OOM pasted below a server that kept serving (learn44e)
+    another_process(d, sig, t, hit)
     if d.role == "cause" and d.fatal and (done := retried_then_done(t, hit)):
         survived(d, f"Only a retry, and the run completed its work after it (line {done}): ", "reports")
     if d.role == "cause" and d.fatal and (went_on := instance_went_on(t, hit)):
