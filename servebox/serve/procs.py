@@ -47,16 +47,28 @@ class ProcessId:
     def stopped(self) -> bool:
         """Frozen by SIGSTOP (state T): it holds its sockets and answers nothing."""
         stat = _stat(self.pid)
-        return stat is not None and stat[0] in ("T", "t")
+        return stat is not None and stat[0] in STOPPED
 
 
-def _stat(pid: int) -> list[str] | None:
-    """Fields of /proc/PID/stat after the command name: [state, ppid, pgrp, ...]."""
+STOPPED = ("T", "t")  # stopped by a signal (SIGSTOP, SIGTSTP...), stopped by a tracer (ptrace)
+
+
+def read_stat(pid: int) -> tuple[str, list[str]] | None:
+    """/proc/PID/stat: the command name (it may hold spaces and parentheses) and the fields after it, [state, ppid,
+    pgrp, ...]; None when the process is gone."""
     try:
         text = Path(f"/proc/{pid}/stat").read_text()
     except (OSError, ValueError):
         return None
-    return text.rsplit(")", 1)[1].split()
+    head, _, rest = text.rpartition(")")
+    fields = rest.split()
+    return (head.partition("(")[2], fields) if len(fields) >= 2 else None
+
+
+def _stat(pid: int) -> list[str] | None:
+    """Fields of /proc/PID/stat after the command name: [state, ppid, pgrp, ...]."""
+    stat = read_stat(pid)
+    return None if stat is None else stat[1]
 
 
 def cmdline(pid: int) -> str:

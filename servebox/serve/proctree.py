@@ -15,7 +15,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-STOPPED = ("T", "t")  # stopped by a signal (SIGSTOP, SIGTSTP...), stopped by a tracer (ptrace)
+from servebox.serve import procs
+from servebox.serve.procs import STOPPED
 
 
 @dataclass(frozen=True)
@@ -27,16 +28,11 @@ class Proc:
 
 
 def read_stat(pid: int) -> Proc | None:
-    """PID's /proc/PID/stat, or None when it is gone (the name may hold spaces and parentheses)."""
-    try:
-        text = Path(f"/proc/{pid}/stat").read_text()
-    except (OSError, ValueError):
+    """PID's /proc/PID/stat (procs.read_stat), or None when it is gone."""
+    if (stat := procs.read_stat(pid)) is None:
         return None
-    head, _, rest = text.rpartition(")")
-    fields = rest.split()
-    if len(fields) < 2:
-        return None
-    return Proc(pid, int(fields[1]), fields[0], head.partition("(")[2])
+    comm, fields = stat
+    return Proc(pid, int(fields[1]), fields[0], comm)
 
 
 def scan() -> dict[int, Proc]:
