@@ -67,10 +67,17 @@ def served_after(t: Triage, line: int) -> tuple[int, int] | None:
     no 4xx/5xx after it came up): the lines of its start and of its last answer. An error logged before that did not
     stop it (vLLM's 'Error parsing config' for a --tokenizer folder without config.json, caught and served on)."""
     up = serving_after(t, line)
+    last = None if up is None else answered_since(t, up)
+    return None if last is None else (up, last)
+
+
+def answered_since(t: Triage, line: int) -> int | None:
+    """The line of the last request answered with success after `line`, where none after it was refused (a 4xx/5xx
+    in the access log); None otherwise."""
     ok, bad = t.hits.get(ANSWERED), t.hits.get(REFUSED)
-    if up is None or ok is None or ok.last_line <= up or (bad is not None and bad.last_line > up):
+    if ok is None or ok.last_line <= line or (bad is not None and bad.last_line > line):
         return None
-    return up, ok.last_line
+    return ok.last_line
 
 
 def retried_then_done(t: Triage, hit: Hits) -> int | None:
@@ -146,7 +153,7 @@ def stopped_mid_start(t: Triage, d: Diagnosis) -> bool:
     died = up is None and bool(
         t.hits[d.id].groups.get("died")
     )  # the stop's own line says the process died of it
-    if not died and not _death_after(t, d.first_line):
+    if not died and not death_after(t, d.first_line):
         return False
     d.role, d.confidence = "cause", MID_START
     d.cause, d.fix = MID_START_CAUSE.format(line=d.first_line), MID_START_FIX
@@ -212,12 +219,12 @@ def stalled_in_open_step(t: Triage, hit: Hits) -> tuple[int, int] | None:
     if up is not None and up.first_line < stop:
         return None
     step = open_step_before(t, stop)
-    if step is None or step >= hit.first_line or not _death_after(t, stop):
+    if step is None or step >= hit.first_line or not death_after(t, stop):
         return None
     return step, stop
 
 
-def _death_after(t: Triage, line: int) -> bool:
+def death_after(t: Triage, line: int) -> bool:
     """An engine death that an asked-for stop accounts for (an entry marked unless_shutdown) was logged after `line`."""
     deaths = (t.hits.get(sig.id) for sig in t.signatures if sig.unless_shutdown)
     return any(hit is not None and hit.first_line > line for hit in deaths)
@@ -304,7 +311,7 @@ def stopped_then_refused(t: Triage, d: Diagnosis) -> bool:
     if up is None or up.first_line > d.first_line or bad is None:
         return False
     refused = [n for n, _ in bad.evidence if n > d.first_line]
-    if not refused or not _death_after(t, d.first_line):
+    if not refused or not death_after(t, d.first_line):
         return False
     d.role, d.confidence = "cause", MID_START
     d.cause, d.fix = STOPPED_CAUSE.format(line=d.first_line, refused=refused[0]), MID_START_FIX

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from servebox.doctor.afterwards import ANSWERED, REFUSED, SERVING, _death_after
+from servebox.doctor.afterwards import SERVING, answered_since, death_after
 from servebox.doctor.structure import split_prefix
 
 if TYPE_CHECKING:
@@ -38,13 +38,13 @@ def raised_elsewhere(t: Triage, hit: Hits) -> tuple[str, int, int] | None:
     """The server's tag, the line it came up at and its last successful answer, where every line of `hit` was printed
     untagged below a tagged server's start, an exception raised there (at least one) ran in no engine frame, and the
     server answered with success, refused nothing and no engine death came after it came up."""
-    up, ok, bad = t.hits.get(SERVING), t.hits.get(ANSWERED), t.hits.get(REFUSED)
-    if up is None or ok is None or not up.evidence or hit.count != len(hit.evidence):
+    up = t.hits.get(SERVING)
+    if up is None or not up.evidence or hit.count != len(hit.evidence):
         return None
     tag = split_prefix(up.evidence[0][1]).component
-    if not tag or up.first_line >= hit.first_line or ok.last_line <= up.first_line:
+    if not tag or up.first_line >= hit.first_line:
         return None
-    if (bad is not None and bad.last_line > up.first_line) or _death_after(t, up.first_line):
+    if (ok := answered_since(t, up.first_line)) is None or death_after(t, up.first_line):
         return None
     if any(split_prefix(text).component for _, text in hit.evidence):
         return None
@@ -52,7 +52,7 @@ def raised_elsewhere(t: Triage, hit: Hits) -> tuple[str, int, int] | None:
     raised = [e for e in t.raised.values() if e.line in lines]
     if not raised or any(e.component or e.engine_frames for e in raised):
         return None
-    return tag, up.first_line, ok.last_line
+    return tag, up.first_line, ok
 
 
 def elsewhere_lines(t: Triage, found: list[tuple[Signature, Hits]]) -> set[int]:
