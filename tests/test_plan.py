@@ -568,3 +568,20 @@ def test_batch_defaults_follow_vllms_tiers_by_memory_and_name():
         assert batch_defaults(v26, gpu.total_bytes, gpu.model) == want26, name
     a100 = plan("llama-3.1-8b-instruct", "--max-model-len", "8192", gpu="a100-80gb")
     assert any("max_num_batched_tokens 2048" in a for a in a100.assumptions)
+
+
+def test_engine_profile_reads_engines_toml_once(run_cli, monkeypatch):
+    # plan --engine-profile looks the profile up twice (its version, then its option list): one parse of the file
+    from servebox.check import context
+
+    context._engine_profiles.cache_clear()
+    parsed = []
+    real_loads = context.tomllib.loads
+    monkeypatch.setattr(context.tomllib, "loads", lambda text: parsed.append(text) or real_loads(text))
+    r = run_cli(
+        "plan", CHECKPOINTS / "qwen3.5-27b-digest-w4a4", "--gpu", "v100-32gb", "--engine-profile",
+        "1cat-vllm-1.5-volta", "--tensor-parallel-size", "2", "--json",
+    )  # fmt: skip
+    assert r.code == 0 and r.json()["flags_refused"] == []
+    engines_toml = (context.resources.files("servebox.engines.vllm") / "profiles/engines.toml").read_text()
+    assert parsed.count(engines_toml) == 1

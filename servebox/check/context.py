@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import tomllib
 from dataclasses import dataclass
+from functools import cache
 from importlib import resources
 from typing import Any
 
@@ -53,11 +54,18 @@ class EngineRules:
         return self.data.get("backends", {})
 
 
-def load_engine_rules(name: str) -> EngineRules:
+@cache
+def _engine_profiles() -> dict[str, Any]:
+    """engines.toml, parsed once per process: `plan --engine-profile` reads it for the version and again for
+    the option list."""
     data = tomllib.loads(
         resources.files("servebox.engines.vllm").joinpath("profiles/engines.toml").read_text()
     )
-    profiles = data["profile"]
+    return data["profile"]
+
+
+def load_engine_rules(name: str) -> EngineRules:
+    profiles = _engine_profiles()
     if name not in profiles:
         raise InputError(
             "--engine-profile", None, f"unknown engine profile {name!r}; known: {', '.join(profiles)}"
