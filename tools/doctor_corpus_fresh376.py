@@ -173,6 +173,68 @@ def show(d) -> str:
     return f"llama-server: {ec} = {ev} || fresh-{n}: {ac} = {av}"
 
 
+# ---- EXPECT: written after the draw was committed and before any case ran (prediction from fresh-306's order of
+# llama-server's checks, as in fresh-365: LLAMA_ARG_* variables -> the command line -> chat template check -> HTTP
+# init/bind -> model load -> context -> control vector / draft -> requests; systemd-analyze verify before the unit
+# starts; servebox render refuses before any engine starts; servebox up starts the engine, whose own log says why it
+# failed). `expected` is the cause the user must fix FIRST: the one that stops the service earliest, or the one the
+# other depends on; where neither outranks the other the case's `cause` says so. A case whose run contradicts the
+# prediction says so in its manifest entry.
+EXPECT = {
+    1: (
+        "none",
+        "-c 1024 after -c 512 only warns (last wins); PrivateTmp=yes with RemoveIPC=yes is harmless to llama-server "
+        "(no /tmp files, no SysV IPC); the server serves (uncertain: verify may say something about RemoveIPC=)",
+    ),
+    2: (
+        "llamacpp-bind-failed",
+        "--host 10.255.255.1 is not an address of this machine: the server exits before the model loads; "
+        "ReadOnlyPaths=/opt is harmless to llama-server (it writes nothing under /opt with a local -m)",
+    ),
+    3: (
+        "llamacpp-v-cache-quant-needs-flash-attn",
+        "llama_context refuses a quantized V cache with flash attention off and the server exits; HOME=/nonexistent "
+        "on a read-only root does not matter with a local -m",
+    ),
+    4: (
+        "llamacpp-no-ssl-support",
+        "llama-server exits before the model loads (a build without SSL); the openai SDK client's base_url without a "
+        "scheme would fail anyway, but no server is there to reach (the server is the one to fix first)",
+    ),
+    5: (
+        "servebox-spec-invalid",
+        "render refuses model gpus = [0, 1] on a host with one GPU before anything starts; LLAMA_ARG_CTX=4096 "
+        "is no variable (silently ignored), latent",
+    ),
+    6: (
+        "llamacpp-arg-file-unreadable",
+        "the parser refuses --slot-save-path ./slots (not a directory) and exits before the model loads; "
+        "LimitMEMLOCK=64M does nothing without --mlock",
+    ),
+    7: (
+        "llamacpp-model-path-is-a-directory",
+        "servebox up starts llama-server on the tiny Llama's safetensors directory as -m: the GGUF header cannot be "
+        "read and the engine exits; the /completion with token 999999 never reaches an engine (uncertain: up may "
+        "refuse the spec first: servebox-spec-invalid)",
+    ),
+    8: (
+        "systemd-unit-not-found",
+        "verify: llama-server-api.socket would start llama-server-api.service, which does not exist; by hand the "
+        "override-kv str type for an int key only warns and the server serves (uncertain: systemd-unit-refused)",
+    ),
+    9: (
+        "llamacpp-bind-failed",
+        "--host 10.255.255.1 is not an address of this machine: the server exits before the model loads; the "
+        "read-only root with nothing writable does not matter to it before that",
+    ),
+    10: (
+        "llamacpp-token-id-out-of-vocab",
+        "User=/Group= without SupplementaryGroups= matters only for ROCm render nodes (none here: CPU); the server "
+        "serves and the /completion with token 999999 is refused",
+    ),
+}
+
+
 def main() -> None:
     if sys.argv[1:] == ["--draws"]:
         kept, redrawn = draws()
