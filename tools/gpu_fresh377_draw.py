@@ -81,6 +81,54 @@ RULE CHECK (--rule-check, run before this commit, before seed 2377 was drawn, ov
 pairs passed over per draw 3.70; draws with a pass-over 0.76; mean simulated end 363 s; mean qwen3.5 starts 3.28;
 draws short of 12: 8'. So the bound passes over a qwen3.5 start or two in most draws (the price of one call within
 450 s), and in 8 of 300 draws the pool runs out before 12 fit: such a draw is kept short, said so, not refilled.
+THE DRAW GAVE (printed once by --draw-only after the tool was committed in ab92eced, before the cases file was
+written; only this paragraph and EXPECTED changed after it): no pair passed over, 12 taken (nothing short): 4 refused
+in the API server's config ("parse": e03 S08 true-async, e04 S09 min3-max1, e10 S04 524288, e12 S14
+model-draft-no-tokens), 3 qwen3.5 starts (e02 S02 qwen3_5_mtp-2 with --enforce-eager, e05 S03 fp8_e5m2, e09 S01 two:
+the mtp_num_hidden_layers 2 checkpoint), 5 llama starts (e01 S11 ngram-llama-choice, e06 S10 ngram_gpu-4, e07 S07
+B260, e08 S05 eagle-3, e11 S06 llama-target-3); 12 distinct conditions (S12, S13 not drawn). "order": e03 e04 e10 e12
+e02 e05 e09 e01 e06 e07 e08 e11; bookings 1.36 in all. Simulated (the DUR figures): wave 1 = the 4 refusals, the 3
+qwen3.5 and e01 at 0-7 s (0.20 + 0.59 + 0.09 = 0.88); e06, e07 at ~45 s once the refusals exit; e08 at ~167 s, e11 at
+~207 s as llama cases answer; end 367 s; nothing skipped at LEFT 490.
+EXPECTED for the drawn twelve, before anything ran (each case's "expect_339" is its class's EXPECT from fresh-339;
+refined here from vLLM 0.26.0's source in /tmp/gpu377 where it says more):
+  e01 S11 ngram 3 (lookup max 3) on llama, a choice request between two plain ones: server healthy; the two plain
+      POSTs 200; the structured one 400: SamplingParams._validate_structured_outputs raises in the API server's input
+      processor "Structured outputs requires a tokenizer so it can't be used with 'skip_tokenizer_init'" (expected
+      none: the server is healthy, a client's request refused);
+  e02 S02 method qwen3_5_mtp, 2 tokens, --enforce-eager (+ --max-num-seqs 64): healthy with the WARNING "method
+      `qwen3_5_mtp` is deprecated and replaced with mtp." and the one about running the MTP layer more than once; no
+      CUDA graphs; the POSTs 200 (fresh-339's e02, mtp 3 eager, was not ready in 200 s: this case has 340 s);
+  e03 S08 draft_model 3, disable_padded_drafter_batch true with --async-scheduling: REFUSED at config time in the API
+      server: "Async scheduling is not compatible with disable_padded_drafter_batch=True.", exit 1 in ~20-45 s;
+  e04 S09 ngram prompt_lookup_min 3 > max 1: REFUSED at config time: "prompt_lookup_min=3 must be <=
+      prompt_lookup_max=1", exit 1 in ~20-45 s;
+  e05 S03 mtp 1 with --kv-cache-dtype fp8_e5m2 (+ --max-num-seqs 64): likely healthy on TRITON_ATTN: FLASH_ATTN takes
+      only fp8 / fp8_e4m3 (FA3 on SM90) and auto/fp16/bf16, FlashInfer is not in the kit (ImportError reason), Triton
+      lists fp8_e5m2; so the selector picks TRITON_ATTN for the full-attention layer and the MTP layer; the POSTs 200.
+      Else "No valid attention backend found ... kv_cache_dtype not supported" in the engine core;
+  e06 S10 ngram_gpu 4 (no model): likely healthy (the GPU n-gram proposer, lookups 5/5); the POSTs 200;
+  e07 S07 draft_model 4 with --max-num-batched-tokens 260 --max-num-seqs 256: healthy with the WARNING
+      "max_num_scheduled_tokens is set to 4 based on the speculative decoding settings. This may lead to suboptimal
+      performance." (260 - 256 x 1 drafting slot); the 50-token prompt in 4-token steps; the POSTs 200, slowly; or
+      refused where another check ties batched tokens to the capture sizes (unknown);
+  e08 S05 method eagle with the 'eagle-' 1-layer head, 3 tokens: healthy (EagleLlamaForCausalLM, dummy weights); 200;
+  e09 S01 mtp 2 on the qwen3.5 copy with text_config.mtp_num_hidden_layers 2 (+ --max-num-seqs 64): healthy: two MTP
+      layers built (range(2)), 2 tokens; the POSTs 200 (a slow start: ~280 s side by side);
+  e10 S04 mtp 1 with --max-model-len 524288 on qwen3.5: REFUSED at config time: "User-specified max_model_len (524288)
+      is greater than the derived max_model_len (... 262144 ...)", naming VLLM_ALLOW_LONG_MAX_MODEL_LEN; exit 1;
+  e11 S06 method eagle3 with the 'eagle3' 1-layer head on the 2-layer llama target, 3 tokens: LIKELY FAILS (refined
+      from fresh-339's "healthy"): no eagle_aux_hidden_state_layer_ids in the head's config, so the target's default
+      aux layers are (2, num_layers // 2, num_layers - 3) = (2, 1, -1) for 2 layers (interfaces.py
+      get_eagle3_default_aux_hidden_state_layers): the llama forward collects only 2 aux hidden states (after layers
+      1 and 2; -1 never matches), while the head's fc takes 3 x 4096 (num_aux_hidden_states defaults to 3): a shape
+      error "mat1 and mat2 shapes cannot be multiplied (Nx8192 and 12288x4096)" in the engine core at the profile /
+      CUDA-graph dummy run (then "Engine core initialization failed", exit 1), or at the first request if the dummy
+      runs skip the drafter's fc (then a 500 and the engine core dead). Healthy only if the model clamps the layers;
+  e12 S14 --spec-model <draft folder> without --spec-tokens: REFUSED at config time: "A speculative model was provided,
+      but `num_speculative_tokens` was not provided", exit 1.
+So: 4 config refusals (e03, e04, e10, e12), 1 likely engine-core failure (e11), 1 healthy server with a refused
+request (e01), 6 healthy (e02, e05, e06, e07, e08, e09; e07 and e05 least sure).
 THE GO CALL: TOTAL 545 leaves LEFT ~490-520 s after the kit's 24-53 s set-up: the simulated end (<= 450 s) fits, and a
 wave-2 llama started as late as ~300 s still has its need (140 s).
 """
