@@ -78,6 +78,46 @@ pairs passed over per draw 6.19; draws with a pass-over 0.91; mean simulated end
 pool is heavy (10 of its 30 pairs are qwen3.5 starts of ~248 s, 7 are refusals): two waves of qwen3.5 starts do not fit
 450 s, so the walk passes over qwen3.5 starts once about five are taken, and in about one draw in ten the pool runs out
 before 12 fit: such a draw is kept short, said so, not refilled.
+THE DRAW GAVE (printed once by --draw-only after the tool was committed in a4984621, before the cases file was
+written; only this paragraph and EXPECTED changed after it): no pair passed over, 12 taken (nothing short): 3 refusals
+("parse": e03 U01 eagle-no-model, e04 U07 auto, e08 U01 mtp-no-tokens), 9 starts: qwen3-next e12 (U12 valid), qwen3.5
+e06 (U07 valid) and e07 (U05 valid), nemotron-h e02 (U08 nemo) and e09 (U11 valid), llama-4 e01 (U16 llama4) and e05
+(U12 llama4-10485760), qwen2.5-vl e10 (U14 image-2), mixtral e11 (U15 mixtral). Four "valid" classes (e06, e07, e09,
+e12: healthy controls), left as drawn; U01 and U07 and U12 twice each. "order": e03 e04 e08 e12 e06 e07 e02 e09 (wave
+1: 3 x 0.05 + 0.24 + 2 x 0.17 + 2 x 0.10 = 0.93, 8 at once) e01 e05 e10 e11 (wave 2: 0.22 + 0.22 + 0.12 + 0.12 =
+0.68); bookings 1.61 in all. Simulated (the DUR figures): wave 2 starts at ~224-254 s as the nemotron-h and qwen3.5
+cases answer; end 441 s; nothing skipped at LEFT 490 (if the lead's LEFT is much below 490, e01 / e05 (need 180) may be
+skipped: keep TOTAL 545).
+EXPECTED for the drawn twelve, before anything ran (each case's "expect_292" is its class's EXPECT from fresh-292,
+written from 0.32's source; refined here from vLLM 0.26.0's source in /tmp/gpu377 and the earlier rounds' headers):
+  e01 U16 llama-4 cut --kv-cache-dtype fp8: likely healthy, 200: FLASH_ATTN takes fp8 on SM90 (FA3); both cut layers
+      are chunked local attention (chunk 8192 > 4096); else "No valid attention backend found" in the engine core;
+  e02 U08 nemotron-h --no-enable-chunked-prefill (+ --max-num-seqs 64): healthy with the WARNING that the model does not
+      officially support disabling chunked prefill (fresh-292's e12 on qwen3.5: the same, prefix caching off by
+      default in 0.26, no 'align' assertion); 200;
+  e03 U01 qwen3.5 {"method": "eagle", "num_speculative_tokens": 2} with no model: REFUSED at config time in the API
+      server: "num_speculative_tokens was provided but without speculative model.", exit 1 in ~20-40 s;
+  e04 U07 qwen3.5 --gdn-prefill-backend auto (replacing the base's triton): REFUSED by the parser, exit 2: "argument
+      --gdn-prefill-backend: invalid choice: 'auto' (choose from flashinfer, triton, cutedsl)";
+  e05 U12 llama-4 cut --max-model-len 10485760 (= max_position_embeddings): unknown, leaning healthy: both cut layers
+      are chunked local attention (no_rope every 4th layer: none of layers 0-1), so a request's KV is capped by the 8192
+      chunk and one 10485760 request fits the 2 GiB budget; else refused at KV-cache set-up ("To serve at least one
+      request with the models's max seq len (10485760), ... GiB KV cache is needed, which is larger than the available
+      KV cache memory (2.0 GiB)"); the POST 200 if up;
+  e06 U07 qwen3.5 --gdn-prefill-backend triton (valid; the base's own value, the drawn flag replacing it): healthy, 200;
+  e07 U05 qwen3.5 --mamba-cache-mode none (valid): healthy, 200;
+  e08 U01 qwen3.5 {"method": "mtp"} without tokens: REFUSED at config time (SpeculativeConfig's after-validator
+      _verify_args): "num_speculative_tokens must be provided with speculative model unless the draft model config
+      contains an n_predict parameter.", exit 1 (mtp without tokens never reaches the branch that reads n_predict);
+  e09 U11 nemotron-h --mamba-backend triton (valid, + --max-num-seqs 64): healthy, 200;
+  e10 U14 qwen2.5-vl --limit-mm-per-prompt {"image": 2} (video left at its default): REFUSED at start as fresh-292's
+      e04 and fresh-349's e02: the multimodal processor cannot be built from a folder holding only config.json (OSError
+      "Can't load image processor ... preprocessor_config.json"; or the processor's "requires a tokenizer" refusal
+      under --skip-tokenizer-init), exit 1 in ~40-60 s;
+  e11 U15 mixtral cut --enable-expert-parallel at TP 1: healthy, 200 (one EP rank holds all 8 experts);
+  e12 U12 qwen3-next cut --max-model-len 32768 (valid, + --max-num-seqs 64): healthy, 200.
+So: 3 refusals before the engine (e03, e04, e08), 1 at start (e10), 7 healthy (e01, e02, e06, e07, e09, e11, e12; four
+of them the valid controls), 1 unknown (e05).
 THE GO CALL: TOTAL 545 leaves LEFT ~490-520 s after the kit's 24-53 s set-up: the simulated end (<= 450 s) fits.
 """
 
