@@ -65,6 +65,9 @@ TOTAL 545 leaves ~490 s after the kit's setup (17-55 s). --draw-only prints a ro
 
 THE DRAW GAVE: DRAW_GAVE below (filled after --draw-only printed the draw once, before the cases file was written and
 before anything ran; nothing but DRAW_GAVE, EXPECTED_DRAWN and this paragraph changed after it).
+In short: 6 refusals at config expected (e01, e03, e04, e06, e08 by the --quantization check or the missing awq
+config file), 5 engine-core failures at model init (e05, e09, e10, e11, e12: FLASHINFER not importable; e07
+bitsandbytes not importable first), one HEALTHY server whose --quantization fp8 is silently overridden (e02).
 EXPECTED for the drawn twelve: EXPECTED_DRAWN below (also each case's "expect_drawn"), written after the draw was
 printed by --draw-only and before anything ran, from 0.26.0's source as cited.
 """
@@ -103,8 +106,68 @@ LEFT_Q = sorted((k, c) for k, v in CHECKPOINTS.items() for c in v if (k, c) not 
 LEFT_S = sorted((k, c) for k, v in SETTINGS.items() for c in v if (k, c) not in SKIP_S)
 assert len(LEFT_Q) == 8 and len(LEFT_S) == 2, (LEFT_Q, LEFT_S)
 
-DRAW_GAVE = ""  # filled after --draw-only printed the draw once
-EXPECTED_DRAWN = {}  # written after the draw was printed (--draw-only), before anything ran
+DRAW_GAVE = (  # filled after --draw-only printed the draw once (the tool committed before it, 9c33ddf1)
+    "checkpoint classes drawn twice: Q3 w4a4-deployment-qwen3.5 (e01, e12), Q8 NVFP4 (e02, e11), Q3 "
+    "W8A8-FP8-channel-token (e03, e10), Q3 W8A8-INT8-channel-token (e04, e09); once: Q2 published-128x128 (e05), Q5 "
+    "desc_act-true (e06), Q6 8bit (e07), Q9 float16 (e08). Settings: S1 conflicting x6 (e01 fp8, e02 fp8, e03 fp8, e04 "
+    "fp8, e06 awq, e08 awq), S4 FLASHINFER x6 (e05, e07, e09, e10, e11, e12). The 4 pairs of the 16 not drawn: Q2 "
+    "published-128x128 x conflicting, Q5 desc_act-true x FLASHINFER, Q6 8bit x conflicting, Q9 float16 x FLASHINFER. "
+    "8 model folders (e01/e12, e02/e11, e03/e10, e04/e09 share theirs); two cut Qwen3.5 (e01, e12: both in wave 1). "
+    "Mems sum to 1.0 (the heaviest 8: 0.70). order e01 e12 e02 e03 e04 e05 e06 e07 | e08 e09 e10 e11. Simulated: all "
+    "12 end by ~201 s at 90 s starts, ~281 s at 130 s, ~411 s if every case ran to its timeout (<= 450)."
+)
+EXPECTED_DRAWN = {  # written after --draw-only printed the draw, before anything ran; 0.26.0's source as cited
+    "e01": "refused at config in the API process (ModelConfig._verify_quantization, config/model.py): the cut "
+    "Qwen3.5's top-level quantization_config is compressed-tensors (W4A4 NVFP4); no override method claims it for a "
+    "user 'fp8' (the overrides are auto_gptq/auto_awq (gptq/awq configs only), moe_wna16, modelopt*, mxfp4, inc, "
+    "humming): ValueError 'Quantization method specified in the model config (compressed-tensors) does not match the "
+    "quantization method specified in the `quantization` argument (fp8).'; no engine core, rc 1 in ~20-40 s",
+    "e02": "HEALTHY, the --quantization fp8 silently overridden: ModelOptNvFp4Config.override_quantization_method "
+    "(modelopt.py) returns 'modelopt_fp4' for any modelopt config whose quant_algo holds NVFP4/FP4 WHATEVER the user "
+    "asked, and _verify_quantization then sets self.quantization to the override, so 'fp8' vs the config never "
+    "compares (no log line says so; the 'non-default args' line shows quantization 'fp8', the engine config "
+    "quantization=modelopt_fp4); WARNING 'Detected ModelOpt NVFP4 checkpoint (quant_algo=NVFP4). Please note that the "
+    "format is experimental ...'; NVFP4 on SM90: MarlinNvFp4LinearKernel (init_nvfp4_linear_kernel; CUTLASS NVFP4 "
+    "needs SM100) with the 'Your GPU does not have native support for FP4 computation ...' WARNING, the dummy-weight "
+    "global-scale WARNINGs as fresh-359 e06; 200 (expected none)",
+    "e03": "refused at config as e01: 'Quantization method specified in the model config (compressed-tensors) does not "
+    "match the quantization method specified in the `quantization` argument (fp8).' (W8A8 FP8 channel/token config)",
+    "e04": "refused at config as e01 and e03 (W8A8 INT8 channel/token config): '... model config (compressed-tensors) "
+    "does not match ... `quantization` argument (fp8).'",
+    "e05": "fails in the engine core at model init (layer 0's Attention.__init__ -> get_attn_backend -> "
+    "CudaPlatform.get_attn_backend_cls, platforms/cuda.py): v1/attention/backends/flashinfer.py imports flashinfer at "
+    "module level, the kit has no flashinfer, the ImportError is caught and reported as ValueError 'Selected backend "
+    "AttentionBackendEnum.FLASHINFER is not valid for this configuration. Reason: [\'ImportError\']' (no fallback "
+    "for an explicitly selected backend), then 'Engine core initialization failed'; the block-fp8 Linear layers of "
+    "layer 0 were created before it (CUTLASS block fp8, DeepGEMM off); if flashinfer were importable it would serve",
+    "e06": "refused at config: the GPTQ config (desc_act true) with --quantization awq: auto_gptq's override accepts "
+    "only gptq / gptq_marlin / auto_gptq / marlin, auto_awq's only an awq config, moe_wna16 only a user "
+    "'moe_wna16': ValueError 'Quantization method specified in the model config (gptq) does not match the quantization "
+    "method specified in the `quantization` argument (awq).'",
+    "e07": "at config the 8-bit bitsandbytes WARNING 'CUDA graph is not supported on BitsAndBytes 8bit yet, fallback "
+    "to the eager mode.' (_verify_bnb_config) and load_format forced to bitsandbytes; then fails in the engine core at "
+    "model init, at layer 0's qkv_proj BEFORE any Attention: BitsAndBytesLinearMethod's version check raises "
+    "ImportError 'Please install bitsandbytes>=0.48.1 via `pip install bitsandbytes>=0.48.1` to use bitsandbytes "
+    "quantizer.' (bitsandbytes not in the kit; fresh-359 e07 showed this on the device); the FLASHINFER choice is "
+    "never reached; 'Engine core initialization failed'",
+    "e08": "refused at VllmConfig in the API process (_get_quantization_config -> get_quant_config, "
+    "model_loader/weight_utils.py): the float16 llama has no quantization_config, so awq's config is looked for in "
+    "the folder's quantize_config.json / quant_config.json: ValueError 'Cannot find the config file for awq'; no "
+    "engine core, rc 1",
+    "e09": "fails in the engine core at model init as e05 ('Selected backend AttentionBackendEnum.FLASHINFER is not "
+    "valid for this configuration. Reason: [\'ImportError\']'), after layer 0's W8A8 INT8 Linear layers were "
+    "created (CompressedTensorsW8A8Int8, CUTLASS int8)",
+    "e10": "fails in the engine core at model init as e05, after layer 0's W8A8 FP8 channel/token Linear layers were "
+    "created (CompressedTensorsW8A8Fp8)",
+    "e11": "the config's 'Detected ModelOpt NVFP4 checkpoint' WARNING, then fails in the engine core at model init as "
+    "e05 (FLASHINFER: ImportError); the NVFP4 kernel is chosen at layer creation (Marlin on SM90) but its 'does not "
+    "have native support for FP4' WARNING (process_weights_after_loading) is never reached",
+    "e12": "fails in the engine core at model init as e05, at the cut Qwen3.5's FIRST full-attention layer (layer 3; "
+    "layers 0-2 are GDN linear attention with their own backend, their W4A4 NVFP4 Linear layers created with the "
+    "Marlin kernel, which checks no shape before loading): 'Selected backend AttentionBackendEnum.FLASHINFER is not "
+    "valid for this configuration. Reason: [\'ImportError\']'; the Marlin repack of the W4A4 weights (after loading) "
+    "is never reached; start ~60-100 s",
+}  # fmt: skip
 
 
 def draw_classes():
