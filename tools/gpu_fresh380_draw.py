@@ -49,6 +49,7 @@ THE DRAW (fixed before it ran): r = random.Random(2380); pairs = r.sample(pairs_
 (= the one pair); then per pair in that order: model = r.choice(sorted(MODELS)). Case e01. Nothing is redrawn.
 THE DRAW GAVE: DRAW_GAVE below (filled after --draw-only printed the draw once, before the cases file was written and
 before anything ran; nothing but DRAW_GAVE, EXPECTED_DRAWN and this paragraph changed after it).
+EXPECTED for the drawn case: EXPECTED_DRAWN below (also the case's "expect_drawn"), written before anything ran.
 """
 
 import json
@@ -69,8 +70,20 @@ TIMEOUT, NEED = 160, 200
 PARALLEL, CAP = 8, 0.95
 FOLDER = ".gpu/models/f380-"
 
-DRAW_GAVE = ""  # filled after --draw-only printed the draw once
-EXPECTED_DRAWN = {}  # written after --draw-only printed the draw, before anything ran
+DRAW_GAVE = (  # filled after --draw-only printed the draw once (the tool committed before it, 65aecead)
+    "e01 E6 prompt-4096-max-tokens-1 (llama-3.1-8b-instruct-2l): steps a 50-id request (16 tokens), the 4096-id "
+    "request with max_tokens 1, a 50-id request; mem 0.08; steps <= 6 s; worst end 138 s at a 130 s cold start, 168 s "
+    "at the 160 s timeout. One case (the universe's last pair)."
+)
+EXPECTED_DRAWN = {  # written after --draw-only printed the draw, before anything ran (0.26's source as cited above)
+    "e01": "healthy server, one refused request (llama cut): the first and last 50-id requests 200; the 4096-id "
+    "request with max_tokens 1 is refused 400 by TokenizeParams._token_len_check (max_input_tokens 4096 - 1 = 4095 < "
+    "4096; token_count == max_input_tokens + 1, so the 'at least ' qualifier): 'This model's maximum context length is "
+    "4096 tokens. However, you requested 1 output tokens and your prompt contains at least 4096 input tokens, for a "
+    "total of at least 4097 tokens. Please reduce the length of the input prompt or the number of requested output "
+    "tokens.' in the client line; vLLM's own log has only the access line '400 Bad Request' for it (as fresh-360 e09); "
+    "no error line, the server up to the end (expected none for the server: a client's over-long prompt)",
+}  # fmt: skip
 
 
 def drawn_before():
