@@ -299,8 +299,60 @@ POOL = {
     },
 }  # fmt: skip
 
-DRAW_GAVE = ""  # filled after --draw-only printed the draw once
-EXPECTED_DRAWN = {}  # written after --draw-only printed the draw, before anything ran
+DRAW_GAVE = (  # filled after --draw-only printed the draw once (the tool committed before it, 4cdba0aa)
+    "e01 P04 prompt-id-200000 (llama), e02 P02 max-tokens-minus-1 (llama), e03 P07 wrong-model-name (llama), e04 P04 "
+    "logit-bias-id-200000 (qwen2.5), e05 P04 prompt-id-2^31-1 (llama), e06 P01 min-tokens-32-max-tokens-16 (qwen2.5), "
+    "e07 P05 detokenize-ids (llama), e08 P06 bad-words (qwen2.5), e09 P01 repetition-penalty-0 (llama), e10 P03 "
+    "prompt-logprobs-with-stream (llama), e11 P08 SIGINT-mid-stream (qwen2.5), e12 P01 temperature-3 (qwen2.5). No twin "
+    "drawn: mem 0.08 each, any 8 <= 0.64. order e11 e05 e01 e02 e03 e04 e06 e07 | e09 e10 e12 e08: worst end 281 s at "
+    "130 s cold starts, 341 s at the 160 s timeout (<= 450). So 12 servers expected up: eight refused requests (e02, "
+    "e03, e04, e06, e07 (a 500), e09, e10, e12) on healthy servers, one healthy server silently ignoring a field (e08), "
+    "one requested shutdown (e11), one prompt id just past the vocabulary (e01: garbage 200 or a CUDA error, unknown "
+    "from the source) and one far past it (e05: a CUDA error expected, the engine dead)."
+)
+EXPECTED_DRAWN = {  # written after --draw-only printed the draw, before anything ran (0.26's source as cited above)
+    "e01": "UNKNOWN between two outcomes (llama cut, vocab 128256): a 50-id prompt ending in 200000 passes the API "
+    "(no tokenizer: input_processor.py 469 skips the vocabulary check) and reaches the unmasked TP-1 embedding 71,744 "
+    "rows (~588 MB) past its table: most likely 200 with garbage tokens and no error line (the read lands in other "
+    "allocated memory; expected none), else a CUDA error in the EngineCore ('an illegal memory access was encountered' "
+    "or a device-side assert 'index out of bounds') -> 'EngineCore encountered a fatal error', EngineDeadError, the "
+    "request 500, the later short request 500 / refused, the server exits (the cause then: a prompt token id beyond "
+    "the vocabulary on a --skip-tokenizer-init server)",
+    "e02": "a refused request (llama cut): 400 'max_tokens must be at least 1, got -1.' (BadRequestError, param "
+    "max_tokens; in the client line; the log has only the access line '400 Bad Request'); short requests 200; up",
+    "e03": "a refused request (llama cut): 404 'The model `gpt-4o` does not exist.' (NotFoundError; access line "
+    "'404 Not Found'); short requests 200; up",
+    "e04": "a refused request (qwen2.5 cut): 400 'token_id(s) [200000] in logit_bias contain out-of-vocab token ids. "
+    "Vocabulary size: 152064' (param logit_bias); short requests 200; up",
+    "e05": "a dead engine (llama cut): the prompt id 2147483647 passes the API unchecked (input_processor.py 469, no "
+    "tokenizer) and indexes the TP-1 embedding ~17.6 TB past its table: a CUDA error in the EngineCore ('CUDA error: "
+    "an illegal memory access was encountered', or 'device-side assert triggered' if the compiled gather asserts its "
+    "bounds), 'EngineCore encountered a fatal error' with the traceback, the API server's EngineDeadError / 'engine "
+    "core exited unexpectedly', the request 500 ('EngineCore encountered an issue...') or cut, the short request after "
+    "500 or refused, the server exits by itself within the 30 s. The cause: a prompt token id far beyond the "
+    "vocabulary sent to a --skip-tokenizer-init server (no id check without a tokenizer)",
+    "e06": "a refused request (qwen2.5 cut): 400 'min_tokens must be less than or equal to max_tokens=16, got 32.' "
+    "(a plain ValueError: BadRequestError, no param); short requests 200; up",
+    "e07": "a refused request (llama cut): /detokenize answers 500 {'error': {'message': 'Tokenizer not available when "
+    "`skip_tokenizer_init=True`', 'type': 'Internal Server Error', 'code': 500}} (tokenize/api_router.py 79-82: any "
+    "exception re-raised as HTTPException 500); access line '500 Internal Server Error', no traceback (log_error_stack "
+    "off); short requests 200; up",
+    "e08": "healthy (qwen2.5 cut): bad_words ['hello', 'world'] silently ignored (turned into ids only with a "
+    "tokenizer): 200 with 32 tokens; short request 200; no warning line (expected none)",
+    "e09": "a refused request (llama cut): 400 'repetition_penalty must be greater than zero, got 0.0.' (ValueError); "
+    "short requests 200; up",
+    "e10": "a refused request (llama cut): 400 from the request model's before-validator: '1 validation error: ... "
+    "Value error, `prompt_logprobs` are not available when `stream=True`.' (RequestValidationError, param "
+    "prompt_logprobs); short requests 200; up",
+    "e11": "a requested shutdown mid-stream (qwen2.5 cut): SIGINT to the API server 3 s into a 3000-token stream: "
+    "'[shutdown] API server: shutdown triggered', 'stopping engine client mode=abort timeout=0s', '[shutdown] "
+    "EngineCore: start mode=abort timeout=0s', 'aborting in-flight requests count=1', 'request processing complete; "
+    "starting resource teardown', 'engine client stopped', 'signalling HTTP server shutdown', possibly 'port N is used "
+    "by process ...' and uvicorn's shutdown lines; the stream ends early (client line 200 with a cut body); the server "
+    "exits by itself rc 0 within the 40 s (expected none: asked for, nothing broke)",
+    "e12": "a refused request (qwen2.5 cut): 400 'temperature must be in [0, 2], got 3.0.' (param temperature); short "
+    "requests 200; up",
+}  # fmt: skip
 
 
 def all_pairs():
