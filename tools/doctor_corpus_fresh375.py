@@ -112,11 +112,111 @@ def show(d) -> str:
     return f"vllm: {ec} = {ev} || fresh-{n}: {ac} = {av}"
 
 
-# ---- EXPECT: written after the draw was committed and before any case ran (not yet written).
-EXPECT: dict = {}
-SLUGS: dict = {}
-ENGINE: dict = {}
-MODEL_FLAG: set = set()
+# ---- EXPECT: written after the draw was committed and before any case ran (prediction from the sources; a case
+# whose run contradicts it says so in its manifest entry). Order of checks as fresh-364's EXPECT notes: systemd-analyze
+# verify before the unit starts (an unparsable setting ignored with a warning, an essential one refuses the unit); vLLM:
+# parse_args (a Literal field's choices) -> validate_parsed_serve_args -> setup_server bind -> create_engine_config
+# (CacheConfig's gpu_memory_utilization Field(gt=0, le=1); SchedulerConfig.verify_max_model_len: max_num_batched_tokens
+# below max_model_len without chunked prefill, or below max_num_seqs) -> engine core (envs.get_vllm_port: VLLM_PORT
+# must be an integer, a 'tcp://' value is called a Kubernetes service variable) -> a request after the engine is up.
+# Checked in systemd 252's libsystemd-core strings: 'Unit has symlinks set but none or more than one node in the file
+# system. Refusing.', 'Service has no ExecStart=, ExecStop=, or SuccessAction=. Refusing.', 'Failed to parse service
+# type, ignoring'; libsystemd-shared: 'Assignment outside of section. Ignoring.'. vllm bench serve 0.32: the ready check
+# is off by default (--ready-check-timeout-sec 0), the openai-chat request function raises 'OpenAI Chat Completions API
+# URL must end with one of: {'chat/completions'}' before it connects; `vllm complete` lists the server's models first.
+EXPECT = {
+    1: (
+        "scheduler-token-budget-invalid",
+        "verify of vllm.socket: ListenStream=PORT with Symlinks=/run/llm/vllm.sock: a TCP socket has no file-system "
+        "node, the socket unit is refused (independent: vllm.service is started by multi-user.target, not by the "
+        "socket); the service itself dies in create_engine_config: --max-num-batched-tokens 16 below max_num_seqs "
+        "(or below max_model_len) -- the fault that stops the service",
+    ),
+    2: (
+        "tool-choice-needs-parser",
+        "the engine dies in validate_parsed_serve_args: --enable-auto-tool-choice without --tool-call-parser; the bench "
+        "run after it (--backend openai-chat with the default /v1/completions endpoint) fails on its own before it "
+        "connects (the chat request function wants a URL ending in chat/completions) -- independent faults; the "
+        "engine's is the one that leaves nothing serving",
+    ),
+    3: (
+        "gpu-memory-utilization-above-one",
+        "verify: AmbientCapabilities=CAP_IPC_LOK not a capability name, ignored (a CPU engine locks nothing); the "
+        "engine dies in create_engine_config: CacheConfig refuses gpu_memory_utilization 1.5 (le=1)",
+    ),
+    4: (
+        "systemd-no-execstart",
+        "the drop-in empties ExecStart= and its new line is misspelt ExecStrat= (unknown key, ignored): verify refuses "
+        "the service (no ExecStart=), nothing runs under systemd; the unit's command run by hand then dies in "
+        "validate_parsed_serve_args (--enable-auto-tool-choice without --tool-call-parser) -- the refused unit comes "
+        "first, the engine's fault is met only once a command is back",
+    ),
+    5: (
+        "vllm-port-env-invalid",
+        "the engine dies in the engine core's start: VLLM_PORT=vllm is not an integer; `vllm complete --url "
+        "http://127.0.0.1:PORT` (no /v1) then finds nothing listening (connection refused) -- the missing /v1 is never "
+        "reached",
+    ),
+    6: (
+        "vllm-port-env-invalid",
+        "verify: Type=notify-reload unknown to systemd 252, ignored (runs as Type=simple); the engine dies in the "
+        "engine core's start: VLLM_PORT=tcp://10.96.0.12:8000 is a URI (a Kubernetes service variable) -- that ends "
+        "the run",
+    ),
+    7: (
+        "vllm-port-env-invalid",
+        "verify: SystemCallFilter=@system-service ~@privileged @resources (an allow list; '~@privileged' read as a "
+        "name and dropped), the filter allows more than meant, kills nothing; the engine dies in the engine core's "
+        "start: VLLM_PORT=tcp://10.96.0.12:8000 -- that ends the run",
+    ),
+    8: (
+        "request-longer-than-context",
+        "the engine with VLLM_CPU_OMP_THREADS_BIND=nobind only skips thread binding and serves; vllm bench serve's "
+        "random prompts of 256 tokens ask for 512 new ones, above --max-model-len 512: every request refused HTTP 400",
+    ),
+    9: (
+        "cli-invalid-choice",
+        "the engine dies in argparse (exit 2): --kv-cache-dtype fp9 is not one of CacheDType's choices, before the "
+        "worker would ever read the 3g memory cgroup limit (VLLM_CPU_KVCACHE_SPACE unset) -- the memory limit plays "
+        "no part (kv-cache-dtype-unknown names the same value at the config stage; argparse refuses it first here)",
+    ),
+    10: (
+        "systemd-unknown-section",
+        "verify: override.conf holds LimitMEMLOCK=infinity with no [Service] header: 'Assignment outside of section. "
+        "Ignoring.'; `vllm serve --model TINY` only warns (0.32 takes it as the model) and serves -- neither stops the "
+        "service; the dropped drop-in setting is the one that does not take effect",
+    ),
+}
+
+SLUGS = {
+    1: "max-num-batched-tokens-16-and-systemd-socket-symlinks-tcp",
+    2: "auto-tool-choice-no-parser-and-bench-openai-chat-completions-endpoint",
+    3: "gpu-memory-utilization-1-5-and-systemd-ambient-cap-misspelt",
+    4: "auto-tool-choice-no-parser-and-systemd-dropin-execstrat",
+    5: "vllm-port-not-integer-and-vllm-complete-url-no-v1",
+    6: "vllm-port-k8s-uri-and-systemd-type-notify-reload",
+    7: "vllm-port-k8s-uri-and-systemd-syscallfilter-one-line",
+    8: "omp-threads-bind-nobind-and-bench-lengths-above-context",
+    9: "kv-cache-dtype-fp9-and-docker-memory-3g",
+    10: "model-option-and-systemd-dropin-no-service-header",
+}
+
+# the engine side of each case: (flags after `vllm serve TINY --host H --port P`, environment given as Environment=
+# lines, or exported in the shell where no unit is drawn)
+K8S = "tcp://10.96.0.12:8000"
+ENGINE = {
+    1: (["--max-num-batched-tokens", "16"], {}),
+    2: (["--enable-auto-tool-choice"], {}),
+    3: (["--gpu-memory-utilization", "1.5"], {}),
+    4: (["--enable-auto-tool-choice"], {}),
+    5: ([], {"VLLM_PORT": "vllm"}),
+    6: ([], {"VLLM_PORT": K8S}),
+    7: ([], {"VLLM_PORT": K8S}),
+    8: ([], {"VLLM_CPU_OMP_THREADS_BIND": "nobind"}),
+    9: (["--kv-cache-dtype", "fp9"], {}),
+    10: ([], {}),
+}
+MODEL_FLAG: set = {10}
 
 
 import os  # noqa: E402
@@ -216,6 +316,7 @@ def run_engine(
     client=None,
     pre=None,
     shown_wrap: tuple = (),
+    drop: tuple = (),
 ) -> str:
     """`$ export` lines, `$ vllm ...`, the engine's whole output, then the requests (if healthy) or the client."""
     from corpus_tools import _ask_with, _healthy_before_exit, engine_env, stop_group
@@ -227,6 +328,8 @@ def run_engine(
     if pre is not None:
         pre(case)
     env = {**engine_env(WORK, **env_shown), "PYTHONPATH": str(vllm_metadata())}
+    for name in drop:
+        env.pop(name, None)
     text = "".join(f"$ export {n}={shlex.quote(v)}\n" for n, v in env_shown.items())
     text += "$ " + shlex.join([*shown_wrap, "vllm", *argv]) + (" &" if client else "") + "\n"
     answer = ""
@@ -320,45 +423,70 @@ def busy_port() -> socket.socket:
     return lst
 
 
+CG = Path("/sys/fs/cgroup")
+
+
 def run_case(k: int) -> str:
-    from corpus_tools import tiny_model
+    from corpus_tools import _healthy_before_exit, tiny_model
 
     tiny = str(tiny_model(WORK))
-    if k == 3:  # the checkpoint without its weights file (config and tokenizer left)
-        bare = WORK / "tiny-noweights"
-        shutil.rmtree(bare, ignore_errors=True)
-        shutil.copytree(tiny, bare, ignore=shutil.ignore_patterns("*.safetensors"))
-        tiny = str(bare)
     (econd, evalue), (n, acond, avalue) = draws()[0][k - 1]
     argv = serve_argv(k, tiny)
     plain = ("POST", "/v1/completions", {"model": tiny, "prompt": "hello", "max_tokens": 8}, {})
-    calls = [plain]
-    if k == 7:
-        calls = [
-            ("POST", "/v1/completions", {"model": tiny, "prompt": "hello", "max_tokens": 8, "top_p": 1.5}, {})
-        ]
-    unit = unit_for(k, argv)
-    text, unit2, shown = systemd_part(k, n, acond, avalue, unit)
-    env = unit_env(unit2, shown)
-    wrap: list[str] = []
-    shown_wrap: tuple = ()
-    if k == 9:  # the engine condition lives in the unit's EnvironmentFile= (it overrides Environment= lines)
-        text += "$ cat /etc/default/vllm\nVLLM_LOGGING_LEVEL=VERBOSE\n"
-        env["VLLM_LOGGING_LEVEL"] = "VERBOSE"
-    if k == 4:  # RestrictAddressFamilies=AF_UNIX AF_INET: socket() of any other family refused
-        wrap = ["env", f"LD_PRELOAD={af_shim()}", "AF_ALLOW=1,2"]
-    # k == 3: LimitMEMLOCK=64M is NOT applied by hand: a first run under `prlimit --memlock=67108864:67108864` died in
-    # prlimit itself (EPERM: this container's hard memlock limit is 8 MiB and raising it needs CAP_SYS_RESOURCE, which
-    # systemd has); the engine runs under the container's 8 MiB, tighter than the unit's 64M
-    if k == 7:  # NUMAPolicy=bind NUMAMask=1, by hand
-        wrap = ["numactl", "--membind=1"]
-        shown_wrap = tuple(wrap)
-    held = busy_port() if k in (1, 6) else None
-    try:
-        return text + run_engine(k, argv, env, wrap, calls, shown_wrap=shown_wrap)
-    finally:
-        if held is not None:
-            held.close()
+    if n in (228, 236, 277, 287):
+        unit = unit_for(k, argv)
+        text, unit2, shown = systemd_part(k, n, acond, avalue, unit)
+        env = unit_env(unit2, shown)
+        return text + run_engine(k, argv, env, [], [plain])
+    base = f"http://127.0.0.1:{PORT}"
+    if k in (
+        2,
+        5,
+        8,
+    ):  # the client's side (fresh-290): the engine launched in the background, then the client
+        env_shown = ENGINE[k][1]
+        if k == 2:
+            line = (
+                f"vllm bench serve --backend openai-chat --base-url {base} --model {tiny} --dataset-name random "
+                "--num-prompts 5 --random-input-len 64 --random-output-len 16"
+            )
+        elif k == 8:
+            line = (
+                f"vllm bench serve --backend vllm --base-url {base} --model {tiny} --dataset-name random "
+                "--num-prompts 5 --random-input-len 256 --random-output-len 512"
+            )
+        else:
+            line = f'vllm complete --url {base} -q "The capital of France is"'
+
+        def client(proc, env, case):
+            # the client is started once the server answers /health, or once the engine has exited
+            _healthy_before_exit(proc, PORT, time.monotonic() + 300)
+            out = client_run(line, [VLLM, *shlex.split(line)[1:]], env, case, 240)
+            return out
+
+        return run_engine(k, argv, env_shown, [], [], client=client)
+    if k == 9:  # fresh-293's docker -m 3g: a cgroup v1 memory child shown at /sys/fs/cgroup/memory
+        cg = CG / "memory" / "fresh375-d9"
+        if not cg.exists():
+            cg.mkdir()
+        (cg / "memory.limit_in_bytes").write_text(str(3 << 30))
+        if (cg / "memory.memsw.limit_in_bytes").exists():
+            (cg / "memory.memsw.limit_in_bytes").write_text(str(3 << 30))
+        view = f'echo $$ > {cg}/cgroup.procs && mount --bind {cg} {CG}/memory && exec "$@"'
+        wrap = ["unshare", "-m", "--propagation", "private", "sh", "-c", view, "sh"]
+        head = (
+            "# container: docker run -m 3g (memory cgroup limit 3 GiB, VLLM_CPU_KVCACHE_SPACE not set), here made "
+            "with a cgroup v1 memory child bind-mounted at /sys/fs/cgroup/memory in a mount namespace\n"
+        )
+        try:
+            return head + run_engine(k, argv, {}, wrap, [plain], drop=("VLLM_CPU_KVCACHE_SPACE",))
+        finally:
+            for _ in range(60):
+                if not (cg / "cgroup.procs").read_text().split():
+                    break
+                time.sleep(1)
+            cg.rmdir()
+    raise SystemExit(f"no maker for draw {k}")
 
 
 def main() -> None:
