@@ -10,6 +10,7 @@ at the same phase, a missing library), so restarting again only repeats it.
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -104,3 +105,31 @@ class IncidentLog:
             except json.JSONDecodeError:  # a line cut by a crash mid-write
                 continue
         return out
+
+
+def incident_record(st: Any, verdict: Any, diagnosis: dict | None, action: str) -> dict[str, Any]:
+    """One incident's line in incidents.jsonl: the engine's state, the verdict that ended its start, the
+    doctor's diagnosis of that start's log and the action taken; for a model across nodes, each node and
+    the one that was lost, with its last lines (the head's own lines beside them)."""
+    now = time.time()
+    process = st.process
+    record: dict[str, Any] = {
+        "time": iso(now),
+        "model": st.model.name,
+        "state": verdict.state,
+        "reason": verdict.reason,
+        "action": action,
+        "pid": process.pid if process else None,
+        "start": process.starts if process else None,
+        "up_s": round(now - st.ready_at, 1) if st.ready_at else None,
+        "restarts_total": st.policy.total,
+        "cause": summary(diagnosis) if diagnosis else None,
+        "metrics": verdict.snapshot,
+        "diagnosis": diagnosis,
+    }
+    if process and process.nodes:
+        lost = process.lost_node()
+        record["nodes"] = [n.describe() for n in process.nodes]
+        record["lost_node"] = {**lost.describe(), "last_lines": lost.last_lines(12)} if lost else None
+        record["head_last_lines"] = process.log_tail(12).splitlines()
+    return record

@@ -97,6 +97,11 @@ class NodeProcess:
             "log": str(self.log_path),
         }
 
+    def lost_reason(self) -> str:
+        """Why the engine is dead once this node ended: the head may answer /health 200 for ever without it."""
+        node = self.describe()
+        return f"node {node['host']} (rank {node['rank']}, pid {node['pid']}) {node['ended']}: the engine cannot run without it"
+
     def stop(self, grace_s: float = 20.0) -> None:
         """The whole group: the node's main process and the vLLM workers it spawned."""
         if self.proc is not None:

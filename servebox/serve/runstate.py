@@ -105,3 +105,17 @@ def busy_ports(ports: dict[int, str]) -> list[str]:
         holder = f"pid {pid} ({cmdline(pid)[:120]})" if pid > 0 else "a process of another user"
         lines.append(f"port {port} ({what}) is held by {holder}")
     return lines
+
+
+def engine_records(engines: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """engines.json's content: each running engine's (and each of its live nodes') identity and port."""
+    records = {
+        name: {**st.process.identity.to_dict(), "port": st.model.port}
+        for name, st in engines.items()
+        if st.process and st.process.identity and st.process.alive()
+    }
+    for name, st in engines.items():  # a later `up` ends a dead one's nodes as well
+        for n in st.process.nodes if st.process else []:
+            if n.identity and n.alive():
+                records[f"{name}:{n.host.name}"] = {**n.identity.to_dict(), "port": None}
+    return records

@@ -22,9 +22,17 @@ from typing import Any
 from servebox.deploy.spec import Spec
 from servebox.serve.engine import EngineProcess, Spawner
 from servebox.serve.engine_state import ENDED, READY, EngineState, brief
-from servebox.serve.incidents import IncidentLog, RestartPolicy, cause_of, diagnose, iso, summary
+from servebox.serve.incidents import (
+    IncidentLog,
+    RestartPolicy,
+    cause_of,
+    diagnose,
+    incident_record,
+    iso,
+    summary,
+)
 from servebox.serve.nodes import plan_nodes
-from servebox.serve.runstate import write_json_atomically
+from servebox.serve.runstate import engine_records, write_json_atomically
 from servebox.serve.watch import Verdict, Watcher, poll
 
 
@@ -248,13 +256,7 @@ class Supervisor:
                 self.on_event(f"{st.model.name}: {st.watcher.phase}")
         lost = st.process.lost_node() if managed else None
         if lost is not None:  # the head may answer /health 200 for ever without it (nodes.py)
-            node = lost.describe()
-            st.verdict = Verdict(
-                "dead",
-                f"node {node['host']} (rank {node['rank']}, pid {node['pid']}) {node['ended']}: "
-                "the engine cannot run without it",
-                {"lost_node": node},
-            )
+            st.verdict = Verdict("dead", lost.lost_reason(), {"lost_node": lost.describe()})
             self.on_death(st, st.verdict)
             return st.verdict
         starts = st.process.starts if managed else 0
@@ -336,27 +338,7 @@ class Supervisor:
     ) -> dict[str, Any]:
         """The incident's record, counted in the engine's status; published by _publish_incident once the
         engine's verdict after it is set."""
-        now = time.time()
-        process = st.process
-        record: dict[str, Any] = {
-            "time": iso(now),
-            "model": st.model.name,
-            "state": verdict.state,
-            "reason": verdict.reason,
-            "action": action,
-            "pid": process.pid if process else None,
-            "start": process.starts if process else None,
-            "up_s": round(now - st.ready_at, 1) if st.ready_at else None,
-            "restarts_total": st.policy.total,
-            "cause": summary(diagnosis) if diagnosis else None,
-            "metrics": verdict.snapshot,
-            "diagnosis": diagnosis,
-        }
-        if process and process.nodes:
-            lost = process.lost_node()
-            record["nodes"] = [n.describe() for n in process.nodes]
-            record["lost_node"] = {**lost.describe(), "last_lines": lost.last_lines(12)} if lost else None
-            record["head_last_lines"] = process.log_tail(12).splitlines()
+        record = incident_record(st, verdict, diagnosis, action)
         self.recent.append(record)
         st.last_incident, st.incidents = record, st.incidents + 1
         return record
@@ -411,16 +393,7 @@ class Supervisor:
     def _record_processes(self) -> None:
         """engines.json: each running engine's pid, start time and command line, for a later `up`
         to reclaim (or `down` to verify) after this process died without stopping them."""
-        records = {
-            name: {**st.process.identity.to_dict(), "port": st.model.port}
-            for name, st in self.engines.items()
-            if st.process and st.process.identity and st.process.alive()
-        }
-        for name, st in self.engines.items():  # a later `up` ends a dead one's nodes as well
-            for n in st.process.nodes if st.process else []:
-                if n.identity and n.alive():
-                    records[f"{name}:{n.host.name}"] = {**n.identity.to_dict(), "port": None}
-        write_json_atomically(self.engines_path, records)
+        write_json_atomically(self.engines_path, engine_records(self.engines))
 
     def incidents(self) -> list[dict[str, Any]]:
         return self.log.read()
