@@ -44,11 +44,6 @@ class ProcessId:
         """The very process recorded, still running (not a later one that reused the PID)."""
         return ProcessId.of(self.pid) == self
 
-    def stopped(self) -> bool:
-        """Frozen by SIGSTOP (state T): it holds its sockets and answers nothing."""
-        stat = _stat(self.pid)
-        return stat is not None and stat[0] in STOPPED
-
 
 STOPPED = ("T", "t")  # stopped by a signal (SIGSTOP, SIGTSTP...), stopped by a tracer (ptrace)
 
