@@ -178,6 +178,203 @@ def show(d) -> str:
     return f"{engine} | {c1} = {v1} || {c2} = {v2}"
 
 
+# ---- expectations (written from the sources after the draw was committed, before any case ran) and the case makers.
+# Each says which check ends the run and where the engine's source puts it before the other condition's check.
+
+EXPECT = {
+    1: "chat-template-not-found: the cut model.safetensors is only read by the engine core (stage 5, after the bind); "
+    "--chat-template ./chat.jinja is checked first by validate_parsed_serve_args (launchers/api_server/entry.py line "
+    "230 -> launchers/cli_args.py line 510 validate_chat_template): a path-like string that does not exist -> "
+    "'appears path-like, but doesn't exist!', exit before the port is bound or any weight is read",
+    2: "llamacpp-invalid-argument: --max-tokens is no option of llama-server (-n / --predict / --n-predict, "
+    "common/arg.cpp line 1661; only --image-max-tokens and --mtmd-batch-max-tokens exist) -> "
+    "'error: invalid argument: --max-tokens' (arg.cpp line 830) while parsing the command line, before the HTTP "
+    "server starts or the half GGUF is opened",
+    3: "cli-invalid-value: argparse reads --max-num-seqs as an int (engine/arg_utils.py line 1717, SchedulerConfig "
+    "max_num_seqs: int) and refuses '8.5' at parse_args (entry.py line 228): 'argument --max-num-seqs: invalid int "
+    "value', exit 2; setup_server (entry.py line 176, where the squatted port would give EADDRINUSE) is never reached",
+    4: "llamacpp-bind-failed: server.cpp starts the HTTP server before loading the model (tools/server/server.cpp line "
+    "475 ctx_http.start(), line 488 load_model); with the squatter on 127.0.0.1:25631 bind_to_port fails -> "
+    "'couldn't bind HTTP server socket, hostname: 127.0.0.1, port: 25631' (server-http.cpp line 517) and 'exiting "
+    "due to HTTP server error', exit 1; the /completion with token 999999 is never sent (port-in-use names the same "
+    "cause in general words; llamacpp-bind-failed is llama-server's own line for it)",
+    5: "sse-keep-alive-interval-negative: validate_parsed_serve_args (launchers/cli_args.py line 529) refuses "
+    "--sse-keep-alive-interval -1 before run_server; the completion with temperature -0.5 is never sent",
+    6: "llamacpp-invalid-argument: the command line is parsed in order; --cache-type-k q3_0 -> kv_cache_type_from_str "
+    "throws 'Unsupported cache type: q3_0' (common/arg.cpp line 322) -> 'error while handling argument "
+    '"--cache-type-k"\', exit 1; --cache-type-v q8_0 --flash-attn off (refused only at context creation) is never '
+    "reached",
+    7: "weights-corrupt: no flag is wrong; the server binds and the engine core loads the weights: safetensors refuses "
+    "model.safetensors cut to half its size (its header's offsets point past the end of the file) -> the engine "
+    "core fails at start and the server exits; the completion with max_tokens 0 is never sent",
+    8: "llamacpp-invalid-argument: common_params_parse_ex handles every LLAMA_ARG_* variable BEFORE the command line "
+    "(common/arg.cpp lines 787-809); -t's int handler reads LLAMA_ARG_THREADS with std::stoi (line 796), which "
+    "throws on 'auto' -> 'error while handling environment variable \"LLAMA_ARG_THREADS\"', exit 1; the half GGUF "
+    "is never opened",
+    9: "chat-template-not-found: PYTORCH_CUDA_ALLOC_CONF is only read by VllmConfig (config/vllm.py line 1218, after "
+    "the bind) and the GPU worker; validate_parsed_serve_args (cli_args.py line 510) refuses ./chat.jinja first: "
+    "'appears path-like, but doesn't exist!', exit 1",
+    10: "llamacpp-model-file-missing: the HTTP server starts (server.cpp line 475), then load_model opens -m: "
+    "'failed to open GGUF file ... (No such file or directory)' (ggml/src/gguf.cpp line 1021) -> 'failed to load "
+    "model' -> 'exiting due to model loading error', exit 1; /health never answers 200, so the 700-token "
+    "/completion is never sent",
+}
+
+import os  # noqa: E402
+import shlex  # noqa: E402
+import shutil  # noqa: E402
+import socket  # noqa: E402
+import subprocess  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+
+REPO = Path(__file__).resolve().parent.parent
+OUT = REPO / "tests" / "fixtures" / "doctor-corpus"
+WORK = Path("/tmp/fresh384")
+VLLM_PORT, LLAMA_PORT = 25630, 25631
+PY = str(REPO / ".venv-vllm" / "bin" / "python")
+LLAMA = str(REPO / ".llama-cpp" / "bin" / "llama-server")
+
+SLUGS = {
+    1: "vllm-half-safetensors-and-chat-template-missing",
+    2: "llama-half-gguf-and-unknown-max-tokens-option",
+    3: "vllm-port-taken-and-max-num-seqs-8-5",
+    4: "llama-port-taken-and-token-id-999999",
+    5: "vllm-sse-keep-alive-negative-and-temperature-negative",
+    6: "llama-cache-type-k-q3-0-and-q8-0-v-without-flash-attn",
+    7: "vllm-half-safetensors-and-max-tokens-zero",
+    8: "llama-half-gguf-and-threads-variable-auto",
+    9: "vllm-chat-template-missing-and-pytorch-cuda-alloc-conf",
+    10: "llama-missing-model-path-and-700-token-prompt",
+}
+
+
+def _half_safetensors(case: Path) -> str:
+    from corpus_tools import tiny_model
+
+    model = case / "tiny"
+    shutil.copytree(tiny_model(WORK), model)
+    weights = model / "model.safetensors"
+    data = weights.read_bytes()
+    weights.write_bytes(data[: len(data) // 2])
+    return str(model)
+
+
+def _half_gguf(case: Path) -> str:
+    from corpus_tools import tiny_gguf
+
+    data = Path(tiny_gguf(WORK)).read_bytes()
+    path = case / "model.gguf"
+    path.write_bytes(data[: len(data) // 2])
+    return str(path)
+
+
+def case_spec(k: int, case: Path) -> tuple[list[str], dict, tuple, int]:
+    """(argv, extra environment, the request, port) of case K; files it needs made in CASE. The first drawn
+    condition's options come first, then the second's."""
+    from corpus_tools import tiny_gguf, tiny_model
+
+    if k % 2:  # vLLM
+        model, flags, env = str(tiny_model(WORK)), [], {}
+        if k == 1:
+            model, flags = _half_safetensors(case), ["--chat-template", "./chat.jinja"]
+        if k == 3:
+            flags = ["--max-num-seqs", "8.5"]
+        if k == 5:
+            flags = ["--sse-keep-alive-interval", "-1"]
+        if k == 7:
+            model = _half_safetensors(case)
+        if k == 9:
+            flags, env = (
+                ["--chat-template", "./chat.jinja"],
+                {"PYTORCH_CUDA_ALLOC_CONF": "expandable_segments:True"},
+            )
+        body = {"model": model, "prompt": "hello", "max_tokens": 8}
+        if k == 5:
+            body["temperature"] = -0.5
+        if k == 7:
+            body["max_tokens"] = 0
+        argv = [PY, "-m", "vllm.entrypoints.openai.api_server", "--model", model, "--host", "127.0.0.1"]
+        argv += ["--port", str(VLLM_PORT), "--max-model-len", "512", *flags]
+        return argv, env, ("POST", "/v1/completions", body, {}), VLLM_PORT
+    model, flags, env = str(tiny_gguf(WORK)), [], {}
+    body: dict = {"prompt": "hello", "n_predict": 8}
+    if k == 2:
+        model, flags = _half_gguf(case), ["--max-tokens", "64"]
+    if k == 4:
+        body = {"prompt": [999999], "n_predict": 8}
+    if k == 6:
+        flags = ["--cache-type-k", "q3_0", "--cache-type-v", "q8_0", "--flash-attn", "off"]
+    if k == 8:
+        model, env = _half_gguf(case), {"LLAMA_ARG_THREADS": "auto"}
+    if k == 10:
+        model = str(case / "models" / "tiny-f32.gguf")  # no such file
+        body = {"prompt": " ".join(["hello"] * 700), "n_predict": 8}
+    argv = [LLAMA, "-m", model, "--host", "127.0.0.1", "--port", str(LLAMA_PORT), "-c", "512", *flags]
+    return argv, env, ("POST", "/completion", body, {}), LLAMA_PORT
+
+
+SQUATTED = {3, 4}  # the cases whose port a python http.server holds while the engine starts
+
+
+def run_case(k: int) -> str:
+    from corpus_tools import _ask_with, _healthy_before_exit, engine_env, stop_group
+
+    case = WORK / "run" / f"d{k}"
+    shutil.rmtree(case, ignore_errors=True)
+    case.mkdir(parents=True)
+    argv, extra, call, port = case_spec(k, case)
+    if k % 2:
+        env = engine_env(WORK, **extra)
+        shown = ["python", *argv[1:]]
+    else:
+        env = {name: v for name, v in os.environ.items() if not name.startswith("LLAMA_")}
+        env.update(extra)
+        shown = ["llama-server", *argv[1:]]
+    with socket.socket() as probe:  # the port must be free before the case (the tool's own check)
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        probe.bind(("127.0.0.1", port))
+    squatter = None
+    if k in SQUATTED:
+        squatter = subprocess.Popen(
+            [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            cwd=case,
+            start_new_session=True,
+        )
+        time.sleep(2)
+    text = "".join(f"$ export {name}={shlex.quote(value)}\n" for name, value in extra.items())
+    text += "$ " + " ".join(shlex.quote(a) for a in shown) + "\n"
+    answer = ""
+    with tempfile.TemporaryFile() as log:
+        proc = subprocess.Popen(
+            argv, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=case, start_new_session=True
+        )
+        try:
+            if _healthy_before_exit(proc, port, time.monotonic() + 300):
+                answer = _ask_with(port, *call, 2)
+        finally:
+            stop_group(proc, grace=30)
+            if squatter is not None:
+                stop_group(squatter, grace=5)
+        log.seek(0)
+        out = log.read().decode("utf-8", "replace")
+    text += out if out.endswith("\n") or not out else out + "\n"
+    text += answer
+    text += f"# exit status: {proc.returncode}\n"
+    return text
+
+
+def main() -> None:
+    for k in [int(a) for a in sys.argv[1:]] or list(range(1, N + 1)):
+        t = time.monotonic()
+        text = run_case(k)
+        name = f"fresh384-{SLUGS[k]}.log"
+        (OUT / name).write_text(text.rstrip() + "\n")
+        print(f"{name}: {len(text.splitlines())} lines, {time.monotonic() - t:.0f} s", flush=True)
+
+
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--draws"]:
         kept, redrawn = draws()
