@@ -386,3 +386,5 @@ if __name__ == "__main__":
             print(
                 "drawn anew: none (no pair repeated one kept by fresh-301/303/306/312/318/320/326/336/351 or one kept here)"
             )
+    else:
+        main()
