@@ -6,7 +6,9 @@ A user who only kept up's console (the engine log is elsewhere) hands doctor the
 cause id is named outright when up gave up; otherwise the cause text is the knowledge base's own
 `cause` template filled in, so it is matched back to the entry whose template it fits (the
 template's literal text, escaped, with each {field} as a wildcard). A symptom up quoted ("no known cause;
-symptom: ...") is read back as that symptom (where to look, never a cause); a bare "no known cause" gives nothing.
+symptom: ...") is read back as that symptom (where to look, never a cause), a note ("no known cause; note: ...", an
+asked-for stop) as that note's entry (learn45c: where every incident relays one stop before up's start limit, the stop
+is the answer, stopped_each_start); a bare "no known cause" gives nothing.
 
 learn40d (fresh-289): a relayed answer is the earlier doctor's, read in a log this one does not hold, so it is
 repeated at no more than that answer's own figure: the template its text fits says which figure that was (the
@@ -24,7 +26,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from functools import lru_cache
-
 from typing import TYPE_CHECKING
 
 from servebox.doctor.results import Diagnosis
