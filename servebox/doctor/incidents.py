@@ -6,7 +6,9 @@ A user who only kept up's console (the engine log is elsewhere) hands doctor the
 cause id is named outright when up gave up; otherwise the cause text is the knowledge base's own
 `cause` template filled in, so it is matched back to the entry whose template it fits (the
 template's literal text, escaped, with each {field} as a wildcard). A symptom up quoted ("no known cause;
-symptom: ...") is read back as that symptom (where to look, never a cause); a bare "no known cause" gives nothing.
+symptom: ...") is read back as that symptom (where to look, never a cause), a note ("no known cause; note: ...", an
+asked-for stop) as that note's entry (learn45c: where every incident relays one stop before up's start limit, the stop
+is the answer, stopped_each_start); a bare "no known cause" gives nothing.
 
 learn40d (fresh-289): a relayed answer is the earlier doctor's, read in a log this one does not hold, so it is
 repeated at no more than that answer's own figure: the template its text fits says which figure that was (the
@@ -24,9 +26,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from servebox.doctor.results import Diagnosis
 from servebox.doctor.signatures import Signature
+
+if TYPE_CHECKING:
+    from servebox.doctor.triage import Triage
 
 # the literals of up's lines (lower case, like the knowledge base's keywords): they join the prefilter
 INCIDENT_WORDS = ("; diagnosis: ", "same cause twice in a row: ")
@@ -36,11 +42,14 @@ DIAGNOSIS = re.compile(
     re.IGNORECASE,
 )
 # a symptom up's diagnosis found (servebox/serve/incidents.py summary: "no known cause; symptom: <its cause text>"):
-# read back as that symptom, never as a cause (a note, an asked-for stop, is not read)
+# read back as that symptom, never as a cause; learn45c (fresh-374's sigterm-each-ready): a note ("no known cause; note:
+# <text>", an asked-for stop) is read back as that note's entry (an orderly stop's, or a note's), never as a cause
 SYMPTOM = re.compile(
-    r"; diagnosis: no known cause; symptom: (?P<cause>.+?); (?:restart after|gave up|run by systemd)",
+    r"; diagnosis: no known cause; (?P<role>symptom|note): (?P<cause>.+?); (?:restart after|gave up|run by systemd)",
     re.IGNORECASE,
 )
+# the entries' roles a relayed diagnosis's word reads back ("note" is how up words an asked-for stop's note)
+RELAYED_ROLES = {"cause": ("cause",), "symptom": ("symptom",), "note": ("shutdown", "note")}
 # where the relayed fix ends: up's action after it (INCIDENT lines), or the give-up's advice (FAILED line, router's 503)
 FIX_END = re.compile(r"\); (?:restart after|gave up|run by systemd|fix it, then start)", re.IGNORECASE)
 FIELD = re.compile(r"\{(\w+)\}")
@@ -112,7 +121,7 @@ def _templates(signatures: tuple[Signature, ...]) -> tuple[tuple[str, tuple[str,
     most specific template wins a tie. Regexes are not compiled here: most logs never need most of them."""
     out = []
     for sig in signatures:
-        if sig.role not in ("cause", "symptom"):
+        if sig.role not in ("cause", "symptom", "shutdown", "note"):
             continue
         for kind, template in _texts(sig):
             made = _template_parts(template)
@@ -140,7 +149,7 @@ def incident_cause(
     m = DIAGNOSIS.search(line)
     symptom = None if m else SYMPTOM.search(line)
     whole = (m or symptom)["cause"].strip() if m or symptom else ""
-    role = "symptom" if symptom else "cause"
+    roles = RELAYED_ROLES[symptom["role"].lower() if symptom else "cause"]
     named = NAMED_ID.search(line)
     if named and named["id"].lower() in by_id:
         sig = by_id[named["id"].lower()]
@@ -153,7 +162,7 @@ def incident_cause(
     lowered = cause.lower()
     for template, parts, sig, kind in _templates(tuple(by_id.values())) if cause else ():
         if (
-            sig.role == role
+            sig.role in roles
             and _in_order(parts, lowered)
             and (fields := _fields(template, cause)) is not None
         ):
@@ -193,3 +202,40 @@ def engine_words_only(line: str, fields: dict[str, str] | None) -> str:
     else:
         return line
     return line[: m.start("cause")] + " | ".join(fields.values()) + rest
+
+
+# learn45c (fresh-374's llama-server SIGTERMed each time it was ready, up --restart-limit 1): up's start limit is only a
+# symptom (its cause text says so); where every INCIDENT line up read back relays one asked-for stop as its note, the
+# stop ended each start and is the answer, below the confident line (who sent it is not in the log)
+START_LIMIT = "servebox-start-limit-reached"
+EACH_START = 0.5
+EACH_START_CAUSE = (
+    "servebox up's INCIDENT lines say an orderly stop (SIGTERM/SIGINT) ended the engine each time ({n} incidents, lines"
+    " {first} to {last}), and its restarts then reached up's start limit (line {limit}): the engine did not fail by"
+    " itself, something outside servebox stopped it each time (a script or cron job that kills it, another supervisor"
+    " of the same engine, another user's kill); the start limit is only its consequence."
+)
+EACH_START_FIX = (
+    "Find what sends the engine SIGTERM/SIGINT (`journalctl` and `ps` around the incidents' times, scripts, cron jobs,"
+    " another supervisor running the same engine) and stop it; then start `servebox up` again (or POST"
+    " /servebox/engines/MODEL/start)."
+)
+
+
+def stopped_each_start(t: Triage, d: Diagnosis, others: list[Diagnosis]) -> bool:
+    """The asked-for stop `d` is what every INCIDENT line up's console holds relays as its note (no line named another
+    cause or symptom), and up then gave up at its start limit: the stop ended each start, so it is the cause and the
+    start limit its consequence. Where any diagnosis is a cause, or an incident named something else, nothing moves."""
+    limit, hit = t.hits.get(START_LIMIT), t.hits.get(d.id)
+    if limit is None or hit is None or not hit.relayed or t.incidents_read == 0:
+        return False
+    if hit.count < t.incidents_read or hit.first_line > limit.first_line:
+        return False
+    if any(x.role == "cause" or (x.role == "symptom" and x.id != START_LIMIT) for x in others):
+        return False
+    d.role, d.fatal, d.confidence = "cause", True, EACH_START
+    d.cause = EACH_START_CAUSE.format(
+        n=t.incidents_read, first=hit.first_line, last=hit.last_line, limit=limit.first_line
+    )
+    d.fix = EACH_START_FIX
+    return True

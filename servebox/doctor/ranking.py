@@ -35,7 +35,7 @@ from servebox.doctor.caller import scripted
 from servebox.doctor.close_causes import close_causes, independent_warnings
 from servebox.doctor.co_tenant import another_process, elsewhere_lines
 from servebox.doctor.engine_gone import killed_alone
-from servebox.doctor.incidents import RELAYED_AS_READ, as_relayed
+from servebox.doctor.incidents import RELAYED_AS_READ, as_relayed, stopped_each_start
 from servebox.doctor.llamacpp_attribution import LLAMA_FEATURE, in_a_feature, refine
 from servebox.doctor.resemblance import answer as resemblance_answer
 from servebox.doctor.results import CONFIDENT
@@ -154,7 +154,7 @@ def _orderly_stop(t: Triage, diagnoses: list[Diagnosis]) -> list[Diagnosis]:
     if not stops:
         return []
     d = _diagnosis(*min(stops, key=lambda s: s[1].first_line), t, False)
-    if stopped_mid_request(t, d, diagnoses):
+    if stopped_mid_request(t, d, diagnoses) or stopped_each_start(t, d, diagnoses):
         return [d]
     if any(x.role in ("cause", "symptom") for x in diagnoses):
         return []
