@@ -28,6 +28,9 @@ Log = `$ command`, the engine's whole stdout+stderr (and a restart's, after its 
 `$ ` steps written where they happened, a `# traffic:` summary line (requests sent, statuses), the `# request:` lines
 and `# exit: N`. A log above 200 KB has the middle of its healthy traffic cut (never the start nor the end), said so
 in a `# ... N lines of healthy traffic cut here ...` line and in `how`.
+As run: trimmed() cuts only the traffic before the first `$ ` step after the traffic began; draw 9's traffic after its
+cgroup steps was cut by hand (said in its manifest `how`). Draws 3 and 10 ran before make() kept the journal as it was
+before the maker's own clean-up stop (snap); their clean-up shutdown lines were removed by hand, as snap now does.
 Usage (repository root): .venv/bin/python tools/doctor_corpus_fresh382.py [--draws | K ...]
 """
 
