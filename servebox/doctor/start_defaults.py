@@ -87,10 +87,10 @@ def set_at_start(t: Triage, sig: Signature, hit: Hits) -> tuple[Signature, Hits]
     body = t.hits.get(start.sent)
     cause = start.cause
     if listed is None or (
-        body and any(re.search(rf"['\"]{re.escape(field)}['\"]\s*:", s) for _, s in body.evidence)
+        body and any(re.search(rf"['\"]{re.escape(field)}\\?['\"]\s*:", s) for _, s in body.evidence)
     ):
         return None
-    value = listed.group(1).strip().strip("'\"`")
+    value = listed.group(1).strip().strip("'\"`\\")
     if not _same_number(hit.groups.get("value", ""), value):
         return None
     if (flag := start.by_flag) is not None:
@@ -132,10 +132,11 @@ def against_default(t: Triage) -> None:
 
 
 def _listed(t: Triage, line: str, group: str, field: str) -> re.Match[str] | None:
-    """`field: value` in the dict entry `line` captured as `group`, or None."""
+    """`field: value` in the dict entry `line` captured as `group`, or None; the quote closing the field may be
+    escaped (JSON in a unit's double quotes: --chat-template-kwargs "{\\"enable_thinking\\": \\"false\\"}", learn45b)."""
     start = t.hits.get(line)
     text = start.groups.get(group, "") if start else ""
-    return re.search(rf"['\"]{re.escape(field)}['\"]\s*:\s*([^,}}\n]+)", text)
+    return re.search(rf"['\"]{re.escape(field)}\\?['\"]\s*:\s*([^,}}\n]+)", text)
 
 
 def _number(text: str) -> float | None:
