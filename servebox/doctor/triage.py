@@ -12,9 +12,8 @@ Y: message at line N" rather than guess.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 from servebox.doctor.exception_context import following_lines, innermost_frame, line_at
 from servebox.doctor.incidents import (
@@ -24,9 +23,17 @@ from servebox.doctor.incidents import (
     engine_words_only,
     incident_cause,
 )
-from servebox.doctor.keyword_finder import KeywordFinder
+from servebox.doctor.keyword_lines import (
+    COMMON,
+    LineCounter,
+    common_keywords,
+    finder,
+    hits_by_line,
+    keyword_lines,
+)
 from servebox.doctor.lines import MAX_LINE, LineFramer
 from servebox.doctor.listed import figure_exceeds, list_values, names_listed
+from servebox.doctor.plain_lines import plain_words
 
 # Diagnosis and Evidence are re-exported: ranking.py, the CLI and the family modules import them from here
 from servebox.doctor.results import Diagnosis as Diagnosis
@@ -80,37 +87,6 @@ class Hits:
     relayed: str = ""
 
 
-class _LineCounter:
-    """Line numbers of increasing byte positions in one chunk, counting each newline once."""
-
-    def __init__(self, chunk: bytes, base: int):
-        self.chunk, self.pos, self.line = chunk, 0, base
-
-    def at(self, position: int) -> int:
-        self.line += self.chunk.count(b"\n", self.pos, position)
-        self.pos = position
-        return self.line + 1
-
-
-def _hits_by_line(finder: KeywordFinder, chunk: bytes) -> Iterator[tuple[int, int, list[tuple[int, str]]]]:
-    """Each line of `chunk` holding a keyword: its start, its end and the (position, keyword) hits on it."""
-    line_start, line_end, words = -1, -1, []
-    for position, word in finder.iter(chunk):
-        if position >= line_end:
-            if words:
-                yield line_start, line_end, words
-            line_start, line_end = line_at(chunk, position)
-            words = []
-        words.append((position, word))
-    if words:
-        yield line_start, line_end, words
-
-
-@lru_cache(maxsize=4)
-def _finder(words: tuple[str, ...]) -> KeywordFinder:
-    return KeywordFinder(words)
-
-
 class Triage:
     """Feed bytes in pieces (`feed`), then `result()`; nothing is kept but hits and a few lines."""
 
@@ -144,11 +120,17 @@ class Triage:
         self.statements = StatementReader()
         self.statements_read = False
         words = {*self.by_keyword, *self.requirement_words, *EXCEPTION_WORDS, *INCIDENT_WORDS}
-        self.finder = _finder(tuple(sorted(words)))
+        keywords = tuple(sorted(words))
+        self.finder = finder(keywords)
         self.exception_words = set(EXCEPTION_WORDS)
         # the words whose line is read (an entry's keyword, a context_line's literal, an exception's or incident's
         # mark); a line holding only other words (an entry's `requires` context) just records them as seen
         self.line_words = {*self.by_keyword, *self.context_lines, *EXCEPTION_WORDS, *INCIDENT_WORDS}
+        # keywords whose lines are read plainly (plain_lines.py), with the context literals that may stand beside them
+        self.plain_words = plain_words(words, self.by_keyword, (*EXCEPTION_WORDS, *INCIDENT_WORDS))
+        # the commonest plain keywords are found apart from the prefilter (keyword_lines.py)
+        common = common_keywords(self.finder, [w for w in COMMON if w in self.plain_words])
+        self.keyword_lines = keyword_lines(keywords, common)
         self.framer = LineFramer(max_line)
         self.hits: dict[str, Hits] = {}
         self.above: dict[str, dict[str, str]] = {}  # an entry's `above` groups, from the latest such line
@@ -183,8 +165,8 @@ class Triage:
         search over at most 64 KiB, so the reader costs nothing per line of a long healthy log."""
         buf = self._tail_bytes
         self.statements.read_ending(buf[-4096:].decode("utf-8", "replace"))
-        counter = _LineCounter(buf, self.lines - buf.count(b"\n"))
-        for start, end, found in _hits_by_line(_finder(lexicon().words), buf):
+        counter = LineCounter(buf, self.lines - buf.count(b"\n"))
+        for start, end, found in hits_by_line(finder(lexicon().words), buf):
             if words := [w for p, w in found if starts_word(buf, p, w)]:
                 self.statements.offer(buf[start:end].decode("utf-8", "replace"), counter.at(start), words)
 
@@ -196,18 +178,49 @@ class Triage:
         # the last 64 KiB of the stream, for the fallback's last error-looking lines (read at the end)
         self._tail_bytes = (self._tail_bytes + chunk[-TAIL_BYTES:])[-TAIL_BYTES:]
 
-    def _keywords(self, chunk: bytes, base: int) -> _LineCounter:
-        counter = _LineCounter(chunk, base)
+    def _keywords(self, chunk: bytes, base: int) -> LineCounter:
+        counter = LineCounter(chunk, base)
         line_words, seen = self.line_words, self.seen_requirements
-        for start, end, found in _hits_by_line(self.finder, chunk):
+        for start, end, found in self.keyword_lines.lines(chunk):
             words = {w for _, w in found}
             if line_words.isdisjoint(words):
                 # only context words on this line (most of a healthy log's): nothing reads its text or its
                 # number, they are only recorded as seen
                 seen.update(words)
-                continue
-            self._match_line(chunk, start, end, counter.at(start), found, words)
+            elif end - start <= PATTERN_WINDOW and words <= self.plain_words:
+                self._plain_line(chunk, start, end, counter.at(start), found)
+            else:
+                self._match_line(chunk, start, end, counter.at(start), found, words)
         return counter
+
+    def _context_word(self, word: str, line: str) -> None:
+        """Record a context literal as seen, and a `context_line` its line meets."""
+        if word in self.requirement_words:
+            self.seen_requirements.add(word)
+        for sig in self.context_lines.get(word, ()):
+            # once met, a context line is not looked for again (its key only records that it was seen)
+            key = context_line_key(sig.id)
+            if key in self.seen_requirements or sig.context_line is None:
+                continue
+            if sig.context_line.search(line[:EXCEPTION_LINE_KEPT]):
+                self.seen_requirements.add(key)
+
+    def _plain_line(
+        self, chunk: bytes, start: int, end: int, number: int, found: list[tuple[int, str]]
+    ) -> None:
+        """A line whose keywords wake only plain families (plain_lines.py): each family's first wording matched on the
+        whole line counts, unless it quotes code; its context literals are recorded as seen."""
+        line = chunk[start:end].decode("utf-8", "replace")
+        read = set()
+        for _, word in found:
+            self._context_word(word, line)
+            for sig in self.by_keyword.get(word, ()):
+                if sig.id in read:
+                    continue
+                read.add(sig.id)
+                m = sig.search(line)
+                if m is not None and not quoted_in_echo(chunk, start, line, m.group(0)):
+                    self._count(sig, m, line, number)
 
     def _match_line(
         self, chunk: bytes, start: int, end: int, number: int, found: list[tuple[int, str]], words: set[str]
@@ -227,15 +240,7 @@ class Triage:
         # its first keyword on the line, so no pattern ever runs over a long line (linear time)
         first: dict[str, tuple[int, Signature]] = {}
         for position, word in found:
-            if word in self.requirement_words:
-                self.seen_requirements.add(word)
-            for sig in self.context_lines.get(word, ()):
-                # once met, a context line is not looked for again (its key only records that it was seen)
-                key = context_line_key(sig.id)
-                if key in self.seen_requirements or sig.context_line is None:
-                    continue
-                if sig.context_line.search(line[:EXCEPTION_LINE_KEPT]):
-                    self.seen_requirements.add(key)
+            self._context_word(word, line)
             for sig in self.by_keyword.get(word, ()):
                 first.setdefault(sig.id, (position, sig))
         for position, sig in first.values():
@@ -268,25 +273,31 @@ class Triage:
                 continue  # a wording that leaves `above`'s placeholders to a line above counts only after it
             if sig.id not in self.above and any(p.search(text) for p in sig.above_patterns):
                 continue  # an `above_pattern` wording counts only below its `above` line (the limit it hit)
-            hit = self.hits.get(sig.id)
-            if hit is None or ((hit.weak or hit.contextual) and not weak and not contextual):
-                # a full wording replaces a hint's or a context wording's hit
-                groups = {**self.above.get(sig.id, {}), **{k: v for k, v in m.groupdict().items() if v}}
-                hit = self.hits[sig.id] = Hits(
-                    first_line=number, groups=groups, weak=bool(weak), contextual=contextual
-                )
-            elif weak and not hit.weak and not hit.contextual:
-                # a hint adds nothing to a full wording's hit; a context wording's hit may lack its context, so the
-                # hint's line is kept there and ranking's _as_hint can still offer the entry as a hint (after35e)
-                continue
-            hit.count += 1
-            hit.last_line = number
-            if sig.role == "progress" and (tag := instance_of(line)):
-                self.instance_progress[tag] = number
-            if sig.role == "progress" and (port := m.groupdict().get("instance_port")):
-                self.instance_spawns.setdefault(port, []).append(number)
-            if len(hit.evidence) < EVIDENCE_KEPT:
-                hit.evidence.append((number, line.strip()[:400]))
+            self._count(sig, m, line, number, bool(weak), contextual)
+
+    def _count(
+        self, sig: Signature, m: re.Match, line: str, number: int, weak=False, contextual=False
+    ) -> None:
+        """Count a wording's match on line `number` into its entry's hit."""
+        hit = self.hits.get(sig.id)
+        if hit is None or ((hit.weak or hit.contextual) and not weak and not contextual):
+            # a full wording replaces a hint's or a context wording's hit
+            groups = {**self.above.get(sig.id, {}), **{k: v for k, v in m.groupdict().items() if v}}
+            hit = self.hits[sig.id] = Hits(
+                first_line=number, groups=groups, weak=bool(weak), contextual=contextual
+            )
+        elif weak and not hit.weak and not hit.contextual:
+            # a hint adds nothing to a full wording's hit; a context wording's hit may lack its context, so the
+            # hint's line is kept there and ranking's _as_hint can still offer the entry as a hint (after35e)
+            return
+        hit.count += 1
+        hit.last_line = number
+        if sig.role == "progress" and (tag := instance_of(line)):
+            self.instance_progress[tag] = number
+        if sig.role == "progress" and (port := m.groupdict().get("instance_port")):
+            self.instance_spawns.setdefault(port, []).append(number)
+        if len(hit.evidence) < EVIDENCE_KEPT:
+            hit.evidence.append((number, line.strip()[:400]))
 
     def _incident(self, line: str, number: int) -> str:
         """`servebox up`'s INCIDENT line names the cause doctor found in the engine's log: that entry
@@ -370,7 +381,7 @@ class Triage:
         """The last error-looking lines of the stream, for logs with no known signature (one look per
         line, newlines counted once)."""
         buf, found, pos = self._tail_bytes, [], 0
-        counter = _LineCounter(buf, self.lines - buf.count(b"\n"))
+        counter = LineCounter(buf, self.lines - buf.count(b"\n"))
         while (m := ERROR_LINE.search(buf, pos)) is not None:
             s, e = line_at(buf, m.start())
             found.append((counter.at(s), buf[s:e].decode("utf-8", "replace").strip()[:400]))
