@@ -45,10 +45,13 @@ class LineCounter:
         return self.line + 1
 
 
-def hits_by_line(finder, chunk: bytes) -> Iterator[tuple[int, int, list[tuple[int, str]]]]:
-    """Each line of `chunk` holding a keyword: its start, its end and the (position, keyword) hits on it."""
+def hits_by_line(
+    finder, chunk: bytes, pos: int = 0, endpos: int | None = None
+) -> Iterator[tuple[int, int, list[tuple[int, str]]]]:
+    """Each line of `chunk` holding a keyword (of the lines from `pos` to `endpos`): its start, its end and the
+    (position, keyword) hits on it."""
     line_start, line_end, words = -1, -1, []
-    for position, word in finder.iter(chunk):
+    for position, word in finder.iter(chunk, pos, endpos) if pos or endpos else finder.iter(chunk):
         if position >= line_end:
             if words:
                 yield line_start, line_end, words
@@ -107,9 +110,9 @@ class CommonFinder:
             self.heads.setdefault(tail, []).append((w.encode()[: len(w) - len(tail)], w))
         self.regex = re.compile(b"|".join(re.escape(t) for t in sorted(self.heads, key=len, reverse=True)))
 
-    def iter(self, chunk: bytes) -> list[tuple[int, str]]:
+    def iter(self, chunk: bytes, pos: int = 0, endpos: int | None = None) -> list[tuple[int, str]]:
         out = []
-        for m in self.regex.finditer(chunk):
+        for m in self.regex.finditer(chunk, pos, len(chunk) if endpos is None else endpos):
             at = m.start()
             for head, word in self.heads[m.group()]:
                 if at >= len(head) and chunk[at - len(head) : at].lower() == head:
@@ -129,34 +132,53 @@ class KeywordLines:
         self.full = finder(words)
         self.others = finder(tuple(w for w in words if w not in common)) if common else self.full
         self.common = CommonFinder(common) if common else None
+        self.common_words = frozenset(common)
 
-    def lines(self, chunk: bytes) -> Iterator[tuple[int, int, list[tuple[int, str]]]]:
-        common = self.common.iter(chunk) if self.common is not None else []
+    def lines(
+        self, chunk: bytes, pos: int = 0, endpos: int | None = None
+    ) -> Iterator[tuple[int, int, list[tuple[int, str]]]]:
+        """Of the lines from `pos` to `endpos` (lines' ends)."""
+        common = self.common.iter(chunk, pos, endpos) if self.common is not None else []
         if not common:
-            yield from hits_by_line(self.others, chunk)
+            yield from hits_by_line(self.others, chunk, pos, endpos)
             return
         i, n = 0, len(common)
-        for start, end, found in hits_by_line(self.others, chunk):
+        for start, end, found in hits_by_line(self.others, chunk, pos, endpos):
             while i < n and common[i][0] < start:  # lines holding only COMMON keywords
-                i = yield from self._common_line(chunk, common, i, [])
+                line_start, line_end, hits, i = self._line_of(chunk, common, i)
+                yield line_start, line_end, hits
             if i < n and common[i][0] <= end:
-                i = yield from self._common_line(chunk, common, i, found)
-            else:
-                yield start, end, found
+                j = i + 1
+                while j < n and common[j][0] <= end:
+                    j += 1
+                found, i = self._merged(chunk, start, found, common[i:j]), j
+            yield start, end, found
         while i < n:
-            i = yield from self._common_line(chunk, common, i, [])
+            line_start, line_end, hits, i = self._line_of(chunk, common, i)
+            yield line_start, line_end, hits
 
-    def _common_line(self, chunk: bytes, common: list, i: int, others: list):
-        """Yield the line of common[i] with its hits (the line's `others` merged in); return the next line's index."""
+    def with_common(self, chunk: bytes, start: int, end: int, found: list) -> list[tuple[int, str]]:
+        """The hits of the line from `start` to `end`, where the prefilter without COMMON keywords found `found`."""
+        common = self.common.iter(chunk, start, end) if self.common is not None else []
+        return self._merged(chunk, start, found, common) if common else found
+
+    def _line_of(self, chunk: bytes, common: list, i: int) -> tuple[int, int, list, int]:
+        """common[i]'s line, holding no other keyword: its start and end, its hits, and the index in `common` of the
+        next line's first."""
         start, end = line_at(chunk, common[i][0])
-        stop = chunk.find(b"\n", common[i][0])
-        stop = len(chunk) if stop < 0 else stop
         j = i + 1
-        while j < len(common) and common[j][0] < stop:
+        while j < len(common) and common[j][0] <= end:
             j += 1
-        if len(others) + j - i < MAX_PER_LINE:
-            # by position only: keywords the prefilter found at one position keep their order
-            yield start, end, sorted([*others, *common[i:j]], key=itemgetter(0)) if others else common[i:j]
-        else:  # the full prefilter's cap on hits per line applies: search the line again
-            yield start, end, [(start + p, w) for p, w in self.full.iter(chunk[start : stop + 1])]
-        return j
+        return start, end, self._merged(chunk, start, [], common[i:j]), j
+
+    def _merged(self, chunk: bytes, start: int, others: list, common: list) -> list[tuple[int, str]]:
+        """A line's hits: the other keywords' and the COMMON keywords' on it, in the full prefilter's order."""
+        if (
+            len(others) + len(common) >= MAX_PER_LINE
+        ):  # the full prefilter's cap on hits per line: search again
+            stop = chunk.find(b"\n", start)
+            return [
+                (start + p, w) for p, w in self.full.iter(chunk[start : len(chunk) if stop < 0 else stop + 1])
+            ]
+        # by position only: keywords the prefilter found at one position keep their order
+        return sorted([*others, *common], key=itemgetter(0)) if others else common

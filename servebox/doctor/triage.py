@@ -15,6 +15,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from servebox.doctor.counted_lines import CountedLines
 from servebox.doctor.exception_context import following_lines, innermost_frame, line_at
 from servebox.doctor.incidents import (
     INCIDENT_WORDS,
@@ -52,6 +53,7 @@ from servebox.doctor.structure import (
 from servebox.doctor.unwrap import unwrap
 
 CHUNK_BYTES = 4 * 2**20
+COUNTED_WINDOW = 64 * 1024  # lines read one at a time before looking again whether they can be counted
 TAIL_BYTES = 64 * 1024
 ERROR_LINE = re.compile(rb"(?i)(error|exception|traceback|fatal|failed|killed|assert)")
 # literals (lower case, like the keywords) that every raised-exception line contains: they join the
@@ -131,6 +133,8 @@ class Triage:
         # the commonest plain keywords are found apart from the prefilter (keyword_lines.py)
         common = common_keywords(self.finder, [w for w in COMMON if w in self.plain_words])
         self.keyword_lines = keyword_lines(keywords, common)
+        context_words = {*self.requirement_words, *self.context_lines}
+        self.counted = CountedLines(common, self.by_keyword, context_words, PATTERN_WINDOW)
         self.framer = LineFramer(max_line)
         self.hits: dict[str, Hits] = {}
         self.above: dict[str, dict[str, str]] = {}  # an entry's `above` groups, from the latest such line
@@ -179,19 +183,52 @@ class Triage:
         self._tail_bytes = (self._tail_bytes + chunk[-TAIL_BYTES:])[-TAIL_BYTES:]
 
     def _keywords(self, chunk: bytes, base: int) -> LineCounter:
-        counter = LineCounter(chunk, base)
-        line_words, seen = self.line_words, self.seen_requirements
-        for start, end, found in self.keyword_lines.lines(chunk):
-            words = {w for _, w in found}
-            if line_words.isdisjoint(words):
-                # only context words on this line (most of a healthy log's): nothing reads its text or its
-                # number, they are only recorded as seen
-                seen.update(words)
-            elif end - start <= PATTERN_WINDOW and words <= self.plain_words:
-                self._plain_line(chunk, start, end, counter.at(start), found)
-            else:
-                self._match_line(chunk, start, end, counter.at(start), found, words)
+        """Read the chunk's keyword lines one at a time, a window of lines after another; once the access lines'
+        family only counts its lines (counted_lines.py), the rest of the chunk with those lines counted together."""
+        counter, pos = LineCounter(chunk, base), 0
+        while pos < len(chunk):
+            if self.counted.ready(self.hits, EVIDENCE_KEPT) and self._read_counted(chunk, counter, pos, base):
+                break
+            stop = chunk.find(b"\n", pos + COUNTED_WINDOW) + 1 if self.counted.sigs else 0
+            stop = stop or len(chunk)
+            for start, end, found in self.keyword_lines.lines(chunk, pos, stop):
+                self._read(chunk, start, end, found, counter)
+            pos = stop
         return counter
+
+    def _read_counted(self, chunk: bytes, counter: LineCounter, pos: int, base: int) -> bool:
+        """From `pos` on: the lines with other keywords one at a time, the access lines counted together; False
+        where they cannot be (counted_lines.py) and nothing was read."""
+        lines = list(hits_by_line(self.keyword_lines.others, chunk, pos))
+        at = LineCounter(chunk, -1)
+        indices = [at.at(start) for start, _, _ in lines]
+        tally = self.counted.count(chunk, LineCounter(chunk, -1).at(pos), indices)
+        if tally is None:
+            return False
+        count, last, mixed = tally
+        with_common = self.keyword_lines.with_common
+        for (start, end, found), index in zip(lines, indices, strict=True):
+            self._read(
+                chunk, start, end, with_common(chunk, start, end, found) if index in mixed else found, counter
+            )
+        for sig in self.counted.sigs if count else ():
+            hit = self.hits[sig.id]
+            hit.count += count
+            hit.last_line = max(hit.last_line, base + last + 1)
+        return True
+
+    def _read(
+        self, chunk: bytes, start: int, end: int, found: list[tuple[int, str]], counter: LineCounter
+    ) -> None:
+        words = {w for _, w in found}
+        if self.line_words.isdisjoint(words):
+            # only context words on this line (most of a healthy log's): nothing reads its text or its
+            # number, they are only recorded as seen
+            self.seen_requirements.update(words)
+        elif end - start <= PATTERN_WINDOW and words <= self.plain_words:
+            self._plain_line(chunk, start, end, counter.at(start), found)
+        else:
+            self._match_line(chunk, start, end, counter.at(start), found, words)
 
     def _context_word(self, word: str, line: str) -> None:
         """Record a context literal as seen, and a `context_line` its line meets."""
@@ -208,8 +245,8 @@ class Triage:
     def _plain_line(
         self, chunk: bytes, start: int, end: int, number: int, found: list[tuple[int, str]]
     ) -> None:
-        """A line whose keywords wake only plain families (plain_lines.py): each family's first wording matched on the
-        whole line counts, unless it quotes code; its context literals are recorded as seen."""
+        """A line whose keywords wake only plain families (plain_lines.py): each family's wording matched on the whole
+        line counts, unless it quotes code; its context literals are recorded as seen."""
         line = chunk[start:end].decode("utf-8", "replace")
         read = set()
         for _, word in found:
@@ -218,9 +255,9 @@ class Triage:
                 if sig.id in read:
                     continue
                 read.add(sig.id)
-                m = sig.search(line)
-                if m is not None and not quoted_in_echo(chunk, start, line, m.group(0)):
-                    self._count(sig, m, line, number)
+                m, weak, contextual = self._wording(sig, line, chunk, start, line)
+                if m:
+                    self._count(sig, m, line, number, weak, contextual)
 
     def _match_line(
         self, chunk: bytes, start: int, end: int, number: int, found: list[tuple[int, str]], words: set[str]
@@ -246,10 +283,7 @@ class Triage:
         for position, sig in first.values():
             lo, hi = max(start, position - PATTERN_WINDOW), min(end, position + 2 * PATTERN_WINDOW)
             text = line if hi - lo == end - start else chunk[lo:hi].decode("utf-8", "replace")
-            m = sig.search(text)
-            contextual = m is None and bool(sig.context_patterns) and (m := sig.in_context(text)) is not None
-            weak = m is None and sig.hints and (m := sig.hint(text)) is not None
-            m = None if m and quoted_in_echo(chunk, start, line, m.group(0)) else m  # code, not a message
+            m, weak, contextual = self._wording(sig, text, chunk, start, line)
             if not m:
                 if sig.above_ends is not None and sig.above_ends.search(text):
                     self.above.pop(sig.id, None)  # the step its `above` line opened has ended (learn44e)
@@ -273,7 +307,19 @@ class Triage:
                 continue  # a wording that leaves `above`'s placeholders to a line above counts only after it
             if sig.id not in self.above and any(p.search(text) for p in sig.above_patterns):
                 continue  # an `above_pattern` wording counts only below its `above` line (the limit it hit)
-            self._count(sig, m, line, number, bool(weak), contextual)
+            self._count(sig, m, line, number, weak, contextual)
+
+    @staticmethod
+    def _wording(
+        sig: Signature, text: str, chunk: bytes, start: int, line: str
+    ) -> tuple[re.Match | None, bool, bool]:
+        """An entry's match in `text` (its window of the line at `start`): a full wording's, else a context
+        wording's (contextual), else a hint's (weak); none where it quotes code."""
+        m = sig.search(text)
+        contextual = m is None and bool(sig.context_patterns) and (m := sig.in_context(text)) is not None
+        weak = m is None and bool(sig.hints) and (m := sig.hint(text)) is not None
+        m = None if m and quoted_in_echo(chunk, start, line, m.group(0)) else m  # code, not a message
+        return m, weak, contextual
 
     def _count(
         self, sig: Signature, m: re.Match, line: str, number: int, weak=False, contextual=False
