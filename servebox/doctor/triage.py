@@ -129,12 +129,21 @@ class Triage:
         # mark); a line holding only other words (an entry's `requires` context) just records them as seen
         self.line_words = {*self.by_keyword, *self.context_lines, *EXCEPTION_WORDS, *INCIDENT_WORDS}
         # keywords whose lines are read plainly (plain_lines.py), with the context literals that may stand beside them
-        self.plain_words = plain_words(words, self.by_keyword, (*EXCEPTION_WORDS, *INCIDENT_WORDS))
+        marks = {*EXCEPTION_WORDS, *INCIDENT_WORDS}
+        self.plain_words = plain_words(words, self.by_keyword, marks)
         # the commonest plain keywords are found apart from the prefilter (keyword_lines.py)
         common = common_keywords(self.finder, [w for w in COMMON if w in self.plain_words])
         self.keyword_lines = keyword_lines(keywords, common)
-        context_words = {*self.requirement_words, *self.context_lines}
-        self.counted = CountedLines(common, self.by_keyword, context_words, PATTERN_WINDOW)
+        # the literals only recorded where they are seen (a context line's are looked for on their line)
+        self.context_only = frozenset(w for w in words if w not in self.by_keyword and w not in marks)
+        self.counted = CountedLines(
+            common,
+            self.by_keyword,
+            self.context_lines,
+            self.requirement_words,
+            self.context_only,
+            PATTERN_WINDOW,
+        )
         self.framer = LineFramer(max_line)
         self.hits: dict[str, Hits] = {}
         self.above: dict[str, dict[str, str]] = {}  # an entry's `above` groups, from the latest such line
@@ -197,24 +206,33 @@ class Triage:
         return counter
 
     def _read_counted(self, chunk: bytes, counter: LineCounter, pos: int, base: int) -> bool:
-        """From `pos` on: the lines with other keywords one at a time, the access lines counted together; False
-        where they cannot be (counted_lines.py) and nothing was read."""
-        lines = list(hits_by_line(self.keyword_lines.others, chunk, pos))
-        at = LineCounter(chunk, -1)
-        indices = [at.at(start) for start, _, _ in lines]
-        tally = self.counted.count(chunk, LineCounter(chunk, -1).at(pos), indices)
+        """From `pos` on: the lines with other keywords one at a time, the access lines counted together (with the
+        health checks', where only context literals stand beside their keyword); False where they cannot be
+        (counted_lines.py) and nothing was read."""
+        keyword_lines, at = self.keyword_lines, LineCounter(chunk, -1)
+        lines = [
+            (at.at(start), start, end, found)
+            for start, end, found in hits_by_line(keyword_lines.others, chunk, pos)
+        ]
+        words = {}
+        for index, start, end, found in lines:
+            words[index] = {w for _, w in found}
+            if words[index] <= self.context_only:  # all its keywords, to be counted with the access lines
+                words[index] = {w for _, w in keyword_lines.with_common(chunk, start, end, found)}
+        tally = self.counted.count(chunk, LineCounter(chunk, -1).at(pos), words, self.seen_requirements)
         if tally is None:
             return False
-        count, last, mixed = tally
-        with_common = self.keyword_lines.with_common
-        for (start, end, found), index in zip(lines, indices, strict=True):
-            self._read(
-                chunk, start, end, with_common(chunk, start, end, found) if index in mixed else found, counter
-            )
-        for sig in self.counted.sigs if count else ():
+        for index, start, end, found in lines:
+            if index in tally.mixed:
+                found = keyword_lines.with_common(chunk, start, end, found)
+            if index not in tally.batch:
+                self._read(chunk, start, end, found, counter)
+        self.seen_requirements.update(tally.seen)
+        for sig in self.counted.sigs:
+            count, last = tally.counted[sig.id]
             hit = self.hits[sig.id]
             hit.count += count
-            hit.last_line = max(hit.last_line, base + last + 1)
+            hit.last_line = max(hit.last_line, base + last + 1) if count else hit.last_line
         return True
 
     def _read(
