@@ -173,9 +173,7 @@ class KeywordLines:
 
     def _merged(self, chunk: bytes, start: int, others: list, common: list) -> list[tuple[int, str]]:
         """A line's hits: the other keywords' and the COMMON keywords' on it, in the full prefilter's order."""
-        if (
-            len(others) + len(common) >= MAX_PER_LINE
-        ):  # the full prefilter's cap on hits per line: search again
+        if len(others) + len(common) >= MAX_PER_LINE:  # the full prefilter's cap: search the line again
             stop = chunk.find(b"\n", start)
             return [
                 (start + p, w) for p, w in self.full.iter(chunk[start : len(chunk) if stop < 0 else stop + 1])
