@@ -3,7 +3,8 @@
 Bytes are framed into whole, length-capped lines (lines.py: memory flat on endless input, time
 linear). One prefilter runs over each chunk at DFA speed and only the lines it finds are decoded:
 it looks for the knowledge base's keywords (signatures.toml) and for the marks of a raised
-exception (a traceback's last line, argparse's `error:`) at once. The first pass (structure.py) attributes each exception to the
+exception (a traceback's last line, argparse's `error:`) at once; keyword_reading.py reads those lines, each by the
+cheapest path that gives the generic one's answer (a serving log's access lines counted together). The first pass (structure.py) attributes each exception to the
 process that raised it and classifies it; ranking.py then puts causes with evidence above their
 symptoms, shows competing causes side by side, and falls back to "no known signature: X raised
 Y: message at line N" rather than guess.
@@ -24,6 +25,9 @@ from servebox.doctor.incidents import (
     engine_words_only,
     incident_cause,
 )
+
+# KeywordFinder is re-exported: tests import it from here
+from servebox.doctor.keyword_finder import KeywordFinder as KeywordFinder
 from servebox.doctor.keyword_lines import (
     COMMON,
     LineCounter,
@@ -31,6 +35,12 @@ from servebox.doctor.keyword_lines import (
     finder,
     hits_by_line,
     keyword_lines,
+)
+from servebox.doctor.keyword_reading import (
+    EVIDENCE_KEPT,
+    EXCEPTION_LINE_KEPT,
+    PATTERN_WINDOW,
+    KeywordReading,
 )
 from servebox.doctor.lines import MAX_LINE, LineFramer
 from servebox.doctor.listed import figure_exceeds, list_values, names_listed
@@ -40,7 +50,7 @@ from servebox.doctor.plain_lines import plain_words
 from servebox.doctor.results import Diagnosis as Diagnosis
 from servebox.doctor.results import Evidence as Evidence
 from servebox.doctor.results import RaisedException, TriageResult
-from servebox.doctor.signatures import Signature, context_line_key, load_signatures
+from servebox.doctor.signatures import Signature, load_signatures
 from servebox.doctor.statement import StatementReader, lexicon, starts_word
 from servebox.doctor.structure import (
     ExceptionLine,
@@ -53,7 +63,6 @@ from servebox.doctor.structure import (
 from servebox.doctor.unwrap import unwrap
 
 CHUNK_BYTES = 4 * 2**20
-COUNTED_WINDOW = 64 * 1024  # lines read one at a time before looking again whether they can be counted
 TAIL_BYTES = 64 * 1024
 ERROR_LINE = re.compile(rb"(?i)(error|exception|traceback|fatal|failed|killed|assert)")
 # literals (lower case, like the keywords) that every raised-exception line contains: they join the
@@ -64,10 +73,7 @@ EXCEPTION_WORDS = (
     "while processing method",  # then an HTTP error body relaying the server's exception (structure.RELAYED):
     '"error":', "'error':", '"detail":', "'detail':", '"message":', "'message':",
 )  # fmt: skip
-EVIDENCE_KEPT = 3
 PYDANTIC_HEADER = re.compile(r"\b\d+ validation errors? for [\w.]+\s*$")
-PATTERN_WINDOW = 640  # patterns see this much before their keyword and twice as much after
-EXCEPTION_LINE_KEPT = 4096  # an exception line longer than this is parsed from its head
 EXCEPTIONS_KEPT = 64
 INCIDENTS_READ = 256  # up's incident lines read back (each names a cause; the first few are enough)
 RELAYED_STRENGTH = (*RELAY_KINDS, NAMED_ONLY)
@@ -89,7 +95,7 @@ class Hits:
     relayed: str = ""
 
 
-class Triage:
+class Triage(KeywordReading):
     """Feed bytes in pieces (`feed`), then `result()`; nothing is kept but hits and a few lines."""
 
     def __init__(self, source: str, signatures: Iterable[Signature] | None = None, max_line: int = MAX_LINE):
@@ -190,92 +196,6 @@ class Triage:
         self.lines = counter.line + chunk.count(b"\n", counter.pos)
         # the last 64 KiB of the stream, for the fallback's last error-looking lines (read at the end)
         self._tail_bytes = (self._tail_bytes + chunk[-TAIL_BYTES:])[-TAIL_BYTES:]
-
-    def _keywords(self, chunk: bytes, base: int) -> LineCounter:
-        """Read the chunk's keyword lines one at a time, a window of lines after another; once the access lines'
-        family only counts its lines (counted_lines.py), the rest of the chunk with those lines counted together."""
-        counter, pos = LineCounter(chunk, base), 0
-        while pos < len(chunk):
-            if self.counted.ready(self.hits, EVIDENCE_KEPT) and self._read_counted(chunk, counter, pos, base):
-                break
-            stop = chunk.find(b"\n", pos + COUNTED_WINDOW) + 1 if self.counted.sigs else 0
-            stop = stop or len(chunk)
-            for start, end, found in self.keyword_lines.lines(chunk, pos, stop):
-                self._read(chunk, start, end, found, counter)
-            pos = stop
-        return counter
-
-    def _read_counted(self, chunk: bytes, counter: LineCounter, pos: int, base: int) -> bool:
-        """From `pos` on: the lines with other keywords one at a time, the access lines counted together (with the
-        health checks', where only context literals stand beside their keyword); False where they cannot be
-        (counted_lines.py) and nothing was read."""
-        keyword_lines, at = self.keyword_lines, LineCounter(chunk, -1)
-        lines = [
-            (at.at(start), start, end, found)
-            for start, end, found in hits_by_line(keyword_lines.others, chunk, pos)
-        ]
-        words = {}
-        for index, start, end, found in lines:
-            words[index] = {w for _, w in found}
-            if words[index] <= self.context_only:  # all its keywords, to be counted with the access lines
-                words[index] = {w for _, w in keyword_lines.with_common(chunk, start, end, found)}
-        tally = self.counted.count(chunk, LineCounter(chunk, -1).at(pos), words, self.seen_requirements)
-        if tally is None:
-            return False
-        for index, start, end, found in lines:
-            if index in tally.mixed:
-                found = keyword_lines.with_common(chunk, start, end, found)
-            if index not in tally.batch:
-                self._read(chunk, start, end, found, counter)
-        self.seen_requirements.update(tally.seen)
-        for sig in self.counted.sigs:
-            count, last = tally.counted[sig.id]
-            hit = self.hits[sig.id]
-            hit.count += count
-            hit.last_line = max(hit.last_line, base + last + 1) if count else hit.last_line
-        return True
-
-    def _read(
-        self, chunk: bytes, start: int, end: int, found: list[tuple[int, str]], counter: LineCounter
-    ) -> None:
-        words = {w for _, w in found}
-        if self.line_words.isdisjoint(words):
-            # only context words on this line (most of a healthy log's): nothing reads its text or its
-            # number, they are only recorded as seen
-            self.seen_requirements.update(words)
-        elif end - start <= PATTERN_WINDOW and words <= self.plain_words:
-            self._plain_line(chunk, start, end, counter.at(start), found)
-        else:
-            self._match_line(chunk, start, end, counter.at(start), found, words)
-
-    def _context_word(self, word: str, line: str) -> None:
-        """Record a context literal as seen, and a `context_line` its line meets."""
-        if word in self.requirement_words:
-            self.seen_requirements.add(word)
-        for sig in self.context_lines.get(word, ()):
-            # once met, a context line is not looked for again (its key only records that it was seen)
-            key = context_line_key(sig.id)
-            if key in self.seen_requirements or sig.context_line is None:
-                continue
-            if sig.context_line.search(line[:EXCEPTION_LINE_KEPT]):
-                self.seen_requirements.add(key)
-
-    def _plain_line(
-        self, chunk: bytes, start: int, end: int, number: int, found: list[tuple[int, str]]
-    ) -> None:
-        """A line whose keywords wake only plain families (plain_lines.py): each family's wording matched on the whole
-        line counts, unless it quotes code; its context literals are recorded as seen."""
-        line = chunk[start:end].decode("utf-8", "replace")
-        read = set()
-        for _, word in found:
-            self._context_word(word, line)
-            for sig in self.by_keyword.get(word, ()):
-                if sig.id in read:
-                    continue
-                read.add(sig.id)
-                m, weak, contextual = self._wording(sig, line, chunk, start, line)
-                if m:
-                    self._count(sig, m, line, number, weak, contextual)
 
     def _match_line(
         self, chunk: bytes, start: int, end: int, number: int, found: list[tuple[int, str]], words: set[str]

@@ -1,0 +1,109 @@
+"""How triage reads a chunk's keyword lines: a window of lines at a time, each by the cheapest path that gives the
+generic path's answer (a plain line: plain_lines.py), and, once request-answered's hit holds all it keeps, the access
+and health-check lines counted together (counted_lines.py).
+
+Split from triage.py, whose Triage inherits this: its __init__ sets the attributes read here (keyword_lines, counted,
+plain_words, line_words, context_only, ...), and the generic path (_match_line) with the hit bookkeeping it shares with
+the plain one (_wording, _count) stays there.
+"""
+
+from __future__ import annotations
+
+from servebox.doctor.keyword_lines import LineCounter, hits_by_line
+from servebox.doctor.signatures import context_line_key
+
+COUNTED_WINDOW = 64 * 1024  # lines read one at a time before looking again whether they can be counted
+EVIDENCE_KEPT = 3
+PATTERN_WINDOW = 640  # patterns see this much before their keyword and twice as much after
+EXCEPTION_LINE_KEPT = 4096  # an exception line longer than this is parsed from its head
+
+
+class KeywordReading:
+    """The keyword lines of each chunk, read in order (module doc)."""
+
+    def _keywords(self, chunk: bytes, base: int) -> LineCounter:
+        """Read the chunk's keyword lines one at a time, a window of lines after another; once the access lines'
+        family only counts its lines (counted_lines.py), the rest of the chunk with those lines counted together."""
+        counter, pos = LineCounter(chunk, base), 0
+        while pos < len(chunk):
+            if self.counted.ready(self.hits, EVIDENCE_KEPT) and self._read_counted(chunk, counter, pos, base):
+                break
+            stop = chunk.find(b"\n", pos + COUNTED_WINDOW) + 1 if self.counted.sigs else 0
+            stop = stop or len(chunk)
+            for start, end, found in self.keyword_lines.lines(chunk, pos, stop):
+                self._read(chunk, start, end, found, counter)
+            pos = stop
+        return counter
+
+    def _read_counted(self, chunk: bytes, counter: LineCounter, pos: int, base: int) -> bool:
+        """From `pos` on: the lines with other keywords one at a time, the access lines counted together (with the
+        health checks', where only context literals stand beside their keyword); False where they cannot be
+        (counted_lines.py) and nothing was read."""
+        keyword_lines, at = self.keyword_lines, LineCounter(chunk, -1)
+        lines = [
+            (at.at(start), start, end, found)
+            for start, end, found in hits_by_line(keyword_lines.others, chunk, pos)
+        ]
+        words = {}
+        for index, start, end, found in lines:
+            words[index] = {w for _, w in found}
+            if words[index] <= self.context_only:  # all its keywords, to be counted with the access lines
+                words[index] = {w for _, w in keyword_lines.with_common(chunk, start, end, found)}
+        tally = self.counted.count(chunk, LineCounter(chunk, -1).at(pos), words, self.seen_requirements)
+        if tally is None:
+            return False
+        for index, start, end, found in lines:
+            if index in tally.mixed:
+                found = keyword_lines.with_common(chunk, start, end, found)
+            if index not in tally.batch:
+                self._read(chunk, start, end, found, counter)
+        self.seen_requirements.update(tally.seen)
+        for sig in self.counted.sigs:
+            count, last = tally.counted[sig.id]
+            hit = self.hits[sig.id]
+            hit.count += count
+            hit.last_line = max(hit.last_line, base + last + 1) if count else hit.last_line
+        return True
+
+    def _read(
+        self, chunk: bytes, start: int, end: int, found: list[tuple[int, str]], counter: LineCounter
+    ) -> None:
+        """One keyword line, by the path its words allow: recorded as seen, read plainly, or read in full."""
+        words = {w for _, w in found}
+        if self.line_words.isdisjoint(words):
+            # only context words on this line (most of a healthy log's): nothing reads its text or its
+            # number, they are only recorded as seen
+            self.seen_requirements.update(words)
+        elif end - start <= PATTERN_WINDOW and words <= self.plain_words:
+            self._plain_line(chunk, start, end, counter.at(start), found)
+        else:
+            self._match_line(chunk, start, end, counter.at(start), found, words)
+
+    def _context_word(self, word: str, line: str) -> None:
+        """Record a context literal as seen, and a `context_line` its line meets."""
+        if word in self.requirement_words:
+            self.seen_requirements.add(word)
+        for sig in self.context_lines.get(word, ()):
+            # once met, a context line is not looked for again (its key only records that it was seen)
+            key = context_line_key(sig.id)
+            if key in self.seen_requirements or sig.context_line is None:
+                continue
+            if sig.context_line.search(line[:EXCEPTION_LINE_KEPT]):
+                self.seen_requirements.add(key)
+
+    def _plain_line(
+        self, chunk: bytes, start: int, end: int, number: int, found: list[tuple[int, str]]
+    ) -> None:
+        """A line whose keywords wake only plain families (plain_lines.py): each family's wording matched on the whole
+        line counts, unless it quotes code; its context literals are recorded as seen."""
+        line = chunk[start:end].decode("utf-8", "replace")
+        read = set()
+        for _, word in found:
+            self._context_word(word, line)
+            for sig in self.by_keyword.get(word, ()):
+                if sig.id in read:
+                    continue
+                read.add(sig.id)
+                m, weak, contextual = self._wording(sig, line, chunk, start, line)
+                if m:
+                    self._count(sig, m, line, number, weak, contextual)
