@@ -11,7 +11,9 @@ A COMMON keyword is taken out of the prefilter only where (`common_keywords`):
 - it is ASCII without 'k' or 's' (RE2's case folding takes those to non-ASCII letters; its other letters fold only
   to their ASCII case), has no newline or carriage return, and its tail after the last letter is 3 bytes or more;
 - no keyword extends it or is extended by it (no two keywords then start at one position), no two COMMON keywords'
-  tails overlap (a tail search then finds every occurrence), and no keyword starts with a line end.
+  tails overlap (a tail search then finds every occurrence), and no keyword starts with a line end or holds a
+  newline before its last byte (then a keyword found from a line's start holds the same hits as in its chunk: the
+  prefilter may run over a window of lines, keyword_reading.py).
 Then on a line where the prefilter (without COMMON keywords) finds nothing, the full prefilter finds just the COMMON
 occurrences; where it finds others, fewer than MAX_PER_LINE in all, both lists merged by position (the full prefilter
 finds every keyword occurrence below that cap); at the cap, the line is searched again with the full prefilter (a
@@ -81,8 +83,8 @@ def _tail(word: str) -> bytes:
 
 def common_keywords(full: KeywordFinder, candidates: Iterable[str]) -> tuple[str, ...]:
     """The candidates (keywords of plain families: plain_lines.py) that the tail search finds exactly (module doc)."""
-    if any(w[:1] in ("\n", "\r") for w in full.words):
-        return ()
+    if any(w[:1] in ("\n", "\r") or "\n" in w[:-1] for w in full.words):
+        return ()  # a keyword may span lines: a line alone (or a window of lines) might not hold its hits
     extended = {o for more in full.related.values() for o in more}
     kept = [
         w
