@@ -29,6 +29,7 @@ import re
 from dataclasses import dataclass, field
 from itertools import compress
 
+from servebox.doctor.keyword_lines import letter_free_tail
 from servebox.doctor.signatures import Signature, context_line_key
 
 # a superset of structure.instance_of's mark ('[PORT] ' at a line's start): anywhere on a line
@@ -76,17 +77,29 @@ class CountedLines:
             re.compile(b"|".join(re.escape(w.encode()) for w in common)).search if self.sigs else None
         )
         self.common = frozenset(common)
+        self.tails = {letter_free_tail(w) for w in common}  # a cheap sign of COMMON keywords (dense)
         self.batched = context_only | self.common  # the keywords a line counted here may hold
 
     def ready(self, hits: dict, kept: int) -> bool:
         return bool(self.sigs) and all(saturated(hits.get(s.id), kept) for s in self.sigs)
 
-    def count(self, chunk: bytes, first: int, others: dict[int, set[str]], seen: set[str]) -> Tally | None:
-        """The lines from index `first` on that hold COMMON keywords, counted (module doc); `others`: the keywords on
-        each line that holds other keywords (all of them where only context literals and COMMON keywords are).
-        None where they cannot be."""
-        lines, lowered = chunk.split(b"\n"), chunk.lower().split(b"\n")
-        picked = set(compress(range(first, len(lines)), map(self.holds, lowered[first:])))
+    def dense(self, chunk: bytes, pos: int, stop: int) -> bool:
+        """Whether the lines from `pos` to `stop` look like a serving log's (one COMMON keyword's tail in 8 lines or
+        more): counting them together saves more than picking them out of the chunk's lines costs."""
+        if not self.sigs:
+            return False
+        tails = sum(chunk.count(tail, pos, stop) for tail in self.tails)
+        return tails * 8 >= chunk.count(b"\n", pos, stop)
+
+    def count(
+        self, chunk: bytes, pos: int, stop: int, others: dict[int, set[str]], seen: set[str]
+    ) -> Tally | None:
+        """The lines from `pos` to `stop` (indexed from 0 there) that hold COMMON keywords, counted (module doc);
+        `others`: the keywords on each line that holds other keywords (all of them where only context literals and
+        COMMON keywords are). None where they cannot be."""
+        region = chunk[pos:stop]
+        lines, lowered = region.split(b"\n"), region.lower().split(b"\n")
+        picked = set(compress(range(len(lines)), map(self.holds, lowered)))
         batch = {i for i, words in others.items() if words <= self.batched and self._plain_text(lines[i])}
         mixed = picked.intersection(others).difference(batch)
         held = sorted(
@@ -95,7 +108,11 @@ class CountedLines:
         texts = list(map(lines.__getitem__, held))
         if any(len(t) > self.window for t in texts) or b"\r" in b"".join(texts):
             return None
-        if b'File "' in chunk and b'File "' in b"\n".join(lines[i - 1] for i in held if i):
+        # the line above each (structure.quoted_in_echo's): the first's is above the region
+        above = chunk[chunk.rfind(b"\n", 0, pos - 1) + 1 : pos - 1] if pos >= 2 else b""
+        if b'File "' in region + above and b'File "' in b"\n".join(
+            lines[i - 1] if i else above for i in held
+        ):
             return None
         decoded = b"\n".join(texts).decode("utf-8", "replace")
         if INSTANCE_MARK.search(decoded):

@@ -36,10 +36,11 @@ MIN_TAIL = 3
 
 
 class LineCounter:
-    """Line numbers of increasing byte positions in one chunk, counting each newline once."""
+    """Line numbers of increasing byte positions in one chunk (from `pos`, the start of line `base` + 1), counting each
+    newline once."""
 
-    def __init__(self, chunk: bytes, base: int):
-        self.chunk, self.pos, self.line = chunk, 0, base
+    def __init__(self, chunk: bytes, base: int, pos: int = 0):
+        self.chunk, self.pos, self.line = chunk, pos, base
 
     def at(self, position: int) -> int:
         self.line += self.chunk.count(b"\n", self.pos, position)
@@ -75,7 +76,7 @@ def _overlaps(a: bytes, b: bytes) -> bool:
     return inside or (a != b and (a.startswith(b) or b.startswith(a)))
 
 
-def _tail(word: str) -> bytes:
+def letter_free_tail(word: str) -> bytes:
     """The bytes after the word's last ASCII letter."""
     letters = [i for i, ch in enumerate(word) if ch.isascii() and ch.isalpha()]
     return word[letters[-1] + 1 if letters else 0 :].encode()
@@ -92,11 +93,11 @@ def common_keywords(full: KeywordFinder, candidates: Iterable[str]) -> tuple[str
         if w in full.encoded
         and w.isascii()
         and not {"k", "s", "\n", "\r"} & set(w)
-        and len(_tail(w)) >= MIN_TAIL
+        and len(letter_free_tail(w)) >= MIN_TAIL
         and not full.related.get(w)
         and w not in extended
     ]
-    tails = {_tail(w) for w in kept}
+    tails = {letter_free_tail(w) for w in kept}
     if any(_overlaps(a, b) for a in tails for b in tails):
         return ()
     return tuple(sorted(kept))
@@ -108,7 +109,7 @@ class CommonFinder:
     def __init__(self, words: tuple[str, ...]):
         self.heads: dict[bytes, list[tuple[bytes, str]]] = {}
         for w in words:
-            tail = _tail(w)
+            tail = letter_free_tail(w)
             self.heads.setdefault(tail, []).append((w.encode()[: len(w) - len(tail)], w))
         self.regex = re.compile(b"|".join(re.escape(t) for t in sorted(self.heads, key=len, reverse=True)))
 

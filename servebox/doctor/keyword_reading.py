@@ -9,49 +9,81 @@ the plain one (_wording, _count) stays there.
 
 from __future__ import annotations
 
-from servebox.doctor.keyword_lines import LineCounter, hits_by_line
+from collections.abc import Iterable, Mapping
+
+from servebox.doctor.keyword_lines import COMMON, LineCounter, common_keywords, hits_by_line
+from servebox.doctor.plain_lines import plain_words
 from servebox.doctor.signatures import context_line_key
 
-COUNTED_WINDOW = 64 * 1024  # lines read one at a time before looking again whether they can be counted
+WINDOW = 64 * 1024  # the lines read (one at a time or counted together) before looking again which way
 EVIDENCE_KEPT = 3
 PATTERN_WINDOW = 640  # patterns see this much before their keyword and twice as much after
 EXCEPTION_LINE_KEPT = 4096  # an exception line longer than this is parsed from its head
+
+
+_PLANS: dict[
+    int, tuple
+] = {}  # id(signatures) -> (signatures, plan): the tuple is kept, so its id is not reused
+
+
+def reading_plan(
+    signatures: tuple, by_keyword: Mapping, words: Iterable[str], marks: set[str], full
+) -> tuple[frozenset[str], frozenset[str], tuple[str, ...]]:
+    """The keywords a plain line may hold (plain_lines.py), the literals only recorded where seen (a context line's
+    are looked for on their line), and the COMMON keywords found apart from the prefilter `full` (keyword_lines.py):
+    worked out once per knowledge base (a few milliseconds, as much as the rest of a small log's triage)."""
+    kept = _PLANS.get(id(signatures))
+    if kept is not None and kept[0] is signatures:
+        return kept[1]
+    plain = plain_words(words, by_keyword, marks)
+    context_only = frozenset(w for w in words if w not in by_keyword and w not in marks)
+    plan = plain, context_only, common_keywords(full, [w for w in COMMON if w in plain])
+    if len(_PLANS) >= 8:
+        _PLANS.clear()
+    _PLANS[id(signatures)] = (signatures, plan)
+    return plan
 
 
 class KeywordReading:
     """The keyword lines of each chunk, read in order (module doc)."""
 
     def _keywords(self, chunk: bytes, base: int) -> LineCounter:
-        """Read the chunk's keyword lines one at a time, a window of lines after another; once the access lines'
-        family only counts its lines (counted_lines.py), the rest of the chunk with those lines counted together."""
+        """Read the chunk's keyword lines. In a serving log's chunk, a window of lines after another: one at a time,
+        or, once the access lines' family only counts its lines and where they are many (counted_lines.py), those
+        lines counted together."""
         counter, pos = LineCounter(chunk, base), 0
-        while pos < len(chunk):
-            if self.counted.ready(self.hits, EVIDENCE_KEPT) and self._read_counted(chunk, counter, pos, base):
-                break
-            stop = chunk.find(b"\n", pos + COUNTED_WINDOW) + 1 if self.counted.sigs else 0
-            stop = stop or len(chunk)
-            for start, end, found in self.keyword_lines.lines(chunk, pos, stop):
+        if not self.counted.dense(chunk, 0, chunk.find(b"\n", WINDOW) + 1 or len(chunk)):
+            # no serving log's chunk (judged by its head): the full prefilter over it at once is the cheaper
+            for start, end, found in hits_by_line(self.keyword_lines.full, chunk):
                 self._read(chunk, start, end, found, counter)
+            return counter
+        while pos < len(chunk):
+            stop = chunk.find(b"\n", pos + WINDOW) + 1 or len(chunk)
+            counted = self.counted.ready(self.hits, EVIDENCE_KEPT) and self.counted.dense(chunk, pos, stop)
+            if not (counted and self._read_counted(chunk, counter, pos, stop)):
+                for start, end, found in self.keyword_lines.lines(chunk, pos, stop):
+                    self._read(chunk, start, end, found, counter)
             pos = stop
         return counter
 
-    def _read_counted(self, chunk: bytes, counter: LineCounter, pos: int, base: int) -> bool:
-        """From `pos` on: the lines with other keywords one at a time, the access lines counted together (with the
-        health checks', where only context literals stand beside their keyword); False where they cannot be
-        (counted_lines.py) and nothing was read."""
-        keyword_lines, at = self.keyword_lines, LineCounter(chunk, -1)
+    def _read_counted(self, chunk: bytes, counter: LineCounter, pos: int, stop: int) -> bool:
+        """The lines from `pos` to `stop`: those with other keywords one at a time, the access lines counted together
+        (with the health checks', where only context literals stand beside their keyword); False where they cannot
+        be (counted_lines.py) and nothing was read."""
+        keyword_lines, at = self.keyword_lines, LineCounter(chunk, -1, pos)
         lines = [
             (at.at(start), start, end, found)
-            for start, end, found in hits_by_line(keyword_lines.others, chunk, pos)
+            for start, end, found in hits_by_line(keyword_lines.others, chunk, pos, stop)
         ]
         words = {}
         for index, start, end, found in lines:
             words[index] = {w for _, w in found}
             if words[index] <= self.context_only:  # all its keywords, to be counted with the access lines
                 words[index] = {w for _, w in keyword_lines.with_common(chunk, start, end, found)}
-        tally = self.counted.count(chunk, LineCounter(chunk, -1).at(pos), words, self.seen_requirements)
+        tally = self.counted.count(chunk, pos, stop, words, self.seen_requirements)
         if tally is None:
             return False
+        first = counter.at(pos)  # the number of the region's first line
         for index, start, end, found in lines:
             if index in tally.mixed:
                 found = keyword_lines.with_common(chunk, start, end, found)
@@ -62,7 +94,7 @@ class KeywordReading:
             count, last = tally.counted[sig.id]
             hit = self.hits[sig.id]
             hit.count += count
-            hit.last_line = max(hit.last_line, base + last + 1) if count else hit.last_line
+            hit.last_line = max(hit.last_line, first + last) if count else hit.last_line
         return True
 
     def _read(

@@ -28,23 +28,16 @@ from servebox.doctor.incidents import (
 
 # KeywordFinder is re-exported: tests import it from here
 from servebox.doctor.keyword_finder import KeywordFinder as KeywordFinder
-from servebox.doctor.keyword_lines import (
-    COMMON,
-    LineCounter,
-    common_keywords,
-    finder,
-    hits_by_line,
-    keyword_lines,
-)
+from servebox.doctor.keyword_lines import LineCounter, finder, hits_by_line, keyword_lines
 from servebox.doctor.keyword_reading import (
     EVIDENCE_KEPT,
     EXCEPTION_LINE_KEPT,
     PATTERN_WINDOW,
     KeywordReading,
+    reading_plan,
 )
 from servebox.doctor.lines import MAX_LINE, LineFramer
 from servebox.doctor.listed import figure_exceeds, list_values, names_listed
-from servebox.doctor.plain_lines import plain_words
 
 # Diagnosis and Evidence are re-exported: ranking.py, the CLI and the family modules import them from here
 from servebox.doctor.results import Diagnosis as Diagnosis
@@ -134,14 +127,11 @@ class Triage(KeywordReading):
         # the words whose line is read (an entry's keyword, a context_line's literal, an exception's or incident's
         # mark); a line holding only other words (an entry's `requires` context) just records them as seen
         self.line_words = {*self.by_keyword, *self.context_lines, *EXCEPTION_WORDS, *INCIDENT_WORDS}
-        # keywords whose lines are read plainly (plain_lines.py), with the context literals that may stand beside them
-        marks = {*EXCEPTION_WORDS, *INCIDENT_WORDS}
-        self.plain_words = plain_words(words, self.by_keyword, marks)
-        # the commonest plain keywords are found apart from the prefilter (keyword_lines.py)
-        common = common_keywords(self.finder, [w for w in COMMON if w in self.plain_words])
+        # which lines are read plainly, counted or found apart from the prefilter (keyword_reading.py)
+        self.plain_words, self.context_only, common = reading_plan(
+            self.signatures, self.by_keyword, words, {*EXCEPTION_WORDS, *INCIDENT_WORDS}, self.finder
+        )
         self.keyword_lines = keyword_lines(keywords, common)
-        # the literals only recorded where they are seen (a context line's are looked for on their line)
-        self.context_only = frozenset(w for w in words if w not in self.by_keyword and w not in marks)
         self.counted = CountedLines(
             common,
             self.by_keyword,
