@@ -6,7 +6,7 @@ keyword each. The prefilter (keyword_finder.py) costs a call into RE2 and a few 
 log that was as much as everything else the line cost. A COMMON keyword's letter-free tail ('/1.1" 2') is searched for
 case-sensitively instead (Python's `re` skips to a literal's first byte), and the letters before it compared.
 
-Exact: `lines()` yields what `hits_by_line(full finder, chunk)` yields, line for line (tests/test_doctor_plain_lines.py).
+Exact: `lines()` yields what `hits_by_line(full finder, chunk)` yields, line for line (tests/test_doctor_counted_lines.py).
 A COMMON keyword is taken out of the prefilter only where (`common_keywords`):
 - it is ASCII without 'k' or 's' (RE2's case folding takes those to non-ASCII letters; its other letters fold only
   to their ASCII case), has no newline or carriage return, and its tail after the last letter is 3 bytes or more;

@@ -21,9 +21,8 @@ PATTERN_WINDOW = 640  # patterns see this much before their keyword and twice as
 EXCEPTION_LINE_KEPT = 4096  # an exception line longer than this is parsed from its head
 
 
-_PLANS: dict[
-    int, tuple
-] = {}  # id(signatures) -> (signatures, plan): the tuple is kept, so its id is not reused
+# id(signatures) -> (signatures, plan): the tuple is kept with it, so that its id is not reused
+_PLANS: dict[int, tuple] = {}
 
 
 def reading_plan(

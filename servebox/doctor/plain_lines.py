@@ -10,7 +10,7 @@ depends on that line alone (and, for a quoted wording, on the line above: struct
 which the plain reading still asks). A line is read plainly when it is at most PATTERN_WINDOW bytes long (every
 family's window around its keyword is then the whole line) and every keyword on it wakes only plain families and marks
 neither a raised exception nor servebox up's incident (context literals and `context_line` literals are recorded as
-the generic path records them): exactly what _match_line computes there (tests/test_doctor_plain_lines.py compares the
+the generic path records them): exactly what _match_line computes there (tests/test_doctor_counted_lines.py compares the
 two on real logs).
 """
 
