@@ -106,7 +106,7 @@ class CountedLines:
             picked.difference(others).union(i for i in batch if not self.common.isdisjoint(others[i]))
         )
         texts = list(map(lines.__getitem__, held))
-        if any(len(t) > self.window for t in texts) or b"\r" in b"".join(texts):
+        if max(map(len, texts), default=0) > self.window or b"\r" in b"".join(texts):
             return None
         # the line above each (structure.quoted_in_echo's): the first's is above the region
         above = chunk[chunk.rfind(b"\n", 0, pos - 1) + 1 : pos - 1] if pos >= 2 else b""
