@@ -75,12 +75,12 @@ class KeywordFinder:
         self.names: dict[bytes, tuple[str, int]] = {}  # matched bytes (any case) -> keyword, resume
         self.span = _span_finder(self.regex)
 
-    def iter(self, chunk: bytes) -> list[tuple[int, str]]:
+    def iter(self, chunk: bytes, pos: int = 0, endpos: int | None = None) -> list[tuple[int, str]]:
         """At most MAX_PER_LINE hits per line: past that, the search jumps to the next line, so a
-        line made of keywords costs no more than a normal one."""
+        line made of keywords costs no more than a normal one. From `pos` to `endpos` (lines' ends) only."""
         out, names, span, resume = [], self.names, self.span, self.resume
-        line_end, on_line, pos = -1, 0, 0
-        while (found := span(chunk, pos)) is not None:
+        line_end, on_line, endpos = -1, 0, len(chunk) if endpos is None else endpos
+        while (found := span(chunk, pos, endpos)) is not None:
             start, end = found
             if start > line_end:
                 line_end = chunk.find(b"\n", start)
@@ -102,7 +102,7 @@ class KeywordFinder:
 
 
 def _span_finder(regex):
-    """(start, end) of the first match at or after pos, or None. On RE2 over bytes, its compiled object's own Match
+    """(start, end) of the first match at or after pos (and before endpos), or None. On RE2 over bytes, its compiled object's own Match
     call: the public search() wraps each call in a generator and a match object, which was a third of triage's time
     on a realistic log (google-re2 1.1; any other engine or version takes the public call)."""
     compiled = getattr(regex, "_regexp", None)
@@ -114,14 +114,14 @@ def _span_finder(regex):
         compiled = None
     if compiled is None or not hasattr(compiled, "Match"):
 
-        def public(chunk: bytes, pos: int) -> tuple[int, int] | None:
-            m = regex.search(chunk, pos)
+        def public(chunk: bytes, pos: int, endpos: int) -> tuple[int, int] | None:
+            m = regex.search(chunk, pos, endpos)
             return None if m is None else m.span()
 
         return public
 
-    def direct(chunk: bytes, pos: int) -> tuple[int, int] | None:
-        found = compiled.Match(unanchored, chunk, pos, len(chunk))[0]
+    def direct(chunk: bytes, pos: int, endpos: int) -> tuple[int, int] | None:
+        found = compiled.Match(unanchored, chunk, pos, endpos)[0]
         return None if found == null else found
 
     return direct

@@ -158,6 +158,10 @@ class Signature:
     def search(self, line: str) -> re.Match[str] | None:
         return first_match(self._guarded["patterns"], line)
 
+    def first_wording(self) -> tuple[re.Pattern[str], str]:
+        """The wording `search` tries first, with its required literal (counted_lines.py searches many lines with it)."""
+        return self._guarded["patterns"][0]
+
 
 def demoting(sig: Signature, seen: set[str], hit=None) -> set[str]:
     """The `unless_seen` literals seen in the log that make `sig` only a consequence, less where one of its own wordings

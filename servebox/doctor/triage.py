@@ -3,7 +3,8 @@
 Bytes are framed into whole, length-capped lines (lines.py: memory flat on endless input, time
 linear). One prefilter runs over each chunk at DFA speed and only the lines it finds are decoded:
 it looks for the knowledge base's keywords (signatures.toml) and for the marks of a raised
-exception (a traceback's last line, argparse's `error:`) at once. The first pass (structure.py) attributes each exception to the
+exception (a traceback's last line, argparse's `error:`) at once; keyword_reading.py reads those lines, each by the
+cheapest path that gives the generic one's answer (a serving log's access lines counted together). The first pass (structure.py) attributes each exception to the
 process that raised it and classifies it; ranking.py then puts causes with evidence above their
 symptoms, shows competing causes side by side, and falls back to "no known signature: X raised
 Y: message at line N" rather than guess.
@@ -12,10 +13,10 @@ Y: message at line N" rather than guess.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import lru_cache
 
+from servebox.doctor.counted_lines import CountedLines
 from servebox.doctor.exception_context import following_lines, innermost_frame, line_at
 from servebox.doctor.incidents import (
     INCIDENT_WORDS,
@@ -24,7 +25,17 @@ from servebox.doctor.incidents import (
     engine_words_only,
     incident_cause,
 )
-from servebox.doctor.keyword_finder import KeywordFinder
+
+# KeywordFinder is re-exported: tests import it from here
+from servebox.doctor.keyword_finder import KeywordFinder as KeywordFinder
+from servebox.doctor.keyword_lines import LineCounter, finder, hits_by_line, keyword_lines
+from servebox.doctor.keyword_reading import (
+    EVIDENCE_KEPT,
+    EXCEPTION_LINE_KEPT,
+    PATTERN_WINDOW,
+    KeywordReading,
+    reading_plan,
+)
 from servebox.doctor.lines import MAX_LINE, LineFramer
 from servebox.doctor.listed import figure_exceeds, list_values, names_listed
 
@@ -32,7 +43,7 @@ from servebox.doctor.listed import figure_exceeds, list_values, names_listed
 from servebox.doctor.results import Diagnosis as Diagnosis
 from servebox.doctor.results import Evidence as Evidence
 from servebox.doctor.results import RaisedException, TriageResult
-from servebox.doctor.signatures import Signature, context_line_key, load_signatures
+from servebox.doctor.signatures import Signature, load_signatures
 from servebox.doctor.statement import StatementReader, lexicon, starts_word
 from servebox.doctor.structure import (
     ExceptionLine,
@@ -55,10 +66,7 @@ EXCEPTION_WORDS = (
     "while processing method",  # then an HTTP error body relaying the server's exception (structure.RELAYED):
     '"error":', "'error':", '"detail":', "'detail':", '"message":', "'message':",
 )  # fmt: skip
-EVIDENCE_KEPT = 3
 PYDANTIC_HEADER = re.compile(r"\b\d+ validation errors? for [\w.]+\s*$")
-PATTERN_WINDOW = 640  # patterns see this much before their keyword and twice as much after
-EXCEPTION_LINE_KEPT = 4096  # an exception line longer than this is parsed from its head
 EXCEPTIONS_KEPT = 64
 INCIDENTS_READ = 256  # up's incident lines read back (each names a cause; the first few are enough)
 RELAYED_STRENGTH = (*RELAY_KINDS, NAMED_ONLY)
@@ -80,38 +88,7 @@ class Hits:
     relayed: str = ""
 
 
-class _LineCounter:
-    """Line numbers of increasing byte positions in one chunk, counting each newline once."""
-
-    def __init__(self, chunk: bytes, base: int):
-        self.chunk, self.pos, self.line = chunk, 0, base
-
-    def at(self, position: int) -> int:
-        self.line += self.chunk.count(b"\n", self.pos, position)
-        self.pos = position
-        return self.line + 1
-
-
-def _hits_by_line(finder: KeywordFinder, chunk: bytes) -> Iterator[tuple[int, int, list[tuple[int, str]]]]:
-    """Each line of `chunk` holding a keyword: its start, its end and the (position, keyword) hits on it."""
-    line_start, line_end, words = -1, -1, []
-    for position, word in finder.iter(chunk):
-        if position >= line_end:
-            if words:
-                yield line_start, line_end, words
-            line_start, line_end = line_at(chunk, position)
-            words = []
-        words.append((position, word))
-    if words:
-        yield line_start, line_end, words
-
-
-@lru_cache(maxsize=4)
-def _finder(words: tuple[str, ...]) -> KeywordFinder:
-    return KeywordFinder(words)
-
-
-class Triage:
+class Triage(KeywordReading):
     """Feed bytes in pieces (`feed`), then `result()`; nothing is kept but hits and a few lines."""
 
     def __init__(self, source: str, signatures: Iterable[Signature] | None = None, max_line: int = MAX_LINE):
@@ -144,11 +121,25 @@ class Triage:
         self.statements = StatementReader()
         self.statements_read = False
         words = {*self.by_keyword, *self.requirement_words, *EXCEPTION_WORDS, *INCIDENT_WORDS}
-        self.finder = _finder(tuple(sorted(words)))
+        keywords = tuple(sorted(words))
+        self.finder = finder(keywords)
         self.exception_words = set(EXCEPTION_WORDS)
         # the words whose line is read (an entry's keyword, a context_line's literal, an exception's or incident's
         # mark); a line holding only other words (an entry's `requires` context) just records them as seen
         self.line_words = {*self.by_keyword, *self.context_lines, *EXCEPTION_WORDS, *INCIDENT_WORDS}
+        # which lines are read plainly, counted or found apart from the prefilter (keyword_reading.py)
+        self.plain_words, self.context_only, common = reading_plan(
+            self.signatures, self.by_keyword, words, {*EXCEPTION_WORDS, *INCIDENT_WORDS}, self.finder
+        )
+        self.keyword_lines = keyword_lines(keywords, common)
+        self.counted = CountedLines(
+            common,
+            self.by_keyword,
+            self.context_lines,
+            self.requirement_words,
+            self.context_only,
+            PATTERN_WINDOW,
+        )
         self.framer = LineFramer(max_line)
         self.hits: dict[str, Hits] = {}
         self.above: dict[str, dict[str, str]] = {}  # an entry's `above` groups, from the latest such line
@@ -183,8 +174,8 @@ class Triage:
         search over at most 64 KiB, so the reader costs nothing per line of a long healthy log."""
         buf = self._tail_bytes
         self.statements.read_ending(buf[-4096:].decode("utf-8", "replace"))
-        counter = _LineCounter(buf, self.lines - buf.count(b"\n"))
-        for start, end, found in _hits_by_line(_finder(lexicon().words), buf):
+        counter = LineCounter(buf, self.lines - buf.count(b"\n"))
+        for start, end, found in hits_by_line(finder(lexicon().words), buf):
             if words := [w for p, w in found if starts_word(buf, p, w)]:
                 self.statements.offer(buf[start:end].decode("utf-8", "replace"), counter.at(start), words)
 
@@ -195,19 +186,6 @@ class Triage:
         self.lines = counter.line + chunk.count(b"\n", counter.pos)
         # the last 64 KiB of the stream, for the fallback's last error-looking lines (read at the end)
         self._tail_bytes = (self._tail_bytes + chunk[-TAIL_BYTES:])[-TAIL_BYTES:]
-
-    def _keywords(self, chunk: bytes, base: int) -> _LineCounter:
-        counter = _LineCounter(chunk, base)
-        line_words, seen = self.line_words, self.seen_requirements
-        for start, end, found in _hits_by_line(self.finder, chunk):
-            words = {w for _, w in found}
-            if line_words.isdisjoint(words):
-                # only context words on this line (most of a healthy log's): nothing reads its text or its
-                # number, they are only recorded as seen
-                seen.update(words)
-                continue
-            self._match_line(chunk, start, end, counter.at(start), found, words)
-        return counter
 
     def _match_line(
         self, chunk: bytes, start: int, end: int, number: int, found: list[tuple[int, str]], words: set[str]
@@ -227,24 +205,13 @@ class Triage:
         # its first keyword on the line, so no pattern ever runs over a long line (linear time)
         first: dict[str, tuple[int, Signature]] = {}
         for position, word in found:
-            if word in self.requirement_words:
-                self.seen_requirements.add(word)
-            for sig in self.context_lines.get(word, ()):
-                # once met, a context line is not looked for again (its key only records that it was seen)
-                key = context_line_key(sig.id)
-                if key in self.seen_requirements or sig.context_line is None:
-                    continue
-                if sig.context_line.search(line[:EXCEPTION_LINE_KEPT]):
-                    self.seen_requirements.add(key)
+            self._context_word(word, line)
             for sig in self.by_keyword.get(word, ()):
                 first.setdefault(sig.id, (position, sig))
         for position, sig in first.values():
             lo, hi = max(start, position - PATTERN_WINDOW), min(end, position + 2 * PATTERN_WINDOW)
             text = line if hi - lo == end - start else chunk[lo:hi].decode("utf-8", "replace")
-            m = sig.search(text)
-            contextual = m is None and bool(sig.context_patterns) and (m := sig.in_context(text)) is not None
-            weak = m is None and sig.hints and (m := sig.hint(text)) is not None
-            m = None if m and quoted_in_echo(chunk, start, line, m.group(0)) else m  # code, not a message
+            m, weak, contextual = self._wording(sig, text, chunk, start, line)
             if not m:
                 if sig.above_ends is not None and sig.above_ends.search(text):
                     self.above.pop(sig.id, None)  # the step its `above` line opened has ended (learn44e)
@@ -268,25 +235,43 @@ class Triage:
                 continue  # a wording that leaves `above`'s placeholders to a line above counts only after it
             if sig.id not in self.above and any(p.search(text) for p in sig.above_patterns):
                 continue  # an `above_pattern` wording counts only below its `above` line (the limit it hit)
-            hit = self.hits.get(sig.id)
-            if hit is None or ((hit.weak or hit.contextual) and not weak and not contextual):
-                # a full wording replaces a hint's or a context wording's hit
-                groups = {**self.above.get(sig.id, {}), **{k: v for k, v in m.groupdict().items() if v}}
-                hit = self.hits[sig.id] = Hits(
-                    first_line=number, groups=groups, weak=bool(weak), contextual=contextual
-                )
-            elif weak and not hit.weak and not hit.contextual:
-                # a hint adds nothing to a full wording's hit; a context wording's hit may lack its context, so the
-                # hint's line is kept there and ranking's _as_hint can still offer the entry as a hint (after35e)
-                continue
-            hit.count += 1
-            hit.last_line = number
-            if sig.role == "progress" and (tag := instance_of(line)):
-                self.instance_progress[tag] = number
-            if sig.role == "progress" and (port := m.groupdict().get("instance_port")):
-                self.instance_spawns.setdefault(port, []).append(number)
-            if len(hit.evidence) < EVIDENCE_KEPT:
-                hit.evidence.append((number, line.strip()[:400]))
+            self._count(sig, m, line, number, weak, contextual)
+
+    @staticmethod
+    def _wording(
+        sig: Signature, text: str, chunk: bytes, start: int, line: str
+    ) -> tuple[re.Match | None, bool, bool]:
+        """An entry's match in `text` (its window of the line at `start`): a full wording's, else a context
+        wording's (contextual), else a hint's (weak); none where it quotes code."""
+        m = sig.search(text)
+        contextual = m is None and bool(sig.context_patterns) and (m := sig.in_context(text)) is not None
+        weak = m is None and bool(sig.hints) and (m := sig.hint(text)) is not None
+        m = None if m and quoted_in_echo(chunk, start, line, m.group(0)) else m  # code, not a message
+        return m, weak, contextual
+
+    def _count(
+        self, sig: Signature, m: re.Match, line: str, number: int, weak=False, contextual=False
+    ) -> None:
+        """Count a wording's match on line `number` into its entry's hit."""
+        hit = self.hits.get(sig.id)
+        if hit is None or ((hit.weak or hit.contextual) and not weak and not contextual):
+            # a full wording replaces a hint's or a context wording's hit
+            groups = {**self.above.get(sig.id, {}), **{k: v for k, v in m.groupdict().items() if v}}
+            hit = self.hits[sig.id] = Hits(
+                first_line=number, groups=groups, weak=bool(weak), contextual=contextual
+            )
+        elif weak and not hit.weak and not hit.contextual:
+            # a hint adds nothing to a full wording's hit; a context wording's hit may lack its context, so the
+            # hint's line is kept there and ranking's _as_hint can still offer the entry as a hint (after35e)
+            return
+        hit.count += 1
+        hit.last_line = number
+        if sig.role == "progress" and (tag := instance_of(line)):
+            self.instance_progress[tag] = number
+        if sig.role == "progress" and (port := m.groupdict().get("instance_port")):
+            self.instance_spawns.setdefault(port, []).append(number)
+        if len(hit.evidence) < EVIDENCE_KEPT:
+            hit.evidence.append((number, line.strip()[:400]))
 
     def _incident(self, line: str, number: int) -> str:
         """`servebox up`'s INCIDENT line names the cause doctor found in the engine's log: that entry
@@ -370,7 +355,7 @@ class Triage:
         """The last error-looking lines of the stream, for logs with no known signature (one look per
         line, newlines counted once)."""
         buf, found, pos = self._tail_bytes, [], 0
-        counter = _LineCounter(buf, self.lines - buf.count(b"\n"))
+        counter = LineCounter(buf, self.lines - buf.count(b"\n"))
         while (m := ERROR_LINE.search(buf, pos)) is not None:
             s, e = line_at(buf, m.start())
             found.append((counter.at(s), buf[s:e].decode("utf-8", "replace").strip()[:400]))
