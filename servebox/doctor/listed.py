@@ -8,6 +8,10 @@ row for a value the unit asked for is evidence (fresh-287: an ambient capability
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from servebox.doctor.triage import Hits
 
 LISTED_KEPT = 64  # values kept per entry and group (a long list past this adds nothing)
 SEPARATORS = re.compile(r"[\s,]+")
@@ -57,3 +61,19 @@ def figure_exceeds(m: re.Match[str], above: dict[str, str], pair: tuple[str, str
         return bound in above and float(value.replace(",", "")) > float(above[bound].replace(",", ""))
     except ValueError:
         return False
+
+
+def served_before(hits: dict[str, Hits], hit: Hits, other: str, group: str, up: str) -> bool:
+    """An entry's `unless_served_before` (learn45e): entry `other`'s first line captured the same `group` as this hit,
+    and entry `up` (the server came up) matched after that line and before this hit's first line: the same file was
+    opened and served earlier in the log (a journal's first start), so the later failure to open it is the file gone
+    since, not the path looked up in another directory (fresh-383: models/ renamed while serving, then a restart)."""
+    seen, served = hits.get(other), hits.get(up)
+    value = hit.groups.get(group)
+    return (
+        seen is not None
+        and served is not None
+        and value is not None
+        and seen.groups.get(group) == value
+        and seen.first_line < served.first_line < hit.first_line
+    )

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from servebox.doctor.abort_cause import abort_explained
 from servebox.doctor.afterwards import (
+    SERVING,
     cut_at_context,
     follows_earlier,
     instance_went_on,
@@ -36,6 +37,7 @@ from servebox.doctor.close_causes import close_causes, independent_warnings
 from servebox.doctor.co_tenant import another_process, elsewhere_lines
 from servebox.doctor.engine_gone import killed_alone
 from servebox.doctor.incidents import RELAYED_AS_READ, as_relayed, stopped_each_start
+from servebox.doctor.listed import served_before
 from servebox.doctor.llamacpp_attribution import LLAMA_FEATURE, in_a_feature, refine
 from servebox.doctor.resemblance import answer as resemblance_answer
 from servebox.doctor.results import CONFIDENT
@@ -87,6 +89,7 @@ def _matched(t: Triage) -> tuple[list[tuple[Signature, Hits]], list[Hits]]:
             and not t.seen_requirements.intersection(sig.hint_requires)
         )
         and (sig.same_as is None or bool(hit.relayed) or _same_value(t, hit, *sig.same_as))
+        and not (sig.unless_served_before and served_before(t.hits, hit, *sig.unless_served_before, SERVING))
         and (sig.id != LLAMA_FEATURE or in_a_feature(hit))
     ]
     specific = {p.pattern for sig, _ in found if sig.requires for p in sig.patterns}

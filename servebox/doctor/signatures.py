@@ -95,6 +95,9 @@ class Signature:
     # (id, group): this entry counts only when entry `id` matched too and both captured the same `group` (the
     # upstream listening on the router's own port: two lines, one value)
     same_as: tuple[str, str] | None = None
+    # (id, group): this entry steps aside where entry `id`'s first line captured the same `group` and the server came
+    # up after that line, before this entry's: the same file was opened and served earlier in the log (learn45e)
+    unless_served_before: tuple[str, str] | None = None
     # placeholders a wording may not capture (its value is on another line): their stand-in text
     defaults: tuple[tuple[str, str], ...] = ()
     # a line ABOVE a wording's line that fills placeholders the wording cannot (the variable named on the
@@ -297,6 +300,9 @@ def load_signatures() -> tuple[Signature, ...]:
             rival_confidence=float(e.get("rival_confidence", 0.0)),
             rival_cause=e.get("rival_cause", ""),
             same_as=tuple(e["same_as"].split(":", 1)) if e.get("same_as") else None,
+            unless_served_before=tuple(e["unless_served_before"].split(":", 1))
+            if e.get("unless_served_before")
+            else None,
             follows_from=tuple(tuple(f.split(":", 1)) for f in _as_tuple(e.get("follows_from"))),
             defaults=tuple(e.get("defaults", {}).items()),
             set_at_start=parse_set_at_start(e.get("set_at_start")),
