@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import threading
 
+from servebox.doctor.keyword_lines import COMMON
 from servebox.doctor.lines import MAX_LINE, LineFramer
 from servebox.doctor.signatures import load_signatures
 from servebox.doctor.triage import Triage, triage_stream
@@ -126,13 +127,17 @@ def test_a_healthy_start_up_wakes_few_entries():
 
 def test_every_word_that_wakes_the_matcher_is_selective_on_the_corpus():
     """A keyword or context word on most lines of a log (stop 27: 'File "', on every traceback frame, made triage of
-    failure logs 20% slower) costs a pattern run per line; none may wake more than 3% of the corpus's lines."""
+    failure logs 20% slower) costs a pattern run per line; none may wake more than 3% of the corpus's lines. The
+    exception is a healthy server's access-line keyword ('http/1.1" 2': 5% of the corpus's lines once its long
+    journals came in, stop 45): its lines are counted a chunk at a time (counted_lines.py), not searched one by one,
+    and the test asks that triage really counts them so."""
     blob = b"\n".join(p.read_bytes().lower() for p in sorted((FIXTURES / "doctor-corpus").glob("*.log")))
     lines = blob.count(b"\n") + 1
     triage = Triage("words")  # the words its matcher wakes on: every entry's keywords and context literals
     words = {*triage.by_keyword, *triage.requirement_words}
     common = {w: n for w in words if (n := _lines_holding(blob, w.encode())) > 0.03 * lines}
-    assert not common, common
+    assert set(common) - triage.counted.common == set(), common
+    assert triage.counted.common <= set(COMMON)
 
 
 def _lines_holding(blob: bytes, word: bytes) -> int:
