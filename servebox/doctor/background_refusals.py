@@ -21,7 +21,8 @@ long journal is often cut). The threshold (MIN_ANSWERED, MAX_SHARE) is the corpu
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from servebox.doctor.afterwards import ANSWERED, REFUSED
 from servebox.doctor.root_exception import REQUESTS

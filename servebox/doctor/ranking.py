@@ -367,9 +367,7 @@ def rank(t: Triage) -> TriageResult:
     killed_alone(t, diagnoses)  # vLLM reports its engine dead, nothing else failed (engine_gone.py)
     if (like := resemblance_answer(t, root, diagnoses)) is not None:
         diagnoses.append(like)
-    diagnoses += with_background_aside(
-        t, diagnoses, _orderly_stop
-    )  # refusals a journal's minority (learn45f)
+    diagnoses += with_background_aside(t, diagnoses, _orderly_stop)  # a journal's minority refusals aside
     if (cut := cut_at_context(t, diagnoses)) is not None:  # an answer cut at its slot's end
         diagnoses.append(cut)
     if (over := bench_over_context(t)) is not None:  # a benchmark's lengths above the server's context
