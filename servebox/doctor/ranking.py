@@ -31,6 +31,7 @@ from servebox.doctor.afterwards import (
     survived,
 )
 from servebox.doctor.attribution import STRUCTURAL, below_families
+from servebox.doctor.background_refusals import with_background_aside
 from servebox.doctor.bench_context import bench_over_context
 from servebox.doctor.caller import scripted
 from servebox.doctor.close_causes import close_causes, independent_warnings
@@ -369,7 +370,7 @@ def rank(t: Triage) -> TriageResult:
     killed_alone(t, diagnoses)  # vLLM reports its engine dead, nothing else failed (engine_gone.py)
     if (like := resemblance_answer(t, root, diagnoses)) is not None:
         diagnoses.append(like)
-    diagnoses += _orderly_stop(t, diagnoses)
+    diagnoses += with_background_aside(t, diagnoses, _orderly_stop)  # a journal's minority refusals aside
     if (cut := cut_at_context(t, diagnoses)) is not None:  # an answer cut at its slot's end
         diagnoses.append(cut)
     if (over := bench_over_context(t)) is not None:  # a benchmark's lengths above the server's context

@@ -1,0 +1,132 @@
+"""Request refusals that are a long healthy journal's background, not its story.
+
+learn45f (fresh-382: whole vLLM 0.32 journals, minutes of traffic from 3 client threads, ~92% answered 200, ~4% 400
+for malformed bodies, ~4% 404 for a model name the server does not serve, then the drawn ending: a stop, a killed or
+suspended EngineCore, a lowered limit, or nothing). doctor had named the refused requests' cause (model-name-not-served
+at 0.81) over every ending, and confidently over healthy runs. A refusal the server answered (a 4xx/5xx access line)
+and served on after is the client's mistake; where such refusals are a small minority of the requests the log shows
+answered, they are the journal's background: each becomes a note beside the answer (its words kept, at most 0.3), never
+the root over an ending and never a confident answer on a healthy journal. Where a refusal is all or most of the traffic
+(one refused request beside one or two answered ones: the corpus's many single-request cases) it is the story and keeps
+its rank; so is a refusal that came only after a healthy phase (a journal's story told at its end: a healthy run,
+then requests refused), which the counts tell apart by where the refusals begin (_spread) or by a client's totals
+that count no refusal among the traffic.
+
+The counts: the access lines' statuses (uvicorn's '"POST /v1/... HTTP/1.1" 200 OK', llama-server's 'request: POST
+/v1/... 127.0.0.1 200'; afterwards.ANSWERED / REFUSED), or a client's own totals line pasted into the journal
+('# traffic (...): 13243 requests; 200: 12184, 400: 530, 404: 529'), whichever shows more requests (the middle of a
+long journal is often cut). The threshold (MIN_ANSWERED, MAX_SHARE) is the corpus's: see MIN_ANSWERED below.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from servebox.doctor.afterwards import ANSWERED, REFUSED
+from servebox.doctor.root_exception import REQUESTS
+
+if TYPE_CHECKING:
+    from servebox.doctor.triage import Diagnosis, Hits, Triage
+
+# Background only with at least this many requests answered with success, and refusals at most this share of all the
+# requests the log shows. The corpus (learn45f, 4,519 logs, 641 with a refusal found): outside fresh-382 every log with
+# a refusal shows at most 2 requests answered with success, at a refused share of 0.33 or more (the single-request
+# cases: 1 refused beside 1-2 answered, the refusal their answer); fresh-382's journals show 2,377-20,201 answered at
+# a share of 0.08. 20 and 0.2 sit in that gap with room on both sides: a short scripted test (a dozen requests, a
+# few refused) keeps its refusal as the answer; a run of traffic (a client's loop, a benchmark) sets it aside.
+MIN_ANSWERED = 20
+MAX_SHARE = 0.2
+# a client's totals line: '# traffic (chat completions, 3 client threads): 13243 requests; 200: 12184, 400: 530'
+# or '51 requests in the healthy phase (200: 49, 400: 2)'
+TOTALS = re.compile(r"\b(\d+) requests\b[^;(\n]{0,60}[;(] ?((?:[1-5]\d\d: \d+(?:, )?)+)")
+STATUS = re.compile(r"\b([1-5])\d\d: (\d+)")
+# a refusal the server answered: the client's own failures (a read timeout, a reset) are not answers
+NOT_ANSWERED = ("client-read-timeout",)
+NOTE = (
+    " Background here: the server answered and served on, and such refusals are {refused} of the {total} requests"
+    " the log shows ({answered} answered with success): a client's mistake beside the run, not what ended it."
+)
+
+
+def counts(t: Triage) -> tuple[int, int, bool]:
+    """(answered with success, refused with 4xx/5xx, whether the refusals ran through the traffic): the access lines',
+    or a client's totals line's where it shows more requests (the refusals it counts were among its traffic)."""
+    ok, bad = t.hits.get(ANSWERED), t.hits.get(REFUSED)
+    access = (ok.count if ok else 0, bad.count if bad else 0, _spread(ok, bad))
+    totals = _client_totals(t)
+    if totals and sum(totals) > access[0] + access[1]:
+        return (*totals, totals[1] > 0)
+    return access
+
+
+def _spread(ok: Hits | None, bad: Hits | None) -> bool:
+    """The first refusal came in the first half of the answered traffic's span: refusals beside the traffic from its
+    start, not a phase after it (a healthy run, then requests refused: those are the journal's story)."""
+    if ok is None or bad is None or ok.last_line <= ok.first_line:
+        return False
+    return bad.first_line < ok.first_line + (ok.last_line - ok.first_line) / 2
+
+
+def _client_totals(t: Triage) -> tuple[int, int] | None:
+    hit = t.hits.get("client-traffic-totals")
+    if hit is None:
+        return None
+    ok = bad = 0
+    for _, text in hit.evidence:
+        if (m := TOTALS.search(text)) is None:
+            continue
+        for first, n in STATUS.findall(m.group(2)):
+            if first == "2":
+                ok += int(n)
+            elif first in "45":
+                bad += int(n)
+    return (ok, bad) if ok or bad else None
+
+
+def is_background(answered: int, refused: int, spread: bool) -> bool:
+    return spread and answered >= MIN_ANSWERED and refused <= MAX_SHARE * (answered + refused)
+
+
+def set_aside(t: Triage, diagnoses: list[Diagnosis]) -> bool:
+    """Turn the request refusals of a journal where they are background into notes; True where any was."""
+    refusals = [
+        d
+        for d in diagnoses
+        if d.role in ("cause", "symptom")
+        and d.category == REQUESTS
+        and not d.fatal
+        and d.id not in NOT_ANSWERED
+    ]
+    answered, refused, spread = counts(t)
+    if not refusals or not is_background(answered, refused, spread):
+        return False
+    note = NOTE.format(refused=refused, total=answered + refused, answered=answered)
+    for d in refusals:
+        d.role, d.confidence, d.cause = "note", min(d.confidence, 0.3), d.cause + note
+    return True
+
+
+def with_background_aside(
+    t: Triage, diagnoses: list[Diagnosis], orderly_stop: Callable[[Triage, list[Diagnosis]], list[Diagnosis]]
+) -> list[Diagnosis]:
+    """The journal's ending, read with its background refusals set aside: an asked-for stop that ends a journal of
+    traffic whose only findings were those refusals is named (a cause at the stop's 0.5: not a failure, but what ended
+    the run, where the refusals had been taken for it); otherwise the stop is what ranking makes of it alone."""
+    aside = set_aside(t, diagnoses)
+    stops = orderly_stop(t, diagnoses)
+    if (
+        aside
+        and stops
+        and stops[0].role == "note"
+        and not any(x.role in ("cause", "symptom") for x in diagnoses)
+    ):
+        d = stops[0]
+        d.role, d.confidence = "cause", max(d.confidence, 0.5)
+        d.cause = (
+            "The run ended on an orderly stop that was asked for (SIGTERM/SIGINT, systemctl stop, Ctrl-C) after the"
+            " server had served its traffic: not a failure; the refused requests beside it are the clients' (notes)."
+        )
+        d.fix = "Nothing to fix: start the server again when wanted; correct the clients' refused requests (notes)."
+    return stops
