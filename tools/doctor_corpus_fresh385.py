@@ -142,6 +142,16 @@ LLAMA_SLUGS = {
 }
 
 
+def marked(text: str, cut) -> str:
+    """fresh383's cut leaves no mark in the log; the brief for this batch asks for one: a line where the cut is."""
+    if not cut:
+        return text
+    at, n = cut  # 1-based log line where the cut starts, lines cut
+    lines = text.splitlines(keepends=True)
+    note = f"# ... {n} lines of healthy traffic (slot and timing lines) cut here to keep the log under 200 KB ...\n"
+    return "".join(lines[: at - 1]) + note + "".join(lines[at - 1 :])
+
+
 def make_llama(k: int, cond: str, value: str, length: str, traffic: str) -> None:
     import corpus_tools
 
@@ -157,6 +167,7 @@ def make_llama(k: int, cond: str, value: str, length: str, traffic: str) -> None
             corpus_tools.tiny_gguf(l383.WORK)
     t = time.monotonic()
     text, notes = l383.run_case(k, cond, value, length, traffic)
+    text = marked(text, notes.get("cut"))
     name = f"fresh385-llama-{LLAMA_SLUGS[k]}.log"
     (OUT / name).write_text(text)
     print(
