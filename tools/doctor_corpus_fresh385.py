@@ -288,6 +288,39 @@ def vev_cgroup_700(j, p, t, model, extra):  # draw 9
     return tail + "\n" + v382.probe() + v382.probe("/health")
 
 
+def thin_after_event(text: str, keep: int = 4, run_min: int = 12) -> tuple[str, int, int]:
+    """Draw 7 (applied after its run): the first server's traffic went on while the second server started, so the
+    lines after the second `$ ` step were over 1 MB of access lines interleaved with the second server's start-up.
+    Each run of more than RUN_MIN consecutive traffic lines (uvicorn access lines, stats lines) after that step keeps
+    its first and last KEEP lines; the middle is replaced by a marking line. Returns (text, runs cut, lines cut)."""
+    lines = text.splitlines(keepends=True)
+    start = [i for i, ln in enumerate(lines) if ln.startswith("$ ")][1] + 1
+    out, run, runs, cut = lines[:start], [], 0, 0
+
+    def flush():
+        nonlocal runs, cut
+        if len(run) > run_min:
+            n = len(run) - 2 * keep
+            out.extend(run[:keep])
+            out.append(
+                f"# ... {n} lines of the first server's traffic (access and stats lines) cut here ...\n"
+            )
+            out.extend(run[-keep:])
+            runs, cut = runs + 1, cut + n
+        else:
+            out.extend(run)
+        run.clear()
+
+    for ln in lines[start:]:
+        if ln.startswith("INFO:     127.0.0.1:") or "[loggers.py:" in ln:
+            run.append(ln)
+        else:
+            flush()
+            out.append(ln)
+    flush()
+    return "".join(out), runs, cut
+
+
 VLLM_EVENTS = {
     1: vev_bad_sampling,
     3: vev_long_prompt,
