@@ -27,6 +27,11 @@ written here (each after the draw was committed, before its case ran). llama cas
 its logs are assembled as fresh-383's: `$ command`, the server's whole output, `# exit status:`, restarts, the
 client's `# client:` summary and `# request:` lines; its middle cut as fresh-383's (byte-based, after `listening on`).
 Logs: tests/fixtures/doctor-corpus/fresh385-{vllm,llama}-<slug>.log, each < 200 KB.
+Edited after their runs (each said in its manifest `how`): draw 4's run_case cut marked by marked() (the tool then did
+it itself); draws 7 and 9 rebuilt from their raw journals by tools/doctor_corpus_fresh385_rebuild.py (their traffic
+went on during the event: 1.17 MB and 417 KB); draw 8's one clean-up line of run_case's own stop removed (it stops a
+'still serving' server too, and omits only the exit line); draw 10 cut a second time (767 KB: the 3 s of 4-thread
+traffic the signal hit), marked.
 Usage (repository root): .venv/bin/python tools/doctor_corpus_fresh385.py [--draws | K ...]
 """
 
