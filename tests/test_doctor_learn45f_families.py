@@ -58,8 +58,11 @@ def test_steady_minority_of_refusals_is_background_on_a_healthy_run():
 
 
 def test_orderly_stop_ends_a_journal_whose_refusals_are_background():
-    top = top_cause(run(traffic(200, 20) + STOP))
-    assert top is not None and top.id == "shutdown-requested" and top.confidence < 0.7
+    # learn45g: the corpus's convention (the lead, s45): an orderly stop that cut nothing is no failure (none), its
+    # stop a note; learn45f had named it (shutdown-requested at 0.5) where the journal's only findings were refusals
+    result = run(traffic(200, 20) + STOP)
+    assert top_cause(result) is None
+    assert any(d.id == "shutdown-requested" and d.role == "note" for d in result.diagnoses)
 
 
 def test_client_totals_line_counts_a_cut_journal():

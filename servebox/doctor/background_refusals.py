@@ -44,6 +44,18 @@ TOTALS = re.compile(r"\b(\d+) requests\b[^;(\n]{0,60}[;(] ?((?:[1-5]\d\d: \d+(?:
 STATUS = re.compile(r"\b([1-5])\d\d: (\d+)")
 # a refusal the server answered: the client's own failures (a read timeout, a reset) are not answers
 NOT_ANSWERED = ("client-read-timeout",)
+# a refusal whose reason the server's log does not give: a bare 4xx access line (vLLM returns the reason to the client)
+BARE = "request-refused-no-reason"
+# refusals of the body's shape (the request model could not read it: not JSON, a field of the wrong type, one missing):
+# vLLM answers them with a bare 400 access line and logs nothing, the commonest refusal among a client's traffic
+# (a serializer's bug, a Python dict sent as the body). Where the traffic carried bare 400s from its start, such a
+# refusal after it is read as more of the same (fresh-382's malformed-json-after-traffic, the maker's none); a refusal
+# of the request's values (a sampling parameter out of range, a prompt over the context) is not a body's shape and
+# after the traffic stays the journal's story (fresh-385's bursts).
+BAD_REQUEST = re.compile(
+    r"(?:HTTP/1\.[01]\"|\S+) 400\b"
+)  # a bare access line's 400 (uvicorn's; llama-server's)
+BODY_SHAPE = ("request-body-invalid-json", "request-field-wrong-type", "request-field-missing")
 NOTE = (
     " Background here: the server answered and served on, and such refusals are {refused} of the {total} requests"
     " the log shows ({answered} answered with success): a client's mistake beside the run, not what ended it."
@@ -54,19 +66,37 @@ def counts(t: Triage) -> tuple[int, int, bool]:
     """(answered with success, refused with 4xx/5xx, whether the refusals ran through the traffic): the access lines',
     or a client's totals line's where it shows more requests (the refusals it counts were among its traffic)."""
     ok, bad = t.hits.get(ANSWERED), t.hits.get(REFUSED)
-    access = (ok.count if ok else 0, bad.count if bad else 0, _spread(ok, bad))
+    access = (ok.count if ok else 0, bad.count if bad else 0, _spread(ok, bad.first_line if bad else None))
     totals = _client_totals(t)
     if totals and sum(totals) > access[0] + access[1]:
         return (*totals, totals[1] > 0)
     return access
 
 
-def _spread(ok: Hits | None, bad: Hits | None) -> bool:
-    """The first refusal came in the first half of the answered traffic's span: refusals beside the traffic from its
+def _spread(ok: Hits | None, first: int | None) -> bool:
+    """Refusals first met (line `first`) in the first half of the answered traffic's span: beside the traffic from its
     start, not a phase after it (a healthy run, then requests refused: those are the journal's story)."""
-    if ok is None or bad is None or ok.last_line <= ok.first_line:
+    if ok is None or first is None or ok.last_line <= ok.first_line:
         return False
-    return bad.first_line < ok.first_line + (ok.last_line - ok.first_line) / 2
+    return first < ok.first_line + (ok.last_line - ok.first_line) / 2
+
+
+def own_spread(t: Triage, d: Diagnosis, spread: bool) -> bool:
+    """Whether this refusal family's OWN refusals ran through the traffic (learn45g, fresh-385: a burst of one refusal
+    after long traffic whose background was another's is the journal's story, not background because the others
+    were). Where the access lines show too little traffic to place them in (fewer than MIN_ANSWERED answered: a cut
+    journal a client's totals counted), the journal's own flag.
+    A refusal of the body's shape (BODY_SHAPE) after the traffic is background where the traffic's refusals ran
+    through it with no reason in the server's log (bare 4xx access lines): the log cannot tell them apart."""
+    ok = t.hits.get(ANSWERED)
+    if ok is None or ok.count < MIN_ANSWERED:
+        return spread
+    if _spread(ok, d.first_line):
+        return True
+    bare = t.hits.get(BARE)
+    return d.id in BODY_SHAPE and any(
+        _spread(ok, n) and BAD_REQUEST.search(text) for n, text in (bare.evidence if bare else [])
+    )
 
 
 def _client_totals(t: Triage) -> tuple[int, int] | None:
@@ -100,33 +130,19 @@ def set_aside(t: Triage, diagnoses: list[Diagnosis]) -> bool:
         and d.id not in NOT_ANSWERED
     ]
     answered, refused, spread = counts(t)
-    if not refusals or not is_background(answered, refused, spread):
-        return False
+    refusals = [d for d in refusals if is_background(answered, refused, own_spread(t, d, spread))]
     note = NOTE.format(refused=refused, total=answered + refused, answered=answered)
     for d in refusals:
         d.role, d.confidence, d.cause = "note", min(d.confidence, 0.3), d.cause + note
-    return True
+    return bool(refusals)
 
 
 def with_background_aside(
     t: Triage, diagnoses: list[Diagnosis], orderly_stop: Callable[[Triage, list[Diagnosis]], list[Diagnosis]]
 ) -> list[Diagnosis]:
-    """The journal's ending, read with its background refusals set aside: an asked-for stop that ends a journal of
-    traffic whose only findings were those refusals is named (a cause at the stop's 0.5: not a failure, but what ended
-    the run, where the refusals had been taken for it); otherwise the stop is what ranking makes of it alone."""
-    aside = set_aside(t, diagnoses)
-    stops = orderly_stop(t, diagnoses)
-    if (
-        aside
-        and stops
-        and stops[0].role == "note"
-        and not any(x.role in ("cause", "symptom") for x in diagnoses)
-    ):
-        d = stops[0]
-        d.role, d.confidence = "cause", max(d.confidence, 0.5)
-        d.cause = (
-            "The run ended on an orderly stop that was asked for (SIGTERM/SIGINT, systemctl stop, Ctrl-C) after the"
-            " server had served its traffic: not a failure; the refused requests beside it are the clients' (notes)."
-        )
-        d.fix = "Nothing to fix: start the server again when wanted; correct the clients' refused requests (notes)."
-    return stops
+    """The journal's ending, read with its background refusals set aside (notes): an asked-for stop is then what
+    ranking makes of it alone. The corpus's convention (the lead, s45): an orderly stop at the end of a journal in
+    which nothing failed because of it is no failure (`none`, the stop a note); it is named only where the log shows
+    it cut a request or a start, or a request refused after it (ranking._orderly_stop's rules)."""
+    set_aside(t, diagnoses)
+    return orderly_stop(t, diagnoses)
