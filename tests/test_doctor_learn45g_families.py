@@ -101,3 +101,33 @@ def test_orderly_stop_that_cut_nothing_is_none():
     result = run(traffic(300, 20) + STOP)
     assert top_cause(result) is None
     assert any(d.id == "shutdown-requested" and d.role == "note" for d in result.diagnoses)
+
+
+LLAMA = (
+    "$ llama-server -m /srv/models/phi-3-mini-q4.gguf --host 0.0.0.0 --port 8090 -c 2048\n"
+    "0.00.010.100 I srv    load_model: loading model '/srv/models/phi-3-mini-q4.gguf'\n"
+    "0.02.110.200 I main: server is listening on http://0.0.0.0:8090\n"
+)
+LLAMA_TASK = (
+    "0.{s:02d}.100.000 I slot launch_slot_: id  1 | task {task} | processing task, is_child = 0\n"
+    "0.{s:02d}.120.000 I slot      release: id  1 | task {task} | stop processing: n_tokens = 24, truncated = 0\n"
+)
+
+
+def test_frozen_server_then_resumed_then_stopped_is_the_client_timeout():
+    # fresh-385's SIGSTOP-then-SIGCONT journal (the lead's adjudication, as fresh-369's): the one failure is the
+    # client's read timeout while the server was stopped; the harness's stop at the end cut nothing
+    log = (
+        LLAMA
+        + "".join(LLAMA_TASK.format(s=3 + i, task=500 + i) for i in range(40))
+        + "0.50.000.000 I srv    operator(): operator(): cleaning up before exit...\n# exit status: 0\n"
+        + "# client: 2 threads, chat (/v1/chat/completions), 2210 requests in the healthy phase (200: 2210)\n"
+        + '# request: POST http://127.0.0.1:8090/v1/chat/completions {"messages": [{"role": "user", "content":'
+        + ' "ping"}]}\nhttpx.ReadTimeout: timed out\n'
+        + '# request: POST http://127.0.0.1:8090/v1/chat/completions {"messages": [{"role": "user", "content":'
+        + ' "ping"}]}\nHTTP/1.1 200 OK\n'
+    )
+    top = top_cause(run(log))
+    assert top is not None and top.id == "client-read-timeout"
+    # the near miss: the same journal with no request timed out is an orderly stop that cut nothing: none
+    assert top_cause(run(log.replace("httpx.ReadTimeout: timed out\n", ""))) is None

@@ -10,7 +10,8 @@ the root over an ending and never a confident answer on a healthy journal. Where
 (one refused request beside one or two answered ones: the corpus's many single-request cases) it is the story and keeps
 its rank; so is a refusal that came only after a healthy phase (a journal's story told at its end: a healthy run,
 then requests refused), which the counts tell apart by where the refusals begin (_spread) or by a client's totals
-that count no refusal among the traffic.
+that count no refusal among the traffic. learn45g (fresh-385): that is read per refusal family (own_spread): a burst
+of one refusal after long traffic whose background was another refusal is the story, not background with it.
 
 The counts: the access lines' statuses (uvicorn's '"POST /v1/... HTTP/1.1" 200 OK', llama-server's 'request: POST
 /v1/... 127.0.0.1 200'; afterwards.ANSWERED / REFUSED), or a client's own totals line pasted into the journal
