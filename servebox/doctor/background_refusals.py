@@ -47,16 +47,6 @@ STATUS = re.compile(r"\b([1-5])\d\d: (\d+)")
 NOT_ANSWERED = ("client-read-timeout",)
 # a refusal whose reason the server's log does not give: a bare 4xx access line (vLLM returns the reason to the client)
 BARE = "request-refused-no-reason"
-# refusals of the body's shape (the request model could not read it: not JSON, a field of the wrong type, one missing):
-# vLLM answers them with a bare 400 access line and logs nothing, the commonest refusal among a client's traffic
-# (a serializer's bug, a Python dict sent as the body). Where the traffic carried bare 400s from its start, such a
-# refusal after it is read as more of the same (fresh-382's malformed-json-after-traffic, the maker's none); a refusal
-# of the request's values (a sampling parameter out of range, a prompt over the context) is not a body's shape and
-# after the traffic stays the journal's story (fresh-385's bursts).
-BAD_REQUEST = re.compile(
-    r"(?:HTTP/1\.[01]\"|\S+) 400\b"
-)  # a bare access line's 400 (uvicorn's; llama-server's)
-BODY_SHAPE = ("request-body-invalid-json", "request-field-wrong-type", "request-field-missing")
 NOTE = (
     " Background here: the server answered and served on, and such refusals are {refused} of the {total} requests"
     " the log shows ({answered} answered with success): a client's mistake beside the run, not what ended it."
@@ -86,18 +76,13 @@ def own_spread(t: Triage, d: Diagnosis, spread: bool) -> bool:
     """Whether this refusal family's OWN refusals ran through the traffic (learn45g, fresh-385: a burst of one refusal
     after long traffic whose background was another's is the journal's story, not background because the others
     were). Where the access lines show too little traffic to place them in (fewer than MIN_ANSWERED answered: a cut
-    journal a client's totals counted), the journal's own flag.
-    A refusal of the body's shape (BODY_SHAPE) after the traffic is background where the traffic's refusals ran
-    through it with no reason in the server's log (bare 4xx access lines): the log cannot tell them apart."""
+    journal a client's totals counted), the journal's own flag. A refusal whose reason only the client saw (vLLM logs
+    a bare 400) is placed by where ITS reason first shows, as any other: the lead (s45) dropped learn45g's reading of a
+    body-shape refusal after bare 400s as more of the same (fresh-382's bare 400s were context-length refusals)."""
     ok = t.hits.get(ANSWERED)
     if ok is None or ok.count < MIN_ANSWERED:
         return spread
-    if _spread(ok, d.first_line):
-        return True
-    bare = t.hits.get(BARE)
-    return d.id in BODY_SHAPE and any(
-        _spread(ok, n) and BAD_REQUEST.search(text) for n, text in (bare.evidence if bare else [])
-    )
+    return _spread(ok, d.first_line)
 
 
 def _client_totals(t: Triage) -> tuple[int, int] | None:
