@@ -3,7 +3,7 @@
 
 - systemd-unknown-section is fatal only where systemd then refused the unit ('Refusing.', 'has a bad unit file
   setting'); its 'Ignoring.' alone stopped nothing, and such a non-fatal systemd finding ranks below an engine's death
-  of another category (ranking._warnings_beside_a_death; fresh-342's drop-in without [Service] beside llama-server's
+  of another category (close_causes.warnings_beside_a_death; fresh-342's drop-in without [Service] beside llama-server's
   model path that is a directory).
 - hf-home-points-at-hub-folder (new): HF_HOME set to the hub cache itself (.../hub), offline: huggingface_hub looks in
   HF_HOME/hub (constants.py) and _snapshot_download.py / file_download.py find nothing.

@@ -1,9 +1,11 @@
-"""Two causes whose figures are within a hair of each other: the figures are written by hand per family, so a lead
-that small decides nothing, and neither cause is confident (calib38, stop 38)."""
+"""Causes that decide nothing between them. Two whose figures are within a hair of each other: the figures are
+written by hand per family, so a lead that small decides nothing, and neither cause is confident (calib38, stop 38).
+And causes that stopped nothing beside one that ended the run (warnings_beside_a_death, ignored_unit_line)."""
 
 from __future__ import annotations
 
 from servebox.doctor.results import CONFIDENT
+from servebox.doctor.root_exception import REQUESTS
 from servebox.doctor.shared_wording import BELOW_CONFIDENT
 from servebox.doctor.triage import Diagnosis
 
@@ -56,3 +58,27 @@ def independent_warnings(diagnoses: list[Diagnosis], aside: set[int]) -> bool:
         a, b = diagnoses.index(first), diagnoses.index(second)
         diagnoses[a], diagnoses[b] = second, first
     return True
+
+
+BESIDE_A_DEATH = (REQUESTS, "systemd")
+
+
+def warnings_beside_a_death(diagnoses: list[Diagnosis]) -> set[int]:
+    """The causes that stopped nothing (non-fatal: request refusals, unit-file lines systemd ignores) of a log where
+    something of another category also ended the run: they rank below that death and do not compete with it (ids of
+    the diagnoses). learn43b (fresh-342: a drop-in without its [Service] header, ignored, beside llama-server's exit
+    on a model path that is a directory) widened it from request refusals to every non-fatal cause."""
+    dead = {d.category for d in diagnoses if d.role == "cause" and d.fatal}
+    return {
+        id(d)
+        for d in diagnoses
+        if d.role == "cause" and not d.fatal and d.category in BESIDE_A_DEATH and dead - {d.category}
+    }
+
+
+def ignored_unit_line(d: Diagnosis) -> bool:
+    """A unit-file line systemd only warned of and loaded the unit without (a non-fatal systemd cause): at the same
+    figure as another cause it ranks after it, whatever the line order (a log shows `systemd-analyze verify` before
+    the engine runs): the engine's fault shows in the run, while the ignored line may change nothing at all (learn44a,
+    fresh-365: UMask=0o022 ignored, the default 0022 the very mask meant, beside a control vector never loaded)."""
+    return d.role == "cause" and d.category == "systemd" and not d.fatal

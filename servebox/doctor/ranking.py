@@ -34,7 +34,12 @@ from servebox.doctor.attribution import STRUCTURAL, below_families
 from servebox.doctor.background_refusals import with_background_aside
 from servebox.doctor.bench_context import bench_over_context
 from servebox.doctor.caller import scripted
-from servebox.doctor.close_causes import close_causes, independent_warnings
+from servebox.doctor.close_causes import (
+    close_causes,
+    ignored_unit_line,
+    independent_warnings,
+    warnings_beside_a_death,
+)
 from servebox.doctor.co_tenant import another_process, elsewhere_lines
 from servebox.doctor.engine_gone import killed_alone
 from servebox.doctor.incidents import RELAYED_AS_READ, as_relayed, stopped_each_start
@@ -44,7 +49,6 @@ from servebox.doctor.resemblance import answer as resemblance_answer
 from servebox.doctor.results import CONFIDENT
 from servebox.doctor.root_exception import (
     NOT_ROOT,
-    REQUESTS,
     root_of,
     weigh_root,
     went_on_past,
@@ -278,30 +282,6 @@ def _diagnosis(sig: Signature, hit: Hits, t: Triage, via_exception: bool = False
 
 # a non-fatal cause of another category stays a rival: a caught error the engine went on from can be what then
 # failed (fresh-276's slot file, fresh-203's fp8 scales, fresh-290's client URL broke when every one was set aside)
-BESIDE_A_DEATH = (REQUESTS, "systemd")
-
-
-def _warnings_beside_a_death(diagnoses: list[Diagnosis]) -> set[int]:
-    """The causes that stopped nothing (non-fatal: request refusals, unit-file lines systemd ignores) of a log where
-    something of another category also ended the run: they rank below that death and do not compete with it (ids of
-    the diagnoses). learn43b (fresh-342: a drop-in without its [Service] header, ignored, beside llama-server's exit
-    on a model path that is a directory) widened it from request refusals to every non-fatal cause."""
-    dead = {d.category for d in diagnoses if d.role == "cause" and d.fatal}
-    return {
-        id(d)
-        for d in diagnoses
-        if d.role == "cause" and not d.fatal and d.category in BESIDE_A_DEATH and dead - {d.category}
-    }
-
-
-def _ignored_unit_line(d: Diagnosis) -> bool:
-    """A unit-file line systemd only warned of and loaded the unit without (a non-fatal systemd cause): at the same
-    figure as another cause it ranks after it, whatever the line order (a log shows `systemd-analyze verify` before
-    the engine runs): the engine's fault shows in the run, while the ignored line may change nothing at all (learn44a,
-    fresh-365: UMask=0o022 ignored, the default 0022 the very mask meant, beside a control vector never loaded)."""
-    return d.role == "cause" and d.category == "systemd" and not d.fatal
-
-
 def _verdict(top: Diagnosis | None, competing: bool) -> str:
     if top is None:
         return "no known signature"
@@ -360,7 +340,7 @@ def rank(t: Triage) -> TriageResult:
     causes = went_on_past(causes, root, t.hits, end)  # an error the engine went past another way (learn44h)
     competing = weigh_root(diagnoses, causes, root, end)
     behind = behind_refused_unit(t, diagnoses)  # a unit systemd refused never starts: its cause is met first
-    aside = _warnings_beside_a_death(diagnoses)  # after: the cause that refused the unit is fatal
+    aside = warnings_beside_a_death(diagnoses)  # after: the cause that refused the unit is fatal
     confident = {
         d.category
         for d in diagnoses
@@ -386,7 +366,7 @@ def rank(t: Triage) -> TriageResult:
             id(d) in aside,
             id(d) in behind,
             -d.confidence,
-            _ignored_unit_line(d),
+            ignored_unit_line(d),
             d.first_line,
         )
     )
