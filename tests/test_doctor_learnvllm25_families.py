@@ -38,7 +38,7 @@ CASES = [
         '  File "/opt/venv/lib/python3.12/site-packages/vllm/model_executor/model_loader/tensorizer.py", line 30\n'
         "    from tensorizer import DecryptionParams, EncryptionParams\n"
         "ModuleNotFoundError: No module named 'tensorizer'\n",
-        0.75,
+        0.69,  # capped below 0.70 (shared_wordings.json): the corpus saw its words under 4 other causes (stop 45)
         "tensorizer",
     ),
     # options-incompatible widened: two features named in words, in an exception's repr (corpus: chunked prefill with
