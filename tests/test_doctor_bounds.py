@@ -188,3 +188,20 @@ def test_a_keyword_that_extends_another_is_found_in_any_case_and_beyond_ascii():
     assert (2, "cuda error") in hits and (2, "cuda error: out of memory") in hits
     assert (30, "grüße") in hits and (30, "grüße von") in hits
     assert [w for p, w in hits if p > 45] == ["cuda error"]
+
+
+def test_a_crowded_last_line_never_asks_re2_past_the_chunk():
+    """Past MAX_PER_LINE hits the search jumps to the next line; on a last line with no newline that is one past the
+    chunk's end, and RE2 printed 'invalid startpos, endpos pair' on stderr for it (seen on the concatenated corpus)."""
+    from servebox.doctor.keyword_finder import MAX_PER_LINE
+
+    finder = Triage("crowded").finder
+    asked = []
+    real = finder.span
+    finder.span = lambda chunk, pos, endpos: asked.append((pos, endpos)) or real(chunk, pos, endpos)
+    try:
+        chunk = b"ok\n" + b"ValueError: Error: " * (2 * MAX_PER_LINE)
+        hits = finder.iter(chunk)
+    finally:
+        finder.span = real
+    assert len(hits) >= MAX_PER_LINE and all(pos <= endpos for pos, endpos in asked)

@@ -80,7 +80,8 @@ class KeywordFinder:
         line made of keywords costs no more than a normal one. From `pos` to `endpos` (lines' ends) only."""
         out, names, span, resume = [], self.names, self.span, self.resume
         line_end, on_line, endpos = -1, 0, len(chunk) if endpos is None else endpos
-        while (found := span(chunk, pos, endpos)) is not None:
+        # past a crowded last line with no newline, pos is endpos + 1: RE2 would print an error for it (stop 45)
+        while pos <= endpos and (found := span(chunk, pos, endpos)) is not None:
             start, end = found
             if start > line_end:
                 line_end = chunk.find(b"\n", start)
