@@ -22,7 +22,6 @@ long journal is often cut). The threshold (MIN_ANSWERED, MAX_SHARE) is the corpu
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from servebox.doctor.afterwards import ANSWERED, REFUSED
@@ -106,7 +105,10 @@ def is_background(answered: int, refused: int, spread: bool) -> bool:
 
 
 def set_aside(t: Triage, diagnoses: list[Diagnosis]) -> bool:
-    """Turn the request refusals of a journal where they are background into notes; True where any was."""
+    """Turn the request refusals of a journal where they are background into notes; True where any was. Ranking then
+    reads the journal's ending without them: an orderly stop at the end of a journal in which nothing failed because
+    of it is no failure (the corpus's convention, the lead s45: `none`, the stop a note); it is named only where the
+    log shows it cut a request or a start, or a request refused after it (ranking._orderly_stop's rules)."""
     refusals = [
         d
         for d in diagnoses
@@ -115,20 +117,11 @@ def set_aside(t: Triage, diagnoses: list[Diagnosis]) -> bool:
         and not d.fatal
         and d.id not in NOT_ANSWERED
     ]
+    if not refusals:
+        return False
     answered, refused, spread = counts(t)
     refusals = [d for d in refusals if is_background(answered, refused, own_spread(t, d, spread))]
     note = NOTE.format(refused=refused, total=answered + refused, answered=answered)
     for d in refusals:
         d.role, d.confidence, d.cause = "note", min(d.confidence, 0.3), d.cause + note
     return bool(refusals)
-
-
-def with_background_aside(
-    t: Triage, diagnoses: list[Diagnosis], orderly_stop: Callable[[Triage, list[Diagnosis]], list[Diagnosis]]
-) -> list[Diagnosis]:
-    """The journal's ending, read with its background refusals set aside (notes): an asked-for stop is then what
-    ranking makes of it alone. The corpus's convention (the lead, s45): an orderly stop at the end of a journal in
-    which nothing failed because of it is no failure (`none`, the stop a note); it is named only where the log shows
-    it cut a request or a start, or a request refused after it (ranking._orderly_stop's rules)."""
-    set_aside(t, diagnoses)
-    return orderly_stop(t, diagnoses)

@@ -60,6 +60,8 @@ def independent_warnings(diagnoses: list[Diagnosis], aside: set[int]) -> bool:
     return True
 
 
+# a non-fatal cause of another category stays a rival: a caught error the engine went on from can be what then
+# failed (fresh-276's slot file, fresh-203's fp8 scales, fresh-290's client URL broke when every one was set aside)
 BESIDE_A_DEATH = (REQUESTS, "systemd")
 
 

@@ -31,7 +31,7 @@ from servebox.doctor.afterwards import (
     survived,
 )
 from servebox.doctor.attribution import STRUCTURAL, below_families
-from servebox.doctor.background_refusals import with_background_aside
+from servebox.doctor.background_refusals import set_aside
 from servebox.doctor.bench_context import bench_over_context
 from servebox.doctor.caller import scripted
 from servebox.doctor.close_causes import (
@@ -280,8 +280,6 @@ def _diagnosis(sig: Signature, hit: Hits, t: Triage, via_exception: bool = False
     return d
 
 
-# a non-fatal cause of another category stays a rival: a caught error the engine went on from can be what then
-# failed (fresh-276's slot file, fresh-203's fp8 scales, fresh-290's client URL broke when every one was set aside)
 def _verdict(top: Diagnosis | None, competing: bool) -> str:
     if top is None:
         return "no known signature"
@@ -350,7 +348,8 @@ def rank(t: Triage) -> TriageResult:
     killed_alone(t, diagnoses)  # vLLM reports its engine dead, nothing else failed (engine_gone.py)
     if (like := resemblance_answer(t, root, diagnoses)) is not None:
         diagnoses.append(like)
-    diagnoses += with_background_aside(t, diagnoses, _orderly_stop)  # a journal's minority refusals aside
+    set_aside(t, diagnoses)  # a long journal's minority of refusals: notes (background_refusals.py)
+    diagnoses += _orderly_stop(t, diagnoses)
     if (cut := cut_at_context(t, diagnoses)) is not None:  # an answer cut at its slot's end
         diagnoses.append(cut)
     if (over := bench_over_context(t)) is not None:  # a benchmark's lengths above the server's context
