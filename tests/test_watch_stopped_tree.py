@@ -30,13 +30,19 @@ def snap(t, **kw):
 def parent_and_child():
     parent = subprocess.Popen([sys.executable, "-c", PARENT], start_new_session=True)
     try:
-        assert wait_for(lambda: descendants(parent.pid), 30, 0.05), "no child"
+        # the child is ready once it has exec'd sleep: until then it is the forked python (a busy CI machine saw it)
+        assert wait_for(lambda: _exec_done(parent.pid), 30, 0.05), "no sleep child"
         (child,) = descendants(parent.pid)
         yield parent.pid, child
     finally:
         os.killpg(parent.pid, signal.SIGCONT)
         os.killpg(parent.pid, signal.SIGKILL)
         parent.wait()
+
+
+def _exec_done(parent: int) -> bool:
+    kids = descendants(parent)
+    return len(kids) == 1 and (proc := read_stat(kids[0])) is not None and proc.comm == "sleep"
 
 
 def state(pid: int) -> str | None:
