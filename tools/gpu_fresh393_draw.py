@@ -70,7 +70,10 @@ together): "timeout" 195 (no cut Qwen3.5 here), "need" 150; --draw-only simulate
 starts and asserts the 195 s one ends by 450 s.
 
 THE DRAW GAVE: DRAW_GAVE below (filled after --draw-only printed the draw once, before the cases file was written and
-before anything ran; nothing but DRAW_GAVE, EXPECTED_DRAWN and this paragraph changed after it).
+before anything ran; nothing but DRAW_GAVE, EXPECTED_DRAWN and this paragraph changed after it). In short: 4
+refusals / failures expected at config or model init from the left pairs (e01, e04 mismatch; e02, e03 FLASHINFER not
+importable), e05 refused at config (3 block dims), e12 refused at layer creation (FP8_PB_WO width 28000), e10 unknown
+(likely an assertion on K = 14000 in the first forward), five healthy (e06, e07, e08, e09, e11).
 EXPECTED for the drawn twelve: EXPECTED_DRAWN below (also each case's "expect_drawn"), written after the draw was
 printed by --draw-only and before anything ran, from 0.26.0's source as cited.
 """
@@ -222,8 +225,64 @@ def pool_pairs():
 
 POOL_PAIRS = pool_pairs()
 
-DRAW_GAVE = "(filled after --draw-only printed the draw once)"
-EXPECTED_DRAWN = {}  # written after --draw-only printed the draw, before anything ran
+DRAW_GAVE = (  # filled after --draw-only printed the draw once (the tool committed before it, c9f9557e)
+    "part A in the order e01 Q2 published-128x128 x conflicting (--quantization modelopt), e02 Q9 float16 x "
+    "FLASHINFER, e03 Q5 desc_act-true x FLASHINFER, e04 Q6 8bit x conflicting (--quantization fp8); part B (8 of the "
+    "17): e05 N4 block-3-dims, e06 N1 FP8_PB_WO, e07 N1 W4A16_NVFP4, e08 N6 gptq-group-size-minus-1, e09 N2 "
+    "MXFP4-W4A4, e10 N3 fp8-block-128x128 (intermediate 14000), e11 N6 gptq-bits-8, e12 N3 modelopt-FP8_PB_WO "
+    "(intermediate 14000). 12 model folders; mems 0.07-0.08, sum 0.92, the heaviest 8 0.64. order e01..e12 (8 at once, "
+    "then 4). Simulated: all 12 end by ~199 s at 90 s starts, ~279 s at 130 s, ~409 s if every case ran to its "
+    "timeout (<= 450)."
+)
+EXPECTED_DRAWN = {  # written after --draw-only printed the draw, before anything ran; 0.26.0's source as cited
+    "e01": "refused at config in the API process (ModelConfig._verify_quantization, config/model.py 1040-1113): the "
+    "config's method is fp8; no override claims an fp8 config for a user 'modelopt' (ModelOptFp8Config's override "
+    "reads a quant_algo only from a config whose quant_method starts with 'modelopt', modelopt.py 256; humming only for "
+    "a user 'humming'; inc only for auto-round): ValueError 'Quantization method specified in the model config (fp8) "
+    "does not match the quantization method specified in the `quantization` argument (modelopt).'; no engine core, "
+    "rc 1 in ~20-40 s",
+    "e02": "fails in the engine core at model init (layer 0's Attention.__init__ -> get_attn_backend, platforms/cuda.py) "
+    "as fresh-379 e05: the kit has no flashinfer, ValueError 'Selected backend AttentionBackendEnum.FLASHINFER is not "
+    "valid for this configuration. Reason: [\'ImportError\']', 'Engine core initialization failed'; the float16 "
+    "config itself would serve (auto dtype float16)",
+    "e03": "fails in the engine core at model init as e02, after layer 0's qkv_proj / o_proj were created by auto_gptq "
+    "(the gptq config claimed by auto_gptq's override; act-order g_idx parameters): 'Selected backend "
+    "AttentionBackendEnum.FLASHINFER is not valid for this configuration. Reason: [\'ImportError\']'",
+    "e04": "refused at config in the API process: _verify_quantization runs before _verify_bnb_config (config/model.py "
+    "762-764) and no override claims a bitsandbytes config for 'fp8': ValueError 'Quantization method specified in "
+    "the model config (bitsandbytes) does not match the quantization method specified in the `quantization` argument "
+    "(fp8).'; so no 'CUDA graph is not supported on BitsAndBytes 8bit' WARNING and no bitsandbytes ImportError; rc 1",
+    "e05": "refused in the API process when the quant config is built (VllmConfig -> get_quant_config -> "
+    "Fp8Config.from_config -> __init__, fp8.py 121-125): ValueError 'The quantization block size of weight must have "
+    "2 dimensions, but got 3 dimensions'; no engine core, rc 1",
+    "e06": "likely HEALTHY: 'Detected ModelOpt fp8 checkpoint (quant_algo=FP8_PB_WO). Please note that the format is "
+    "experimental and could change.' WARNING (modelopt.py 383-388); ModelOptFp8PbWoLinearMethod with a 128x128 block "
+    "weight scale (every llama width a multiple of 128), a block-scaled fp8 kernel chosen by init_fp8_linear_kernel "
+    "(CUTLASS / Triton on SM90; DeepGEMM absent from the kit, no VLLM_USE_DEEP_GEMM set: if DeepGEMM were chosen it "
+    "would fail to import, which is the other outcome); 200",
+    "e07": "likely HEALTHY: the modelopt config overridden to modelopt_fp4 (the algo holds NVFP4), 'Detected ModelOpt "
+    "NVFP4 checkpoint (quant_algo=W4A16_NVFP4)'-style experimental WARNING, W4A16 FP4 Marlin GEMM with bf16 "
+    "activations (modelopt.py 1046), the dummy global scales; 200. Unknown: a refusal if the W4A16 path wants a field "
+    "the cut config lacks (kv_cache_quant_algo / exclude_modules are read with defaults)",
+    "e08": "HEALTHY: auto_gptq with group_size -1 (channel-wise, in MARLIN_SUPPORTED_GROUP_SIZES, utils/marlin_utils.py "
+    "35), 4-bit uint4b8 Marlin, fp16 config served as the auto dtype; 200",
+    "e09": "likely HEALTHY: compressed-tensors mxfp4 weights (float 4-bit, group 32, symmetric) -> "
+    "CompressedTensorsW4A4Mxfp4 (min capability 80): 'On SM100+ with FlashInfer: true W4A4 ... Otherwise: W4A16 "
+    "weight-only via Marlin' (schemes/compressed_tensors_w4a4_mxfp4.py 22-34): on SM90 the activation quantization is "
+    "dropped (maybe a WARNING saying so); 200",
+    "e10": "UNKNOWN from the source: the merged gate_up [14000, 14000] is not a multiple of block_n 128, but "
+    "MergedColumnParallelLinear sets allow_fp8_block_shape_mismatch first (linear.py 502-525, DEBUG only), so "
+    "validate_fp8_block_shape is skipped and the layer is created; down_proj's K = 14000 is not a multiple of the "
+    "128-wide activation group: most likely an AssertionError 'the last dimension of `x` 14000 must be divisible by "
+    "`group_size` 128' (fp8_utils.py 596-599) in the engine core's first forward (the compile / memory profile run), "
+    "'Engine core initialization failed', rc 1 (cause: a checkpoint width not a multiple of the fp8 block); or "
+    "healthy if the chosen kernel pads K",
+    "e11": "HEALTHY: auto_gptq bits 8 symmetric -> uint8b128 (auto_gptq.py 101-104) on Marlin; 200",
+    "e12": "fails in the engine core at model init, at layer 0's gate_up_proj (ModelOptFp8PbWoLinearMethod."
+    "create_weights checks its own 128x128 block, modelopt.py 690-699, whatever the mismatch allowance): ValueError "
+    "'ModelOpt FP8_PB_WO requires out_features divisible by 128, got 28000.' after the 'Detected ModelOpt fp8 "
+    "checkpoint (quant_algo=FP8_PB_WO)' WARNING; 'Engine core initialization failed', rc 1",
+}  # fmt: skip
 
 
 def draw_classes():
