@@ -40,7 +40,8 @@ upper bound, longest first (ties in draw order); the tool prints the worst end w
 160 s timeout; both must be <= 450 s (asserted).
 
 THE DRAW GAVE: DRAW_GAVE below (filled after --draw-only printed the draw once, before the cases file was written and
-before anything ran; nothing but DRAW_GAVE, EXPECTED_DRAWN and this paragraph changed after it).
+before anything ran; nothing but DRAW_GAVE, EXPECTED_DRAWN and this paragraph changed after it). In short: seven
+refused requests on healthy servers, three healthy servers, one requested shutdown, one twin refused at its bind.
 EXPECTED for the drawn twelve: EXPECTED_DRAWN below (also each case's "expect_drawn"), written after the draw was
 printed and before anything ran.
 """
@@ -73,8 +74,57 @@ SKIP = skipped()
 LEFT = sorted(p for p in R.all_pairs() if p not in SKIP)
 assert len(LEFT) == 21, len(LEFT)
 
-DRAW_GAVE = "(filled after --draw-only printed the draw once)"
-EXPECTED_DRAWN = {}  # written after --draw-only printed the draw, before anything ran
+DRAW_GAVE = (  # filled after --draw-only printed the draw once (the tool committed before it, a618a55f)
+    "e01 P07 models-metrics-health-version (qwen2.5), e02 P05 text-prompt (llama), e03 P06 stop-strings (llama), e04 "
+    "P04 logit-bias-key-not-an-int (llama), e05 P10 twin-same-port (qwen2.5), e06 P01 top-p-0 (qwen2.5), e07 P08 "
+    "SIGTERM-idle (qwen2.5), e08 P09 seqs-1-burst-8-streams-(100+1000) (qwen2.5), e09 P02 max-tokens-0 (llama), e10 "
+    "P05 chat-completion (qwen2.5), e11 P07 embeddings-on-generative (qwen2.5), e12 P05 response-format-json-object "
+    "(llama). The twin drawn (e05, mem 0.16): any 8 <= 0.72. order e05 e07 e08 e01 e02 e04 e06 e09 | e10 e11 e12 "
+    "e03: worst end 282 s at 130 s cold starts, 342 s at the 160 s timeout (<= 450). So: seven refused requests on "
+    "healthy servers (e02, e04, e06, e09, e10, e11 (404), e12), three healthy servers (e01 probes, e03 stop strings "
+    "silently unmatched, e08 a queue behind --max-num-seqs 1), one requested shutdown (e07), one twin refused at its "
+    "bind while the case's server serves on (e05)."
+)
+EXPECTED_DRAWN = {  # written after --draw-only printed the draw, before anything ran (0.26's source as fresh-381 cites)
+    "e01": "healthy (qwen2.5 cut): GET /v1/models, /metrics, /health, /version all 200 (/version '0.26.0'), then the "
+    "short completion 200; access lines only (expected none)",
+    "e02": "a refused request (llama cut): the text prompt must be tokenized on a --skip-tokenizer-init server: 400 "
+    "'Tokenizer not available when `skip_tokenizer_init=True`' (renderers/base.py 156-160 via 551-562; access line "
+    "'400 Bad Request'); the short requests before and after 200; up",
+    "e03": "healthy (llama cut): 200 with finish_reason 'length' after all 64 tokens: without a tokenizer the stop "
+    "strings never match (detokenizer.py 56-58), silently; no log line about it (expected none)",
+    "e04": "a refused request (llama cut): 400 \"logit_bias contains key(s) that cannot be converted to integer token "
+    "IDs: ['hello']\" (SamplingParams.from_optional, sampling_params.py 406-411, VLLMValidationError param "
+    "logit_bias); short requests 200; up",
+    "e05": "the case's own server (qwen2.5 cut) serves on: its log healthy, the short request 200 (expected none for "
+    "it); the TWIN (same args, same port; its log CASE.twin.log) fails at once in setup_server's bind (api_server.py "
+    "~586, SO_REUSEADDR does not allow a second listener): 'OSError: [Errno 98] Address already in use' with the "
+    "traceback, rc 1, before any engine or GPU memory (the twin log's cause: the port already taken by another "
+    "server)",
+    "e06": "a refused request (qwen2.5 cut): 400 'top_p must be in (0, 1], got 0.0.' (sampling_params.py 557-558, "
+    "param top_p); short requests 200; up",
+    "e07": "a requested shutdown of an idle server (qwen2.5 cut; docker stop): after the short request 200, SIGTERM "
+    "to the API server: '[shutdown] API server: shutdown triggered', 'stopping engine client mode=abort timeout=0s', "
+    "'[shutdown] EngineCore: start mode=abort timeout=0s', 'engine client stopped', 'signalling HTTP server "
+    "shutdown', possibly 'port N is used by process ...', uvicorn's 'Shutting down' lines; the server exits by itself "
+    "rc 0 within the 40 s (expected none: asked for, nothing broke)",
+    "e08": "healthy under load (qwen2.5 cut, --max-num-seqs 1): 8 streams of 1000 tokens, one running at a time, the "
+    "stats lines show 'Running: 1 reqs, Waiting: N reqs' falling; each stream seconds on 2 layers, all 8 done 200 "
+    "within the 40 s (a late one would still be 200, not an error), the short request after 200; no preemption (1 "
+    "GiB of KV holds 8 x 1100 tokens) (expected none)",
+    "e09": "a refused request (llama cut): 400 'max_tokens must be at least 1, got 0.' (get_max_tokens passes the 0 "
+    "through, api_utils.py 170-206; SamplingParams._verify_args, sampling_params.py 573-575, param max_tokens); short "
+    "requests 200; up",
+    "e10": "a refused request (qwen2.5 cut): POST /v1/chat/completions needs the chat template applied by the "
+    "tokenizer: 400 'Tokenizer not available when `skip_tokenizer_init=True`' (renderers/base.py 159), or another "
+    "400 naming the missing tokenizer / chat template; short requests 200; up",
+    "e11": "a refused request (qwen2.5 cut): POST /v1/embeddings answers 404 {'detail': 'Not Found'}: the pooling "
+    "routers are registered only for a pooling task (api_server.py 267-270); access line '404 Not Found'; short "
+    "requests 200; up",
+    "e12": "a refused request (llama cut): response_format json_object on a tokenizer-less server: 400 \"Structured "
+    "outputs requires a tokenizer so it can't be used with 'skip_tokenizer_init'\" (sampling_params.py 927-929); "
+    "short requests 200; up",
+}  # fmt: skip
 
 
 def draw_classes():
