@@ -74,7 +74,56 @@ embedding: below the 0.13 booking of the other draft folder.
 RULE CHECK (--rule-check, run before this commit, before seed 2391 was drawn, over 300 OTHER seeds): '300 seeds: pairs
 passed over per draw 5.45; mean simulated end 370 s; mean qwen3.5 starts 3.57; NEW classes taken per draw 0.76; draws
 short of 12: 14'.
-THE DRAW GAVE: (written after --draw-only, below, once the tool was committed)
+THE DRAW GAVE (printed once by --draw-only after the tool was committed in 2f2c05b8, before the cases file was written;
+only this paragraph and EXPECTED were added after it): 5 old pairs passed over by FIT (S14 method-mtp-tokens-2-qwen35,
+S13 draft_tp-1-mtp, S02 mtp-7: a 5th qwen3.5 start does not fit; S07 B512, S08 true: llama starts past the two-wave
+bound); the old walk took 11, so the NEW pool filled ONE: e12 S16 vocab-32000. 12 taken: 5 refused in the API server's
+config ("parse": e06 S13 draft_tp-2, e09 S10 medusa-3, e10 S12 8192, e11 S05 eagle-no-tokens, e12 S16 vocab-32000
+(NEW)), 4 qwen3.5 starts (e01 S01 null: the mtp_num_hidden_layers null copy, e03 S04 262144, e04 S11 mtp-qwen35-json,
+e05 S03 fp8), 3 llama starts (e02 S06 disable-padded-3, e07 S09 min1-max8-6tok, e08 S14 method-ngram-tokens-3). "order":
+e06 e09 e10 e11 e12 e01 e03 e04 e05 e02 e07 e08; bookings 1.32 in all. Simulated (the DUR figures): the 5 refusals and 3
+qwen3.5 at 0-7 s (0.25 + 0.57 = 0.82), e05 and e02 at ~46-48 s once the refusals exit, e07 / e08 at ~208 s as the
+first qwen3.5 answer; end 369 s; nothing skipped at LEFT 490. Models: f339-llama-3.1-8b-instruct-2l, its draft-1l,
+eagle-1l, eagle3-1l folders, f339-qwen3.5-27b-4l, -mtpnull, and the NEW f391-llama-3.1-8b-instruct-draft-1l-vocab32000.
+EXPECTED for the drawn twelve, before anything ran (each case's "expect_class" is its class's EXPECT; refined here from
+vLLM 0.26.0's source in /tmp/gpu391 and the fresh-377 header's account of what its round did on the device):
+  e01 S01 mtp 2 on the copy with text_config.mtp_num_hidden_layers null (+ --max-num-seqs 64): LIKELY FAILS in the
+      engine core when the drafter is built: n_predict = None (read from text_config) so no divisibility check at config
+      time; Qwen3_5MTP takes num_mtp_layers = getattr(config, "mtp_num_hidden_layers", 1) = None and builds
+      range(None): "TypeError: 'NoneType' object cannot be interpreted as an integer" -> 'Engine core initialization
+      failed', exit 1 (healthy only if transformers' config turns the null back into 1);
+  e02 S06 EAGLE3 head 3 tokens with disable_padded_drafter_batch true on the 2-layer llama: FAILS in the engine core as
+      fresh-377's e11 did: the WARNING that async scheduling is disabled with disable_padded_drafter_batch, 'Using
+      Eagle3 auxiliary layers from model: (2, 1, -1)', then 'mat1 and mat2 shapes cannot be multiplied (...x8192 and
+      12288x4096)' in the profiling dummy run, exit 1 (the drawn setting is not what kills it);
+  e03 S04 mtp 1 with --max-model-len 262144 on qwen3.5 (+ --max-num-seqs 64): LIKELY REFUSED at KV-cache set-up in the
+      engine core: one 262144-token request needs ~2 GiB of full-attention KV (1 full layer + the MTP layer, 4 KV heads
+      x 256 x bf16) plus its GDN state pages, over the fixed 2 GiB budget: 'To serve at least one request with the
+      models's max seq len (262144), (... GiB KV cache is needed, which is larger than the available KV cache memory
+      (2.0 GiB). ... Try increasing `gpu_memory_utilization` or decreasing `max_model_len`', exit 1; healthy if the
+      hybrid page arithmetic fits it exactly;
+  e04 S11 mtp 2 on qwen3.5 with a structured (json schema) request between two plain ones: server healthy; the plain
+      POSTs 200; the structured one 400 'Structured outputs requires a tokenizer so it can't be used with
+      'skip_tokenizer_init'' (fresh-377's e01 on llama did exactly this) (expected none: a client's request refused);
+  e05 S03 mtp 1 with --kv-cache-dtype fp8 (+ --max-num-seqs 64): likely healthy: FLASH_ATTN (FA3) takes fp8 KV on SM90,
+      and fp8 (e4m3) passes the FP8 query-quantization assertion that killed fresh-377's fp8_e5m2 case; 200 / 200;
+  e06 S13 draft_model 2 with draft_tensor_parallel_size 2 (target TP 1): REFUSED at config time:
+      'speculative_draft_tensor_parallel_size=2 cannot be other value than 1 or target model tensor_parallel_size', exit 1;
+  e07 S09 ngram 6 tokens, lookup 1..8: healthy, 200 / 200 (the repetitive prompt gets drafts);
+  e08 S14 --spec-method ngram --spec-tokens 3: healthy (lookups 5/5 by default), 200 / 200;
+  e09 S10 medusa 3 without a model: REFUSED at config time: 'num_speculative_tokens was provided but without
+      speculative model.', exit 1;
+  e10 S12 draft_model 2 with speculative max_model_len 8192 over --max-model-len 4096: REFUSED at config time:
+      'speculative_max_model_len=8192 cannot be larger than target_max_model_len=4096', exit 1;
+  e11 S05 eagle head without num_speculative_tokens: REFUSED at config time (__post_init__, before _verify_args): 'A
+      speculative model was provided, but `num_speculative_tokens` was not provided', exit 1;
+  e12 S16 (NEW) draft_model 2 with a 1-layer draft of vocab_size 32000: REFUSED at config time (_verify_args): 'Target
+      and draft model should have the same vocabulary size. Target model vocab_size=128256. Draft model
+      vocab_size=32000. Using models with different tokenizers can cause out-of-bounds errors during speculative
+      decoding.', exit 1.
+So: 5 config refusals (e06, e09, e10, e11, e12), 2 likely engine-core failures at start (e01, e02), 1 likely KV-budget
+refusal (e03), 1 healthy server with a refused request (e04), 3 healthy (e05, e07, e08).
+THE GO CALL: TOTAL 545 leaves LEFT ~490-520 s after the kit's set-up: the simulated end (369 s) fits.
 """
 
 import glob
