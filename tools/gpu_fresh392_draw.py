@@ -69,7 +69,55 @@ most a CUDA context before it exits; no co-tenant. --max-num-seqs 64 only lowers
 --moe-backend choice does not change the weights' size.
 RULE CHECK (--rule-check, run before this commit, before seed 2392 was drawn, over 300 OTHER seeds): '300 seeds: pairs
 passed over per draw 8.64; mean simulated end 441 s; NEW classes taken per draw 2.33; draws short of 12: 3'.
-THE DRAW GAVE: (written after --draw-only, below, once the tool was committed)
+THE DRAW GAVE (printed once by --draw-only after the tool was committed in 65de777c, before the cases file was written;
+only this paragraph and EXPECTED were added after it): 10 pairs passed over by FIT (9 old: U03 fp8_e5m2, U13
+qwen3_next_mtp-1, U02 valid, U09 valid, U07 flashinfer, U04 qwen35, U07 omitted, U13 mtp-no-tokens, U10 1024, and
+NEW U17 gptoss-redundant: each would have broken the two-wave split or the simulated 450 s given the pairs already
+taken); the old walk took 9, so the NEW pool filled THREE, all of U18 (the shuffle's first three that fit):
+e10 U18 flashinfer_cutlass, e11 U18 triton, e12 U18 cutlass (left as drawn: one NEW condition three times). 12 taken:
+3 refusals booked "parse" (e03 U12 llama4-10485761, e06 U12 qnext-262145, e07 U06 100), 9 starts: qwen3-next e04 (U13
+mtp-2) and e01 (U15 qnext EP), qwen3.5 e02 (U03 valid), nemotron-h e05 (U11 cpu), jamba e08 (U08 jamba), qwen2.5-vl e09
+(U14 valid), mixtral e10 e11 e12 (NEW U18). "order": e03 e06 e07 e04 e01 e02 e05 (wave 1: 3 x 0.05 + 0.28 + 0.24 + 0.17
++ 0.10 = 0.94) e08 e09 e10 e11 e12 (wave 2: 0.24 + 0.12 x 4 = 0.72); bookings 1.66 in all. Simulated (the DUR figures):
+wave 2 from ~224 s (e08) as the nemotron-h and qwen3.5 cases answer, e12 at ~291 s; end 449 s; nothing skipped at LEFT
+490 (e08 needs 210: keep TOTAL 545; with LEFT below ~440 e08 may be skipped). e05 is booked as a nemotron-h start but
+is likely refused in seconds (below), which only frees memory earlier.
+EXPECTED for the drawn twelve, before anything ran (each case's "expect_class" is its class's EXPECT; refined here from
+vLLM 0.26.0's source in /tmp/gpu391 and the fresh-378 header's account of its round on the device):
+  e01 U15 qwen3-next cut --enable-expert-parallel at TP 1 (+ --max-num-seqs 64): healthy: one EP rank holds all 512
+      experts of each layer; ready ~260 s; 200;
+  e02 U03 qwen3.5 --kv-cache-dtype auto (valid, + 64): healthy (as fresh-378's qwen3.5 valid controls), 200;
+  e03 U12 llama-4 cut --max-model-len 10485761: REFUSED at config time in the API server: 'User-specified
+      max_model_len (10485761) is greater than the derived max_model_len (max_position_embeddings=10485760 ...)',
+      naming VLLM_ALLOW_LONG_MAX_MODEL_LEN, exit 1 (fresh-378's e05 showed 10485760 itself is taken);
+  e04 U13 qwen3-next {"method": "mtp", "num_speculative_tokens": 2} (+ 64): healthy: n_predict read from
+      num_nextn_predict_layers, absent on qwen3-next -> None, no divisibility check; the one MTP layer runs twice (the
+      WARNING about running the MTP layer more than once, if 0.26 logs it); ready ~280 s; 200;
+  e05 U11 nemotron-h --mamba-backend cpu (+ 64): REFUSED before any engine core: MambaBackendEnum has only TRITON and
+      FLASHINFER: the parser's invalid choice ('argument --mamba-backend: invalid choice: 'cpu'', exit 2) if the enum
+      becomes choices, else the config validator's 'Unknown Mamba SSU backend: 'CPU'. Valid options are: TRITON,
+      FLASHINFER', exit 1;
+  e06 U12 qwen3-next cut --max-model-len 262145 (+ 64): REFUSED at config time: 'User-specified max_model_len (262145)
+      is greater than the derived max_model_len (max_position_embeddings=262144 ...)', exit 1;
+  e07 U06 nemotron-h --mamba-block-size 100 (+ 64, prefix caching off by default in 0.26): REFUSED at config time
+      (config/vllm.py): '--mamba-block-size can only be set with --enable-prefix-caching', exit 1 (fresh-292's e09 the
+      same for 256);
+  e08 U08 jamba cut --no-enable-chunked-prefill (+ 64): healthy with the WARNING 'This model does not officially
+      support disabling chunked prefill. ...' (fresh-378's e02 on nemotron-h), 200; unknown only for Mamba1 on SM90;
+  e09 U14 qwen2.5-vl --limit-mm-per-prompt {"image": 0, "video": 0} (valid): likely healthy: every modality limited to
+      0, so no multimodal processor is built (text only) and the POST 200; else refused as fresh-378's e10 while AsyncLLM
+      builds its input processor (no preprocessor_config.json / no tokenizer), exit 1;
+  e10 U18 (NEW) mixtral cut --moe-backend flashinfer_cutlass: FAILS in the engine core when the MoE layer picks its
+      kernel: FlashInfer is not in the kit, the kernel class reports the config unsupported: 'Unquantized MoE backend
+      flashinfer_cutlass does not support the deployment configuration since ...' (or without 'since'), ValueError ->
+      'Engine core initialization failed', exit 1 (or an ImportError of flashinfer at the same place);
+  e11 U18 (NEW) mixtral cut --moe-backend triton: healthy, 'Using triton Unquantized MoE backend ...', 200;
+  e12 U18 (NEW) mixtral cut --moe-backend cutlass: FAILS in the engine core: "moe_backend='cutlass' is not supported
+      for unquantized MoE. Expected one of ['triton', 'flashinfer_trtllm', 'flashinfer_cutlass', 'aiter']." ValueError
+      -> 'Engine core initialization failed', exit 1.
+So: 4 refusals before an engine core (e03, e05, e06, e07), 2 engine-core failures at start (e10, e12), 6 healthy (e01,
+e02, e04, e08, e09, e11; e02 and e09 valid controls; e09 and e08 least sure).
+THE GO CALL: TOTAL 545 leaves LEFT ~490-520 s after the kit's set-up: the simulated end (449 s) fits, tightly.
 """
 
 import glob
