@@ -117,6 +117,15 @@ THE DRAW (fixed before it ran): r = random.Random(2395); names = r.sample(sorted
 condition in draw order: u = r.random(); "valid" if u < 1/6 and the condition has one, else r.choice(its other
 classes, sorted); then the model: the class's own if it names one, else r.choice(sorted(fresh-327's two)). Cases
 e01..e12 in draw order. Nothing is redrawn; a case that cannot be made is said so, not replaced.
+THE DRAW GAVE (the tool committed in 5cec4f30 before the draw ran; the cases file in 8a4e8471, written by that tool;
+this paragraph and EXPECTED_DRAWN added after both, before anything ran on the device): 12 of the 17 conditions (K03,
+K10, K13, K14, K16 not drawn); SIX draws fell under u < 1/6 (e03 0.092, e04 0.021, e05 0.112, e09 0.151, e10 0.012,
+e11 0.143), five of them on conditions with a healthy control (K15, e04's, has none and took a choice), so the batch
+holds 5 "valid" controls, 6 "changed" classes (accepted, warned / ignored) and one "capture" class (e12, outcome
+unknown); no parse / config / start refusal was drawn. By the source, all twelve are expected to come up and answer
+200 (e12 and e07 with some risk at compile / capture), so it is a batch of HEALTHY servers, several with alarming
+WARNING lines: a test of confident-wrong answers. Models: gemma cut for e01 and e11 (their classes name it), qwen2.5
+cut x5, llama cut x5. Mems sum to 0.92 (8 at once: wave 1 e01-e08 = 0.62; e09-e12 as slots free). Nothing redrawn.
 """
 
 import glob
@@ -376,7 +385,38 @@ UNIVERSE = {
     },
 }  # fmt: skip
 
-EXPECTED_DRAWN = {}  # filled after --draw-only printed the draw, before anything ran
+EXPECTED_DRAWN = {  # written after --draw-only printed the draw, before anything ran (0.26.0's source as cited above)
+    "e01": "healthy (expected none): gemma cut, fp8 KV with FULL graphs: FLASH_ATTN (FA3 on SM90) takes fp8 and sliding "
+    "windows and is ALWAYS, so FULL stays; WARNINGs possible on fp8 KV scales (no checkpoint scales, 1.0) and 'No "
+    "piecewise cudagraph for executing cascade attention'; (if FA is not 3: TRITON_ATTN picked, still healthy); 200s",
+    "e02": "healthy (expected none): qwen cut, --enforce-eager with --performance-mode interactivity: WARNING 'Enforce "
+    "eager set, disabling torch.compile and CUDAGraphs...'; the interactivity capture sizes never used; 200s",
+    "e03": "healthy (expected none): qwen cut, custom_ops none +rms_norm +silu_and_mul: compiled with two custom "
+    "kernels; 200s",
+    "e04": "healthy (expected none), small risk: llama cut, VLLM_USE_STANDALONE_COMPILE=0 with compile_sizes [1, 2] "
+    "(both capture sizes, so the dispatcher's padding check passes): inductor through the non-standalone adaptor "
+    "compiles the general range and sizes 1 and 2 (a longer cold start); 200s",
+    "e05": "healthy (expected none): qwen cut, mode 2 (DYNAMO_TRACE_ONCE) with the eager backend: 'Inductor "
+    "compilation was disabled by user settings...' WARNING, FULL_AND_PIECEWISE overridden to NONE (info); 200s",
+    "e06": "healthy (expected none): llama cut, 2048 batched tokens with compile_sizes [4096]: a range entry for 4096 "
+    "compiled but never used (above the 512 capture size, so no padding check); 200s",
+    "e07": "healthy (expected none), some risk: qwen cut, 1024 batched tokens with capture sizes [2048, 4096]: both "
+    "dropped, WARNING 'cudagraph_capture_sizes specified in compilation_config [2048, 4096] is overridden by config "
+    "[]', max capture size 0, nothing captured, every batch runs compiled without graphs; 200s (else an assertion on "
+    "the empty list in the engine core: unknown)",
+    "e08": "healthy (expected none): llama cut, flash_attn_version 2 with mode 0 and FULL: FA2 is UNIFORM_BATCH and "
+    "attention is not split at mode 0, so WARNING 'CUDAGraphMode.FULL is not supported with FLASH_ATTN backend "
+    "(support: AttentionCGSupport.UNIFORM_BATCH); setting cudagraph_mode=FULL_DECODE_ONLY' (if the class attribute "
+    "read FA3 at import, FULL is kept without the warning); 200s",
+    "e09": "healthy (expected none): qwen cut, -cc mode given as the name VLLM_COMPILE (the default); 200s",
+    "e10": "healthy (expected none): qwen cut, pass_config eliminate_noops true (the default); 200s",
+    "e11": "healthy (expected none): gemma cut, backend_per_kind sliding_window TRITON_ATTN: both cut layers are "
+    "sliding-window, 'Using AttentionBackendEnum.TRITON_ATTN backend.'; 200s",
+    "e12": "unknown, most likely healthy-looking (expected none): llama cut, splitting_ops ['vllm::no_such_op']: "
+    "should_split compares names, so nothing is split and the whole model (attention and the KV update included) "
+    "is one piece captured as a PIECEWISE graph; FA3 is ALWAYS so no mode change; 200s with tokens that dummy weights "
+    "cannot show wrong; else a failure at compile / capture in the engine core ('Engine core initialization failed')",
+}  # fmt: skip
 
 
 # ---- the mechanical novelty check against earlier GPU makers' universes and cases ----
