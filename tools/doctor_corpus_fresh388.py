@@ -98,7 +98,213 @@ def draw():
     return kept, skipped
 
 
-VALUES: dict[int, tuple[str, str, str, str]] = {}
+# ---- VALUES: each draw's concrete value and what is expected, written (and committed) BEFORE any case ran ----
+# draw k -> (case id, concrete value, expected outcome as predicted from the sources, expected family or guess)
+VALUES = {
+    1: (
+        "fresh388-systemd-vllm-onfailure-two-units-isolate-in-override",
+        "vllm.service (base k=1) with OnFailure=notify-failure@%n.service after Wants= and override.conf"
+        " [Unit] OnFailure=rescue.target, OnFailureJobMode=isolate (fresh-277's mutate, its notify-failure@.service"
+        " beside); systemd-analyze verify",
+        "unit.c: 'More than one OnFailure= dependencies specified but OnFailureJobMode=isolate set. Refusing.'; the unit"
+        " fails to load ('bad unit file setting'), verify exits non-zero",
+        "systemd-unit-refused",
+    ),
+    2: (
+        "fresh388-servebox-plan-gpu-memory-utilisation-british",
+        "servebox plan tests/fixtures/checkpoints/qwen2.5-7b-instruct (absolute) --gpu l4-24gb"
+        " --gpu-memory-utilisation 0.9 (fresh-298's run())",
+        "plan passes unknown trailing flags on and checks them against vLLM 0.32's options (refused_flags): it names"
+        " --gpu-memory-utilisation as a flag vLLM does not know and refuses (non-zero exit), or plans with a warning",
+        "cli-unrecognized-argument or servebox-spec-invalid (chosen after the run, from the wording shown)",
+    ),
+    3: (
+        "fresh388-systemd-llama-swap-dynamicuser-beside-user",
+        "llama-swap.service (base k=3) with DynamicUser=yes after Group= (User=/Group= of the static user kept;"
+        " fresh-277's mutate); systemd-analyze verify",
+        "verify is silent (DynamicUser= with a User= that exists uses the static user; the rest only at run time),"
+        " exit 0",
+        "none",
+    ),
+    4: (
+        "fresh388-container-vllm-memory-3g-kvcache-space-unset",
+        "fresh-293's vLLM command (tiny Llama, --max-model-len 512 --enforce-eager, port 25671) in `unshare -m` inside"
+        " a cgroup v1 memory child with memory.limit_in_bytes = memory.memsw.limit_in_bytes = 3221225472 (docker -m"
+        " 3g), bind-mounted at /sys/fs/cgroup/memory; VLLM_CPU_KVCACHE_SPACE removed from the environment",
+        "cpu_worker: total memory clamped to the 3 GiB cgroup limit, requested = 0.9 x 3 GiB = 2.7 GiB, available ="
+        " limit - usage (API server + engine core already ~1.5 GiB): 'ValueError: Available memory on node 0 (x/3.00"
+        " GiB) on startup is less than desired CPU memory utilization (0.9, 2.70 GiB)'; engine core fails, server"
+        " exits 1 before /health (or the cgroup's OOM killer ends a process first)",
+        "free-memory-below-utilization (engine-core-killed if the OOM killer acts first)",
+    ),
+    5: (
+        "fresh388-servebox-up-llama-sigkill-port-taken",
+        "fresh-289's `servebox up` with the tiny GGUF on llama-server (router 25670, engine 25671); one chat request,"
+        " then llama-server SIGKILLed and 127.0.0.1:25671 bound (listen) by another process before the restart"
+        " (fresh-289's kill_and_take), then its later steps",
+        "servebox up records the engine's death and restarts it; llama-server cannot bind 25671 ('couldn't bind HTTP"
+        " server socket' / address in use), exits 1; up restarts until its start limit, requests answered 502/503",
+        "llamacpp-bind-failed",
+    ),
+    6: (
+        "fresh388-systemd-llama-swap-privateipc",
+        "llama-swap.service (base k=6: BASES[5 % 3]) with PrivateIPC=yes after Group= (fresh-295's mutate); verify"
+        " and security --offline",
+        "verify silent, exit 0 (PrivateIPC= only namespaces SysV IPC / POSIX message queues, not /dev/shm); security"
+        " prints its table",
+        "none",
+    ),
+    7: (
+        "fresh388-systemd-vllm-memoryhigh-150-percent",
+        "vllm.service (base k=7: BASES[6 % 3]) with MemoryHigh=150% after LimitMEMLOCK= (fresh-228's mutate);"
+        " systemd-analyze verify",
+        "config_parse_memory_limit refuses a percentage above 100: 'Invalid memory limit ... 150%, ignoring' (or"
+        " 'Percentage ... out of range'), the line ignored, exit 0",
+        "systemd-bad-value",
+    ),
+    8: (
+        "fresh388-servebox-render-hf-token-newline",
+        "fresh-298's vLLM spec with [models.env] HF_TOKEN = a TOML multi-line string holding a newline"
+        " (a token wrapped in two lines when pasted); servebox render spec.toml --out out",
+        "spec_values.no_control refuses it: '... holds a control character (U+000A): a newline would add a systemd"
+        " directive', exit non-zero, nothing written",
+        "servebox-spec-invalid",
+    ),
+    9: (
+        "fresh388-systemd-llama-swap-temporaryfilesystem-dev-shm-64m",
+        "llama-swap.service (base k=9: BASES[8 % 3]) with TemporaryFileSystem=/dev/shm:size=64M after Group="
+        " (fresh-295's mutate); verify and security --offline",
+        "verify silent, exit 0 (a valid tmpfs option; the small /dev/shm bites only a vLLM behind llama-swap at run"
+        " time); security prints its table",
+        "none",
+    ),
+    10: (
+        "fresh388-container-vllm-docker-caps-nofile-1024-4096",
+        "fresh-293's vLLM command (tiny Llama, port 25671) as root with Docker's default capability set (setpriv"
+        " --bounding-set, fresh-293's DOCKER_CAPS) and docker --ulimit nofile=1024:4096 (prlimit --nofile=1024:4096);"
+        " one chat request",
+        "vLLM's set_ulimit asks for a soft limit of 65535 above the hard 4096: 'Found ulimit of 1024 and failed to"
+        " automatically increase with error ... This can cause fd limit errors like `OSError: [Errno 24] Too many"
+        " open files`' (a warning); the server comes up healthy, the request answers 200, exit after SIGTERM",
+        "none",
+    ),
+}
+
+WORK = Path("/tmp/fresh388")
+ROUTER, PORT_A, PORT_B = 25670, 25671, 25672
+REPO = Path(__file__).resolve().parent.parent
+OUT = REPO / "tests" / "fixtures" / "doctor-corpus"
+
+
+# ---- case makers: each reuses the earlier tool's base and runner (written before any case ran) ----
+
+
+def systemd_case(k: int, n: int, condition: str, value: str) -> str:
+    """fresh-363's / 374's systemd_case: fresh-228's mutate and root, fresh-277's, fresh-295's (277's root)."""
+    from doctor_corpus_fresh228 import BASES
+
+    name, base = BASES[(k - 1) % 3]
+    root = WORK / "roots" / VALUES[k][0]
+    t = tool(n)
+    if n == 228:
+        unit, dropin, timer, extra, made_files = t.mutate(name, base, t.DROPINS[name], condition, value)
+        t.build_root(root, name, unit, dropin, timer, made_files)
+        return t.log_for(root, name, unit, dropin, timer, extra)
+    if n == 277:
+        unit, drop, shown, verify = t.mutate(name, base, condition, value)
+        t.build_root(root, name, unit, drop, shown)
+        return t.log_for(root, name, unit, drop, shown, verify)
+    from doctor_corpus_fresh277 import build_root
+
+    unit, drop, shown = t.mutate(name, base, condition, value)
+    build_root(root, name, unit, drop, shown)
+    with open(root / "etc/group", "a") as groups:  # as fresh-295 did: a GPU host's device groups
+        groups.write("video:x:44:\nrender:x:105:\n")
+    return t.log_for(root, name, unit, drop, shown)
+
+
+HF_TOKEN_SPEC = '[models.env]\nHF_TOKEN = """hf_qLmTzVbXnWcRyDsKaPoE\nUjHgFiNdMxBwQeZrTlVk"""\n'
+
+
+def servebox_298_case(k: int) -> str:
+    import shutil
+
+    t = tool(298)
+    t.WORK = WORK / "s298"
+    case = WORK / "run" / VALUES[k][0]
+    shutil.rmtree(case, ignore_errors=True)
+    case.mkdir(parents=True)
+    if k == 2:
+        return t.run(
+            case, ["servebox", "plan", t.QWEN, "--gpu", "l4-24gb", "--gpu-memory-utilisation", "0.9"]
+        )
+    if k == 8:
+        return t.spec_case(case, t.vllm_spec(model=HF_TOKEN_SPEC), t.render())
+    raise SystemExit(f"draw {k}: no fresh-298 maker")
+
+
+def container_case(k: int, value: str) -> str:
+    t = tool(293)
+    t.BASE = Path("/srv/fresh388")
+    t.RUN, t.MODEL, t.GGUF = t.BASE / "run", t.BASE / "model", t.BASE / "tiny-f32.gguf"
+    t.VLLM_PORT, t.LLAMA_PORT = PORT_A, PORT_B
+    if k == 4:
+        limit = str(3 << 30)
+        t.SPECS[value] = t.Spec(
+            "memory-3g-kvcache-space-unset",
+            "docker run -m 3g (memory cgroup limit 3 GiB, swap limit the same; VLLM_CPU_KVCACHE_SPACE not set): a"
+            " cgroup v1 memory child, memory.limit_in_bytes = memory.memsw.limit_in_bytes = 3221225472,"
+            " bind-mounted at /sys/fs/cgroup/memory",
+            setup=[t.cg_view("memory")],
+            env={"VLLM_CPU_KVCACHE_SPACE": None},
+            cgroups={"memory": {"memory.limit_in_bytes": limit, "memory.memsw.limit_in_bytes": limit}},
+        )
+    elif k == 10:
+        t.SPECS[value] = t.Spec(
+            "docker-caps-nofile-1024-4096",
+            "docker run as root with Docker's default capabilities (no CAP_IPC_LOCK, CAP_SYS_NICE,"
+            " CAP_SYS_RESOURCE) and --ulimit nofile=1024:4096: prlimit --nofile, setpriv --bounding-set",
+            prefix=[
+                "prlimit",
+                "--nofile=1024:4096",
+                "--",
+                "setpriv",
+                f"--bounding-set={t.DOCKER_CAPS}",
+                "--",
+            ],
+        )
+    t.case_id = lambda v: VALUES[k][0]
+    t.prepare()
+    return t.make_case(value)
+
+
+def up_case(k: int, condition: str, value: str) -> str:
+    t = tool(289)
+    t.WORK, t.RUN = WORK / "up", WORK / "up" / "run"
+    t.ROUTER, t.PORT_A, t.PORT_B = ROUTER, PORT_A, PORT_B
+    t.RUN.mkdir(parents=True, exist_ok=True)
+    return t.case_maker(condition, value)()
+
+
+def make(k: int) -> None:
+    import time
+
+    kept, _ = draw()
+    n, condition, value = kept[k - 1]
+    cid = VALUES[k][0]
+    t0 = time.monotonic()
+    if n in (228, 277, 295):
+        text = systemd_case(k, n, condition, value)
+    elif n == 298:
+        text = servebox_298_case(k)
+    elif n == 293:
+        text = container_case(k, value)
+    elif n == 289:
+        text = up_case(k, condition, value)
+    else:
+        raise SystemExit(f"draw {k} ({cid}): no maker")
+    (OUT / f"{cid}.log").write_text(text.rstrip() + "\n")
+    print(f"{cid}: {len(text.splitlines())} lines, {time.monotonic() - t0:.0f} s", flush=True)
 
 
 def main() -> None:
@@ -113,7 +319,10 @@ def main() -> None:
         for k, (cid, value, outcome, expected) in VALUES.items():
             print(f"draw {k}: {cid}\n  value: {value}\n  expect: {outcome}\n  expected: {expected}")
         return
-    raise SystemExit(__doc__)
+    if not sys.argv[1:]:
+        raise SystemExit(__doc__)
+    for k in [int(a) for a in sys.argv[1:]]:
+        make(k)
 
 
 if __name__ == "__main__":
