@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from pathlib import Path
 
 import pytest
 
 import servebox.doctor.unwrap as unwrap_module
-from servebox.doctor.required_literal import first_match, guard, required_literal
+from servebox.doctor.required_literal import first_match, guard, lowered, required_literal
 from servebox.doctor.triage import Triage
 
 LOGS = Path(__file__).parent / "fixtures" / "logs"
@@ -35,11 +36,36 @@ def test_required_literal(pattern, literal):
     assert required_literal(pattern, re.IGNORECASE) == literal
 
 
-def test_non_ascii_line_is_searched_whatever_its_literal():
-    # re folds the Kelvin sign to k under IGNORECASE; the lowered line lacks "k", so the guard must not apply
-    guarded = guard((re.compile("kelvin", re.IGNORECASE),))
-    assert first_match(guarded, "\u212aelvin") is not None
-    assert first_match(guarded, "celsius") is None
+@pytest.mark.parametrize("line", ["\u212aelvin", "\u212aELVIN \u2713", "k\u0130ss", "s\u0131nk", "\u017fink"])
+def test_non_ascii_line_that_re_matches_keeps_its_literal(line):
+    # re takes the Kelvin sign for k, dotted and dotless I for i, the long s for s under IGNORECASE: lowered() writes
+    # them as those letters, so the guard still lets the wording search the line
+    wording = {"\u212a": "kelvin", "\u0130": "kiss", "\u0131": "sink", "\u017f": "sink"}
+    pattern = re.compile(next(w for c, w in wording.items() if c in line), re.IGNORECASE)
+    assert pattern.search(line) is not None
+    assert first_match(guard((pattern,)), line) is not None
+
+
+def test_non_ascii_line_without_the_literal_skips_the_wording():
+    # a security table's row: its ✗ no longer turns the guard off, so a wording whose literal it lacks is not searched
+    slow = re.compile(r"(?P<what>[\w ]+?) (?:is )?out of range, ignoring", re.IGNORECASE)
+    row = "\u2717 CapabilityBoundingSet=~CAP_SYS_TIME    Service processes may change the system clock    0.2"
+    assert first_match(guard((slow,)), row) is None
+    assert "out of range, ignoring" not in lowered(row)
+
+
+def test_every_character_re_takes_for_an_ascii_letter_is_folded():
+    """Each code point that a case-insensitive [a-z] matches, outside ASCII, lowers (via lowered) to that letter,
+    and no other non-ASCII character lowers to text holding an ASCII letter: the guard is exact on any line."""
+    letter = re.compile("[a-z]", re.IGNORECASE)
+    for c in range(0x80, sys.maxunicode + 1):
+        ch = chr(c)
+        low = lowered(ch)
+        if letter.fullmatch(ch):
+            assert low == ch.lower()[:1] or low.isascii(), hex(c)
+            assert re.fullmatch(low, ch, re.IGNORECASE), hex(c)
+        else:
+            assert not any(x.isascii() and x.isalpha() for x in low), hex(c)
 
 
 def _real_lines() -> list[str]:
