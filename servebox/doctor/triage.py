@@ -94,6 +94,11 @@ class Triage(KeywordReading):
     def __init__(self, source: str, signatures: Iterable[Signature] | None = None, max_line: int = MAX_LINE):
         self.source = source
         self.signatures = tuple(signatures or load_signatures())
+        self._index_knowledge()
+        self._start_reading(max_line)
+
+    def _index_knowledge(self) -> None:
+        """Which entries each keyword wakes, the literals whose sight is recorded, and how each kind of line is read."""
         self.by_keyword: dict[str, list[Signature]] = {}
         for sig in self.signatures:
             for keyword in sig.keywords:
@@ -110,16 +115,11 @@ class Triage(KeywordReading):
                 *sig.rival_requires,
             )
         }
-        self.seen_requirements: set[str] = set()
         # a `context_requires` literal whose line must also match its entry's `context_line`
         self.context_lines: dict[str, list[Signature]] = {}
         for sig in self.signatures:
             for word in sig.context_requires if sig.context_line is not None else ():
                 self.context_lines.setdefault(word, []).append(sig)
-        # the general reader of the log's own statement (statement.py): fed every raised exception's line while
-        # streaming, and the stream's last 64 KiB at its end (where a program that stopped says why)
-        self.statements = StatementReader()
-        self.statements_read = False
         words = {*self.by_keyword, *self.requirement_words, *EXCEPTION_WORDS, *INCIDENT_WORDS}
         keywords = tuple(sorted(words))
         self.finder = finder(keywords)
@@ -128,19 +128,27 @@ class Triage(KeywordReading):
         # mark); a line holding only other words (an entry's `requires` context) just records them as seen
         self.line_words = {*self.by_keyword, *self.context_lines, *EXCEPTION_WORDS, *INCIDENT_WORDS}
         # which lines are read plainly, counted or found apart from the prefilter (keyword_reading.py)
-        self.plain_words, self.context_only, common = reading_plan(
+        self.plain_words, self.context_only, self.common_words = reading_plan(
             self.signatures, self.by_keyword, words, {*EXCEPTION_WORDS, *INCIDENT_WORDS}, self.finder
         )
-        self.keyword_lines = keyword_lines(keywords, common)
+        self.keyword_lines = keyword_lines(keywords, self.common_words)
+
+    def _start_reading(self, max_line: int) -> None:
+        """The state of one reading: hits, the lines above that fill them, raised exceptions, counts."""
+        self.framer = LineFramer(max_line)
+        self.seen_requirements: set[str] = set()
+        # the general reader of the log's own statement (statement.py): fed every raised exception's line while
+        # streaming, and the stream's last 64 KiB at its end (where a program that stopped says why)
+        self.statements = StatementReader()
+        self.statements_read = False
         self.counted = CountedLines(
-            common,
+            self.common_words,
             self.by_keyword,
             self.context_lines,
             self.requirement_words,
             self.context_only,
             PATTERN_WINDOW,
         )
-        self.framer = LineFramer(max_line)
         self.hits: dict[str, Hits] = {}
         self.above: dict[str, dict[str, str]] = {}  # an entry's `above` groups, from the latest such line
         # an entry's `listed_above` values, from every such line
