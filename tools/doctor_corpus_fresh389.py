@@ -88,5 +88,208 @@ def main() -> None:
         globals()["make_" + e](k, c, v, ln, tr)  # the case makers, added after the draw
 
 
+# ---- case makers and expected outcomes (added after the draw was committed, before any case ran) ----
+
+import json  # noqa: E402
+import os  # noqa: E402
+import shutil  # noqa: E402
+import signal  # noqa: E402
+import subprocess  # noqa: E402
+import time  # noqa: E402
+
+REPO = Path(__file__).resolve().parent.parent
+OUT = REPO / "tests" / "fixtures" / "doctor-corpus"
+WORK = Path("/tmp/fresh389")
+PORT = 25680
+
+# Expected outcome of each draw, written from the engines' sources BEFORE the case ran (the manifest's `expected` is
+# written from what the log then shows, before doctor ever runs on it).
+EXPECTED_BEFORE = {
+    1: "vLLM: kill -9 of the API server: it dies with no line of its own; the clients get connection errors; the "
+    "EngineCore child is left (orphaned, or it notices its parent gone) -> engine-killed-from-outside (the log shows "
+    "the operator's kill, so it is not a known miss)",
+    2: "llama: SIGTERM while requests are in flight: the server's signal handler stops the HTTP server and the queue, "
+    "in-flight requests are cut, later requests are refused -> shutdown-requested (the stop cut requests)",
+    3: "vLLM: SIGTERM to the API server while traffic runs: uvicorn's graceful shutdown, the engine core shut down, "
+    "the clients' later requests refused (connection errors) -> shutdown-requested",
+    4: "llama: -np 1 and 16 concurrent long generations with a 3 s client timeout: the queue is serial, the clients "
+    "time out (httpx ReadTimeout), the server logs the cancelled tasks; the server stays healthy -> "
+    "client-read-timeout",
+    5: "vLLM: rm -rf of the model folder while serving: weights and tokenizer are in memory, traffic keeps getting "
+    "200; the restart finds no local folder and takes the path for a hub repo id (offline / invalid id) and exits -> "
+    "model-path-not-found",
+    6: "llama: a second llama-server on the same port while the first still serves: 'couldn't bind HTTP server "
+    "socket', the second exits 1, the first keeps serving -> port-in-use",
+    7: "vLLM: healthy, the journal ends while it still serves (a few 400/404 from clients as background) -> none",
+    8: "llama: kill -9 of the server during traffic, nothing restarts it: no line of its own, exit 137, clients get "
+    "connection errors -> engine-killed-from-outside (the log cannot tell who sent it: known miss possible)",
+    9: "vLLM: restart with --max-model-len 4096 over max_position_embeddings 2048: config validation raises "
+    "'User-specified max_model_len (4096) is greater than the derived max_model_len' and the restart exits -> "
+    "max-model-len-above-positions",
+    10: "llama: the GGUF replaced by an HTML page while serving (the mapping stays, it keeps answering), then the "
+    "restart fails to read the file: 'invalid magic' / failed to load model -> gguf-file-invalid",
+}
+
+
+# ---- llama-server: fresh383.run_case unchanged ----
+
+LLAMA_SLUGS = {
+    2: "sigterm-requests-in-flight",
+    4: "one-slot-16-long-generations-timeout",
+    6: "restart-while-old-instance-serves",
+    8: "sigkill-during-traffic-not-restarted",
+    10: "gguf-replaced-by-html-then-restart",
+}
+
+
+def make_llama(k: int, cond: str, value: str, length: str, traffic: str) -> None:
+    l383.PORT = PORT
+    l383.WORK = WORK / "llama"
+    l383.WORK.mkdir(parents=True, exist_ok=True)
+    gguf = l383.WORK / "tiny-f32.gguf"
+    if not gguf.exists():
+        shutil.copy("/tmp/fresh317/tiny-f32.gguf", gguf)
+    t = time.monotonic()
+    text, notes = l383.run_case(k, cond, value, length, traffic)
+    text = f385.marked(text, notes.get("cut"))
+    name = f"fresh389-llama-{LLAMA_SLUGS[k]}.log"
+    (OUT / name).write_text(text)
+    print(
+        f"draw {k}: {name}: {len(text.encode())} bytes, {len(text.splitlines())} lines, "
+        f"{time.monotonic() - t:.0f} s, notes {json.dumps(notes)[:600]}",
+        flush=True,
+    )
+
+
+# ---- vLLM: fresh382's Journal / Traffic / probe / trimmed; events for the pairs never made, written here ----
+
+VLLM_SLUGS = {
+    1: "api-server-sigkill-during-traffic",
+    3: "api-server-sigterm-during-traffic",
+    5: "model-folder-removed-then-restart",
+    7: "healthy-still-serving",
+    9: "restart-max-model-len-4096",
+}
+
+
+def vev_api_kill9(j, p, t, model, extra):  # draw 1
+    j.note(f"$ kill -9 {p.pid}   # (the API server process)")
+    os.kill(p.pid, signal.SIGKILL)
+    p.wait(timeout=30)
+    j.note(f"# exit: {p.returncode}")
+    time.sleep(5)
+    tail = t.end()
+    return tail + "\n" + v382.probe() + v382.probe("/health")
+
+
+def vev_api_sigterm(j, p, t, model, extra):  # draw 3
+    j.note(f"$ kill -TERM {p.pid}   # systemctl stop, while clients are sending")
+    p.send_signal(signal.SIGTERM)
+    try:
+        p.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        pass
+    j.note(f"# exit: {p.returncode}")
+    time.sleep(3)
+    tail = t.end()
+    return tail + "\n" + v382.probe()
+
+
+def vev_rm_model(j, p, t, model, extra):  # draw 5
+    j.note(f"$ rm -rf {model}")
+    shutil.rmtree(model)
+    time.sleep(15)  # traffic continues
+    tail = t.end()
+    j.note(f"$ kill -TERM {p.pid}   # systemctl restart: stop ...")
+    p.send_signal(signal.SIGTERM)
+    p.wait(timeout=60)
+    j.note(f"# exit: {p.returncode}")
+    q = j.start(v382.base_argv(model))
+    ok = v382.healthy(q, 240)
+    if not ok:
+        try:
+            q.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            pass
+    j.note(f"# exit: {q.returncode}" if q.returncode is not None else "# (the restart is still running)")
+    return tail + "\n" + v382.probe("/health")
+
+
+def vev_still_serving(j, p, t, model, extra):  # draw 7
+    time.sleep(3)
+    tail = t.end()
+    time.sleep(12)  # one more stats interval
+    return tail + "\n" + v382.probe("/health") + v382.probe()
+
+
+def vev_restart_4096(j, p, t, model, extra):  # draw 9
+    tail = t.end()
+    j.note(f"$ kill -TERM {p.pid}   # systemctl restart: stop ...")
+    p.send_signal(signal.SIGTERM)
+    p.wait(timeout=60)
+    j.note(f"# exit: {p.returncode}")
+    argv = v382.base_argv(model)
+    argv[argv.index("--max-model-len") + 1] = "4096"
+    q = j.start(argv)
+    ok = v382.healthy(q, 240)
+    if not ok:
+        try:
+            q.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            pass
+    j.note(f"# exit: {q.returncode}" if q.returncode is not None else "# (the restart is still running)")
+    return tail + "\n" + v382.probe("/health")
+
+
+VLLM_EVENTS = {
+    1: vev_api_kill9,
+    3: vev_api_sigterm,
+    5: vev_rm_model,
+    7: vev_still_serving,
+    9: vev_restart_4096,
+}
+
+
+def make_vllm(k: int, cond: str, value: str, length: str, traffic: str) -> None:
+    v382.PORT, v382.SQUAT, v382.WORK = PORT, PORT + 1, WORK / "vllm"
+    v382.WORK.mkdir(parents=True, exist_ok=True)
+    tiny = v382.WORK / "tiny"
+    if not tiny.exists():
+        shutil.copytree("/tmp/fresh317/tiny", tiny)
+    model = v382.fresh_model(k)
+    j = v382.Journal(v382.WORK / f"case{k}.log")
+    p = j.start(v382.base_argv(model))
+    extra: list[subprocess.Popen] = []
+    tail, snap = "", None
+    t0 = time.monotonic()
+    try:
+        if not v382.healthy(p):
+            tail = "# the first start never became healthy"
+        else:
+            t = v382.Traffic(traffic).begin()
+            time.sleep(v382.seconds(length))
+            tail = VLLM_EVENTS[k](j, p, t, model, extra)
+            time.sleep(1)
+            snap = j.text()
+    finally:
+        for q in [*extra, *j.procs]:
+            if q.poll() is None:
+                v382.kill_group(q)
+        for q in j.procs:  # an orphaned EngineCore keeps the group alive after its leader died
+            try:
+                os.killpg(q.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+    text = (j.text() if snap is None else snap).rstrip("\n") + "\n" + tail.rstrip("\n") + "\n"
+    text, cut = v382.trimmed(text)
+    name = f"fresh389-vllm-{VLLM_SLUGS[k]}.log"
+    (OUT / name).write_text(text)
+    print(
+        f"draw {k}: {name}: {len(text.splitlines())} lines, {len(text.encode())} bytes, "
+        f"{time.monotonic() - t0:.0f} s; cut: {cut or 'none'}",
+        flush=True,
+    )
+
+
 if __name__ == "__main__":
     main()
