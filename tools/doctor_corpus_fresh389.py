@@ -291,5 +291,30 @@ def make_vllm(k: int, cond: str, value: str, length: str, traffic: str) -> None:
     )
 
 
+def cut_event_traffic(text: str, keep: int = 150) -> tuple[str, int]:
+    """Draw 5 (applied after its run, from its raw journal): its traffic went on for 15 s after the `$ rm -rf` step, and
+    those lines (2,170 access, 404 and stats lines) were not cut by fresh382's trimmed(), which cuts only before the
+    first step, so the log passed 200 KB. The traffic lines between the second `$ ` step and the next `$ ` step keep
+    their first and last KEEP lines; the middle is replaced by a marking line. Returns (text, lines cut)."""
+    lines = text.splitlines(keepends=True)
+    steps = [i for i, ln in enumerate(lines) if ln.startswith("$ ")]
+    a, b = steps[1] + 1 + keep, steps[2] - keep
+    if b <= a:
+        return text, 0
+    note = f"# ... {b - a} lines of traffic (access, 404 and stats lines) after the step above cut here ...\n"
+    return "".join(lines[:a]) + note + "".join(lines[b:]), b - a
+
+
+def rebuild5() -> None:
+    """Draw 5's log again from its raw journal (WORK/vllm/case5.log) and the client lines the maker had written."""
+    name = OUT / f"fresh389-vllm-{VLLM_SLUGS[5]}.log"
+    client = name.read_text().split("\n# exit: 1\n", 1)[1]
+    raw = (WORK / "vllm" / "case5.log").read_text(errors="replace")
+    text, n = cut_event_traffic(raw)
+    text, cut = v382.trimmed(text.rstrip("\n") + "\n" + client)
+    name.write_text(text)
+    print(f"draw 5 rebuilt: {len(text.encode())} bytes; after the rm step {n} lines cut; before it: {cut}")
+
+
 if __name__ == "__main__":
     main()
