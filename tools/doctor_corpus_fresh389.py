@@ -316,5 +316,32 @@ def rebuild5() -> None:
     print(f"draw 5 rebuilt: {len(text.encode())} bytes; after the rm step {n} lines cut; before it: {cut}")
 
 
+def rebuild8(keep_head: int = 150, keep_tail: int = 400) -> None:
+    """Draw 8 (applied after its run): fresh383.run_case tests `"restarts" in value`, which is true for its value
+    'kill -9 of the server, nothing restarts it' too, so it restarted the server after the first probe. The drawn case
+    is the log up to that probe: the restart's `$ command`, its output and exit line, and the probe after it are
+    removed (they came after everything kept). The 3 s of 4-thread traffic the kill hit (not cut by run_case, which
+    cuts only before the event) then still passed 200 KB: its middle is cut a second time, marked."""
+    name = OUT / f"fresh389-llama-{LLAMA_SLUGS[8]}.log"
+    lines = name.read_text().splitlines(keepends=True)
+    ex = next(i for i, ln in enumerate(lines) if ln.startswith("# exit status: 137"))
+    second = ex + 1  # the restart's `$ command`
+    client = next(i for i, ln in enumerate(lines) if ln.startswith("# client:"))
+    reqs = [i for i, ln in enumerate(lines) if ln.startswith("# request:")]
+    kept = lines[: ex + 1] + lines[client : reqs[1]]
+    assert lines[second].startswith("$ "), lines[second]
+    mark = next(i for i, ln in enumerate(kept) if "cut here" in ln)
+    a, b = mark + 1 + keep_head, ex - keep_tail
+    note = (
+        f"# ... {b - a} lines of traffic (slot and timing lines, the last of the healthy phase and the load the kill "
+        "hit) cut here ...\n"
+    )
+    text = "".join(kept[:a]) + note + "".join(kept[b:])
+    name.write_text(text)
+    print(
+        f"draw 8 rebuilt: {len(text.encode())} bytes; restart ({client - second} lines) and its probe removed; {b - a} lines cut"
+    )
+
+
 if __name__ == "__main__":
     main()
