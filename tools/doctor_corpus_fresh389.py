@@ -23,6 +23,10 @@ fresh-382 or fresh-385 wrote are reused (imported); an event for a pair never ma
 was committed, before its case ran. llama cases call fresh383.run_case unchanged (PORT 25680, WORK
 /tmp/fresh389/llama), its middle cut marked by fresh385.marked. Logs: tests/fixtures/doctor-corpus/
 fresh389-{vllm,llama}-<slug>.log, each < 200 KB.
+Edited after their runs (each said in its manifest `how`): draw 5 rebuilt from its raw journal by rebuild5 (15 s of
+traffic after its rm step made it 201 KB: that traffic's middle cut, marked); draw 8 rebuilt by rebuild8 (fresh383's
+run_case restarts the server for 'nothing restarts it' too: the restart and the probe after it removed; the traffic
+the kill hit cut, marked).
 Usage (repository root): .venv/bin/python tools/doctor_corpus_fresh389.py [--draws | K ...]
 """
 
