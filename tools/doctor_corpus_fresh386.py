@@ -159,7 +159,166 @@ NO_RES = ["setpriv", "--bounding-set=-sys_resource,-sys_admin"]
 # a ulimit / requests on the base command. CASE in flags and env stands for the case's folder, TINY for the model's.
 
 
-CASES: dict[int, dict] = {}
+EMBED = ["--runner", "pooling", "--convert", "embed"]
+# fresh-262's LONG (242 tokens of the tiny tokenizer) as one user message
+LONG_MSGS = [{"role": "user", "content": "The quick brown fox jumps over the lazy dog. " * 10}]
+LOAD = "/v1/load_lora_adapter"
+PROMPT = "the cat sat on the mat. the cat sat on the mat. the cat sat on the mat. the cat"
+
+
+def _maker(n: int):
+    with contextlib.redirect_stdout(io.StringIO()):
+        return load(f"fresh{n}_maker", f"doctor_corpus_fresh{n}.py")
+
+
+def fp8_weights(model: Path) -> None:
+    """fresh-203's tensor mode fp8 (its rewrite_tensors, imported unchanged): the seven projection weights of each
+    layer float8_e4m3fn with a float32 weight_scale scalar, no input_scale."""
+    _maker(203).rewrite_tensors(model, "fp8")
+
+
+def lora_adapter(case_dir: Path) -> None:
+    """fresh-219's adapter (its make_adapter, imported unchanged, no change): CASE/adapter."""
+    _maker(219).make_adapter(case_dir / "adapter", {})
+
+
+def draft_mpe_256(case_dir: Path) -> None:
+    """fresh-265's draft (its make_draft, imported unchanged): CASE/draft, the tiny Llama's config with
+    max_position_embeddings 256, fresh weights, the tiny model's tokenizer files."""
+    _maker(265).make_draft(case_dir / "draft", tiny_model(WORK), {"max_position_embeddings": 256})
+
+
+def ro_cache_root(case_dir: Path) -> None:
+    """fresh-293's read-only cache volume: CASE/vllm-cache (an empty folder, bind-mounted read-only onto itself in
+    the engine's own mount namespace by the case's `ns` lines)."""
+    (case_dir / "vllm-cache").mkdir()
+
+
+# The JSON of draws 3, 5 and 10, built here, away from their options' names (THE GLOB PITFALL in the docstring):
+# fresh-251's drawn_before() would count a field quoted as a JSON key within 3 lines of its option's name.
+KVT3 = json.dumps(
+    dict(
+        kv_connector="ExampleConnector",
+        kv_role="kv_both",
+        kv_connector_extra_config=dict(shared_storage_path="CASE/kv-store"),
+    ),
+    separators=(",", ":"),
+)
+CC5 = json.dumps(dict(encoder_cudagraph_max_frames_per_batch="many"))
+SPEC10 = json.dumps(dict(model="CASE/draft", num_speculative_tokens=2, max_model_len=384))
+FP8_STATIC = dict(quant_method="fp8", activation_scheme="static")
+COMP10 = ("/v1/completions", {"model": "TINY", "prompt": PROMPT, "max_tokens": 16})  # fresh-265's comp()
+
+CASES: dict[int, dict] = {
+    1: {
+        "words": "embed-max-len-64-long-messages",
+        "value": "--runner pooling --convert embed, --max-model-len 64 (in place of the base's 512), and POST "
+        "/v1/embeddings with messages [one user turn of 242 tokens] (fresh-262's spec)",
+        "expect": "the embeddings messages path renders the chat template and checks the prompt's length against "
+        "max_model_len 64: HTTP 400 'This model's maximum context length is 64 tokens ...'; the server keeps "
+        "serving: request-longer-than-context",
+        "flags": EMBED,
+        "max_len": "64",
+        "requests": [("/v1/embeddings", {"messages": LONG_MSGS})],
+    },
+    2: {
+        "words": "max-model-len-4k",
+        "value": "--max-model-len 4k (in place of the base's 512; the tiny Llama's max_position_embeddings is 2048) "
+        "(fresh-216's spec)",
+        "expect": "utils/argparse_utils.py human_readable_int reads lowercase k as 1000: 4000; config/model.py "
+        "_get_and_verify_max_len: 4000 > derived 2048 and VLLM_ALLOW_LONG_MAX_MODEL_LEN unset: ValueError "
+        "'User-specified max_model_len (4000) is greater than the derived max_model_len (max_position_embeddings="
+        "2048 ...)' at start: max-model-len-above-positions",
+        "max_len": "4k",
+    },
+    3: {
+        "words": "expandable-segments-example-connector",
+        "value": "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True and the kv-transfer JSON KVT3 (ExampleConnector, "
+        "role kv_both, shared storage CASE/kv-store) (fresh-241's spec)",
+        "expect": "config/vllm.py _verify_kv_transfer_compat: a connector is set, expandable_segments:True is in "
+        "PYTORCH_CUDA_ALLOC_CONF and the cumem allocator is off: ValueError 'KV connector ExampleConnector is "
+        "incompatible with PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True ...' at start (it reads the variable "
+        "even on the CPU): kv-connector-expandable-segments",
+        "env": {"PYTORCH_CUDA_ALLOC_CONF": "expandable_segments:True"},
+        "flags": ["--kv-transfer-config", KVT3],
+    },
+    4: {
+        "words": "block-size-4096",
+        "value": "--block-size 4096 with the base's --max-model-len 512 (fresh-210's spec)",
+        "expect": "the CPU attention backend takes block sizes that are multiples of 32 (4096 is); a block is larger "
+        "than a whole sequence, 1 GiB holds 256 of them (4 MiB each): starts, answers 200: none",
+        "flags": ["--block-size", "4096"],
+    },
+    5: {
+        "words": "cc-encoder-frames-wrong-type",
+        "value": "-cc given CC5, the JSON object setting encoder_cudagraph_max_frames_per_batch (int | None) to the "
+        "string many (fresh-251's wrong-type class)",
+        "expect": "pydantic refuses 'many' for an int | None field while the compilation config is parsed: a "
+        "validation error at start, the server never comes up: config-validation-error",
+        "flags": ["--compilation-config", CC5],
+    },
+    6: {
+        "words": "env-use-fastokens-1",
+        "value": "VLLM_USE_FASTOKENS=1 (fresh-225's value; the fastokens package is not installed)",
+        "expect": "tokenizers/registry.py get_tokenizer calls apply_fastokens_patch, whose import fails: ImportError "
+        "'The 'fastokens' package (>= 0.2.0) is required when VLLM_USE_FASTOKENS=1.' at start: "
+        "optional-package-missing",
+        "env": {"VLLM_USE_FASTOKENS": "1"},
+    },
+    7: {
+        "words": "vllm-cache-root-read-only",
+        "value": "VLLM_CACHE_ROOT=CASE/vllm-cache, an empty folder bind-mounted read-only (docker -v ...:ro, here "
+        "`unshare -m` with mount --bind and remount,bind,ro), with --enforce-eager (fresh-293's class: read-only "
+        "with eager, not its 'without --enforce-eager' class)",
+        "expect": "model_executor/models/registry.py _save_modelinfo_to_cache fails on the read-only folder and logs "
+        "'Error saving model info cache.' with an OSError [Errno 30] Read-only file system traceback; it is caught, "
+        "the start goes on (eager: no compile cache): starts, answers 200: none",
+        "case_setup": ro_cache_root,
+        "env": {"VLLM_CACHE_ROOT": "CASE/vllm-cache"},
+        "flags": ["--enforce-eager"],
+        "ns": "mount --bind CASE/vllm-cache CASE/vllm-cache && mount -o remount,bind,ro CASE/vllm-cache",
+    },
+    8: {
+        "words": "dtype-float16-fp8-static-no-input-scale",
+        "value": "--dtype float16 on a copy whose config.json quantization_config is fp8 with a static "
+        "activation_scheme and whose projections are fp8 weights with weight_scale but no input_scale (fresh-203's "
+        "spec, its tensor mode fp8)",
+        "expect": "fp8.py (static) registers input_scale on each linear; the checkpoint has none; default_loader's "
+        "check raises ValueError 'Following weights were not initialized from checkpoint: {...input_scale...}' "
+        "while loading: quantization-config-does-not-match-weights (or weights-not-initialized)",
+        "edit": ("config.json", {"quantization_config": FP8_STATIC}),
+        "setup": fp8_weights,
+        "flags": ["--dtype", "float16"],
+    },
+    9: {
+        "words": "lora-load-inplace-new-name",
+        "value": "--enable-lora, VLLM_ALLOW_RUNTIME_LORA_UPDATING=True, POST /v1/load_lora_adapter lora_name ada, "
+        "lora_path CASE/adapter, load_inplace true (no adapter ada loaded before), then a chat with model ada "
+        "(fresh-219's spec, its adapter)",
+        "expect": "models/serving.py refuses a loaded name only when load_inplace is false; a new name loads in "
+        "place as a plain load: 200 'Success: LoRA adapter 'ada' added successfully.', the chat 200: none",
+        "case_setup": lora_adapter,
+        "env": {"VLLM_ALLOW_RUNTIME_LORA_UPDATING": "True"},
+        "flags": ["--enable-lora"],
+        "requests": [
+            (LOAD, {"lora_name": "ada", "lora_path": "CASE/adapter", "load_inplace": True}),
+            (CHAT, {"model": "ada", "messages": HELLO, "max_tokens": 8}),
+        ],
+    },
+    10: {
+        "words": "spec-draft-mpe-256-max-len-384",
+        "value": "the speculative JSON SPEC10: draft model CASE/draft (max_position_embeddings 256), "
+        "num_speculative_tokens 2, max_model_len 384 (the target's 512 above it) (fresh-265's spec)",
+        "expect": "config/speculative.py builds the draft's ModelConfig with max_model_len 384; its "
+        "_get_and_verify_max_len finds 384 > the draft's derived 256: ValueError 'User-specified max_model_len "
+        "(384) is greater than the derived max_model_len (max_position_embeddings=256 ...)' at start (before "
+        "_maybe_override_draft_max_model_len's own check): spec-config-invalid (the speculative max_model_len, "
+        "not --max-model-len)",
+        "case_setup": draft_mpe_256,
+        "flags": ["--speculative-config", SPEC10],
+        "requests": [COMP10],
+    },
+}
 
 
 def subst(x, m: dict):
@@ -195,7 +354,7 @@ def serve_case(spec: dict, case_dir: Path) -> str:
         m["TINY"] = model
     flags = subst(spec.get("flags", []), m)
     argv = [PY, "-m", "vllm.entrypoints.openai.api_server", "--model", model, "--port", str(PORT)]
-    argv += ["--max-model-len", "512", *flags]
+    argv += ["--max-model-len", spec.get("max_len", "512"), *flags]
     shown_argv = ["python", *argv[1:]]
     if "ns" in spec:
         pre = ["unshare", "-m", "--propagation", "private"]
