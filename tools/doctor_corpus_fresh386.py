@@ -49,6 +49,7 @@ and first 1000 bytes. A case with `ns` lines runs the command under `unshare -m 
 exec "$@"'` (its mounts live only in the engine's namespace). One engine at a time; ports 25650-25659 (only 25650
 used); work dirs under /tmp/fresh386.
 Usage (repository root): PYTHONHASHSEED=0 .venv-vllm/bin/python tools/doctor_corpus_fresh386.py [--draws | CASE ...]
+(`--control-eager`: draw 7's control run, added after the cases; see the manifest header.)
 """
 
 from __future__ import annotations
@@ -427,6 +428,15 @@ def main() -> None:
                 print(f"    concrete: {CASES[i]['value']}\n    expected: {CASES[i]['expect']}")
         for num, cond, value, why in redrawn:
             print(f"drawn anew: fresh-{num} | {cond} | {value} | {why}")
+        return
+    if sys.argv[1:2] == ["--control-eager"]:
+        # draw 7's control (run after the cases, not a corpus log): its command with a WRITABLE VLLM_CACHE_ROOT and
+        # no mount namespace, --enforce-eager kept; the log goes to stdout
+        case_dir = RUN / "control-eager"
+        shutil.rmtree(case_dir, ignore_errors=True)
+        case_dir.mkdir(parents=True)
+        spec = {"env": {"VLLM_CACHE_ROOT": "CASE/vllm-cache"}, "flags": ["--enforce-eager"]}
+        print(serve_case(spec, case_dir))
         return
     wanted = set(sys.argv[1:])
     for num, spec in CASES.items():
