@@ -188,6 +188,71 @@ def show(d) -> str:
     return f"llama-server: {ec} = {ev} || fresh-{n}: {ac} = {av}"
 
 
+# ---- EXPECT: written after the draw was committed and before any case ran (prediction from fresh-306's order of
+# llama-server's checks, as in fresh-376: LLAMA_ARG_* variables -> the command line -> chat template check -> HTTP
+# init/bind -> model load -> context -> control vector / draft -> requests; systemd-analyze verify before the unit
+# starts; servebox render refuses before any engine starts; servebox up starts the engine, whose own log says why it
+# failed). `expected` is the cause the user must fix FIRST: the one that stops the service earliest, or the one the
+# other depends on; where neither outranks the other the case's `cause` says so. A case whose run contradicts the
+# prediction says so in its manifest entry.
+EXPECT = {
+    1: (
+        "systemd-bad-value",
+        "verify: EnvironmentFile=$CREDENTIALS_DIRECTORY/hf.env is not an absolute path (systemd expands no $VAR there) "
+        "and the line is ignored: the unit runs without the token file; --override-kv llama.context_length=str:4096 "
+        "only warns and the server serves (uncertain: none, if verify says nothing)",
+    ),
+    2: (
+        "none",
+        "LLAMA_ARG_PORT=8080 is overwritten by --port (a warn line) and the server serves on --port; "
+        "MemoryDenyWriteExecute=yes with SystemCallArchitectures=native is harmless to a CPU llama-server (no JIT) "
+        "(uncertain: llamacpp-env-overridden-by-flag)",
+    ),
+    3: (
+        "llamacpp-invalid-argument",
+        "LLAMA_ARG_BATCH=99999999999 is out of int range: the environment handler throws and llama-server exits "
+        "before anything else; IPAddressAllow= with commas is a verify warning (ignored line, so IPAddressDeny=any "
+        "would cut even 127.0.0.1), latent behind the exit",
+    ),
+    4: (
+        "llamacpp-invalid-argument",
+        "LLAMA_ARG_N_PREDICT=unlimited: std::stoi throws and llama-server exits at once; ProtectProc=invisible with "
+        "ProcSubset=pid is latent (verify/security may mention it)",
+    ),
+    5: (
+        "llamacpp-endpoint-needs-flag",
+        "verify: %F in ExecStartPre= is no specifier (the line is ignored or refused; uncertain: systemd-bad-value); "
+        "the server serves and POST /slots/0?action=save is refused (501) because --slot-save-path was not given",
+    ),
+    6: (
+        "servebox-spec-invalid",
+        "render refuses nodes = ['gpu2'] that names no [[hosts]] entry before anything starts; the checkpoint that is "
+        "a tokenizer.json is latent (render may name it too)",
+    ),
+    7: (
+        "llamacpp-bad-gguf",
+        "servebox up starts llama-server on tokenizer.json as -m: invalid GGUF magic, the engine exits (restarts "
+        "until up's start limit); it never serves, so the GGUF-deleted-then-SIGKILL step is never reached "
+        "(uncertain: up refuses the checkpoint first: servebox-spec-invalid)",
+    ),
+    8: (
+        "llamacpp-no-ssl-support",
+        "llama-server exits before the model loads (a build without SSL); LimitNPROC=64 is latent behind it",
+    ),
+    9: (
+        "mount-unit-name-not-escaped",
+        "verify refuses mnt-llm-models.mount (Where=/mnt/llm-models escapes to mnt-llm\\x2dmodels.mount): the "
+        "service Requires= it and would not start; run by hand the server serves and the slot save is refused (501, "
+        "no --slot-save-path), a second thing the user meets later",
+    ),
+    10: (
+        "api-key-missing",
+        "-sm row on the CPU-only build has no effect (warns or nothing); the server runs with --api-key and curl "
+        "sends the literal 'Bearer $LLAMA_API_KEY' (single quotes): 401 invalid API key",
+    ),
+}
+
+
 def main() -> None:
     kept, redrawn = draws()
     for k, d in enumerate(kept, 1):
