@@ -253,12 +253,377 @@ EXPECT = {
 }
 
 
+# ---- case makers (added after the draw and EXPECT were committed; fresh-376's systemd maker, servebox up maker and
+# render maker, adapted to this draw; a curl client after fresh-290's)
+import os  # noqa: E402
+import re  # noqa: E402
+import shlex  # noqa: E402
+import shutil  # noqa: E402
+import signal  # noqa: E402
+import subprocess  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+
+REPO = Path(__file__).resolve().parent.parent
+OUT = REPO / "tests" / "fixtures" / "doctor-corpus"
+WORK = Path("/tmp/fresh396")
+PORT = 25700
+LLAMA = str(REPO / ".llama-cpp" / "bin" / "llama-server")
+SHOWN_BIN, SHOWN_MODEL, SHOWN_WD = (
+    "/opt/llama.cpp/build/bin/llama-server",
+    "/opt/models/tiny.gguf",
+    "/opt/llama.cpp",
+)
+
+SLUGS = {
+    1: "systemd-environmentfile-credentials-dir-and-override-kv-str-for-int",
+    2: "systemd-memorydenywriteexecute-and-llama-arg-port-beside-port",
+    3: "systemd-ipaddressallow-commas-and-llama-arg-batch-out-of-range",
+    4: "systemd-protectproc-invisible-and-llama-arg-n-predict-unlimited",
+    5: "systemd-execstartpre-percent-f-and-slot-save-without-slot-save-path",
+    6: "servebox-render-nodes-unknown-host-and-tokenizer-json-as-model",
+    7: "servebox-up-gguf-deleted-sigkill-and-tokenizer-json-as-model",
+    8: "systemd-limitnproc-64-and-ssl-on-build-without-ssl",
+    9: "systemd-mount-unit-not-escaped-and-slot-save-without-slot-save-path",
+    10: "curl-bearer-single-quoted-and-split-mode-row-on-cpu",
+}
+# the engine side of each case: (flags after the base command, LLAMA_ARG_* environment, the request)
+KEY = "sk-local-4d1c9e"
+PLAIN = ("POST", "/completion", {"prompt": "hello", "n_predict": 8}, {})
+SLOTSAVE = ("POST", "/slots/0?action=save", {"filename": "slot0.bin"}, {})
+ENGINE = {
+    1: (["--override-kv", "llama.context_length=str:4096"], {}, PLAIN),
+    2: ([], {"LLAMA_ARG_PORT": "8080"}, PLAIN),
+    3: ([], {"LLAMA_ARG_BATCH": "99999999999"}, PLAIN),
+    4: ([], {"LLAMA_ARG_N_PREDICT": "unlimited"}, PLAIN),
+    5: ([], {}, SLOTSAVE),
+    8: (["--ssl-key-file", "./key.pem", "--ssl-cert-file", "./cert.pem"], {}, PLAIN),
+    9: ([], {}, SLOTSAVE),
+    10: (["-sm", "row", "--api-key", KEY], {}, PLAIN),
+}
+MODEL: dict[int, tuple[str, str]] = {}
+
+
+def unit_for(k: int) -> str:
+    """fresh-228's llama-server.service with its ExecStart= the case's command (as deployed under /opt) and the case's
+    engine variables as Environment= lines."""
+    from doctor_corpus_fresh228 import BASES
+
+    flags, env, _ = ENGINE[k]
+    base = dict(BASES)["llama-server.service"]
+    args = [
+        "-m",
+        MODEL[k][1] if k in MODEL else SHOWN_MODEL,
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(PORT),
+        "-c",
+        "512",
+        *flags,
+    ]
+    cmd = f"ExecStart={SHOWN_BIN} " + " ".join(shlex.quote(a) for a in args)
+    unit = re.sub(r"^ExecStart=.*?\n(?=Restart=)", cmd + "\n", base, flags=re.M | re.S)
+    for key, val in env.items():
+        unit = unit.replace(
+            "Environment=LLAMA_ARG_THREADS=8\n", f"Environment=LLAMA_ARG_THREADS=8\nEnvironment={key}={val}\n"
+        )
+    return unit
+
+
+def systemd_part(k: int, n: int, condition: str, value: str, unit: str) -> tuple[str, str, dict]:
+    """(log text of cat + systemd-analyze, the final unit, files shown) through the earlier tool's own mutate/root."""
+    name = "llama-server.service"
+    root = WORK / "roots" / f"d{k}"
+    shutil.rmtree(root, ignore_errors=True)
+    t = _t(n)
+    if n == 228:
+        unit2, dropin, timer, extra, made = t.mutate(name, unit, t.DROPINS[name], condition, value)
+        t.build_root(root, name, unit2, dropin, timer, made)
+        return t.log_for(root, name, unit2, dropin, timer, extra), unit2, {}
+    if n == 236:
+        unit2, shown, verify, extra = t.mutate(name, unit, condition, value)
+        t.build_root(root, name, unit2, shown, condition)
+        return t.log_for(root, name, unit2, shown, verify, extra), unit2, shown
+    if n == 277:
+        unit2, drop, shown, verify = t.mutate(name, unit, condition, value)
+        t.build_root(root, name, unit2, drop, shown)
+        return t.log_for(root, name, unit2, drop, shown, verify), unit2, shown
+    unit2, drop, shown = t.mutate(name, unit, condition, value)  # 287: verify + security
+    t.build_root(root, name, unit2, drop, shown)
+    return t.log_for(root, name, unit2, drop, shown), unit2, shown
+
+
+def unit_env(unit: str) -> dict[str, str]:
+    """The unit's Environment= lines as systemd passes them: no $ expansion."""
+    return {m.group(1): m.group(2) for m in re.finditer(r"^Environment=(\w+)=(.*)$", unit, re.M)}
+
+
+def run_engine(k: int, env_shown: dict, by_hand: bool, client=None) -> str:
+    from corpus_tools import _ask_with, _healthy_before_exit, stop_group, tiny_gguf
+
+    flags, _, call = ENGINE[k]
+    case = WORK / "run" / f"d{k}"
+    shutil.rmtree(case, ignore_errors=True)
+    case.mkdir(parents=True)
+    model, shown_model = str(tiny_gguf(WORK)), SHOWN_MODEL
+    if k in MODEL:
+        model, shown_model = str(case / MODEL[k][0]), MODEL[k][1]
+    argv = [
+        LLAMA,
+        "-m",
+        model,
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(PORT),
+        "-c",
+        "512",
+        *flags,
+    ]
+    env = {n: v for n, v in os.environ.items() if not n.startswith("LLAMA_")}
+    env.update(env_shown)
+    text = "".join(f"$ export {n}={shlex.quote(v)}\n" for n, v in env_shown.items())
+    if by_hand:  # the unit's ExecStart= run by hand in its WorkingDirectory=
+        text += f"$ cd {SHOWN_WD}\n$ " + shlex.join([SHOWN_BIN, "-m", shown_model, *argv[3:]]) + "\n"
+    else:
+        text += "$ " + shlex.join(["llama-server", *argv[1:]]) + (" &" if client else "") + "\n"
+    answer = ""
+    with tempfile.TemporaryFile() as log:
+        proc = subprocess.Popen(
+            argv, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=case, start_new_session=True
+        )
+        try:
+            if _healthy_before_exit(proc, PORT, time.monotonic() + 120):
+                answer = client(case) if client else _ask_with(PORT, *call, 2)
+        finally:
+            stop_group(proc, grace=20)
+        log.seek(0)
+        out = log.read().decode("utf-8", "replace")
+    if client is not None and not answer:  # the user runs the client whether the server came up or not
+        answer = client(case)
+    if by_hand:  # the model as deployed (the unit's path), not this machine's copy
+        out = out.replace(model, shown_model).replace(str(tiny_gguf(WORK)), SHOWN_MODEL)
+        answer = answer.replace(model, shown_model).replace(str(tiny_gguf(WORK)), SHOWN_MODEL)
+    text += out if out.endswith("\n") or not out else out + "\n"
+    if client is not None:
+        return text + answer + f"# exit status (llama-server, stopped after the client): {proc.returncode}\n"
+    return text + answer + f"# exit status: {proc.returncode}\n"
+
+
+def up_case(k: int) -> str:
+    """7: fresh-376's servebox up maker (fresh-289's spec layout, spec_text; the router on PORT + 1, the engine on
+    PORT) with the checkpoint the tiny model's tokenizer.json (fresh-306's value) and fresh-289's step: once the
+    engine serves, one request, the checkpoint file deleted and llama-server SIGKILLed, up's restart watched (90 s),
+    one request again. If the engine never serves (up's /health or every model failed, 120 s), the step has nothing
+    to act on: one request through the router, then servebox down."""
+    import httpx
+    from corpus_tools import engine_env, tiny_model
+
+    t289 = _t(289)
+    router_port = PORT + 1
+    d = WORK / "run" / f"d{k}"
+    shutil.rmtree(d, ignore_errors=True)
+    d.mkdir(parents=True)
+    ckpt = d / "tiny-llama" / "tokenizer.json"
+    ckpt.parent.mkdir()
+    shutil.copy(tiny_model(WORK) / "tokenizer.json", ckpt)
+    m = {
+        "name": "tiny",
+        "engine": "llama.cpp",
+        "binary": LLAMA,
+        "checkpoint": str(ckpt),
+        "port": PORT,
+        "flags": {"ctx-size": 2048},
+    }
+    router: dict = {"listen": f"127.0.0.1:{router_port}"}
+    call = (
+        "POST",
+        "/v1/chat/completions",
+        {"model": "tiny", "messages": [{"role": "user", "content": "hello"}], "max_tokens": 8},
+    )
+    (d / "spec.toml").write_text(t289.spec_text(router, [m]))
+    env = engine_env(WORK)
+    servebox = str(REPO / ".venv" / "bin" / "servebox")
+    clients = ""
+
+    def ask() -> str:
+        method, path, body = call
+        what = f"# request: {method} {path} (router {router_port})"
+        try:
+            r = httpx.request(method, f"http://127.0.0.1:{router_port}{path}", json=body, timeout=120)
+            return f"{what}\nHTTP/1.1 {r.status_code} {r.reason_phrase}\n{r.content[:1000].decode('utf-8', 'replace')}\n"
+        except httpx.HTTPError as exc:
+            return f"{what}\n{type(exc).__name__}: {exc}\n"
+
+    def served() -> bool:
+        try:
+            return httpx.get(f"http://127.0.0.1:{PORT}/health", timeout=3).status_code == 200
+        except httpx.HTTPError:
+            return False
+
+    with (d / "up.out").open("wb") as log:
+        proc = subprocess.Popen(
+            [servebox, "up", "spec.toml"],
+            cwd=d,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            env=env,
+            start_new_session=True,
+        )
+        try:
+            deadline = time.monotonic() + 120
+            ok = False
+            while proc.poll() is None and time.monotonic() < deadline:
+                if served():
+                    ok = True
+                    break
+                try:
+                    r = httpx.get(f"http://127.0.0.1:{router_port}/v1/models", timeout=3)
+                    states = [x.get("status") or x.get("state") for x in r.json().get("data", [])]
+                    if states and all(x == "failed" for x in states):
+                        break
+                except (httpx.HTTPError, ValueError, AttributeError):
+                    pass
+                time.sleep(2)
+            if proc.poll() is None:
+                clients += ask()
+                if ok:  # fresh-289's step: the GGUF deleted, then llama-server SIGKILLed
+                    ckpt.unlink()
+                    t289.signal_all(t289.engine_pids(PORT), signal.SIGKILL)
+                    clients += "# the checkpoint file deleted, then llama-server SIGKILLed (kill -9)\n"
+                    time.sleep(60)
+                    clients += ask()
+                time.sleep(8)
+                subprocess.run(
+                    [servebox, "down"], cwd=d, env=env, capture_output=True, timeout=120, check=False
+                )
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGTERM)
+                try:
+                    proc.wait(timeout=30)
+                except subprocess.TimeoutExpired:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                    proc.wait()
+        finally:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+            for port in (PORT, router_port):
+                t289.signal_all(t289.engine_pids(port), signal.SIGKILL)
+    text = f"$ cat spec.toml\n{(d / 'spec.toml').read_text()}$ servebox up spec.toml\n"
+    text += (d / "up.out").read_text(errors="replace")
+    if proc.returncode:
+        text = text.rstrip("\n") + f"\n# exit: {proc.returncode}\n"
+    text = text.rstrip("\n") + "\n" + clients
+    eng_log = d / ".servebox" / "logs" / "tiny.log"  # the engine's own output, which the user pastes too
+    if eng_log.exists():
+        text += "$ cat .servebox/logs/tiny.log\n" + eng_log.read_text(errors="replace")
+    return (
+        text.replace(str(ckpt.parent), "/srv/models/tiny-llama")
+        .replace(LLAMA, SHOWN_BIN)
+        .replace(str(d), "/srv/llm")
+    )
+
+
+def curl_client(case: Path) -> str:
+    """10: fresh-290's curl against --api-key: the key exported in the user's shell, the header single-quoted so the
+    shell passes '$LLAMA_API_KEY' as written."""
+    cmd = (
+        f"curl -sS -i http://127.0.0.1:{PORT}/v1/chat/completions -H 'Content-Type: application/json' "
+        "-H 'Authorization: Bearer $LLAMA_API_KEY' "
+        '-d \'{"model": "tiny", "messages": [{"role": "user", "content": "hello"}], "max_tokens": 8}\''
+    )
+    p = subprocess.run(
+        ["bash", "-c", cmd],
+        cwd=case,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        timeout=120,
+        env={**os.environ, "LLAMA_API_KEY": KEY},
+        check=False,
+    )
+    out = p.stdout.decode("utf-8", "replace").replace("\r\n", "\n")
+    return f"$ export LLAMA_API_KEY={KEY}\n$ {cmd}\n{out}{'' if out.endswith(chr(10)) else chr(10)}# exit: {p.returncode}\n"
+
+
+def render_case(k: int) -> str:
+    """6: fresh-376's render maker: servebox render of a llama.cpp spec (fresh-298's [[hosts]] layout, llama.cpp
+    values) with the engine condition (the checkpoint the tiny model's tokenizer.json) and the around condition
+    (nodes = ['gpu2'], no such [[hosts]] entry)."""
+    from corpus_tools import tiny_model
+
+    case = WORK / "run" / f"d{k}"
+    shutil.rmtree(case, ignore_errors=True)
+    case.mkdir(parents=True)
+    tok = tiny_model(WORK) / "tokenizer.json"
+    spec = (
+        '[[hosts]]\nname = "gpu1"\ngpus = ["l4-24gb"]\naddress = "10.0.0.11"\n\n'
+        f'[router]\nlisten = "127.0.0.1:{PORT + 1}"\n\n'
+        f'[[models]]\nname = "tiny"\nengine = "llama.cpp"\ncheckpoint = "{tok}"\nport = {PORT}\n'
+        f'binary = "{Path(LLAMA).resolve()}"\nnodes = ["gpu2"]\n[models.flags]\nctx-size = 512\n'
+    )
+    (case / "spec.toml").write_text(spec)
+    p = subprocess.run(
+        [str(REPO / ".venv" / "bin" / "servebox"), "render", "spec.toml", "--out", "out"],
+        cwd=case,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        timeout=300,
+        env={**os.environ, "COLUMNS": "120", "NO_COLOR": "1", "TERM": "dumb"},
+        check=False,
+    )
+    text = f"$ cat spec.toml\n{spec}$ servebox render spec.toml --out out\n{p.stdout.rstrip()}\n# exit: {p.returncode}\n"
+    return text.replace(str(tok), "/srv/models/tiny-llama/tokenizer.json").replace(
+        str(Path(LLAMA).resolve()), SHOWN_BIN
+    )
+
+
+def run_case(k: int) -> str:
+    (_, _), (n, acond, avalue) = draws()[0][k - 1]
+    if n in (228, 236, 277, 287, 295):
+        text, unit2, _ = systemd_part(k, n, acond, avalue, unit_for(k))
+        return text + run_engine(k, unit_env(unit2), True)
+    if n == 289:
+        return up_case(k)
+    if (
+        n == 290
+    ):  # the server started in the background, then the client; shown as the user's home and model path
+        from corpus_tools import tiny_gguf
+
+        text = run_engine(k, {}, False, client=curl_client)
+        text = text.replace(str(WORK / "run" / f"d{k}"), "/home/alice").replace(
+            str(tiny_gguf(WORK)), "/srv/models/tiny-f32.gguf"
+        )
+        return text.replace(
+            "# exit status (llama-server, stopped after the client)", "# exit status (llama-server)"
+        )
+    if n == 298:
+        return render_case(k)
+    raise SystemExit(f"no maker for draw {k}")
+
+
+def make(ks: list[int]) -> None:
+    for k in ks:
+        t = time.monotonic()
+        text = run_case(k)
+        name = f"fresh396-llama-{SLUGS[k]}.log"
+        (OUT / name).write_text(text.rstrip() + "\n")
+        print(f"{name}: {len(text.splitlines())} lines, {time.monotonic() - t:.0f} s", flush=True)
+
+
 def main() -> None:
-    kept, redrawn = draws()
-    for k, d in enumerate(kept, 1):
-        print(f"draw {k}: {show(d)}")
-    for d, why in redrawn:
-        print(f"drawn anew: {show(d)} -- {why}")
+    if sys.argv[1:] in ([], ["--draws"]):
+        kept, redrawn = draws()
+        for k, d in enumerate(kept, 1):
+            print(f"draw {k}: {show(d)}")
+        for d, why in redrawn:
+            print(f"drawn anew: {show(d)} -- {why}")
+        return
+    make([int(a) for a in sys.argv[1:]])
 
 
 if __name__ == "__main__":
