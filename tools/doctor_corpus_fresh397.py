@@ -178,7 +178,183 @@ def show(d) -> str:
     return f"{engine} | {c1} = {v1} || {c2} = {v2}"
 
 
-# ---- expectations and case makers: written after the draw below was committed (next commit).
+# ---- expectations (written from the sources after the draw was committed, before any case ran) and the case makers.
+# Each says which check ends the run and where the engine's source puts it before the other condition's check.
+# vLLM paths under .venv-vllm/lib/python3.11/site-packages/vllm/; llama.cpp paths under the b11434 sdist's llama.cpp/.
+
+EXPECT = {
+    1: "sse-keep-alive-interval-negative: validate_parsed_serve_args (entrypoints/launchers/cli_args.py line 529, "
+    "called at api_server/entry.py line 230, before run_server binds the port) refuses --sse-keep-alive-interval -1: "
+    "'Error: --sse-keep-alive-interval must be a non-negative integer'; the completion with max_tokens 0 is never "
+    "sent",
+    2: "llamacpp-invalid-argument: common_params_parse_ex parses the command line before the server starts (the -m "
+    "path is only stored then); --cache-type-k q3_0 -> kv_cache_type_from_str throws 'Unsupported cache type: q3_0' "
+    "(common/arg.cpp line 322) -> 'error while handling argument \"--cache-type-k\"' (line 876), exit 1; the empty "
+    "model.gguf is never opened",
+    3: "cli-invalid-value: argparse reads --max-num-seqs as an int (SchedulerConfig max_num_seqs: int) and refuses "
+    "'8.5' at parse_args (entry.py line 228): 'argument --max-num-seqs: invalid int value', exit 2; the completion "
+    "with top_p 1.5 (sampling_params.py line 673 would refuse it) is never sent",
+    4: "llamacpp-invalid-argument: common_params_parse_ex handles every LLAMA_ARG_* variable BEFORE the command line "
+    "(common/arg.cpp lines 787-809); -ub's int handler (LLAMA_ARG_UBATCH, line 1684) reads 'lots' with std::stoi "
+    "(line 796), which throws -> 'error while handling environment variable \"LLAMA_ARG_UBATCH\"', exit 1; the HTTP "
+    "server, where --host 10.255.255.1 would fail to bind, never starts",
+    5: "scheduler-max-num-seqs-below-one: argparse takes 0 as an int; create_engine_config builds the ModelConfig "
+    "first (engine/arg_utils.py line 1952: --disable-cascade-attn only warns 'deprecated and has no effect'), then "
+    "SchedulerConfig refuses max_num_seqs 0 (config/scheduler.py line 62, Field(ge=1)) -> pydantic ValidationError, "
+    "exit 1 before the engine core starts (the port is already bound by then)",
+    6: "llamacpp-invalid-argument: --n-threads is no option of llama-server (-t / --threads, common/arg.cpp line "
+    "1520; no alias --n-threads) -> 'error: invalid argument: --n-threads' (line 830) while parsing, exit 1; the "
+    "/completion with token 999999 is never sent",
+    7: "bind-address-not-on-machine: --max-num-seqs 1 --max-num-batched-tokens 2048 are valid (2048 >= max_num_seqs "
+    "and >= --max-model-len 512) and are only read at create_engine_config; run_server's setup_server (entry.py line "
+    "176 -> launchers/launcher.py line 398 create_server_socket, sock.bind) comes first and the kernel refuses "
+    "192.0.2.1 (not an address of this machine): OSError [Errno 99] Cannot assign requested address, exit 1",
+    8: "llamacpp-invalid-argument: LLAMA_ARG_UBATCH=lots is read before the command line (common/arg.cpp line 796 "
+    "std::stoi throws) -> 'error while handling environment variable \"LLAMA_ARG_UBATCH\"', exit 1; the "
+    "/completion with token 999999 is never sent",
+    9: "request-sampling-param-out-of-range: CUDA_VISIBLE_DEVICES='' hides no device the CPU build uses (the CPU "
+    "platform never reads it to pick a device), so the server comes up and serves; the completion with temperature "
+    "-0.5 is refused by SamplingParams (sampling_params.py line 661: 'temperature must be non-negative, got -0.5') "
+    "with HTTP 400, and the server stays up until SIGTERM. The empty CUDA_VISIBLE_DEVICES is the alarming bystander",
+    10: "llamacpp-invalid-argument: LLAMA_ARG_THREADS=auto is read before the command line (common/arg.cpp line 796 "
+    "std::stoi on -t's variable, line 1528) -> 'error while handling environment variable \"LLAMA_ARG_THREADS\"', "
+    "exit 1; -ngl 99 (which on the CPU-only build only warns) is never parsed",
+}
+
+import os  # noqa: E402
+import shlex  # noqa: E402
+import shutil  # noqa: E402
+import socket  # noqa: E402
+import subprocess  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+
+REPO = Path(__file__).resolve().parent.parent
+OUT = REPO / "tests" / "fixtures" / "doctor-corpus"
+WORK = Path("/tmp/fresh397")
+VLLM_PORT, LLAMA_PORT = 25710, 25711
+PY = str(REPO / ".venv-vllm" / "bin" / "python")
+LLAMA = str(REPO / ".llama-cpp" / "bin" / "llama-server")
+
+SLUGS = {
+    1: "vllm-sse-keep-alive-negative-and-max-tokens-zero",
+    2: "llama-cache-type-k-q3-0-and-empty-gguf",
+    3: "vllm-max-num-seqs-8-5-and-top-p-1-5",
+    4: "llama-host-not-on-machine-and-ubatch-variable-lots",
+    5: "vllm-max-num-seqs-zero-and-disable-cascade-attn",
+    6: "llama-unknown-n-threads-option-and-token-id-999999",
+    7: "vllm-host-not-on-machine-and-max-num-seqs-1",
+    8: "llama-ubatch-variable-lots-and-token-id-999999",
+    9: "vllm-empty-cuda-visible-devices-and-temperature-negative",
+    10: "llama-threads-variable-auto-and-ngl-99-on-cpu",
+}
+
+
+def case_spec(k: int, case: Path) -> tuple[list[str], dict, tuple, int]:
+    """(argv, extra environment, the request, port) of case K; files it needs made in CASE. The first drawn
+    condition's options come first, then the second's (a drawn --host replaces the base's --host 127.0.0.1)."""
+    from corpus_tools import tiny_gguf, tiny_model
+
+    if k % 2:  # vLLM
+        model, host, flags, env = str(tiny_model(WORK)), "127.0.0.1", [], {}
+        if k == 1:
+            flags = ["--sse-keep-alive-interval", "-1"]
+        if k == 3:
+            flags = ["--max-num-seqs", "8.5"]
+        if k == 5:
+            flags = ["--max-num-seqs", "0", "--disable-cascade-attn"]
+        if k == 7:
+            host, flags = "192.0.2.1", ["--max-num-seqs", "1", "--max-num-batched-tokens", "2048"]
+        if k == 9:
+            env = {"CUDA_VISIBLE_DEVICES": ""}
+        body = {"model": model, "prompt": "hello", "max_tokens": 8}
+        if k == 1:
+            body["max_tokens"] = 0
+        if k == 3:
+            body["top_p"] = 1.5
+        if k == 9:
+            body["temperature"] = -0.5
+        argv = [PY, "-m", "vllm.entrypoints.openai.api_server", "--model", model, "--host", host]
+        argv += ["--port", str(VLLM_PORT), "--max-model-len", "512", *flags]
+        return argv, env, ("POST", "/v1/completions", body, {}), VLLM_PORT
+    model, host, flags, env = str(tiny_gguf(WORK)), "127.0.0.1", [], {}
+    body: dict = {"prompt": "hello", "n_predict": 8}
+    if k == 2:
+        model, flags = str(case / "model.gguf"), ["--cache-type-k", "q3_0"]
+        (case / "model.gguf").write_bytes(b"")  # an empty file
+    if k == 4:
+        host, env = "10.255.255.1", {"LLAMA_ARG_UBATCH": "lots"}
+    if k == 6:
+        flags = ["--n-threads", "2"]
+        body = {"prompt": [999999], "n_predict": 8}
+    if k == 8:
+        env = {"LLAMA_ARG_UBATCH": "lots"}
+        body = {"prompt": [999999], "n_predict": 8}
+    if k == 10:
+        env, flags = {"LLAMA_ARG_THREADS": "auto"}, ["-ngl", "99"]
+    argv = [LLAMA, "-m", model, "--host", host, "--port", str(LLAMA_PORT), "-c", "512", *flags]
+    return argv, env, ("POST", "/completion", body, {}), LLAMA_PORT
+
+
+SQUATTED: set[int] = set()  # no port-taken condition was drawn (the squatter code of fresh-384 is kept)
+
+
+def run_case(k: int) -> str:
+    from corpus_tools import _ask_with, _healthy_before_exit, engine_env, stop_group
+
+    case = WORK / "run" / f"d{k}"
+    shutil.rmtree(case, ignore_errors=True)
+    case.mkdir(parents=True)
+    argv, extra, call, port = case_spec(k, case)
+    if k % 2:
+        env = engine_env(WORK, **extra)
+        shown = ["python", *argv[1:]]
+    else:
+        env = {name: v for name, v in os.environ.items() if not name.startswith("LLAMA_")}
+        env.update(extra)
+        shown = ["llama-server", *argv[1:]]
+    with socket.socket() as probe:  # the port must be free before the case (the tool's own check)
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        probe.bind(("127.0.0.1", port))
+    squatter = None
+    if k in SQUATTED:
+        squatter = subprocess.Popen(
+            [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            cwd=case,
+            start_new_session=True,
+        )
+        time.sleep(2)
+    text = "".join(f"$ export {name}={shlex.quote(value)}\n" for name, value in extra.items())
+    text += "$ " + " ".join(shlex.quote(a) for a in shown) + "\n"
+    answer = ""
+    with tempfile.TemporaryFile() as log:
+        proc = subprocess.Popen(
+            argv, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=case, start_new_session=True
+        )
+        try:
+            if _healthy_before_exit(proc, port, time.monotonic() + 300):
+                answer = _ask_with(port, *call, 2)
+        finally:
+            stop_group(proc, grace=30)
+            if squatter is not None:
+                stop_group(squatter, grace=5)
+        log.seek(0)
+        out = log.read().decode("utf-8", "replace")
+    text += out if out.endswith("\n") or not out else out + "\n"
+    text += answer
+    text += f"# exit status: {proc.returncode}\n"
+    return text
+
+
+def main() -> None:
+    for k in [int(a) for a in sys.argv[1:]] or list(range(1, N + 1)):
+        t = time.monotonic()
+        text = run_case(k)
+        name = f"fresh397-{SLUGS[k]}.log"
+        (OUT / name).write_text(text.rstrip() + "\n")
+        print(f"{name}: {len(text.splitlines())} lines, {time.monotonic() - t:.0f} s", flush=True)
 
 
 if __name__ == "__main__":
@@ -192,3 +368,5 @@ if __name__ == "__main__":
             print(
                 "drawn anew: none (no pair repeated one kept by fresh-301/303/306/312/318/320/326/336/351/384 or one kept here)"
             )
+    else:
+        main()
