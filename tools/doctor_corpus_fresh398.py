@@ -280,7 +280,7 @@ def journal_entries(c: Capture) -> list[tuple[float, str, int, str]]:
     out = [(t, "systemd", 1, m) for t, m in head]
     out += [(t, ident, c.pid, s) for t, s in c.engine_lines()]
     out += [(t, "systemd", 1, m) for t, m in tail]
-    return out
+    return sorted(out, key=lambda e: e[0])  # the journal is in time order (fixed after draw 4's first run)
 
 
 def client_after(c: Capture, intro: str) -> str:
