@@ -332,7 +332,7 @@ def test_remote_missing_repo(tmp_path):
             env=env,
             capture_output=True,
             text=True,
-            timeout=60,
+            timeout=600,  # a bound on a hang, not a speed test (a busy CI machine)
         )
     assert proc.returncode == 2
     assert len(proc.stderr.strip().splitlines()) == 1 and "other/repo" in proc.stderr
