@@ -45,7 +45,12 @@ Usage (repository root): .venv/bin/python tools/doctor_corpus_fresh399.py [--dra
 
 from __future__ import annotations
 
+import json
+import shutil
+import subprocess
 import sys
+import tempfile
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -128,6 +133,321 @@ def draws():
     return draw_distinct_conditions(2399, CONDITIONS, 10)
 
 
+# ---- case makers (added after the draw was committed, before any case ran) ----
+
+REPO = Path(__file__).resolve().parent.parent
+OUT = REPO / "tests" / "fixtures" / "doctor-corpus"
+WORK = Path("/tmp/fresh399")
+PORT = 25730
+PY = str(REPO / ".venv-vllm" / "bin" / "python")
+API = [PY, "-m", "vllm.entrypoints.openai.api_server"]
+CHAT = {"model": "MODEL", "messages": [{"role": "user", "content": "Say hello."}], "max_tokens": 8}
+
+SLUGS = {
+    1: "chat-template-content-format-misspelt",
+    2: "remote-config-imports-missing-package",
+    3: "reasoning-plugin-healthy-warning",
+    4: "remote-tokenizer-prints-deprecated",
+    5: "general-plugin-imports-removed-vllm-module",
+    6: "middleware-target-dir-not-on-pythonpath",
+    7: "logits-processor-apply-raises",
+    8: "remote-config-init-rejects-key",
+    9: "general-plugin-imports-missing-package",
+    10: "general-plugin-healthy-warning",
+}
+
+
+def tiny_copy(case: Path) -> Path:
+    from corpus_tools import tiny_model
+
+    dst = case / "tiny"
+    shutil.copytree(tiny_model(WORK), dst)
+    return dst
+
+
+def write(path: Path, text: str) -> str:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return f"$ cat {path}\n{text.rstrip()}\n"
+
+
+def sh(case: Path, command: str) -> str:
+    proc = subprocess.run(
+        command, shell=True, cwd=case, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
+    return f"$ {command}\n{proc.stdout.rstrip()}\n"
+
+
+def plugin_package(case: Path, name: str, module_text: str, entry: str) -> str:
+    """A plugin package (pyproject + one module, entry point ENTRY = 'group:name=module:func') pip-installed with
+    --target into CASE/site (never into .venv-vllm); returns the setup lines a user pastes."""
+    group, rest = entry.split(":", 1)
+    ep_name, ep_value = rest.split("=", 1)
+    src = case / name
+    text = write(
+        src / "pyproject.toml",
+        '[build-system]\nrequires = ["setuptools"]\nbuild-backend = "setuptools.build_meta"\n\n'
+        f'[project]\nname = "{name.replace("_", "-")}"\nversion = "0.1.0"\n\n'
+        f'[project.entry-points."{group}"]\n{ep_name} = "{ep_value}"\n\n'
+        f'[tool.setuptools]\npy-modules = ["{name}"]\n',
+    )
+    text += write(src / f"{name}.py", module_text)
+    text += sh(case, f"{PY} -m pip install -q --no-deps --no-build-isolation --target {case}/site ./{name}")
+    return text
+
+
+def serve(case: Path, argv: list[str], env: dict, shown_env: str = "", calls=(), bound=420) -> str:
+    import httpx
+    from corpus_tools import _healthy_before_exit, engine_env, stop_group
+
+    shown = (shown_env + " " if shown_env else "") + " ".join(a.replace(PY, "python") for a in argv)
+    answer = ""
+    with tempfile.TemporaryFile() as log:
+        proc = subprocess.Popen(
+            argv,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            env=engine_env(WORK, **env),
+            cwd=case,
+            start_new_session=True,
+        )
+        try:
+            if _healthy_before_exit(proc, PORT, time.monotonic() + bound):
+                time.sleep(2)
+                for path, body in calls:
+                    text = f"# request: POST http://127.0.0.1:{PORT}{path} {json.dumps(body)[:400]}\n"
+                    try:
+                        r = httpx.post(f"http://127.0.0.1:{PORT}{path}", json=body, timeout=120)
+                        text += f"HTTP/1.1 {r.status_code} {r.reason_phrase}\n"
+                        text += r.content[:1000].decode("utf-8", "replace") + "\n"
+                    except httpx.HTTPError as exc:
+                        text += f"{type(exc).__name__}: {exc}\n"
+                    time.sleep(3)
+                    answer += text
+                log.seek(0)
+                engine_part = log.read().decode("utf-8", "replace")
+                stop_group(proc, grace=30)
+                log.seek(len(engine_part.encode()))
+                after = log.read().decode("utf-8", "replace")
+                body = engine_part.rstrip("\n") + "\n" + answer + "^C\n" + after
+            else:
+                stop_group(proc, grace=30)
+                log.seek(0)
+                body = log.read().decode("utf-8", "replace")
+        finally:
+            stop_group(proc, grace=10)
+    return f"$ {shown}\n{body.rstrip()}\n# exit: {proc.returncode}\n"
+
+
+def base(model: Path | str, *flags: str) -> list[str]:
+    return [*API, "--model", str(model), "--port", str(PORT), "--max-model-len", "512", *flags]
+
+
+def chat(model: Path | str) -> list:
+    return [("/v1/chat/completions", {**CHAT, "model": str(model)})]
+
+
+REASONING = """import logging
+
+from vllm.reasoning import ReasoningParser, ReasoningParserManager
+
+logger = logging.getLogger("tiny_think")
+logger.warning(
+    "tiny_think is EXPERIMENTAL: streaming is not supported and the API may change without notice"
+)
+
+
+@ReasoningParserManager.register_module("tiny_think")
+class TinyThinkParser(ReasoningParser):
+    def is_reasoning_end(self, input_ids):
+        return True
+
+    def extract_content_ids(self, input_ids):
+        return list(input_ids)
+
+    def extract_reasoning(self, model_output, request):
+        return None, model_output
+
+    def extract_reasoning_streaming(self, previous_text, current_text, delta_text, previous_token_ids,
+                                    current_token_ids, delta_token_ids):
+        return None
+"""
+
+LOGITS = """import torch
+
+from vllm.v1.sample.logits_processor import BatchUpdate, LogitsProcessor
+
+
+class BanTokens(LogitsProcessor):
+    \"\"\"Ban a fixed list of token ids.\"\"\"
+
+    def __init__(self, vllm_config, device: torch.device, is_pin_memory: bool) -> None:
+        self.banned = torch.tensor([3, 5, 7], device=device)
+
+    def is_argmax_invariant(self) -> bool:
+        return False
+
+    def update_state(self, batch_update: BatchUpdate | None) -> None:
+        pass
+
+    def apply(self, logits: torch.Tensor) -> torch.Tensor:
+        logits[:, self.banned_ids] = float("-inf")
+        return logits
+"""
+
+MIDDLEWARE = """class AddServedBy:
+    \"\"\"ASGI middleware: add an X-Served-By header.\"\"\"
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        async def send_with_header(message):
+            if message["type"] == "http.response.start":
+                message.setdefault("headers", []).append((b"x-served-by", b"gpu-box-1"))
+            await send(message)
+
+        await self.app(scope, receive, send_with_header)
+"""
+
+
+def make(n: int, case: Path) -> str:
+    from corpus_tools import tiny_model
+
+    tiny = tiny_model(WORK)
+    if n == 1:
+        return serve(case, base(tiny, "--chat-template-content-format", "opneai"), {})
+    if n == 2:
+        model = tiny_copy(case)
+        cfg = json.loads((model / "config.json").read_text())
+        cfg["auto_map"] = {"AutoConfig": "configuration_tiny.TinyLlamaConfig"}
+        (model / "config.json").write_text(json.dumps(cfg, indent=2) + "\n")
+        text = sh(case, "grep -A2 auto_map tiny/config.json")
+        text += write(
+            model / "configuration_tiny.py",
+            "from flash_attn.layers.rotary import apply_rotary_emb_func  # noqa: F401\n"
+            "from transformers import LlamaConfig\n\n\n"
+            "class TinyLlamaConfig(LlamaConfig):\n"
+            '    model_type = "llama"\n',
+        )
+        return text + serve(case, base(model, "--trust-remote-code"), {}, calls=chat(model))
+    if n == 3:
+        text = write(case / "tiny_think_parser.py", REASONING)
+        argv = base(tiny, "--reasoning-parser-plugin", str(case / "tiny_think_parser.py"))
+        argv += ["--reasoning-parser", "tiny_think"]
+        return text + serve(case, argv, {}, calls=chat(tiny))
+    if n == 4:
+        model = tiny_copy(case)
+        tok = json.loads((model / "tokenizer_config.json").read_text())
+        tok["tokenizer_class"] = "TinyTokenizer"
+        tok["auto_map"] = {"AutoTokenizer": [None, "tokenization_tiny.TinyTokenizer"]}
+        (model / "tokenizer_config.json").write_text(json.dumps(tok, indent=2) + "\n")
+        text = sh(case, "cat tiny/tokenizer_config.json")
+        text += write(
+            model / "tokenization_tiny.py",
+            "from transformers import PreTrainedTokenizerFast\n\n"
+            'print("DEPRECATED: TinyTokenizer v1 will be removed in the next release; use the v2 tokenizer '
+            '(tokenizer_v2/) instead.")\n\n\n'
+            "class TinyTokenizer(PreTrainedTokenizerFast):\n    pass\n",
+        )
+        return text + serve(case, base(model, "--trust-remote-code"), {}, calls=chat(model))
+    if n == 5:
+        text = plugin_package(
+            case,
+            "tiny_tweaks",
+            "from vllm.model_executor.layers.sampler import Sampler\n\n\n"
+            "def register():\n"
+            "    Sampler._tiny_tweaks = True\n",
+            "vllm.general_plugins:tiny_tweaks=tiny_tweaks:register",
+        )
+        site = f"{case}/site"
+        return text + serve(case, base(tiny), {"PYTHONPATH": site}, f"PYTHONPATH={site}", calls=chat(tiny))
+    if n == 6:
+        text = plugin_package(case, "served_by", MIDDLEWARE, "served_by.plugins:none=served_by:AddServedBy")
+        return text + serve(case, base(tiny, "--middleware", "served_by.AddServedBy"), {}, calls=chat(tiny))
+    if n == 7:
+        text = write(case / "ban_tokens.py", LOGITS)
+        argv = base(tiny, "--logits-processors", "ban_tokens:BanTokens")
+        return text + serve(case, argv, {"PYTHONPATH": str(case)}, f"PYTHONPATH={case}", calls=chat(tiny))
+    if n == 8:
+        model = tiny_copy(case)
+        cfg = json.loads((model / "config.json").read_text())
+        cfg["auto_map"] = {"AutoConfig": "configuration_tiny.TinyLlamaConfig"}
+        (model / "config.json").write_text(json.dumps(cfg, indent=2) + "\n")
+        text = sh(case, "grep -A2 auto_map tiny/config.json")
+        keys = [k for k in cfg if k not in ("rope_parameters", "auto_map", "model_type")]
+        params = ",\n        ".join(
+            f"{k}={cfg[k]!r}" if k != "architectures" else "architectures=None" for k in keys
+        )
+        text += write(
+            model / "configuration_tiny.py",
+            "from transformers import PretrainedConfig\n\n\n"
+            "class TinyLlamaConfig(PretrainedConfig):\n"
+            '    model_type = "llama"\n\n'
+            f"    def __init__(\n        self,\n        {params},\n        rope_theta=10000.0,\n        auto_map=None,\n    ):\n"
+            "        self.rope_theta = rope_theta\n"
+            + "".join(
+                f"        self.{k} = {k}\n"
+                for k in keys
+                if k
+                not in (
+                    "architectures",
+                    "bos_token_id",
+                    "eos_token_id",
+                    "pad_token_id",
+                    "tie_word_embeddings",
+                    "dtype",
+                    "transformers_version",
+                )
+            )
+            + "        super().__init__(\n            architectures=architectures,\n"
+            "            bos_token_id=bos_token_id,\n            eos_token_id=eos_token_id,\n"
+            "            pad_token_id=pad_token_id,\n            tie_word_embeddings=tie_word_embeddings,\n"
+            "            auto_map=auto_map,\n        )\n",
+        )
+        return text + serve(case, base(model, "--trust-remote-code"), {}, calls=chat(model))
+    if n == 9:
+        text = plugin_package(
+            case,
+            "tiny_tracing",
+            "import logging\n\nfrom langfuse import Langfuse\n\nlogger = logging.getLogger(__name__)\n\n\n"
+            "def register():\n"
+            '    logger.info("tiny_tracing: sending request traces to Langfuse")\n'
+            "    Langfuse()\n",
+            "vllm.general_plugins:tiny_tracing=tiny_tracing:register",
+        )
+        site = f"{case}/site"
+        return text + serve(case, base(tiny), {"PYTHONPATH": site}, f"PYTHONPATH={site}", calls=chat(tiny))
+    if n == 10:
+        text = plugin_package(
+            case,
+            "tiny_quirks",
+            "import logging\n\nlogger = logging.getLogger('vllm.tiny_quirks')\n\n\n"
+            "def register():\n"
+            "    logger.warning(\n"
+            '        "tiny_quirks is EXPERIMENTAL and NOT SUPPORTED by the vLLM project: it patches nothing on this "\n'
+            '        "platform (CPU); errors below this line are not vLLM bugs"\n'
+            "    )\n",
+            "vllm.general_plugins:tiny_quirks=tiny_quirks:register",
+        )
+        site = f"{case}/site"
+        return text + serve(case, base(tiny), {"PYTHONPATH": site}, f"PYTHONPATH={site}", calls=chat(tiny))
+    raise ValueError(n)
+
+
+def main() -> None:
+    wanted = [int(a) for a in sys.argv[1:]] or list(range(1, 11))
+    for n in wanted:
+        case = WORK / "run" / f"d{n}"
+        shutil.rmtree(case, ignore_errors=True)
+        case.mkdir(parents=True)
+        t = time.monotonic()
+        text = make(n, case)
+        name = f"fresh399-vllm-{n:02d}-{SLUGS[n]}.log"
+        (OUT / name).write_text(text.rstrip() + "\n")
+        print(f"{name}: {len(text.splitlines())} lines, {time.monotonic() - t:.0f} s", flush=True)
+
+
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--draws"]:
         kept, redrawn = draws()
@@ -135,3 +455,5 @@ if __name__ == "__main__":
             print(f"draw {i}: {c} | {v}")
         for c, v, why in redrawn:
             print(f"drawn anew: {c} | {v} ({why})")
+    else:
+        main()
