@@ -56,12 +56,6 @@ def serving_after(t: Triage, line: int) -> int | None:
     return hit.last_line if hit is not None and hit.last_line > line else None
 
 
-def up_line(t: Triage) -> int | None:
-    """The first line that says the server came up (None where none did)."""
-    hit = t.hits.get(SERVING)
-    return None if hit is None else hit.first_line
-
-
 def refused_after_up(t: Triage, line: int) -> int | None:
     """The server came up after `line` and then refused a request (a 4xx/5xx in the access log): that line."""
     up, bad = serving_after(t, line), t.hits.get(REFUSED)

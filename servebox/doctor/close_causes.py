@@ -40,17 +40,12 @@ def _drop_below_confident(diagnoses: list[Diagnosis], top: Diagnosis) -> None:
 INDEPENDENT = frozenset({"requests", "systemd"})  # a refused request, a unit-file line systemd ignored
 
 
-def independent_warnings(diagnoses: list[Diagnosis], aside: set[int], up: int | None = None) -> bool:
+def independent_warnings(diagnoses: list[Diagnosis], aside: set[int]) -> bool:
     """The top two causes are both non-fatal and of the two parts that fail apart from each other (a request the
-    server refused and stayed up, a unit-file setting systemd ignored or a helper unit it refused): neither is
-    confident (learn43g, fresh-358: IPAddressAllow= ignored beside a top_p 1.5 refused, a confident wrong answer for
-    either order), and the unit's setting ranks first, whatever the figures: it is what the user must fix first for
-    the service, while a refused request is the log's story only where nothing else went wrong (the lead's label
-    convention, learn46a: fresh-390's MemoryMax=120% beside a 404 on /pooling, a refused Symlinks= socket beside top_p
-    1.5; fresh-358's IPAddressAllow= and OnFailure= cases alike). A request cause counts as refused by a server that
-    stayed up where its line is below `up` (the first line that says the server came up); one met at start (vLLM's
-    '--enable-auto-tool-choice requires --tool-call-parser', the server never up: fresh-364) keeps the figures' order,
-    a tie going to it. True when it did."""
+    server refused and stayed up, a unit-file setting systemd ignored and loaded the unit without): nothing in the
+    log orders them (which bites first depends on how the user runs it: under the unit, or by hand), so neither is
+    confident; they drop as close causes do, order kept. True when it did. learn43g (fresh-358: IPAddressAllow=
+    ignored beside a top_p 1.5 refused, a confident wrong answer for either order)."""
     causes = [d for d in diagnoses if d.role == "cause" and id(d) not in aside]
     if len(causes) < 2 or causes[0].confidence < CONFIDENT or causes[0].fatal or causes[1].fatal:
         return False
@@ -58,18 +53,8 @@ def independent_warnings(diagnoses: list[Diagnosis], aside: set[int], up: int | 
         return False
     first, second = causes[0], causes[1]
     _drop_below_confident(diagnoses, first)
-    req, unit = (first, second) if first.category == "requests" else (second, first)
-    refused_while_up = up is not None and req.first_line > up
-    if refused_while_up:
-        # the unit's line first, at the higher figure: order and figures agree
-        unit.confidence, req.confidence = (
-            max(unit.confidence, req.confidence),
-            min(unit.confidence, req.confidence),
-        )
-    elif first.confidence != second.confidence:
-        return True
-    lead = unit if refused_while_up else req  # a tie met at start: the refusal the user met first
-    if lead is not first:
+    if first.confidence == second.confidence and second.category == "requests":
+        # a tie: the refusal the user met comes before a line systemd only warned of
         a, b = diagnoses.index(first), diagnoses.index(second)
         diagnoses[a], diagnoses[b] = second, first
     return True

@@ -29,7 +29,6 @@ from servebox.doctor.afterwards import (
     stopped_mid_start,
     stopped_then_refused,
     survived,
-    up_line,
 )
 from servebox.doctor.attribution import STRUCTURAL, below_families
 from servebox.doctor.background_refusals import set_aside
@@ -376,9 +375,7 @@ def rank(t: Triage) -> TriageResult:
         )
     )
     diagnoses = refine(below_families(diagnoses))
-    competing |= independent_warnings(diagnoses, aside | behind, up_line(t)) or close_causes(
-        diagnoses, aside | behind
-    )
+    competing |= independent_warnings(diagnoses, aside | behind) or close_causes(diagnoses, aside | behind)
     verdict = _verdict(diagnoses[0] if diagnoses else None, competing)
     return TriageResult(
         source=t.source,
