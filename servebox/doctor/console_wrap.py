@@ -21,11 +21,13 @@ from servebox.doctor.line_join import join_runs
 MARKERS = (b"error(s), ", b"vLLM will log (per rank):")
 MIN_CUT = 60  # a cut line at the narrowest console (80 columns) still holds most of its width
 # how a line of the report (or of what follows it in a paste) begins: a finding's header, an indented line, a prompt,
-# servebox's own one-line refusal, an exception's header, plan's own lines, a table's frame; an engine's log pasted
+# servebox's own one-line refusal, an exception's header, plan's own lines (learn46a: its assumption / requirement /
+# refused-flag lines, servebox/report/plan_view.py and cli/plan.py), a table's frame; an engine's log pasted
 # below it (a level, a stamp, vLLM's '(EngineCore_DP0 pid=N)', a journal's 'unit[pid]: ', llama.cpp's own stamp)
 _OWN_LINE = re.compile(
     r"\s|$|(?:error|warn|info) +[\w.-]+: |\$ |# |servebox: |[\w.]*(?:Error|Exception|Warning)\b|uncalibrated: "
     r"|calibrated: |vLLM will log|does not fit|fits\b|[\u2500-\u257f]|\[|\d{4}-\d\d-\d\d|Traceback|File \""
+    r"|assumption: |requirement not met: |vLLM refuses the flag: |calibration saved: |Arithmetic$"
     r"|(?:INFO|WARNING|WARN|ERROR|DEBUG|CRITICAL)\b|\([^)]{0,40}pid=\d+\)|\w{3} [ \d]\d \d\d:|[\w.@-]+\[\d+\]: "
     r"|\d+\.\d\d\.\d{3}\.\d{3} [IWEDT] "
 )

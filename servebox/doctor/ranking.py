@@ -60,7 +60,7 @@ from servebox.doctor.start_defaults import against_default, set_at_start
 from servebox.doctor.statement import stated_answer
 from servebox.doctor.stop_in_flight import stopped_in_flight
 from servebox.doctor.triage import Diagnosis, Evidence, Hits, RaisedException, TriageResult
-from servebox.doctor.unit_refused import behind_refused_unit
+from servebox.doctor.unit_refused import behind_refused_unit, run_by_hand_between
 
 if TYPE_CHECKING:
     from servebox.doctor.signatures import Signature
@@ -240,7 +240,12 @@ def _diagnosis(sig: Signature, hit: Hits, t: Triage, via_exception: bool = False
                 f"Not fatal here: the engine went on without it and the server came up after it (line {up}). "
             )
             survived(d, why, "describes")
-    if d.role == "cause" and d.fatal and (served := served_after(t, hit.last_line)):
+    if (
+        d.role == "cause"
+        and d.fatal
+        and (served := served_after(t, hit.last_line))
+        and not run_by_hand_between(t, sig, hit, served[0])
+    ):
         why = "Logged as an error, but the server came up after it (line {}) and answered every request with success (last at line {}): "
         survived(d, why.format(*served), "reports")
     # a co-tenant's own OOM pasted below a server that kept serving (learn44e)

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING
 from servebox.doctor.shared_wording import BELOW_CONFIDENT
 
 if TYPE_CHECKING:
-    from servebox.doctor.triage import Diagnosis, Triage
+    from servebox.doctor.signatures import Signature
+    from servebox.doctor.triage import Diagnosis, Hits, Triage
 
 REFUSED = "systemd-unit-refused"
 REFUSAL_MET_FIRST = 0.6  # the refusal is met first, but only the line above it says which setting
@@ -58,3 +59,17 @@ def _refusal_first(diagnoses: list[Diagnosis], later: list[Diagnosis]) -> set[in
         if d.id == REFUSED:
             d.role, d.fatal, d.confidence = "cause", True, REFUSAL_MET_FIRST
     return {id(d) for d in later}
+
+
+BY_HAND = "engine-run-by-hand"  # the marker entry of a shell prompt that starts the engine itself (learn46a)
+
+
+def run_by_hand_between(t: Triage, sig: Signature, hit: Hits, up: int) -> bool:
+    """A systemd cause (the unit refused, a setting it cannot apply at start) above a prompt that started the engine by
+    hand, whose server is the one that came up at `up`: that server went round the unit, so it did not outlive the
+    cause (learn46a, fresh-390: a mount unit misnamed, a comma group list, then `$ vllm serve` served)."""
+    marker = t.hits.get(BY_HAND)
+    if sig.category != SYSTEMD or marker is None:
+        return False
+    lines = {marker.first_line, marker.last_line, *(n for n, _ in marker.evidence)}
+    return any(hit.last_line < n < up for n in lines)
