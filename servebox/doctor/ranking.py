@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from servebox.doctor.abort_cause import abort_explained
 from servebox.doctor.afterwards import (
     SERVING,
+    caught_then_up,
     cut_at_context,
     follows_earlier,
     instance_went_on,
@@ -242,6 +243,8 @@ def _diagnosis(sig: Signature, hit: Hits, t: Triage, via_exception: bool = False
                 f"Not fatal here: the engine went on without it and the server came up after it (line {up}). "
             )
             survived(d, why, "describes")
+    if d.role == "cause" and d.fatal and not warned_then_refused and (up := caught_then_up(t, hit)):
+        survived(d, f"Caught and logged, and the server came up after it (line {up}): ", "reports")
     if d.role == "cause" and d.fatal and (served := served_after(t, hit.last_line)):
         why = "Logged as an error, but the server came up after it (line {}) and answered every request with success (last at line {}): "
         survived(d, why.format(*served), "reports")
