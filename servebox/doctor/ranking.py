@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from servebox.doctor.abort_cause import abort_explained
 from servebox.doctor.afterwards import (
     SERVING,
+    caught_then_up,
     cut_at_context,
     follows_earlier,
     instance_went_on,
@@ -198,9 +199,11 @@ def _diagnosis(sig: Signature, hit: Hits, t: Triage, via_exception: bool = False
     raised_here = [  # raised on this line, or spanning it (pydantic's reason below its header)
         e for e in t.raised.values() if e.line <= hit.first_line <= t.exception_ends.get(e.line, e.line)
     ]
+    # the exception's own text over an entry's stand-in default (learn46c), not over a wording's group
     if raised_here:
-        groups.setdefault("exception", raised_here[0].message)
-        groups.setdefault("exception_type", raised_here[0].type.rsplit(".", 1)[-1])
+        for key, value in (("exception", raised_here[0].message), ("exception_type", raised_here[0].type)):
+            if key not in hit.groups:
+                groups[key] = value.rsplit(".", 1)[-1] if key == "exception_type" else value
     d = Diagnosis(
         id=sig.id,
         category=sig.category,
@@ -240,6 +243,8 @@ def _diagnosis(sig: Signature, hit: Hits, t: Triage, via_exception: bool = False
                 f"Not fatal here: the engine went on without it and the server came up after it (line {up}). "
             )
             survived(d, why, "describes")
+    if d.role == "cause" and d.fatal and not warned_then_refused and (up := caught_then_up(t, hit)):
+        survived(d, f"Caught and logged, and the server came up after it (line {up}): ", "reports")
     if (
         d.role == "cause"
         and d.fatal
