@@ -778,7 +778,8 @@ def test_every_entry_survives_another_prefix_and_case(entry):
         scripted = entry.get("script_pattern") and entry.get("context")
         # after35l: a wording whose case is its evidence says so with a scoped (?-i:...) group (llama.cpp's tokenizer
         # names are all lower case: 'gemma4' is a newer model, 'GEMMA4' a file written wrongly)
-        cased = "(?-i:" in str(entry.get("pattern", ""))
+        # (learn46d: or a context wording's, where the entry has only those: llama-server's -m is not -M)
+        cased = "(?-i:" in str(entry.get("pattern", "")) + str(entry.get("context_pattern", ""))
         for upper in (False,) if entry.get("raised_where") or scripted or cased else (False, True):
             line = prefix + entry["excerpt"]
             # a `raised_where` entry's context is the traceback frame above, printed by the same process; an `above`

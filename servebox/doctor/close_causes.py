@@ -65,16 +65,20 @@ def independent_warnings(diagnoses: list[Diagnosis], aside: set[int]) -> bool:
 BESIDE_A_DEATH = (REQUESTS, "systemd")
 
 
-def warnings_beside_a_death(diagnoses: list[Diagnosis]) -> set[int]:
+def warnings_beside_a_death(diagnoses: list[Diagnosis], quiet: frozenset[str] = frozenset()) -> set[int]:
     """The causes that stopped nothing (non-fatal: request refusals, unit-file lines systemd ignores) of a log where
     something of another category also ended the run: they rank below that death and do not compete with it (ids of
     the diagnoses). learn43b (fresh-342: a drop-in without its [Service] header, ignored, beside llama-server's exit
-    on a model path that is a directory) widened it from request refusals to every non-fatal cause."""
+    on a model path that is a directory) widened it from request refusals to every non-fatal cause. `quiet`: ids of
+    entries marked `beside_a_death` (an option the server ignored without a word), below a death of any category
+    (learn46d)."""
     dead = {d.category for d in diagnoses if d.role == "cause" and d.fatal}
     return {
         id(d)
         for d in diagnoses
-        if d.role == "cause" and not d.fatal and d.category in BESIDE_A_DEATH and dead - {d.category}
+        if d.role == "cause"
+        and not d.fatal
+        and ((d.category in BESIDE_A_DEATH and dead - {d.category}) or (d.id in quiet and dead))
     }
 
 

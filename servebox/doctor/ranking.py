@@ -348,7 +348,8 @@ def rank(t: Triage) -> TriageResult:
     causes = went_on_past(causes, root, t.hits, end)  # an error the engine went past another way (learn44h)
     competing = weigh_root(diagnoses, causes, root, end)
     behind = behind_refused_unit(t, diagnoses)  # a unit systemd refused never starts: its cause is met first
-    aside = warnings_beside_a_death(diagnoses)  # after: the cause that refused the unit is fatal
+    quiet = frozenset(sig.id for sig in t.signatures if sig.beside_a_death)
+    aside = warnings_beside_a_death(diagnoses, quiet)  # after: the cause that refused the unit is fatal
     confident = {
         d.category
         for d in diagnoses

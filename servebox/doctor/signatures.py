@@ -63,6 +63,9 @@ class Signature:
     # a fatal cause an engine version may warn of and go on without, the thing refused undone for the server's life
     # (vLLM-CPU's NUMA memory binding): with the server up after it, a non-fatal cause at this figure, not a note
     kept_when_up: float = 0.0
+    # a silent misconfiguration the server ran with (an option ignored without a word): ranks below any fatal cause
+    # the log shows, as a request refusal does beside a death (close_causes.warnings_beside_a_death; learn46d)
+    beside_a_death: bool = False
     explains: tuple[re.Pattern[str], ...] = ()  # exceptions this cause accounts for (their wrapper text)
     progress_note: str = ""  # what to say instead, then ({progress_line} is where it moved)
     progress_fix: str = ""  # and the fix then (default: nothing to fix, the start went on)
@@ -280,6 +283,7 @@ def load_signatures() -> tuple[Signature, ...]:
             outlived_when_refused=bool(e.get("outlived_when_refused", False)),
             went_on_after=_as_tuple(e.get("went_on_after")),
             kept_when_up=float(e.get("kept_when_up", 0.0)),
+            beside_a_death=bool(e.get("beside_a_death", False)),
             progress_note=e.get("progress_note", ""),
             progress_fix=e.get("progress_fix", ""),
             unless_shutdown=bool(e.get("unless_shutdown", False)),
