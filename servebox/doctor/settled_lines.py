@@ -46,11 +46,16 @@ class Settled:
 def _any_match(patterns: Iterable, texts: list[str], low: str) -> list[bool]:
     """Per text, whether one of the guarded `patterns` (triage's first_match: a wording whose required literal is in
     none of the texts cannot match) matches it."""
-    found = [False] * len(texts)
+    found, rest = [False] * len(texts), range(len(texts))
     for pattern, atom in patterns:
+        if not rest:
+            break  # every text matched already
         if atom and atom not in low:
             continue
-        found = list(map(operator.or_, found, map(bool, map(pattern.search, texts))))
+        matched = list(map(bool, map(pattern.search, map(texts.__getitem__, rest))))
+        for i in compress(rest, matched):
+            found[i] = True
+        rest = list(compress(rest, map(operator.not_, matched)))
     return found
 
 
@@ -76,16 +81,25 @@ class SettledLines:
 
     def _candidates(self, chunk: bytes, lines: list, counting: dict) -> list:
         """The (index, start, end, words, families) of the lines whose bytes and families allow reading them here."""
-        out, families, barred = [], self.families, self.barred
+        out, known, window = [], {}, self.window
         for index, start, end, found in lines:
-            words = {w for _, w in found}
-            if not barred.isdisjoint(words) or end - start > self.window:
-                continue
-            sigs = {s.id: s for w in words for s in families.get(w, ())}
-            # a family ignores a line only without a listed_above (checked per line below for the rest)
-            if sigs and all(counting[k] != NONE or s.listed_above is None for k, s in sigs.items()):
-                out.append((index, start, end, words, tuple(sigs.values())))
+            key = tuple(w for _, w in found)
+            if (kind := known.get(key)) is None:
+                kind = known[key] = self._kind(key, counting)
+            if kind and end - start <= window:
+                out.append((index, start, end, *kind))
         return out
+
+    def _kind(self, key: tuple[str, ...], counting: dict) -> tuple | None:
+        """(words, families) of a line holding the keywords `key`, or () where its families bar it from here."""
+        words = set(key)
+        if not self.barred.isdisjoint(words):
+            return ()
+        sigs = {s.id: s for w in words for s in self.families.get(w, ())}
+        # a family ignores a line only without a listed_above (checked per line below for the rest)
+        if sigs and all(counting[k] != NONE or s.listed_above is None for k, s in sigs.items()):
+            return words, tuple(sigs.values())
+        return ()
 
     def read(
         self, chunk: bytes, lines: list, hits: dict, kept: int, seen: set[str], others=frozenset()
