@@ -108,7 +108,7 @@ class SettledLines:
         read here, and what they add."""
         counting = _Counting(self.may_count, hits, kept)
         own = [line for line in lines if line[0] not in others]
-        picked = [c for c in self._candidates(chunk, own, counting) if self._plain_bytes(chunk, c[1], c[2])]
+        picked = self._plain(chunk, self._candidates(chunk, own, counting))
         if not picked:
             return Settled()
         texts = b"\n".join(chunk[s:e] for _, s, e, _, _ in picked).decode("utf-8", "replace").split("\n")
@@ -158,6 +158,17 @@ class SettledLines:
             if counts(sig, chunk[start:end].decode("utf-8", "replace")):
                 return True
         return False
+
+    def _plain(self, chunk: bytes, candidates: list) -> list:
+        """The candidates with _plain_bytes: asked one at a time only where the bytes from the first's line above to
+        the last's end hold a carriage return or a frame's 'File "' at all."""
+        if not candidates:
+            return candidates
+        lo = chunk.rfind(b"\n", 0, max(candidates[0][1] - 1, 0)) + 1
+        hi = candidates[-1][2] + 1
+        if chunk.find(b"\r", lo, hi) < 0 and chunk.find(b'File "', lo, hi) < 0:
+            return candidates
+        return [c for c in candidates if self._plain_bytes(chunk, c[1], c[2])]
 
     def _plain_bytes(self, chunk: bytes, start: int, end: int) -> bool:
         """No carriage return on the line, no traceback frame above it (module doc)."""
