@@ -62,9 +62,12 @@ def _any_match(patterns: Iterable, texts: list[str], low: str) -> list[bool]:
 class SettledLines:
     """Which keyword lines of a window are read together, and what they add (module doc)."""
 
-    def __init__(self, by_keyword: dict, marks: set[str], common: frozenset[str], requirement_words: set[str],
-                 context_lines: dict, window: int, incident_words: Iterable[str]):  # fmt: skip
-        self.by_keyword, self.barred = by_keyword, frozenset(marks) | common
+    def __init__(
+        self, by_keyword: dict, marks: tuple, requirement_words: set[str], context_lines: dict, window: int
+    ):
+        """`marks`: the raised exceptions' marks, the incidents' and the COMMON keywords (a line holding one is barred)."""
+        exception_words, incident_words, common = marks
+        self.by_keyword, self.barred = by_keyword, frozenset((*exception_words, *incident_words, *common))
         self.requirement_words, self.context_lines, self.window = requirement_words, context_lines, window
         self.incident_words = frozenset(incident_words)
         self.families = {w: tuple(sigs) for w, sigs in by_keyword.items()}

@@ -133,14 +133,9 @@ class Triage(KeywordReading):
             self.signatures, self.by_keyword, words, {*EXCEPTION_WORDS, *INCIDENT_WORDS}, self.finder
         )
         self.keyword_lines = keyword_lines(keywords, self.common_words)
+        marks = (EXCEPTION_WORDS, INCIDENT_WORDS, self.common_words)
         self.settled = SettledLines(
-            self.by_keyword,
-            {*EXCEPTION_WORDS, *INCIDENT_WORDS},
-            frozenset(self.common_words),
-            self.requirement_words,
-            self.context_lines,
-            PATTERN_WINDOW,
-            INCIDENT_WORDS,
+            self.by_keyword, marks, self.requirement_words, self.context_lines, PATTERN_WINDOW
         )
 
     def _start_reading(self, max_line: int) -> None:
