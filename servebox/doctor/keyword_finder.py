@@ -50,6 +50,7 @@ def compile_bytes(pattern: bytes):
 
 
 MAX_PER_LINE = 16
+EXTENSIONS_KEPT = 4096  # (keyword, window) pairs remembered before starting afresh
 
 
 class KeywordFinder:
@@ -74,11 +75,14 @@ class KeywordFinder:
         self.resume = _resume_offsets(self.encoded.values())
         self.names: dict[bytes, tuple[str, int]] = {}  # matched bytes (any case) -> keyword, resume
         self.span = _span_finder(self.regex)
+        self.extensions: dict[
+            tuple[str, bytes], tuple[str, ...]
+        ] = {}  # (keyword, window) -> its extensions there
 
     def iter(self, chunk: bytes, pos: int = 0, endpos: int | None = None) -> list[tuple[int, str]]:
         """At most MAX_PER_LINE hits per line: past that, the search jumps to the next line, so a
         line made of keywords costs no more than a normal one. From `pos` to `endpos` (lines' ends) only."""
-        out, names, span, resume = [], self.names, self.span, self.resume
+        out, names, span, resume, extensions = [], self.names, self.span, self.resume, self.extensions
         line_end, on_line, endpos = -1, 0, len(chunk) if endpos is None else endpos
         # past a crowded last line with no newline, pos is endpos + 1: RE2 would print an error for it (stop 45)
         while pos <= endpos and (found := span(chunk, pos, endpos)) is not None:
@@ -95,11 +99,23 @@ class KeywordFinder:
             word, step = known
             pos = (start + step if step else end) if on_line < MAX_PER_LINE else line_end + 1
             out.append((start, word))
-            related = self.related.get(word)
-            if related:
+            if word in self.reach:
                 window = chunk[start : start + self.reach[word]].lower()
-                out.extend((start, other) for other in related if window.startswith(self.encoded[other]))
+                longer = extensions.get((word, window))
+                if longer is None:
+                    longer = self._extensions(word, window, extensions)
+                out.extend((start, other) for other in longer)
         return out
+
+    def _extensions(self, word: str, window: bytes, known: dict) -> tuple[str, ...]:
+        """The keywords extending `word` that `window` (the lowered bytes from its hit on) starts with, remembered:
+        a serving log's hits repeat a few windows ('http/1.1" 400', 'http/1.1" 404'), each asked once."""
+        if len(known) >= EXTENSIONS_KEPT:
+            known.clear()
+        longer = known[(word, window)] = tuple(
+            o for o in self.related[word] if window.startswith(self.encoded[o])
+        )
+        return longer
 
 
 def _span_finder(regex):

@@ -83,18 +83,25 @@ class KeywordReading:
         if tally is None:
             return False
         first = counter.at(pos)  # the number of the region's first line
+        others = tally.batch | tally.mixed  # read with the access lines, or holding some
+        settled = self.settled.read(chunk, lines, self.hits, EVIDENCE_KEPT, self.seen_requirements, others)
         for index, start, end, found in lines:
             if index in tally.mixed:
                 found = keyword_lines.with_common(chunk, start, end, found)
-            if index not in tally.batch:
+            if index not in tally.batch and index not in settled.read:
                 self._read(chunk, start, end, found, counter)
-        self.seen_requirements.update(tally.seen)
+        self.seen_requirements.update(tally.seen, settled.seen)
         for sig in self.counted.sigs:
-            count, last = tally.counted[sig.id]
-            hit = self.hits[sig.id]
-            hit.count += count
-            hit.last_line = max(hit.last_line, first + last) if count else hit.last_line
+            self._add_counted(sig.id, *tally.counted[sig.id], first)
+        for sig_id, (count, last) in settled.counted.items():
+            self._add_counted(sig_id, count, last, first)
         return True
+
+    def _add_counted(self, sig_id: str, count: int, last: int, first: int) -> None:
+        """`count` lines counted together into a saturated hit, the last at index `last` from line `first`."""
+        hit = self.hits[sig_id]
+        hit.count += count
+        hit.last_line = max(hit.last_line, first + last) if count else hit.last_line
 
     def _read(
         self, chunk: bytes, start: int, end: int, found: list[tuple[int, str]], counter: LineCounter

@@ -43,6 +43,7 @@ from servebox.doctor.listed import figure_exceeds, list_values, names_listed
 from servebox.doctor.results import Diagnosis as Diagnosis
 from servebox.doctor.results import Evidence as Evidence
 from servebox.doctor.results import RaisedException, TriageResult
+from servebox.doctor.settled_lines import SettledLines
 from servebox.doctor.signatures import Signature, load_signatures
 from servebox.doctor.statement import StatementReader, lexicon, starts_word
 from servebox.doctor.structure import (
@@ -132,6 +133,10 @@ class Triage(KeywordReading):
             self.signatures, self.by_keyword, words, {*EXCEPTION_WORDS, *INCIDENT_WORDS}, self.finder
         )
         self.keyword_lines = keyword_lines(keywords, self.common_words)
+        marks = (EXCEPTION_WORDS, INCIDENT_WORDS, self.common_words)
+        self.settled = SettledLines(
+            self.by_keyword, marks, self.requirement_words, self.context_lines, PATTERN_WINDOW
+        )
 
     def _start_reading(self, max_line: int) -> None:
         """The state of one reading: hits, the lines above that fill them, raised exceptions, counts."""
