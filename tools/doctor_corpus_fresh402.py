@@ -165,7 +165,116 @@ def _maker(n: int):
         return load(f"fresh{n}_maker", f"doctor_corpus_fresh{n}.py")
 
 
-CASES: dict[int, dict] = {}
+EMBED = ["--runner", "pooling", "--convert", "embed"]
+# fresh-262's LONG (242 tokens of the tiny tokenizer)
+LONG = "The quick brown fox jumps over the lazy dog. " * 10
+# The JSON of draw 9, built here, away from its option's name (THE GLOB PITFALL in the docstring).
+POOL9 = json.dumps(dict(max_embed_len=128))
+CHAT4 = (
+    CHAT,
+    {"model": "TINY", "messages": HELLO, "max_tokens": 8, "ignore_eos": "true", "min_tokens": 4},
+)  # fresh-223's chat body with its request-ignore-eos-string-true-chat-healthy fields
+
+
+def max_pos_256(model: Path) -> None:
+    """fresh-213's max-pos-256: config.json max_position_embeddings=256 on the copy."""
+    path = model / "config.json"
+    data = json.loads(path.read_text())
+    data["max_position_embeddings"] = 256
+    path.write_text(json.dumps(data, indent=2) + "\n")
+
+
+CASES: dict[int, dict] = {
+    1: {
+        "words": "env-p2p-side-channel-host-localhost",
+        "value": "VLLM_P2P_SIDE_CHANNEL_HOST=localhost (fresh-248's string-word valid class: the default itself)",
+        "expect": "envs.py reads it only in v1/kv_offload/tiering/p2p/manager.py, which this start never builds (no "
+        "KV offloading); the variable is known, so no unknown-variable warning: starts, answers 200: none",
+        "env": {"VLLM_P2P_SIDE_CHANNEL_HOST": "localhost"},
+    },
+    2: {
+        "words": "speculative-model-flag-draft",
+        "value": "--speculative-model TINY --num-speculative-tokens 2 (fresh-281's speculative-model-draft: the "
+        "pre-0.32 flags; 0.32 takes --speculative-config JSON)",
+        "expect": "0.32's parser has neither flag (nor a flag they abbreviate): argparse 'unrecognized arguments: "
+        "--speculative-model ... --num-speculative-tokens 2', exit 2 before anything starts: "
+        "cli-unrecognized-argument",
+        "flags": ["--speculative-model", "TINY", "--num-speculative-tokens", "2"],
+    },
+    3: {
+        "words": "env-output-proc-chunk-size-0",
+        "value": "VLLM_V1_OUTPUT_PROC_CHUNK_SIZE=0 (fresh-225's value)",
+        "expect": "envs.py int('0') is accepted; v1/engine/async_llm.py output_handler splits each batch of engine "
+        "outputs with range(0, num_outputs, chunk_size): the first outputs raise ValueError 'range() arg 3 must "
+        "not be zero', logged as 'AsyncLLM output_handler failed.' and propagated to the request: the server "
+        "comes up, the first completion fails (500): new:vllm-output-proc-chunk-size-zero (no family names "
+        "this variable's zero; not a thread count, not a non-integer)",
+        "env": {"VLLM_V1_OUTPUT_PROC_CHUNK_SIZE": "0"},
+    },
+    4: {
+        "words": "chat-ignore-eos-string-true-min-tokens-4",
+        "value": "a chat {messages [user hello], max_tokens 8, ignore_eos the string true, min_tokens 4} "
+        "(fresh-223's request-ignore-eos-string-true-chat-healthy)",
+        "expect": "the request model is pydantic in lax mode: the string true is read as the bool True; 8 tokens "
+        "come back, 200: none",
+        "requests": [CHAT4],
+    },
+    5: {
+        "words": "env-transformers-verbosity-error",
+        "value": "TRANSFORMERS_VERBOSITY=error (fresh-234's valid value)",
+        "expect": "transformers/utils/logging.py takes error as a level; transformers' warnings are quieter, "
+        "nothing else changes: starts, answers 200: none",
+        "env": {"TRANSFORMERS_VERBOSITY": "error"},
+    },
+    6: {
+        "words": "max-num-queued-tokens-32-three-long-prompts",
+        "value": "fresh-273's own runner and spec max-num-queued-tokens-32-three-long-prompts: --max-num-queued-"
+        "tokens 32, three completions of WORDS (about 45 words, max_tokens 32, ignore_eos) sent together",
+        "expect": "v1/engine/async_llm.py admission: the first is admitted (0 queued), the ones arriving while its "
+        "prompt tokens (above 32) are still in prefill get MaxQueuedTokensError, HTTP 503 'The engine has "
+        "reached its prefill token backlog limit.'; the server serves on: request-queue-limit-exceeded (none "
+        "if all three happen to be admitted one after another)",
+        "runner273": "max-num-queued-tokens-32-three-long-prompts",
+    },
+    7: {
+        "words": "video-pruning-rate-1.5",
+        "value": "--video-pruning-rate 1.5 (fresh-209's out-of-range value; MultiModalConfig's field is ge 0, lt 1) "
+        "on the tiny text-only Llama",
+        "expect": "the flag's argparse type is a plain float; config/model.py passes the rate only into "
+        "MultiModalConfig, which a text-only model never builds, so the bound is never checked: starts, "
+        "answers 200: none",
+        "flags": ["--video-pruning-rate", "1.5"],
+    },
+    8: {
+        "words": "config-max-position-embeddings-256",
+        "value": "config.json max_position_embeddings 256 on a copy (fresh-213's max-pos-256), the base's "
+        "--max-model-len 512",
+        "expect": "config/model.py _get_and_verify_max_len: 512 > derived 256 and VLLM_ALLOW_LONG_MAX_MODEL_LEN "
+        "unset: ValueError 'User-specified max_model_len (512) is greater than the derived max_model_len "
+        "(max_position_embeddings=256 ...)' at start: max-model-len-above-positions",
+        "setup": max_pos_256,
+    },
+    9: {
+        "words": "embed-max-embed-len-128-truncate-minus1-long",
+        "value": "--runner pooling --convert embed with the pooler JSON POOL9 (max_embed_len 128, chunked "
+        "processing off), POST /v1/embeddings input LONG (242 tokens) with truncate_prompt_tokens -1 "
+        "(fresh-262's spec)",
+        "expect": "entrypoints/pooling/base/protocol.py: without chunked processing max_total_tokens = 128; "
+        "renderers/params.py maps truncate_prompt_tokens -1 to max_input_tokens (128): the input is cut to 128 "
+        "tokens and embedded, 200: none",
+        "flags": [*EMBED, "--pooler-config", POOL9],
+        "requests": [("/v1/embeddings", {"input": LONG, "truncate_prompt_tokens": -1})],
+    },
+    10: {
+        "words": "reasoning-config-key-value-text",
+        "value": "--reasoning-config reasoning_start_str=<think> (fresh-239's reasoning-config-key-value: key=value "
+        "text where JSON is taken)",
+        "expect": "engine/arg_utils.py parse_dataclass: TypeAdapter(ReasoningConfig).validate_json on that text "
+        "raises a ValidationError (invalid JSON), turned into argparse.ArgumentTypeError: 'argument "
+        "--reasoning-config: ... Invalid JSON ...', exit 2: cli-invalid-json",
+        "flags": ["--reasoning-config", "reasoning_start_str=<think>"],
+    },
+}
 
 
 def subst(x, m: dict):
