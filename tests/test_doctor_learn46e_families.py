@@ -186,3 +186,19 @@ def test_corpus_wording_for_the_new_family():
         "ERROR 12-06 18:14:10 [repo_utils.py:124] Error parsing config for /tmp/x/tiny: "
         "TinyLlamaConfig.__init__() got an unexpected keyword argument 'model_type'\n",
     )
+
+
+def test_a_later_failure_of_vllm_is_not_the_plugins():
+    """A plugin's traceback the reader did not take as an exception, then vLLM's own failure in the same process
+    within the span: raised in vLLM's code (no plugins frame), so it stays fatal, not the plugin's."""
+    log = (
+        START + ENGINE + "Failed to load plugin kv_stats\n" + ENGINE + "Traceback (most recent call last):\n"
+        "(EngineCore pid=812) INFO 03-02 10:00:06 [core.py:133] Initializing a V1 LLM engine\n"
+        "(EngineCore pid=812) ERROR 03-02 10:00:09 [core.py:708] Traceback (most recent call last):\n"
+        '(EngineCore pid=812) ERROR 03-02 10:00:09 [core.py:708]   File "/opt/venv/lib/python3.12/site-packages/'
+        'vllm/v1/engine/core.py", line 699, in run_engine_core\n'
+        "(EngineCore pid=812) ERROR 03-02 10:00:09 [core.py:708]     raise ModuleNotFoundError(\"No module named 'triton'\")\n"
+        "(EngineCore pid=812) ERROR 03-02 10:00:09 [core.py:708] ModuleNotFoundError: No module named 'triton'\n"
+    )
+    top = top_cause(run(log))
+    assert top.fatal and top.confidence > 0.5, (top.id, top.fatal, top.confidence)

@@ -53,13 +53,18 @@ def _markers(t: Triage) -> list[tuple[int, str, str]]:
 
 def plugin_exceptions(t: Triage, raised: list[RaisedException]) -> dict[int, tuple[str, int]]:
     """Line of each exception vLLM caught loading a plugin -> (plugin name, marker line): the first exception the same
-    process printed within SPAN lines below a marker."""
+    process printed within SPAN lines below a marker, raised under the plugin loader (a vllm/plugins/ frame among the
+    innermost vLLM frames, or none of vLLM's: the plugin's own import chain), not a later failure of vLLM's own."""
     found: dict[int, tuple[str, int]] = {}
     for line, component, plugin in _markers(t):
         exc = next((e for e in raised if line < e.line <= line + SPAN and e.component == component), None)
-        if exc is not None:
+        if exc is not None and _under_loader(exc):
             found[exc.line] = (plugin, line)
     return found
+
+
+def _under_loader(exc: RaisedException) -> bool:
+    return not exc.engine_frames or any(f.startswith("vllm/plugins/") for f in exc.engine_frames)
 
 
 def lines_of(t: Triage, raised: list[RaisedException]) -> set[int]:
