@@ -312,8 +312,8 @@ def _placed(t: Triage, raised: list[RaisedException]) -> None:
     file it names (the innermost frame's); that file's groups fill its placeholders."""
     for sig in t.signatures:
         hit = t.hits.get(sig.id)
-        if sig.raised_where is None or hit is None or hit.relayed:
-            continue
+        if sig.raised_where is None or hit is None or hit.relayed or sig.logged(hit.evidence):
+            continue  # (a `logged_pattern` line raised nothing: no frame to read)
         lines = [n for n, _ in hit.evidence]  # a source line quoting the message is not where it was raised
         files = [
             e.raised_in for e in raised for n in lines if e.line <= n <= t.exception_ends.get(e.line, e.line)

@@ -120,6 +120,9 @@ class Signature:
     exceeds_above: tuple[str, str] | None = None
     # the innermost frame's file of the exception raised on a wording's line must match (its groups fill placeholders)
     raised_where: re.Pattern[str] | None = None
+    # wordings (also in `patterns`) of a line a library LOGS, no exception raised on it: `raised_where` has no frame to
+    # read there and does not gate them (vLLM's 'FA2 is unavailable due to: cannot import name ...'; learn46h)
+    logged_patterns: tuple[re.Pattern[str], ...] = ()
     # wordings that count only where the log shows one of `context_requires` (the entry's own `requires` does not
     # apply to them): a line whose meaning depends on what else the log shows (a pin not found while pip installs an
     # sdist's BUILD dependencies; CMake's unset compiler after it fell back to NMake for want of Visual Studio)
@@ -160,6 +163,10 @@ class Signature:
         (as `demoting` reads them: not one on its own wording's line, with `own_unless_seen`): an exception raised on
         its line points back to that reason and is not the root (after33d; learn43a)."""
         return self.role == "symptom" or bool(demoting(self, seen, hit))
+
+    def logged(self, evidence: list[tuple[int, str]]) -> bool:
+        """A hit whose evidence holds a `logged_pattern` wording: a logged line, not where an exception was raised."""
+        return any(p.search(text) for _, text in evidence for p in self.logged_patterns)
 
     def search(self, line: str) -> re.Match[str] | None:
         return first_match(self._guarded["patterns"], line)
@@ -253,7 +260,7 @@ def _inherited_explains(entries: list[dict]) -> dict[str, tuple[str, ...]]:
 
 
 # the keys whose wordings are an entry's own `patterns` (script_ and above_ wordings only count where their gate lets them)
-OWN_WORDINGS = ("pattern", "script_pattern", "above_pattern")
+OWN_WORDINGS = ("pattern", "script_pattern", "above_pattern", "logged_pattern")
 
 
 @lru_cache(maxsize=1)
@@ -317,6 +324,7 @@ def load_signatures() -> tuple[Signature, ...]:
             listed_above=re.compile(e["listed_above"], re.IGNORECASE) if e.get("listed_above") else None,
             exceeds_above=tuple(e["exceeds_above"]) if e.get("exceeds_above") else None,
             raised_where=re.compile(e["raised_where"], re.IGNORECASE) if e.get("raised_where") else None,
+            logged_patterns=tuple(re.compile(p, re.IGNORECASE) for p in _as_tuple(e.get("logged_pattern"))),
             context_patterns=tuple(re.compile(p, re.IGNORECASE) for p in _as_tuple(e.get("context_pattern"))),
             context_requires=tuple(r.lower() for r in _as_tuple(e.get("context_requires"))),
             context_line=re.compile(e["context_line"], re.IGNORECASE) if e.get("context_line") else None,

@@ -243,9 +243,9 @@ class Triage(KeywordReading):
                 and not sig.requires
                 and sig.above is not None
                 and sig.id not in self.above
-                and set(sig.above.groupindex) - set(m.groupdict())
+                and set(sig.above.groupindex) - set(m.groupdict()) - set(sig.exceeds_above or ())
             ):
-                continue  # a wording that leaves `above`'s placeholders to a line above counts only after it
+                continue  # a wording that leaves `above`'s placeholders to a line above counts only after it (a bound is none)
             if sig.id not in self.above and any(p.search(text) for p in sig.above_patterns):
                 continue  # an `above_pattern` wording counts only below its `above` line (the limit it hit)
             self._count(sig, m, line, number, weak, contextual)
