@@ -153,16 +153,13 @@ def stopped_mid_start(t: Triage, d: Diagnosis) -> bool:
     """The asked-for stop `d` came before the server came up, and an engine death the stop accounts for (an entry
     marked unless_shutdown) followed it: the stop ended the start, so it is the answer, a cause below the confident
     line (after32d: fresh-129's engine core given SIGTERM mid-start); so is a stop whose own line says the process died
-    of it (a `died` group: the shell's 'Terminated') where the server never came up (after34h: fresh-184's llama-server
-    given SIGTERM while loading). A stop after the server came up is an ordinary shutdown, and one with no death after
-    it (a signal the engine lost) changes nothing; vLLM's own 'Starting vLLM server on' counts as up where uvicorn's
-    log level hid its start lines (learn38m: fresh-271's --uvicorn-log-level warning)."""
+    of it (a `died` group on any of its lines: the shell's 'Terminated', a wrapper's exit 130 below a '^C') where the
+    server never came up (after34h; learn46f). A stop after the server came up is an ordinary shutdown, and one with no
+    death after it changes nothing; vLLM's 'Starting vLLM server on' counts as up (learn38m)."""
     up = t.hits.get(SERVING) or t.hits.get(LISTENING)
     if up is not None and up.first_line < d.first_line:
         return False
-    died = up is None and bool(
-        t.hits[d.id].groups.get("died")
-    )  # the stop's own line says the process died of it
+    died = up is None and _died_of_it(t, d.id)  # a line of the stop says the process died of it
     if not died and not death_after(t, d.first_line):
         return False
     d.role, d.confidence = "cause", MID_START
@@ -172,6 +169,12 @@ def stopped_mid_start(t: Triage, d: Diagnosis) -> bool:
     elif (step := open_step_before(t, d.first_line)) is not None:
         d.cause += MID_START_IN_STEP.format(line=step)
     return True
+
+
+def _died_of_it(t: Triage, sid: str) -> bool:
+    sig, hit = next(s for s in t.signatures if s.id == sid), t.hits[sid]
+    texts = (x for _, text in hit.evidence for x in (text, split_prefix(text).payload))
+    return any((m := sig.search(x)) and m.groupdict().get("died") for x in texts) or "died" in hit.groups
 
 
 MID_START_PROGRESS = (
