@@ -46,6 +46,7 @@ from servebox.doctor.engine_gone import killed_alone
 from servebox.doctor.incidents import RELAYED_AS_READ, as_relayed, stopped_each_start
 from servebox.doctor.listed import served_before
 from servebox.doctor.llamacpp_attribution import LLAMA_FEATURE, in_a_feature, refine
+from servebox.doctor.plugin_load import lines_of, marker_aside, plugin_skipped
 from servebox.doctor.resemblance import answer as resemblance_answer
 from servebox.doctor.results import CONFIDENT
 from servebox.doctor.root_exception import (
@@ -226,6 +227,7 @@ def _diagnosis(sig: Signature, hit: Hits, t: Triage, via_exception: bool = False
     elif sig.rival_requires and t.seen_requirements.intersection(sig.rival_requires):
         d.cause, d.confidence = sig.rival_cause.format_map(groups), min(sig.rival_confidence, d.confidence)
     kept_up(d, sig, t, hit)  # a refusal some versions only warn of stays a (non-fatal) cause there
+    plugin_skipped(d, t, hit)  # a plugin's exception vLLM caught and served on without it (learn46e)
     warned_then_refused = sig.refused_after and refused_after_up(t, hit.last_line) is not None
     if (
         d.role == "cause"
@@ -339,10 +341,12 @@ def rank(t: Triage) -> TriageResult:
     consumed = {n for _, hit in pointing for n, _ in hit.evidence}
     consumed |= {n for hit in superseded for n, _ in hit.evidence}
     consumed |= elsewhere_lines(t, found)  # a co-tenant's exception is not the server's (learn44e)
+    consumed |= lines_of(t, raised)  # a plugin's exception vLLM caught loading it (learn46e)
     root = root_of(raised, consumed, t.exception_ends, pointers)
     found = [set_at_start(t, sig, hit) or (sig, hit) for sig, hit in found]  # a file's default, refused
     diagnoses = [_diagnosis(sig, hit, t, sig.id in via) for sig, hit in found]
     abort_explained(diagnoses)  # an error line just above an abort names why it aborted
+    marker_aside(diagnoses)  # 'Failed to load plugin' where a family names why (learn46e)
     causes = [(d, sig, hit) for d, (sig, hit) in zip(diagnoses, found, strict=True) if d.role == "cause"]
     end = t.exception_ends.get(root.line, 0) if root else 0
     causes = went_on_past(causes, root, t.hits, end)  # an error the engine went past another way (learn44h)
