@@ -116,6 +116,8 @@ def _checkout_package(exc: RaisedException, path: str) -> str:
     named = [parts[i + 1] for i in range(len(parts) - 2) if parts[i] and _norm(parts[i]) == parts[i + 1]]
     if named:
         return named[0]
+    if exc.engine_frames and module_path(exc.engine_frames[0])[0].startswith("vllm/plugins/"):
+        return _plugin_module(parts)  # vLLM's plugin loader called it: a plugin's own file (learn46g)
     # a copy of a library of the stack (/root/site/pydantic/..., a Python's own lib/python3.11/importlib/...)
     return "" if len(parts) < 3 or (engine_stack() - {"vllm"}).intersection(parts[:-1]) else parts[-2]
 
@@ -258,3 +260,14 @@ def attribute(exc: RaisedException) -> Diagnosis | None:
         frame = calls[0] if calls else exc.raised_in
         return _feature(exc, path, frame)
     return _feature(exc, path, exc.raised_in)
+
+
+def _plugin_module(parts: list[str]) -> str:
+    """The plugin's top module from its file's path, on a sys.path folder of its own (a pip --target or PYTHONPATH
+    folder: /tmp/site/tiny_router.py -> "tiny_router"; /tmp/site/tiny_pkg/hooks.py -> "tiny_pkg")."""
+    stem = parts[-1].removesuffix(".py")
+    if stem != "__init__" and (
+        len(parts) < 3 or not parts[-2].isidentifier() or parts[-2] in {"site", "lib"}
+    ):
+        return stem
+    return parts[-2] if parts[-2].isidentifier() else stem
