@@ -150,7 +150,9 @@ def test_the_fa_version_line_before_an_unknown_exception_stays_a_cause():
 
 def test_the_bare_assertion_is_explained_by_the_fa_version_line():
     """'AssertionError' with no message (its text 'AssertionError: ') is the FA-version check's: no uncaught exception
-    competes, the answer is confident."""
+    competes, the answer is confident. Its reason here, FA2's compiled module missing from the install, is
+    vllm-package-missing-own-submodule's since learn46h (fresh-395: a vLLM install without _vllm_fa2_C); a GPU's
+    own refusal of an FA version stays flash-attn-gpu-unsupported's (the FA3 tests above)."""
     top = top_cause(
         run(
             "ERROR 03-01 10:00:00 flash_attn.py:152] Cannot use FA version 2 is not supported due to FA2 is "
@@ -162,7 +164,7 @@ def test_the_bare_assertion_is_explained_by_the_fa_version_line():
             "ERROR 03-01 10:00:00 core.py:210] AssertionError\n"
         )
     )
-    assert top is not None and top.id == "flash-attn-gpu-unsupported" and top.confidence >= 0.7
+    assert top is not None and top.id == "vllm-package-missing-own-submodule" and top.confidence >= 0.7
 
 
 def test_kv_cache_shifting_switched_off_is_a_note():
