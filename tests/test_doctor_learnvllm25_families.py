@@ -29,7 +29,7 @@ CASES = [
         "parser-unknown",
         "api_server.py: error: argument --reasoning-parser: invalid choice: 'qwen3' (choose from 'deepseek_r1', "
         "'granite')\n",
-        0.9,
+        0.87,  # 0.9, capped by the shared-wording harvest since stop 46 (learn46g's plugin logs hold its words)
         "qwen3",
     ),
     # optional-package-missing widened: another option's package imported bare (corpus: mistral_common)
