@@ -76,8 +76,8 @@ def lines_of(t: Triage, raised: list[RaisedException]) -> set[int]:
 def plugin_skipped(d: Diagnosis, t: Triage, hit: Hits) -> bool:
     """A cause whose every line is an exception vLLM caught loading a plugin: non-fatal, at SERVED_ON where the server
     came up after it (NOT_UP otherwise), its text saying the engine went on without the plugin."""
-    if d.role != "cause" or d.id == MARKER or not hit.evidence:
-        return False
+    if d.role != "cause" or d.id == MARKER or not hit.evidence or MARKER not in t.hits:
+        return False  # no plugin failed to load: nothing to sort or search (this runs for every cause of every log)
     raised = sorted(t.raised.values(), key=lambda e: e.line)
     caught = plugin_exceptions(t, raised)
     ends = t.exception_ends
