@@ -13,23 +13,10 @@ from typing import TYPE_CHECKING
 from servebox.doctor.abort_cause import abort_explained
 from servebox.doctor.afterwards import (
     SERVING,
-    caught_then_up,
     cut_at_context,
-    follows_earlier,
-    instance_went_on,
-    kept_up,
-    only_below_error,
-    progress_after,
-    refused_after_up,
-    retried_then_done,
-    served_after,
-    serving_after,
-    shutdown_before,
-    stalled_in_open_step,
     stopped_mid_request,
     stopped_mid_start,
     stopped_then_refused,
-    survived,
 )
 from servebox.doctor.attribution import STRUCTURAL, below_families
 from servebox.doctor.background_refusals import set_aside
@@ -41,12 +28,13 @@ from servebox.doctor.close_causes import (
     independent_warnings,
     warnings_beside_a_death,
 )
-from servebox.doctor.co_tenant import another_process, elsewhere_lines
+from servebox.doctor.co_tenant import elsewhere_lines
+from servebox.doctor.demotions import what_followed
 from servebox.doctor.engine_gone import killed_alone
 from servebox.doctor.incidents import RELAYED_AS_READ, as_relayed, stopped_each_start
 from servebox.doctor.listed import served_before
 from servebox.doctor.llamacpp_attribution import LLAMA_FEATURE, in_a_feature, refine
-from servebox.doctor.plugin_load import lines_of, marker_aside, plugin_skipped
+from servebox.doctor.plugin_load import lines_of, marker_aside
 from servebox.doctor.resemblance import answer as resemblance_answer
 from servebox.doctor.results import CONFIDENT
 from servebox.doctor.root_exception import (
@@ -62,17 +50,11 @@ from servebox.doctor.start_defaults import against_default, set_at_start
 from servebox.doctor.statement import stated_answer
 from servebox.doctor.stop_in_flight import stopped_in_flight
 from servebox.doctor.triage import Diagnosis, Evidence, Hits, RaisedException, TriageResult
-from servebox.doctor.unit_refused import behind_refused_unit, run_by_hand_between
+from servebox.doctor.unit_refused import behind_refused_unit
 
 if TYPE_CHECKING:
     from servebox.doctor.signatures import Signature
     from servebox.doctor.triage import Triage
-
-
-IN_STEP_NOTE = (
-    "Not a hang the log shows: the engine core waited for its worker while the worker ran the step it announced at line"
-    " {step} (the warm-up's compile), and a stop came at line {stop} before that step ended."
-)
 
 
 class _Format(dict):
@@ -226,69 +208,7 @@ def _diagnosis(sig: Signature, hit: Hits, t: Triage, via_exception: bool = False
         as_relayed(d, sig, groups, hit.relayed)
     elif sig.rival_requires and t.seen_requirements.intersection(sig.rival_requires):
         d.cause, d.confidence = sig.rival_cause.format_map(groups), min(sig.rival_confidence, d.confidence)
-    kept_up(d, sig, t, hit)  # a refusal some versions only warn of stays a (non-fatal) cause there
-    plugin_skipped(d, t, hit)  # a plugin's exception vLLM caught and served on without it (learn46e)
-    warned_then_refused = sig.refused_after and refused_after_up(t, hit.last_line) is not None
-    if (
-        d.role == "cause"
-        and d.fatal
-        and ((below := only_below_error(hit)) or sig.outlived_when_up)
-        and not warned_then_refused
-        and (up := serving_after(t, hit.last_line))
-    ):
-        if below:
-            survived(
-                d, f"Only logged as a warning, and the server came up after it (line {up}): ", "warns about"
-            )
-        else:
-            why = (
-                f"Not fatal here: the engine went on without it and the server came up after it (line {up}). "
-            )
-            survived(d, why, "describes")
-    if d.role == "cause" and d.fatal and not warned_then_refused and (up := caught_then_up(t, hit)):
-        survived(d, f"Caught and logged, and the server came up after it (line {up}): ", "reports")
-    if (
-        d.role == "cause"
-        and d.fatal
-        and (served := served_after(t, hit.last_line))
-        and not run_by_hand_between(t, sig, hit, served[0])
-    ):
-        why = "Logged as an error, but the server came up after it (line {}) and answered every request with success (last at line {}): "
-        survived(d, why.format(*served), "reports")
-    # a co-tenant's own OOM pasted below a server that kept serving (learn44e)
-    another_process(d, sig, t, hit)
-    if d.role == "cause" and d.fatal and (done := retried_then_done(t, hit)):
-        survived(d, f"Only a retry, and the run completed its work after it (line {done}): ", "reports")
-    if d.role == "cause" and d.fatal and (went_on := instance_went_on(t, hit)):
-        tag, line = went_on
-        survived(d, f"Not fatal here: router instance [{tag}] went on to load (line {line}). ", "describes")
-    if sig.unless_progress and (moved := progress_after(t, hit.last_line)):
-        groups["progress_line"] = str(moved[0])
-        d.role, d.fatal, d.confidence = "note", False, 0.1
-        d.cause = sig.progress_note.format_map(groups)
-        d.fix = sig.progress_fix or (
-            "Nothing to fix: the start went on. If starts are too slow, give the engine more CPU or a warm compile cache."
-        )
-    elif sig.unless_progress and (in_step := stalled_in_open_step(t, hit)):
-        d.role, d.fatal, d.confidence = "note", False, 0.1
-        d.cause = IN_STEP_NOTE.format(step=in_step[0], stop=in_step[1])
-        d.fix = (
-            "Nothing to fix here by itself: see the stop. If starts are too slow, give the engine more CPU."
-        )
-    if seen := demoting(sig, t.seen_requirements, hit):
-        d.role, d.confidence = "symptom", min(d.confidence, 0.3)
-        d.cause += f" The log also says '{sorted(seen)[0]}': that is more likely the reason."
-    if sig.follows_from and (earlier := follows_earlier(t, sig, hit)):
-        d.role, d.confidence = "symptom", min(d.confidence, 0.3)
-        line, value, group = earlier
-        d.cause += (
-            f" It follows from line {line}, earlier in the log, which concerns the same {group} '{value}':"
-            " what failed there is the cause, this is its consequence."
-        )
-    if sig.unless_shutdown and (asked := shutdown_before(t, hit.first_line)) is not None:
-        d.role, d.fatal, d.confidence = "note", False, 0.1
-        d.cause = f"Not a failure: a stop was asked for at line {asked} (SIGTERM), and vLLM reports its engine as dead while it shuts down."
-        d.fix = "Nothing to fix."
+    what_followed(d, sig, t, hit, groups)  # what the log shows after the hit (demotions.py)
     return d
 
 
