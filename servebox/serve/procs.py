@@ -12,6 +12,7 @@ import os
 import signal
 import subprocess
 import time
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -73,15 +74,16 @@ def cmdline(pid: int) -> str:
         return ""
 
 
+def each_stat() -> Iterator[tuple[int, str, list[str]]]:
+    """(pid, comm, fields after comm) of every process this user can see: one pass over /proc/*/stat."""
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and (stat := read_stat(int(entry.name))) is not None:
+            yield int(entry.name), *stat
+
+
 def process_group(pgid: int) -> list[int]:
     """Every live process whose process group is PGID (an engine and the children it spawned)."""
-    members = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            stat = _stat(int(entry.name))
-            if stat is not None and stat[0] != "Z" and int(stat[2]) == pgid:
-                members.append(int(entry.name))
-    return members
+    return [pid for pid, _, fields in each_stat() if fields[0] != "Z" and int(fields[2]) == pgid]
 
 
 def end_group(leader: ProcessId, grace_s: float = 10.0) -> str:

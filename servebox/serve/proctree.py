@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from pathlib import Path
 
 from servebox.serve import procs
 from servebox.serve.procs import STOPPED
@@ -37,11 +36,7 @@ def read_stat(pid: int) -> Proc | None:
 
 def scan() -> dict[int, Proc]:
     """Every process this user can see, by pid."""
-    table = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit() and (proc := read_stat(int(entry.name))) is not None:
-            table[proc.pid] = proc
-    return table
+    return {pid: Proc(pid, int(fields[1]), fields[0], comm) for pid, comm, fields in procs.each_stat()}
 
 
 def descendants(pid: int, table: dict[int, Proc] | None = None) -> list[int]:
