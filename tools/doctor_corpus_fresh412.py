@@ -324,6 +324,8 @@ def make(k: int) -> str:
     else:
         argv = curl_argv(root + v["url"], body, v.get("raw"), client == "curl-v", timeout)
         shown_client = "$ " + " ".join(shlex.quote(a) for a in argv)
+        if client == "curl-v":  # under a terminal, as a user runs it (no progress meter on a tty)
+            argv = ["script", "-qec", shlex.join(argv), "/dev/null"]
     if script:
         (WORK / "client.py").write_text(script)
     env = {
@@ -371,7 +373,7 @@ def make(k: int) -> str:
                 except subprocess.TimeoutExpired:
                     os.killpg(proc.pid, signal.SIGKILL)
                     proc.wait()
-    client_out = c.stdout.decode("utf-8", "replace").rstrip("\n")
+    client_out = c.stdout.decode("utf-8", "replace").replace("\r\n", "\n").rstrip("\n")
     print(f"  client exit {c.returncode}", flush=True)
     client_part = shown_client + "\n" + client_out + "\n"
     if paste == "client-only":
