@@ -114,11 +114,103 @@ def show(d) -> str:
     return f"vllm: {ec} = {ev} || fresh-{n}: {ac} = {av}"
 
 
-# ---- EXPECT: written after the draw was committed and before any case ran.
-EXPECT: dict = {}
-SLUGS: dict = {}
-ENGINE: dict = {}
-MODEL_FLAG: set = set()
+# ---- EXPECT: written after the draw was committed (dfe26bce) and before any case ran (prediction from the sources;
+# a case whose run contradicts it says so in its manifest entry). Order of checks as fresh-390's EXPECT notes:
+# systemd-analyze verify before the unit starts (an unparsable or unknown setting ignored with a warning; a bad Exec
+# path is a fatal error: 'Unit configuration has fatal error, unit will not be started.'); vLLM: FlexibleArgumentParser
+# (--config: the extension is checked before the file is opened: 'Config file must be of a yaml/yml type') -> parse_args
+# (human_readable_int: a decimal number takes only a decimal k/m/g/t suffix, '1.5K' raises 'Decimals are not allowed
+# with binary suffixes', argparse exit 2) -> validate_parsed_serve_args -> setup_server bind (EADDRINUSE) ->
+# create_engine_config (--max-model-len above the model's max_position_embeddings 2048) -> a request after the engine
+# is up (logprobs above max_logprobs 20, top_p above 1: HTTP 400; /pooling not registered for a generate model: 404).
+# The around settings were printed by systemd-analyze 252 (verify) on fresh-390's roots builder before EXPECT was
+# written (that is systemd's side of each case, not the engine's).
+EXPECT = {
+    1: (
+        "cli-invalid-value",
+        "verify: override.conf with no [Service] header: 'Assignment outside of section. Ignoring.' (LimitMEMLOCK= "
+        "is in the unit already: no effect); the engine exits 2 in parse_args: --max-model-len 1.5K is a decimal with "
+        "a binary suffix -- the engine never starts",
+    ),
+    2: (
+        "port-in-use",
+        "--model TINY only warns in 0.32's FlexibleArgumentParser (the model is taken from --model); the engine serves, "
+        "its API server is SIGKILLed, another program binds 25820 before the restart, and the restarted engine "
+        "cannot bind: EADDRINUSE -- that ends the run",
+    ),
+    3: (
+        "none",
+        "verify is silent on OnFailure=notify-failure@.service (a template without an instance only bites when the "
+        "unit fails and systemd tries to start it); the engine with VLLM_CPU_OMP_THREADS_BIND=nobind skips binding and "
+        "serves; a request answers 200 -- nothing failed in this log (the OnFailure= line is latent, named in cause)",
+    ),
+    4: (
+        "request-sampling-param-out-of-range",
+        "verify: DynamicUser=yes beside User=vllm (run time only; not applied to the hand run); the engine serves; "
+        "the request with top_p 1.5 is refused HTTP 400 -- the request's failure is the user-visible one",
+    ),
+    5: (
+        "vllm-config-file-not-yaml",
+        "verify is silent on AmbientCapabilities=IPC_LOCK (systemd takes the name without CAP_); "
+        "FlexibleArgumentParser refuses --config serve.json by its extension before anything else",
+    ),
+    6: (
+        "vllm-config-file-not-found",
+        "verify: 'Unknown key 'ListenStream' in section [Service], ignoring' (no socket made; the engine binds its own "
+        "port); FlexibleArgumentParser cannot open --config serve.yaml: no such file, exit before anything else",
+    ),
+    7: (
+        "request-logprobs-above-max",
+        "verify: 'Failed to parse kill mode specification, ignoring: graceful' (the default control-group mode stays); "
+        "the engine serves; the request with logprobs 30 is refused HTTP 400 (max_logprobs 20)",
+    ),
+    8: (
+        "systemd-exec-path-invalid",
+        "verify: ExecStartPre=./download-model.sh is 'Neither a valid executable name nor an absolute path' and the "
+        "unit 'will not be started' -- that stops the service first; the same command run by hand then dies in "
+        "create_engine_config: --max-model-len 4096 above max_position_embeddings 2048 (the second thing to fix)",
+    ),
+    9: (
+        "endpoint-not-served-by-runner",
+        "verify: LoadCredential=HF_TOKEN=/etc/llm/hf_token: 'Credential name ... not valid, ignoring' (the local tiny "
+        "model needs no token); the engine serves; POST /pooling to a generate model: 404 -- the request's failure "
+        "is the user-visible one",
+    ),
+    10: (
+        "sse-keep-alive-interval-negative",
+        "verify is silent on /etc/default/vllm's 'export HF_HOME=/srv/hf-cache' (run time only); the engine dies in "
+        "validate_parsed_serve_args: --sse-keep-alive-interval -1 is negative, before HF_HOME matters",
+    ),
+}
+
+SLUGS = {
+    1: "max-model-len-1-5K-and-systemd-dropin-without-service-header",
+    2: "model-flag-and-port-taken-before-restart",
+    3: "omp-threads-bind-nobind-and-systemd-onfailure-template-no-instance",
+    4: "top-p-1-5-and-systemd-dynamicuser-beside-user",
+    5: "config-serve-json-and-systemd-ambient-capabilities-no-cap-prefix",
+    6: "config-file-missing-and-systemd-listenstream-in-service",
+    7: "logprobs-30-and-systemd-killmode-graceful",
+    8: "max-model-len-4096-above-positions-and-systemd-execstartpre-relative",
+    9: "pooling-endpoint-on-generate-model-and-systemd-loadcredential-equals",
+    10: "sse-keep-alive-interval-negative-and-systemd-environmentfile-export",
+}
+
+# the engine side of each case: (flags after `vllm serve TINY --host H --port P`, environment given as Environment=
+# lines, or exported in the shell where no unit is drawn)
+ENGINE = {
+    1: (["--max-model-len", "1.5K"], {}),
+    2: ([], {}),
+    3: ([], {"VLLM_CPU_OMP_THREADS_BIND": "nobind"}),
+    4: ([], {}),
+    5: (["--config", "serve.json"], {}),
+    6: (["--config", "serve.yaml"], {}),
+    7: ([], {}),
+    8: (["--max-model-len", "4096"], {}),
+    9: ([], {}),
+    10: (["--sse-keep-alive-interval", "-1"], {}),
+}
+MODEL_FLAG: set = {2}
 
 
 import os  # noqa: E402
@@ -148,7 +240,7 @@ def vllm_metadata() -> Path:
 
 def serve_argv(k: int, tiny: str, port: int = PORT) -> list[str]:
     flags, _ = ENGINE[k]
-    host = "192.0.2.1" if k == 9 else "127.0.0.1"
+    host = "127.0.0.1"
     head = ["--model", tiny] if k in MODEL_FLAG else [tiny]
     max_len = [] if "--max-model-len" in flags else ["--max-model-len", "512"]
     return ["serve", *head, "--host", host, "--port", str(port), *max_len, *flags]
@@ -325,41 +417,102 @@ def run_case(k: int) -> str:
     argv = serve_argv(k, tiny)
     plain = ("POST", "/v1/completions", {"model": tiny, "prompt": "hello", "max_tokens": 8}, {})
     calls = {
-        3: [("POST", "/pooling", {"model": tiny, "input": "hello"}, {})],
-        5: [
+        4: [
             ("POST", "/v1/completions", {"model": tiny, "prompt": "hello", "max_tokens": 8, "top_p": 1.5}, {})
         ],
+        7: [
+            (
+                "POST",
+                "/v1/completions",
+                {"model": tiny, "prompt": "hello", "max_tokens": 8, "logprobs": 30},
+                {},
+            )
+        ],
+        9: [("POST", "/pooling", {"model": tiny, "input": "hello"}, {})],
     }.get(k, [plain])
     if n in (228, 236, 277, 287, 295):
         unit = unit_for(k, argv)
         text, unit2, shown = systemd_part(k, n, acond, avalue, unit)
         env = unit_env(unit2, shown)
-        wrap: list[str] = []
-        if (
-            k == 6
-        ):  # RestrictAddressFamilies=AF_UNIX AF_INET applied to the hand run: socket() of others fails
-            wrap = ["env", f"LD_PRELOAD={af_shim()}", "AF_ALLOW=1,2"]
-            text += (
-                "# the unit's RestrictAddressFamilies=AF_UNIX AF_INET applied to the run below (socket() of any other "
-                "family fails with EAFNOSUPPORT, as systemd's seccomp filter does)\n"
-            )
-        return text + run_engine(k, argv, env, wrap, calls)
-    if k == 4:  # fresh-293's docker run --user 12345:12345: no passwd entry, HOME=/, caches on a 12345 volume
-        vol = WORK / "run" / "vol4"
-        shutil.rmtree(vol, ignore_errors=True)
-        (vol / "cache").mkdir(parents=True)
-        (vol / "vllm-cache").mkdir()
-        for p in (vol, vol / "cache", vol / "vllm-cache"):
-            os.chown(p, 12345, 12345)
-        env_shown = {"HOME": "/", "XDG_CACHE_HOME": f"{vol}/cache", "VLLM_CACHE_ROOT": f"{vol}/vllm-cache"}
-        wrap = ["setpriv", "--reuid=12345", "--regid=12345", "--clear-groups", "--"]
-        head = (
-            f"# container: docker run --user 12345:12345 -v {vol}:{vol} -e XDG_CACHE_HOME={vol}/cache -e "
-            f"VLLM_CACHE_ROOT={vol}/vllm-cache (uid 12345 has no passwd entry; Docker sets HOME=/), here made with "
-            "setpriv --reuid=12345 --regid=12345 --clear-groups\n"
-        )
-        return head + run_engine(k, argv, env_shown, wrap, [plain])
+        pre = None
+        if k == 5:  # the user's JSON config file, in the unit's WorkingDirectory
+            body = '{"max-num-seqs": 4, "enforce-eager": true}\n'
+            text += f"$ cat /opt/vllm/serve.json\n{body}"
+
+            def pre(case: Path) -> None:
+                (case / "serve.json").write_text(body)
+
+        if k == 8:
+            text += "# the unit will not start; its ExecStart= run by hand:\n"
+        return text + run_engine(k, argv, env, [], calls, pre=pre)
+    if (
+        k == 2
+    ):  # fresh-289's value realised by hand: the API server SIGKILLed, its port taken, the command rerun
+        return port_taken_case(argv, tiny, plain)
     raise SystemExit(f"no maker for draw {k}")
+
+
+def port_taken_case(argv: list[str], tiny: str, plain: tuple) -> str:
+    """`vllm serve --model TINY ...` serves one request; its API server is SIGKILLed (kill -9 of the process group, as
+    the OOM killer or a `kill -9` would leave it); another program (python3 -m http.server) binds the port; the same
+    command is run again, as a restart would."""
+    import signal
+
+    from corpus_tools import _ask_with, _healthy_before_exit, engine_env, stop_group
+
+    case = WORK / "run" / "d2"
+    shutil.rmtree(case, ignore_errors=True)
+    case.mkdir(parents=True)
+    env = {**engine_env(WORK), "PYTHONPATH": str(vllm_metadata())}
+    text = "$ " + shlex.join(["vllm", *argv]) + " &\n"
+    other = None
+    with tempfile.TemporaryFile() as log:
+        proc = subprocess.Popen(
+            [VLLM, *argv], stdout=log, stderr=subprocess.STDOUT, env=env, cwd=case, start_new_session=True
+        )
+        answer = ""
+        try:
+            if _healthy_before_exit(proc, PORT, time.monotonic() + 300):
+                answer = _ask_with(PORT, *plain, 2)
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(30)
+        finally:
+            stop_group(proc, grace=5)
+        log.seek(0)
+        out = log.read().decode("utf-8", "replace")
+    text += out if out.endswith("\n") or not out else out + "\n"
+    text += answer + f"$ kill -9 -- -{proc.pid}\n# exit status: {proc.returncode} (killed)\n"
+    try:
+        other = subprocess.Popen(
+            ["python3", "-m", "http.server", str(PORT), "--bind", "127.0.0.1"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            cwd=case,
+            start_new_session=True,
+        )
+        time.sleep(2)
+        text += (
+            f"# meanwhile another program took port {PORT}: python3 -m http.server {PORT} --bind 127.0.0.1\n"
+        )
+        text += "$ " + shlex.join(["vllm", *argv]) + "\n"
+        with tempfile.TemporaryFile() as log:
+            proc = subprocess.Popen(
+                [VLLM, *argv], stdout=log, stderr=subprocess.STDOUT, env=env, cwd=case, start_new_session=True
+            )
+            try:
+                proc.wait(300)
+            except subprocess.TimeoutExpired:
+                pass
+            finally:
+                stop_group(proc, grace=30)
+            log.seek(0)
+            out = log.read().decode("utf-8", "replace")
+        text += out if out.endswith("\n") or not out else out + "\n"
+        text += f"# exit status: {proc.returncode}\n"
+    finally:
+        if other is not None:
+            stop_group(other, grace=5)
+    return text
 
 
 def main() -> None:
