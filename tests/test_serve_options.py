@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 from servebox.cli.app import app
 from servebox.engines.vllm.flags import parse_flags
 from servebox.engines.vllm.serve_options import as_vllm_reads, refusal, serve_options
+from servebox.errors import InputError
 from tests.conftest import CHECKPOINTS, REPO, vllm_python
 
 LLAMA = str(CHECKPOINTS / "llama-3.1-8b-instruct")
@@ -110,3 +111,76 @@ def test_the_recorded_list_is_the_installed_vllm_parsers():
     if version != recorded["vllm"]:
         pytest.skip(f"the installed vLLM is {version}, the list records {recorded['vllm']}")
     assert options == recorded["options"]
+
+
+def _plan_flags(*argv: str) -> tuple[int, dict]:
+    result = CliRunner().invoke(app, ["plan", LLAMA, "--gpu", "h100-80gb", *argv, "--json"])
+    data = json.loads(result.stdout)
+    return result.exit_code, {k: data[k] for k in ("flags_refused", "flags_unchecked")}
+
+
+def test_a_flag_servebox_models_is_still_read_against_the_release():
+    """--swap-space is read by servebox's parser, but no recorded release takes it (the real 0.32.0 parser: exit 2
+    'unrecognized arguments: --swap-space 16'); servebox's own alias --chat-template-kwargs likewise."""
+    for flag, value in (("--swap-space", "16"), ("--chat-template-kwargs", '{"enable_thinking": false}')):
+        code, said = _plan_flags("--max-model-len", "4096", flag, value)
+        assert code == 1 and said["flags_refused"] == [
+            f"{flag}: vllm serve stops at once ('unrecognized arguments')"
+        ]
+    # vLLM's own spellings of modeled flags stay taken: -O3, an underscore, a unique prefix, the short forms
+    code, said = _plan_flags("-O3", "--max_model_len", "4096", "--kv-cache-memory", "2G", "-tp", "1")
+    assert code == 0 and said == {"flags_refused": [], "flags_unchecked": []}
+
+
+def test_vllm_026_has_its_own_list_and_another_release_goes_unchecked_said_so():
+    code, said = _plan_flags("--vllm-version", "0.26.0", "--max-model-len", "4096", "--swap-space", "16")
+    assert code == 1 and said["flags_refused"][0].startswith("--swap-space")
+    # a flag 0.32 added is not 0.26's
+    code, said = _plan_flags(
+        "--vllm-version", "0.26.0", "--max-model-len", "4096", "--max-num-queued-reqs", "8"
+    )
+    assert said["flags_refused"] == [
+        "--max-num-queued-reqs: vllm serve stops at once ('unrecognized arguments')"
+    ]
+    assert _plan_flags("--max-model-len", "4096", "--max-num-queued-reqs", "8")[1]["flags_refused"] == []
+    # no list for 0.30.0: nothing refused, every flag said to go unchecked
+    code, said = _plan_flags("--vllm-version", "0.30.0", "--max-model-len", "4096", "--swap-space", "16")
+    assert said["flags_refused"] == []
+    assert said["flags_unchecked"] == [
+        "--max-model-len, --swap-space: no option list is recorded for vLLM 0.30.0"
+    ]
+
+
+def test_the_026_list_agrees_with_the_real_026_on_the_h100():
+    """Every vLLM 0.26.0 start in the corpus (real H100 runs; the command on the log's first line or in its `how`),
+    read as plan reads it: the list refuses a flag exactly where the real 0.26.0 stopped with 'unrecognized
+    arguments: --FLAG'."""
+    import re
+    import shlex
+    import tomllib
+
+    corpus = REPO / "tests/fixtures/doctor-corpus"
+    cases = tomllib.loads((corpus / "manifest.toml").read_text())["case"]
+    options = serve_options("vllm-0.26.0-serve-options.json")[0]
+    written = re.compile(r"`((?:python3 -m vllm\.entrypoints\.cli\.main|vllm) serve [^`]*)`")
+    seen = refused = 0
+    for case in cases:
+        how = case.get("how", "")
+        if not case["file"].startswith("gpu-vllm026") and "0.26" not in how + case.get("source", ""):
+            continue
+        lines = (corpus / case["file"]).read_text(errors="replace").splitlines()
+        first = lines[0][2:] if lines and lines[0].startswith("$ ") and " serve " in lines[0] else None
+        command = first or ((m := written.search(how)) and m.group(1))
+        if not command:
+            continue
+        words = shlex.split(command.replace("--port N", "--port 8000"))  # the drivers' placeholder
+        try:
+            flags = parse_flags(words[words.index("serve") + 1 :])[0].written
+        except InputError:  # a value servebox refuses itself (--gpu-memory-utilization 95): not this test's
+            continue
+        said = [f for f in flags if refusal(f, options) is not None]
+        # (a stray value, 'unrecognized arguments: true' after a switch, is arity: no option list tells it)
+        assert bool(said) == any("unrecognized arguments: -" in line for line in lines), (case["file"], said)
+        seen, refused = seen + 1, refused + bool(said)
+    # stop 47: 320 starts, 4 refused (--swap-space three times, --max-seq-len-to-capture), each by the real 0.26.0 too
+    assert seen >= 250 and refused >= 4, (seen, refused)

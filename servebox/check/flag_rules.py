@@ -16,15 +16,15 @@ from servebox.engines.vllm.serve_options import DEFAULT, base_name, is_flag, ref
 
 
 def rule_unknown_flags(ctx: Context, rest: list[str]) -> list[Finding]:
+    """Each flag the build's parser refuses, the modeled ones too (ctx.flags.written); without a list, the flags
+    servebox does not model are said to go unchecked."""
     flags = [t for t in rest if is_flag(t)]
-    if not flags:
-        return []
     listed = ctx.engine.data.get("serve_options")
     if not listed:
-        return [_unchecked(ctx.engine, flags)]
+        return [_unchecked(ctx.engine, flags)] if flags else []
     options, source = serve_options(listed)
     out = []
-    for token, said in _refused(flags, options):
+    for token, said in _refused(ctx.flags.written or flags, options):
         near = difflib.get_close_matches(
             base_name(token), sorted(o for o in options if o.startswith("--")), n=3, cutoff=0.75
         )
@@ -54,12 +54,21 @@ def _unchecked(engine: EngineRules, flags: list[str]) -> Finding:
 
 
 def options_file(engine_profile: str | None, vllm_version: str | None) -> str | None:
-    """The option list `plan` reads flags against: the engine profile's, or the default build's (0.32.0)."""
+    """The option list `plan` reads flags against: the engine profile's, or the release's (vllm.toml
+    [serve_options]; the newest build's without --vllm-version); None where none is recorded."""
     if engine_profile:
         from servebox.check.context import load_engine_rules
 
         return load_engine_rules(engine_profile).data.get("serve_options")
-    return DEFAULT if vllm_version in (None, "0.32.0") else None
+    from servebox.engines.vllm.profile import vllm_toml
+
+    return DEFAULT if vllm_version is None else vllm_toml()["serve_options"].get(vllm_version)
+
+
+def unchecked_flags(rest: list[str], listed: str | None, engine: str) -> list[str]:
+    """Leftover flags no recorded list can check (the release has none): said, not passed over in silence."""
+    flags = [t for t in rest if is_flag(t)]
+    return [f"{', '.join(flags)}: no option list is recorded for {engine}"] if flags and not listed else []
 
 
 def refused_flags(rest: list[str], listed: str | None) -> list[str]:

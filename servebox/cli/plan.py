@@ -129,11 +129,13 @@ def plan(
         terms = (calibrated.activation_gib, calibrated.non_torch_gib, calibrated.cudagraph_gib)
         result = planned(terms, weights_gib if weights_gib is not None else calibrated.weights_gib)
         relabel(result, describe(calibrated), calibrated.notes)
-    from servebox.check.flag_rules import options_file, refused_flags
+    from servebox.check.flag_rules import options_file, refused_flags, unchecked_flags
     from servebox.plan import check_requirements
 
     # a flag this vLLM does not know stops `vllm serve` before it plans anything: the plan would not happen
-    refused = refused_flags(rest, options_file(engine_profile, vllm_version))
+    listed = options_file(engine_profile, vllm_version)
+    refused = refused_flags(flags.written, listed)
+    unchecked = unchecked_flags(flags.written, listed, engine_profile or f"vLLM {vllm_version}")
     unmet = check_requirements(result, require_kv_tokens, require_concurrency)
     comparison = saved = None
     if calibrate:
@@ -164,6 +166,7 @@ def plan(
             data["calibration_saved"] = str(saved)
         data["requirements_unmet"] = unmet
         data["flags_refused"] = refused
+        data["flags_unchecked"] = unchecked
         emit_json(data)
     else:
         from servebox.report.plan_view import show_calibration, show_plan
@@ -177,6 +180,8 @@ def plan(
             out.print(f"[red]requirement not met:[/red] {line}", highlight=False)
         for line in refused:
             out.print(f"[red]vLLM refuses the flag:[/red] {line}", highlight=False)
+        for line in unchecked:
+            out.print(f"[yellow]passed on to vLLM unchecked:[/yellow] {line}", highlight=False)
     if not result.fits or unmet or refused:
         raise typer.Exit(1)
 

@@ -11,7 +11,7 @@ import shlex
 from dataclasses import dataclass, field
 from typing import Any
 
-from servebox.engines.vllm.serve_options import as_vllm_reads
+from servebox.engines.vllm.serve_options import as_vllm_reads, is_flag
 from servebox.errors import InputError
 
 
@@ -51,6 +51,9 @@ class ServeFlags:
     port: int | None = None
     host: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)  # other known flags, kept verbatim for rendering
+    # every flag token as written (the modeled ones too): the release's option list refuses some servebox reads
+    # (--swap-space, gone by 0.26), so plan and check read them all against it
+    written: list[str] = field(default_factory=list)
 
 
 def _json_arg(flag: str):
@@ -217,6 +220,7 @@ def parse_flags(argv: list[str]) -> tuple[ServeFlags, list[str]]:
         extra={
             k[len("extra_") :]: v for k, v in vars(ns).items() if k.startswith("extra_") and v is not None
         },
+        written=[t for t in _optimization_shorthand(argv) if is_flag(t)],
     )
     return flags, rest
 
