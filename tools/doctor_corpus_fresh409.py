@@ -36,7 +36,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import doctor_corpus_fresh382 as v382  # noqa: E402
 import doctor_corpus_fresh383 as l383  # noqa: E402
-import doctor_corpus_fresh385 as f385  # noqa: E402, F401
+import doctor_corpus_fresh385 as f385  # noqa: E402
 import doctor_corpus_fresh389 as f389  # noqa: E402
 
 SEED = 2409
@@ -93,7 +93,81 @@ def main() -> None:
     for k, (e, c, v, ln, tr) in enumerate(kept, 1):
         if wanted and k not in wanted:
             continue
+        if c == "NONE LEFT":
+            print(f"draw {k}: NONE LEFT, no case", flush=True)
+            continue
         globals()["make_" + e](k, c, v, ln, tr)  # the case makers, added after the draw
+
+
+# ---- case makers and expected outcomes (added after the draw was committed, before any case ran) ----
+
+import json  # noqa: E402
+import os  # noqa: E402
+import shutil  # noqa: E402
+import signal  # noqa: E402
+import subprocess  # noqa: E402
+import time  # noqa: E402
+
+REPO = Path(__file__).resolve().parent.parent
+OUT = REPO / "tests" / "fixtures" / "doctor-corpus"
+WORK = Path("/tmp/fresh409")
+PORT = 25830
+
+# Expected outcome of each draw, written from the engines' sources BEFORE the case ran (the manifest's `expected` is
+# written from what the log then shows, before doctor ever runs on it).
+EXPECTED_BEFORE = {
+    1: "vLLM: the model folder renamed while serving: weights in memory, traffic keeps getting 200; the restart finds "
+    "no local folder, takes the path for a hub repo id and exits -> model-path-not-found",
+    2: "llama: -np 4 sharing one 512-token cache, 4 long prompts at once: the prompts do not fit the unified cache "
+    "together: slots fail to find KV space (or a request is refused for exceeding the context); the server survives "
+    "-> a KV-cache-full / context refusal family (whichever the log shows)",
+    3: "vLLM: restart with another --served-model-name: it serves, the clients' 'tiny' gets 404 'The model `tiny` "
+    "does not exist' on every request -> the unknown-model 404 family (the refusal IS the story)",
+    4: "llama: the GGUF truncated to half while serving (mapping: pages past the end may SIGBUS a request), then the "
+    "restart fails reading the tensors ('data is not within the file bounds' / failed to load model) -> "
+    "gguf-file-invalid / truncated family (or a SIGBUS crash before the restart)",
+    5: "vLLM: 150 requests at once, 0.3 s client timeout: the clients disconnect (ReadTimeout), the server aborts "
+    "those requests and stays healthy -> client-read-timeout",
+    6: "llama: rm of the GGUF while serving: the mapping keeps serving; the restart cannot open models/tiny-f32.gguf "
+    "-> model-path-not-found (llama: failed to open / load model)",
+    7: "vLLM: kill -9 of EngineCore during traffic: 'Engine core proc EngineCore_DP0 died unexpectedly' / "
+    "EngineDeadError, 500s, the API server shuts down -> engine-core-killed",
+    8: "llama: restarted with --api-key, clients send none: 401 'Invalid API Key' on every request -> the API-key / "
+    "unauthorized family",
+    9: "NONE LEFT: no case",
+    10: "llama: stopped, python -m http.server takes the port, the restart: 'couldn't bind HTTP server socket', exit "
+    "1 -> port-in-use",
+}
+
+
+# ---- llama-server: fresh383.run_case unchanged (fresh389's make_llama) ----
+
+LLAMA_SLUGS = {
+    2: "np4-unified-cache-4-long-prompts",
+    4: "gguf-truncated-half-then-restart",
+    6: "gguf-removed-then-restart",
+    8: "restarted-with-api-key-clients-401",
+    10: "restart-port-taken-by-http-server",
+}
+
+
+def make_llama(k: int, cond: str, value: str, length: str, traffic: str) -> None:
+    l383.PORT = PORT
+    l383.WORK = WORK / "llama"
+    l383.WORK.mkdir(parents=True, exist_ok=True)
+    gguf = l383.WORK / "tiny-f32.gguf"
+    if not gguf.exists():
+        shutil.copy("/tmp/fresh317/tiny-f32.gguf", gguf)
+    t = time.monotonic()
+    text, notes = l383.run_case(k, cond, value, length, traffic)
+    text = f385.marked(text, notes.get("cut"))
+    name = f"fresh409-llama-{LLAMA_SLUGS[k]}.log"
+    (OUT / name).write_text(text)
+    print(
+        f"draw {k}: {name}: {len(text.encode())} bytes, {len(text.splitlines())} lines, "
+        f"{time.monotonic() - t:.0f} s, notes {json.dumps(notes)[:600]}",
+        flush=True,
+    )
 
 
 if __name__ == "__main__":
