@@ -170,5 +170,154 @@ def make_llama(k: int, cond: str, value: str, length: str, traffic: str) -> None
     )
 
 
+# ---- vLLM: fresh382's Journal / Traffic / probe / trimmed, fresh389's make_vllm shape; events for the four pairs ----
+# ---- never made, written here after the draw was committed, before their cases ran ----
+
+VLLM_SLUGS = {
+    1: "model-folder-renamed-then-restart",
+    3: "restart-served-model-name-changed-404",
+    5: "flood-150-requests-client-timeout",
+    7: "enginecore-sigkill-during-traffic",
+}
+
+
+def vev_mv_model(j, p, t, model, extra):  # draw 1 (fresh389's rm event, with mv and 5 s of traffic after it)
+    j.note(f"$ mv {model} {model}.old")
+    os.rename(model, model + ".old")
+    time.sleep(5)  # traffic continues
+    tail = t.end()
+    j.note(f"$ kill -TERM {p.pid}   # systemctl restart: stop ...")
+    p.send_signal(signal.SIGTERM)
+    p.wait(timeout=60)
+    j.note(f"# exit: {p.returncode}")
+    q = j.start(v382.base_argv(model))
+    ok = v382.healthy(q, 240)
+    if not ok:
+        try:
+            q.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            pass
+    j.note(f"# exit: {q.returncode}" if q.returncode is not None else "# (the restart is still running)")
+    return tail + "\n" + v382.probe("/health")
+
+
+def vev_served_name(j, p, t, model, extra):  # draw 3
+    tail = t.end()
+    j.note(f"$ kill -TERM {p.pid}   # systemctl restart with the new unit: stop ...")
+    p.send_signal(signal.SIGTERM)
+    p.wait(timeout=60)
+    j.note(f"# exit: {p.returncode}")
+    argv = v382.base_argv(model)
+    argv[argv.index("--served-model-name") + 1] = "tiny-v2"
+    q = j.start(argv)
+    if not v382.healthy(q, 240):
+        return tail + "\n# the restart never became healthy\n" + v382.probe("/health")
+    t2 = v382.Traffic(t.kind).begin()  # the same clients, still asking for model 'tiny'
+    time.sleep(10)
+    tail2 = t2.end()
+    time.sleep(2)
+    return tail + "\n" + tail2 + "\n" + v382.probe("/health") + v382.probe()
+
+
+def vev_flood(j, p, t, model, extra):  # draw 5
+    import threading
+    from collections import Counter
+
+    import httpx
+
+    tail = t.end()
+    counts: Counter = Counter()
+    lock = threading.Lock()
+
+    def one(i: int) -> None:
+        path, b = v382.body(t.kind, i)
+        b["model"], b["max_tokens"] = "tiny", 64
+        try:
+            if b.get("stream"):
+                with httpx.stream("POST", f"http://127.0.0.1:{PORT}{path}", json=b, timeout=0.3) as r:
+                    for _ in r.iter_bytes():
+                        pass
+            else:
+                r = httpx.post(f"http://127.0.0.1:{PORT}{path}", json=b, timeout=0.3)
+            key = str(r.status_code)
+        except httpx.HTTPError as exc:
+            key = type(exc).__name__
+        with lock:
+            counts[key] += 1
+
+    ts = [threading.Thread(target=one, args=(i,)) for i in range(150)]
+    for th in ts:
+        th.start()
+    for th in ts:
+        th.join(30)
+    shown = ", ".join(f"{k}: {v}" for k, v in sorted(counts.items()))
+    tail += f"\n# flood: 150 requests at once (max_tokens 64), client timeout 0.3 s: {shown}"
+    time.sleep(12)
+    return tail + "\n" + v382.probe("/health") + v382.probe()
+
+
+def vev_core_kill(j, p, t, model, extra):  # draw 7 (fresh382's ev_core_term, with SIGKILL)
+    core = v382.engine_core_pid(p.pid)
+    j.note(f"$ kill -9 {core}   # (the VLLM::EngineCore process)")
+    os.kill(core, signal.SIGKILL)
+    time.sleep(5)
+    tail = t.end()
+    time.sleep(3)
+    out = tail + "\n" + v382.probe() + v382.probe("/health")
+    try:
+        p.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        pass
+    return out + (
+        f"# exit: {p.returncode}\n"
+        if p.returncode is not None
+        else "# (the API server process is still running)\n"
+    )
+
+
+VLLM_EVENTS = {1: vev_mv_model, 3: vev_served_name, 5: vev_flood, 7: vev_core_kill}
+
+
+def make_vllm(k: int, cond: str, value: str, length: str, traffic: str) -> None:  # fresh389's, its names here
+    v382.PORT, v382.SQUAT, v382.WORK = PORT, PORT + 1, WORK / "vllm"
+    v382.WORK.mkdir(parents=True, exist_ok=True)
+    tiny = v382.WORK / "tiny"
+    if not tiny.exists():
+        shutil.copytree("/tmp/fresh317/tiny", tiny)
+    model = v382.fresh_model(k)
+    j = v382.Journal(v382.WORK / f"case{k}.log")
+    p = j.start(v382.base_argv(model))
+    extra: list[subprocess.Popen] = []
+    tail, snap = "", None
+    t0 = time.monotonic()
+    try:
+        if not v382.healthy(p):
+            tail = "# the first start never became healthy"
+        else:
+            t = v382.Traffic(traffic).begin()
+            time.sleep(v382.seconds(length))
+            tail = VLLM_EVENTS[k](j, p, t, model, extra)
+            time.sleep(1)
+            snap = j.text()
+    finally:
+        for q in [*extra, *j.procs]:
+            if q.poll() is None:
+                v382.kill_group(q)
+        for q in j.procs:  # an orphaned EngineCore keeps the group alive after its leader died
+            try:
+                os.killpg(q.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+    text = (j.text() if snap is None else snap).rstrip("\n") + "\n" + tail.rstrip("\n") + "\n"
+    text, cut = v382.trimmed(text)
+    name = f"fresh409-vllm-{VLLM_SLUGS[k]}.log"
+    (OUT / name).write_text(text)
+    print(
+        f"draw {k}: {name}: {len(text.splitlines())} lines, {len(text.encode())} bytes, "
+        f"{time.monotonic() - t0:.0f} s; cut: {cut or 'none'}",
+        flush=True,
+    )
+
+
 if __name__ == "__main__":
     main()
