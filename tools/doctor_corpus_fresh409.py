@@ -319,5 +319,21 @@ def make_vllm(k: int, cond: str, value: str, length: str, traffic: str) -> None:
     )
 
 
+def cut_after_restart(k: int, keep: int = 150) -> None:
+    """Applied after the run (said in the manifest `how`): the traffic after the restart's `$ ` step (the last one) is
+    not cut by fresh382's trimmed(), which cuts only before the first step. The lines between the KEEPth and the
+    KEEPth-from-last client access line after that step are replaced by a marking line."""
+    name = OUT / f"fresh409-vllm-{VLLM_SLUGS[k]}.log"
+    lines = name.read_text().splitlines(keepends=True)
+    r = max(i for i, ln in enumerate(lines) if ln.startswith("$ "))
+    e = next(i for i, ln in enumerate(lines) if ln.startswith("# traffic"))
+    access = [i for i in range(r, e) if '"POST /v1/' in lines[i]]
+    a, b = access[keep], access[-keep]
+    note = f"# ... {b - a} lines of traffic (access lines) after the restart cut here to keep the log under 200 KB ...\n"
+    text = "".join(lines[:a]) + note + "".join(lines[b:])
+    name.write_text(text)
+    print(f"draw {k} cut after the restart: {b - a} lines at log line {a + 1}; {len(text.encode())} bytes")
+
+
 if __name__ == "__main__":
     main()
