@@ -24,6 +24,8 @@ fresh382's Journal / Traffic / probe / trimmed and fresh389's make_vllm shape (b
 written here, after the draw was committed, before its case ran. llama cases call fresh383.run_case unchanged (PORT
 25830, WORK /tmp/fresh409/llama), its middle cut marked by fresh385.marked. Logs: tests/fixtures/doctor-corpus/
 fresh409-{vllm,llama}-<slug>.log, each < 200 KB.
+Edited after its run (said in its manifest `how`): draw 3's 404 traffic after its restart (593 KB) cut in the
+middle, marked, by cut_after_restart.
 Usage (repository root): .venv/bin/python tools/doctor_corpus_fresh409.py [--draws | K ...]
 """
 
