@@ -163,7 +163,110 @@ def _maker(n: int):
         return load(f"fresh{n}_maker", f"doctor_corpus_fresh{n}.py")
 
 
-CASES: dict[int, dict] = {}
+# Edits of the checkpoint copy, built with dict() (THE GLOB PITFALL in the docstring).
+NAME3 = ("config.json", dict(_name_or_path=[""]))
+LAYERS9 = ("config.json", dict(num_hidden_layers=3))
+PAD10 = ("config.json", dict(pad_token_id=-1))
+TOK1 = ("/tokenize", dict(model="TINY", prompt="hello", session_id="chat-1"))
+KVT7 = ("/v1/completions", dict(model="TINY", prompt="hello", max_tokens=8, kv_transfer_params="remote"))
+CHAT2 = (CHAT, dict(model="TINY", messages=HELLO, max_tokens=8))
+SCRIPT5 = (
+    "from vllm import LLM, SamplingParams\n\n\n"
+    "def main():\n"
+    '    prompts = ["Hello, my name is", "The capital of France is"]\n'
+    "    sampling_params = SamplingParams(temperature=0.8, max_tokens=16, allowed_token_ids=[])\n"
+    '    llm = LLM(model="TINY", max_model_len=512)\n'
+    "    outputs = llm.generate(prompts, sampling_params)\n"
+    "    for output in outputs:\n"
+    '        print(f"Prompt: {output.prompt!r}, Generated text: {output.outputs[0].text!r}")\n\n\n'
+    'if __name__ == "__main__":\n'
+    "    main()\n"
+)
+
+CASES: dict[int, dict] = {
+    1: {
+        "words": "tokenize-session-id",
+        "value": "POST /tokenize {model TINY, prompt hello, session_id chat-1} (fresh-245's session-id-on-tokenize)",
+        "expect": "serve/tokenize/protocol.py TokenizeCompletionRequest has no session_id; OpenAIBaseModel is "
+        "extra='allow' and only logs the ignored field at debug level: tokens come back, 200: none",
+        "requests": [TOK1],
+    },
+    2: {
+        "words": "ringbuffer-warning-interval-5-busy-machine",
+        "value": "VLLM_RINGBUFFER_WARNING_INTERVAL=5 on the machine as busy as it is (fresh-291's case: a chat "
+        "{messages [user hello], max_tokens 8})",
+        "expect": "envs.py int('5'); the shared-memory broadcast queue warns every 5 s a reader or writer waits "
+        "('No available shared memory broadcast block found in 5 seconds') if the busy machine slows the first "
+        "steps; the chat is answered, 200: none",
+        "env": {"VLLM_RINGBUFFER_WARNING_INTERVAL": "5"},
+        "requests": [CHAT2],
+    },
+    3: {
+        "words": "config-name-or-path-list",
+        "value": "config.json _name_or_path [''] on a copy (fresh-246's wrong-type rule: the tiny config has no "
+        "_name_or_path, LlamaConfig's default '' made a list)",
+        "expect": "transformers sets the key as an attribute (or overwrites it with the load path); vLLM names the "
+        "model by its --model path, not by _name_or_path: starts, answers 200: none",
+        "edit": NAME3,
+    },
+    4: {
+        "words": "max-num-seqs-float",
+        "value": "--max-num-seqs 4.5 (fresh-254's max-num-seqs.float)",
+        "expect": "engine/arg_utils.py: the flag's argparse type is int: 'argument --max-num-seqs: invalid int "
+        "value: '4.5'', exit 2 before anything starts: cli-invalid-value",
+        "flags": ["--max-num-seqs", "4.5"],
+    },
+    5: {
+        "words": "sampling-allowed-token-ids-empty",
+        "value": "offline LLM.generate with SamplingParams(temperature=0.8, max_tokens=16, allowed_token_ids=[]) "
+        "(fresh-226's script shape, allowed_token_ids=[])",
+        "expect": "sampling_params.py _validate_allowed_token_ids: VLLMValidationError 'allowed_token_ids is not "
+        "None and empty!' when the prompts are added, after the engine started; the script dies with a "
+        "traceback, exit 1: request-sampling-param-out-of-range",
+        "script": SCRIPT5,
+    },
+    6: {
+        "words": "lora-b-bias-no-flag",
+        "value": "fresh-263's own runner and spec lora-b-bias-no-flag: --enable-lora --lora-modules ada=ADAPTER, "
+        "the adapter's file holding lora_B.bias tensors while adapter_config.json's bias is none",
+        "expect": "lora/utils.py parse_fine_tuned_lora_name: a lora_B name ending in .bias is not accepted: "
+        "ValueError '...lora_B.bias is unsupported LoRA weight' while the static adapter loads at start (or "
+        "at the first request naming it): lora-adapter-weight-unsupported",
+        "runner263": "lora-b-bias-no-flag",
+    },
+    7: {
+        "words": "completion-kv-transfer-params-string",
+        "value": "a completion {prompt hello, max_tokens 8, kv_transfer_params the string remote} (fresh-245's "
+        "kv-transfer-params-string)",
+        "expect": "openai/completion/protocol.py: the field is dict | None; pydantic refuses a string: HTTP 400 "
+        "'Input should be a valid dictionary', the server serves on: request-field-wrong-type",
+        "requests": [KVT7],
+    },
+    8: {
+        "words": "max-num-seqs-5000-throughput",
+        "value": "--max-num-seqs 5000 --performance-mode throughput with the base's --max-model-len 512 "
+        "(fresh-278's seqs-5000-throughput)",
+        "expect": "arg_utils.py: CPU's default 2048 batched tokens doubled to 4096 by throughput mode; "
+        "config/scheduler.py verify_max_model_len: 4096 < max_num_seqs 5000: ValueError at start: "
+        "scheduler-token-budget-invalid",
+        "flags": ["--max-num-seqs", "5000", "--performance-mode", "throughput"],
+    },
+    9: {
+        "words": "config-num-hidden-layers-3",
+        "value": "config.json num_hidden_layers 3 on a copy (fresh-206's layers-3), the weights holding 2 layers",
+        "expect": "vLLM builds 3 decoder layers; the checkpoint has none for layer 2: the loader's check raises "
+        "ValueError 'Following weights were not initialized from checkpoint: {model.layers.2...}' at start: "
+        "weights-not-initialized",
+        "edit": LAYERS9,
+    },
+    10: {
+        "words": "config-pad-token-id-negative",
+        "value": "config.json pad_token_id -1 on a copy (fresh-206's pad-negative)",
+        "expect": "vLLM's Llama builds its embedding without a padding index and generation does not read "
+        "pad_token_id: starts, answers 200: none",
+        "edit": PAD10,
+    },
+}
 
 
 def subst(x, m: dict):
@@ -251,6 +354,15 @@ def run_273(value: str) -> str:
     return f273.make_case(value)
 
 
+def run_263(value: str) -> str:
+    """fresh-263's own runner (make_case: its adapter, --enable-lora, --lora-modules ada=ADAPTER, a chat naming
+    ada) and its SPECS[value], with this batch's port and work folder."""
+    with contextlib.redirect_stdout(io.StringIO()):
+        f263 = load("fresh263_maker", "doctor_corpus_fresh263.py")
+    f263.PORT, f263.WORK, f263.RUN = PORT, WORK, RUN
+    return f263.make_case(value)
+
+
 def make(num: int) -> str:
     spec = CASES[num]
     case_dir = RUN / spec["words"]
@@ -260,6 +372,8 @@ def make(num: int) -> str:
         return run_script(spec, case_dir)
     if "runner273" in spec:
         return run_273(spec["runner273"])
+    if "runner263" in spec:
+        return run_263(spec["runner263"])
     return serve_case(spec, case_dir)
 
 
