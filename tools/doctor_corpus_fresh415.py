@@ -134,12 +134,171 @@ PY = REPO / ".venv-vllm" / "bin" / "python"
 SCRIPTS: dict[int, tuple[str, str, dict[str, str]]] = {}
 
 
+def _script(body: str, head: str = "") -> str:
+    return (
+        head
+        + "from vllm import LLM, SamplingParams\n\n\ndef main():\n"
+        + body
+        + '\n\nif __name__ == "__main__":\n    main()\n'
+    )
+
+
+_PROMPTS = '    prompts = ["Hello, my name is", "The capital of France is"]\n'
+_PRINT = '    for o in outputs:\n        print(f"Prompt: {o.prompt!r}, Generated: {o.outputs[0].text!r}")\n'
+_GEN = "    outputs = llm.generate(prompts, params)\n" + _PRINT
+
+SCRIPTS.update(
+    {
+        1: (
+            "max-num-batched-tokens-below-max-model-len",
+            _script(
+                _PROMPTS
+                + "    params = SamplingParams(temperature=0.8, top_p=0.95, max_tokens=32)\n"
+                + '    llm = LLM(model="TINY", max_model_len=512, max_num_batched_tokens=256,'
+                + " enforce_eager=True)\n"
+                + _GEN
+            ),
+            {},
+        ),
+        2: (
+            "sampling-params-use-beam-search",
+            _script(
+                _PROMPTS
+                + "    params = SamplingParams(n=2, use_beam_search=True, temperature=0, max_tokens=32)\n"
+                + '    llm = LLM(model="TINY", max_model_len=512, enforce_eager=True)\n'
+                + _GEN
+            ),
+            {},
+        ),
+        3: (
+            "max-model-len-above-max-position-embeddings",
+            _script(
+                _PROMPTS
+                + "    params = SamplingParams(temperature=0.8, max_tokens=32)\n"
+                + '    llm = LLM(model="TINY", max_model_len=4096, enforce_eager=True)\n'
+                + _GEN
+            ),
+            {},
+        ),
+        4: (
+            "second-llm-after-del-gc",
+            _script(
+                _PROMPTS
+                + "    params = SamplingParams(temperature=0.8, max_tokens=32)\n"
+                + '    llm = LLM(model="TINY", max_model_len=512, enforce_eager=True)\n'
+                + _GEN
+                + "    del llm\n"
+                + "    gc.collect()\n"
+                + '    llm = LLM(model="TINY", max_model_len=512, enforce_eager=True, seed=1)\n'
+                + _GEN,
+                head="import gc\n\n",
+            ),
+            {},
+        ),
+        5: (
+            "lora-rank-above-max-lora-rank",
+            _script(
+                _PROMPTS
+                + "    params = SamplingParams(temperature=0, max_tokens=32)\n"
+                + '    llm = LLM(model="TINY", max_model_len=512, enforce_eager=True, enable_lora=True)\n'
+                + '    lora = LoRARequest("my-adapter", 1, "LORA")\n'
+                + "    outputs = llm.generate(prompts, params, lora_request=lora)\n"
+                + _PRINT,
+                head="from vllm.lora.request import LoRARequest\n",
+            ),
+            {},
+        ),
+        6: (
+            "seed-none",
+            _script(
+                _PROMPTS
+                + "    params = SamplingParams(temperature=0.8, top_p=0.95, max_tokens=32)\n"
+                + '    llm = LLM(model="TINY", max_model_len=512, enforce_eager=True, seed=None)\n'
+                + _GEN
+            ),
+            {},
+        ),
+        7: (
+            "trust-remote-code-plain-llama",
+            _script(
+                _PROMPTS
+                + "    params = SamplingParams(temperature=0.8, top_p=0.95, max_tokens=32)\n"
+                + '    llm = LLM(model="TINY", max_model_len=512, enforce_eager=True, trust_remote_code=True)\n'
+                + _GEN
+            ),
+            {},
+        ),
+        8: (
+            "quantization-fp8-unquantized",
+            _script(
+                _PROMPTS
+                + "    params = SamplingParams(temperature=0.8, top_p=0.95, max_tokens=32)\n"
+                + '    llm = LLM(model="TINY", max_model_len=512, enforce_eager=True, quantization="fp8")\n'
+                + _GEN
+            ),
+            {},
+        ),
+        9: (
+            "dtype-float8-e4m3fn",
+            _script(
+                _PROMPTS
+                + "    params = SamplingParams(temperature=0.8, top_p=0.95, max_tokens=32)\n"
+                + '    llm = LLM(model="TINY", max_model_len=512, enforce_eager=True, dtype="float8_e4m3fn")\n'
+                + _GEN
+            ),
+            {},
+        ),
+        10: (
+            "v1-multiprocessing-off",
+            _script(
+                _PROMPTS
+                + "    params = SamplingParams(temperature=0.8, top_p=0.95, max_tokens=32)\n"
+                + '    llm = LLM(model="TINY", max_model_len=512, enforce_eager=True)\n'
+                + _GEN,
+                head='import os\n\nos.environ["VLLM_ENABLE_V1_MULTIPROCESSING"] = "0"\n\n',
+            ),
+            {},
+        ),
+    }
+)
+
+
+def make_lora(path: Path, rank: int = 32) -> None:
+    """Draw 5's adapter: a PEFT-format LoRA of rank 32 (max_lora_rank's default is 16) on q_proj / v_proj of the tiny
+    Llama (hidden 256, 2 KV heads x 64), written with safetensors under vLLM's interpreter."""
+    import json
+
+    path.mkdir(parents=True, exist_ok=True)
+    config = {
+        "peft_type": "LORA",
+        "task_type": "CAUSAL_LM",
+        "r": rank,
+        "lora_alpha": 2 * rank,
+        "lora_dropout": 0.0,
+        "bias": "none",
+        "target_modules": ["q_proj", "v_proj"],
+        "base_model_name_or_path": str(WORK / "tiny"),
+    }
+    (path / "adapter_config.json").write_text(json.dumps(config, indent=2))
+    code = (
+        "import torch, sys\nfrom safetensors.torch import save_file\nr=int(sys.argv[2]); t={}\n"
+        "for i in range(2):\n"
+        " p=f'base_model.model.model.layers.{i}.self_attn.'\n"
+        " t[p+'q_proj.lora_A.weight']=torch.randn(r,256)*0.01; t[p+'q_proj.lora_B.weight']=torch.zeros(256,r)\n"
+        " t[p+'v_proj.lora_A.weight']=torch.randn(r,256)*0.01; t[p+'v_proj.lora_B.weight']=torch.zeros(128,r)\n"
+        "save_file(t, sys.argv[1] + '/adapter_model.safetensors')\n"
+    )
+    subprocess.run([str(PY), "-c", code, str(path), str(rank)], check=True)
+
+
 def run_case(k: int) -> str:
     slug, script, env_extra = SCRIPTS[k]
     tiny = corpus_tools.tiny_model(WORK)
     case = WORK / "run" / slug
     case.mkdir(parents=True, exist_ok=True)
-    text = script.replace("TINY", str(tiny))
+    if k == 5:
+        make_lora(WORK / "my-adapter")
+    text = script.replace("TINY", str(tiny)).replace("LORA", str(WORK / "my-adapter"))
     (case / "script.py").write_text(text)
     env = corpus_tools.engine_env(WORK, **env_extra)
     for key, value in env_extra.items():
