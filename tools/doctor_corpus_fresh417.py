@@ -216,3 +216,66 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+
+
+# ---- EXPECT: written after the draw was committed and before any case ran (prediction from fresh-306's order of
+# llama-server's checks, as in fresh-396: LLAMA_ARG_* variables -> the command line -> chat template check -> HTTP
+# init/bind -> model load -> context -> requests; systemd-analyze verify before the unit starts; servebox render
+# refuses before any engine starts; servebox up starts the engine, whose own log says why it failed). `expected` is
+# the cause the user must fix FIRST: the one that stops the service earliest, or the one the other depends on. A case
+# whose run contradicts the prediction says so in its manifest entry.
+EXPECT = {
+    1: (
+        "llamacpp-lora-load-failed",
+        "servebox up starts llama-server with --lora /srv/lora/adapter.gguf (missing): the model loads (the str "
+        "override of an int key only warns), the adapter fails, the engine exits and up restarts it to its start "
+        "limit; the user pastes incidents.jsonl alone (uncertain: servebox-start-limit-reached if it holds no reason)",
+    ),
+    2: (
+        "systemd-groups-comma-list",
+        "verify: SupplementaryGroups=video;render is one invalid group name, the line is dropped; on a CPU build the "
+        "engine serves anyway (NoNewPrivileges is harmless) and --defrag-thold only warns (uncertain: none)",
+    ),
+    3: (
+        "chat-template-invalid",
+        "servebox up passes --chat-template '{{ messages[0].content' (unclosed tag): llama-server refuses the template "
+        "at start and exits, up restarts it to its start limit; LLAMA_ARG_CTX is silently ignored (uncertain: "
+        "servebox-spec-invalid if up refuses the flag first)",
+    ),
+    4: (
+        "llamacpp-no-ssl-support",
+        "the --ssl-* flags on a build without SSL stop llama-server before the model loads; CapabilityBoundingSet= "
+        "without CAP_IPC_LOCK beside AmbientCapabilities=CAP_IPC_LOCK is latent (no --mlock) or a verify note",
+    ),
+    5: (
+        "llamacpp-too-many-sequences",
+        "-np 300 is above LLAMA_MAX_SEQ (256): the context is refused and llama-server exits; the openai SDK client "
+        "with base_url='localhost:22641/v1' (no scheme) then fails on its own (unsupported protocol), a second thing",
+    ),
+    6: (
+        "llamacpp-invalid-argument",
+        "--override-kv llama.context_length=i32:4096: the parser refuses the type and llama-server exits at once, "
+        "under servebox up to its start limit; it never serves, so the truncate-then-SIGKILL step is never reached",
+    ),
+    7: (
+        "client-base-url-v1-doubled",
+        "LLAMA_ARG_PORT=8080 is overwritten by --port (a warn line) and the server serves; the openai SDK with "
+        "OPENAI_BASE_URL=.../v1/v1 posts /v1/v1/chat/completions: 404",
+    ),
+    8: (
+        "llamacpp-model-path-is-a-directory",
+        "in the container --prio 2 cannot get SCHED_FIFO without CAP_SYS_NICE (a warning, llama-server goes on); "
+        "-m a directory then fails the model load (uncertain: llamacpp-gguf-unreadable)",
+    ),
+    9: (
+        "servebox-spec-invalid",
+        "render cannot read the UTF-16 spec (not UTF-8 TOML) and refuses before anything; the flag n-threads "
+        "(--n-threads, no such option) is latent",
+    ),
+    10: (
+        "llamacpp-invalid-argument",
+        "the first servebox up starts llama-server with --pooling avg, which the parser refuses: the engine exits, up "
+        "restarts it; the second servebox up with the same state dir is refused at once (servebox-up-already-running, "
+        "the second thing) (uncertain: servebox-up-already-running)",
+    ),
+}
