@@ -203,21 +203,6 @@ def show(d) -> str:
     return f"llama-server: {ec} = {ev} || fresh-{n}: {ac} = {av}"
 
 
-def main() -> None:
-    if sys.argv[1:] in ([], ["--draws"]):
-        kept, redrawn = draws()
-        for k, d in enumerate(kept, 1):
-            print(f"draw {k}: {show(d)}")
-        for d, why in redrawn:
-            print(f"drawn anew: {show(d)} -- {why}")
-        return
-    raise SystemExit("case makers not written yet")
-
-
-if __name__ == "__main__":
-    main()
-
-
 # ---- EXPECT: written after the draw was committed and before any case ran (prediction from fresh-306's order of
 # llama-server's checks, as in fresh-396: LLAMA_ARG_* variables -> the command line -> chat template check -> HTTP
 # init/bind -> model load -> context -> requests; systemd-analyze verify before the unit starts; servebox render
@@ -279,3 +264,247 @@ EXPECT = {
         "the second thing) (uncertain: servebox-up-already-running)",
     ),
 }
+
+
+# ---- case makers (added after the draw and EXPECT were committed): fresh-396's systemd maker (its run_engine and
+# systemd_part, reused with this batch's globals), fresh-289's own case_maker for the servebox up cases (its globals set
+# to this batch's ports and folders, the engine condition put into the spec's flags/env), an openai SDK client after
+# fresh-290's chat.py (its port 22641 read as 25900), a container with Docker's default capability set after
+# fresh-293 (root, bounding set cut with setpriv), and a render of a UTF-16 spec after fresh-298.
+import os  # noqa: E402
+import shlex  # noqa: E402
+import shutil  # noqa: E402
+import subprocess  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+
+REPO = Path(__file__).resolve().parent.parent
+OUT = REPO / "tests" / "fixtures" / "doctor-corpus"
+WORK = Path("/tmp/fresh417")
+PORT = 25900
+LLAMA = str(REPO / ".llama-cpp" / "bin" / "llama-server")
+SERVEBOX = str(REPO / ".venv" / "bin" / "servebox")
+CLIENT_PY = str(REPO / ".venv-vllm" / "bin" / "python")  # has openai 3.63.0, fresh-290's client version
+
+SLUGS = {
+    1: "servebox-up-lora-missing-incidents-and-override-kv-str-for-int",
+    2: "systemd-supplementarygroups-semicolon-and-defrag-thold",
+    3: "servebox-up-chat-template-unclosed-and-llama-arg-ctx",
+    4: "systemd-capabilityboundingset-ambient-ipc-lock-and-ssl-on-build-without-ssl",
+    5: "openai-base-url-without-scheme-and-np-300",
+    6: "servebox-up-gguf-truncated-sigkill-and-override-kv-i32",
+    7: "openai-base-url-env-v1-twice-and-llama-arg-port-beside-port",
+    8: "container-default-caps-prio-2-and-model-path-directory",
+    9: "servebox-render-utf16-spec-and-n-threads-flag",
+    10: "servebox-up-second-up-same-state-and-pooling-avg",
+}
+PLAIN = ("POST", "/completion", {"prompt": "hello", "n_predict": 8}, {})
+# the engine side: (flags after the base command, LLAMA_ARG_* environment, the request)
+ENGINE = {
+    2: (["--defrag-thold", "0.1"], {}, PLAIN),
+    4: (["--ssl-key-file", "./key.pem", "--ssl-cert-file", "./cert.pem"], {}, PLAIN),
+    5: (["-np", "300"], {}, PLAIN),
+    7: ([], {"LLAMA_ARG_PORT": "8080"}, PLAIN),
+}
+# the servebox up cases: the engine condition as the spec's flags / env
+UP = {
+    1: ({"override-kv": "llama.context_length=str:4096"}, {}),
+    3: ({}, {"LLAMA_ARG_CTX": "4096"}),
+    6: ({"override-kv": "llama.context_length=i32:4096"}, {}),
+    10: ({"pooling": "avg"}, {}),
+}
+
+
+def t396():
+    t = _t(396)
+    t.ENGINE, t.PORT, t.WORK, t.MODEL = ENGINE, PORT, WORK, {}
+    return t
+
+
+def up_case(k: int) -> str:
+    t = _t(289)
+    t.WORK, t.RUN, t.ROUTER, t.PORT_A, t.PORT_B = WORK, WORK / "run", PORT + 1, PORT, PORT + 2
+    flags, env = UP[k]
+    plain = t.spec_text
+
+    def spec_text(router, models):
+        models[0]["flags"].update(flags)
+        if env:
+            models[0].setdefault("env", {}).update(env)
+        return plain(router, models)
+
+    t.spec_text = spec_text
+    (_, _), (_, acond, avalue) = draws()[0][k - 1]
+    try:
+        text = t.case_maker(acond, avalue)()
+    finally:
+        t.spec_text = plain
+    d = WORK / "run" / t.case_id(acond, avalue)
+    eng_log = d / ".servebox" / "logs" / "tiny.log"  # the engine's own output, which the user pastes too
+    if "(incidents.jsonl pasted)" not in avalue and eng_log.exists():
+        text = text.rstrip("\n") + "\n$ cat .servebox/logs/tiny.log\n" + eng_log.read_text(errors="replace")
+    return text.replace(str(d), "/srv/llm").replace(LLAMA, "/opt/llama.cpp/build/bin/llama-server")
+
+
+def openai_client(k: int):
+    """5 / 7: fresh-290's chat.py (openai 3.63.0) against the server, its port read as this batch's."""
+    body = (
+        "from openai import OpenAI\n\n"
+        + (
+            "client = OpenAI(base_url='localhost:25900/v1', api_key=\"sk-no-key-required\")\n"
+            if k == 5
+            else 'client = OpenAI(api_key="sk-no-key-required")\n'
+        )
+        + "resp = client.chat.completions.create(\n"
+        '    model="tiny-llama",\n'
+        '    messages=[{"role": "user", "content": "Hello, who are you?"}],\n'
+        "    max_tokens=32,\n)\nprint(resp.choices[0].message.content)\n"
+    )
+    lines = (["export OPENAI_BASE_URL=http://127.0.0.1:25900/v1/v1"] if k == 7 else []) + ["python chat.py"]
+
+    def run(case: Path) -> str:
+        (case / "chat.py").write_text(body)
+        env = {n: v for n, v in os.environ.items() if not n.startswith(("LLAMA_", "OPENAI_"))}
+        if k == 7:
+            env["OPENAI_BASE_URL"] = "http://127.0.0.1:25900/v1/v1"
+        p = subprocess.run(
+            [CLIENT_PY, "chat.py"],
+            cwd=case,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            timeout=120,
+            check=False,
+        )
+        out = p.stdout.decode("utf-8", "replace").replace(str(REPO / ".venv-vllm"), "/home/alice/.venv")
+        shown = f"$ cat chat.py\n{body}" + "".join(f"$ {x}\n" for x in lines)
+        return shown + out + ("" if out.endswith("\n") or not out else "\n") + f"# exit: {p.returncode}\n"
+
+    return run
+
+
+def container_case(k: int) -> str:
+    """8: llama-server as root with Docker's default capability set (the bounding set cut with setpriv, so
+    CAP_SYS_NICE is not there), -m the model's directory, --prio 2."""
+    from corpus_tools import _ask_with, _healthy_before_exit, stop_group, tiny_model
+
+    d = WORK / "run" / f"d{k}"
+    shutil.rmtree(d, ignore_errors=True)
+    d.mkdir(parents=True)
+    model = d / "tiny-llama"
+    shutil.copytree(tiny_model(WORK), model)
+    caps = (
+        "chown,dac_override,fowner,fsetid,kill,setgid,setuid,setpcap,net_bind_service,net_raw,sys_chroot,mknod,"
+        "audit_write,setfcap"
+    )
+    argv = [LLAMA, "-m", str(model), "--host", "127.0.0.1", "--port", str(PORT), "-c", "512", "--prio", "2"]
+    wrap = ["setpriv", "--bounding-set", "-all," + ",".join("+" + c for c in caps.split(","))]
+    env = {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "HOME": "/root"}
+    answer = ""
+    with tempfile.TemporaryFile() as log:
+        proc = subprocess.Popen(
+            [*wrap, *argv], stdout=log, stderr=subprocess.STDOUT, env=env, cwd=d, start_new_session=True
+        )
+        try:
+            if _healthy_before_exit(proc, PORT, time.monotonic() + 120):
+                answer = _ask_with(PORT, *PLAIN, 2)
+        finally:
+            stopped = proc.poll() is None
+            stop_group(proc, grace=20)
+        log.seek(0)
+        out = log.read().decode("utf-8", "replace")
+    shown = ["/app/llama-server", "-m", "/models/tiny-llama", *argv[3:]]
+    head = (
+        "# container: docker run --rm -v /srv/models:/models -p 25900:25900 ghcr.io/ggml-org/llama.cpp:server "
+        "(root, Docker's default capability set: no CAP_SYS_NICE; made here as root with setpriv --bounding-set "
+        "cut to that set)\n"
+        f"$ {shlex.join(shown)}\n"
+    )
+    out = out.replace(str(model), "/models/tiny-llama")
+    who = "after the maker's SIGTERM" if stopped else "by itself"
+    return head + out + ("" if out.endswith("\n") else "\n") + answer + f"# exit: {proc.returncode} ({who})\n"
+
+
+def render_case(k: int) -> str:
+    """9: servebox render of a llama.cpp spec (fresh-298's layout) saved as UTF-16 (with its BOM, as an editor
+    writes it), the model's flags carrying n-threads = 2 (llama-server has no --n-threads)."""
+    from corpus_tools import tiny_gguf
+
+    d = WORK / "run" / f"d{k}"
+    shutil.rmtree(d, ignore_errors=True)
+    d.mkdir(parents=True)
+    spec = (
+        '[[hosts]]\nname = "gpu1"\ngpus = ["l4-24gb"]\naddress = "10.0.0.11"\n\n'
+        f'[router]\nlisten = "127.0.0.1:{PORT + 1}"\n\n'
+        f'[[models]]\nname = "tiny"\nengine = "llama.cpp"\ncheckpoint = "{tiny_gguf(WORK)}"\nport = {PORT}\n'
+        f'binary = "{Path(LLAMA).resolve()}"\nnodes = ["gpu1"]\n[models.flags]\nctx-size = 512\nn-threads = 2\n'
+    )
+    (d / "spec.toml").write_bytes(spec.encode("utf-16"))
+    f = subprocess.run(["file", "spec.toml"], cwd=d, capture_output=True, text=True, check=False)
+    p = subprocess.run(
+        [SERVEBOX, "render", "spec.toml", "--out", "out"],
+        cwd=d,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        timeout=300,
+        env={**os.environ, "COLUMNS": "120", "NO_COLOR": "1", "TERM": "dumb"},
+        check=False,
+    )
+    text = f"$ file spec.toml\n{f.stdout}$ servebox render spec.toml --out out\n{p.stdout.rstrip()}\n"
+    text += f"# exit: {p.returncode}\n"
+    return (
+        text.replace(str(tiny_gguf(WORK)), "/srv/models/tiny-f32.gguf")
+        .replace(str(Path(LLAMA).resolve()), "/opt/llama.cpp/build/bin/llama-server")
+        .replace(str(d), "/srv/llm")
+    )
+
+
+def run_case(k: int) -> str:
+    (_, _), (n, acond, avalue) = draws()[0][k - 1]
+    if n in (228, 236, 277, 287, 295):
+        t = t396()
+        text, unit2, _ = t.systemd_part(k, n, acond, avalue, t.unit_for(k))
+        return text + t.run_engine(k, t.unit_env(unit2), True)
+    if n == 289:
+        return up_case(k)
+    if n == 290:
+        from corpus_tools import tiny_gguf
+
+        t = t396()
+        text = t.run_engine(k, ENGINE[k][1], False, client=openai_client(k))
+        text = text.replace(str(WORK / "run" / f"d{k}"), "/home/alice").replace(
+            str(tiny_gguf(WORK)), "/srv/models/tiny-f32.gguf"
+        )
+        return text.replace(
+            "# exit status (llama-server, stopped after the client)", "# exit status (llama-server)"
+        )
+    if n == 293:
+        return container_case(k)
+    if n == 298:
+        return render_case(k)
+    raise SystemExit(f"no maker for draw {k}")
+
+
+def make(ks: list[int]) -> None:
+    for k in ks:
+        t = time.monotonic()
+        text = run_case(k)
+        name = f"fresh417-llama-{SLUGS[k]}.log"
+        (OUT / name).write_text(text.rstrip() + "\n")
+        print(f"{name}: {len(text.splitlines())} lines, {time.monotonic() - t:.0f} s", flush=True)
+
+
+def main() -> None:
+    if sys.argv[1:] in ([], ["--draws"]):
+        kept, redrawn = draws()
+        for k, d in enumerate(kept, 1):
+            print(f"draw {k}: {show(d)}")
+        for d, why in redrawn:
+            print(f"drawn anew: {show(d)} -- {why}")
+        return
+    make([int(a) for a in sys.argv[1:]])
+
+
+if __name__ == "__main__":
+    main()
