@@ -27,8 +27,12 @@ Usage (repository root): .venv/bin/python tools/doctor_corpus_fresh416.py --draw
 
 from __future__ import annotations
 
+import os
 import random
+import signal
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -56,6 +60,133 @@ PY = REPO / ".venv-vllm" / "bin" / "python"
 # draw k -> (slug, script with TINY for the model path, extra env). Written after the draw was committed.
 SCRIPTS: dict[int, tuple[str, str, dict[str, str]]] = {}
 
+_script, _PROMPTS, _PRINT, _GEN = f415._script, f415._PROMPTS, f415._PRINT, f415._GEN
+_LLM = '    llm = LLM(model="TINY", max_model_len=512, enforce_eager=True{})\n'
+_PARAMS = "    params = SamplingParams(temperature=0.8, top_p=0.95, max_tokens=32)\n"
+_EIGHT = (
+    "    prompts = [\n"
+    + "".join(
+        f'        "{p}",\n'
+        for p in [
+            "Hello, my name is",
+            "The capital of France is",
+            "The future of AI is",
+            "The president of the United States is",
+            "Once upon a time",
+            "The best way to learn Python is",
+            "My favourite food is",
+            "The weather today is",
+        ]
+    )
+    + "    ]\n"
+)
+
+SCRIPTS.update(
+    {
+        1: (
+            "kvcache-space-unset",
+            _script(_PROMPTS + _PARAMS + _LLM.format("") + _GEN),
+            {"VLLM_CPU_KVCACHE_SPACE": ""},
+        ),
+        2: (
+            "stop-include-stop-str",
+            _script(
+                _PROMPTS
+                + '    params = SamplingParams(temperature=0.8, max_tokens=64, stop=["."], include_stop_str_in_output=True)\n'
+                + _LLM.format("")
+                + _GEN
+            ),
+            {},
+        ),
+        3: ("basic-generate", _script(_PROMPTS + _PARAMS + _LLM.format("") + _GEN), {}),
+        4: ("seed-string", _script(_PROMPTS + _PARAMS + _LLM.format(', seed="42"') + _GEN), {}),
+        5: (
+            "second-llm-first-alive",
+            _script(
+                _PROMPTS
+                + _PARAMS
+                + _LLM.format("")
+                + _GEN
+                + '    llm2 = LLM(model="TINY", max_model_len=512, enforce_eager=True, seed=1)\n'
+                + "    outputs = llm2.generate(prompts, params)\n"
+                + _PRINT
+            ),
+            {},
+        ),
+        6: (
+            "lora-path-missing",
+            _script(
+                _PROMPTS
+                + "    params = SamplingParams(temperature=0, max_tokens=32)\n"
+                + _LLM.format(", enable_lora=True")
+                + '    lora = LoRARequest("my-adapter", 1, "/home/user/adapters/my-adapter")\n'
+                + "    outputs = llm.generate(prompts, params, lora_request=lora)\n"
+                + _PRINT,
+                head="from vllm.lora.request import LoRARequest\n",
+            ),
+            {},
+        ),
+        7: (
+            "sampling-params-best-of",
+            _script(
+                _PROMPTS
+                + "    params = SamplingParams(n=1, best_of=2, temperature=0.8, max_tokens=32)\n"
+                + _LLM.format("")
+                + _GEN
+            ),
+            {},
+        ),
+        8: ("quantization-none", _script(_PROMPTS + _PARAMS + _LLM.format(", quantization=None") + _GEN), {}),
+        9: (
+            "tokenizer-mode-slow",
+            _script(_PROMPTS + _PARAMS + _LLM.format(', tokenizer_mode="slow"') + _GEN),
+            {},
+        ),
+        10: (
+            "max-num-seqs-2-eight-prompts",
+            _script(_EIGHT + _PARAMS + _LLM.format(", max_num_seqs=2") + _GEN),
+            {},
+        ),
+    }
+)
+
+
+def run_case(k: int) -> str:
+    slug, script, env_extra = SCRIPTS[k]
+    tiny = corpus_tools.tiny_model(WORK)
+    case = WORK / "run" / slug
+    case.mkdir(parents=True, exist_ok=True)
+    text = script.replace("TINY", str(tiny))
+    (case / "script.py").write_text(text)
+    env = corpus_tools.engine_env(WORK, **env_extra)
+    for key, value in env_extra.items():
+        if value == "":
+            env.pop(key, None)
+    proc = subprocess.Popen(
+        [str(PY), "script.py"],
+        cwd=case,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    try:
+        out, _ = proc.communicate(timeout=300)
+        rc = proc.returncode
+        tail = ""
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        out, _ = proc.communicate()
+        rc = proc.returncode
+        tail = "^C\n"
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    head = f"```python\n{text.rstrip()}\n```\n" if k in SHOWN else ""
+    log = head + "$ python3 script.py\n" + out.decode("utf-8", "replace") + tail
+    return log.rstrip("\n") + f"\n# exit status: {rc}\n"
+
 
 def main() -> None:
     if sys.argv[1:2] == ["--draws"]:
@@ -66,6 +197,13 @@ def main() -> None:
             print(f"drawn anew: {c} | {v} | {why}")
         print(f"shown (script above the command): {SHOWN}")
         return
+    for arg in sys.argv[1:]:
+        k = int(arg)
+        t = time.monotonic()
+        log = run_case(k)
+        path = OUT / f"fresh416-vllm-offline-{SCRIPTS[k][0]}.log"
+        path.write_text(log)
+        print(f"{k} {path.name}: {len(log.splitlines())} lines, {time.monotonic() - t:.0f} s", flush=True)
 
 
 if __name__ == "__main__":
