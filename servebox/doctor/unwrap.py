@@ -18,6 +18,7 @@ import html
 import json
 import re
 from collections.abc import Callable
+from datetime import UTC, datetime
 from itertools import islice
 
 from servebox.doctor.console_wrap import MARKERS as CONSOLE_MARKERS
@@ -26,6 +27,8 @@ from servebox.doctor.line_join import join_run, join_runs
 
 # the field a collector keeps the engine's line in: docker/fluentd, journald, GCP; then Loki/Vector's
 COLLECTOR_FIELDS = ("log", "MESSAGE", "textPayload")
+# the fields journalctl's short output names a record's program by, in its order; the unit where neither is kept
+JOURNAL_IDENTS = ("SYSLOG_IDENTIFIER", "_COMM", "_SYSTEMD_UNIT")
 SHIPPER_FIELDS = ("msg", "message")
 # a `msg`/`message` record is a shipper's only with one of these beside it, and none of the keys of an engine's
 # own JSON: llama-server's `--log-format json` (tid, function, line) or an API's error body (object, code, type)
@@ -36,7 +39,8 @@ SHIPPER_KEYS = frozenset(
 ENGINE_KEYS = frozenset(("tid", "function", "line", "object", "code", "type", "param", "error"))
 # servebox up's own incidents.jsonl record (servebox/serve/supervisor.py _record)
 INCIDENT_KEYS = frozenset(("model", "state", "reason", "action"))
-_RECORD = re.compile(rb"^[ \t]*\{\"[^\n]*\}[ \t]*\r?$", re.M)
+# `journalctl -o json` writes '{ "__CURSOR" : "...", ... }' (a space inside the braces and around each colon)
+_RECORD = re.compile(rb"^[ \t]*\{[ \t]*\"[^\n]*\}[ \t]*\r?$", re.M)
 _ANSI = re.compile(rb"\x1b\[[0-9;?]*[A-Za-z]")
 # `docker compose up` / `logs`: each line behind its container's name, a replica number (v2 'svc-1', v1 'svc_1'),
 # padding and a bar; lines anchored at their start ('panic: ', 'Traceback') miss behind it
@@ -237,7 +241,8 @@ def _record_line(m: re.Match[bytes]) -> bytes:
         return m[0]
     if not isinstance(record, dict):
         return m[0]
-    text = next((record[k] for k in COLLECTOR_FIELDS if isinstance(record.get(k), str)), None)
+    text = journal_line(record) if "MESSAGE" in record else None
+    text = text or next((record[k] for k in COLLECTOR_FIELDS if isinstance(record.get(k), str)), None)
     if text is None and SHIPPER_KEYS.intersection(record) and not ENGINE_KEYS.intersection(record):
         text = next((record[k] for k in SHIPPER_FIELDS if isinstance(record.get(k), str)), None)
     if text is None and INCIDENT_KEYS.issubset(record):
@@ -245,6 +250,31 @@ def _record_line(m: re.Match[bytes]) -> bytes:
     if text is None:
         return m[0]
     return " | ".join(text.rstrip("\r\n").splitlines()).encode()
+
+
+def _field_text(value) -> str | None:
+    """A journal field's text: journald writes a field that is not valid UTF-8 (or holds control bytes) as a list of
+    its bytes (systemd.journal-fields(7); journalctl -o json)."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list) and value and all(isinstance(b, int) and 0 <= b < 256 for b in value):
+        return bytes(value).decode("utf-8", "replace")
+    return None
+
+
+def journal_line(record: dict) -> str | None:
+    """A `journalctl -o json` record as `journalctl -o short-iso` prints it ('STAMP HOST IDENT[PID]: MESSAGE'), so
+    the unit's lines read as a journal paste does (the ident marks systemd's own lines, 'systemd[1]: ...'); the
+    MESSAGE alone where the record has no time stamp or no ident (learn47d, fresh-411's journal-json paste)."""
+    text = _field_text(record.get("MESSAGE"))
+    ident = next(filter(None, map(_field_text, (record.get(k) for k in JOURNAL_IDENTS))), None)
+    stamp = record.get("__REALTIME_TIMESTAMP")
+    if text is None or ident is None or not (isinstance(stamp, str) and stamp.isdigit()):
+        return text
+    when = datetime.fromtimestamp(int(stamp) / 1e6, tz=UTC).strftime("%Y-%m-%dT%H:%M:%S%z")
+    pid = _field_text(record.get("SYSLOG_PID")) or _field_text(record.get("_PID"))
+    host = _field_text(record.get("_HOSTNAME")) or "localhost"
+    return f"{when} {host} {ident.removesuffix('.service')}{f'[{pid}]' if pid else ''}: {text}"
 
 
 def incident_line(record: dict) -> str:
