@@ -189,9 +189,11 @@ def test_a_value_systemd_cannot_parse_stays_bad_value():
 
 
 def test_the_oneshot_refusal_stays_a_refusal():
-    """service_verify's 'Refusing.' for a Type=oneshot pair keeps its refusal family: the unit does not load at all."""
+    """service_verify's 'Refusing.' for a Type=oneshot pair keeps its refusal family: the unit does not load at all.
+    (learn47a: fresh-407's maker named this refusal systemd-oneshot-restart, the oneshot restart refusal family, which
+    now takes RestartForceExitStatus= beside Restart=; still a refusal, never systemd-setting-has-no-effect.)"""
     assert_named(
-        "systemd-service-refused",
+        "systemd-oneshot-restart",
         "fetch-model.service: Service has RestartForceExitStatus= set, which isn't allowed for Type=oneshot services. "
         "Refusing.\nUnit fetch-model.service has a bad unit file setting.\n",
     )
