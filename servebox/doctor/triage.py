@@ -315,7 +315,7 @@ class Triage(KeywordReading):
         prefix = split_prefix(line[:EXCEPTION_LINE_KEPT])
         # an exception an error body relays is the server's: read before the client's about the response
         if (relayed := ExceptionLine.relayed(prefix.payload)) is not None:
-            self._record(relayed, relayed.message, prefix.component, number, lambda: ("", [], False))
+            self._record(relayed, relayed.message, prefix.component, number, lambda: ("", [], False, ""))
         exc = ExceptionLine.parse(prefix.payload)
         if exc is None:
             return
