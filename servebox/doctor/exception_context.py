@@ -11,6 +11,7 @@ from servebox.doctor.structure import frame_below, match_frame, split_prefix
 
 PYDANTIC_INPUT = re.compile(r"\s*\[type=\w+, input_value=.*$")
 ENGINE_FRAMES_KEPT = 3
+IMPORT_MACHINERY = re.compile(r"^<frozen importlib|(?:^|[/\\])importlib[/\\]__init__\.py$")
 
 
 def line_at(chunk: bytes, position: int) -> tuple[int, int]:
@@ -41,11 +42,12 @@ def following_lines(chunk: bytes, end: int, count: int, indented: bool = False) 
     return [t for t in out if t and not t.startswith("For further information")], read
 
 
-def innermost_frame(chunk: bytes, start: int, end: int, component: str) -> tuple[str, list[str], bool]:
+def innermost_frame(chunk: bytes, start: int, end: int, component: str) -> tuple[str, list[str], bool, str]:
     """The file of the innermost traceback frame printed above an exception line by the same
-    process (interleaved logs put other processes' lines in between), and the innermost few in vLLM's
-    tree (the engine's code that called the library that raised: attribution.py)."""
-    floor, at, innermost, engine = max(0, start - 16384), start, "", []
+    process (interleaved logs put other processes' lines in between), the innermost few in vLLM's
+    tree (the engine's code that called the library that raised: attribution.py), whether the run's own script called,
+    and the innermost frame outside Python's import machinery (who imported, for an import error: registered_model.py)."""
+    floor, at, innermost, engine, importer = max(0, start - 16384), start, "", [], ""
     for looked in range(16):  # 8 lines to find the innermost frame (as ever), 8 more for the engine's
         at = chunk.rfind(b"File ", floor, at) if innermost or looked < 8 else -1
         if at < 0 or len(engine) == ENGINE_FRAMES_KEPT:
@@ -56,8 +58,9 @@ def innermost_frame(chunk: bytes, start: int, end: int, component: str) -> tuple
         if m and prefix.component == component:
             file = m["file"].split("site-packages/", 1)[-1] + f":{m['line']}"
             innermost = innermost or file
+            importer = importer or ("" if IMPORT_MACHINERY.search(m["file"]) else file)
             if "vllm/" in file:
                 engine.append(file)
     if not innermost and (innermost := frame_below(chunk, end, component)) and "vllm/" in innermost:
         engine.append(innermost)
-    return innermost, engine, script_called(traceback_files(chunk, start, component))
+    return innermost, engine, script_called(traceback_files(chunk, start, component)), importer

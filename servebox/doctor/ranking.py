@@ -35,6 +35,7 @@ from servebox.doctor.incidents import RELAYED_AS_READ, as_relayed, stopped_each_
 from servebox.doctor.listed import served_before
 from servebox.doctor.llamacpp_attribution import LLAMA_FEATURE, in_a_feature, refine
 from servebox.doctor.plugin_load import lines_of, marker_aside
+from servebox.doctor.registered_model import registered_module_aside
 from servebox.doctor.resemblance import answer as resemblance_answer
 from servebox.doctor.results import CONFIDENT
 from servebox.doctor.root_exception import (
@@ -248,6 +249,7 @@ def _placed(t: Triage, raised: list[RaisedException]) -> None:
 def rank(t: Triage) -> TriageResult:
     raised = sorted(t.raised.values(), key=lambda e: e.line)
     _placed(t, raised)
+    unregistered = registered_module_aside(t, raised)  # a registered model's module path not there (learn47b)
     against_default(t)  # a refusal of two fields, one of them a file's default
     scripted(t, raised)
     via = _exception_hits(t, raised)
@@ -262,6 +264,7 @@ def rank(t: Triage) -> TriageResult:
     consumed |= {n for hit in superseded for n, _ in hit.evidence}
     consumed |= elsewhere_lines(t, found)  # a co-tenant's exception is not the server's (learn44e)
     consumed |= lines_of(t, raised)  # a plugin's exception vLLM caught loading it (learn46e)
+    consumed |= unregistered  # the inspection symptom answers for it
     root = root_of(raised, consumed, t.exception_ends, pointers)
     found = [set_at_start(t, sig, hit) or (sig, hit) for sig, hit in found]  # a file's default, refused
     diagnoses = [_diagnosis(sig, hit, t, sig.id in via) for sig, hit in found]

@@ -48,6 +48,8 @@ class RaisedException(BaseModel):
     engine_frames: list[str] = []  # the innermost frames in vLLM's tree (the engine code that called)
     # called straight from the run's own script (caller.py), not a plugin or framework
     script_called: bool = False
+    # the innermost frame outside Python's import machinery (frozen importlib, importlib/__init__.py): who imported
+    importer: str = ""
     occurrences: int = 1
     handled: bool = False  # printed by the engine's logger below ERROR: caught and logged, not raised
 
