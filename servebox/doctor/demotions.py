@@ -40,6 +40,20 @@ IN_STEP_NOTE = (
 )
 
 
+GENERATED = "engine-generated-tokens"  # vLLM's metrics line with a generation throughput above 0.0 (a marker)
+SERVED_THROUGH_NOTE = (
+    "Not a hang: the engine core waited {secs} s at a time for its workers while they were busy (a burst of requests on"
+    " a loaded machine), and the engine generated tokens after its last such wait (line {line}): it worked through it."
+)
+
+
+def generated_after(t: Triage, line: int) -> int | None:
+    """The last line of a metrics report of tokens generated after `line` (learn47e: fresh-409's flood of 150
+    streamed requests, the 60 s waits logged while the workers worked through them, every request answered)."""
+    made = t.hits.get(GENERATED)
+    return made.last_line if made is not None and made.last_line > line else None
+
+
 def what_followed(d: Diagnosis, sig: Signature, t: Triage, hit: Hits, groups: dict) -> None:
     """Lower `d` (in place) where the run went on past its line, or an earlier line explains it."""
     _went_on(d, sig, t, hit)
@@ -96,6 +110,10 @@ def _still_moving(d: Diagnosis, sig: Signature, t: Triage, hit: Hits, groups: di
         d.fix = sig.progress_fix or (
             "Nothing to fix: the start went on. If starts are too slow, give the engine more CPU or a warm compile cache."
         )
+    elif sig.unless_progress and sig.category == "hang" and (made := generated_after(t, hit.last_line)):
+        d.role, d.fatal, d.confidence = "note", False, 0.1
+        d.cause = SERVED_THROUGH_NOTE.format(line=made, secs=groups.get("secs") or "?")
+        d.fix = "Nothing to fix: the engine kept serving. If answers are too slow under such load, give it more CPU."
     elif sig.unless_progress and (in_step := stalled_in_open_step(t, hit)):
         d.role, d.fatal, d.confidence = "note", False, 0.1
         d.cause = IN_STEP_NOTE.format(step=in_step[0], stop=in_step[1])
