@@ -70,6 +70,238 @@ def draws() -> list[tuple[str, str, str]]:
     return out
 
 
+# ---- case makers (added after the draw was committed, before any case ran) ----
+
+f399.PORT = 25910
+f399.WORK = Path("/tmp/fresh418")
+OUT = f399.OUT
+PY = f399.PY
+write, sh, serve, base, chat, tiny_copy, plugin_package = (
+    f399.write,
+    f399.sh,
+    f399.serve,
+    f399.base,
+    f399.chat,
+    f399.tiny_copy,
+    f399.plugin_package,
+)
+site_env = f401.site_env
+TOOLS_BODY = f401.TOOLS_BODY
+
+SLUGS = {
+    1: "remote-config-nameerror-at-import",
+    2: "tool-parser-plugin-registers-other-name",
+    3: "remote-tokenizer-imports-missing-package",
+    4: "reasoning-parser-plugin-syntax-error",
+    5: "logits-processor-not-subclass",
+    6: "logits-processor-constructor-wrong-arguments",
+    7: "remote-tokenizer-auto-map-without-trust-remote-code",
+    8: "general-plugin-asks-for-cuda-device",
+    9: "logits-processor-module-not-on-pythonpath",
+    10: "endpoint-plugin-installed-vllm-plugins-unset",
+}
+
+THINK_SYNTAX = """from vllm.reasoning import ReasoningParser, ReasoningParserManager
+
+
+@ReasoningParserManager.register_module("tiny_think")
+class TinyThinkParser(ReasoningParser):
+    def is_reasoning_end(self, input_ids)
+        return True
+
+    def extract_content_ids(self, input_ids):
+        return list(input_ids)
+
+    def extract_reasoning(self, model_output, request):
+        return None, model_output
+
+    def extract_reasoning_streaming(self, previous_text, current_text, delta_text, previous_token_ids,
+                                    current_token_ids, delta_token_ids):
+        return None
+"""
+
+V0_LOGITS = """import torch
+
+
+class BanTokens:
+    \"\"\"Ban a fixed list of token ids (called with the generated ids and the logits row).\"\"\"
+
+    def __init__(self, banned=(3, 5, 7)):
+        self.banned = list(banned)
+
+    def __call__(self, token_ids: list[int], logits: torch.Tensor) -> torch.Tensor:
+        logits[self.banned] = float("-inf")
+        return logits
+"""
+
+CTOR_LOGITS = """import torch
+
+from vllm.v1.sample.logits_processor import BatchUpdate, LogitsProcessor
+
+
+class BanTokens(LogitsProcessor):
+    \"\"\"Ban a fixed list of token ids.\"\"\"
+
+    def __init__(self, banned_ids: list[int]) -> None:
+        self.banned = torch.tensor(banned_ids)
+
+    def is_argmax_invariant(self) -> bool:
+        return False
+
+    def update_state(self, batch_update: BatchUpdate | None) -> None:
+        pass
+
+    def apply(self, logits: torch.Tensor) -> torch.Tensor:
+        logits[:, self.banned] = float("-inf")
+        return logits
+"""
+
+ADMIN_PLUGIN = """from fastapi import APIRouter, FastAPI
+
+
+class TinyAdminPlugin:
+    name = "tiny_admin"
+    required_tasks = None
+
+    def attach_router(self, app: FastAPI) -> None:
+        router = APIRouter()
+
+        @router.post("/v1/admin/flush_cache")
+        async def flush_cache():
+            return {"flushed": True}
+
+        app.include_router(router)
+
+    async def init_state(self, engine_client, state, args) -> None:
+        pass
+"""
+
+
+def remote_tokenizer(model: Path, cls: str) -> None:
+    import json
+
+    tok = json.loads((model / "tokenizer_config.json").read_text())
+    tok["tokenizer_class"] = cls
+    tok["auto_map"] = {"AutoTokenizer": [None, f"tokenization_tiny.{cls}"]}
+    (model / "tokenizer_config.json").write_text(json.dumps(tok, indent=2) + "\n")
+
+
+def make(n: int, case: Path) -> str:
+    import json
+
+    from corpus_tools import tiny_model
+
+    tiny = tiny_model(f399.WORK)
+    if n == 1:
+        model = tiny_copy(case)
+        cfg = json.loads((model / "config.json").read_text())
+        cfg["auto_map"] = {"AutoConfig": "configuration_tiny.TinyLlamaConfig"}
+        (model / "config.json").write_text(json.dumps(cfg, indent=2) + "\n")
+        text = sh(case, "grep -A2 auto_map tiny/config.json")
+        text += write(
+            model / "configuration_tiny.py",
+            "from transformers import LlamaConfig\n\n"
+            "# scaled rope for long context, tuned on our data\n"
+            'TINY_ROPE = rope_config_validation_defaults["llama3"]\n\n\n'
+            "class TinyLlamaConfig(LlamaConfig):\n"
+            '    model_type = "llama"\n',
+        )
+        return text + serve(case, base(model, "--trust-remote-code"), {}, calls=chat(model))
+    if n == 2:
+        parser = f401.TOOL_PARSER.replace('register_module("tiny_json")', 'register_module("tinyjson")')
+        text = write(case / "tiny_json_parser.py", parser)
+        argv = base(
+            tiny,
+            "--tool-parser-plugin",
+            str(case / "tiny_json_parser.py"),
+            "--enable-auto-tool-choice",
+            "--tool-call-parser",
+            "tiny_json",
+        )
+        return text + serve(
+            case, argv, {}, calls=[("/v1/chat/completions", {**TOOLS_BODY, "model": str(tiny)})]
+        )
+    if n == 3:
+        model = tiny_copy(case)
+        remote_tokenizer(model, "TinyTokenizer")
+        text = sh(case, "cat tiny/tokenizer_config.json")
+        text += write(
+            model / "tokenization_tiny.py",
+            "import jieba\n"
+            "from transformers import PreTrainedTokenizerFast\n\n\n"
+            "class TinyTokenizer(PreTrainedTokenizerFast):\n"
+            "    def pre_segment(self, text):\n"
+            '        return " ".join(jieba.cut(text))\n',
+        )
+        return text + serve(case, base(model, "--trust-remote-code"), {}, calls=chat(model))
+    if n == 4:
+        text = write(case / "tiny_think_parser.py", THINK_SYNTAX)
+        argv = base(tiny, "--reasoning-parser-plugin", str(case / "tiny_think_parser.py"))
+        argv += ["--reasoning-parser", "tiny_think"]
+        return text + serve(case, argv, {}, calls=chat(tiny))
+    if n == 5:
+        text = write(case / "ban_tokens.py", V0_LOGITS)
+        argv = base(tiny, "--logits-processors", "ban_tokens:BanTokens")
+        return text + serve(case, argv, {"PYTHONPATH": str(case)}, f"PYTHONPATH={case}", calls=chat(tiny))
+    if n == 6:
+        text = write(case / "ban_tokens.py", CTOR_LOGITS)
+        argv = base(tiny, "--logits-processors", "ban_tokens:BanTokens")
+        return text + serve(case, argv, {"PYTHONPATH": str(case)}, f"PYTHONPATH={case}", calls=chat(tiny))
+    if n == 7:
+        model = tiny_copy(case)
+        remote_tokenizer(model, "TinyFastTokenizer")
+        text = sh(case, "cat tiny/tokenizer_config.json")
+        text += write(
+            model / "tokenization_tiny.py",
+            "from transformers import PreTrainedTokenizerFast\n\n\n"
+            "class TinyFastTokenizer(PreTrainedTokenizerFast):\n"
+            '    padding_side = "left"\n',
+        )
+        return text + serve(case, base(model), {}, calls=chat(model))
+    if n == 8:
+        text = plugin_package(
+            case,
+            "tiny_pinmem",
+            "import logging\n\nimport torch\n\nlogger = logging.getLogger('vllm.tiny_pinmem')\n\n\n"
+            "def register():\n"
+            "    # reserve a pinned staging buffer on the serving GPU\n"
+            "    dev = torch.cuda.current_device()\n"
+            '    logger.info("tiny_pinmem: staging buffer on cuda:%d", dev)\n',
+            "vllm.general_plugins:tiny_pinmem=tiny_pinmem:register",
+        )
+        env, shown = site_env(case)
+        return text + serve(case, base(tiny), env, shown, calls=chat(tiny))
+    if n == 9:
+        text = write(case / "procs" / "ban_tokens.py", f399.LOGITS.replace("self.banned_ids", "self.banned"))
+        text += sh(case, "ls procs")
+        argv = base(tiny, "--logits-processors", "ban_tokens:BanTokens")
+        return text + serve(case, argv, {}, calls=chat(tiny))
+    if n == 10:
+        text = plugin_package(
+            case, "tiny_admin", ADMIN_PLUGIN, "vllm.endpoint_plugins:tiny_admin=tiny_admin:TinyAdminPlugin"
+        )
+        env, shown = site_env(case)
+        calls = [("/v1/admin/flush_cache", {}), *chat(tiny)]
+        return text + serve(case, base(tiny), env, shown, calls=calls)
+    raise ValueError(n)
+
+
+def main() -> None:
+    import shutil
+    import time
+
+    wanted = [int(a) for a in sys.argv[1:]] or list(range(1, N + 1))
+    for n in wanted:
+        case = f399.WORK / "run" / f"d{n}"
+        shutil.rmtree(case, ignore_errors=True)
+        case.mkdir(parents=True)
+        t = time.monotonic()
+        text = make(n, case)
+        name = f"fresh418-vllm-{n:02d}-{SLUGS[n]}.log"
+        (OUT / name).write_text(text.rstrip() + "\n")
+        print(f"{name}: {len(text.splitlines())} lines, {time.monotonic() - t:.0f} s", flush=True)
+
+
 if __name__ == "__main__" and sys.argv[1:2] == ["--draws"]:
     left, kept = left_and_kept()
     print(
@@ -77,3 +309,5 @@ if __name__ == "__main__" and sys.argv[1:2] == ["--draws"]:
     )
     for i, (c, v, origin) in enumerate(draws(), 1):
         print(f"draw {i}: {c} | {v} ({origin})")
+elif __name__ == "__main__":
+    main()
