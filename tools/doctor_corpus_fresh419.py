@@ -94,8 +94,61 @@ def main() -> None:
 # ---- case maker and expected outcomes (added after the draw was committed, before any case ran) ----
 
 
-def make_llama(k: int, cond: str, value: str, length: str, traffic: str) -> None:
-    raise SystemExit("the case maker is added after the draw is committed")
+import json  # noqa: E402
+import shutil  # noqa: E402
+import time  # noqa: E402
+
+import doctor_corpus_fresh385 as f385  # noqa: E402
+
+REPO = Path(__file__).resolve().parent.parent
+OUT = REPO / "tests" / "fixtures" / "doctor-corpus"
+WORK = Path("/tmp/fresh419")
+PORT = 25920
+
+# Expected outcome of each draw, written from llama.cpp b11434's sources BEFORE the case ran (the manifest's `expected`
+# is written from what the log then shows, before doctor ever runs on it).
+EXPECTED_BEFORE = {
+    1: "n_predict -1 on a 512-token context, context shift off (the default): process_token stops the slot when the "
+    "prompt plus the generation reach n_ctx (truncated = true, stop_type 'limit'; its line is SLT_DBG, not shown at "
+    "the default verbosity), the reply is a 200; pre_decode's 'context shift is disabled' error should never be "
+    "reached; the tiny model may also stop at an end-of-generation token first -> none (nothing fails)",
+    2: "memory.limit_in_bytes set to a quarter of the server's usage (cgroup v1): the kernel reclaims what it can (the "
+    "GGUF's mapped pages are page cache, reclaimable); if it cannot reach the limit the write fails with EBUSY "
+    "('Device or resource busy') and nothing changes (-> none); if it is set, the next allocation past it makes the "
+    "memory cgroup's OOM killer SIGKILL the server (exit 137, no server line) -> an OOM-killed / killed-from-outside "
+    "family",
+    3: "SIGSTOP to the server, never continued: the server prints nothing more, the clients' requests read-time-out "
+    "(httpx ReadTimeout after 10 s), /health also times out; run_case's clean-up stop sends SIGTERM, then SIGCONT + "
+    "SIGKILL after 20 s (the SIGTERM pending on a stopped process acts at SIGCONT: the server may log its orderly "
+    "exit) -> the server hung (frozen from outside); the log cannot say SIGSTOP: known_miss likely",
+}
+
+SLUGS = {
+    1: "n-predict-unbounded-at-context-limit",
+    2: "cgroup-memory-limit-far-below-usage",
+    3: "sigstop-never-continued-clients-time-out",
+}
+
+
+def make_llama(
+    k: int, cond: str, value: str, length: str, traffic: str
+) -> None:  # fresh409's, its names here
+    l383.PORT = PORT
+    l383.WORK = WORK / "llama"
+    l383.WORK.mkdir(parents=True, exist_ok=True)
+    gguf = l383.WORK / "tiny-f32.gguf"
+    if not gguf.exists():
+        shutil.copy("/tmp/fresh317/tiny-f32.gguf", gguf)
+    t = time.monotonic()
+    text, notes = l383.run_case(k, cond, value, length, traffic)
+    text = f385.marked(text, notes.get("cut"))
+    name = f"fresh419-llama-{SLUGS[k]}.log"
+    (OUT / name).write_text(text)
+    print(
+        f"draw {k}: {name}: {len(text.encode())} bytes, {len(text.splitlines())} lines, "
+        f"{time.monotonic() - t:.0f} s, notes {json.dumps(notes)[:600]}",
+        flush=True,
+    )
 
 
 if __name__ == "__main__":
