@@ -24,6 +24,10 @@ condition's flags), its middle cut marked by fresh385.marked (the start through 
 and the last ~45 KB of the healthy phase kept, a `# ... N lines ... cut here ...` line where the cut is). run_case
 already holds an event for every pair of fresh-383's space, so no event maker is written here. Logs:
 tests/fixtures/doctor-corpus/fresh419-llama-<slug>.log, each < 200 KB.
+Result of the draw (committed before any case ran): the llama space holds 30 pairs and 27 were already made, so only
+3 remained: draws 1-3 made cases, draws 4-8 are NONE LEFT (no case): this batch has 3 cases, not 8. Seen in the run,
+left as it is (run_case unchanged): draw 2's child cgroup read its usage as 0 (cgroup v1 keeps a moved process's
+charges in its old cgroup), so the limit written was 0, not a quarter of the usage.
 Usage (repository root): .venv/bin/python tools/doctor_corpus_fresh419.py [--draws | K ...]
 """
 
