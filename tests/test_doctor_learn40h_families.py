@@ -392,15 +392,8 @@ NEAR_MISSES = [
     ),
     # a path that is there but is a file is not a missing path
     ("model-path-not-found", refusal("/srv/models/qwen/config.json", None, "not a directory")),
-    # fresh-298's servebox-03 as the lead adjudicated it: servebox's own refusal of a path with nothing there
-    (
-        "model-path-not-found",
-        refusal(
-            "/models/qwen2.5-7b-instruct",
-            None,
-            "neither an existing directory, a .gguf file, nor a hub repo id 'org/name[@revision]'",
-        ),
-    ),
+    # (fresh-298's servebox-03, servebox's refusal of a path with nothing there, is model-path-not-found's since
+    # learn47f: tests/test_doctor_learn47f_families.py)
     # the config names MTP layers: the tensors are what is missing, not the model's MTP support
     (
         "spec-mtp-model-without-mtp-layers",
@@ -538,18 +531,13 @@ def test_a_gpu_index_past_the_hosts_list_stays_servebox_spec_invalid():
 @pytest.mark.parametrize(
     ("source", "message"),
     [
-        (
-            "~/models/Llama-3.1-8B-Instruct",
-            "neither an existing directory, a .gguf file, nor a hub repo id 'org/name[@revision]'",
-        ),
-        (
-            "/srv/models/gemma-3-4b-it-Q4_K_M.gguf",
-            "no such .gguf file (a hub file is org/name/file.gguf[@revision])",
-        ),
         ("/srv/models/qwen/model.safetensors", "not a directory"),
+        # a hub-shaped name (not a path) with no .gguf file named in it
+        ("Qwen/Qwen3-8B-GGUF", "no such .gguf file (a hub file is org/name/file.gguf[@revision])"),
     ],
 )
 def test_a_source_refusal_no_engine_family_names_stays_servebox_spec_invalid(source, message):
     """The lead's ruling on fresh-298's servebox-03: servebox's refusal quoting why (exit 2) is servebox-spec-invalid's
-    full cause where the other families' causes speak of an engine (or a llama.cpp program) reading the path."""
+    full cause where no other family's cause names it. (A path-shaped source with nothing there, 'neither an existing
+    directory ...' / 'no such .gguf file', is model-path-not-found's since learn47f: its cause names servebox's refusal.)"""
     assert_named("servebox-spec-invalid", refusal(source, None, message))
