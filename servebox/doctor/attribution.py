@@ -251,7 +251,7 @@ def attribute(exc: RaisedException) -> Diagnosis | None:
     if not exc.raised_in:
         return None
     path, installed = module_path(exc.raised_in)
-    if (found := _third_party(exc, path, installed)) is not None:
+    if (found := _third_party(exc, path, installed) or _loaded_by(exc)) is not None:
         return found
     if not path.startswith("vllm/"):  # the innermost vLLM frame that is not a thin wrapper over a kernel
         _, _, _, _, thin = features()
@@ -260,6 +260,19 @@ def attribute(exc: RaisedException) -> Diagnosis | None:
         frame = calls[0] if calls else exc.raised_in
         return _feature(exc, path, frame)
     return _feature(exc, path, exc.raised_in)
+
+
+def _loaded_by(exc: RaisedException) -> Diagnosis | None:
+    """A library of the stack raised, asked by code loaded into the engine (caller.loaded_caller: a plugin's register()
+    calling torch.cuda on a CPU-only build): that code's, named by its own frame (learn47g)."""
+    if not exc.loaded_by or exc.classification == "resource":
+        return None
+    path, installed = module_path(exc.loaded_by)
+    top = path.split("/", 1)[0].removesuffix(".py") if installed else _checkout_package(exc, path)
+    if not top or top in engine_stack():
+        return None
+    exception = f"{exc.type}: {exc.message} (raised in {exc.raised_in}, which it called)"
+    return _diagnosis(THIRD_PARTY, exc, package=top, exception=exception, file=exc.loaded_by)
 
 
 def _plugin_module(parts: list[str]) -> str:
