@@ -118,6 +118,8 @@ def _checkout_package(exc: RaisedException, path: str) -> str:
         return named[0]
     if exc.engine_frames and module_path(exc.engine_frames[0])[0].startswith("vllm/plugins/"):
         return _plugin_module(parts)  # vLLM's plugin loader called it: a plugin's own file (learn46g)
+    if exc.engine_frames and module_path(exc.engine_frames[0])[0].startswith("vllm/utils/import_utils.py"):
+        return parts[-1].removesuffix(".py")  # import_plugin loaded a parser plugin's file by path (learn47g)
     # a copy of a library of the stack (/root/site/pydantic/..., a Python's own lib/python3.11/importlib/...)
     return "" if len(parts) < 3 or (engine_stack() - {"vllm"}).intersection(parts[:-1]) else parts[-2]
 
@@ -251,7 +253,9 @@ def attribute(exc: RaisedException) -> Diagnosis | None:
     if not exc.raised_in:
         return None
     path, installed = module_path(exc.raised_in)
-    if (found := _third_party(exc, path, installed)) is not None:
+    if (
+        found := _third_party(exc, path, installed) or _loaded_by(exc) or _supplied_class(exc, path)
+    ) is not None:
         return found
     if not path.startswith("vllm/"):  # the innermost vLLM frame that is not a thin wrapper over a kernel
         _, _, _, _, thin = features()
@@ -260,6 +264,38 @@ def attribute(exc: RaisedException) -> Diagnosis | None:
         frame = calls[0] if calls else exc.raised_in
         return _feature(exc, path, frame)
     return _feature(exc, path, exc.raised_in)
+
+
+def _loaded_by(exc: RaisedException) -> Diagnosis | None:
+    """A library of the stack raised, asked by code loaded into the engine (caller.loaded_caller: a plugin's register()
+    calling torch.cuda on a CPU-only build): that code's, named by its own frame (learn47g)."""
+    if not exc.loaded_by or exc.classification == "resource":
+        return None
+    path, installed = module_path(exc.loaded_by)
+    top = path.split("/", 1)[0].removesuffix(".py") if installed else _checkout_package(exc, path)
+    if not top or top in engine_stack():
+        return None
+    exception = f"{exc.type}: {exc.message} (raised in {exc.raised_in}, which it called)"
+    return _diagnosis(THIRD_PARTY, exc, package=top, exception=exception, file=exc.loaded_by)
+
+
+SIGNATURE_MISMATCH = re.compile(
+    r"^(?P<cls>\w+)\.__init__\(\) (?:takes \d+ positional arguments? but \d+ (?:was|were) given|missing \d+ required"
+    r"|got an unexpected keyword argument|takes from \d+ to \d+ positional)"
+)
+
+
+def _supplied_class(exc: RaisedException, path: str) -> Diagnosis | None:
+    """A TypeError of a user-supplied class's own signature, raised at the vLLM call site that builds it
+    (engine_features.toml [[constructs]]): that class's, with the signature vLLM calls it with (learn47g)."""
+    m = SIGNATURE_MISMATCH.search(exc.message) if exc.type.rsplit(".", 1)[-1] == "TypeError" else None
+    site = next((c for c in _table().get("constructs", ()) if path.startswith(c["prefix"])), None)
+    if m is None or site is None or m["cls"] in site["own"]:
+        return None
+    file = (
+        f"{m['cls']}.__init__ (your {site['what']}: vLLM calls it as {site['signature']} at {exc.raised_in})"
+    )
+    return _diagnosis(THIRD_PARTY, exc, package=m["cls"], exception=f"{exc.type}: {exc.message}", file=file)
 
 
 def _plugin_module(parts: list[str]) -> str:

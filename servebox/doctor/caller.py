@@ -56,18 +56,35 @@ def script_called(files: list[str]) -> bool:
     )
 
 
-def traceback_files(chunk: bytes, start: int, component: str) -> list[str]:
-    """The files of the traceback printed above an exception line by the same process, outermost first."""
+def loaded_caller(frames: list[tuple[str, str]]) -> str:
+    """Frames' (file, line), outermost first: the innermost frame outside the engine's stack, as "file:line", where
+    vLLM's own code called it (a vLLM frame further out) and a library of the stack raised below it: code loaded into
+    the engine (a general plugin's register(), a parser or logits processor file) that asked the library for what
+    it refused (learn47g: fresh-418's plugin calling torch.cuda.current_device() on a CPU-only build). "" otherwise."""
+    files = [f for f, _ in frames]
+    at = next((i for i in range(len(files) - 1, -1, -1) if not _engines(files[i])), None)
+    if (
+        at is None
+        or at == len(files) - 1
+        or not any("/vllm/" in f or f.startswith("vllm/") for f in files[:at])
+    ):
+        return ""
+    return f"{files[at]}:{frames[at][1]}"
+
+
+def traceback_frames(chunk: bytes, start: int, component: str) -> list[tuple[str, str]]:
+    """The (file, line) of each frame of the traceback printed above an exception line by the same process, outermost
+    first."""
     head = chunk.rfind(HEAD, max(0, start - LOOK_BACK), start)
     if head < 0:
         return []
-    files = []
+    frames = []
     for raw in chunk[head:start].decode("utf-8", "replace").split("\n")[1:]:
         prefix = split_prefix(raw)
         m = match_frame(prefix.payload)
         if m and prefix.component == component:
-            files.append(m["file"])
-    return files
+            frames.append((m["file"], m["line"]))
+    return frames
 
 
 def _script_line_counts(sig: Signature, n: int, text: str, t: Triage, raised: list[RaisedException]) -> bool:
@@ -88,5 +105,24 @@ def scripted(t: Triage, raised: list[RaisedException]) -> None:
         if not sig.script_patterns or hit is None:
             continue
         hit.evidence = [(n, s) for n, s in hit.evidence if _script_line_counts(sig, n, s, t, raised)]
+        if not hit.evidence:
+            del t.hits[sig.id]
+
+
+def loaded_aside(t: Triage, raised: list[RaisedException]) -> None:
+    """An `engine_called` entry's line counts only where the exception raised on it was not asked for by code loaded
+    into the engine (loaded_caller: a plugin's register() calling torch.cuda on a CPU-only build is the plugin's
+    demand, not the install's fault; learn47g). Such an exception, unexplained, is then read by who called
+    (attribution.py: third-party-package-raised naming the plugin's file)."""
+    ends = t.exception_ends
+    for sig in t.signatures:
+        hit = t.hits.get(sig.id)
+        if not sig.engine_called or hit is None:
+            continue
+        hit.evidence = [
+            (n, s)
+            for n, s in hit.evidence
+            if not any(e.loaded_by for e in raised if e.line <= n <= ends.get(e.line, e.line))
+        ]
         if not hit.evidence:
             del t.hits[sig.id]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from servebox.doctor.caller import script_called, traceback_files
+from servebox.doctor.caller import loaded_caller, script_called, traceback_frames
 from servebox.doctor.structure import frame_below, match_frame, split_prefix
 
 PYDANTIC_INPUT = re.compile(r"\s*\[type=\w+, input_value=.*$")
@@ -42,11 +42,12 @@ def following_lines(chunk: bytes, end: int, count: int, indented: bool = False) 
     return [t for t in out if t and not t.startswith("For further information")], read
 
 
-def innermost_frame(chunk: bytes, start: int, end: int, component: str) -> tuple[str, list[str], bool, str]:
-    """The file of the innermost traceback frame printed above an exception line by the same
+def innermost_frame(chunk: bytes, start: int, end: int, component: str) -> dict:
+    """RaisedException's fields of where: the file of the innermost traceback frame printed above an exception line by the same
     process (interleaved logs put other processes' lines in between), the innermost few in vLLM's
     tree (the engine's code that called the library that raised: attribution.py), whether the run's own script called,
-    and the innermost frame outside Python's import machinery (who imported, for an import error: registered_model.py)."""
+    the innermost frame outside Python's import machinery (who imported, for an import error: registered_model.py), and
+    code loaded into the engine that called the library that raised (caller.loaded_caller)."""
     floor, at, innermost, engine, importer = max(0, start - 16384), start, "", [], ""
     for looked in range(16):  # 8 lines to find the innermost frame (as ever), 8 more for the engine's
         at = chunk.rfind(b"File ", floor, at) if innermost or looked < 8 else -1
@@ -63,4 +64,11 @@ def innermost_frame(chunk: bytes, start: int, end: int, component: str) -> tuple
                 engine.append(file)
     if not innermost and (innermost := frame_below(chunk, end, component)) and "vllm/" in innermost:
         engine.append(innermost)
-    return innermost, engine, script_called(traceback_files(chunk, start, component)), importer
+    frames = traceback_frames(chunk, start, component)
+    return {
+        "raised_in": innermost,
+        "engine_frames": engine,
+        "script_called": script_called([f for f, _ in frames]),
+        "importer": importer,
+        "loaded_by": loaded_caller(frames),
+    }

@@ -21,7 +21,7 @@ from servebox.doctor.afterwards import (
 from servebox.doctor.attribution import STRUCTURAL, below_families
 from servebox.doctor.background_refusals import set_aside
 from servebox.doctor.bench_context import bench_over_context
-from servebox.doctor.caller import scripted
+from servebox.doctor.caller import loaded_aside, scripted
 from servebox.doctor.close_causes import (
     close_causes,
     ignored_unit_line,
@@ -252,6 +252,7 @@ def rank(t: Triage) -> TriageResult:
     unregistered = registered_module_aside(t, raised)  # a registered model's module path not there (learn47b)
     against_default(t)  # a refusal of two fields, one of them a file's default
     scripted(t, raised)
+    loaded_aside(t, raised)  # a library's refusal that code loaded into the engine asked for (learn47g)
     via = _exception_hits(t, raised)
     found, superseded = _matched(t)
     found, aside = wrappers_aside(found, raised, t.exception_ends)

@@ -24,7 +24,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import TYPE_CHECKING
 
-from servebox.doctor.attribution import FEATURE, STRUCTURAL
+from servebox.doctor.attribution import FEATURE, STRUCTURAL, THIRD_PARTY
 from servebox.doctor.signatures import context_met
 from servebox.doctor.triage import Diagnosis, Evidence
 
@@ -177,6 +177,8 @@ def answer(t, root, diagnoses: list) -> Diagnosis | None:
         return None  # a cause entry matched: its wording, not a likeness, answers
     if any(d.id == FEATURE for d in diagnoses):
         return None  # an invariant failing in vLLM's own code: where it was raised says more than a likeness
+    if root is not None and root.loaded_by and any(d.id == THIRD_PARTY for d in diagnoses):
+        return None  # code loaded into the engine asked a library for what it refused: who asked says more (learn47g)
     if root is None and (diagnoses or t.raised or _stop_asked(t)):
         return None  # with no root exception, only a log nothing else was read in: no entry, wrapper or stop
     text, line, shown = query(t, root)

@@ -50,6 +50,8 @@ class RaisedException(BaseModel):
     script_called: bool = False
     # the innermost frame outside Python's import machinery (frozen importlib, importlib/__init__.py): who imported
     importer: str = ""
+    # code loaded into the engine (a plugin's file) that called the stack library that raised (caller.loaded_caller)
+    loaded_by: str = ""
     occurrences: int = 1
     handled: bool = False  # printed by the engine's logger below ERROR: caught and logged, not raised
 

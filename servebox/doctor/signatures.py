@@ -134,6 +134,9 @@ class Signature:
     # wordings (also in `patterns`) that count only where the exception raised on their line was called straight from
     # the run's own script (caller.py): a keyword the user's script passed, not a plugin's built for another release
     script_patterns: tuple[re.Pattern[str], ...] = ()
+    engine_called: bool = (
+        False  # not where code loaded into the engine called the raiser (caller.loaded_aside)
+    )
     # (id, group) pairs: where entry `id` matched a line above this entry's last line and captured the same `group`,
     # this refusal follows from that earlier one (a request naming an adapter whose load was refused): a symptom
     follows_from: tuple[tuple[str, str], ...] = ()
@@ -329,6 +332,7 @@ def load_signatures() -> tuple[Signature, ...]:
             context_requires=tuple(r.lower() for r in _as_tuple(e.get("context_requires"))),
             context_line=re.compile(e["context_line"], re.IGNORECASE) if e.get("context_line") else None,
             script_patterns=tuple(re.compile(p, re.IGNORECASE) for p in _as_tuple(e.get("script_pattern"))),
+            engine_called=bool(e.get("engine_called", False)),
         )
         for e in entries
         if e["role"] != "reading"  # attribution.py's answers: listed, never matched by wording

@@ -315,7 +315,7 @@ class Triage(KeywordReading):
         prefix = split_prefix(line[:EXCEPTION_LINE_KEPT])
         # an exception an error body relays is the server's: read before the client's about the response
         if (relayed := ExceptionLine.relayed(prefix.payload)) is not None:
-            self._record(relayed, relayed.message, prefix.component, number, lambda: ("", [], False, ""))
+            self._record(relayed, relayed.message, prefix.component, number, lambda: {})
         exc = ExceptionLine.parse(prefix.payload)
         if exc is None:
             return
@@ -345,22 +345,19 @@ class Triage(KeywordReading):
             seen.occurrences += 1
             # logged first as a repr, then at its traceback's end: that frame is its own
             if not seen.raised_in:
-                seen.raised_in, seen.engine_frames, seen.script_called, seen.importer = frame()
+                for field, value in frame().items():
+                    setattr(seen, field, value)
             return
         if seen is None and len(self.raised) >= EXCEPTIONS_KEPT:
             return
         kind = "warning" if exc.type.endswith("Warning") or handled else classify(exc)
-        raised_in, engine_frames, script, importer = frame()
         self.raised[key] = RaisedException(
             line=number,
             component=component,
             type=exc.qualified,
             message=message[:600],
             classification=kind,
-            raised_in=raised_in,
-            engine_frames=engine_frames,
-            script_called=script,
-            importer=importer,
+            **frame(),  # raised_in, engine_frames, script_called, importer, loaded_by (exception_context.py)
             occurrences=1 + (seen.occurrences if seen is not None else 0),
             handled=handled,
         )
