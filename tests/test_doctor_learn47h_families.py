@@ -92,6 +92,12 @@ CASES = [
     ),
 ]
 
+KILL_TYPED_BESIDE_LIMIT = served_then(
+    "$ echo 1500M > /sys/fs/cgroup/memory/llama/memory.limit_in_bytes\n$ kill -9 4211",
+    "# exit status: 137 (killed by signal SIGKILL)",
+)
+
+
 NEAR_MISSES = [
     # a limit only read, not set, then a SIGKILL: no memory limit in view, the kill is from outside
     (
@@ -116,12 +122,25 @@ NEAR_MISSES = [
             "",
         ),
     ),
+    # a memory limit set, but a kill -9 typed too: not host-oom-kill confidently
+    ("host-oom-kill", KILL_TYPED_BESIDE_LIMIT),
     # a kill while the server was still wanted: timeouts, then the next request refused: the kill stays the cause
     (
         "client-read-timeout",
         stopped_then(HTTPX_TIMEOUT + REFUSED, "# exit status: 137 (killed by signal SIGKILL)"),
     ),
 ]
+
+
+def test_a_kill_typed_beside_a_limit_is_not_read_as_the_limit():
+    """A memory limit set and a kill -9 typed: the typed kill is the plainer reading, host-oom-kill only a guess."""
+    from tests.doctor_text import run, top_cause
+
+    result = run(KILL_TYPED_BESIDE_LIMIT)
+    top = top_cause(result)
+    oom = next(d for d in result.diagnoses if d.id == "host-oom-kill")
+    assert top is not None and top.id == "engine-killed-from-outside", top and top.id
+    assert oom.confidence < 0.7
 
 
 def test_a_kill_while_wanted_stays_the_cause():

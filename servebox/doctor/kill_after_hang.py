@@ -8,6 +8,10 @@ still wanted leaves its clients 'Connection refused' (the next request) or a res
 where the clients' reads timed out and none of them found the server gone, the kill came after the hang, as an operator's
 or a harness's `kill -9` of a frozen process: it is not the cause, client-read-timeout (which names a stopped or hung
 server and `kill -CONT`) is. The pasted order does not tell: a harness appends its client lines after the server's exit.
+
+Its converse for host-oom-kill (learn47h, fresh-419's cgroup-memory-limit-far-below-usage): a SIGKILL report read as the
+memory cgroup's OOM kill only because the log shows a memory limit set is not confident where the log also shows a
+SIGKILL typed by hand (marker sigkill-sent-by-hand): that kill explains the death as well.
 """
 
 from __future__ import annotations
@@ -41,3 +45,20 @@ def killed_after_hang(d: Diagnosis, t: Triage, hit: Hits) -> None:
         return  # servebox up's own verdict of a vanished engine is not a kill report of a hung one
     d.role, d.confidence = "symptom", min(d.confidence, 0.3)
     d.cause += NOTE.format(line=timed.first_line)
+
+
+OOM = "host-oom-kill"
+TYPED = "sigkill-sent-by-hand"  # a marker entry (memory.toml): kill -9 / pkill -KILL / killall -s KILL typed
+TYPED_NOTE = (
+    " But the log also shows a SIGKILL sent by hand (line {line}), which ends the process the same way: the memory"
+    " limit set on it is only one of two readings."
+)
+
+
+def limit_beside_kill_typed(d: Diagnosis, t: Triage, hit: Hits) -> None:
+    """host-oom-kill read only from a memory limit set beside a SIGKILL report (learn47h) is no longer confident where
+    the log also shows a `kill -9` typed: that kill explains the death as well (engine-killed-from-outside)."""
+    typed = t.hits.get(TYPED)
+    if d.id == OOM and hit.contextual and typed is not None:
+        d.confidence = min(d.confidence, 0.5)
+        d.cause += TYPED_NOTE.format(line=typed.first_line)
