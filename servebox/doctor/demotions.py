@@ -25,6 +25,7 @@ from servebox.doctor.afterwards import (
     survived,
 )
 from servebox.doctor.co_tenant import another_process
+from servebox.doctor.kill_after_hang import killed_after_hang, limit_beside_kill_typed
 from servebox.doctor.plugin_load import plugin_skipped
 from servebox.doctor.signatures import demoting
 from servebox.doctor.unit_refused import run_by_hand_between
@@ -59,6 +60,8 @@ def what_followed(d: Diagnosis, sig: Signature, t: Triage, hit: Hits, groups: di
     _went_on(d, sig, t, hit)
     _still_moving(d, sig, t, hit, groups)
     _explained_earlier(d, sig, t, hit)
+    killed_after_hang(d, t, hit)  # a kill that cleaned up a server its clients found hung (learn47h)
+    limit_beside_kill_typed(d, t, hit)  # a memory limit set, but a kill -9 typed too (learn47h)
 
 
 def _went_on(d: Diagnosis, sig: Signature, t: Triage, hit: Hits) -> None:
