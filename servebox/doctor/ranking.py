@@ -303,8 +303,8 @@ def rank(t: Triage) -> TriageResult:
             order.get(d.role, 3),
             id(d) in aside,
             id(d) in behind,
+            ignored_unit_line(d),  # after any other cause, whatever its figure (stop 47)
             -d.confidence,
-            ignored_unit_line(d),
             d.first_line,
         )
     )
