@@ -65,9 +65,9 @@ def options_file(engine_profile: str | None, vllm_version: str | None) -> str | 
     return DEFAULT if vllm_version is None else vllm_toml()["serve_options"].get(vllm_version)
 
 
-def unchecked_flags(rest: list[str], listed: str | None, engine: str) -> list[str]:
-    """Leftover flags no recorded list can check (the release has none): said, not passed over in silence."""
-    flags = [t for t in rest if is_flag(t)]
+def unchecked_flags(written: list[str], listed: str | None, engine: str) -> list[str]:
+    """The flags written, where no recorded list can check them (the release has none): said, not passed over."""
+    flags = [t for t in written if is_flag(t)]
     return [f"{', '.join(flags)}: no option list is recorded for {engine}"] if flags and not listed else []
 
 

@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING
 from servebox.doctor.structure import match_frame, split_prefix
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from servebox.doctor.results import RaisedException
     from servebox.doctor.signatures import Signature
     from servebox.doctor.triage import Triage
@@ -93,20 +95,28 @@ def _script_line_counts(sig: Signature, n: int, text: str, t: Triage, raised: li
         return True
     if any(p.search(text) for p in sig.patterns if p not in sig.script_patterns):
         return True
-    ends = t.exception_ends
-    return any(e.script_called for e in raised if e.line <= n <= ends.get(e.line, e.line))
+    return any(e.script_called for e in raised if n in e.span(t.exception_ends))
+
+
+def _keep_lines(
+    t: Triage, gated: Callable[[Signature], bool], counts: Callable[[Signature, int, str], bool]
+) -> None:
+    """Each `gated` entry's hit keeps only the lines that `counts`; an entry left with none is no hit."""
+    for sig in t.signatures:
+        hit = t.hits.get(sig.id)
+        if hit is None or not gated(sig):
+            continue
+        hit.evidence = [(n, s) for n, s in hit.evidence if counts(sig, n, s)]
+        if not hit.evidence:
+            del t.hits[sig.id]
 
 
 def scripted(t: Triage, raised: list[RaisedException]) -> None:
     """A `script_pattern` wording counts only where the exception raised on its line was called straight from the
     run's own script (caller.py); a line another wording of the entry holds counts as ever."""
-    for sig in t.signatures:
-        hit = t.hits.get(sig.id)
-        if not sig.script_patterns or hit is None:
-            continue
-        hit.evidence = [(n, s) for n, s in hit.evidence if _script_line_counts(sig, n, s, t, raised)]
-        if not hit.evidence:
-            del t.hits[sig.id]
+    _keep_lines(
+        t, lambda sig: bool(sig.script_patterns), lambda sig, n, s: _script_line_counts(sig, n, s, t, raised)
+    )
 
 
 def loaded_aside(t: Triage, raised: list[RaisedException]) -> None:
@@ -114,15 +124,9 @@ def loaded_aside(t: Triage, raised: list[RaisedException]) -> None:
     into the engine (loaded_caller: a plugin's register() calling torch.cuda on a CPU-only build is the plugin's
     demand, not the install's fault; learn47g). Such an exception, unexplained, is then read by who called
     (attribution.py: third-party-package-raised naming the plugin's file)."""
-    ends = t.exception_ends
-    for sig in t.signatures:
-        hit = t.hits.get(sig.id)
-        if not sig.engine_called or hit is None:
-            continue
-        hit.evidence = [
-            (n, s)
-            for n, s in hit.evidence
-            if not any(e.loaded_by for e in raised if e.line <= n <= ends.get(e.line, e.line))
-        ]
-        if not hit.evidence:
-            del t.hits[sig.id]
+    loaded = [e for e in raised if e.loaded_by]
+    _keep_lines(
+        t,
+        lambda sig: sig.engine_called,
+        lambda sig, n, s: not any(n in e.span(t.exception_ends) for e in loaded),
+    )

@@ -181,7 +181,7 @@ def _exception_hits(t: Triage, raised: list[RaisedException]) -> set[str]:
 def _diagnosis(sig: Signature, hit: Hits, t: Triage, via_exception: bool = False) -> Diagnosis:
     groups = _Format({**dict(sig.defaults), **hit.groups})
     raised_here = [  # raised on this line, or spanning it (pydantic's reason below its header)
-        e for e in t.raised.values() if e.line <= hit.first_line <= t.exception_ends.get(e.line, e.line)
+        e for e in t.raised.values() if hit.first_line in e.span(t.exception_ends)
     ]
     # the exception's own text over an entry's stand-in default (learn46c), not over a wording's group
     if raised_here:
@@ -236,9 +236,7 @@ def _placed(t: Triage, raised: list[RaisedException]) -> None:
         if sig.raised_where is None or hit is None or hit.relayed or sig.logged(hit.evidence):
             continue  # (a `logged_pattern` line raised nothing: no frame to read)
         lines = [n for n, _ in hit.evidence]  # a source line quoting the message is not where it was raised
-        files = [
-            e.raised_in for e in raised for n in lines if e.line <= n <= t.exception_ends.get(e.line, e.line)
-        ]
+        files = [e.raised_in for e in raised for n in lines if n in e.span(t.exception_ends)]
         m = next((m for f in files if f and (m := sig.raised_where.search(f))), None)
         if m is None:
             del t.hits[sig.id]

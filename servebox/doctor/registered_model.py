@@ -35,12 +35,7 @@ def registered_path_missing(exc: RaisedException) -> bool:
 def registered_module_aside(t: Triage, raised: list[RaisedException]) -> set[int]:
     """Drop the cause hits whose every line lies in such an exception (its message and the lines it spans); those
     lines (never the root: the symptom that follows answers)."""
-    spans = {
-        n
-        for e in raised
-        if registered_path_missing(e)
-        for n in range(e.line, t.exception_ends.get(e.line, e.line) + 1)
-    }
+    spans = {n for e in raised if registered_path_missing(e) for n in e.span(t.exception_ends)}
     if not spans:
         return spans
     roles = {sig.id: sig.role for sig in t.signatures}

@@ -55,6 +55,11 @@ class RaisedException(BaseModel):
     occurrences: int = 1
     handled: bool = False  # printed by the engine's logger below ERROR: caught and logged, not raised
 
+    def span(self, ends: dict[int, int]) -> range:
+        """The log lines this exception spans: its own line to the last it reads on (a triage's exception_ends, e.g.
+        pydantic's reasons below its header)."""
+        return range(self.line, ends.get(self.line, self.line) + 1)
+
 
 class TriageResult(BaseModel):
     source: str

@@ -134,9 +134,8 @@ class Signature:
     # wordings (also in `patterns`) that count only where the exception raised on their line was called straight from
     # the run's own script (caller.py): a keyword the user's script passed, not a plugin's built for another release
     script_patterns: tuple[re.Pattern[str], ...] = ()
-    engine_called: bool = (
-        False  # not where code loaded into the engine called the raiser (caller.loaded_aside)
-    )
+    # counts not where code loaded into the engine called the library that raised (caller.loaded_aside: learn47g)
+    engine_called: bool = False
     # (id, group) pairs: where entry `id` matched a line above this entry's last line and captured the same `group`,
     # this refusal follows from that earlier one (a request naming an adapter whose load was refused): a symptom
     follows_from: tuple[tuple[str, str], ...] = ()
