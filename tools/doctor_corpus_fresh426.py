@@ -36,7 +36,33 @@ __version__ / Version( under vllm/). NOT read: doctor's code, knowledge, tests/t
 any corpus log.
 
 PREDICTIONS (written from the sources above, committed before any case ran), per draw:
-(see PREDICTIONS below; filled in after the draw was committed, before running)
+1 protobuf==6.31.1 (excluded by vLLM's pin): nothing on `vllm serve`'s path for a tiny Llama with a tokenizer.json
+  imports google.protobuf (no vllm module imports it; transformers only for sentencepiece conversion; opentelemetry
+  only when tracing is on) -> a healthy run, the request answered 200.
+2 transformers partial copy: vLLM's config code does `from transformers import PretrainedConfig` (and more) at import
+  -> ImportError "cannot import name ... from 'transformers' (/tmp/fresh426/site-d2/transformers/__init__.py)" while
+  `vllm serve` starts, exit 1, before any engine starts.
+3 typing_extensions==4.12.2: pydantic_core/__init__.py does `from typing_extensions import Sentinel` (added after 4.12)
+  -> ImportError "cannot import name 'Sentinel' from 'typing_extensions' (/tmp/fresh426/site-d3/typing_extensions.py)"
+  at the first pydantic import, at CLI start, exit 1.
+4 msgspec partial copy: vLLM's engine messages are msgspec.Struct classes (vllm/v1/engine/__init__.py) -> AttributeError
+  "module 'msgspec' has no attribute 'Struct'" at import, exit 1.
+5 tokenizers==0.23.2: inside transformers' >=0.23.1,<0.24.0 -> a healthy run, 200.
+6 xgrammar==0.1.34 (vLLM pins ==0.2.8; imported lazily, only for a structured-output request): a healthy start; the
+  json_schema request reaches xgrammar's older API (TokenizerInfo.from_huggingface / GrammarCompiler(...,
+  cache_limit_bytes=...) / GrammarMatcher(..., max_rollback_tokens=...)) -> most likely a TypeError or AttributeError
+  in the engine core (EngineCore dies, the request gets 500 and the server shuts down) or a 400 from validation;
+  least likely a 200. Uncertain.
+7 fastapi==0.165.0 (vLLM pins <0.137.0) with starlette 1.10.0 and pydantic 2.14.4: no version check in vLLM; most likely
+  a healthy run (200), possibly an ImportError/AttributeError of a fastapi internal vLLM uses. Uncertain.
+8 safetensors==0.6.2: transformers' dependency_versions_check (run at `import transformers`) reads the version from the
+  first dist-info on sys.path (site-d8's) -> ImportError "safetensors>=0.8.0 is required for a normal functioning of
+  this module, but found safetensors==0.6.2." at CLI start, exit 1.
+9 numpy==2.4.6: numba 0.65 allows numpy <= 2.4, transformers >=1.17, torch and cv2 built for numpy 2 -> a healthy
+  run, 200.
+10 huggingface_hub partial copy: transformers and vLLM import names and submodules of huggingface_hub at import ->
+  ImportError "cannot import name ... from 'huggingface_hub'" (or ModuleNotFoundError 'huggingface_hub.utils')
+  at CLI start, exit 1. transformers' version check passes (the dist-info is still .venv-vllm's 2.4.0).
 
 Usage (repository root): .venv/bin/python tools/doctor_corpus_fresh426.py [--draws | N ...]
 """
@@ -218,7 +244,18 @@ def run_case(n: int, condition: str, value: str, tiny: Path, bound: float = 420)
     return text
 
 
-SLUGS: dict[int, str] = {}
+SLUGS = {
+    1: "pip-protobuf-6-31-1-target",
+    2: "transformers-folder-with-only-init-on-pythonpath",
+    3: "pip-typing-extensions-4-12-2-target",
+    4: "msgspec-folder-with-only-init-on-pythonpath",
+    5: "pip-tokenizers-0-23-2-target",
+    6: "pip-xgrammar-0-1-34-target-json-schema-request",
+    7: "pip-fastapi-0-165-target",
+    8: "pip-safetensors-0-6-2-target",
+    9: "pip-numpy-2-4-6-target",
+    10: "huggingface-hub-folder-with-only-init-on-pythonpath",
+}
 
 
 def main() -> None:
