@@ -33,6 +33,10 @@ def rule_quant_capability(ctx: Context) -> list[Finding]:
     if q.method in ("none", "gguf"):
         return []
     key = f"{q.method}:{q.scheme}" if q.method == "compressed-tensors" else q.method
+    if q.method != "compressed-tensors" and q.format and ctx.engine.quant_gate(f"{q.method}:{q.format}"):
+        key = (
+            f"{q.method}:{q.format}"  # one method, configs that gate apart (ModelOpt's quant_algo in 0.26.0)
+        )
     gate = ctx.engine.quant_gate(key)
     if gate is None and q.method == "compressed-tensors":
         gate = ctx.engine.quant_gate(f"compressed-tensors:{q.scheme.split(' ')[0]}")

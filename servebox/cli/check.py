@@ -6,6 +6,7 @@ import typer
 
 from servebox.cli import options
 from servebox.cli.app import JSON_OPTION, app, emit_json, out
+from servebox.engines.vllm.profile import engine_profile_names
 from servebox.errors import InputError
 
 
@@ -15,7 +16,7 @@ def check(
     source: str = options.SOURCE_ARGUMENT,
     gpu: str = options.GPU_OPTION,
     engine_profile: str = typer.Option(
-        "vllm-0.32", "--engine-profile", help="Engine build: vllm-0.32, 1cat-vllm-1.5-volta."
+        "vllm-0.32", "--engine-profile", help=f"Engine build: {engine_profile_names()}."
     ),
     from_command: str = options.FROM_COMMAND_OPTION,
     metadata_only: bool = typer.Option(

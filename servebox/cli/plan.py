@@ -8,6 +8,7 @@ import typer
 
 from servebox.cli import options
 from servebox.cli.app import JSON_OPTION, app, emit_json, out
+from servebox.engines.vllm.profile import engine_profile_names
 from servebox.errors import InputError
 from servebox.units import GiB
 
@@ -26,7 +27,7 @@ def plan(
         help="vLLM release whose behaviour to model (an upstream build; default 0.32.0).",
     ),
     engine_profile: str = typer.Option(
-        None, "--engine-profile", help="Engine build as `check` names it: vllm-0.32, 1cat-vllm-1.5-volta."
+        None, "--engine-profile", help=f"Engine build as `check` names it: {engine_profile_names()}."
     ),
     weights_gib: float = typer.Option(
         None, "--weights-gib", help="Weights per rank in GiB, for a folder without weights (or to override)."

@@ -179,6 +179,13 @@ def load_profile(version: str) -> EngineProfile:
     )
 
 
+def engine_profile_names() -> str:
+    """The build names engines.toml holds, comma-separated, for the --engine-profile help of check and plan: read
+    from the data, so a profile added there is listed without touching the CLI (a plain parse, no check imports)."""
+    text = resources.files("servebox.engines.vllm").joinpath("profiles/engines.toml").read_text()
+    return ", ".join(tomllib.loads(text)["profile"])
+
+
 def resolve_engine(engine_profile: str | None, vllm_version: str | None) -> tuple[EngineProfile, str]:
     """(profile, build) for `plan`: --engine-profile names a build in engines.toml (its version picks the
     profile; a fork keeps its own name for calibration), --vllm-version an upstream release; default 0.32.0."""
