@@ -369,7 +369,7 @@ def run_case(k: int) -> str:
             time.sleep(2)
         if "server" in c:
             argv = [
-                str(BIN / "vllm"),
+                str(WORK / "bin" / "vllm"),
                 "serve",
                 TINY,
                 "--port",
