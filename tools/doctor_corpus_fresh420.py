@@ -155,7 +155,111 @@ def _maker(n: int):
         return load(f"fresh{n}_maker", f"doctor_corpus_fresh{n}.py")
 
 
-CASES: dict[int, dict] = {}
+# Request bodies and the loader's extra config are built with dict() (THE GLOB PITFALL in the docstring).
+LOGPROBS1 = ("/v1/completions", dict(model="TINY", prompt="hello", max_tokens=8, logprobs=True))
+CHAT2 = (CHAT, dict(model="TINY", messages=HELLO, max_tokens=8))
+TENSORIZER3 = json.dumps(dict(tensorizer_uri="TINY/model.safetensors"))
+SLEEP4 = ("/sleep?level=1", {})
+TOKENIZE5 = ("/tokenize", {})
+CHAT6 = (CHAT, dict(model="TINY", messages=HELLO, max_tokens=600, max_completion_tokens=8))
+
+
+def template2(model: Path) -> None:
+    """fresh-222's tmpl-unknown-filter: chat_template.jinja removed, the template put in tokenizer_config.json."""
+    (model / "chat_template.jinja").unlink()
+    tc = model / "tokenizer_config.json"
+    data = json.loads(tc.read_text())
+    data["chat_template"] = "{{ messages | servebox_fmt }}"
+    tc.write_text(json.dumps(data, indent=2) + "\n")
+
+
+def shadow8(case_dir: Path) -> None:
+    """fresh-234's {SHADOW:prometheus_client}: a folder holding prometheus_client.py (one comment line)."""
+    d = case_dir / "shadow-prometheus_client"
+    d.mkdir()
+    (d / "prometheus_client.py").write_text("# prometheus_client.py: notes\n")
+
+
+CASES: dict[int, dict] = {
+    1: {
+        "words": "completion-logprobs-true",
+        "value": "a completion {prompt hello, max_tokens 8, logprobs true} (fresh-232's completion-logprobs-bool)",
+        "expect": "openai/completion/protocol.py logprobs is int | None; pydantic's lax mode takes JSON true as 1: "
+        "the completion answers 200 with one top logprob per token: none",
+        "requests": [LOGPROBS1],
+    },
+    2: {
+        "words": "tokenizer-config-template-unknown-filter",
+        "value": "chat_template.jinja removed, tokenizer_config.json chat_template '{{ messages | servebox_fmt }}' "
+        "on a copy, a chat (fresh-222's tmpl-unknown-filter)",
+        "expect": 'jinja2 compiles the template when the chat is rendered: TemplateAssertionError "No filter named '
+        "'servebox_fmt'\"; the chat gets 400 (or 500), the server serves on (if vLLM compiles the template at start, "
+        "the start fails instead): a chat-template error family (chosen after the run by ids.py's causes)",
+        "setup": template2,
+        "requests": [CHAT2],
+    },
+    3: {
+        "words": "load-format-tensorizer-uri-safetensors",
+        "value": "--load-format tensorizer --model-loader-extra-config with tensorizer_uri TINY/model.safetensors "
+        "(fresh-208's tensorizer-uri-safetensors-file)",
+        "expect": "the tensorizer package is not installed in .venv-vllm: the loader fails at start on the missing "
+        "module (or, if it gets that far, deserialising a safetensors file as a tensorizer stream fails): exit 1; "
+        "family chosen after the run (tensorizer-uri-invalid if the URI is what vLLM refuses)",
+        "flags": ["--load-format", "tensorizer", "--model-loader-extra-config", TENSORIZER3],
+    },
+    4: {
+        "words": "sleep-without-dev-mode",
+        "value": "POST /sleep?level=1 {} without VLLM_SERVER_DEV_MODE (fresh-230's sleep-no-dev-mode)",
+        "expect": "the dev routes are registered only under VLLM_SERVER_DEV_MODE=1: 404 Not Found, the server "
+        "serves on: dev-route-needs-server-dev-mode",
+        "requests": [SLEEP4],
+    },
+    5: {
+        "words": "tokenize-empty-body",
+        "value": "POST /tokenize {} (fresh-222's tokenize-empty-body)",
+        "expect": "TokenizeRequest is a union of the completion and chat shapes, each needing prompt / messages: "
+        "pydantic refuses: 400 'Field required', the server serves on: request-field-missing",
+        "requests": [TOKENIZE5],
+    },
+    6: {
+        "words": "chat-max-tokens-600-max-completion-tokens-8",
+        "value": "a chat {max_tokens 600, max_completion_tokens 8} against --max-model-len 512 (fresh-256's case)",
+        "expect": "build_tok_params takes max_completion_tokens (8) over max_tokens: 8 tokens fit, 200: none",
+        "requests": [CHAT6],
+    },
+    7: {
+        "words": "enable-flash-late-interaction-false",
+        "value": "--enable-flash-late-interaction false (fresh-243's wrong type for a switch: a value after it)",
+        "expect": "the switch takes no value: argparse leaves 'false' over: 'unrecognized arguments: false', exit 2 "
+        "before anything starts: cli-unrecognized-argument",
+        "flags": ["--enable-flash-late-interaction", "false"],
+    },
+    8: {
+        "words": "pythonpath-shadow-prometheus-client",
+        "value": "PYTHONPATH=CASE/shadow-prometheus_client holding prometheus_client.py (one comment line) "
+        "(fresh-234's {SHADOW:prometheus_client})",
+        "expect": "vLLM imports prometheus_client (metrics, the API server) and gets the user's empty file: "
+        "ImportError 'cannot import name ... from prometheus_client (CASE/...)' at start, exit 1: "
+        "engine-package-shadowed-by-source-tree",
+        "case_setup": shadow8,
+        "env": {"PYTHONPATH": "CASE/shadow-prometheus_client"},
+        "shown": ["CASE/shadow-prometheus_client/prometheus_client.py"],
+    },
+    9: {
+        "words": "numa-bind-nodes-without-numa-bind-tp-2",
+        "value": "--tensor-parallel-size 2 --numa-bind-nodes 0 0 (fresh-269's numa-bind-nodes-no-numa-bind-tp-2)",
+        "expect": "config/parallel.py: ValueError 'numa_bind_nodes and numa_bind_cpus require numa_bind=True.' "
+        "while the engine config is built, exit 1: numa-bind-options-without-numa-bind",
+        "flags": ["--tensor-parallel-size", "2", "--numa-bind-nodes", "0", "0"],
+    },
+    10: {
+        "words": "tensor-parallel-size-auto",
+        "value": "--tensor-parallel-size auto (fresh-254's tensor-parallel-size.word)",
+        "expect": "engine/arg_utils.py: type int: \"argument --tensor-parallel-size/-tp: invalid int value: 'auto'\", "
+        "exit 2: cli-invalid-value",
+        "flags": ["--tensor-parallel-size", "auto"],
+    },
+}
 
 
 def subst(x, m: dict):
@@ -204,7 +308,8 @@ def serve_case(spec: dict, case_dir: Path) -> str:
         shown_argv = [*pre, "bash", "-c", spec["ulimit"] + ' && exec "$@"', "bash", *shown_argv]
     env = engine_env(WORK, **extra)
     shown = {"VLLM_CPU_KVCACHE_SPACE": "1", "VLLM_NO_USAGE_STATS": "1", **extra}
-    head = "".join(f"$ export {k}={shlex.quote(v)}\n" for k, v in shown.items())
+    head = "".join(f"$ cat {f}\n{Path(f).read_text()}" for f in subst(spec.get("shown", []), m))
+    head += "".join(f"$ export {k}={shlex.quote(v)}\n" for k, v in shown.items())
     head += "$ " + shlex.join(shown_argv) + "\n"
     calls = subst(spec.get("requests", [COMP]), m)
     return head + serve_and_ask(argv, PORT, calls, env=env, cwd=case_dir, bound=300)
