@@ -221,6 +221,78 @@ def show(d) -> str:
     return f"llama-server: {ec} = {ev} || fresh-{n}: {ac} = {av}"
 
 
+# ---- EXPECT: written after the draw was committed and before any case ran (prediction from fresh-306's order of
+# llama-server's checks, as in fresh-417: LLAMA_ARG_* variables -> the command line -> chat template check -> HTTP
+# init/bind -> model load -> context -> requests; systemd-analyze verify before the unit starts; servebox render
+# refuses before any engine starts). `expected` is the cause the user must fix FIRST: the one that stops the service
+# earliest, or the one the other depends on (fresh-417's rule, kept). A case whose run contradicts the prediction says
+# so in its manifest entry; no expected is changed to fit doctor (doctor is never run here).
+EXPECT = {
+    1: (
+        "systemd-bad-value",
+        "the engine's --chat-template value is in every ExecStart= line (unit, 10-engine.conf, override.conf), and its "
+        "'%' ('{% for', '%}') is a systemd specifier: I expect verify to ignore each ExecStart= line ('Failed to "
+        "resolve unit specifiers ... ignoring') and then refuse the unit for having no ExecStart= at all, before the "
+        "two-ExecStart= drop-in mistake can show (uncertain: systemd-no-execstart, or systemd-multiple-execstart if "
+        "systemd 252 passes an unknown specifier through); run by hand, llama-server refuses the unclosed template "
+        "(chat-template-invalid, the third thing)",
+    ),
+    2: (
+        "llamacpp-invalid-argument",
+        "LLAMA_ARG_THREADS=auto (a second Environment= after the base's =8, the later wins) is read before the command "
+        "line and std::stoi throws: llama-server exits at once; LimitMEMLOCK=64M is latent (the case's ExecStart has "
+        "no --mlock) and verify is quiet about it",
+    ),
+    3: (
+        "llamacpp-control-vector-unusable",
+        "CPUWeight=0 is out of range (1-10000): verify warns and ignores the line; the engine loads the model and "
+        "context, then cannot open ./cv.gguf and exits (fatal per fresh-306's stage 5b)",
+    ),
+    4: (
+        "llamacpp-invalid-argument",
+        "LLAMA_ARG_BATCH=99999999999 is out of int range (std::stoi out_of_range) and llama-server exits before the "
+        "command line; the EnvironmentFile's 'export LLAMA_ARG_THREADS=16' line is latent (systemd may ignore it as an "
+        "invalid assignment, or read it; the by-hand run passes Environment= only)",
+    ),
+    5: (
+        "none",
+        "servebox render --check of a clean llama.cpp spec whose flags carry ctx-size = 512 and ctx_size = 1024: I "
+        "expect servebox to render both as flags (--ctx_size folded by llama-server into --ctx-size, the last wins) "
+        "and systemd-analyze to pass with its security exposure; nothing fails (uncertain: servebox-spec-invalid if "
+        "servebox refuses an underscore flag name)",
+    ),
+    6: (
+        "systemd-unknown-section",
+        "a [Socket] section appended to the .service: verify says 'Unknown section 'Socket'. Ignoring.' and the "
+        "ListenStream= is dropped; llama-server with --ctx_size 1024 after -c 512 serves (n_ctx 1024) and the request "
+        "answers 200; the unit does not do what was written (uncertain: none, a healthy engine)",
+    ),
+    7: (
+        "systemd-environment-path-not-expanded",
+        "Environment=PATH=$PATH:/opt/bin is passed literally (no verify warning); ExecStart= names llama-server by "
+        "its absolute path, so it starts; LLAMA_ARG_PORT=8080 is overwritten by --port (a warn line, a note) and the "
+        "request answers 200 (uncertain: none, nothing failed)",
+    ),
+    8: (
+        "llamacpp-invalid-argument",
+        "--ctx is no option of b11434 (-c / --ctx-size): llama-server exits on the command line; TasksMax=64 is "
+        "latent (by hand no cgroup; the engine never reaches its threads)",
+    ),
+    9: (
+        "llamacpp-arg-file-unreadable",
+        "--chat-template-file ./template.jinja is read in its handler while the command line is parsed; the file "
+        "does not exist in WorkingDirectory=, llama-server exits; DevicePolicy=closed with nvidia nodes only is latent "
+        "on this CPU build (verify quiet)",
+    ),
+    10: (
+        "llamacpp-model-path-is-a-directory",
+        "StateDirectory=llama-server/../models is not a normalized path: verify warns and ignores it (the unit runs "
+        "without it); -m the model's directory then fails the model load and llama-server exits (uncertain: "
+        "llamacpp-gguf-unreadable)",
+    ),
+}
+
+
 def main() -> None:
     if sys.argv[1:] in ([], ["--draws"]):
         kept, redrawn = draws()
