@@ -293,6 +293,111 @@ EXPECT = {
 }
 
 
+# ---- case makers (added after the draw and EXPECT were committed): fresh-396's systemd maker (its unit_for,
+# systemd_part, unit_env and run_engine, reused with this batch's globals, as fresh-417 did), and a render --check of
+# fresh-298's clean llama.cpp spec (its llama_spec, with this batch's ports and the engine condition in the flags).
+import shutil  # noqa: E402
+import time  # noqa: E402
+
+REPO = Path(__file__).resolve().parent.parent
+OUT = REPO / "tests" / "fixtures" / "doctor-corpus"
+WORK = Path("/tmp/fresh428")
+PORT = 26030
+LLAMA = str(REPO / ".llama-cpp" / "bin" / "llama-server")
+SERVEBOX = str(REPO / ".venv" / "bin" / "servebox")
+
+SLUGS = {
+    1: "systemd-second-dropin-adds-execstart-and-chat-template-unclosed",
+    2: "systemd-limitmemlock-64m-and-llama-arg-threads-auto",
+    3: "systemd-cpuweight-0-and-control-vector-missing",
+    4: "systemd-environmentfile-export-and-llama-arg-batch-out-of-range",
+    5: "servebox-render-check-clean-spec-and-ctx-underscore-flag",
+    6: "systemd-socket-section-in-service-and-ctx-underscore-after-c",
+    7: "systemd-environment-path-dollar-path-and-llama-arg-port-beside-port",
+    8: "systemd-tasksmax-64-and-ctx-not-an-option",
+    9: "systemd-devicepolicy-closed-and-chat-template-file-missing",
+    10: "systemd-dynamicuser-statedirectory-dotdot-and-model-path-directory",
+}
+PLAIN = ("POST", "/completion", {"prompt": "hello", "n_predict": 8}, {})
+# the engine side of each systemd case: (flags after the base command, LLAMA_ARG_* environment, the request)
+ENGINE = {
+    1: (["--chat-template", "{% for m in messages %}{{ m.content }"], {}, PLAIN),
+    2: ([], {"LLAMA_ARG_THREADS": "auto"}, PLAIN),
+    3: (["--control-vector", "./cv.gguf"], {}, PLAIN),
+    4: ([], {"LLAMA_ARG_BATCH": "99999999999"}, PLAIN),
+    6: (["--ctx_size", "1024"], {}, PLAIN),
+    7: ([], {"LLAMA_ARG_PORT": "8080"}, PLAIN),
+    8: (["--ctx", "1024"], {}, PLAIN),
+    9: (["--chat-template-file", "./template.jinja"], {}, PLAIN),
+    10: ([], {}, PLAIN),
+}
+# draw 10: -m the model's directory (a Hugging Face folder, the tiny Llama before conversion), outside the case's
+# run dir (run_engine empties that), shown as deployed under /opt/models
+MODEL = {10: (str(WORK / "models" / "tiny-llama"), "/opt/models/tiny-llama")}
+
+
+def t396():
+    t = _t(396)
+    t.ENGINE, t.PORT, t.WORK, t.MODEL = ENGINE, PORT, WORK, MODEL
+    return t
+
+
+def render_case(k: int) -> str:
+    """5: fresh-298's clean llama.cpp spec ([host] gpu1 l4-24gb, its flags) with this batch's router and engine
+    ports, the flags carrying the engine condition (ctx-size = 512, then ctx_size = 1024), rendered with --check;
+    the rendered ExecStart= shown when render wrote one."""
+    t = _t(298)
+    t.WORK = WORK
+    case = WORK / "run" / f"d{k}"
+    shutil.rmtree(case, ignore_errors=True)
+    case.mkdir(parents=True)
+    spec = (
+        t.llama_spec()
+        .replace("127.0.0.1:8080", f"127.0.0.1:{PORT + 1}")
+        .replace("port = 8002", f"port = {PORT}")
+        .replace("ctx-size = 4096\n", "ctx-size = 512\nctx_size = 1024\n")
+    )
+    text = t.spec_case(case, spec, t.render("spec.toml", "--check"))
+    units = sorted((case / "out").rglob("*.service")) if (case / "out").exists() else []
+    for u in units:
+        lines = [x for x in u.read_text().splitlines() if x.startswith("ExecStart=")]
+        text += f"$ grep ^ExecStart= {u.relative_to(case)}\n" + "".join(x + "\n" for x in lines)
+    from corpus_tools import tiny_gguf
+
+    return (
+        text.replace(str(tiny_gguf(WORK)), "/srv/models/tiny-f32.gguf")
+        .replace(str(Path(LLAMA).resolve()), "/opt/llama.cpp/build/bin/llama-server")
+        .replace(str(case), "/srv/llm")
+    )
+
+
+def run_case(k: int) -> str:
+    (_, _), (n, acond, avalue) = draws()[0][k - 1]
+    if n in (228, 236, 277, 287, 295):
+        t = t396()
+        if k in MODEL:
+            from corpus_tools import tiny_model
+
+            where = Path(MODEL[k][0])
+            shutil.rmtree(where, ignore_errors=True)
+            where.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copytree(tiny_model(WORK), where)
+        text, unit2, _ = t.systemd_part(k, n, acond, avalue, t.unit_for(k))
+        return text + t.run_engine(k, t.unit_env(unit2), True)
+    if n == 298:
+        return render_case(k)
+    raise SystemExit(f"no maker for draw {k}")
+
+
+def make(ks: list[int]) -> None:
+    for k in ks:
+        t = time.monotonic()
+        text = run_case(k)
+        name = f"fresh428-llama-{k:02d}-{SLUGS[k]}.log"
+        (OUT / name).write_text(text.rstrip() + "\n")
+        print(f"{name}: {len(text.splitlines())} lines, {time.monotonic() - t:.0f} s", flush=True)
+
+
 def main() -> None:
     if sys.argv[1:] in ([], ["--draws"]):
         kept, redrawn = draws()
@@ -301,7 +406,7 @@ def main() -> None:
         for d, why in redrawn:
             print(f"drawn anew: {show(d)} -- {why}")
         return
-    raise SystemExit("case makers come after the draw is committed")
+    make([int(a) for a in sys.argv[1:]])
 
 
 if __name__ == "__main__":
