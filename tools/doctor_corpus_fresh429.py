@@ -59,8 +59,142 @@ REPO = Path(__file__).resolve().parent.parent
 OUT = REPO / "tests" / "fixtures" / "doctor-corpus"
 PY = REPO / ".venv-vllm" / "bin" / "python"
 
-# draw k -> (slug, script with TINY for the model path, extra env). Written after the draw was committed.
+# draw k -> (slug, script with TINY for the model path, extra env). Written after the draw was committed, before any
+# case ran. PREDICTIONS (written from 0.32's source, read before any run: sampling_params.py _verify_args,
+# config/scheduler.py's Field(ge=1), platforms/cpu.py's VLLM_CPU_KVCACHE_SPACE int() and supported_dtypes,
+# v1/worker/cpu_worker.py determine_available_memory, envs.py env_with_choices, tokenizers/registry.py):
+#  1 max_num_seqs=0: refused at LLM(), pydantic ValidationError (SchedulerConfig max_num_seqs ge=1), no engine process.
+#  2 VLLM_CPU_KVCACHE_SPACE=2GB on the command line: refused at LLM(), ValueError: invalid literal for int() with base
+#    10: '2GB' (platforms/cpu.py check_and_update_config, or envs.py's lambda), before any engine process.
+#  3 dtype='float16': healthy (float16 is in the CPU platform's supported dtypes on x86), two generations, exit 0.
+#  4 kv_cache_memory_bytes=65536 (64 KiB; one 512-token sequence of the tiny Llama needs 2 layers x K,V x 2 heads x 64 x
+#    2 bytes x 512 = 512 KiB), VLLM_CPU_KVCACHE_SPACE unset so the keyword counts (platforms/cpu.py's legacy env would
+#    override it): the engine core refuses at KV-cache sizing, ValueError 'To serve at least one request with the
+#    models's max seq len (512) ... KV cache is needed, which is larger than the available KV cache memory' (or 'No
+#    available memory for the cache blocks'), 'Engine core initialization failed', exit 1.
+#  5 print(outputs[0].text): a good generation, then AttributeError: 'RequestOutput' object has no attribute 'text'
+#    in the user's own code, exit 1.
+#  6 tokenizer_mode='mistral' on the Llama tokenizer (mistral_common 1.13.1 is installed): refused at LLM(), an error
+#    from MistralTokenizer.from_pretrained that no tekken.json / tokenizer.model.v* file is in the folder.
+#  7 os.environ['VLLM_WORKER_MULTIPROC_METHOD']='forkserver' in the script: refused at LLM() when vLLM reads it,
+#    ValueError: Invalid value 'forkserver' for VLLM_WORKER_MULTIPROC_METHOD. Valid options: ['spawn', 'fork'].
+#  8 gpu_memory_utilization=0.5: healthy (the CPU backend sizes the cache from VLLM_CPU_KVCACHE_SPACE=1), exit 0.
+#  9 a downloaded remote-code checkpoint (config.json model_type 'tiny_custom' with an auto_map to
+#    configuration_tiny_custom.py / modeling_tiny_custom.py), trust_remote_code left False: refused at LLM(), the
+#    config cannot be loaded without trust_remote_code=True (transformers' ValueError about model type 'tiny_custom'
+#    / trust_remote_code, re-raised by vLLM), no engine process.
+# 10 SamplingParams(stop=['.'], detokenize=False): ValueError 'stop strings are only supported when detokenize is
+#    True. Set detokenize=True to use stop.' at SamplingParams(), before LLM() is built, exit 1.
 SCRIPTS: dict[int, tuple[str, str, dict[str, str]]] = {}
+
+_script, _PROMPTS, _PRINT, _GEN = f415._script, f415._PROMPTS, f415._PRINT, f415._GEN
+_LLM = '    llm = LLM(model="TINY", max_model_len=512, enforce_eager=True{})\n'
+_PARAMS = "    params = SamplingParams(temperature=0.8, top_p=0.95, max_tokens=32)\n"
+
+SCRIPTS.update(
+    {
+        1: ("max-num-seqs-zero", _script(_PROMPTS + _PARAMS + _LLM.format(", max_num_seqs=0") + _GEN), {}),
+        2: (
+            "kvcache-space-2gb-string",
+            _script(_PROMPTS + _PARAMS + _LLM.format("") + _GEN),
+            {"VLLM_CPU_KVCACHE_SPACE": "2GB"},
+        ),
+        3: ("dtype-float16", _script(_PROMPTS + _PARAMS + _LLM.format(', dtype="float16"') + _GEN), {}),
+        4: (
+            "kv-cache-memory-bytes-64k",
+            _script(_PROMPTS + _PARAMS + _LLM.format(", kv_cache_memory_bytes=65536") + _GEN),
+            {"VLLM_CPU_KVCACHE_SPACE": ""},
+        ),
+        5: (
+            "print-outputs-0-text",
+            _script(
+                _PROMPTS
+                + _PARAMS
+                + _LLM.format("")
+                + "    outputs = llm.generate(prompts, params)\n"
+                + "    print(outputs[0].text)\n"
+            ),
+            {},
+        ),
+        6: (
+            "tokenizer-mode-mistral",
+            _script(_PROMPTS + _PARAMS + _LLM.format(', tokenizer_mode="mistral"') + _GEN),
+            {},
+        ),
+        7: (
+            "multiproc-method-forkserver",
+            _script(
+                _PROMPTS + _PARAMS + _LLM.format("") + _GEN,
+                head='import os\n\nos.environ["VLLM_WORKER_MULTIPROC_METHOD"] = "forkserver"\n\n',
+            ),
+            {},
+        ),
+        8: (
+            "gpu-memory-utilization-half",
+            _script(_PROMPTS + _PARAMS + _LLM.format(", gpu_memory_utilization=0.5") + _GEN),
+            {},
+        ),
+        9: (
+            "remote-code-checkpoint-without-trust",
+            _script(_PROMPTS + _PARAMS + _LLM.format("").replace("TINY", "TCUSTOM") + _GEN),
+            {},
+        ),
+        10: (
+            "stop-with-detokenize-false",
+            _script(
+                _PROMPTS
+                + '    params = SamplingParams(temperature=0.8, max_tokens=64, stop=["."], detokenize=False)\n'
+                + _LLM.format("")
+                + _GEN
+            ),
+            {},
+        ),
+    }
+)
+
+# Shown on the command line (the user exported it for this run) rather than hidden in the environment.
+CMD_ENV = {2: "VLLM_CPU_KVCACHE_SPACE=2GB "}
+
+_CONFIG_PY = """from transformers import LlamaConfig
+
+
+class TinyCustomConfig(LlamaConfig):
+    model_type = "tiny_custom"
+"""
+_MODELING_PY = """from transformers import LlamaForCausalLM
+
+from .configuration_tiny_custom import TinyCustomConfig
+
+
+class TinyCustomForCausalLM(LlamaForCausalLM):
+    config_class = TinyCustomConfig
+"""
+
+
+def make_custom(tiny: Path) -> tuple[Path, str]:
+    """Draw 9's checkpoint: a copy of the tiny Llama as a hub remote-code model ships (its own model_type, an auto_map
+    to configuration / modeling files next to the weights). Returns the folder and the setup lines for the log."""
+    import json
+    import shutil
+
+    dst = WORK / "tiny-custom"
+    if dst.exists():
+        shutil.rmtree(dst)
+    shutil.copytree(tiny, dst)
+    config = json.loads((dst / "config.json").read_text())
+    config["model_type"] = "tiny_custom"
+    config["architectures"] = ["TinyCustomForCausalLM"]
+    config["auto_map"] = {
+        "AutoConfig": "configuration_tiny_custom.TinyCustomConfig",
+        "AutoModelForCausalLM": "modeling_tiny_custom.TinyCustomForCausalLM",
+    }
+    (dst / "config.json").write_text(json.dumps(config, indent=2) + "\n")
+    (dst / "configuration_tiny_custom.py").write_text(_CONFIG_PY)
+    (dst / "modeling_tiny_custom.py").write_text(_MODELING_PY)
+    ls = subprocess.run(["ls", "-l", str(dst)], capture_output=True, text=True).stdout
+    setup = f"$ ls -l {dst}\n{ls}$ cat {dst}/config.json\n{(dst / 'config.json').read_text()}"
+    setup += f"$ cat {dst}/configuration_tiny_custom.py\n{_CONFIG_PY}"
+    return dst, setup
 
 
 def run_case(k: int) -> str:
@@ -68,6 +202,10 @@ def run_case(k: int) -> str:
     tiny = corpus_tools.tiny_model(WORK)
     case = WORK / "run" / slug
     case.mkdir(parents=True, exist_ok=True)
+    setup = ""
+    if k == 9:
+        custom, setup = make_custom(tiny)
+        script = script.replace("TCUSTOM", str(custom))
     text = script.replace("TINY", str(tiny))
     (case / "script.py").write_text(text)
     env = corpus_tools.engine_env(WORK, **env_extra)
@@ -96,7 +234,7 @@ def run_case(k: int) -> str:
     except ProcessLookupError:
         pass
     head = f"```python\n{text.rstrip()}\n```\n" if k in SHOWN else ""
-    log = head + "$ python3 script.py\n" + out.decode("utf-8", "replace") + tail
+    log = setup + head + f"$ {CMD_ENV.get(k, '')}python3 script.py\n" + out.decode("utf-8", "replace") + tail
     return log.rstrip("\n") + f"\n# exit status: {rc}\n"
 
 
