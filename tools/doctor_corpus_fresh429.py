@@ -18,7 +18,8 @@ _script / _PROMPTS / _PRINT / _GEN imported unchanged) in /tmp/fresh429/run/CASE
 `.venv-vllm/bin/python script.py` in corpus_tools.engine_env(/tmp/fresh429) (1 GiB CPU KV cache unless the case sets
 it, no usage stats, unbuffered), its own process group, 300 s bound, one engine at a time; no ports (offline; 26040-26049
 were given and not needed). Log = (for SHOWN draws) "```python" + script + "```", then `$ python3 script.py`, the whole
-stdout+stderr untrimmed, `# exit status: N`. Files tests/fixtures/doctor-corpus/fresh429-vllm-offline-<slug>.log.
+stdout+stderr untrimmed, `# exit status: N`. Files tests/fixtures/doctor-corpus/fresh429-vllm-NN-<slug>.log (batch.md's form; the
+first run wrote fresh-415's form fresh429-vllm-offline-<slug>.log, renamed after the runs, bytes unchanged).
 Read: common.md, batch.md, the brief, tools/doctor_corpus_fresh415.py, fresh416.py and fresh416_draw.txt, the manifest
 headers of fresh-415 and fresh-416 (and fresh-418's, for the form), tools/corpus_tools.py.
 Not read: servebox/doctor/**, knowledge, statement.toml, tests/test_doctor*.py, benchmarks internals, any corpus log
@@ -251,7 +252,7 @@ def main() -> None:
         k = int(arg)
         t = time.monotonic()
         log = run_case(k)
-        path = OUT / f"fresh429-vllm-offline-{SCRIPTS[k][0]}.log"
+        path = OUT / f"fresh429-vllm-{k:02d}-{SCRIPTS[k][0]}.log"
         path.write_text(log)
         print(f"{k} {path.name}: {len(log.splitlines())} lines, {time.monotonic() - t:.0f} s", flush=True)
 
