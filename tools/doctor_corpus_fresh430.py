@@ -30,7 +30,25 @@ Base: vLLM = .venv-vllm/bin/python -m vllm.entrypoints.openai.api_server --model
 Log assembly: fresh398.plain (`$ command`, engine stdout+stderr merged, client lines interleaved by time, `# exit: N`)
 then fresh398.paste(form, capture), written as bytes.
 
-PREDICTIONS: written into this docstring after the draw file is committed, before any case runs.
+PREDICTIONS (written after the draw file was committed, before any case ran):
+  draw 1 vllm | port-in-use | journal-json: vLLM's api_server binds its socket before the engine starts: OSError
+    [Errno 98] Address already in use, exit 1, within seconds.
+  draw 2 llama | bad-quantization | docker-ts: -ctk q5 refused while parsing arguments (unsupported cache type),
+    exit 1, nothing loaded.
+  draw 3 vllm | context-over-model | journal-short: --max-model-len 8192 over the model's 2048: ModelConfig's
+    validation error (as fresh-411's draw 9), exit 1, no request.
+  draw 4 llama | tokenizer-missing | journal-cat: the GGUF without tokenizer.ggml.tokens: the vocab load fails (key not
+    found), 'failed to load model', exit 1.
+  draw 5 vllm | ctrl-c-start | journal-short-iso: ^C while loading: KeyboardInterrupt traceback(s) from the api
+    server and/or engine core, exit non-zero (1 or 130); the cause is the user's own stop.
+  draw 6 llama | killed-serving | tail-50: one chat 200, SIGKILL, the next request refused (ConnectError), exit 137.
+  draw 7 vllm | misspelt-flag | mail-quote: argparse 'unrecognized arguments: --max-model-lenght 512', exit 2.
+  draw 8 llama | api-key-missing | mail-quote: serves; the request without the header gets 401 'Invalid API Key';
+    SIGTERM, exit 0.
+  draw 9 vllm | context-over-model | ansi: as draw 3, with vLLM's colour bytes.
+  draw 10 llama | memory-too-big | crlf: -c 100000000: the context-over-train warning, then the KV cache (~100 GB for
+    this model) cannot be allocated on a 24 GiB machine: failed to create the context, exit 1 (less sure: if
+    llama-server caps the context to the model's 2048 as it capped -c 8192's slot, it serves and chat is 200).
 Usage (repository root): .venv/bin/python tools/doctor_corpus_fresh430.py --draws | K ...
 Read: common.md, batch.md, tools/doctor_corpus_fresh411.py and fresh398.py (whole), fresh400.py's imports and its
 draw file, the draw files of fresh-398 / 400 / 411, the manifest HEADERS of fresh-398, 400, 404, 411,
