@@ -37,6 +37,28 @@ choice(conditions), value = choice of its values, a condition drawn before drawn
 A case that cannot be made is said so; its replacement is the next `drawn anew` of an unused condition under the same
 Random (the draw run with n = 11).
 
+PREDICTIONS (written from the source above, committed before any case ran), per draw (router on 26060, -c 512):
+1 /models/unload alpha.gguf: the router lists the file by its stem (alpha); the unload route finds no 'alpha.gguf' ->
+  HTTP 400 {"error": {"message": "model is not found", ...}}; the router keeps serving (a chat to alpha answers 200).
+2 LLAMA_ARG_MODELS_AUTOLOAD=0: the env value is falsey -> autoload off; a chat to alpha -> HTTP 400 "model is not
+  loaded"; nothing spawned.
+3 POST /completion with no "model": proxy_post reads body["model"] -> empty -> HTTP 400 "model name is missing from the
+  request" (even with one model in the dir); nothing spawned.
+4 --models-max 2, chats alpha, beta, gamma: the third load finds no capacity -> "models_max limit reached, removing LRU
+  name=alpha", alpha's child stopped, gamma spawned -> all three 200; GET /models shows alpha unloaded. Healthy.
+5 stop-timeout = soon: a warning "invalid stop-timeout value 'soon' for model 'alpha', using default 10 seconds"; the
+  chat answers 200. Nothing fails (the setting is ignored).
+6 model-url to a port nothing listens on: at start most likely "failed to resolve the model of 'alpha'" (offline
+  resolve, not cached); on the chat the child is spawned with --model-url, its download gets connection refused, it
+  exits non-zero -> the chat gets an error (500 "model name=alpha failed to load" most likely).
+7 CRLF preset: the grammar's newline takes "\r\n" and a value stops before it -> parsed as intended; healthy, 200.
+8 alpha.gguf and beta.gguf: healthy; chats to both answer 200.
+9 models/alpha/tiny-f32.gguf asked as tiny-f32: the folder names the model (alpha) -> HTTP 400 "model 'tiny-f32' not
+  found"; nothing spawned.
+10 model = "/abs/path/alpha.gguf" in double quotes: the INI value keeps the quotes; the child gets --model with quotes
+  in the path -> the child fails to open the file and exits (possibly a resolve warning at start first) -> the chat
+  gets an error (500 "failed to load" most likely).
+
 Read: common.md, batch.md, the manifest's header lines found by the greps above (fresh-64's conditions and draw) and
 the router case file names, tools/corpus_tools.py, fresh-426's tool (form), the llama.cpp source files named above.
 NOT read: doctor's code, knowledge, tests/test_doctor*.py, benchmark internals, any corpus log.
