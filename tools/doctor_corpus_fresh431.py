@@ -66,7 +66,12 @@ NOT read: doctor's code, knowledge, tests/test_doctor*.py, benchmark internals, 
 
 from __future__ import annotations
 
+import os
+import shlex
+import shutil
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -146,6 +151,132 @@ CONDITIONS = {
 }
 
 
+BIN = REPO / ".llama-cpp" / "bin"
+CHAT = "/v1/chat/completions"
+
+
+def _chat(model: str | None) -> tuple[str, dict]:
+    body = {"messages": [{"role": "user", "content": "Say hello."}], "max_tokens": 8}
+    if model is not None:
+        body = {"model": model, **body}
+    return (CHAT, body)
+
+
+def _models(d: Path, *names: str) -> None:
+    """Copies of the tiny GGUF at models/NAME (NAME may hold a folder)."""
+    tiny = corpus_tools.tiny_gguf(WORK)
+    for name in names:
+        dst = d / "models" / name
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(tiny, dst)
+
+
+def _router(*extra: str) -> list[str]:
+    return ["llama-server", *extra, "--port", str(PORT), "-c", "512"]
+
+
+def setup(n: int, d: Path) -> tuple[list[str], list[str], dict, list[tuple]]:
+    """Draw N's files in D as the user made them: (what the user shows with `$ ...`, argv, extra env, calls)."""
+    dir_args = _router("--models-dir", "models")
+    preset_args = _router("--models-preset", "preset.ini")
+    show_ls = ["ls -l models/"]
+    if n == 1:
+        _models(d, "alpha.gguf", "beta.gguf")
+        return show_ls, dir_args, {}, [_chat("alpha"), ("/models/unload", {"model": "alpha.gguf"})]
+    if n == 2:
+        _models(d, "alpha.gguf", "beta.gguf")
+        return show_ls, dir_args, {"LLAMA_ARG_MODELS_AUTOLOAD": "0"}, [_chat("alpha")]
+    if n == 3:
+        _models(d, "alpha.gguf")
+        return show_ls, dir_args, {}, [("/completion", {"prompt": "Hello", "n_predict": 8})]
+    if n == 4:
+        _models(d, "alpha.gguf", "beta.gguf", "gamma.gguf")
+        args = _router("--models-dir", "models", "--models-max", "2")
+        return show_ls, args, {}, [_chat("alpha"), _chat("beta"), _chat("gamma"), ("/models", None)]
+    if n == 5:
+        _models(d, "alpha.gguf")
+        ini = f"version = 1\n\n[alpha]\nmodel = {d}/models/alpha.gguf\nstop-timeout = soon\n"
+        (d / "preset.ini").write_text(ini)
+        calls = [_chat("alpha"), ("/models/unload", {"model": "alpha"})]
+        return [*show_ls, "cat preset.ini"], preset_args, {}, calls
+    if n == 6:
+        ini = "version = 1\n\n[alpha]\nmodel-url = http://127.0.0.1:26069/alpha.gguf\n"
+        (d / "preset.ini").write_text(ini)
+        return ["cat preset.ini"], preset_args, {"LLAMA_CACHE": str(d / "cache")}, [_chat("alpha")]
+    if n == 7:
+        _models(d, "alpha.gguf")
+        ini = f"version = 1\r\n\r\n[alpha]\r\nmodel = {d}/models/alpha.gguf\r\nctx-size = 256\r\n"
+        (d / "preset.ini").write_bytes(ini.encode())
+        return [*show_ls, "file preset.ini", "cat preset.ini"], preset_args, {}, [_chat("alpha")]
+    if n == 8:
+        _models(d, "alpha.gguf", "beta.gguf")
+        return show_ls, dir_args, {}, [_chat("alpha"), _chat("beta")]
+    if n == 9:
+        _models(d, "alpha/tiny-f32.gguf")
+        return ["ls -lR models/"], dir_args, {}, [_chat("tiny-f32")]
+    if n == 10:
+        _models(d, "alpha.gguf")
+        (d / "preset.ini").write_text(f'version = 1\n\n[alpha]\nmodel = "{d}/models/alpha.gguf"\n')
+        return [*show_ls, "cat preset.ini"], preset_args, {}, [_chat("alpha")]
+    raise ValueError(n)
+
+
+def run_case(n: int, bound: float = 90) -> str:
+    """One case, once: the user's files, `$ command`, the router's whole output (its children's lines as it prints
+    them) with each `# request:` where it was sent, ^C, `# exit:`."""
+    d = WORK / f"d{n}"
+    if d.exists():
+        raise SystemExit(f"{d} exists: each case runs once")
+    d.mkdir(parents=True)
+    shows, argv, extra, calls = setup(n, d)
+    text = f"$ cd {d}\n"
+    for cmd in shows:
+        r = subprocess.run(cmd, shell=True, cwd=d, capture_output=True)
+        text += f"$ {cmd}\n" + r.stdout.decode("utf-8", "replace") + r.stderr.decode("utf-8", "replace")
+    env = {**os.environ, "PATH": f"{BIN}:{os.environ['PATH']}", **extra}
+    shown_env = "".join(f"{k}={v} " for k, v in extra.items())
+    text += f"$ {shown_env}{shlex.join(argv)}\n"
+    log = d / "router.log"
+    read = lambda: log.read_bytes().decode("utf-8", "replace")  # noqa: E731
+    seen = 0
+    with open(log, "wb") as fh:
+        proc = subprocess.Popen(
+            argv, stdout=fh, stderr=subprocess.STDOUT, env=env, cwd=d, start_new_session=True
+        )
+        healthy = corpus_tools._healthy_before_exit(proc, PORT, time.monotonic() + bound)
+        if healthy:
+            time.sleep(1)
+            for call in calls:
+                now = read()
+                text += now[seen:]
+                seen = len(now)
+                text += "" if text.endswith("\n") else "\n"
+                text += corpus_tools._ask(PORT, *call, 2)
+            time.sleep(2)
+            now = read()
+            text += now[seen:]
+            seen = len(now)
+            text += ("" if text.endswith("\n") else "\n") + "^C\n"
+        corpus_tools.stop_group(proc, grace=30)
+        rc = proc.wait()
+    text += read()[seen:]
+    return text + ("" if text.endswith("\n") else "\n") + f"# exit: {rc}\n"
+
+
+SLUGS = {
+    1: "router-unload-by-file-name",
+    2: "router-autoload-env-0-chat",
+    3: "router-native-completion-no-model",
+    4: "router-models-max-2-three-models",
+    5: "router-preset-stop-timeout-word",
+    6: "router-preset-model-url-nothing-listening",
+    7: "router-preset-crlf",
+    8: "router-two-models-healthy",
+    9: "router-folder-model-asked-by-file-stem",
+    10: "router-preset-model-path-in-quotes",
+}
+
+
 def draws(n: int = N):
     return corpus_tools.draw_distinct_conditions(SEED, CONDITIONS, n)
 
@@ -158,6 +289,14 @@ def main() -> None:
         for c, v, why in redrawn:
             print(f"drawn anew: {c} | {v} | {why}")
         return
+    kept, _ = draws()
+    for arg in sys.argv[1:]:
+        n = int(arg)
+        t = time.monotonic()
+        text = run_case(n)
+        out = OUT / f"fresh431-llama-{n:02d}-{SLUGS[n]}.log"
+        out.write_text(text.rstrip() + "\n")
+        print(f"{out.name} ({kept[n - 1][0]}): {len(text.splitlines())} lines, {time.monotonic() - t:.0f} s")
 
 
 if __name__ == "__main__":
