@@ -48,14 +48,6 @@ CASES = [
         "0.00.040.120 E gguf_init_from_reader: invalid magic characters: 'PK??', expected 'GGUF'\n"
         "0.00.040.130 E cmn  common_init_from_params: failed to load lora adapter '/srv/lora/adapter_model.pt'\n",
     ),
-    # -m given a folder's config.json: the JSON's '{' as magic, and the path
-    (
-        "llamacpp-model-not-gguf",
-        "0.00.010.000 I srv    load_model: loading model '/models/Qwen3-8B/config.json'\n"
-        "0.00.010.200 E gguf_init_from_reader: invalid magic characters: '{?  ', expected 'GGUF'\n"
-        "0.00.010.300 E llama_model_load: error loading model: llama_model_loader: failed to load model from "
-        "/models/Qwen3-8B/config.json\n",
-    ),
     # -m given a PyTorch .bin (zip): its magic alone says so
     (
         "llamacpp-model-not-gguf",
