@@ -32,7 +32,11 @@ def test_a_ggml_era_file_is_an_old_format(line):
 
 
 def test_a_magic_of_no_ggml_format_stays_a_bad_gguf():
+    # learn48b: a zip's magic ('PK', PyTorch's .pt/.bin) is another framework's checkpoint, to convert: not the GGML era
     assert _first("gguf_init_from_file_impl: invalid magic characters: 'PK??', expected 'GGUF'\n")[0] == (
+        "llamacpp-model-not-gguf"
+    )
+    assert _first("gguf_init_from_file_impl: invalid magic characters: 'xV4?', expected 'GGUF'\n")[0] == (
         "llamacpp-bad-gguf"
     )
 

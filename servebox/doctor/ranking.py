@@ -31,6 +31,7 @@ from servebox.doctor.close_causes import (
 from servebox.doctor.co_tenant import elsewhere_lines
 from servebox.doctor.demotions import what_followed
 from servebox.doctor.engine_gone import killed_alone
+from servebox.doctor.flashinfer_device import flashinfer_device
 from servebox.doctor.incidents import RELAYED_AS_READ, as_relayed, stopped_each_start
 from servebox.doctor.listed import served_before
 from servebox.doctor.llamacpp_attribution import LLAMA_FEATURE, in_a_feature, refine
@@ -269,6 +270,9 @@ def rank(t: Triage) -> TriageResult:
     diagnoses = [_diagnosis(sig, hit, t, sig.id in via) for sig, hit in found]
     abort_explained(diagnoses)  # an error line just above an abort names why it aborted
     marker_aside(diagnoses)  # 'Failed to load plugin' where a family names why (learn46e)
+    flashinfer_device(
+        t, diagnoses
+    )  # a FlashInfer kernel refused 'current device': the log's GPU decides (learn48b)
     causes = [(d, sig, hit) for d, (sig, hit) in zip(diagnoses, found, strict=True) if d.role == "cause"]
     end = t.exception_ends.get(root.line, 0) if root else 0
     causes = went_on_past(causes, root, t.hits, end)  # an error the engine went past another way (learn44h)
