@@ -125,8 +125,8 @@ VALUES = {
         " else new:",
     ),
     2: (
-        "fresh433-systemd-vllm-statedirectory-absolute",
-        "vllm.service (base k=2: BASES[1], llama-server.service) with StateDirectory=/var/lib/llama-server"
+        "fresh433-systemd-llama-server-statedirectory-absolute",
+        "llama-server.service (base k=2: BASES[1]) with StateDirectory=/var/lib/NAME"
         " (fresh-236's mutate); systemd-analyze verify",
         "StateDirectory= takes paths relative to /var/lib: an absolute path is refused at parse time"
         " ('... path is absolute, ignoring' or like words); exit 0",
@@ -149,8 +149,8 @@ VALUES = {
         "none if it serves, else zmq-ipc-folder-unusable",
     ),
     5: (
-        "fresh433-systemd-llama-swap-startlimitintervalsec-in-service",
-        "llama-swap.service (base k=5: BASES[1]) with StartLimitIntervalSec=300 under [Service] (fresh-228's"
+        "fresh433-systemd-llama-server-startlimitintervalsec-in-service",
+        "llama-server.service (base k=5: BASES[1]) with StartLimitIntervalSec=300 under [Service] (fresh-228's"
         " mutate); systemd-analyze verify",
         "systemd 252 still accepts StartLimitIntervalSec= in [Service]? It moved to [Unit] in 229; [Service] keeps"
         " StartLimitInterval= only: 'Unknown key name 'StartLimitIntervalSec' in section 'Service', ignoring.'",
@@ -174,8 +174,8 @@ VALUES = {
         "the family whose cause names a requirements hash that does not match (chosen after the run), else new:",
     ),
     8: (
-        "fresh433-systemd-vllm-unit-section-misspelt-uint",
-        "vllm.service (base k=8: BASES[1]) with its [Unit] header written [Uint] (fresh-228's mutate); verify",
+        "fresh433-systemd-llama-server-unit-section-misspelt-uint",
+        "llama-server.service (base k=8: BASES[1]) with its [Unit] header written [Uint] (fresh-228's mutate); verify",
         "'Unknown section 'Uint'. Ignoring.' and every line under it ignored (Description=, After=...); exit 0",
         "systemd-unknown-section",
     ),
