@@ -35,6 +35,7 @@ from servebox.doctor.flashinfer_device import flashinfer_device
 from servebox.doctor.incidents import RELAYED_AS_READ, as_relayed, stopped_each_start
 from servebox.doctor.listed import served_before
 from servebox.doctor.llamacpp_attribution import LLAMA_FEATURE, in_a_feature, refine
+from servebox.doctor.package_copy import read_copies
 from servebox.doctor.plugin_load import lines_of, marker_aside
 from servebox.doctor.registered_model import registered_module_aside
 from servebox.doctor.resemblance import answer as resemblance_answer
@@ -249,6 +250,7 @@ def rank(t: Triage) -> TriageResult:
     raised = sorted(t.raised.values(), key=lambda e: e.line)
     _placed(t, raised)
     unregistered = registered_module_aside(t, raised)  # a registered model's module path not there (learn47b)
+    read_copies(t, raised)  # which copy of a package an import error came from (learn48a)
     against_default(t)  # a refusal of two fields, one of them a file's default
     scripted(t, raised)
     loaded_aside(t, raised)  # a library's refusal that code loaded into the engine asked for (learn47g)
