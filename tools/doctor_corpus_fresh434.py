@@ -26,6 +26,30 @@ Read: common.md, batch.md, the brief, fresh-426's manifest header and first [[ca
 and its draw file, tools/corpus_tools.py (draw_distinct_conditions and its function list). NOT read: doctor's code,
 knowledge, statement.toml, tests/test_doctor*.py, benchmark internals, any corpus log.
 
+PREDICTIONS (written from fresh-426's findings and what I know of these packages, committed before any case ran):
+1 starlette==1.9.0 (inside fastapi 0.136.3's and vLLM's pins): a healthy run, the request answered 200.
+2 xgrammar partial copy: fresh-426 saw vLLM import xgrammar at start (vllm/tool_parsers/structural_tag_registry.py)
+  -> ImportError "cannot import name ... from 'xgrammar' (/tmp/fresh434/site-d2/xgrammar/__init__.py)" at start,
+  exit 1, no request.
+3 typing_extensions==4.5.0: an ImportError of a newer name (anyio's `sentinel` as in fresh-426, or an earlier
+  importer: torch / pydantic_core) at the first import, exit 1.
+4 safetensors partial copy: transformers' version check reads .venv-vllm's dist-info (0.8.0) and passes; then
+  ModuleNotFoundError "No module named 'safetensors.torch'" (vllm's weight utils / transformers) at start or when the
+  engine core loads weights, exit 1.
+5 transformers==5.25.0 (--no-deps, newer than vLLM's <5.20.0): most likely transformers' own dependency check refuses
+  the installed tokenizers or huggingface_hub ("X>=... is required ... but found ..."), exit 1; else an ImportError
+  of a name vLLM takes from transformers; least likely healthy. Uncertain.
+6 openai==3.60.0: a healthy run, 200.
+7 protobuf==3.20.3: the OTLP exporter's generated code (protoc 6.33.5) imports google.protobuf.runtime_version, which
+  3.20.3 lacks -> ImportError "cannot import name 'runtime_version' from 'google.protobuf'" at start, exit 1.
+8 tokenizers partial copy: transformers' version check passes (dist-info 0.23.3); ImportError "cannot import name
+  ... from 'tokenizers'" at transformers' tokenizer import (start or tokenizer load), exit 1.
+9 pydantic==2.11.10 with pydantic-core 2.50.5: pydantic's own core-version check -> SystemError "The installed
+  pydantic-core version (2.50.5) is incompatible with the current pydantic version, which requires 2.33.2" at the
+  first pydantic import, exit 1.
+10 msgspec==0.18.6: vLLM's serial_utils names exist in 0.18 -> most likely a healthy run, 200; possibly a TypeError /
+  AttributeError of a newer msgspec feature. Uncertain.
+
 Usage (repository root): .venv/bin/python tools/doctor_corpus_fresh434.py [--draws | N ...]
 """
 
