@@ -21,6 +21,8 @@ from servebox.doctor.afterwards import (
 from servebox.doctor.attribution import STRUCTURAL, below_families
 from servebox.doctor.background_refusals import set_aside
 from servebox.doctor.bench_context import bench_over_context
+from servebox.doctor.bench_served_name import bench_name_not_served
+from servebox.doctor.bench_too_early import bench_before_server_up
 from servebox.doctor.caller import loaded_aside, scripted
 from servebox.doctor.close_causes import (
     close_causes,
@@ -297,6 +299,12 @@ def rank(t: Triage) -> TriageResult:
         diagnoses.append(cut)
     if (over := bench_over_context(t)) is not None:  # a benchmark's lengths above the server's context
         diagnoses.append(over)
+    if (
+        unserved := bench_name_not_served(t)
+    ) is not None:  # a benchmark's model name the server does not serve
+        diagnoses.append(unserved)
+    if (early := bench_before_server_up(t, diagnoses)) is not None:  # a benchmark before its server listened
+        diagnoses.append(early)
     if (stated := stated_answer(t.statements, diagnoses, t.lines)) is not None:
         diagnoses.append(stated)
     # capped first, so the order is the figures shown (after32f: a capped 0.78 had ranked above a 0.80)
