@@ -7,6 +7,7 @@ it). These rules run in this order on each diagnosis; docs/doctor-ranking.md lis
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from servebox.doctor.afterwards import (
@@ -33,6 +34,15 @@ from servebox.doctor.unit_refused import run_by_hand_between
 if TYPE_CHECKING:
     from servebox.doctor.signatures import Signature
     from servebox.doctor.triage import Diagnosis, Hits, Triage
+
+# a router child's own 'starting server in router mode' (llama-server b11434 spawned without -m / -hf / -dr): such a
+# child loads nothing, so its later 'listening on' is a router's, not the instance going on to load (learn48e)
+CHILD_ROUTER_START = re.compile(r"^\[\d+\] .*\bstarting server in router mode", re.IGNORECASE)
+
+
+def child_started_as_router(hit: Hits) -> bool:
+    """Every line of the hit is a router child starting as a router itself: instance_went_on's progress is no load."""
+    return bool(hit.evidence) and all(CHILD_ROUTER_START.search(text) for _, text in hit.evidence)
 
 
 IN_STEP_NOTE = (
@@ -99,7 +109,12 @@ def _went_on(d: Diagnosis, sig: Signature, t: Triage, hit: Hits) -> None:
     another_process(d, sig, t, hit)
     if d.role == "cause" and d.fatal and (done := retried_then_done(t, hit)):
         survived(d, f"Only a retry, and the run completed its work after it (line {done}): ", "reports")
-    if d.role == "cause" and d.fatal and (went_on := instance_went_on(t, hit)):
+    if (
+        d.role == "cause"
+        and d.fatal
+        and not child_started_as_router(hit)
+        and (went_on := instance_went_on(t, hit))
+    ):
         tag, line = went_on
         survived(d, f"Not fatal here: router instance [{tag}] went on to load (line {line}). ", "describes")
 
