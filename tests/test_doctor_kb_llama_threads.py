@@ -65,12 +65,17 @@ def test_no_magic_bytes_read_is_a_directory_or_empty_file_not_a_damaged_gguf(mag
 
 
 def test_a_file_of_another_format_still_shows_its_own_magic_and_stays_a_bad_gguf():
-    for line in (
-        "gguf_init_from_file: invalid magic characters 'ggjt'",
-        "gguf_init_from_file_impl: invalid magic characters: 'PK\x03\x04', expected 'GGUF'",
+    """An old GGML file (magic ggjt) is a bad GGUF to re-download or re-convert; a zip's PK magic is a PyTorch
+    archive (pytorch_model.bin, .pt), which learn48b names llamacpp-model-not-gguf: convert it."""
+    for line, expected in (
+        ("gguf_init_from_file: invalid magic characters 'ggjt'", "llamacpp-bad-gguf"),
+        (
+            "gguf_init_from_file_impl: invalid magic characters: 'PK\x03\x04', expected 'GGUF'",
+            "llamacpp-model-not-gguf",
+        ),
     ):
         r = run("srv    load_model: loading model '/m/llama-2-7b.ggmlv3.q4_0.bin'\n" + line + "\n")
-        assert top_cause(r).id == "llamacpp-bad-gguf", line
+        assert top_cause(r).id == expected, line
 
 
 def test_older_llama_cpp_unknown_argument_is_a_refused_flag_with_the_old_build_named():
