@@ -363,7 +363,8 @@ def test_vllm_4202_awq_on_v100():
 
 
 def test_vllm_14154_bitsandbytes_on_maxwell(tmp_path):
-    # vllm-project/vllm#14154: bitsandbytes needs capability 70, the GPU had 52
+    # vllm-project/vllm#14154: bitsandbytes needs capability 70, the GPU had 52. 0.26.0 still has BitsAndBytesConfig
+    # (min 70); 0.32.0 has no bitsandbytes method at all (its profile once held a gate of 70 no 0.32.0 file has)
     cfg = json.loads((CHECKPOINTS / "llama-3.1-8b-instruct" / "config.json").read_text())
     cfg["quantization_config"] = {
         "quant_method": "bitsandbytes",
@@ -374,9 +375,16 @@ def test_vllm_14154_bitsandbytes_on_maxwell(tmp_path):
     d.mkdir()
     (d / "config.json").write_text(json.dumps(cfg))
     maxwell = GPU("m40-24gb", "Tesla M40", (5, 2), 24 * 2**30, True, "test", bf16=False)
-    r = check(d, "--max-model-len", "4096", gpu=maxwell)
+    r = check(d, "--max-model-len", "4096", gpu=maxwell, profile="vllm-0.26")
     f = next(f for f in r.findings if f.rule == "quantization-capability")
     assert f.severity == "error" and "Minimum capability: 70. Current capability: 52." in f.message
+    r = check(d, "--max-model-len", "4096", gpu=maxwell)
+    assert not any(f.rule == "quantization-capability" for f in r.findings)
+    (f,) = [f for f in r.findings if f.rule == "quantization-method-unknown"]
+    assert (
+        f.severity == "error"
+        and "Unknown quantization method: bitsandbytes. Must be one of ['awq'," in f.message
+    )
 
 
 @pytest.mark.parametrize(

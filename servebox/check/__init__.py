@@ -22,6 +22,7 @@ from servebox.check.quantization_rules import (
     rule_quant_capability,
     rule_quantization_flag,
     rule_quantized_groups,
+    rule_unknown_method,
 )
 from servebox.check.runtime_rules import (
     rule_hybrid_offloading,
@@ -57,6 +58,7 @@ def run_check(
     findings: list[Finding] = []
     for rule in (
         rule_completeness,
+        rule_unknown_method,
         rule_quant_capability,
         rule_quantization_flag,
         rule_native_formats,
@@ -76,7 +78,8 @@ def run_check(
     findings += rule_unknown_flags(ctx, rest)
     if not any(
         f.severity == "error"
-        and f.rule in ("tp-heads", "tp-kv-heads", "kv-dtype-backend", "quantization-flag")
+        and f.rule
+        in ("tp-heads", "tp-kv-heads", "kv-dtype-backend", "quantization-flag", "quantization-method-unknown")
         for f in findings
     ):
         findings += rule_plan(ctx)

@@ -14,6 +14,17 @@ from servebox.check.context import Context, Finding, finding
 def rule_completeness(ctx: Context) -> list[Finding]:
     facts = ctx.ckpt.facts
     tensors = facts.tensors
+    if ctx.flags.extra.get("load_format") == "dummy":
+        # vLLM's DummyModelLoader fills the weights with random values and opens no weight file: missing or cut
+        # shards do not stop it (every real 0.26.0 start of the H100 corpus ran so, from config.json alone)
+        dummy = finding(
+            "no-weights",
+            "info",
+            "--load-format dummy: vLLM reads no weight file (random weights), so none are needed",
+            [f"{facts.source}: --load-format dummy"],
+            "drop --load-format dummy to serve the real weights",
+        )
+        return [dummy, *_tokenizer(ctx)]
     if tensors is not None and not tensors.shards:
         return [
             finding(
@@ -48,8 +59,14 @@ def rule_completeness(ctx: Context) -> list[Finding]:
                 "re-download the listed shards (`huggingface-cli download --resume` / servebox fetch-model)",
             )
         )
-    if not facts.tokenizer_files:
-        out.append(
+    return out + _tokenizer(ctx)
+
+
+def _tokenizer(ctx: Context) -> list[Finding]:
+    """No tokenizer file is an error unless --skip-tokenizer-init (vLLM then loads none)."""
+    facts = ctx.ckpt.facts
+    if not facts.tokenizer_files and "--skip-tokenizer-init" not in ctx.flags.written:
+        return [
             finding(
                 "tokenizer-files",
                 "error",
@@ -57,5 +74,5 @@ def rule_completeness(ctx: Context) -> list[Finding]:
                 [facts.source],
                 "copy the tokenizer files from the base model, or pass --tokenizer",
             )
-        )
-    return out
+        ]
+    return []

@@ -7,12 +7,45 @@ from servebox.engines.vllm.profile import load_profile
 from servebox.plan.weights import refused_quantization_flag
 
 
+def unknown_method(ctx: Context) -> bool:
+    """The checkpoint's quant_method is not one this release knows (the profile's quantization_methods, read from
+    its QuantizationMethods) and no override claims it (quantization_claimed): ModelConfig refuses it. A profile
+    without the list (a fork) is not judged."""
+    q, known = ctx.ckpt.facts.quantization, ctx.engine.data.get("quantization_methods")
+    if q.method == "none" or ctx.ckpt.facts.kind == "gguf" or known is None:
+        return False
+    return q.method not in known and q.method not in ctx.engine.data.get("quantization_claimed", {})
+
+
+def rule_unknown_method(ctx: Context) -> list[Finding]:
+    """vLLM 0.32.0 has no bitsandbytes and neither 0.26.0 nor 0.32.0 a gguf method: a config.json naming one ends
+    the start in ModelConfig._verify_quantization with these words (measured on the installed 0.32.0's ModelConfig:
+    'Unknown quantization method: bitsandbytes. Must be one of [...]')."""
+    if not unknown_method(ctx):
+        return []
+    q, known = ctx.ckpt.facts.quantization, ctx.engine.data["quantization_methods"]
+    return [
+        finding(
+            "quantization-method-unknown",
+            "error",
+            f"vLLM {ctx.engine.version} refuses the checkpoint at start: 'Unknown quantization method: {q.method}. "
+            f"Must be one of {known}.'",
+            [
+                f"config.json quantization_config.quant_method = {q.method!r}; {ctx.engine.name} has no such method"
+            ],
+            "use a checkpoint in a method this release knows (or a release that has it: bitsandbytes is in 0.26.0)",
+        )
+    ]
+
+
 def rule_quantization_flag(ctx: Context) -> list[Finding]:
     """A --quantization the checkpoint's method does not take ends vLLM's start (ModelConfig._verify_quantization)."""
     q = ctx.ckpt.facts.quantization
-    if q.method in ("none", "gguf"):
+    if q.method == "none" or ctx.ckpt.facts.kind == "gguf" or unknown_method(ctx):
         return []
-    refused = refused_quantization_flag(q.method, ctx.flags.quantization, load_profile(ctx.engine.version))
+    refused = refused_quantization_flag(
+        q.method, ctx.flags.quantization, load_profile(ctx.engine.version), q.format
+    )
     if refused is None:
         return []
     return [
@@ -30,7 +63,7 @@ def rule_quantization_flag(ctx: Context) -> list[Finding]:
 
 def rule_quant_capability(ctx: Context) -> list[Finding]:
     q = ctx.ckpt.facts.quantization
-    if q.method in ("none", "gguf"):
+    if q.method == "none" or ctx.ckpt.facts.kind == "gguf" or unknown_method(ctx):
         return []
     key = f"{q.method}:{q.scheme}" if q.method == "compressed-tensors" else q.method
     if q.method != "compressed-tensors" and q.format and ctx.engine.quant_gate(f"{q.method}:{q.format}"):

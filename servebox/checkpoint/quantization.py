@@ -217,6 +217,15 @@ def parse_quantization(
             q.format = qc.get("bnb_4bit_quant_type") if four else "llm.int8"
             q.declared_exclusions = list(qc.get("llm_int8_skip_modules") or [])
             rule = "substring"
+        elif (
+            method == "gguf"
+        ):  # vLLM's old GGUF method name; neither 0.26.0 nor 0.32.0 knows it (check says so)
+            rule = None
+        elif (
+            method in ("modelopt", "modelopt_fp4")
+            and (qc.get("quant_algo") or isinstance(qc.get("quantization"), dict))
+        ):  # ModelOpt's fields in config.json itself: vLLM reads the quant_algo there (_extract_modelopt_quant_algo)
+            rule = _from_modelopt(qc, q, where)
         elif method in ("mxfp4", "modelopt", "modelopt_fp4"):
             q.weight_bits, q.weight_type, q.format = 4, "float", method
             q.declared_exclusions = list(qc.get("modules_to_not_convert") or qc.get("ignore") or [])

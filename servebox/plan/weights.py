@@ -25,11 +25,17 @@ def _dtype_bytes_of(name: str | None) -> int:
     return 4 if str(name).replace("torch.", "") in ("float32", "float") else 2
 
 
-def refused_quantization_flag(method: str, flag: str | None, profile: EngineProfile) -> str | None:
+def refused_quantization_flag(
+    method: str, flag: str | None, profile: EngineProfile, fmt: str | None = None
+) -> str | None:
     """vLLM's refusal of a --quantization the checkpoint's method does not take (vllm.toml [quantization_flag]),
-    or None where vLLM takes it: a value its override claims loads the same weights, so the plan holds."""
+    or None where vLLM takes it: a value its override claims loads the same weights, so the plan holds; and a
+    config an override claims whatever the flag says (the release's quantization_flag_overridden, e.g. a ModelOpt
+    NVFP4 one: vLLM replaces the flag with modelopt_fp4) takes any value."""
     taken = profile.quantization_flag.get(method, [method])
     if flag in (None, "auto", method) or flag in taken:
+        return None
+    if fmt and f"{method}:{fmt}" in profile.quantization_flag_overridden:
         return None
     return (
         f"vLLM refuses {flag} at start: 'Quantization method specified in the model config ({method}) does not "
@@ -61,7 +67,7 @@ def load_factors(
             [f"{q} on {arch}{backend}: weights x {f} as repacked at load ({entry['source']})"],
         )
     if q != "none":
-        refused = refused_quantization_flag(q, flags.quantization, profile)
+        refused = refused_quantization_flag(q, flags.quantization, profile, ckpt.facts.quantization.format)
         if refused:
             raise InputError("--quantization", None, refused)
         # kernels may repack quantized weights at load (Marlin, emulation): never measured for this method here

@@ -48,6 +48,8 @@ class EngineProfile:
     weight_load: dict = field(default_factory=dict)
     # checkpoint quant_method -> the --quantization values vLLM takes for it (vllm.toml [quantization_flag])
     quantization_flag: dict = field(default_factory=dict)
+    # "method:quant_algo" whose config an override claims whatever --quantization says (vllm.toml, per release)
+    quantization_flag_overridden: tuple[str, ...] = ()
     mamba_cache_modes: tuple[str, ...] = ("none", "align", "all")
     # the mode prefix caching picks when --mamba-cache-mode is not given: 'all' for these architectures
     # (SupportsMambaPrefixCaching in that release), 'align' for every other recurrent model
@@ -171,6 +173,7 @@ def load_profile(version: str) -> EngineProfile:
         async_scheduling=p.get("async_scheduling", False),
         weight_load=data.get("weight_load", {}),
         quantization_flag=data.get("quantization_flag", {}),
+        quantization_flag_overridden=tuple(p.get("quantization_flag_overridden", ())),
         mamba_cache_modes=tuple(p.get("mamba_cache_modes", ("none", "align", "all"))),
         mamba_all_mode_archs=tuple(p.get("mamba_all_mode_archs", ())),
         null_block_reserved=p.get("null_block_reserved", True),
