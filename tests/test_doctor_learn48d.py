@@ -5,6 +5,8 @@
   the same line where the flag's value could not have left 0 (6,000,000 bytes or more) or VLLM_CPU_KVCACHE_SPACE=0 shows.
 - request-output-text-read-on-wrong-level (new): the user's script reads a field on the wrong level of vllm/outputs.py's
   RequestOutput / CompletionOutput / *RequestOutput.
+- systemd-environment-path-not-expanded: the literal PATH read from a pasted unit is a non-fatal cause where nothing
+  failed yet (the engine named by absolute path), the death's cause beside a program not found (exit 127).
 - a bare SIGKILL (systemd's status=9/KILL, exit 137) with nothing about memory is engine-killed-from-outside; host-oom-kill's
   hint needs a memory limit or an OOM word in the log.
 Lines are the engines' format strings filled with other models, paths and values than the corpus logs.
@@ -91,7 +93,33 @@ CASES = [
     ("host-oom-kill", "[Service]\nMemoryMax=8G\n" + SIGKILL_JOURNAL),
 ]
 
+UNIT = (
+    "$ systemctl cat vllm-gpu1.service\n"
+    "# /etc/systemd/system/vllm-gpu1.service\n"
+    "[Service]\n"
+    "Environment=PATH=${PATH}:/usr/local/cuda/bin\n"
+    "ExecStart=/srv/vllm/.venv/bin/vllm serve /srv/models/mistral-7b --port 8011\n"
+)
+
+CASES += [
+    (
+        "systemd-environment-path-not-expanded",
+        UNIT + "(APIServer pid=51) INFO:     Application startup complete.\n",
+    ),
+    (
+        "systemd-environment-path-not-expanded",
+        UNIT + "Mar 02 11:00:01 gpu1 vllm[51]: /bin/sh: 1: nvidia-smi: not found\n"
+        "Mar 02 11:00:02 gpu1 systemd[1]: vllm-gpu1.service: Main process exited, code=exited, status=1/FAILURE\n",
+    ),
+]
+
 NEAR_MISSES = [
+    # an unquoted shell export is expanded by the shell: PATH is whole, nothing to report
+    (
+        "systemd-environment-path-not-expanded",
+        "$ export PATH=$PATH:/opt/bin\n$ llama-server -m /m/q.gguf --port 8080\nmain: server is listening on "
+        "http://127.0.0.1:8080\n",
+    ),
     # a frame of an installed framework reading a renamed field is version skew, not the user's indexing
     (
         "request-output-text-read-on-wrong-level",
@@ -126,3 +154,14 @@ def test_systemd_stop_timeout_kill_stays_systemds():
     )
     top = top_cause(run(log))
     assert top is None or top.id != "engine-killed-from-outside", top and top.id
+
+
+def test_literal_path_with_nothing_failed_is_not_fatal():
+    """Nothing failed: the unit's literal PATH is named, but as a fault waiting, not as a death (doctor exits 0)."""
+    top = top_cause(run(UNIT + "(APIServer pid=51) INFO:     Application startup complete.\n"))
+    assert top is not None and top.id == "systemd-environment-path-not-expanded" and not top.fatal
+
+
+def test_literal_path_beside_a_program_not_found_is_fatal():
+    top = top_cause(run(UNIT + "/bin/sh: 1: lscpu: not found\n"))
+    assert top is not None and top.id == "systemd-environment-path-not-expanded" and top.fatal
