@@ -7,6 +7,8 @@
   RequestOutput / CompletionOutput / *RequestOutput.
 - systemd-environment-path-not-expanded: the literal PATH read from a pasted unit is a non-fatal cause where nothing
   failed yet (the engine named by absolute path), the death's cause beside a program not found (exit 127).
+- request-longer-than-context from vllm bench serve's totals: lengths above --max-model-len, nothing refused, fewer tokens
+  generated than asked (vLLM cut each answer); bench's own refused /tokenize probe is no refusal to report.
 - a bare SIGKILL (systemd's status=9/KILL, exit 137) with nothing about memory is engine-killed-from-outside; host-oom-kill's
   hint needs a memory limit or an OOM word in the log.
 Lines are the engines' format strings filled with other models, paths and values than the corpus logs.
@@ -165,3 +167,50 @@ def test_literal_path_with_nothing_failed_is_not_fatal():
 def test_literal_path_beside_a_program_not_found_is_fatal():
     top = top_cause(run(UNIT + "/bin/sh: 1: lscpu: not found\n"))
     assert top is not None and top.id == "systemd-environment-path-not-expanded" and top.fatal
+
+
+def bench_log(inp: int, out: int, ctx: int, generated: int, probe: bool = True) -> str:
+    """vllm bench serve 0.32's lines (serve.py print_metrics, datasets/utils.py) over a server's access log."""
+    return (
+        f"$ vllm bench serve --backend openai --base-url http://10.0.0.5:8000 --model Qwen/Qwen2.5-1.5B "
+        f"--dataset-name random --num-prompts 20 --random-input-len {inp} --random-output-len {out}\n"
+        + ("WARNING: /tokenize unavailable, skipping alignment.\n" if probe else "")
+        + "============ Serving Benchmark Result ============\n"
+        "Successful requests:                     20        \n"
+        "Failed requests:                         0         \n"
+        f"Total input tokens:                      {20 * inp}      \n"
+        f"Total generated tokens:                  {generated}      \n"
+        "==================================================\n"
+        f"# server: $ vllm serve Qwen/Qwen2.5-1.5B --max-model-len {ctx}\n"
+        + ('INFO:     10.0.0.9:51000 - "POST /tokenize HTTP/1.1" 404 Not Found\n' if probe else "")
+        + 'INFO:     10.0.0.9:51002 - "POST /v1/completions HTTP/1.1" 200 OK\n' * 3
+    )
+
+
+def test_bench_output_cut_at_the_context_is_longer_than_context():
+    top = top_cause(run(bench_log(1500, 1024, 2048, 20 * 548)))
+    assert top is not None and top.id == "request-longer-than-context" and "cut" in top.cause
+
+
+def test_bench_within_the_context_is_not_longer_than_context():
+    """The same totals where input + output fit the context: an early stop (EOS), not a cut."""
+    top = top_cause(run(bench_log(1000, 1024, 4096, 20 * 548)))
+    assert top is None or top.id != "request-longer-than-context"
+
+
+def test_bench_given_every_token_asked_is_not_cut():
+    top = top_cause(run(bench_log(1500, 1024, 2048, 20 * 1024)))
+    assert top is None or top.id != "request-longer-than-context"
+
+
+def test_bench_tokenize_probe_is_no_refusal():
+    """bench's own refused /tokenize probe with nothing else wrong: no refusal named."""
+    ids = [d.id for d in run(bench_log(100, 100, 2048, 20 * 100)).diagnoses if d.role in ("cause", "symptom")]
+    assert not [i for i in ids if i.startswith("request-refused")], ids
+
+
+def test_tokenize_refused_without_bench_probe_is_still_a_refusal():
+    """A /tokenize 404 the user's own client met (no bench warning) stays a refusal."""
+    log = 'INFO:     10.0.0.9:51000 - "POST /tokenize HTTP/1.1" 404 Not Found\n'
+    ids = [d.id for d in run(log).diagnoses]
+    assert any(i.startswith("request-refused") for i in ids), ids

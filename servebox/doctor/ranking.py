@@ -20,7 +20,7 @@ from servebox.doctor.afterwards import (
 )
 from servebox.doctor.attribution import STRUCTURAL, below_families
 from servebox.doctor.background_refusals import set_aside
-from servebox.doctor.bench_context import bench_over_context
+from servebox.doctor.bench_context import bench_over_context, probe_aside
 from servebox.doctor.caller import loaded_aside, scripted
 from servebox.doctor.close_causes import (
     close_causes,
@@ -295,6 +295,7 @@ def rank(t: Triage) -> TriageResult:
         diagnoses.append(cut)
     if (over := bench_over_context(t)) is not None:  # a benchmark's lengths above the server's context
         diagnoses.append(over)
+    probe_aside(t, diagnoses)  # vllm bench's own /tokenize probe, refused: not the run's refusal
     if (stated := stated_answer(t.statements, diagnoses, t.lines)) is not None:
         diagnoses.append(stated)
     # capped first, so the order is the figures shown (after32f: a capped 0.78 had ranked above a 0.80)
