@@ -87,7 +87,8 @@ CRASH_WORDINGS = [
     ("llama runner process has terminated: exit status 0xc0000409", "native-abort"),
     ("container exited with code 135", "bus-error-shm"),
     ("Floating point exception (core dumped)", "native-floating-point-exception"),
-    ("Error: llama runner process has terminated: signal: killed", "host-oom-kill"),
+    # learn48d: a SIGKILL with nothing about memory in the log is a kill from outside (the OOM killer is one sender)
+    ("Error: llama runner process has terminated: signal: killed", "engine-killed-from-outside"),
 ]
 
 

@@ -145,9 +145,14 @@ def test_every_failure_of_the_catalogue_is_at_least_generic(capsys):
 @pytest.mark.parametrize(
     "log, confident",
     [
-        # a bare SIGKILL: the OOM killer most often, but `kill -9` or a supervisor print the same
-        (journal("Main process exited, code=killed, status=9/KILL", "Failed with result 'signal'."), False),
-        ("Error: container exited with code 137\n", False),
+        # a bare SIGKILL beside a memory limit: the OOM killer most often, but `kill -9` or a supervisor print the same
+        # (learn48d: with nothing about memory it is engine-killed-from-outside, test_doctor_learn48d)
+        (
+            "MemoryMax=4G\n"
+            + journal("Main process exited, code=killed, status=9/KILL", "Failed with result 'signal'."),
+            False,
+        ),
+        ("MemoryMax=8G\nError: container exited with code 137\n", False),
         # the kernel's own OOM line makes it the OOM killer
         (
             "Dec 03 09:59:59 gpu-box kernel: Out of memory: Killed process 4242 (python3) total-vm:81234567kB\n"

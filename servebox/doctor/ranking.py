@@ -20,7 +20,7 @@ from servebox.doctor.afterwards import (
 )
 from servebox.doctor.attribution import STRUCTURAL, below_families
 from servebox.doctor.background_refusals import set_aside
-from servebox.doctor.bench_context import bench_over_context
+from servebox.doctor.bench_context import bench_over_context, probe_aside
 from servebox.doctor.bench_served_name import bench_name_not_served
 from servebox.doctor.bench_too_early import bench_before_server_up
 from servebox.doctor.caller import loaded_aside, scripted
@@ -305,6 +305,7 @@ def rank(t: Triage) -> TriageResult:
         diagnoses.append(unserved)
     if (early := bench_before_server_up(t, diagnoses)) is not None:  # a benchmark before its server listened
         diagnoses.append(early)
+    probe_aside(t, diagnoses)  # vllm bench's own /tokenize probe, refused: not the run's refusal
     if (stated := stated_answer(t.statements, diagnoses, t.lines)) is not None:
         diagnoses.append(stated)
     # capped first, so the order is the figures shown (after32f: a capped 0.78 had ranked above a 0.80)
