@@ -272,3 +272,27 @@ def test_lock_names_a_package_installed_from_a_file_that_it_leaves_out(run_cli, 
     (reference,) = json.loads(r.out)["not_locked"]
     assert reference.startswith("sbx-tiny @ file://") and f"not locked: {reference}" in r.err
     assert not any(x.startswith("sbx-tiny==") for x in (tmp_path / "req.lock").read_text().splitlines())
+
+
+def test_a_provision_python_that_cannot_run_is_one_line_naming_the_field(run_cli, tmp_path):
+    """A spec's provision.python that does not exist: exit 2 and one line naming the field, no traceback, no venv
+    (learn48f found a FileNotFoundError traceback from the inputs digest)."""
+    wheel = build_wheel(tmp_path, "1.0.0")
+    venv = tmp_path / "venv-link"
+    spec = tmp_path / "spec.toml"
+    spec.write_text(f"""
+[[models]]
+name = "tiny"
+checkpoint = "/models/tiny"
+port = 5900
+venv = "{venv}"
+[models.provision]
+wheel = "{wheel}"
+sha256 = "{sha256_file(wheel)}"
+python = "{tmp_path / "no-such-python"}"
+""")
+    r = run_cli("provision", spec)
+    assert r.code == 2 and "python" in r.err and "cannot be run" in r.err, r.err
+    errors = [line for line in r.err.splitlines() if "error:" in line]
+    assert "Traceback" not in r.err and len(errors) == 1 and "no-such-python" in errors[0], r.err
+    assert not venv.exists()

@@ -97,9 +97,14 @@ def fetch_wheel(spec: ProvisionSpec, workdir: Path) -> Path:
 
 def inputs_digest(spec: ProvisionSpec) -> str:
     lock = Path(spec.requirements).read_bytes() if spec.requirements else b""
-    python = subprocess.run(
-        [spec.python, "-c", "import sys; print(sys.version)"], capture_output=True, text=True
-    ).stdout
+    try:
+        python = subprocess.run(
+            [spec.python, "-c", "import sys; print(sys.version)"], capture_output=True, text=True
+        ).stdout
+    except (
+        OSError
+    ) as e:  # not there, not executable: the spec's value, said in one line (exit 2), not a traceback
+        raise InputError(spec.python, "python", f"cannot be run ({e.strerror or e})") from None
     payload = json.dumps(
         {
             "wheel_sha256": spec.sha256.lower(),
