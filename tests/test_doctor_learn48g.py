@@ -42,9 +42,10 @@ def trace(frames: list[tuple[str, int, str, str]], last: str) -> str:
 RUNNER = (f"{SITE}/vllm/v1/worker/gpu_model_runner.py", 3848, "_model_forward", "return self.model(")
 UP = "(APIServer pid=15) INFO:     Application startup complete.\n"
 
-# mode 2 with AOT autograd's eager backend: dynamo wraps the backend's failure as BackendCompilerFailed
+# mode 2 (read from the command's -cc) with AOT autograd's eager backend: dynamo wraps the backend's failure as BackendCompilerFailed
 AOT_EAGER = (
-    non_default("DYNAMO_TRACE_ONCE: 2", "aot_eager")
+    """$ vllm serve Qwen/Qwen3-0.6B -cc '{"mode": 2, "backend": "aot_eager"}'\n"""
+    + non_default("DYNAMO_TRACE_ONCE: 2", "aot_eager")
     + UP
     + trace(
         [

