@@ -54,6 +54,7 @@ from servebox.doctor.signatures import context_met, demoting, named_lines
 from servebox.doctor.start_defaults import against_default, set_at_start
 from servebox.doctor.statement import stated_answer
 from servebox.doctor.stop_in_flight import stopped_in_flight
+from servebox.doctor.torch_backend import torch_backend_hits
 from servebox.doctor.triage import Diagnosis, Evidence, Hits, RaisedException, TriageResult
 from servebox.doctor.unit_refused import behind_refused_unit
 
@@ -256,7 +257,8 @@ def rank(t: Triage) -> TriageResult:
     against_default(t)  # a refusal of two fields, one of them a file's default
     scripted(t, raised)
     loaded_aside(t, raised)  # a library's refusal that code loaded into the engine asked for (learn47g)
-    via = _exception_hits(t, raised)
+    via = torch_backend_hits(t, raised)  # a -cc mode 1-2 backend failing inside torch (learn48g)
+    via |= _exception_hits(t, raised)
     found, superseded = _matched(t)
     found, aside = wrappers_aside(found, raised, t.exception_ends)
     superseded += aside
