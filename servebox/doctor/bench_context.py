@@ -58,6 +58,29 @@ SUCCEEDED, GENERATED, PROBE = (
 PROBED_PATHS = ("/tokenize", "/detokenize")
 
 
+def first_lines(*hits) -> list[Evidence]:
+    """Each matched entry's first line, the evidence a benchmark reading shows (entries that did not match left out);
+    shared by bench_context, bench_served_name and bench_too_early."""
+    return [Evidence(line=h.first_line, text=h.evidence[0][1]) for h in hits if h is not None and h.evidence]
+
+
+def _longer(text: str, ctx: int, out: int, occurrences: int, at: int, hits: tuple) -> Diagnosis:
+    """request-longer-than-context, not fatal: the server kept serving (it refused or cut each request)."""
+    fit_out = min(out, ctx // 4)
+    return Diagnosis(
+        id=LONGER,
+        category="requests",
+        role="cause",
+        cause=text,
+        fix=FIX.format(ctx=ctx, fit_in=ctx - fit_out, fit_out=fit_out),
+        confidence=SURE,
+        occurrences=occurrences,
+        first_line=at,
+        evidence=first_lines(*hits),
+        fatal=False,
+    )
+
+
 def _number(hit, group: str) -> int:
     value = hit.groups.get(group) if hit is not None else None
     return int(value) if value and value.isdigit() else 0
@@ -76,7 +99,6 @@ def bench_over_context(t) -> Diagnosis | None:
         return None
     if refused is None:
         return _cut(t, lengths, context, inp, out, ctx)
-    fit_out = min(out, ctx // 4)
     text = CAUSE.format(
         inp=inp,
         out=out,
@@ -86,22 +108,7 @@ def bench_over_context(t) -> Diagnosis | None:
         ctx_at=context.first_line,
         refused=refused.first_line,
     )
-    return Diagnosis(
-        id=LONGER,
-        category="requests",
-        role="cause",
-        cause=text,
-        fix=FIX.format(ctx=ctx, fit_in=ctx - fit_out, fit_out=fit_out),
-        confidence=SURE,
-        occurrences=refused.count,
-        first_line=refused.first_line,
-        evidence=[
-            Evidence(line=h.first_line, text=h.evidence[0][1])
-            for h in (lengths, context, refused)
-            if h.evidence
-        ],
-        fatal=False,
-    )
+    return _longer(text, ctx, out, refused.count, refused.first_line, (lengths, context, refused))
 
 
 def _cut(t, lengths, context, inp: int, out: int, ctx: int) -> Diagnosis | None:
@@ -115,23 +122,7 @@ def _cut(t, lengths, context, inp: int, out: int, ctx: int) -> Diagnosis | None:
         inp=inp, out=out, total=inp + out, at=lengths.first_line, ctx=ctx, ctx_at=context.first_line,
         ok=ok, gen=gen, gen_at=gen_hit.first_line, asked=ok * out,
     )  # fmt: skip
-    fit_out = min(out, ctx // 4)
-    return Diagnosis(
-        id=LONGER,
-        category="requests",
-        role="cause",
-        cause=text,
-        fix=FIX.format(ctx=ctx, fit_in=ctx - fit_out, fit_out=fit_out),
-        confidence=SURE,
-        occurrences=ok,
-        first_line=gen_hit.first_line,
-        evidence=[
-            Evidence(line=h.first_line, text=h.evidence[0][1])
-            for h in (lengths, context, gen_hit)
-            if h.evidence
-        ],
-        fatal=False,
-    )
+    return _longer(text, ctx, out, ok, gen_hit.first_line, (lengths, context, gen_hit))
 
 
 def probe_aside(t, diagnoses: list[Diagnosis]) -> None:

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import re
 
-from servebox.doctor.results import Diagnosis, Evidence
+from servebox.doctor.bench_context import first_lines
+from servebox.doctor.results import Diagnosis
 
 REFUSED, BENCH, SERVED, TAG = (
     "bench-requests-refused-404",
@@ -114,8 +115,6 @@ def bench_name_not_served(t) -> Diagnosis | None:
         confidence=sure,
         occurrences=refused.count,
         first_line=refused.first_line,
-        evidence=[
-            Evidence(line=h.first_line, text=h.evidence[0][1]) for h in hits if h is not None and h.evidence
-        ],
+        evidence=first_lines(*hits),
         fatal=False,
     )

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import re
 
-from servebox.doctor.results import Diagnosis, Evidence
+from servebox.doctor.bench_context import first_lines
+from servebox.doctor.results import Diagnosis
 
 REFUSED, BENCH = "peer-connection-refused", "bench-model-named"
 # vLLM's start lines, the one that says the port first
@@ -79,10 +80,6 @@ def bench_before_server_up(t, diagnoses) -> Diagnosis | None:
         confidence=SURE,
         occurrences=refused.count,
         first_line=refused.first_line,
-        evidence=[
-            Evidence(line=h.first_line, text=h.evidence[0][1])
-            for h in (bench, starting, refused)
-            if h.evidence
-        ],
+        evidence=first_lines(*(bench, starting, refused)),
         fatal=False,
     )
