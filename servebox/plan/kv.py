@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from servebox.checkpoint.architecture import Architecture
 from servebox.engines.vllm.flags import ServeFlags
 from servebox.engines.vllm.kv_spec import KVLayout, build_layout
-from servebox.engines.vllm.non_kv import recurrent_state_dtype
 from servebox.engines.vllm.profile import EngineProfile
+from servebox.engines.vllm.state_dtype import state_dtypes
 from servebox.errors import InputError
 from servebox.plan.model import Settings
 
@@ -68,6 +68,7 @@ def kv_layout(
     """The whole model's layout: vLLM groups every worker's layers together (get_kv_cache_configs); what one
     pipeline stage holds of it is plan/stages.py's stage_block_bytes. `mode`: mamba_mode's answer, when the
     caller has it already."""
+    conv, ssm, _ = state_dtypes(arch, flags, s.model_dtype)
     return build_layout(
         arch,
         s.tp,
@@ -76,7 +77,8 @@ def kv_layout(
         s.model_dtype,
         flags.block_size,
         profile.default_block_size,
-        ssm_state_dtype=recurrent_state_dtype(profile, arch, s.model_dtype),
+        ssm_state_dtype=ssm,
+        conv_state_dtype=conv,
         num_speculative_tokens=s.n_spec,  # VllmConfig.num_speculative_tokens, whatever the method
         drafter_layers=arch.mtp_layers if s.uses_mtp else 0,
         mamba_mode=mode or mamba_mode(arch, flags, profile)[0],
@@ -132,6 +134,11 @@ def request_blocks(
     )
     if why:
         explain.append(why)
+    if arch.linear_attention or arch.mamba:
+        conv, ssm, because = state_dtypes(arch, flags, s.model_dtype)
+        explain.append(
+            f"recurrent state in {ssm} ({because}), conv state in {conv}: derived from vLLM's rule"
+        )
     in_flight = s.tokens * batches_in_flight(profile, flags, s.pp)
     if "sliding_attention" in arch.layer_kinds:
         explain.append(

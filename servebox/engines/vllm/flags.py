@@ -14,6 +14,8 @@ from typing import Any
 from servebox.engines.vllm.serve_options import as_vllm_reads, is_flag
 from servebox.errors import InputError
 
+MAMBA_DTYPES = ("auto", "float32", "float16", "bfloat16")  # vllm/config/cache.py MambaDType
+
 
 @dataclass
 class ServeFlags:
@@ -38,6 +40,8 @@ class ServeFlags:
     optimization_level: int | None = None  # -O0..-O3; 1 captures piecewise graphs only
     speculative_config: dict[str, Any] | None = None
     mamba_cache_mode: str | None = None
+    mamba_cache_dtype: str | None = None  # conv (and, left 'auto', recurrent) state; vLLM's MambaDType
+    mamba_ssm_cache_dtype: str | None = None  # recurrent state only
     enable_prefix_caching: bool | None = None
     async_scheduling: bool | None = None
     language_model_only: bool = False
@@ -103,6 +107,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--optimization-level", type=int, choices=(0, 1, 2, 3))
     p.add_argument("--speculative-config", type=_json_arg("--speculative-config"))
     p.add_argument("--mamba-cache-mode")
+    p.add_argument("--mamba-cache-dtype", choices=MAMBA_DTYPES)
+    p.add_argument("--mamba-ssm-cache-dtype", choices=MAMBA_DTYPES)
     p.add_argument("--enable-prefix-caching", action=argparse.BooleanOptionalAction, default=None)
     p.add_argument("--async-scheduling", action=argparse.BooleanOptionalAction, default=None)
     p.add_argument("--language-model-only", action="store_true")
@@ -205,6 +211,8 @@ def parse_flags(argv: list[str]) -> tuple[ServeFlags, list[str]]:
         compilation_config=ns.compilation_config,
         speculative_config=ns.speculative_config,
         mamba_cache_mode=ns.mamba_cache_mode,
+        mamba_cache_dtype=ns.mamba_cache_dtype,
+        mamba_ssm_cache_dtype=ns.mamba_ssm_cache_dtype,
         enable_prefix_caching=ns.enable_prefix_caching,
         async_scheduling=ns.async_scheduling,
         language_model_only=ns.language_model_only,

@@ -164,6 +164,7 @@ def build_layout(
     num_speculative_tokens: int = 0,
     drafter_layers: int = 0,
     mamba_mode: str = "none",
+    conv_state_dtype: str | None = None,
 ) -> KVLayout:
     kv_bytes = _kv_bytes(kv_cache_dtype, model_dtype)
     counts: dict[str, int] = {}
@@ -200,7 +201,7 @@ def build_layout(
     recurrent_kinds = [k for k in counts if k in ("linear_attention", "mamba")]
     state = 0
     if recurrent_kinds:
-        state_each = _dtype_bytes(model_dtype)
+        state_each = _dtype_bytes(conv_state_dtype or model_dtype)
         state = _recurrent_state(
             arch, tp, num_speculative_tokens, state_each, _dtype_bytes(ssm_state_dtype, state_each)
         )

@@ -42,16 +42,6 @@ def non_kv_model(profile: EngineProfile) -> dict | None:
     return _profiles().get(profile.matched, {}).get("non_kv")
 
 
-def recurrent_state_dtype(profile: EngineProfile, arch: Architecture, model_dtype: str) -> str:
-    """dtype of the Gated DeltaNet / Mamba recurrent state in the KV pages. 0.32 keeps it in float32; the 0.26
-    logs (c10: attention block 400, a 1,634,304 B state page) show GDN states in the model dtype. For make_plan's
-    KV layout (ssm_state_dtype), read from `[profile."X".kv]` where a profile says so."""
-    kv = _profiles().get(profile.matched, {}).get("kv", {})
-    if arch.linear_attention is not None and kv.get("gdn_state_dtype") == "model":
-        return model_dtype
-    return "float32" if arch.linear_attention or arch.mamba else model_dtype
-
-
 def model_runner(arch: Architecture, model: dict, env: dict[str, str] | None = None) -> str:
     """V2 unless the model is MoE, hybrid or attention-free and its class is not on the V2 default list
     (vllm/config/vllm.py use_v2_model_runner; what the 0.26 logs showed is recorded in vllm.toml). The
