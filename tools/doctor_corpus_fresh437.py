@@ -351,10 +351,15 @@ def provision_case(k: int) -> str:
     return t.cat(path) + ls + block
 
 
+_KEPT: list = []  # draw()'s kept triples, computed once per invocation (draw() takes minutes on a loaded machine)
+
+
 def make(k: int) -> None:
     import time
 
-    kept, _ = draw()
+    if not _KEPT:
+        _KEPT.extend(draw()[0])
+    kept = _KEPT
     n, condition, value = kept[k - 1]
     cid = VALUES[k][0]
     t0 = time.monotonic()
