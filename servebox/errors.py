@@ -29,5 +29,18 @@ class InputError(Exception):
         return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", line)
 
 
+class MachineError(InputError):
+    """The machine refused what a verb needed (no space left, permission denied on a path servebox writes): not
+    the user's input, a firm 'no' (exit 1), reported in one line naming the path, without a traceback."""
+
+    exit_code = 1
+
+    @classmethod
+    def from_os(cls, exc: OSError, doing: str) -> MachineError:
+        where = exc.filename2 or exc.filename or "servebox"  # a copy's destination: the side that was written
+        source = f", copying {exc.filename}" if exc.filename2 else ""
+        return cls(str(where), None, f"{exc.strerror or exc} (errno {exc.errno}){source} while {doing}")
+
+
 class UnknownArchitectureError(InputError):
     """An architecture or layer kind servebox has no model for: it fails closed, never guesses dense."""

@@ -296,3 +296,47 @@ python = "{tmp_path / "no-such-python"}"
     errors = [line for line in r.err.splitlines() if "error:" in line]
     assert "Traceback" not in r.err and len(errors) == 1 and "no-such-python" in errors[0], r.err
     assert not venv.exists()
+
+
+def test_a_copy_the_machine_refuses_is_one_line_and_exit_1(tmp_path):
+    """The machine, not the spec, refuses: the wheel's copy into TMPDIR stops at a file-size limit the OS enforces
+    (RLIMIT_FSIZE: EFBIG, the same path a full TMPDIR's ENOSPC takes; fresh-437's maker met that as a traceback).
+    One line naming the path and errno, exit 1, the venv link never made."""
+    wheel = build_wheel(tmp_path, "1.0.0")
+    with zipfile.ZipFile(wheel, "a") as zf:  # past the limit below, still a valid wheel
+        zf.writestr("sbx_tiny/blob.bin", os.urandom(3 << 20), compress_type=zipfile.ZIP_STORED)
+    venv = tmp_path / "venv-link"
+    spec = tmp_path / "spec.toml"
+    spec.write_text(f"""
+[[models]]
+name = "tiny"
+checkpoint = "/models/tiny"
+port = 5900
+venv = "{venv}"
+[models.provision]
+wheel = "{wheel}"
+sha256 = "{sha256_file(wheel)}"
+python = "{sys.executable}"
+""")
+    (tmp_path / "tmp").mkdir()
+
+    def limit():
+        import resource
+        import signal
+
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # the write then fails with EFBIG instead of killing
+        resource.setrlimit(resource.RLIMIT_FSIZE, (1 << 20, 1 << 20))
+
+    r = subprocess.run(
+        [sys.executable, "-m", "servebox.cli", "provision", str(spec)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "TMPDIR": str(tmp_path / "tmp"), "COLUMNS": "300"},
+        preexec_fn=limit,
+        timeout=120,
+    )
+    errors = [line for line in r.stderr.splitlines() if "error:" in line]
+    assert r.returncode == 1, r.stderr
+    assert "Traceback" not in r.stderr and len(errors) == 1, r.stderr
+    assert "errno 27" in errors[0] and str(tmp_path / "tmp") in errors[0] and "not switched" in errors[0]
+    assert not venv.exists()

@@ -10,7 +10,7 @@ from rich.markup import escape
 
 from servebox.cli.app import JSON_OPTION, app, emit_json, err, out
 from servebox.deploy.pip_run import PipFailed
-from servebox.errors import InputError
+from servebox.errors import InputError, MachineError
 
 
 def _say(line: str) -> None:
@@ -62,6 +62,8 @@ def provision(
         except PipFailed as exc:
             _pip_failed(exc)
             raise
+        except OSError as exc:  # a full disk or TMPDIR, a folder the user cannot write: nothing was switched
+            raise MachineError.from_os(exc, f"provisioning {m.name}; {m.venv} was not switched") from None
         results.append({"model": m.name, **r.model_dump()})
     if as_json:
         emit_json(results)
