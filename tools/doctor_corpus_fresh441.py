@@ -37,6 +37,33 @@ Draw: corpus_tools.draw_distinct_conditions(2441, CONDITIONS, 10): random.Random
 choice(conditions), value = choice of its classes; a condition drawn before is drawn anew (listed by --draws). Nothing
 is redrawn after; a case that cannot be made is said so. `--draws` prints the draw (tools/doctor_corpus_fresh441_draw.txt).
 
+The draw (tools/doctor_corpus_fresh441_draw.txt; 4 draws of a condition drawn before were drawn anew): 6 of the 10
+are healthy classes. SPECS below (each draw's flags, environment, body and headers) were written after the draw and
+before any case ran; every request goes to the served name /tmp/fresh441/tiny unless the draw is about the name.
+
+PREDICTIONS (written before any case ran, from the source read):
+1 /v1/messages with a tool (input_schema), --enable-auto-tool-choice --tool-call-parser hermes: HTTP 200, an
+  Anthropic message of the tiny model's random text (no tool_use: the random model emits no <tool_call>), stop_reason
+  max_tokens. Healthy.
+2 /v1/messages max_tokens 32000 with --max-model-len 512: HTTP 400 in Anthropic's error shape, invalid_request_error,
+  a message that max_tokens (32000) is more than the context (512) allows; the server keeps serving.
+3 /v1/responses text.format json_object: HTTP 200, output_text from grammar-guided decoding (JSON-ish, likely cut at
+  max_output_tokens, status incomplete). Healthy.
+4 /v1/messages with --api-key and only an x-api-key header (Claude Code's ANTHROPIC_API_KEY form): HTTP 401
+  {"error":"Unauthorized"} (authenticate.py reads only Authorization: Bearer); no server line says why.
+5 /v1/responses background true, store default, VLLM_ENABLE_RESPONSES_API_STORE unset: HTTP 400 "This vLLM engine does
+  not support `store=True` and therefore does not support the background mode ... VLLM_ENABLE_RESPONSES_API_STORE=1".
+6 /v1/responses with a flat function tool and tool_choice none, no tool flags: HTTP 200 (check_tool_usage keeps none;
+  no parser needed). Healthy.
+7 /v1/responses reasoning.effort high with no --reasoning-parser: HTTP 200, no reasoning item, the effort silently
+  unused. Healthy (expected none unless the log shows otherwise).
+8 /v1/responses instructions + an input_text message item: HTTP 200. Healthy.
+9 /v1/responses with a flat function tool, tool_choice auto, --enable-auto-tool-choice --tool-call-parser hermes: HTTP
+  200, a message output item of random text, no function_call. Healthy.
+10 /v1/messages thinking enabled budget_tokens 1024, max_tokens 2048, --max-model-len 512, no --reasoning-parser: the
+  thinking validator passes (1024 < 2048); HTTP 400 for max_tokens 2048 above the 512-token context (as draw 2), the
+  first thing to fix; thinking would otherwise be ignored without a reasoning parser.
+
 Read: common.md, batch.md, the brief, the manifest's header lines for /v1/responses, /v1/messages, anthropic and
 fresh-418's header (form), the fresh-230/238/307 [[case]] how lines, tools/corpus_tools.py, tools/doctor_corpus_fresh434.py's
 docstring (shape), the vLLM source above. NOT read: servebox/doctor/**, tests/test_doctor*.py, benchmark internals, any
@@ -135,6 +162,244 @@ CONDITIONS: dict[str, list[str]] = {
 }
 
 
+WORK = Path("/tmp/fresh441")
+TINY = str(WORK / "tiny")
+PORT = 26180
+REPO = Path(__file__).resolve().parent.parent
+VPY = str(REPO / ".venv-vllm" / "bin" / "python")
+HERMES = ["--enable-auto-tool-choice", "--tool-call-parser", "hermes"]
+ANTHROPIC = {"content-type": "application/json", "anthropic-version": "2023-06-01"}
+OPENAI = {"Content-Type": "application/json"}
+WEATHER_SCHEMA = {
+    "type": "object",
+    "properties": {"city": {"type": "string"}},
+    "required": ["city"],
+}
+FLAT_TOOL = {
+    "type": "function",
+    "name": "get_weather",
+    "description": "Get the current weather in a city",
+    "parameters": WEATHER_SCHEMA,
+}
+
+# draw number -> (slug, server flags, extra environment, path, body, headers)
+SPECS: dict[int, tuple] = {
+    1: (
+        "messages-tool-with-hermes-flags",
+        HERMES,
+        {},
+        "/v1/messages",
+        {
+            "model": TINY,
+            "max_tokens": 64,
+            "messages": [{"role": "user", "content": "What's the weather in Paris?"}],
+            "tools": [
+                {
+                    "name": "get_weather",
+                    "description": "Get the current weather in a city",
+                    "input_schema": WEATHER_SCHEMA,
+                }
+            ],
+        },
+        ANTHROPIC,
+    ),
+    2: (
+        "messages-max-tokens-32000",
+        [],
+        {},
+        "/v1/messages",
+        {"model": TINY, "max_tokens": 32000, "messages": [{"role": "user", "content": "hello"}]},
+        ANTHROPIC,
+    ),
+    3: (
+        "responses-text-format-json-object",
+        [],
+        {},
+        "/v1/responses",
+        {
+            "model": TINY,
+            "input": "Give me a JSON object with a name field.",
+            "text": {"format": {"type": "json_object"}},
+            "max_output_tokens": 32,
+        },
+        OPENAI,
+    ),
+    4: (
+        "messages-x-api-key-header",
+        ["--api-key", "sk-local-441"],
+        {},
+        "/v1/messages",
+        {"model": TINY, "max_tokens": 32, "messages": [{"role": "user", "content": "hello"}]},
+        {**ANTHROPIC, "x-api-key": "sk-local-441"},
+    ),
+    5: (
+        "responses-background-store-default",
+        [],
+        {},
+        "/v1/responses",
+        {
+            "model": TINY,
+            "input": "Write a haiku about servers.",
+            "background": True,
+            "max_output_tokens": 16,
+        },
+        OPENAI,
+    ),
+    6: (
+        "responses-flat-tool-choice-none",
+        [],
+        {},
+        "/v1/responses",
+        {
+            "model": TINY,
+            "input": "What's the weather in Paris?",
+            "tools": [FLAT_TOOL],
+            "tool_choice": "none",
+            "max_output_tokens": 32,
+        },
+        OPENAI,
+    ),
+    7: (
+        "responses-reasoning-effort-high",
+        [],
+        {},
+        "/v1/responses",
+        {
+            "model": TINY,
+            "input": "Is 17 a prime number?",
+            "reasoning": {"effort": "high"},
+            "max_output_tokens": 32,
+        },
+        OPENAI,
+    ),
+    8: (
+        "responses-instructions-input-text-items",
+        [],
+        {},
+        "/v1/responses",
+        {
+            "model": TINY,
+            "instructions": "You are a terse assistant.",
+            "input": [
+                {
+                    "type": "message",
+                    "role": "user",
+                    "content": [{"type": "input_text", "text": "Name a color."}],
+                }
+            ],
+            "max_output_tokens": 16,
+        },
+        OPENAI,
+    ),
+    9: (
+        "responses-tool-auto-with-hermes-flags",
+        HERMES,
+        {},
+        "/v1/responses",
+        {
+            "model": TINY,
+            "input": "What's the weather in Paris?",
+            "tools": [FLAT_TOOL],
+            "max_output_tokens": 48,
+        },
+        OPENAI,
+    ),
+    10: (
+        "messages-thinking-budget-1024-max-tokens-2048",
+        [],
+        {},
+        "/v1/messages",
+        {
+            "model": TINY,
+            "max_tokens": 2048,
+            "thinking": {"type": "enabled", "budget_tokens": 1024},
+            "messages": [{"role": "user", "content": "Is 17 a prime number?"}],
+        },
+        ANTHROPIC,
+    ),
+}
+
+
+def make(n: int) -> Path:
+    """Run draw N once: the server in its own process group, /health awaited (420 s), one curl, then SIGINT (the
+    user's ^C) to the group, SIGKILL after 60 s. The log is what the user pastes: their file, the exports, the server
+    command and its whole output, the curl command and its whole output, ^C, the rest of the server's output and its
+    exit status."""
+    import json
+    import os
+    import shlex
+    import signal
+    import subprocess
+    import time
+
+    import httpx
+
+    slug, flags, extra, path, body, headers = SPECS[n]
+    run = WORK / "run" / f"{n:02d}"
+    run.mkdir(parents=True, exist_ok=True)
+    (run / "body.json").write_text(json.dumps(body, indent=2) + "\n")
+    env_shown = {**corpus_tools.ENGINE_ENV, **extra}
+    env = corpus_tools.engine_env(WORK, **extra)
+    shown_env = {
+        **env_shown,
+        "VLLM_CACHE_ROOT": env["VLLM_CACHE_ROOT"],
+        "XDG_CACHE_HOME": env["XDG_CACHE_HOME"],
+    }
+    argv = [VPY, "-m", "vllm.entrypoints.openai.api_server", "--model", TINY, "--port", str(PORT)]
+    argv += ["--max-model-len", "512", *flags]
+    curl = ["curl", "-sS", "-i", f"http://127.0.0.1:{PORT}{path}"]
+    for k, v in headers.items():
+        curl += ["-H", f"{k}: {v}"]
+    curl += ["-d", "@body.json"]
+    out = run / "server.out"
+    with out.open("wb") as fh:
+        proc = subprocess.Popen(
+            argv, stdout=fh, stderr=subprocess.STDOUT, env=env, cwd=run, start_new_session=True
+        )
+        deadline = time.monotonic() + 420
+        healthy = False
+        while proc.poll() is None and time.monotonic() < deadline:
+            try:
+                httpx.get(f"http://127.0.0.1:{PORT}/health", timeout=2).raise_for_status()
+                healthy = True
+                break
+            except httpx.HTTPError:
+                time.sleep(1)
+        client = b""
+        if healthy:
+            time.sleep(2)
+            r = subprocess.run(curl, cwd=run, capture_output=True, timeout=180)
+            client = r.stdout + r.stderr
+            client_rc = r.returncode
+            time.sleep(3)
+        before_int = out.stat().st_size
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGINT)
+            try:
+                proc.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+        rc = proc.returncode if proc.returncode >= 0 else 128 - proc.returncode
+    raw = out.read_bytes()
+    text = "$ cd " + str(run) + "\n$ cat body.json\n" + (run / "body.json").read_text()
+    text += "$ export " + " ".join(f"{k}={shlex.quote(v)}" for k, v in shown_env.items()) + "\n"
+    text += "$ " + shlex.join(argv) + "\n"
+    text += raw[:before_int].decode("utf-8", "replace")
+    if healthy:
+        text += "# second terminal:\n$ cd " + str(run) + "\n$ " + shlex.join(curl) + "\n"
+        c = client.decode("utf-8", "replace")
+        text += c if c.endswith("\n") else c + "\n"
+        text += f"# curl exit: {client_rc}\n# first terminal:\n^C\n"
+    text += raw[before_int:].decode("utf-8", "replace")
+    if not text.endswith("\n"):
+        text += "\n"
+    text += f"# exit: {rc}\n"
+    dest = REPO / "tests" / "fixtures" / "doctor-corpus" / f"fresh441-vllm-{n:02d}-{slug}.log"
+    dest.write_text(text)
+    return dest
+
+
 def draws():
     return corpus_tools.draw_distinct_conditions(SEED, CONDITIONS, 10)
 
@@ -146,3 +411,11 @@ if __name__ == "__main__":
             print(f"draw {i}: {c} | {v}")
         for c, v, why in redrawn:
             print(f"drawn anew: {c} | {v} ({why})")
+    else:
+        for arg in sys.argv[1:] or [str(k) for k in SPECS]:
+            t = __import__("time").monotonic()
+            dest = make(int(arg))
+            print(
+                f"{dest.name}: {len(dest.read_text().splitlines())} lines, {__import__('time').monotonic() - t:.0f} s",
+                flush=True,
+            )
