@@ -34,7 +34,8 @@ check), benchmarks/lib/endpoint_request_func.py (embeddings backends), entrypoin
 entrypoints/openai/run_batch.py (stream refusal, model_validate_json, open of -i / -o). NOT read: servebox/doctor/**,
 knowledge tomls, statement.toml, tests/test_doctor*.py, benchmark internals, any corpus log. Doctor never run.
 
-PREDICTIONS (written after the draw was committed, before any case ran): see PREDICTIONS below.
+PREDICTIONS (written after the draw was committed, before any case ran): the PREDICTIONS string below. Each case's
+concrete files and command: CASES below (fresh-425's dict form), also written before any case ran.
 
 Usage (repository root): .venv/bin/python tools/doctor_corpus_fresh439.py --draws | N ...
 """
@@ -62,9 +63,100 @@ def draw():
     return corpus_tools.draw_distinct_conditions(SEED, POOL, N)
 
 
-PREDICTIONS = """"""
+PREDICTIONS = """Written after the draw was committed (9316de7a), before any case ran; what the engine will do:
+ 1 run-batch, requests.jsonl of 3 chat lines, line 2 cut short mid-object (the user's editor stopped mid-paste): the
+   engine is built first (run_batch reads -i after), then BatchRequestInput.model_validate_json raises a pydantic
+   ValidationError ("Invalid JSON: EOF while parsing ...") on line 2, exit 1; results.jsonl never written.
+ 2 vllm complete --url http://127.0.0.1:26160/v1 --model-name gpt-3.5-turbo-instruct --quick "Once upon a time"
+   (server serves /tmp/fresh439/tiny): openai.NotFoundError 404 "The model `gpt-3.5-turbo-instruct` does not exist.",
+   traceback, exit 1.
+ 3 run-batch, 3 chat lines, line 2 with "stream": true: lines 1 and 3 answered; line 2's output line carries the error
+   "Request must not be sent in stream mode"; exit 0 (a partial failure only the output file shows).
+ 4 vllm bench serve --port 26160 --dataset-name random ... with no server and no --model: GET /v1/models fails,
+   RuntimeError (cannot reach the server / fetch the model), exit 1, no request sent.
+ 5 vllm chat --url http://127.0.0.1:26160/v1 --quick "What is the capital of France?": "Using model:
+   /tmp/fresh439/tiny", the tiny model's garbage reply, exit 0. Healthy.
+ 6 vllm bench latency --input-len 400 --output-len 200 --max-model-len 512: engine built, then AssertionError "Please
+   ensure that max_model_len is greater than the sum of input_len and output_len", exit 1.
+ 7 vllm bench serve --backend openai-embeddings --endpoint /v1/embeddings --model /tmp/fresh439/tiny against the
+   generative model's server: the server has no embeddings route for a generate model (404, or 400 "does not
+   support"), every request fails, the result table shows 0 successful requests, exit 0.
+ 8 run-batch, 3 lines, line 2 without "body": engine built, then ValidationError "body Field required", exit 1.
+ 9 run-batch -i request.jsonl while the file is requests.jsonl: engine built, then FileNotFoundError
+   'request.jsonl', exit 1.
+10 vllm bench throughput --backend hf --model /tmp/fresh439/tiny --dataset-name random ...: validate_args raises
+   ValueError "HF max batch size is required for HF backend" before any model loads, exit 1.
+"""
 
-CASES: dict[int, dict] = {}
+T = "/tmp/fresh439/tiny"
+_Q = ["Hello world!", "What is the capital of France?", "Write a haiku about the sea."]
+_CHAT = [F425._CHAT.format(id=f"request-{i}", m=T, q=q, n=32) for i, q in enumerate(_Q, 1)]
+_STREAM = _CHAT[1].replace('"max_tokens": 32}', '"max_tokens": 32, "stream": true}')
+_NO_BODY = _CHAT[1][: _CHAT[1].index(', "body"')] + "}"
+_BENCH = "--dataset-name random --random-input-len 32 --random-output-len 16 --num-prompts 10"
+_RB = "--model /tmp/fresh439/tiny --max-model-len 512"
+
+CASES: dict[int, dict] = {
+    1: dict(
+        slug="run-batch-line-cut-short",
+        files={"requests.jsonl": "\n".join([_CHAT[0], _CHAT[1][:105], _CHAT[2]]) + "\n"},
+        cmd=f"vllm run-batch -i requests.jsonl -o results.jsonl {_RB}",
+        bound=580,
+        cat_after=["results.jsonl"],
+    ),
+    2: dict(
+        slug="complete-model-name-gpt-instruct",
+        server=[],
+        cmd='vllm complete --url http://127.0.0.1:26160/v1 --model-name gpt-3.5-turbo-instruct --quick "Once upon a time"',
+        bound=300,
+    ),
+    3: dict(
+        slug="run-batch-stream-true-line",
+        files={"requests.jsonl": "\n".join([_CHAT[0], _STREAM, _CHAT[2]]) + "\n"},
+        cmd=f"vllm run-batch -i requests.jsonl -o results.jsonl {_RB}",
+        bound=580,
+        cat_after=["results.jsonl"],
+    ),
+    4: dict(slug="bench-serve-nothing-listening", cmd=f"vllm bench serve --port 26160 {_BENCH}", bound=300),
+    5: dict(
+        slug="chat-quick",
+        server=[],
+        cmd='vllm chat --url http://127.0.0.1:26160/v1 --quick "What is the capital of France?"',
+        bound=300,
+    ),
+    6: dict(
+        slug="bench-latency-input-400-output-200",
+        cmd=f"vllm bench latency {_RB} --input-len 400 --output-len 200 --batch-size 1"
+        " --num-iters-warmup 1 --num-iters 3",
+        bound=580,
+    ),
+    7: dict(
+        slug="bench-serve-embeddings-backend",
+        server=[],
+        cmd=f"vllm bench serve --backend openai-embeddings --endpoint /v1/embeddings --model {T} --port 26160 {_BENCH}",
+        bound=300,
+    ),
+    8: dict(
+        slug="run-batch-line-without-body",
+        files={"requests.jsonl": "\n".join([_CHAT[0], _NO_BODY, _CHAT[2]]) + "\n"},
+        cmd=f"vllm run-batch -i requests.jsonl -o results.jsonl {_RB}",
+        bound=580,
+        cat_after=["results.jsonl"],
+    ),
+    9: dict(
+        slug="run-batch-input-name-misspelled",
+        files={"requests.jsonl": "\n".join(_CHAT) + "\n"},
+        cmd=f"vllm run-batch -i request.jsonl -o results.jsonl {_RB}",
+        bound=580,
+        cat_after=["results.jsonl"],
+    ),
+    10: dict(
+        slug="bench-throughput-backend-hf",
+        cmd=f"vllm bench throughput --backend hf --model {T} --dataset-name random --input-len 64 --output-len 32"
+        " --num-prompts 20",
+        bound=300,
+    ),
+}
 
 
 def shown() -> list[int]:
