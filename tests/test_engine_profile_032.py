@@ -142,3 +142,41 @@ def test_modelopt_nvfp4_takes_any_quantization_flag_w4a8_awq_does_not(tmp_path, 
     )
     r = _check(awq, "--max-model-len", "4096", "--quantization", "fp8", profile=profile)
     assert any(f.rule == "quantization-flag" and f.severity == "error" for f in r.findings)
+
+
+# methods servebox has no field reader for are not the user's mistake: inspect and plan read the checkpoint, and
+# only a release that lacks the method refuses it (check, as the release's ModelConfig does). fbgemm_fp8's block is
+# modelled on meta-llama/Llama-3.1-405B-Instruct-FP8's config (activation_scale_ub, modules_to_not_convert)
+@pytest.mark.parametrize(
+    ("qc", "scheme"),
+    [
+        (
+            {
+                "quant_method": "fbgemm_fp8",
+                "activation_scale_ub": 1200.0,
+                "modules_to_not_convert": ["lm_head"],
+            },
+            "W8A8 (FP8)",
+        ),
+        ({"quant_method": "quark", "global_quant_config": {}}, "not read"),
+        ({"quant_method": "experts_int8", "bits": 8}, "W8A16"),
+    ],
+)
+def test_a_method_servebox_does_not_read_is_still_a_checkpoint(tmp_path, qc, scheme):
+    from servebox.checkpoint.facts import load_checkpoint
+
+    d = _with_quant(tmp_path, qc["quant_method"], qc)
+    q = load_checkpoint(str(d), False).facts.quantization
+    assert q.method == qc["quant_method"] and q.scheme.startswith(scheme)
+    assert q.declared_exclusions == qc.get("modules_to_not_convert", [])
+    dummy = ("--load-format", "dummy", "--skip-tokenizer-init")
+    for profile in ("vllm-0.32", "vllm-0.26"):
+        errors = [f.rule for f in _check(d, "--max-model-len", "4096", *dummy, profile=profile).findings]
+        assert "quantization-method-unknown" not in errors
+
+
+def test_a_method_no_release_has_is_refused_by_check_not_by_the_reader(tmp_path, run_cli):
+    d = _with_quant(tmp_path, "made-up", {"quant_method": "superquant9"})
+    assert run_cli("inspect", d, "--json").code == 0
+    r = run_cli("check", d, "--gpu", "h100-80gb", "--load-format", "dummy", "--skip-tokenizer-init", "--json")
+    assert r.code == 1 and "quantization-method-unknown" in r.out
