@@ -173,7 +173,126 @@ def _maker(n: int):
         return load(f"fresh{n}_maker", f"doctor_corpus_fresh{n}.py")
 
 
-CASES: dict[int, dict] = {}
+# Request bodies, configs and JSON flags are built with dict() (THE GLOB PITFALL in the docstring).
+RESP2 = (
+    "/v1/responses",
+    dict(model="TINY", input="hello", max_output_tokens=8, reasoning=dict(effort="high")),
+)
+WEATHER = dict(name="get_weather", parameters=dict(type="object", properties=dict(city=dict(type="string"))))
+TOOLS4 = (
+    CHAT,
+    dict(model="TINY", messages=HELLO, max_tokens=8, tools=[dict(type="function", function=WEATHER)]),
+)
+SALT5 = ("/v1/completions", dict(model="TINY", prompt="hello", max_tokens=8, cache_salt=""))
+KVE6 = json.dumps(
+    dict(enable_kv_cache_events=True, publisher="zmq", endpoint=f"tcp://*:{PORT}"), separators=(",", ":")
+)
+GPTQ10 = dict(quant_method="gptq", bits=4, group_size=128, desc_act=False)
+
+
+def wordlevel3(case_dir: Path) -> None:
+    """fresh-215's tokenizer-wordlevel-2000: CASE/tok holding a WordLevel tokenizer.json of 2000 tokens (fresh-215's
+    wordlevel(2000)) and its tokenizer_config.json."""
+    tok = case_dir / "tok"
+    tok.mkdir()
+    vocab = {"[UNK]": 0, **{f"w{i}": i for i in range(1, 2000)}}
+    model = dict(type="WordLevel", vocab=vocab, unk_token="[UNK]")
+    tj = dict(version="1.0", truncation=None, padding=None, added_tokens=[], normalizer=None)
+    tj.update(pre_tokenizer=dict(type="Whitespace"), post_processor=None, decoder=None, model=model)
+    (tok / "tokenizer.json").write_text(json.dumps(tj))
+    cfg = dict(tokenizer_class="PreTrainedTokenizerFast", unk_token="[UNK]", model_max_length=512)
+    (tok / "tokenizer_config.json").write_text(json.dumps(cfg, indent=2))
+
+
+CASES: dict[int, dict] = {
+    1: {
+        "words": "pp-2-distributed-executor-backend-ray",
+        "value": "--pipeline-parallel-size 2 --distributed-executor-backend ray, VLLM_CPU_OMP_THREADS_BIND='0|1' "
+        "(fresh-269's pp-2-backend-ray)",
+        "expect": "ray is not installed in .venv-vllm: the engine config or the executor fails on the missing ray "
+        "package at start, exit 1: a ray-not-installed family (chosen after the run by ids.py's causes)",
+        "flags": ["--pipeline-parallel-size", "2", "--distributed-executor-backend", "ray"],
+        "env": {"VLLM_CPU_OMP_THREADS_BIND": "0|1"},
+    },
+    2: {
+        "words": "responses-reasoning-effort-high",
+        "value": "POST /v1/responses {input hello, max_output_tokens 8, reasoning {effort high}}, no reasoning parser "
+        "(fresh-230's resp-reasoning-effort-high)",
+        "expect": "the effort goes to the chat template (the tiny template ignores it); no parser: the reply is plain "
+        "text, 200: none",
+        "requests": [RESP2],
+    },
+    3: {
+        "words": "tokenizer-folder-wordlevel-2000",
+        "value": "--tokenizer CASE/tok, a WordLevel tokenizer.json of 2000 tokens (model vocab 1024) "
+        "(fresh-215's tokenizer-wordlevel-2000)",
+        "expect": "vLLM loads the tokenizer; its 2000 ids exceed the model's 1024 but 'hello' maps to [UNK] (0) and "
+        "generated ids are < 1024: serves 200 (perhaps a warning): none",
+        "case_setup": wordlevel3,
+        "flags": ["--tokenizer", "CASE/tok"],
+        "shown": ["CASE/tok/tokenizer_config.json"],
+    },
+    4: {
+        "words": "tool-server-nothing-listening-auto-tool-choice",
+        "value": "--tool-server 127.0.0.1:26122 (nothing listens there) --enable-auto-tool-choice --tool-call-parser "
+        "hermes, a chat with tools (fresh-271's hostile tool-server value)",
+        "expect": "the MCP tool server is contacted at start: connection refused, the start fails, exit 1: a "
+        "tool-server-unreachable family (chosen after the run)",
+        "flags": [
+            "--tool-server",
+            "127.0.0.1:26122",
+            "--enable-auto-tool-choice",
+            "--tool-call-parser",
+            "hermes",
+        ],
+        "requests": [TOOLS4],
+    },
+    5: {
+        "words": "completion-cache-salt-empty",
+        "value": "a completion with cache_salt '' (fresh-241's cache-salt-empty)",
+        "expect": "the request validator refuses an empty cache_salt: 400, the server serves on: a request-field "
+        "family (chosen after the run)",
+        "requests": [SALT5],
+    },
+    6: {
+        "words": "kv-events-endpoint-on-api-port",
+        "value": "--kv-events-config with zmq endpoint tcp://*:26120, the API server's own port "
+        "(fresh-241's kv-events-endpoint-api-port)",
+        "expect": "the API server holds 26120 before the engine core binds its zmq publisher: ZMQError 'Address "
+        "already in use', engine core init fails, exit 1: a port-in-use family",
+        "flags": ["--kv-events-config", KVE6],
+    },
+    7: {
+        "words": "config-head-dim-string",
+        "value": 'config.json head_dim "64" (a string) on a copy (fresh-213\'s head-dim-string)',
+        "expect": "transformers keeps the string; vLLM's llama uses head_dim in arithmetic: TypeError at model "
+        "init, exit 1: a config-field-wrong-type family",
+        "edit": ("config.json", dict(head_dim="64")),
+    },
+    8: {
+        "words": "O-equals-O2",
+        "value": "-O=O2 (fresh-212's O-equals-O2)",
+        "expect": "the -O value must be a level 0-3 (or a JSON config): 'O2' is refused at argument parsing, "
+        "exit 2 (or a ValueError, exit 1): cli-invalid-value",
+        "flags": ["-O=O2"],
+    },
+    9: {
+        "words": "attention-config-dotted-backend-triton",
+        "value": "--attention-config.backend=TRITON_ATTN (fresh-212's attention-config-dotted-triton)",
+        "expect": "the dotted form is accepted; the CPU platform has no TRITON_ATTN backend: ValueError at engine "
+        "start, exit 1: an attention-backend-not-available family",
+        "flags": ["--attention-config.backend=TRITON_ATTN"],
+    },
+    10: {
+        "words": "gptq-checkpoint-quantization-fp8",
+        "value": "config.json quantization_config gptq (4 bits, group 128) on a copy, --quantization fp8 "
+        "(fresh-252's ckpt-gptq-flag-fp8)",
+        "expect": "ModelConfig's check: the checkpoint's quantization (gptq) does not match --quantization fp8: "
+        "ValueError, exit 1: quantization-flag-mismatches-checkpoint (or the nearest family)",
+        "edit": ("config.json", dict(quantization_config=GPTQ10)),
+        "flags": ["--quantization", "fp8"],
+    },
+}
 
 
 def subst(x, m: dict):
