@@ -1,0 +1,258 @@
+"""fresh-442: an unseen made-here batch: TWO THINGS WRONG AT ONCE: llama-server b11434 and a deployment around it,
+round 9.
+
+fresh-428's procedure (tools/doctor_corpus_fresh428.py, round 8) unchanged except: seed random.Random(2442), N = 10,
+and fresh-428's kept pairs join the already-made set of rule (d) (their unordered value-class pairs, beside
+fresh-417's, fresh-396's, fresh-376's, fresh-365's, fresh-353's, fresh-342's, fresh-331's and the earlier rounds').
+Ports 26210-26219 (base engine on 26210, servebox up's router on 26211), work dirs under /tmp/fresh442. It imports what
+fresh-428 imports, unchanged (fresh-306's CONDITIONS, fresh-304's TOOLS and their tools). The draw (`--draws`) is run
+TWICE with PYTHONHASHSEED=0 and the two outputs compared (tools/doctor_corpus_fresh442_draw.txt); it is committed
+before any case runs. Label rule kept from fresh-428 (and fresh-417) and stated: `expected` is the cause the user must
+fix FIRST (the one that stops the service earliest, or the one the other depends on); a served engine beside a unit
+setting that systemd only warns about and drops is labelled by the engine's own failure (or its refused request).
+Brief for this round, as for fresh-428: no log may paste servebox up's INCIDENT lines or incidents.jsonl (servebox's
+own diagnosis lines are left out of every log; a servebox up case pastes the console without them and the engine's own
+log). What follows is fresh-428's text, kept for the procedure; where it says 2428 / 26030 / /tmp/fresh428 read 2442 /
+26210 / /tmp/fresh442.
+
+Read (before anything ran): common.md, batch.md, the brief, tools/doctor_corpus_fresh428.py (whole) and its draw file,
+fresh-428's manifest header and [[case]] entries (format).
+
+fresh-428: an unseen made-here batch: TWO THINGS WRONG AT ONCE: llama-server b11434 and a deployment around it,
+round 8.
+
+fresh-417's procedure (tools/doctor_corpus_fresh417.py, round 7) unchanged except: seed random.Random(2428), N = 10,
+and fresh-417's kept pairs join the already-made set of rule (d) (their unordered value-class pairs, beside
+fresh-396's, fresh-376's, fresh-365's, fresh-353's, fresh-342's, fresh-331's and the earlier rounds'). Ports
+26030-26039 (base engine on 26030, servebox up's router on 26031), work dirs under /tmp/fresh428. It imports what
+fresh-417 imports, unchanged (fresh-306's CONDITIONS, fresh-304's TOOLS and their tools). The draw (`--draws`) is run
+TWICE with PYTHONHASHSEED=0 and the two outputs compared (tools/doctor_corpus_fresh428_draw.txt); it is committed
+before any case runs. Label rule kept from fresh-417: `expected` is the cause the user must fix FIRST (the one that
+stops the service earliest, or the one the other depends on); a served engine with one refused request beside a unit
+setting that systemd only warns about and drops is labelled by the request. Brief for this round: no log may paste
+servebox up's INCIDENT lines or incidents.jsonl (servebox's own diagnosis lines are left out of every log; a servebox
+up case pastes the console without them and the engine's own log). What follows is fresh-417's text, kept for the
+procedure; where it says 2417 / 25900 / /tmp/fresh417 read 2428 / 26030 / /tmp/fresh428.
+
+fresh-417: an unseen made-here batch: TWO THINGS WRONG AT ONCE: llama-server b11434 and a deployment around it,
+round 7.
+
+fresh-396's procedure (tools/doctor_corpus_fresh396.py, round 6) unchanged except: seed random.Random(2417), N = 10,
+and fresh-396's kept pairs join the already-made set of rule (d) (their unordered value-class pairs, beside
+fresh-376's, fresh-365's, fresh-353's, fresh-342's, fresh-331's and the earlier rounds'). Ports 25900-25909 (base
+engine on 25900, servebox up's router on 25901), work dirs under /tmp/fresh417. It imports what fresh-396 imports,
+unchanged (fresh-306's CONDITIONS, fresh-304's TOOLS and their tools). The draw (`--draws`) was run TWICE with
+PYTHONHASHSEED=0 and the two outputs were compared (tools/doctor_corpus_fresh417_draw.txt); it was committed before
+any case ran. Label convention (stop 46/47 precedent): a served engine with one refused request beside a unit setting
+that systemd only warns about and drops is labelled by the request. What follows is fresh-396's text, kept for the
+procedure; where it says 2396 / 25700 / /tmp/fresh396 read 2417 / 25900 / /tmp/fresh417.
+
+fresh-396: an unseen made-here batch: TWO THINGS WRONG AT ONCE: llama-server b11434 and a deployment around it,
+round 6.
+
+fresh-376's procedure (tools/doctor_corpus_fresh376.py, round 5) unchanged except: seed random.Random(2396), N = 10,
+and fresh-376's kept pairs join the already-made set of rule (d) (their unordered value-class pairs, beside
+fresh-365's, fresh-353's, fresh-342's, fresh-331's and the earlier rounds'). Ports 25700-25709 (base engine on 25700,
+servebox up's router on 25701), work dirs under /tmp/fresh396 (and /var/tmp/fresh396 for a container case). It imports
+what fresh-376 imports, unchanged (fresh-306's CONDITIONS, fresh-304's TOOLS and their tools). The draw (`--draws`)
+was run TWICE with PYTHONHASHSEED=0 and the two outputs were compared (tools/doctor_corpus_fresh396_draw.txt); it was
+committed before any case ran. What follows is fresh-376's text, kept for the procedure; where it says 2376 / 25590 /
+/tmp/fresh376 read 2396 / 25700 / /tmp/fresh396.
+
+fresh-376: an unseen made-here batch: TWO THINGS WRONG AT ONCE: llama-server b11434 and a deployment around it,
+round 5.
+
+fresh-365's procedure (tools/doctor_corpus_fresh365.py, round 4) unchanged except: seed random.Random(2376), N = 10,
+and fresh-365's kept pairs join the already-made set of rule (d) (their unordered value-class pairs, beside
+fresh-353's, fresh-342's, fresh-331's and the earlier rounds'). Ports 25590-25599 (base engine on 25590, servebox up's
+router on 25591), work dirs under /tmp/fresh376 (and /var/tmp/fresh376 for a container case). It imports what
+fresh-365 imports, unchanged (fresh-306's CONDITIONS, fresh-304's TOOLS and their tools). The draw (`--draws`) was run
+TWICE with PYTHONHASHSEED=0 and the two outputs were identical (tools/doctor_corpus_fresh376_draw.txt); it was
+committed before any case ran. What follows is fresh-365's text, kept for the procedure; where it says 2365 / 25490 /
+/tmp/fresh365 read 2376 / 25590 / /tmp/fresh376.
+
+fresh-365: an unseen made-here batch: TWO THINGS WRONG AT ONCE: llama-server b11434 and a deployment around it,
+round 4.
+
+fresh-353's procedure (tools/doctor_corpus_fresh353.py, round 3) unchanged except: seed random.Random(2365), N = 10,
+and fresh-353's kept pairs join the already-made set of rule (d) (their unordered value-class pairs, beside
+fresh-342's, fresh-331's and the earlier rounds'). Ports 25490-25499 (base engine on 25490, servebox up's router on
+25491), work dirs under /tmp/fresh365 (and /var/tmp/fresh365 for a container case). It imports what fresh-353 imports,
+unchanged (fresh-306's CONDITIONS, fresh-304's TOOLS and their tools). The draw (`--draws`) was run TWICE with
+PYTHONHASHSEED=0 and the two outputs were identical (tools/doctor_corpus_fresh365_draw.txt); it was committed before
+any case ran. What follows is fresh-353's text, kept for the procedure; where it says 2353 / 25300 / /tmp/fresh353
+read 2365 / 25490 / /tmp/fresh365.
+
+fresh-353: an unseen made-here batch: TWO THINGS WRONG AT ONCE: llama-server b11434 and a deployment around it,
+round 3.
+
+fresh-342's procedure (tools/doctor_corpus_fresh342.py, round 2) unchanged except: seed random.Random(2353), N = 10,
+and fresh-342's kept pairs join the already-made set of rule (d) (their unordered value-class pairs, beside
+fresh-331's and the earlier rounds'). Ports 25300-25324 (base engine on 25300), work dirs under /tmp/fresh353. It
+imports what fresh-342 imports, unchanged (fresh-306's CONDITIONS, fresh-304's TOOLS and their tools). What follows is
+fresh-342's text, kept for the procedure; where it says 2342 / 25075 / /tmp/fresh342 read 2353 / 25300 / /tmp/fresh353.
+
+fresh-342: an unseen made-here batch: TWO THINGS WRONG AT ONCE: llama-server b11434 and a deployment around it,
+round 2.
+
+fresh-331's procedure (tools/doctor_corpus_fresh331.py, round 1) unchanged except: seed random.Random(2342), N = 10,
+and fresh-331's kept pairs join the already-made set of rule (d) (their unordered value-class pairs). Ports
+25075-25099 (base engine on 25075), work dirs under /tmp/fresh342. What follows is fresh-331's text, kept for the
+procedure; where it says 2331 / 8 / 24800 / /tmp/fresh331 read 2342 / 10 / 25075 / /tmp/fresh342.
+
+fresh-331: an unseen made-here batch: TWO THINGS WRONG AT ONCE: llama-server and a deployment around it.
+
+fresh-318's procedure with the engine side taken from llama-server b11434: each case carries TWO drawn conditions that
+act on ONE run: one from llama-server b11434's condition space exactly as tools/doctor_corpus_fresh306.py defined it
+(its CONDITIONS, imported: 15 conditions, stages written there from common/arg.cpp, tools/server/server.cpp,
+src/llama-context.cpp), and one from AROUND the engine, from the condition spaces of the ten tools that
+tools/doctor_corpus_fresh304.py re-draws over (its TOOLS: fresh-228/236/277/287/295 systemd units checked by systemd
+252's systemd-analyze, fresh-289 `servebox up`, fresh-290 the client's side, fresh-293 the engine confined as a
+container confines it, fresh-296 provision/lock/fetch-model, fresh-298 render/check/plan). `expected` is the family of
+the cause that ENDED the run or that the user meets FIRST, read from the programs' own order of checks (EXPECT, written
+after the draw was committed and before any case ran); the case's `cause` says what the other condition did.
+
+Sources read (before anything ran): tools/doctor_corpus_fresh318.py (docstring, procedure, one-run rule, EXPECT, draw
+file), tools/doctor_corpus_fresh306.py (docstring with llama-server's order of checks, CONDITIONS, case_spec,
+run_case), tools/doctor_corpus_fresh304.py's TOOLS and the CONDITIONS of its ten tools; the draws() of fresh-301, 303,
+306, 312, 318, 320, 324, 326 (the earlier "two things wrong at once" rounds) for the repeat rule;
+tools/corpus_tools.py.
+
+ONE RUN rule (fresh-318's, turned round for llama-server; fixed here before the draw, mechanical). Drawn anew, with
+the reason listed, when
+  (a) the around value is for another engine than llama-server: it starts with 'vllm' (a vLLM server: 'vllm: ...',
+      'vLLM --served-model-name ...', 'vLLM venv = ...', 'vllm as uid ...'), except the clients 'vllm chat' / 'vllm
+      complete' which may point at llama-server, or it sets engine = 'vllm';
+  (b) it is fresh-296's (provision / lock / fetch-model) or a fresh-298 check / plan condition: those verbs never start
+      the engine;
+  (c) the engine condition is a [stage 6: request] one and the around one is the client's side (fresh-290) or a
+      request of fresh-289's ('a request beyond ...'): two request-side conditions would be one request;
+  (d) the unordered pair of value classes repeats a pair kept by fresh-301/303/306/312/318/320/324/326, or the
+      unordered pair of conditions was kept before here.
+The systemd tools' conditions go on the llama-server unit (the base llama-server.service of fresh-228) and the engine
+is run as that unit would run it (its ExecStart= and Environment= by hand: no systemd runs here); servebox-up / render
+cases put the engine condition into the spec's flags/env; client cases point the drawn client at the engine.
+
+Procedure (fixed and committed with `--draws` before any case ran): r = random.Random(2331); for case k = 1..8:
+engine condition = r.choice(fresh-306's CONDITIONS), its value = r.choice(its classes); tool = r.choice(fresh-304's
+TOOLS); around condition = r.choice(that tool's CONDITIONS), its value = r.choice(its classes); a pair falling under
+(a)-(d) is drawn anew (same stream) and listed. Nothing is redrawn after a run; a case not made in time is said so.
+Base engine: `llama-server -m TINY.gguf --host 127.0.0.1 --port 24800 -c 512` on corpus_tools.tiny_gguf(/tmp/fresh331)
+(cwd /tmp/fresh331/run/dK, no LLAMA_ARG_* inherited); ports 24800-24849. Log = what the user pastes, in the order they
+met it: `$ cat` of the unit/spec/client file where it matters, `$ systemd-analyze ...` output, `$ COMMAND`, the
+engine's whole stdout+stderr, `# request: ...` / the client's output, `# exit status: N`.
+Usage (repository root): .venv/bin/python tools/doctor_corpus_fresh331.py [--draws | K ...]
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+SEED, N = 2442, 10
+
+
+def _t(n: int):
+    return importlib.import_module(f"doctor_corpus_fresh{n}")
+
+
+ENGINE_CONDITIONS = _t(306).CONDITIONS
+TOOLS = _t(304).TOOLS
+
+
+def earlier_pairs() -> set:
+    """Unordered value-class pairs kept by fresh-301/303/306/312/318/320/324/326/331/342/353/365/376/396/417/428 (any
+    engine), from their
+    draws()."""
+    out = set()
+    for n in (301, 312, 326):
+        for _, (_, v1), (_, v2) in _t(n).draws()[0]:
+            out.add(frozenset((v1, v2)))
+    for n in (303, 306, 320, 324):
+        for (_, v1), (_, v2) in _t(n).draws()[0]:
+            out.add(frozenset((v1, v2)))
+    for (_, v1), (_, _, v2) in _t(318).draws()[0]:
+        out.add(frozenset((v1, v2)))
+    for (_, v1), (_, _, v2) in _t(331).draws()[0]:  # fresh-342: round 1's kept pairs join the made set
+        out.add(frozenset((v1, v2)))
+    for (_, v1), (_, _, v2) in _t(342).draws()[0]:  # fresh-353: round 2's kept pairs join the made set
+        out.add(frozenset((v1, v2)))
+    for (_, v1), (_, _, v2) in _t(353).draws()[0]:  # fresh-365: round 3's kept pairs join the made set
+        out.add(frozenset((v1, v2)))
+    for (_, v1), (_, _, v2) in _t(365).draws()[0]:  # fresh-376: round 4's kept pairs join the made set
+        out.add(frozenset((v1, v2)))
+    for (_, v1), (_, _, v2) in _t(376).draws()[0]:  # fresh-396: round 5's kept pairs join the made set
+        out.add(frozenset((v1, v2)))
+    for (_, v1), (_, _, v2) in _t(396).draws()[0]:  # fresh-417: round 6's kept pairs join the made set
+        out.add(frozenset((v1, v2)))
+    for (_, v1), (_, _, v2) in _t(417).draws()[0]:  # fresh-428: round 7's kept pairs join the made set
+        out.add(frozenset((v1, v2)))
+    for (_, v1), (_, _, v2) in _t(428).draws()[0]:  # fresh-442: round 8's kept pairs join the made set
+        out.add(frozenset((v1, v2)))
+    return out
+
+
+def not_one_run(econd: str, n: int, acond: str, aval: str) -> str | None:
+    low = aval.lower()
+    if (
+        low.startswith("vllm") and not low.startswith(("vllm chat", "vllm complete"))
+    ) or "engine = 'vllm'" in low:
+        return "(a) the around value is for another engine than llama-server"
+    if n == 296:
+        return "(b) provision/lock/fetch-model never start the engine"
+    if n == 298 and (acond.startswith(("check", "plan")) or low.startswith(("check", "plan"))):
+        return "(b) check/plan never start the engine"
+    if "[stage 6: request]" in econd and (n == 290 or (n == 289 and acond.startswith("a request"))):
+        return "(c) two request-side conditions"
+    return None
+
+
+def draws():
+    """(kept, redrawn): kept[k-1] = ((econd, evalue), (tool, acond, avalue)); redrawn: (pair, reason)."""
+    before = earlier_pairs()
+    r = random.Random(SEED)
+    names = list(ENGINE_CONDITIONS)
+    kept: list[tuple] = []
+    redrawn: list[tuple] = []
+    while len(kept) < N:
+        econd = r.choice(names)
+        evalue = r.choice(ENGINE_CONDITIONS[econd])
+        n = r.choice(TOOLS)
+        conds = _t(n).CONDITIONS
+        acond = r.choice(list(conds))
+        avalue = r.choice(conds[acond])
+        pair = ((econd, evalue), (n, acond, avalue))
+        why = not_one_run(econd, n, acond, avalue)
+        if why is None and frozenset((evalue, avalue)) in before:
+            why = "(d) a pair kept by fresh-301/303/306/312/318/320/324/326/331/342/353/365/376/396/417/428"
+        if why is None and any(econd == a[0] and (n, acond) == b[:2] for a, b in kept):
+            why = "(d) pair of conditions kept before here"
+        if why:
+            redrawn.append((pair, why))
+        else:
+            kept.append(pair)
+    return kept, redrawn
+
+
+def show(d) -> str:
+    (ec, ev), (n, ac, av) = d
+    return f"llama-server: {ec} = {ev} || fresh-{n}: {ac} = {av}"
+
+
+def main() -> None:
+    if sys.argv[1:] in ([], ["--draws"]):
+        kept, redrawn = draws()
+        for k, d in enumerate(kept, 1):
+            print(f"draw {k}: {show(d)}")
+        for d, why in redrawn:
+            print(f"drawn anew: {show(d)} -- {why}")
+        return
+    raise SystemExit("case makers come after the draw and EXPECT are committed")
+
+
+if __name__ == "__main__":
+    main()
