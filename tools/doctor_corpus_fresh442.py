@@ -243,6 +243,73 @@ def show(d) -> str:
     return f"llama-server: {ec} = {ev} || fresh-{n}: {ac} = {av}"
 
 
+# ---- EXPECT: written after the draw was committed and before any case ran (prediction from fresh-306's order of
+# llama-server's checks, as in fresh-428: LLAMA_ARG_* variables -> the command line -> chat template check -> HTTP
+# init/bind -> model load -> context -> requests; systemd-analyze verify before the unit starts; servebox render
+# refuses before any engine starts; a client after the server it talks to). `expected` is the cause the user must fix
+# FIRST: the one that stops the service earliest, or the one the other depends on (fresh-428's rule, kept). A case
+# whose run contradicts the prediction says so in its manifest entry; no expected is changed to fit doctor (doctor is
+# never run here).
+EXPECT = {
+    1: (
+        "new:llamacpp-slots-action-without-slot-save-path",
+        "PrivateTmp=True: systemd's boolean parser takes 'true' in any case, so I expect verify to be quiet (uncertain: "
+        "a warning); the engine serves and POST /slots/0?action=save is refused because the server was started "
+        "without --slot-save-path (501 'This server does not support slots action'); no family I read names that "
+        "cause (llamacpp-slot-file-unopenable is a folder that cannot be opened, not an unset one)",
+    ),
+    2: (
+        "llamacpp-model-file-missing",
+        "TemporaryFileSystem=/opt:ro with only the WorkingDirectory= (/opt/llama.cpp) bound back hides "
+        "/opt/models/tiny.gguf from the service: under systemd the model load fails; run by hand (no systemd here) the "
+        "engine serves, LLAMA_ARG_PORT=8080 overwritten by --port (a warn line, a note); uncertain: the log shows no "
+        "failure, so 'none' is the other reading",
+    ),
+    3: (
+        "llamacpp-invalid-argument",
+        "--n-threads is no option of b11434 (-t / --threads): llama-server exits on the command line; "
+        "MemoryDenyWriteExecute=yes is latent (the engine never runs long enough; the CPU build does not JIT)",
+    ),
+    4: (
+        "servebox-spec-invalid",
+        "render refuses the spec for its missing 'checkpoint' (the key written 'chekpoint') before any engine starts; "
+        "n-threads = 2 in the flags (no such llama-server option) is latent behind it",
+    ),
+    5: (
+        "api-key-missing",
+        "--top_k 20 is folded into --top-k silently; the server requires --api-key and `vllm complete` sends the "
+        "user's OpenAI account key from OPENAI_API_KEY: HTTP 401 'Invalid API Key', the client raises",
+    ),
+    6: (
+        "llamacpp-invalid-argument",
+        "--override-kv llama.context_length=i32:4096: the parser takes int/float/bool/str only and refuses the type "
+        "on the command line, before --numa distribute would call the NUMA syscalls Docker's seccomp refuses",
+    ),
+    7: (
+        "llamacpp-arg-file-unreadable",
+        "--api-key-file ./keys.txt is read while parsing and does not exist in WorkingDirectory=: llama-server exits; "
+        "KillMode=process (with PAMName=) draws verify's 'unsafe' warning and is latent",
+    ),
+    8: (
+        "llamacpp-arg-file-unreadable",
+        "--slot-save-path ./slots where ./slots is not a folder: b11434's handler refuses it ('not a directory') and "
+        "llama-server exits; `vllm bench serve` then cannot connect (and its missing OPENAI_API_KEY, a 401 behind it, "
+        "never shows)",
+    ),
+    9: (
+        "systemd-bad-value",
+        "a .socket with ListenStream=PORT and Symlinks=/run/llm/NAME.sock: verify refuses the socket (symlinks with no "
+        "file-system node); the unclosed --chat-template, which llama-server refuses when run by hand, is the second "
+        "thing (uncertain: chat-template-invalid if verify only warns about the socket)",
+    ),
+    10: (
+        "api-key-missing",
+        "LLAMA_ARG_PORT=8080 is overwritten by --port (a warn line); the server requires --api-key and `vllm chat` "
+        "reads OPENAI_API_KEY only, so the key exported as VLLM_API_KEY is never sent: HTTP 401",
+    ),
+}
+
+
 def main() -> None:
     if sys.argv[1:] in ([], ["--draws"]):
         kept, redrawn = draws()
