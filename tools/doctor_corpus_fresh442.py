@@ -424,8 +424,7 @@ def run_engine(k: int, env_shown: dict, by_hand: bool, client=None) -> str:
 
 def vllm_client(k: int):
     """5 / 8 / 10: fresh-290's clients against llama-server, in the user's shell (`vllm` as the console script runs
-    it was first run through fresh-290's launcher; after draw 10's first run showed `vllm chat` while a launcher ran,
-    the command is the one the brief names and the log shows it as typed: python -m vllm.entrypoints.cli.main)."""
+    it, through fresh-290's launcher)."""
     from corpus_tools import tiny_model
 
     tok = str(tiny_model(WORK))
@@ -433,14 +432,14 @@ def vllm_client(k: int):
         5: (
             [
                 f"export OPENAI_API_KEY={USER_OPENAI_KEY}",
-                f"python -m vllm.entrypoints.cli.main complete --url http://127.0.0.1:{PORT}/v1 -q 'Hello'",
+                f"vllm complete --url http://127.0.0.1:{PORT}/v1 -q 'Hello'",
             ],
             {"OPENAI_API_KEY": USER_OPENAI_KEY},
             240,
         ),
         8: (
             [
-                f"python -m vllm.entrypoints.cli.main bench serve --backend openai --base-url http://127.0.0.1:{PORT} --model tiny-llama"
+                f"vllm bench serve --backend openai --base-url http://127.0.0.1:{PORT} --model tiny-llama"
                 f" --tokenizer {tok} --random-input-len 64 --random-output-len 32"
             ],
             {},
@@ -449,16 +448,23 @@ def vllm_client(k: int):
         10: (
             [
                 f"export VLLM_API_KEY={KEY}",
-                f"python -m vllm.entrypoints.cli.main chat --url http://127.0.0.1:{PORT}/v1 -q 'Hello, who are you?'",
+                f"vllm chat --url http://127.0.0.1:{PORT}/v1 -q 'Hello, who are you?'",
             ],
             {"VLLM_API_KEY": KEY},
             240,
         ),
     }[k]
+    t290 = _t(290)
+    (WORK / "bin").mkdir(parents=True, exist_ok=True)
+    shim = WORK / "bin" / "vllm"
+    shim.write_text(
+        f'#!/bin/sh\nexec {REPO / ".venv-vllm" / "bin" / "python"} -c {shlex.quote(t290.VLLM_CLI)} "$@"\n'
+    )
+    shim.chmod(0o755)
 
     def run(case: Path) -> str:
         env = {n: v for n, v in os.environ.items() if not n.startswith(("LLAMA_", "OPENAI_", "VLLM_"))}
-        env["PATH"] = f"{REPO / '.venv-vllm' / 'bin'}:{env['PATH']}"
+        env["PATH"] = f"{WORK}/bin:{env['PATH']}"
         env["COLUMNS"] = "120"
         script = "\n".join(x for x in lines if not x.startswith("export ")) + "\n"
         env.update(env_add)
