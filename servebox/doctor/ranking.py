@@ -54,6 +54,7 @@ from servebox.doctor.signatures import context_met, demoting, named_lines
 from servebox.doctor.start_defaults import against_default, set_at_start
 from servebox.doctor.statement import stated_answer
 from servebox.doctor.stop_in_flight import stopped_in_flight
+from servebox.doctor.temp_fallback import temp_fell_back
 from servebox.doctor.torch_backend import torch_backend_hits
 from servebox.doctor.triage import Diagnosis, Evidence, Hits, RaisedException, TriageResult
 from servebox.doctor.unit_refused import behind_refused_unit
@@ -275,6 +276,7 @@ def rank(t: Triage) -> TriageResult:
     found = [set_at_start(t, sig, hit) or (sig, hit) for sig, hit in found]  # a file's default, refused
     diagnoses = [_diagnosis(sig, hit, t, sig.id in via) for sig, hit in found]
     abort_explained(diagnoses)  # an error line just above an abort names why it aborted
+    temp_fell_back(t, diagnoses)  # a socket path long because /tmp was unusable (learn49a)
     marker_aside(diagnoses)  # 'Failed to load plugin' where a family names why (learn46e)
     flashinfer_device(
         t, diagnoses
