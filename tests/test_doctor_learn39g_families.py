@@ -7,7 +7,7 @@ run on b11434) taught after scoring, with the neighbourhood of its miss in b1143
 - gguf-tensor-row-not-block-multiple: narrowed to a real block size (1 and up).
 - llamacpp-build-too-old-for-tensor-type: b11434's wording of the range check ('... should be in [0, 43)').
 - llamacpp-flag-removed-replaced (new note): common/arg.cpp's arg_removed and the load flags --load-mode replaced, under
-  llamacpp-invalid-argument, which stays the cause.
+  llamacpp-invalid-argument, which stayed the cause (learn49b made the removal itself the cause).
 Messages marked 'rendered' are the source's format string filled with a value; the others are as a log showed them.
 """
 
@@ -96,16 +96,13 @@ def _note(log: str):
     return next((d for d in run(log).diagnoses if d.id == "llamacpp-flag-removed-replaced"), None)
 
 
-def test_removed_load_flag_stays_invalid_argument_with_its_replacement_noted():
-    """--mlock refused by b11434 (rendered): the refusal is the cause, the note names --load-mode."""
+def test_removed_load_flag_is_the_cause_with_its_replacement():
+    """--mlock refused by b11434 (rendered): learn49b made the removal the cause (it stopped the server), naming
+    --load-mode, over the generic refusal it supersedes."""
     log = "error: invalid argument: --mlock\n"
-    result = run(log)
-    causes = [d for d in result.diagnoses if d.role in ("cause", "symptom")]
-    assert causes and causes[0].id == "llamacpp-invalid-argument"
-    note = _note(log)
-    assert (
-        note is not None and note.role == "note" and "--load-mode" in note.cause and "--mlock" in note.cause
-    )
+    causes = [d for d in run(log).diagnoses if d.role in ("cause", "symptom")]
+    assert [d.id for d in causes] == ["llamacpp-flag-removed-replaced"]
+    assert "--load-mode" in causes[0].cause and "--mlock" in causes[0].cause
 
 
 def test_arg_removed_message_names_its_own_replacement():
