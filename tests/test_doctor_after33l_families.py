@@ -95,8 +95,8 @@ CASES = [
         + "body.temperature\n  Input should be a valid number, unable to parse string as a number "
         "[type=float_parsing, input_value='hot', input_type=str]\n",
     ),
-    (
-        "request-field-missing",
+    (  # learn49c: a line missing one of its four keys is batch-input-line-invalid's (was request-field-missing)
+        "batch-input-line-invalid",
         BATCH_HEADER
         + "url\n  Field required [type=missing, input_value={'custom_id': 'a-7', 'me...'max_tokens': 4}}, "
         "input_type=dict]\n",

@@ -22,18 +22,32 @@ def line_at(chunk: bytes, position: int) -> tuple[int, int]:
     return start, end - 1 if end > start and chunk[end - 1] == 13 else end
 
 
+# a message that ends in ':' and goes on as a numbered checklist ('Check that:\n1. The server is running\n2. ...'),
+# then one closing 'Label: text' line (vllm bench serve's get_first_model_from_server puts 'Error: {the aiohttp error}'
+# there, the refusal that made it; learn49c): Python prints str(e) as written, so those lines are the message's own
+LIST_ITEM = re.compile(r"\d{1,2}[.)] \S")
+LIST_TAIL = re.compile(r"[A-Z][A-Za-z ]{1,20}: \S")
+LIST_LINES = 6
+
+
 def following_lines(chunk: bytes, end: int, count: int, indented: bool = False) -> tuple[list[str], int]:
     """The payloads of the next `count` lines (pydantic's reason; with `indented`, only the indented run of a
-    message that starts on the line below its type), and how many lines were read."""
-    out = []
-    for _ in range(count):
-        if end >= len(chunk):
-            break
+    message that starts on the line below its type, or a numbered checklist and its closing 'Label: text' line, up to
+    LIST_LINES), and how many lines were read."""
+    out: list[str] = []
+    listed = False
+    while len(out) < (LIST_LINES if listed else count) and end < len(chunk):
         nxt = chunk.find(b"\n", end + 1)
         nxt = len(chunk) if nxt < 0 else nxt
-        payload = split_prefix(chunk[end + 1 : nxt].decode("utf-8", "replace")).payload
+        prefix = split_prefix(chunk[end + 1 : nxt].decode("utf-8", "replace"))
+        payload = prefix.payload
         if indented and not payload[:1].isspace():
-            break
+            if prefix.level or not (LIST_ITEM.match(payload) or (listed and LIST_TAIL.match(payload))):
+                break
+            if not LIST_ITEM.match(payload):  # the closing line ends the list
+                out.append(payload.strip())
+                break
+            listed = True
         out.append(payload.strip())
         end = nxt
     # pydantic appends the whole input ("[type=value_error, input_value=ArgsKwargs(...") to the reason
