@@ -117,6 +117,212 @@ REPO = Path(__file__).resolve().parent.parent
 OUT = REPO / "tests" / "fixtures" / "doctor-corpus"
 
 
+# ---- VALUES: each draw's concrete value and what is expected, written (and committed) BEFORE any case ran ----
+# draw k -> (case id, concrete value, expected outcome as predicted from the sources, expected family or guess)
+VALUES = {
+    1: (
+        "fresh446-systemd-vllm-model-watch-path-glob",
+        "vllm.service (base k=1: BASES[0]) with fresh-236's model-watch .path unit, PathModified=/opt/models/*.gguf"
+        " (fresh-236's mutate); systemd-analyze verify",
+        "PathModified= takes an absolute path, not a glob; the glob is an absolute path, so verify most likely"
+        " stays silent (exit 0) and the unit would watch a file literally named '*.gguf' that never changes",
+        "none if verify is silent, else the family its words name (chosen after the run)",
+    ),
+    2: (
+        "fresh446-up-llama-two-models-group-g",
+        "fresh-289's `servebox up` with two llama-server models in group 'g' (tiny f32 GGUF, engines 26271 / 26272,"
+        " router 26270), a chat to each in turn, then the first again",
+        "the group lets one model run at a time: each request swaps the other out and starts its own; all three"
+        " chats answer 200 (slower when a swap happens)",
+        "none (healthy)",
+    ),
+    3: (
+        "fresh446-up-vllm-prompt-900-words-max-model-len-512",
+        "fresh-289's `servebox up` with vLLM 0.32 (tiny Llama, --max-model-len 512 --enforce-eager,"
+        " VLLM_CPU_KVCACHE_SPACE=1, engine 26271, router 26270), a chat whose prompt is ~900 words",
+        "vLLM refuses the request with 400 ('maximum context length is 512 tokens' / 'longer than the maximum"
+        " model length' or like words), passed through by the router; the engine keeps serving",
+        "request-longer-than-context (chosen after the run)",
+    ),
+    4: (
+        "fresh446-fetch-model-org-does-not-exist",
+        "fresh-296's fetch-model: `servebox fetch-model qwen-official/Qwen2.5-0.5B-Instruct --dir CASE/...`"
+        " (fresh-296's make_fetch with the drawn repo id, which its own maker did not spell: set here)",
+        "on this machine huggingface.co does not resolve (curl: Could not resolve host, checked before the draw"
+        " ran), so the hub call fails with a connection/DNS error before any 404 / RepositoryNotFound could come;"
+        " exit non-zero. Where the hub is reachable a 401/404 'Repository Not Found' would come instead",
+        "the family naming an unreachable hub / no network (chosen after the run), not the bad repo id",
+    ),
+    5: (
+        "fresh446-client-vllm-bench-model-alias-no-tokenizer",
+        "fresh-290's vLLM server (--served-model-name tiny-llama, port 26271) and `vllm bench serve --dataset-name"
+        " random --num-prompts 10 --backend vllm --base-url http://127.0.0.1:26271 --model tiny-llama"
+        " --random-input-len 64 --random-output-len 32` (no --tokenizer), fresh-290's VLLM_CLI launcher",
+        "bench loads its tokenizer from --model: 'tiny-llama' is no local folder and the hub cannot be reached"
+        " here, so transformers raises an OSError (can't load tokenizer / not a valid model identifier) before"
+        " any request; exit 1",
+        "the family naming bench's tokenizer taken from the served name (chosen after the run)",
+    ),
+    6: (
+        "fresh446-systemd-llama-port-80-ambient-caps-private-users",
+        "llama-server.service (base k=6: BASES[2]) as User= on port 80 with AmbientCapabilities="
+        "CAP_NET_BIND_SERVICE and PrivateUsers=yes (fresh-295's mutate); systemd-analyze verify",
+        "each setting is valid on its own: verify is silent about them, exit 0; at run time the capability would"
+        " hold only inside the private user namespace, so bind() on port 80 would fail (EACCES), which verify"
+        " cannot show",
+        "none if verify is silent, else the family its words name",
+    ),
+    7: (
+        "fresh446-systemd-vllm-killmode-group",
+        "vllm.service (base k=7: BASES[0]) with KillMode=group (fresh-228's mutate); systemd-analyze verify",
+        "systemd 252 knows control-group, mixed, process, none: 'Failed to parse kill mode' (or like words),"
+        " ignoring, exit 0",
+        "systemd-bad-value (chosen after the run)",
+    ),
+    8: (
+        "fresh446-systemd-socket-listenstream-localhost-port",
+        "llama-server.service (base k=8: BASES[1]) with fresh-236's .socket, ListenStream=localhost:PORT"
+        " (fresh-236's mutate); systemd-analyze verify",
+        "ListenStream= takes no host names: 'Failed to parse address value' (or like words), ignoring; the socket"
+        " then has no Listen setting and verify refuses it, exit non-zero",
+        "systemd-bad-value (chosen after the run)",
+    ),
+    9: (
+        "fresh446-systemd-execstartpre-relative-script",
+        "llama-swap.service (base k=9: BASES[2]) with ExecStartPre=./download-model.sh (fresh-236's mutate);"
+        " systemd-analyze verify",
+        "a path with a slash that is not absolute: 'Neither a valid executable name nor an absolute path' (or"
+        " like words), the line ignored, exit 0 or 1",
+        "systemd-bad-value or a family naming a relative Exec path (chosen after the run)",
+    ),
+    10: (
+        "fresh446-systemd-onfailure-template-no-instance",
+        "vllm.service (base k=10: BASES[0]) with OnFailure=notify-failure@.service (fresh-236's mutate);"
+        " systemd-analyze verify",
+        "a template cannot be a dependency without an instance: 'Failed to add dependency on"
+        " notify-failure@.service, ignoring: Invalid argument' (or like words), exit 0",
+        "systemd-bad-value or a family naming a template unit without an instance (chosen after the run)",
+    ),
+}
+
+
+# ---- case makers: each reuses the earlier tool's base and runner (written before any case ran) ----
+
+
+def systemd_case(k: int, n: int, condition: str, value: str) -> str:
+    """fresh-433's systemd_case for 228 and 236, fresh-437's for 295 (their own mutate, root and log)."""
+    from doctor_corpus_fresh228 import BASES
+
+    name, base = BASES[(k - 1) % 3]
+    root = WORK / "roots" / VALUES[k][0]
+    t = tool(n)
+    if n == 228:
+        unit, dropin, timer, extra, made_files = t.mutate(name, base, t.DROPINS[name], condition, value)
+        t.build_root(root, name, unit, dropin, timer, made_files)
+        return t.log_for(root, name, unit, dropin, timer, extra)
+    if n == 236:
+        unit, shown, verify, extra = t.mutate(name, base, condition, value)
+        t.build_root(root, name, unit, shown, condition)
+        return t.log_for(root, name, unit, shown, verify, extra)
+    if n == 295:
+        unit, drop, shown = t.mutate(name, base, condition, value)
+        t.build_root(root, name, unit, drop, shown)
+        with open(root / "etc/group", "a") as groups:  # as fresh-295 did: a GPU host's device groups
+            groups.write("video:x:44:\nrender:x:105:\n")
+        return t.log_for(root, name, unit, drop, shown)
+    raise SystemExit(f"draw {k}: no systemd maker for fresh-{n}")
+
+
+def up_case(k: int, condition: str, value: str) -> str:
+    """fresh-289's case_maker; any INCIDENT line of servebox up's console is left out (the task's rule)."""
+    t = tool(289)
+    t.WORK, t.RUN = WORK / "up", WORK / "up" / "run"
+    t.ROUTER, t.PORT_A, t.PORT_B = ROUTER, PORT_A, PORT_B
+    t.RUN.mkdir(parents=True, exist_ok=True)
+    t.case_id = lambda c, v: VALUES[k][0]
+    text = t.case_maker(condition, value)()
+    kept = [line for line in text.splitlines(keepends=True) if "INCIDENT" not in line]
+    if len(kept) != len(text.splitlines()):
+        print(f"draw {k}: {len(text.splitlines()) - len(kept)} INCIDENT lines left out", flush=True)
+    return "".join(kept)
+
+
+def fetch_case(k: int) -> str:
+    """fresh-296's run / sb / fresh with its make_fetch's command, the drawn repo id written in (its maker has no
+    branch for this value class)."""
+    t = tool(296)
+    t.WORK = WORK / "s296"
+    t.PREP, t.RUN = WORK / "prep", t.WORK / "run"
+    t.PORT = PORT_A
+    case = t.fresh(VALUES[k][0])
+    repo = "qwen-official/Qwen2.5-0.5B-Instruct"
+    target = case / "Qwen2.5-0.5B-Instruct"
+    block, _ = t.run(
+        f"servebox fetch-model {repo} --dir {target}", t.sb(f"fetch-model {repo} --dir {target}"), timeout=600
+    )
+    return block
+
+
+def client_case(k: int) -> None:
+    """fresh-422's client_case (fresh-290's runner, its vllm launcher and server) with fresh-290's own bench line
+    for this value class (its llama twin's line, the vLLM backend); the server's start bound raised to 1200 s
+    (the machine is loaded, as fresh-444 found)."""
+    t = tool(290)
+    t.WORK, t.RUN, t.CLIENT_VENV = WORK / "client", WORK / "client" / "run", WORK / "client" / "venv"
+    t.VPORT, t.LPORT = PORT_A, PORT_B
+    t.TINY, t.GGUF = str(t.WORK / "tiny"), str(t.WORK / "tiny-f32.gguf")
+    t.VLLM_ARGV = [str(a) for a in t.VLLM_ARGV]
+    t.VLLM_ARGV[t.VLLM_ARGV.index("--model") + 1] = t.TINY
+    t.VLLM_ARGV[t.VLLM_ARGV.index("--port") + 1] = str(PORT_A)
+    t.WORK.mkdir(parents=True, exist_ok=True)
+    t.tiny_model(t.WORK)
+    t.vllm_shim()
+    healthy = t.healthy
+    t.healthy = lambda port, proc, bound: healthy(port, proc, max(bound, 1200))
+    line = (
+        f"{t.BENCH} --backend vllm --base-url http://127.0.0.1:{PORT_A} --model tiny-llama"
+        " --random-input-len 64 --random-output-len 32"
+    )
+    t.vllm_cases([t.Case(VALUES[k][0], "vllm", [line], ctrl_c=30)])
+
+
+DRAW_FILE = Path(__file__).resolve().parent / "doctor_corpus_fresh446_draw.txt"
+
+
+def kept_draws() -> list[tuple[int, str, str]]:
+    """The committed draw file's kept lines (draw() itself takes 4-5 minutes on this loaded machine; the file is
+    its `--draws` output, run twice and compared before it was committed)."""
+    kept = []
+    for line in DRAW_FILE.read_text().splitlines():
+        if line.startswith("draw "):
+            n, c, v = line.split(": ", 1)[1].split(" | ")
+            kept.append((int(n.removeprefix("fresh-")), c, v))
+    assert len(kept) == N
+    return kept
+
+
+def make(k: int) -> None:
+    import time
+
+    n, condition, value = kept_draws()[k - 1]
+    cid = VALUES[k][0]
+    t0 = time.monotonic()
+    if n in (228, 236, 295):
+        text = systemd_case(k, n, condition, value)
+    elif n == 290:
+        client_case(k)  # fresh-290's writer names the file from the case id
+        print(f"{cid}: {time.monotonic() - t0:.0f} s", flush=True)
+        return
+    elif n == 296:
+        text = fetch_case(k)
+    elif n == 289:
+        text = up_case(k, condition, value)
+    else:
+        raise SystemExit(f"draw {k} ({cid}): no maker")
+    (OUT / f"{cid}.log").write_text(text.rstrip() + "\n")
+    print(f"{cid}: {len(text.splitlines())} lines, {time.monotonic() - t0:.0f} s", flush=True)
+
+
 def main() -> None:
     if sys.argv[1:] == ["--draws"]:
         kept, skipped = draw()
@@ -125,7 +331,14 @@ def main() -> None:
         for n, c, v, why in skipped:
             print(f"drawn anew: fresh-{n} | {c} | {v} | {why}")
         return
-    raise SystemExit(__doc__)
+    if sys.argv[1:2] == ["--values"]:
+        for k, (cid, value, outcome, expected) in VALUES.items():
+            print(f"draw {k}: {cid}\n  value: {value}\n  expect: {outcome}\n  expected: {expected}")
+        return
+    if not sys.argv[1:]:
+        raise SystemExit(__doc__)
+    for k in [int(a) for a in sys.argv[1:]]:
+        make(k)
 
 
 if __name__ == "__main__":
