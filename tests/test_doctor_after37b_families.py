@@ -101,9 +101,10 @@ CASES = [
         "num_computed_tokens=-16,lora_request=None)], num_scheduled_tokens={cmpl-1: 33})\n"
         f"{WORKER}IndexError: index out of range in self\n",
     ),
-    # an empty cache_salt on the chat route: the same check, the same words (rendered)
+    # an empty cache_salt on the chat route: the same check, the same words (rendered); learn49d: with no body showing
+    # another JSON type the words prove no type complaint, and the validator's own family answers (fresh-435)
     (
-        "request-field-wrong-type",
+        "request-cache-salt-invalid",
         "# request: POST http://127.0.0.1:8000/v1/chat/completions {...}\nHTTP/1.1 400 Bad Request\n"
         + REPLY.format(
             msg="Parameter 'cache_salt' must be a non-empty string if provided. (parameter=cache_salt)",

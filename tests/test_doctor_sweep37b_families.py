@@ -153,8 +153,8 @@ CASES = [
             "cache_salt",
         ),
     ),
-    (  # its type check is request-field-wrong-type's (after37b, fresh-241)
-        "request-field-wrong-type",
+    (  # its non-empty check: request-field-wrong-type's only where a shown body sent another type (learn49d, fresh-435)
+        "request-cache-salt-invalid",
         api("Parameter 'cache_salt' must be a non-empty string if provided. (parameter=cache_salt)"),
     ),
     # sampling_params.py

@@ -49,6 +49,7 @@ from servebox.doctor.root_exception import (
     went_on_past,
     wrappers_aside,
 )
+from servebox.doctor.sent_type import asked_type_sent
 from servebox.doctor.shared_wording import calibrate
 from servebox.doctor.signatures import context_met, demoting, named_lines
 from servebox.doctor.start_defaults import against_default, set_at_start
@@ -256,6 +257,7 @@ def rank(t: Triage) -> TriageResult:
     unregistered = registered_module_aside(t, raised)  # a registered model's module path not there (learn47b)
     read_copies(t, raised)  # which copy of a package an import error came from (learn48a)
     against_default(t)  # a refusal of two fields, one of them a file's default
+    asked_type_sent(t)  # 'must be a non-empty string' where the body sent a string (learn49d)
     scripted(t, raised)
     loaded_aside(t, raised)  # a library's refusal that code loaded into the engine asked for (learn47g)
     via = torch_backend_hits(t, raised)  # a -cc mode 1-2 backend failing inside torch (learn48g)
