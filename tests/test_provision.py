@@ -52,6 +52,16 @@ def bundled_wheels(directory: Path) -> Path:
     return directory
 
 
+def tiny_spec(path: Path, venv: Path, wheel: Path, python: str | Path = sys.executable, **extra: str) -> Path:
+    """A spec with one model whose [provision] installs WHEEL (pinned by its hash) into VENV with PYTHON."""
+    lines = "".join(f'{key} = "{value}"\n' for key, value in extra.items())
+    path.write_text(
+        f'[[models]]\nname = "tiny"\ncheckpoint = "/models/tiny"\nport = 5900\nvenv = "{venv}"\n'
+        f'[models.provision]\nwheel = "{wheel}"\nsha256 = "{sha256_file(wheel)}"\n{lines}python = "{python}"\n'
+    )
+    return path
+
+
 def installed_version(link: Path) -> str:
     return subprocess.run(
         [str(link / "bin" / "python"), "-c", "import sbx_tiny; print(sbx_tiny.VERSION)"],
@@ -103,19 +113,8 @@ def test_provision_cli_with_spec_and_lock(run_cli, tmp_path):
     lockfile = tmp_path / "requirements.lock"
     lockfile.write_text("# nothing beyond the wheel\n")
     venv = tmp_path / "venv-link"
-    spec = tmp_path / "spec.toml"
-    spec.write_text(f"""
-[[models]]
-name = "tiny"
-checkpoint = "/models/tiny"
-port = 5900
-venv = "{venv}"
-[models.provision]
-wheel = "{wheel}"
-sha256 = "{sha256_file(wheel)}"
-requirements = "{lockfile}"
-python = "{sys.executable}"
-""")
+    spec = tiny_spec(tmp_path / "spec.toml", venv, wheel, requirements=str(lockfile))
+
     r = run_cli("provision", spec, "--json")
     assert r.code == 0 and r.json()[0]["changed"] is True
     assert run_cli("provision", spec, "--json").json()[0]["changed"] is False
@@ -279,18 +278,7 @@ def test_a_provision_python_that_cannot_run_is_one_line_naming_the_field(run_cli
     (learn48f found a FileNotFoundError traceback from the inputs digest)."""
     wheel = build_wheel(tmp_path, "1.0.0")
     venv = tmp_path / "venv-link"
-    spec = tmp_path / "spec.toml"
-    spec.write_text(f"""
-[[models]]
-name = "tiny"
-checkpoint = "/models/tiny"
-port = 5900
-venv = "{venv}"
-[models.provision]
-wheel = "{wheel}"
-sha256 = "{sha256_file(wheel)}"
-python = "{tmp_path / "no-such-python"}"
-""")
+    spec = tiny_spec(tmp_path / "spec.toml", venv, wheel, python=tmp_path / "no-such-python")
     r = run_cli("provision", spec)
     assert r.code == 2 and "python" in r.err and "cannot be run" in r.err, r.err
     errors = [line for line in r.err.splitlines() if "error:" in line]
@@ -306,18 +294,7 @@ def test_a_copy_the_machine_refuses_is_one_line_and_exit_1(tmp_path):
     with zipfile.ZipFile(wheel, "a") as zf:  # past the limit below, still a valid wheel
         zf.writestr("sbx_tiny/blob.bin", os.urandom(3 << 20), compress_type=zipfile.ZIP_STORED)
     venv = tmp_path / "venv-link"
-    spec = tmp_path / "spec.toml"
-    spec.write_text(f"""
-[[models]]
-name = "tiny"
-checkpoint = "/models/tiny"
-port = 5900
-venv = "{venv}"
-[models.provision]
-wheel = "{wheel}"
-sha256 = "{sha256_file(wheel)}"
-python = "{sys.executable}"
-""")
+    spec = tiny_spec(tmp_path / "spec.toml", venv, wheel)
     (tmp_path / "tmp").mkdir()
 
     def limit():
