@@ -35,6 +35,7 @@ Usage (repository root): .venv/bin/python tools/doctor_corpus_fresh445.py --draw
 
 from __future__ import annotations
 
+import json
 import random
 import sys
 import time
@@ -58,9 +59,108 @@ def draw():
     return corpus_tools.draw_distinct_conditions(SEED, POOL, N)
 
 
-PREDICTIONS = ""
+PREDICTIONS = """Written after the draw was committed (0b171b5c), before any case ran; what the engine will do:
+ 1 bench serve --model /tmp/fresh445/tiny --port 26260, random 10 prompts, server serving that folder: healthy, the
+   result table, exit 0.
+ 2 bench latency --input-len 32 --output-len 64 --max-model-len 512: engine built, warm-up and 3 iterations, "Avg
+   latency" and percentiles, exit 0. Healthy.
+ 3 run-batch -o '~/batch/out.jsonl' (quoted, ~ not expanded, run from a folder with no '~' subfolder): engine built,
+   all 3 requests answered, then write_local_file's open() raises FileNotFoundError '~/batch/out.jsonl'; exit 1, the
+   answers lost.
+ 4 bench throughput random --input-len 64 --output-len 32 --num-prompts 20 --max-model-len 512: engine built,
+   "Throughput: ... requests/s", exit 0. Healthy.
+ 5 bench serve --dataset-name sharegpt --dataset-path ShareGPT_V3_unfiltered_cleaned_split.json (never downloaded):
+   tokenizer loads, then FileNotFoundError from the sharegpt loader, exit 1, no request sent. (No server is started
+   for this case: with --model given bench serve reads the dataset before it contacts the server, so the log is the
+   same either way; judgement call, to save a 3-5 min server start.)
+ 6 run-batch, 3 chat lines, line 2 without custom_id: engine built, then pydantic ValidationError "custom_id Field
+   required", exit 1; results.jsonl never written.
+ 7 bench serve --backend openai --endpoint /v1/chat/completions: passes the URL check (ends in "completions"), the
+   completions-style payload (prompt, no messages) is refused by the chat route (400), so the ready check logs
+   "Endpoint is not ready. Error=..." every 5 s for up to 600 s; the user presses ^C after 90 s. Exit non-zero.
+ 8 run-batch -i http://127.0.0.1:26261/batch/requests.jsonl (python3 -m http.server in the folder, which holds
+   requests.jsonl at its top, not under batch/): engine built, then aiohttp ClientResponseError 404 File not found,
+   exit 1; http.server prints its 404 line.
+ 9 vllm chat --url https://127.0.0.1:26260/v1 --quick "...": the server speaks plain HTTP; the TLS handshake fails,
+   openai retries, then APIConnectionError "Connection error." traceback, exit 1; the server logs "Invalid HTTP request
+   received." warnings.
+10 run-batch with each request pretty-printed (json indent 2, an object over several lines): engine built, then the
+   first line "{" fails model_validate_json, ValidationError "Invalid JSON: EOF while parsing an object", exit 1.
+"""
 
-CASES: dict[int, dict] = {}
+T = "/tmp/fresh445/tiny"
+_Q = ["Hello world!", "What is the capital of France?", "Write a haiku about the sea."]
+_CHAT = [F425._CHAT.format(id=f"request-{i}", m=T, q=q, n=32) for i, q in enumerate(_Q, 1)]
+_NO_ID = _CHAT[1].replace('"custom_id": "request-2", ', "")
+_PRETTY = "".join(json.dumps(json.loads(line), indent=2) + "\n" for line in _CHAT)
+_BENCH = "--dataset-name random --random-input-len 32 --random-output-len 16 --num-prompts 10"
+_RB = f"--model {T} --max-model-len 512"
+_REQS = {"requests.jsonl": "\n".join(_CHAT) + "\n"}
+
+CASES: dict[int, dict] = {
+    1: dict(
+        slug="bench-serve-model-folder",
+        server=[],
+        cmd=f"vllm bench serve --model {T} --port 26260 {_BENCH}",
+        bound=580,
+    ),
+    2: dict(
+        slug="bench-latency-input-32-output-64",
+        cmd=f"vllm bench latency {_RB} --input-len 32 --output-len 64 --batch-size 1 --num-iters-warmup 1 --num-iters 3",
+        bound=580,
+    ),
+    3: dict(
+        slug="run-batch-output-quoted-tilde",
+        files=_REQS,
+        cmd=f"vllm run-batch -i requests.jsonl -o '~/batch/out.jsonl' {_RB}",
+        bound=580,
+    ),
+    4: dict(
+        slug="bench-throughput-random",
+        cmd=f"vllm bench throughput {_RB} --dataset-name random --input-len 64 --output-len 32 --num-prompts 20",
+        bound=580,
+    ),
+    5: dict(
+        slug="bench-serve-sharegpt-not-downloaded",
+        cmd=f"vllm bench serve --model {T} --port 26260 --dataset-name sharegpt"
+        " --dataset-path ShareGPT_V3_unfiltered_cleaned_split.json --num-prompts 10",
+        bound=300,
+    ),
+    6: dict(
+        slug="run-batch-line-without-custom-id",
+        files={"requests.jsonl": "\n".join([_CHAT[0], _NO_ID, _CHAT[2]]) + "\n"},
+        cmd=f"vllm run-batch -i requests.jsonl -o results.jsonl {_RB}",
+        bound=580,
+        cat_after=["results.jsonl"],
+    ),
+    7: dict(
+        slug="bench-serve-backend-openai-chat-endpoint",
+        server=[],
+        cmd=f"vllm bench serve --backend openai --endpoint /v1/chat/completions --model {T} --port 26260 {_BENCH}",
+        bound=90,
+    ),
+    8: dict(
+        slug="run-batch-input-url-wrong-path",
+        files=_REQS,
+        pre="python3 -m http.server 26261 --bind 127.0.0.1 &",
+        cmd=f"vllm run-batch -i http://127.0.0.1:26261/batch/requests.jsonl -o results.jsonl {_RB}",
+        bound=580,
+        cat_after=["results.jsonl"],
+    ),
+    9: dict(
+        slug="chat-url-https",
+        server=[],
+        cmd='vllm chat --url https://127.0.0.1:26260/v1 --quick "What is the capital of France?"',
+        bound=300,
+    ),
+    10: dict(
+        slug="run-batch-pretty-printed",
+        files={"requests.jsonl": _PRETTY},
+        cmd=f"vllm run-batch -i requests.jsonl -o results.jsonl {_RB}",
+        bound=580,
+        cat_after=["results.jsonl"],
+    ),
+}
 
 
 def shown() -> list[int]:
