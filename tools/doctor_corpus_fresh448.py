@@ -173,7 +173,95 @@ def _maker(n: int):
         return load(f"fresh{n}_maker", f"doctor_corpus_fresh{n}.py")
 
 
-CASES: dict[int, dict] = {}
+# Request bodies and configs are built with dict() (THE GLOB PITFALL in the docstring).
+MINTOK6 = ("/v1/completions", dict(model="TINY", prompt="Hello, my name is", max_tokens=4, min_tokens=16))
+CC3 = json.dumps(dict(inductor_compile_config=dict(no_such_option=True)))
+
+
+def embeds8() -> tuple[str, dict]:
+    """fresh-249's chat(image_embeds part): a zeros(4, 256) tensor torch.save'd and base64-encoded, after a text
+    part, model TINY."""
+    import base64
+
+    import torch
+
+    buf = io.BytesIO()
+    torch.save(torch.zeros(4, 256), buf)
+    part = dict(type="image_embeds", image_embeds=base64.b64encode(buf.getvalue()).decode())
+    content = [dict(type="text", text="What is in this?"), part]
+    return CHAT, dict(model="TINY", messages=[dict(role="user", content=content)], max_tokens=8)
+
+
+def config5(case_dir: Path) -> None:
+    """fresh-248's config-key-underscores: CASE/config.yaml holding `max_num_seqs: 8`."""
+    (case_dir / "config.yaml").write_text("max_num_seqs: 8\n")
+
+
+# Draws 1 (fresh-293's docker -m 2g memory cgroup with VLLM_CPU_KVCACHE_SPACE=4) and 2 (fresh-205's
+# generation_config.json only as a .incomplete blob in a hub cache) are left to the end: each needs its own setup
+# (a memory cgroup / a hub cache) and the 28-minute limit comes first (see the manifest header for what was made).
+# Predictions written here BEFORE any case ran: draw 1: the 4 GiB KV cache does not fit a 2 GiB cgroup: the engine core
+# is OOM-killed (or vLLM refuses the KV space against the memory it sees), exit non-zero: a cpu-kv-cache-too-big /
+# oom family. Draw 2: an incomplete generation_config blob with no snapshot link is just missing: vLLM falls back to
+# defaults and serves 200: none.
+CASES: dict[int, dict] = {
+    3: {
+        "words": "cc-inductor-config-unknown-option",
+        "value": '--compilation-config \'{"inductor_compile_config": {"no_such_option": true}}\' '
+        "(fresh-202's cc-inductor-config-unknown)",
+        "expect": "the option reaches torch inductor's config.patch when the model is compiled (CPU compiles by "
+        "default): an unknown inductor option raises (AttributeError / RuntimeError) at engine-core init, exit 1; "
+        "if the CPU path skips inductor it serves 200 and the option is ignored: a compilation-config family",
+        "flags": ["--compilation-config", CC3],
+    },
+    4: {
+        "words": "tool-strict-level-strict",
+        "value": "--enable-auto-tool-choice --tool-call-parser llama3_json --tool-strict-level strict "
+        "(fresh-239's strict-level-strict)",
+        "expect": "the levels are auto/function/parameter: argparse refuses 'strict' (invalid choice), exit 2, or "
+        "ToolStrictLevel.from_name's ValueError at start, exit 1: cli-invalid-value",
+        "flags": [
+            "--enable-auto-tool-choice",
+            "--tool-call-parser",
+            "llama3_json",
+            "--tool-strict-level",
+            "strict",
+        ],
+    },
+    5: {
+        "words": "config-yaml-key-with-underscores",
+        "value": "--config CASE/config.yaml holding `max_num_seqs: 8` (fresh-248's config-key-underscores)",
+        "expect": "FlexibleArgumentParser turns the key into --max_num_seqs and accepts underscores as dashes: "
+        "serves 200: none",
+        "case_setup": config5,
+        "flags": ["--config", "CASE/config.yaml"],
+        "shown": ["CASE/config.yaml"],
+    },
+    6: {
+        "words": "completion-min-tokens-16-max-tokens-4",
+        "value": "a completion with max_tokens 4 and min_tokens 16 (fresh-218's min-tokens-16-max-tokens-4)",
+        "expect": "SamplingParams refuses min_tokens > max_tokens: 400 'min_tokens must be less than or equal to "
+        "max_tokens=4, got 16.', the server serves on: a request-field family (chosen after the run)",
+        "requests": [MINTOK6],
+    },
+    7: {
+        "words": "cc-short-dotted-backend-eager",
+        "value": "-cc.backend=eager (fresh-202's cc-short-dotted-backend)",
+        "expect": "the dotted -cc form is accepted and backend eager is a valid torch.compile backend: serves 200 "
+        "(perhaps slower start or a warning): none",
+        "flags": ["-cc.backend=eager"],
+    },
+    8: {
+        "words": "chat-image-embeds-with-enable-mm-embeds",
+        "value": "--enable-mm-embeds, a chat whose content has an image_embeds part (fresh-249's with "
+        "--enable-mm-embeds)",
+        "expect": "the tiny Llama is text-only: either the start refuses --enable-mm-embeds on a model with no "
+        "multimodal support (exit 1) or the chat is refused 400 (the model has no image modality), the server "
+        "serving on: a model-not-multimodal family (chosen after the run)",
+        "flags": ["--enable-mm-embeds"],
+        "requests": "embeds8",
+    },
+}
 
 
 def subst(x, m: dict):
@@ -225,7 +313,8 @@ def serve_case(spec: dict, case_dir: Path) -> str:
     head = "".join(f"$ cat {f}\n{Path(f).read_text()}" for f in subst(spec.get("shown", []), m))
     head += "".join(f"$ export {k}={shlex.quote(v)}\n" for k, v in shown.items())
     head += "$ " + shlex.join(shown_argv) + "\n"
-    calls = subst(spec.get("requests", [COMP]), m)
+    reqs = spec.get("requests", [COMP])
+    calls = subst([embeds8()] if reqs == "embeds8" else reqs, m)
     return head + serve_and_ask(argv, PORT, calls, env=env, cwd=case_dir, bound=300)
 
 
