@@ -207,7 +207,7 @@ def config5(case_dir: Path) -> None:
 CASES: dict[int, dict] = {
     3: {
         "words": "cc-inductor-config-unknown-option",
-        "value": '--compilation-config \'{"inductor_compile_config": {"no_such_option": true}}\' '
+        "value": "--compilation-config with CC3 (an inductor compile config holding no_such_option true) "
         "(fresh-202's cc-inductor-config-unknown)",
         "expect": "the option reaches torch inductor's config.patch when the model is compiled (CPU compiles by "
         "default): an unknown inductor option raises (AttributeError / RuntimeError) at engine-core init, exit 1; "
