@@ -32,7 +32,7 @@ option's name (request bodies and configs built with dict()).
 Each kept triple is realised as in fresh-435 (serve_case / run_script / fresh-263 and fresh-273 runners unchanged): ONE
 condition on the healthy base command `python -m vllm.entrypoints.openai.api_server --model TINY --port 26290
 --max-model-len 512` in corpus_tools.engine_env(/tmp/fresh448), a completion {"model": TINY, "prompt": "hello",
-"max_tokens": 8} (or the case's own requests) once /health answers, then stopped (300 s start bound). Ports 26290-26299
+"max_tokens": 8} (or the case's own requests) once /health answers, then stopped (1200 s start bound: the task asks it of a loaded machine). Ports 26290-26299
 (only 26290 used); work dirs under /tmp/fresh448.
 Usage (repository root): PYTHONHASHSEED=0 .venv-vllm/bin/python tools/doctor_corpus_fresh448.py [--freeze | --draws |
 CASE ...]
@@ -315,7 +315,7 @@ def serve_case(spec: dict, case_dir: Path) -> str:
     head += "$ " + shlex.join(shown_argv) + "\n"
     reqs = spec.get("requests", [COMP])
     calls = subst([embeds8()] if reqs == "embeds8" else reqs, m)
-    return head + serve_and_ask(argv, PORT, calls, env=env, cwd=case_dir, bound=300)
+    return head + serve_and_ask(argv, PORT, calls, env=env, cwd=case_dir, bound=1200)
 
 
 def run_script(spec: dict, case_dir: Path) -> str:
