@@ -205,6 +205,39 @@ def config5(case_dir: Path) -> None:
 # oom family. Draw 2: an incomplete generation_config blob with no snapshot link is just missing: vLLM falls back to
 # defaults and serves 200: none.
 CASES: dict[int, dict] = {
+    1: {
+        "words": "memory-cgroup-2g-kvcache-space-4",
+        "value": "fresh-293's way: a cgroup v1 memory child with memory.limit_in_bytes = memory.memsw.limit_in_bytes "
+        "= 2 GiB bind-mounted at /sys/fs/cgroup/memory (docker run -m 2g), VLLM_CPU_KVCACHE_SPACE=4",
+        "expect": "see the prediction above CASES (draw 1)",
+        "runner293": (
+            "vllm: 2g with VLLM_CPU_KVCACHE_SPACE=4",
+            dict(
+                slug="memory-2g-kvcache-space-4",
+                container="docker run -m 2g -e VLLM_CPU_KVCACHE_SPACE=4 (memory cgroup limit 2 GiB, swap limit the "
+                "same): a cgroup v1 memory child, memory.limit_in_bytes = memory.memsw.limit_in_bytes = 2147483648, "
+                "bind-mounted at /sys/fs/cgroup/memory",
+                setup=[
+                    "echo $$ > /sys/fs/cgroup/memory/fresh293-{id}/cgroup.procs && mount --bind "
+                    "/sys/fs/cgroup/memory/fresh293-{id} /sys/fs/cgroup/memory"
+                ],
+                env=dict(VLLM_CPU_KVCACHE_SPACE="4"),
+                cgroups=dict(
+                    memory={
+                        "memory.limit_in_bytes": "2147483648",
+                        "memory.memsw.limit_in_bytes": "2147483648",
+                    }
+                ),
+            ),
+        ),
+    },
+    2: {
+        "words": "hub-cache-generation-config-only-incomplete-blob",
+        "value": "fresh-205's incomplete-generation-config: the hub cache with generation_config.json only as "
+        "blobs/<sha1>.incomplete (half its bytes), no snapshot link, HF_HUB_OFFLINE=1",
+        "expect": "see the prediction above CASES (draw 2)",
+        "runner205": "incomplete-generation-config",
+    },
     3: {
         "words": "cc-inductor-config-unknown-option",
         "value": "--compilation-config with CC3 (an inductor compile config holding no_such_option true) "
@@ -360,6 +393,35 @@ def run_263(value: str) -> str:
     return f263.make_case(value)
 
 
+def run_293(value: str, spec_args: dict) -> str:
+    """fresh-293's own runner (make_case: a cgroup v1 child made for the case, joined and bind-mounted over
+    /sys/fs/cgroup/CTRL inside `unshare -m`, the engine with --enforce-eager, a chat, `# exit:`) with a Spec for the
+    drawn value (fresh-293 did not make it, so its SPECS lacks it), this batch's port, work folder and model."""
+    with contextlib.redirect_stdout(io.StringIO()):
+        f293 = load("fresh293_maker", "doctor_corpus_fresh293.py")
+    f293.VLLM_PORT, f293.LLAMA_PORT = PORT, PORT + 1
+    f293.BASE, f293.RUN, f293.MODEL = WORK, RUN, tiny_model(WORK)
+    f293.SPECS[value] = f293.Spec(**spec_args)
+    return f293.make_case(value)
+
+
+def run_205(name: str) -> str:
+    """fresh-205's own runner (run_case: the tiny model as a hub cache fresh205/tiny-llama in CASE/hf, the case's
+    change, HF_HUB_OFFLINE=1, a completion), with this batch's port and work folder; the user's `$ export`, `$ find`
+    of the cache and `$ command` lines put before the engine's output (fresh-205's runner writes none)."""
+    with contextlib.redirect_stdout(io.StringIO()):
+        f205 = load("fresh205_maker", "doctor_corpus_fresh205.py")
+    f205.VPORT, f205.WORK, f205.RUN = PORT, WORK, RUN
+    text = f205.run_case("vllm", name)
+    d = RUN / name
+    listing = subprocess.run(["find", "hf"], cwd=d, capture_output=True, text=True).stdout
+    head = f"$ export HF_HOME={d}/hf\n$ export HF_HUB_OFFLINE=1\n"
+    head += "$ export VLLM_CPU_KVCACHE_SPACE=1\n$ export VLLM_NO_USAGE_STATS=1\n"
+    head += f"$ cd {d} && find hf\n{listing}"
+    head += f"$ python -m vllm.entrypoints.openai.api_server --model {f205.VREPO} --port {PORT} --max-model-len 512\n"
+    return head + text
+
+
 def make(num: int) -> str:
     spec = CASES[num]
     case_dir = RUN / spec["words"]
@@ -369,6 +431,10 @@ def make(num: int) -> str:
         return run_script(spec, case_dir)
     if "runner273" in spec:
         return run_273(spec["runner273"])
+    if "runner293" in spec:
+        return run_293(*spec["runner293"])
+    if "runner205" in spec:
+        return run_205(spec["runner205"])
     if "runner263" in spec:
         return run_263(spec["runner263"])
     return serve_case(spec, case_dir)
