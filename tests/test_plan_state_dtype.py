@@ -79,3 +79,34 @@ def test_a_dtype_vllm_does_not_take_is_bad_input(run_cli):
     )
     assert result.code == 2
     assert "--mamba-ssm-cache-dtype" in result.err and "Traceback" not in result.err + result.out
+
+
+def test_the_gpu_cases_predictions_are_what_plan_says(tmp_path):
+    """tools/gpu_state_dtype_cases.py's PREDICTED blocks (written before those starts run on a GPU) are today's plan."""
+    import sys
+
+    from servebox.engines.vllm.profile import load_profile
+    from servebox.hardware import custom_gpu
+    from servebox.plan import make_plan
+    from tests.conftest import REPO
+
+    sys.path.insert(0, str(REPO))
+    from tools.gpu_state_dtype_cases import CASES, PREDICTED, write
+
+    write(tmp_path)
+    for name in CASES:
+        case = json.loads((tmp_path / "run" / "cases" / f"{name}.json").read_text())
+        kw = case["llm_kwargs"]
+        argv = ["--max-model-len", str(kw["max_model_len"]), "--enforce-eager", "--no-enable-prefix-caching"]
+        argv += ["--language-model-only"] if "limit_mm_per_prompt" in kw else []
+        argv += (
+            ["--mamba-ssm-cache-dtype", kw["mamba_ssm_cache_dtype"]] if "mamba_ssm_cache_dtype" in kw else []
+        )
+        plan = make_plan(
+            load_checkpoint(kw["model"], False),
+            parse_flags(argv)[0],
+            custom_gpu(139.8, (9, 0)),
+            load_profile("0.26.0"),
+            weights_gib=5,
+        )
+        assert plan.block_size == PREDICTED[name], name
