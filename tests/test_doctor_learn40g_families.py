@@ -184,9 +184,9 @@ CASES = [
     ),
     ("hub-revision-not-found", err("Qwen/Qwen2.5-0.5B-Instruct@v9: revision: no revision 'v9'")),
     ("hub-bad-repo-id", err("Qwen2.5-0.5B-Instruct: not a hub repo id 'org/name[@revision]'")),
-    # root_lock.py's own EACCES on the install root
+    # root_lock.py's own EACCES on the install root: servebox's own refusal, with its own family since learn49a (s49)
     (
-        "path-permission-denied",
+        "servebox-install-root-not-writable",
         PROVISION
         + err(
             "/opt/llm/venvs/.servebox-provision.lock: cannot create the install root's lock: "

@@ -120,7 +120,12 @@ def test_a_missing_lock_stays_a_spec_field_refusal(tmp_path):
 
 @pytest.mark.parametrize(
     ("strerror", "family"),
-    [("Permission denied", "path-permission-denied"), ("Read-only file system", "read-only-filesystem")],
+    # learn49a (s49): both are the install root the provisioning user cannot write, servebox's own refusal with the
+    # fix named (stop 47's ruling), no longer the OS families
+    [
+        ("Permission denied", "servebox-install-root-not-writable"),
+        ("Read-only file system", "servebox-install-root-not-writable"),
+    ],
 )
 def test_the_lock_s_other_strerrors_keep_their_os_families(strerror, family):
     line = InputError(
