@@ -26,6 +26,24 @@ reasoning-format, reasoning, tool_choice, /infill, apply-template, and the manif
 words; a pair is ALREADY when an earlier batch's case (named in ALREADY below) made that (condition, class). Pairs
 marked so are out of the pool; a condition left with no class is out.
 
+Predictions (written before any case ran, from the source above):
+ 1 count_tokens, system as a list of text blocks (anthropic SDK messages.count_tokens): healthy, 200 {"input_tokens": N}.
+ 2 best_of 2 (openai SDK completions.create): refused, 'Unsupported param: best_of' thrown as std::runtime_error, so
+   HTTP 500 server_error (not 400); the SDK retries a 500 twice, so the server logs three failed requests.
+ 3 chat_template_kwargs {"enable_thinking": "false"} (curl): HTTP 400 'invalid type for "enable_thinking" (expected
+   boolean, got string)'.
+ 4 response_format {"type": "text"} (openai SDK): healthy, 200, unconstrained text.
+ 5 completions.create with suffix (openai SDK): 'Unsupported param: suffix', HTTP 500, retried twice by the SDK.
+ 6 tool_choice "none", no tools, --no-jinja (curl): 'tool_choice param requires --jinja flag', HTTP 500.
+ 7 parallel_tool_calls "yes" with two tools (curl, --jinja default): json_value logs 'Wrong type supplied for
+   parameter 'parallel_tool_calls'' and uses the template's default; the chat answers 200 (a healthy run with an
+   alarming warning).
+ 8 --reasoning-format auto (curl chat): healthy, 200.
+ 9 n 2 with -np 2 (openai SDK completions.create): healthy, 200 with two choices.
+10 anthropic SDK messages.create with tools and tool_choice {type: any}: converted to tool_choice required; the tiny
+   template has no tool support, so llama.cpp's generic tool-call format and its grammar; predicted 200 with a
+   tool_use block (less sure: the random model may hit max_tokens inside the JSON and the parse may fail, a 500).
+
 Draw: corpus_tools.draw_distinct_conditions(2449, POOL, 10), random.Random(2449); `--draws` prints it.
 
 Read: common.md, batch.md, the brief, the manifest's header lines named above (draw lists of fresh-78, 108, 155, 162,
