@@ -210,3 +210,249 @@ def show() -> None:
 if __name__ == "__main__":
     if "--draws" in sys.argv:
         show()
+
+
+# ---- case makers (added after the draw and the predictions, before any case ran) ----
+
+HOST = f"http://127.0.0.1:{PORT}"
+WEATHER = {
+    "type": "function",
+    "function": {
+        "name": "get_weather",
+        "description": "Get the weather for a city",
+        "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+    },
+}
+TIME = {
+    "type": "function",
+    "function": {
+        "name": "get_time",
+        "description": "Get the local time in a city",
+        "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+    },
+}
+
+
+def _curl(path: str, body: dict) -> str:
+    import json
+
+    return f"curl -sS -i {HOST}{path} -H 'Content-Type: application/json' -d '{json.dumps(body)}'"
+
+
+OPENAI_HEAD = f'from openai import OpenAI\n\nclient = OpenAI(base_url="{HOST}/v1", api_key="sk-local")\n'
+ANTHROPIC_HEAD = f'import anthropic\n\nclient = anthropic.Anthropic(base_url="{HOST}", api_key="sk-local")\n'
+RAW_TAIL = (
+    "print(raw.http_response.status_code, raw.http_response.reason_phrase)\nprint(raw.http_response.text)\n"
+)
+
+# draw number -> (slug, server flags, files {name: text}, client command, client shown path)
+CASES: dict[int, tuple[str, list[str], dict[str, str], str]] = {
+    1: (
+        "anthropic-sdk-count-tokens-system-blocks",
+        [],
+        {
+            "count.py": ANTHROPIC_HEAD + "raw = client.messages.with_raw_response.count_tokens(\n"
+            '    model="tiny",\n'
+            '    system=[{"type": "text", "text": "You are a terse coding agent."},\n'
+            '            {"type": "text", "text": "Answer in one line."}],\n'
+            '    messages=[{"role": "user", "content": "List the files in this folder."}],\n'
+            ")\n" + RAW_TAIL
+        },
+        "python count.py",
+    ),
+    2: (
+        "openai-sdk-completions-best-of-2",
+        [],
+        {
+            "complete.py": OPENAI_HEAD + "raw = client.completions.with_raw_response.create(\n"
+            '    model="tiny", prompt="def fib(n):", max_tokens=16, best_of=2,\n'
+            ")\n" + RAW_TAIL
+        },
+        "python complete.py",
+    ),
+    3: (
+        "chat-enable-thinking-string-false",
+        [],
+        {},
+        _curl(
+            "/v1/chat/completions",
+            {
+                "messages": [{"role": "user", "content": "Say hi"}],
+                "max_tokens": 16,
+                "chat_template_kwargs": {"enable_thinking": "false"},
+            },
+        ),
+    ),
+    4: (
+        "openai-sdk-chat-response-format-text",
+        [],
+        {
+            "chat.py": OPENAI_HEAD + "raw = client.chat.completions.with_raw_response.create(\n"
+            '    model="tiny",\n'
+            '    messages=[{"role": "user", "content": "Write a haiku about compilers."}],\n'
+            '    response_format={"type": "text"}, max_tokens=24,\n'
+            ")\n" + RAW_TAIL
+        },
+        "python chat.py",
+    ),
+    5: (
+        "openai-sdk-completions-suffix-fim",
+        [],
+        {
+            "fim.py": OPENAI_HEAD + "raw = client.completions.with_raw_response.create(\n"
+            '    model="tiny", prompt="def add(a, b):\\n    c = ",\n'
+            '    suffix="\\n    return c\\n", max_tokens=16,\n'
+            ")\n" + RAW_TAIL
+        },
+        "python fim.py",
+    ),
+    6: (
+        "no-jinja-chat-tool-choice-none",
+        ["--no-jinja"],
+        {},
+        _curl(
+            "/v1/chat/completions",
+            {"messages": [{"role": "user", "content": "Say hi"}], "max_tokens": 16, "tool_choice": "none"},
+        ),
+    ),
+    7: (
+        "chat-two-tools-parallel-tool-calls-yes",
+        [],
+        {},
+        _curl(
+            "/v1/chat/completions",
+            {
+                "messages": [{"role": "user", "content": "Weather and time in Paris?"}],
+                "max_tokens": 48,
+                "tools": [WEATHER, TIME],
+                "parallel_tool_calls": "yes",
+            },
+        ),
+    ),
+    8: (
+        "reasoning-format-auto-chat",
+        ["--reasoning-format", "auto"],
+        {},
+        _curl(
+            "/v1/chat/completions",
+            {"messages": [{"role": "user", "content": "Think, then say hi"}], "max_tokens": 24},
+        ),
+    ),
+    9: (
+        "openai-sdk-completions-n-2-np-2",
+        ["-np", "2"],
+        {
+            "complete.py": OPENAI_HEAD + "raw = client.completions.with_raw_response.create(\n"
+            '    model="tiny", prompt="Once upon a time", max_tokens=12, n=2,\n'
+            ")\n" + RAW_TAIL
+        },
+        "python complete.py",
+    ),
+    10: (
+        "anthropic-sdk-messages-tools-tool-choice-any",
+        [],
+        {
+            "agent.py": ANTHROPIC_HEAD + "raw = client.messages.with_raw_response.create(\n"
+            '    model="tiny", max_tokens=64,\n'
+            '    tools=[{"name": "read_file", "description": "Read a file",\n'
+            '            "input_schema": {"type": "object", "properties": {"path": {"type": "string"}},\n'
+            '                             "required": ["path"]}}],\n'
+            '    tool_choice={"type": "any"},\n'
+            '    messages=[{"role": "user", "content": "Open README.md"}],\n'
+            ")\n" + RAW_TAIL
+        },
+        "python agent.py",
+    ),
+}
+
+
+def run_case(n: int) -> Path:
+    """Run draw n once: llama-server in WORK/run/dN (the GGUF linked there), the client once it answers /health,
+    ^C (SIGINT to the server's group), and write the log in the order a user pastes it."""
+    import os
+    import signal
+    import subprocess
+    import time
+    import urllib.request
+
+    repo = Path(__file__).resolve().parent.parent
+    slug, flags, files, client = CASES[n]
+    d = WORK / "run" / f"d{n}"
+    d.mkdir(parents=True, exist_ok=True)
+    gguf = d / "tiny-f32.gguf"
+    if not gguf.exists():
+        gguf.symlink_to(WORK / "tiny-f32.gguf")
+    for name, text in files.items():
+        (d / name).write_text(text)
+    env = dict(os.environ)
+    env["PATH"] = f"{repo / '.llama-cpp' / 'bin'}:{repo / '.venv-vllm' / 'bin'}:{env['PATH']}"
+    env.pop("PYTHONPATH", None)
+    server = [
+        "llama-server",
+        "-m",
+        "tiny-f32.gguf",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(PORT),
+        "-c",
+        "512",
+        *flags,
+    ]
+    out: list[str] = ["$ ls\n", subprocess.run(["ls"], cwd=d, capture_output=True, text=True).stdout]
+    for name, text in files.items():
+        out += [f"$ cat {name}\n", text if text.endswith("\n") else text + "\n"]
+    out.append("$ " + " ".join(server) + "\n")
+    slog = d / "server.out"
+    with open(slog, "wb") as fh:
+        proc = subprocess.Popen(
+            server, cwd=d, env=env, stdout=fh, stderr=subprocess.STDOUT, start_new_session=True
+        )
+    up = False
+    deadline = time.time() + 120
+    while time.time() < deadline and proc.poll() is None:
+        try:
+            with urllib.request.urlopen(f"{HOST}/health", timeout=2) as r:
+                up = r.status == 200
+        except Exception:
+            pass
+        if up:
+            break
+        time.sleep(0.5)
+    client_text = ""
+    if up:
+        time.sleep(0.5)
+        c = subprocess.run(client, shell=True, cwd=d, env=env, capture_output=True, timeout=300)
+        client_text = (c.stdout + c.stderr).decode(errors="replace")
+        client_rc = c.returncode
+        time.sleep(1)
+    before = slog.read_bytes().decode(errors="replace")
+    rc = proc.poll()
+    if rc is None:
+        os.killpg(proc.pid, signal.SIGINT)
+        try:
+            rc = proc.wait(20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            rc = proc.wait()
+    whole = slog.read_bytes().decode(errors="replace")
+    after = whole[len(before) :]
+    if up:
+        out += [
+            before,
+            f"# (second terminal, in {d})\n",
+            f"$ {client}\n",
+            client_text,
+            f"# client exit: {client_rc}\n",
+        ]
+        out += ["^C\n", after, f"# exit: {rc}\n"]
+    else:
+        out += [whole, f"# exit: {rc}\n"]
+    log = repo / "tests" / "fixtures" / "doctor-corpus" / f"fresh449-llama-{n:02d}-{slug}.log"
+    log.write_text("".join(out))
+    return log
+
+
+if __name__ == "__main__" and "--run" in sys.argv:
+    for arg in sys.argv[sys.argv.index("--run") + 1 :]:
+        print(run_case(int(arg)), flush=True)
