@@ -29,7 +29,30 @@ anew` of an unused condition under the same Random (the draw run with n = 9).
 Runner: fresh-431's run_case through fresh-447's module (whose PARALLEL call is kept), PORT = 26360,
 WORK = /tmp/fresh455/run and this tool's setup() in place of fresh-431's.
 
-PREDICTIONS: written below after the draw, before any case ran.
+PREDICTIONS (written from llama.cpp b11434's source after the draw was known and before any case ran; router on
+26360, -c 512):
+1 chat with no "model", alpha and beta in the dir: proxy_post reads body["model"] -> empty -> HTTP 400 "model name is
+  missing from the request"; nothing spawned.
+2 --no-models-autoload, preset [alpha] load-on-startup = true and [beta]: load_startup_models runs regardless of
+  autoload -> alpha spawned at start; chat alpha 200; chat beta HTTP 400 "model is not loaded". Only beta's chat fails
+  (the user asked for no autoload and never loaded beta).
+3 models/alpha/ with alpha.gguf and mmproj-alpha.gguf (a text GGUF): the folder gives alpha with LLAMA_ARG_MMPROJ; at
+  start possibly a warning "failed to read the multimodal capabilities of 'alpha'"; the chat spawns the child with
+  --mmproj, which loads the text model and then fails to load the mmproj as a CLIP/projector file (a missing
+  projector key or "failed to load multimodal model") and exits non-zero -> HTTP 500 "model name=alpha failed to
+  load".
+4 only models/alpha.GGUF: the dir scan's ends_with(".gguf") is case-sensitive -> "Available models (0)" and "no models
+  found on the system"; the chat -> HTTP 400 "model 'alpha' not found".
+5 --models-max 1 --no-models-autoload: load alpha 200 {"success":true}; load beta: unload_lru -> "models_max limit
+  reached, removing LRU name=alpha", alpha's child stopped, beta spawned -> 200; chat alpha -> HTTP 400 "model is not
+  loaded". (Less likely: alpha still loading when beta's load comes -> "model limit reached, try again later", 500.)
+6 chat with model = Alpha, alpha.gguf in the dir: mapping.find is exact (then aliases) -> HTTP 400 "model 'Alpha' not
+  found"; nothing spawned.
+7 --models-dir '~/models' (the user's models in ~/models; HOME = /tmp/fresh455/run/d7/home): the quoted tilde reaches
+  llama-server literally, nothing expands it -> "error: '~/models' does not exist or is not a directory" -> the router
+  fails to initialize its models and exits 1 before listening.
+8 preset line "ctx size = 512": the PEG kv-line needs ident ws "=" and "ctx" is followed by "size" -> the whole file
+  fails: "failed to parse server config file: preset.ini" -> exit 1 before listening.
 
 Read: common.md, batch.md, fresh-447's, fresh-440's and fresh-431's tools and draw files, tools/corpus_tools.py
 (draw_distinct_conditions), the corpus file NAMES with router/preset/models-dir in them, llama.cpp b11434's
@@ -41,6 +64,7 @@ benchmark internals, any corpus log, any manifest [[case]] of the predecessors b
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from pathlib import Path
@@ -100,12 +124,64 @@ _models = f431._models
 
 def setup(n: int, d: Path) -> tuple[list[str], list[str], dict, list[tuple]]:
     """Draw N's files in D as the user made them: (what the user shows with `$ ...`, argv, extra env, calls)."""
+    dir_args = _router("--models-dir", "models")
+    preset_args = _router("--models-preset", "preset.ini")
+    show_ls = ["ls -l models/"]
+    if n == 1:
+        _models(d, "alpha.gguf", "beta.gguf")
+        return show_ls, dir_args, {}, [_chat(None)]
+    if n == 2:
+        _models(d, "alpha.gguf", "beta.gguf")
+        ini = (
+            f"version = 1\n\n[alpha]\nmodel = {d}/models/alpha.gguf\nload-on-startup = true\n\n"
+            f"[beta]\nmodel = {d}/models/beta.gguf\n"
+        )
+        (d / "preset.ini").write_text(ini)
+        args = _router("--models-preset", "preset.ini", "--no-models-autoload")
+        calls = [("/models", None), _chat("alpha"), _chat("beta")]
+        return [*show_ls, "cat preset.ini"], args, {}, calls
+    if n == 3:
+        _models(d, "alpha/alpha.gguf", "alpha/mmproj-alpha.gguf")
+        return ["ls -lR models/"], dir_args, {}, [_chat("alpha")]
+    if n == 4:
+        _models(d, "alpha.GGUF")
+        return show_ls, dir_args, {}, [_chat("alpha")]
+    if n == 5:
+        _models(d, "alpha.gguf", "beta.gguf")
+        args = _router("--models-dir", "models", "--models-max", "1", "--no-models-autoload")
+        calls = [("/models/load", {"model": "alpha"}), ("/models/load", {"model": "beta"}), _chat("alpha")]
+        return show_ls, args, {}, calls
+    if n == 6:
+        _models(d, "alpha.gguf")
+        return show_ls, dir_args, {}, [_chat("Alpha")]
+    if n == 7:
+        home = d / "home"
+        _models(home, "alpha.gguf")
+        os.environ["HOME"] = str(
+            home
+        )  # the user's home: the shows and the router see it, the command line does not
+        return ["ls -l ~/models/"], _router("--models-dir", "~/models"), {}, [_chat("alpha")]
+    if n == 8:
+        _models(d, "alpha.gguf")
+        (d / "preset.ini").write_text(
+            f"version = 1\n\n[alpha]\nmodel = {d}/models/alpha.gguf\nctx size = 512\n"
+        )
+        return [*show_ls, "cat preset.ini"], preset_args, {}, [_chat("alpha")]
     raise ValueError(n)
 
 
 f431.setup = setup
 
-SLUGS: dict[int, str] = {}
+SLUGS = {
+    1: "router-chat-without-model-two-models",
+    2: "router-no-autoload-preset-load-on-startup-two-chats",
+    3: "router-folder-with-mmproj-copy-of-text-model",
+    4: "router-dir-holds-upper-case-gguf-extension",
+    5: "router-models-max-1-no-autoload-load-two-then-chat-first",
+    6: "router-chat-model-name-capitalised",
+    7: "router-models-dir-quoted-tilde",
+    8: "router-preset-key-with-space",
+}
 
 
 def draws(n: int = N):
