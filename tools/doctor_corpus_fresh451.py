@@ -299,7 +299,7 @@ def client_case(k: int) -> None:
     t.LLAMA_ARGV[t.LLAMA_ARGV.index("--port") + 1] = str(PORT_B)
     t.WORK.mkdir(parents=True, exist_ok=True)
     t.tiny_gguf(t.WORK)
-    lines = [f"export LLAMA_API_KEY={KEY}", CURL.format(port=PORT_B)]
+    lines = [f"export LLAMA_API_KEY={KEY}", CURL.replace("{port}", str(PORT_B))]
     t.llama_case(t.Case(VALUES[k][0], "llama", lines, flags=["--api-key", KEY], bound=120))
 
 
