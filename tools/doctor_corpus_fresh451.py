@@ -413,7 +413,9 @@ def provision_case(k: int) -> str:
     subprocess.run(
         [str(t.BIN / "pip"), "download", "-q", "--no-deps", "idna==3.10", "-d", str(mine)], check=True
     )
-    path = t.spec(case, str(case / "venvs" / "vllm"), find_links=str(mine))
+    path = t.spec(
+        case, str(case / "venvs" / "vllm"), wheel=t.WHEEL, requirements=str(t.LOCK), find_links=str(mine)
+    )
     listing, _ = t.run(f"ls {mine} | grep -i idna", ["sh", "-c", f"ls {mine} | grep -i idna"])
     block, _ = t.run(f"servebox provision {path}", t.sb(f"provision {path}"), timeout=1200)
     return t.cat(path) + listing + block
