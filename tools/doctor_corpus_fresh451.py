@@ -32,8 +32,8 @@ where a drawn case would, only the engine's and the router's own lines are kept,
 Log = what a user pastes: `$ cat` of the files/spec, the `$ ` commands, whole stdout+stderr, `# request:` lines,
 `# exit: N`. Files tests/fixtures/doctor-corpus/fresh451-<kind>-<slug>.log.
 Time: the task gives 45 minutes; cases that cannot be made in that time are said so (fewer cases, not overrun).
-Read: common.md, batch.md, the task, tools/doctor_corpus_fresh446.py and its _draw.txt, fresh-437.py's docstring and
-draw() head, fresh-446's and fresh-437's manifest headers (down to their Judgement calls), the manifest's batch header
+Read: common.md, batch.md, the task, tools/doctor_corpus_fresh446.py and its _draw.txt, fresh-437.py's docstring,
+draw() and makers, fresh-446's manifest header (down to its Judgement calls), the manifest's batch header
 first lines, the makers of the earlier tools named in VALUES.
 Not read: servebox/doctor/**, knowledge patterns, tests/test_doctor*.py, benchmarks internals, earlier logs.
 Doctor never run.
