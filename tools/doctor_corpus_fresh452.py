@@ -34,6 +34,13 @@ unchanged): ONE condition on the healthy base command `python -m vllm.entrypoint
 "hello", "max_tokens": 8} (or the case's own requests) once /health answers, then stopped (1200 s start bound: the
 task asks it of a loaded machine). Ports 26330-26339 (26330 used, 26331 by a runner that names llama's port);
 work dirs under /tmp/fresh452.
+PREDICTIONS (written after the draw, before any case ran; each CASES entry's "expect" says more): 1 n 16385: 400
+'n must be at most 16384', serves on. 2 refs/main with a trailing newline, offline: the hub reads the ref unstripped,
+finds no such snapshot, the start fails, exit 1. 3 --tensor-parallel-size 3: 4 heads not divisible by 3, ValueError,
+exit 1. 4 ulimit -u 64: thread/process creation fails with EAGAIN, the start fails. 5 --async-scheduling with
+external_launcher: AssertionError 'please set VLLM_ENABLE_V1_MULTIPROCESSING=0' in the engine core, exit 1. 6 ngram
+prompt_lookup_min -1: pydantic 'greater than or equal to 1', exit 1. 7 chat logprobs 5: 400 'valid boolean', serves
+on. 8 generation_config temperature 0, chat n 2: 400 'n must be 1 when using greedy sampling', serves on.
 Usage (repository root): PYTHONHASHSEED=0 .venv-vllm/bin/python tools/doctor_corpus_fresh452.py [--freeze | --draws |
 CASE ...]
 """
@@ -173,8 +180,92 @@ def _maker(n: int):
         return load(f"fresh{n}_maker", f"doctor_corpus_fresh{n}.py")
 
 
-# Each kept draw (number) -> its case, written after the draw and BEFORE any case ran.
-CASES: dict[int, dict] = {}
+# Request bodies and configs are built with dict() (THE GLOB PITFALL in the docstring).
+NGRAM6 = json.dumps(dict(method="ngram", num_speculative_tokens=3, prompt_lookup_max=3, prompt_lookup_min=-1))
+
+
+def genconfig8(model: Path) -> None:
+    """fresh-223's gc: the model copy's generation_config.json read (or {}), temperature 0.0 set, written back."""
+    gc = model / "generation_config.json"
+    conf = json.loads(gc.read_text()) if gc.exists() else {}
+    conf.update(dict(temperature=0.0))
+    gc.write_text(json.dumps(conf, indent=2) + "\n")
+
+
+# Each kept draw (number) -> the case: words, the concrete value chosen in the drawn class, and the prediction (both
+# written after the draw and BEFORE any case ran), and how it is built on the base command. CASE stands for the
+# case's folder, TINY for the model's. A family is chosen after the run, from ids.py.
+CASES: dict[int, dict] = {
+    1: {
+        "words": "completion-n-16385",
+        "value": "a completion {prompt 'Hello, my name is', max_tokens 8, n 16385} (fresh-218's n-16385; "
+        "VLLM_MAX_N_SEQUENCES left at its default)",
+        "expect": "SamplingParams' _verify_num_sequences refuses n above VLLM_MAX_N_SEQUENCES (16384 by default): "
+        "400 'n must be at most 16384, got 16385. To increase this limit, set the VLLM_MAX_N_SEQUENCES environment "
+        "variable.', the server serving on",
+        "requests": [(COMP[0], dict(model="TINY", prompt="Hello, my name is", max_tokens=8, n=16385))],
+    },
+    2: {
+        "words": "hub-cache-refs-main-trailing-newline",
+        "value": "fresh-205's ref-trailing-newline: the tiny model as hub cache fresh205/tiny-llama, refs/main "
+        "holding the snapshot's commit followed by a newline, HF_HUB_OFFLINE=1, --model fresh205/tiny-llama",
+        "expect": "huggingface_hub 2.4 reads refs/main with f.read() and does not strip it, so offline it looks "
+        "for snapshots/'<commit>\\n', which does not exist: the model's config cannot be found in the offline cache "
+        "(an OSError / LocalEntryNotFoundError naming the repo), the start fails, exit 1",
+        "runner205": "ref-trailing-newline",
+    },
+    3: {
+        "words": "tensor-parallel-size-3",
+        "value": "--tensor-parallel-size 3 (fresh-252's tp-3; the tiny Llama has 4 attention heads, 2 KV heads)",
+        "expect": "ModelConfig.verify_with_parallel_config refuses: 'Total number of attention heads (4) must be "
+        "divisible by tensor parallel size (3).', a ValueError before any worker starts, exit 1",
+        "flags": ["--tensor-parallel-size", "3"],
+    },
+    4: {
+        "words": "ulimit-u-64",
+        "value": "fresh-225's way: setpriv --bounding-set=-sys_resource,-sys_admin bash -c 'ulimit -u 64 && exec "
+        '"$@"\' (RLIMIT_NPROC 64 for uid 0, which on this shared machine already runs far more than 64 tasks)',
+        "expect": "every new thread or process fails with EAGAIN: the first fork/thread creation fails (OpenMP/"
+        "torch thread pool 'Resource temporarily unavailable', Python 'can't start new thread', or the engine core's "
+        "process spawn), the start fails, exit non-zero: a process-limit family",
+        "ulimit": "ulimit -u 64",
+    },
+    5: {
+        "words": "async-scheduling-external-launcher",
+        "value": "--async-scheduling --distributed-executor-backend external_launcher (fresh-218's "
+        "async-scheduling-external-launcher)",
+        "expect": "ExecutorWithExternalLauncher supports async scheduling (it is a UniProcExecutor), so that check "
+        "passes; in the engine-core process (V1 multiprocessing on) its _init_executor asserts "
+        "'To get deterministic execution, please set VLLM_ENABLE_V1_MULTIPROCESSING=0': AssertionError, engine core "
+        "initialization failed, exit 1 (external_launcher is for torchrun offline inference, not the API server)",
+        "flags": ["--async-scheduling", "--distributed-executor-backend", "external_launcher"],
+    },
+    6: {
+        "words": "speculative-ngram-lookup-min-minus-1-max-3",
+        "value": "--speculative-config NGRAM6 (method ngram, num_speculative_tokens 3, prompt_lookup_max 3, "
+        "prompt_lookup_min -1) (fresh-265's lookup-min-neg1-max-3)",
+        "expect": "SpeculativeConfig's prompt_lookup_min is Field(ge=1): pydantic refuses -1 ('Input should be "
+        "greater than or equal to 1') while the engine args build the config, exit 1, before any engine starts",
+        "flags": ["--speculative-config", NGRAM6],
+    },
+    7: {
+        "words": "chat-logprobs-integer-5",
+        "value": "a chat {messages hello, max_tokens 8, logprobs 5} (fresh-233's request-chat-logprobs-five)",
+        "expect": "the chat request's logprobs is bool | None: pydantic refuses 5 ('Input should be a valid "
+        "boolean'), 400, the server serving on",
+        "requests": [(CHAT, dict(model="TINY", messages=HELLO, max_tokens=8, logprobs=5))],
+    },
+    8: {
+        "words": "genconfig-temperature-zero-chat-n-2",
+        "value": "the model copy's generation_config.json with temperature 0.0 added; a chat {messages hello, "
+        "max_tokens 8, n 2} with no temperature (fresh-223's genconfig-temperature-zero-chat-n-2)",
+        "expect": "vLLM takes temperature 0.0 from generation_config.json as the default ('Default sampling "
+        "parameters have been overridden' at start); the chat without a temperature is greedy, and SamplingParams "
+        "refuses 'n must be 1 when using greedy sampling, got 2.': 400, the server serving on",
+        "setup": genconfig8,
+        "requests": [(CHAT, dict(model="TINY", messages=HELLO, max_tokens=8, n=2))],
+    },
+}
 
 
 def subst(x, m: dict):
@@ -286,12 +377,14 @@ def run_293(value: str, spec_args: dict) -> str:
 
 
 def run_205(name: str) -> str:
-    """fresh-205's own runner (run_case: the tiny model as a hub cache fresh205/tiny-llama in CASE/hf, the case's
+    """fresh-205's own runner (run_case, its start bound raised to 1200 s: the tiny model as a hub cache fresh205/tiny-llama in CASE/hf, the case's
     change, HF_HUB_OFFLINE=1, a completion), with this batch's port and work folder; the user's `$ export`, `$ find`
     of the cache and `$ command` lines put before the engine's output (fresh-205's runner writes none)."""
     with contextlib.redirect_stdout(io.StringIO()):
         f205 = load("fresh205_maker", "doctor_corpus_fresh205.py")
     f205.VPORT, f205.WORK, f205.RUN = PORT, WORK, RUN
+    # fresh-205's run_case waits 300 s for a start; the task asks 1200 s of this loaded machine
+    f205.serve_and_ask = lambda *a, **k: serve_and_ask(*a, **{**k, "bound": 1200})
     text = f205.run_case("vllm", name)
     d = RUN / name
     listing = subprocess.run(["find", "hf"], cwd=d, capture_output=True, text=True).stdout
