@@ -97,9 +97,111 @@ def draw():
     return corpus_tools.draw_distinct_conditions(SEED, POOL, N)
 
 
-PREDICTIONS = ""
+PREDICTIONS = """Written after the draw was committed (7dbc3985), before any case ran; what the engine will do:
+ 1 run-batch -o results/out.jsonl, results/ never made: engine built, the 3 chat lines answered, then write_local_file's
+   open() raises FileNotFoundError 'results/out.jsonl'; exit 1, the answers lost.
+ 2 bench serve --backend openai-chat --endpoint /v1/completions (server up): tokenizer loads, dataset sampled, then the
+   ready check's first request raises ValueError "OpenAI Chat Completions API URL must end with one of:
+   {'chat/completions'}." (not caught: only ClientConnectorError is), traceback, exit 1, no request reaches the server.
+ 3 run-batch, line 2's messages a string ("messages": "What is ...?"): engine built, then model_validate_json raises a
+   pydantic ValidationError on body.messages (input should be a valid list), exit 1; results.jsonl never written.
+ 4 bench serve --model the folder, random --num-prompts 20 (server up): healthy, the result table, exit 0.
+ 5 run-batch, line 2 without "url": engine built, then ValidationError "url Field required" (or the body validator's
+   error, which reads url), exit 1.
+ 6 vllm chat --system-prompt "You are a terse assistant." --quick "...": "Using model: /tmp/fresh454/tiny", the tiny
+   model's garbage reply, exit 0. Healthy.
+ 7 vllm chat --url http://127.0.0.1:26359/v1 (nothing listens): openai retries, then APIConnectionError "Connection
+   error." traceback, exit 1.
+ 8 run-batch, every url "v1/chat/completions" (no leading slash): engine built; last segment "completions" is in the
+   registry but its matcher wants "/v1/chat/completions" exactly, so every line becomes an error line in
+   results.jsonl ("URL v1/chat/completions was used. Supported endpoints: ..."), exit 0: a failure only the output shows.
+ 9 bench throughput --input-len 600 --output-len 8 --max-model-len 512: engine built, then each prompt is refused:
+   ValueError "The decoder prompt (length 600) is longer than the maximum model length of 512", exit 1.
+10 bench serve --model the folder --ready-check-timeout-sec 30, no server: tokenizer loads, "Waiting for endpoint to
+   become up in 30 seconds", connection refused is swallowed, after 30 s a ValueError / RuntimeError that the endpoint
+   did not become available (ready check returned a failed output), exit 1.
+Run order (decided before running, quick cases first for the time limit): 7 10 2 1 9 5 3 8 4 6.
+"""
 
-CASES: dict[int, dict] = {}
+T = "/tmp/fresh454/tiny"
+_Q = ["Hello world!", "What is the capital of France?", "Write a haiku about the sea."]
+_CHAT = [F425._CHAT.format(id=f"request-{i}", m=T, q=q, n=32) for i, q in enumerate(_Q, 1)]
+_STR_MSG = _CHAT[1].replace(
+    '"messages": [{"role": "user", "content": "What is the capital of France?"}]',
+    '"messages": "What is the capital of France?"',
+)
+_NO_URL = _CHAT[1].replace('"url": "/v1/chat/completions", ', "")
+_NO_SLASH = [line.replace('"/v1/chat/completions"', '"v1/chat/completions"') for line in _CHAT]
+_BENCH = "--dataset-name random --random-input-len 32 --random-output-len 16 --num-prompts 10"
+_RB = f"--model {T} --max-model-len 512"
+_REQS = {"requests.jsonl": "\n".join(_CHAT) + "\n"}
+assert _STR_MSG != _CHAT[1] and _NO_URL != _CHAT[1] and _NO_SLASH[0] != _CHAT[0]
+
+CASES: dict[int, dict] = {
+    1: dict(
+        slug="run-batch-output-folder-not-made",
+        files=_REQS,
+        cmd=f"vllm run-batch -i requests.jsonl -o results/out.jsonl {_RB}",
+        bound=1200,
+        cat_after=["results/out.jsonl"],
+    ),
+    2: dict(
+        slug="bench-serve-openai-chat-completions-endpoint",
+        server=[],
+        cmd=f"vllm bench serve --backend openai-chat --endpoint /v1/completions --model {T} --port 26350 {_BENCH}",
+        bound=300,
+    ),
+    3: dict(
+        slug="run-batch-messages-as-string",
+        files={"requests.jsonl": "\n".join([_CHAT[0], _STR_MSG, _CHAT[2]]) + "\n"},
+        cmd=f"vllm run-batch -i requests.jsonl -o results.jsonl {_RB}",
+        bound=1200,
+        cat_after=["results.jsonl"],
+    ),
+    4: dict(
+        slug="bench-serve-random-20-prompts",
+        server=[],
+        cmd=f"vllm bench serve --model {T} --port 26350 --dataset-name random --random-input-len 32"
+        " --random-output-len 16 --num-prompts 20",
+        bound=900,
+    ),
+    5: dict(
+        slug="run-batch-line-without-url",
+        files={"requests.jsonl": "\n".join([_CHAT[0], _NO_URL, _CHAT[2]]) + "\n"},
+        cmd=f"vllm run-batch -i requests.jsonl -o results.jsonl {_RB}",
+        bound=1200,
+        cat_after=["results.jsonl"],
+    ),
+    6: dict(
+        slug="chat-system-prompt-quick",
+        server=[],
+        cmd='vllm chat --url http://127.0.0.1:26350/v1 --system-prompt "You are a terse assistant."'
+        ' --quick "What is the capital of France?"',
+        bound=300,
+    ),
+    7: dict(
+        slug="chat-url-nothing-listening",
+        cmd='vllm chat --url http://127.0.0.1:26359/v1 --quick "What is the capital of France?"',
+        bound=300,
+    ),
+    8: dict(
+        slug="run-batch-url-without-leading-slash",
+        files={"requests.jsonl": "\n".join(_NO_SLASH) + "\n"},
+        cmd=f"vllm run-batch -i requests.jsonl -o results.jsonl {_RB}",
+        bound=1200,
+        cat_after=["results.jsonl"],
+    ),
+    9: dict(
+        slug="bench-throughput-input-600",
+        cmd=f"vllm bench throughput {_RB} --input-len 600 --output-len 8 --num-prompts 20",
+        bound=1200,
+    ),
+    10: dict(
+        slug="bench-serve-no-server-ready-timeout-30",
+        cmd=f"vllm bench serve --model {T} --port 26350 --ready-check-timeout-sec 30 {_BENCH}",
+        bound=300,
+    ),
+}
 
 
 def shown() -> list[int]:
