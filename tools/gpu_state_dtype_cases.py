@@ -6,8 +6,8 @@ Stop 49 changed the rule from source (vLLM 0.32's model_executor/models/config.p
 only GPU evidence so far is c10 (Qwen3.5-27B without the field: attention block 400, bf16 state) and s05/s09
 (NemotronH: float32). These cases add the other branches: the published Qwen3.5 config (field float32), the flag
 overriding the field, and Qwen3-Next (a class with no rule) with and without the flag. 8-layer configs (the block size
-does not depend on the layer count) and --enforce-eager keep each start short; the session that wrote this had no
-device time left, so they have not run.
+does not depend on the layer count) and --enforce-eager keep each start short. Run in stop 50 on a lent H100
+(2026-12-07 07:31-07:39 UTC): all four printed the predicted block size; the logs are tests/fixtures/gpu-logs/h01-h04.
 
   python tools/gpu_state_dtype_cases.py .gpu        # writes .gpu/models/<model>/config.json and .gpu/run/cases/*.json
   then, on the device, with the kit (shared/gpu/README.md): bash .gpu/run/drive.sh 900 s49a... s49b... s49c... s49d...

@@ -156,9 +156,19 @@ class Architecture(BaseModel):
     vision: VisionShape | None = None
     attention_chunk_size: int | None = None  # Llama-4 chunked local attention
     local_rope_theta: float | None = None  # sliding layers' own rotary base (Gemma-3), when it differs
+    # the share of head_dim that rotates: in rope_parameters / rope_scaling, or top-level (Qwen3-Next, GLM-4), which
+    # transformers folds into rope_parameters before vLLM's get_rope sizes its cos/sin cache with it
+    partial_rotary_factor: float = 1.0
     # the config's own recurrent-state dtype fields (mamba_ssm_cache_dtype, mamba_ssm_dtype) where it has them: the
     # model class reads one (engines/vllm/state_dtype.py)
     state_dtype_fields: dict[str, str] = {}
+
+
+def _partial_rotary_factor(text: dict[str, Any], rope: Any) -> float:
+    """The rope dict's factor, else the config's top-level one, else 1 (the whole head rotates)."""
+    factor = rope.get("partial_rotary_factor") if isinstance(rope, dict) else None
+    factor = factor if factor is not None else text.get("partial_rotary_factor")
+    return float(factor) if isinstance(factor, (int, float)) and 0 < factor <= 1 else 1.0
 
 
 def _local_rope_theta(text: dict[str, Any]) -> float | None:
@@ -360,6 +370,7 @@ def parse_architecture(config: dict[str, Any], source: str) -> Architecture:
         sliding_window=text.get("sliding_window") if "sliding_attention" in kinds else None,
         attention_chunk_size=text.get("attention_chunk_size") if "chunked_attention" in kinds else None,
         local_rope_theta=_local_rope_theta(text),
+        partial_rotary_factor=_partial_rotary_factor(text, rope),
         torch_dtype=text.get("torch_dtype") or text.get("dtype") or config.get("torch_dtype"),
         tie_word_embeddings=bool(text.get("tie_word_embeddings", config.get("tie_word_embeddings", False))),
         linear_attention=linear,

@@ -39,6 +39,16 @@ def rotary_cache_count(a: Architecture) -> int:
     return 2 if a.local_rope_theta is not None and "sliding_attention" in a.layer_kinds else 1
 
 
+def rotary_cache_bytes(a: Architecture, profile, dtype_bytes: int) -> int:
+    """One cos/sin cache: positions x rotary dims (head_dim x partial_rotary_factor) in the model dtype. MRoPE keeps
+    max_position x a factor of rows, per release and class (the profile's mrope_cache_positions_factor)."""
+    rows = a.max_position_embeddings or 0
+    if a.rope_scaling and "mrope_section" in a.rope_scaling:
+        factors = profile.mrope_cache_positions_factor
+        rows *= factors.get(a.architecture, factors.get("default", 4))
+    return rows * int(a.head_dim * a.partial_rotary_factor) * dtype_bytes
+
+
 def fused_sizes(tensor_shapes: dict[str, tuple[str, list[int]]], dtype_bytes: int, tp: int) -> list[int]:
     """Per-rank bytes of each parameter as vLLM allocates it (fused groups summed, split over TP)."""
     sizes: dict[str, int] = {}

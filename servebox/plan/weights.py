@@ -14,7 +14,7 @@ from servebox.checkpoint.tensors import component_of
 from servebox.engines.vllm.flags import ServeFlags
 from servebox.engines.vllm.profile import EngineProfile, mtp_load_entry, weight_load_entry
 from servebox.errors import InputError
-from servebox.plan.load_memory import allocator_rounding, rotary_cache_count
+from servebox.plan.load_memory import allocator_rounding, rotary_cache_bytes, rotary_cache_count
 from servebox.plan.model import Settings
 from servebox.units import GiB
 
@@ -150,13 +150,8 @@ def weights_per_rank(
     lm, emb = comps.get("language_model", 0), comps.get("embeddings", 0)
     vision = 0 if flags.language_model_only else comps.get("vision_tower", 0)
     mtp = comps.get("mtp", 0) if s.uses_mtp else 0
-    rope_dim = a.head_dim
-    if a.rope_scaling and a.rope_scaling.get("partial_rotary_factor"):
-        rope_dim = int(a.head_dim * a.rope_scaling["partial_rotary_factor"])
     ropes = rotary_cache_count(a)
-    rotary = (
-        ropes * (a.max_position_embeddings or 0) * rope_dim * s.dtype_bytes if a.num_attention_heads else 0
-    )
+    rotary = rotary_cache_bytes(a, profile, s.dtype_bytes) * ropes if a.num_attention_heads else 0
     if stages:  # pipeline parallel: each stage's own layers, embeddings and lm_head (plan/stages.py)
         from servebox.plan.stages import fill_stage_weights
 

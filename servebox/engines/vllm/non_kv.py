@@ -77,7 +77,8 @@ def _layer_widths(
     la = arch.linear_attention
     if la is not None:
         width = 2 * la.num_key_heads * la.key_head_dim + 2 * la.num_value_heads * la.value_head_dim
-        widths[f"GDN {model['gdn_factor']} x (2 q/k + 2 v/z dims)/TP"] = model["gdn_factor"] * width / tp
+        factor = model.get("gdn_factor_by_class", {}).get(arch.architecture, model["gdn_factor"])
+        widths[f"GDN {factor} x (2 q/k + 2 v/z dims)/TP"] = factor * width / tp
     return widths
 
 

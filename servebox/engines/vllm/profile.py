@@ -57,6 +57,8 @@ class EngineProfile:
     null_block_reserved: bool = True  # auto-fit and the memory check plan against num_blocks - 1
     # the sampler warm-up's peak bytes per logit (top-k/top-p path of the release); None: [assumptions]
     sampler_bytes_per_logit: float | None = None
+    # MRoPE's cos/sin cache rows per position: "default" and by model class (vllm.toml, per release)
+    mrope_cache_positions_factor: dict = field(default_factory=lambda: {"default": 4})
     calibrated: tuple[Calibration, ...] = field(default_factory=tuple)
 
     def calibration_for(self, build: str, arch: str, quant: str, tp: int) -> Calibration | None:
@@ -178,6 +180,7 @@ def load_profile(version: str) -> EngineProfile:
         mamba_all_mode_archs=tuple(p.get("mamba_all_mode_archs", ())),
         null_block_reserved=p.get("null_block_reserved", True),
         sampler_bytes_per_logit=_by_release(p.get("sampler_bytes_per_logit"), version),
+        mrope_cache_positions_factor=p.get("mrope_cache_positions_factor", {"default": 4}),
         calibrated=_calibrations(p.get("calibrated", [])),
     )
 

@@ -1,0 +1,99 @@
+"""Four real vLLM 0.26.0 start-ups on a lent H100 (tests/fixtures/gpu-logs/h0*.log, stop 50), run for the
+recurrent-state dtype rule (engines/vllm/state_dtype.py): each block size was predicted and committed (tools/
+gpu_state_dtype_cases.py, 05d471cb) before the GPU ran, and all four came out as predicted. The same logs showed two
+things plan did not know: Qwen3-Next's top-level partial_rotary_factor (its rotary cache is a quarter of what plan
+counted) and its wider Gated DeltaNet forward (gdn_factor_by_class, fitted on h03)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from servebox.checkpoint.facts import load_checkpoint
+from servebox.engines.vllm.flags import parse_flags
+from servebox.engines.vllm.logs import read_startup_figures
+from servebox.engines.vllm.profile import load_profile
+from servebox.hardware import custom_gpu
+from servebox.plan import make_plan
+
+ROOT = Path(__file__).resolve().parent.parent
+LOGS = ROOT / "tests" / "fixtures" / "gpu-logs"
+# case -> the block size plan predicted before the start ran (tools/gpu_state_dtype_cases.py PREDICTED)
+BLOCKS = {
+    "h01-qwen35-8l-published": 784,  # the config's mamba_ssm_dtype float32
+    "h02-qwen35-8l-ssm-bf16": 400,  # --mamba-ssm-cache-dtype over the config
+    "h03-qwen3next-8l-default": 544,  # no class rule: the conv state's (model) dtype
+    "h04-qwen3next-8l-ssm-fp32": 1056,  # the flag
+}
+FITTED = {"h03-qwen3next-8l-default"}  # gdn_factor_by_class's Qwen3-Next value comes from this log
+
+
+def _plan(name: str):
+    spec = json.loads((LOGS / f"{name}.json").read_text())
+    fig = read_startup_figures(LOGS / f"{name}.log")
+    kw = spec["llm_kwargs"]
+    argv = [
+        "--gpu-memory-utilization",
+        str(kw["gpu_memory_utilization"]),
+        "--max-model-len",
+        str(kw["max_model_len"]),
+    ]
+    argv += [
+        "--max-num-batched-tokens",
+        str(fig.max_num_batched_tokens),
+        "--max-num-seqs",
+        str(fig.max_num_seqs),
+    ]
+    argv += ["--enforce-eager", "--no-enable-prefix-caching"]
+    argv += ["--language-model-only"] if kw.get("limit_mm_per_prompt") else []
+    argv += (
+        ["--mamba-ssm-cache-dtype", kw["mamba_ssm_cache_dtype"]] if kw.get("mamba_ssm_cache_dtype") else []
+    )
+    ckpt = load_checkpoint(str(ROOT / spec["model_config"]["checkpoint"]), with_template=False)
+    h100 = custom_gpu(fig.total_gib, (9, 0))
+    return make_plan(ckpt, parse_flags(argv)[0], h100, load_profile("0.26.0")), fig
+
+
+def test_the_cases_are_the_ones_run_and_say_where_they_ran():
+    for name in BLOCKS:
+        spec = json.loads((LOGS / f"{name}.json").read_text())
+        fig = read_startup_figures(LOGS / f"{name}.log")
+        assert spec["gpu"]["name"].startswith("NVIDIA H100") and fig.total_gib == 79.18
+        assert fig.vllm_version == "0.26.0" and fig.model_runner == "v1"
+
+
+@pytest.mark.parametrize("name", sorted(BLOCKS))
+def test_block_size_is_the_one_predicted_before_the_run(name):
+    plan, fig = _plan(name)
+    assert fig.block_size == BLOCKS[name]
+    assert plan.block_size == BLOCKS[name]
+
+
+def test_the_flag_over_the_config_is_what_vllm_warned():
+    """h02: vLLM's own words for the rule's first branch."""
+    text = (LOGS / "h02-qwen35-8l-ssm-bf16.log").read_text()
+    assert "specifies mamba_ssm_dtype='float32' in its config, but --mamba-ssm-cache-dtype='bfloat16'" in text
+
+
+@pytest.mark.parametrize("name", sorted(BLOCKS))
+def test_loading_and_kv_within_half_a_percent(name):
+    """The Qwen3.5 cuts were not fitted on (0.10% on KV at first contact); Qwen3-Next's were 1.38% optimistic at
+    first contact (weights +1.74%: the rotary cache at full head_dim; activation 2.51 vs 3.46 GiB)."""
+    plan, fig = _plan(name)
+    assert abs(plan.model_loading_gib - fig.model_loading_gib) / fig.model_loading_gib < 0.005
+    assert abs(plan.kv_cache_tokens - fig.kv_cache_tokens) / fig.kv_cache_tokens < 0.005
+    if name not in FITTED:
+        assert abs(plan.available_kv_gib - fig.available_kv_gib) / fig.available_kv_gib < 0.005
+
+
+def test_a_top_level_partial_rotary_factor_sizes_the_rotary_cache():
+    """Qwen3-Next keeps partial_rotary_factor at the top of config.json (transformers folds it into rope_parameters
+    before vLLM's get_rope reads it): 262,144 positions x 64 rotary dims x 2 B = 32 MiB, not 128 MiB."""
+    ckpt = load_checkpoint(str(LOGS / "models" / "qwen3-next-8l-64e"), with_template=False)
+    assert ckpt.architecture.partial_rotary_factor == 0.25
+    llama = load_checkpoint(
+        str(ROOT / "tests/fixtures/checkpoints/llama-3.1-8b-instruct"), with_template=False
+    )
+    assert llama.architecture.partial_rotary_factor == 1.0
