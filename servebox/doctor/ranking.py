@@ -39,8 +39,10 @@ from servebox.doctor.listed import served_before
 from servebox.doctor.llamacpp_attribution import LLAMA_FEATURE, in_a_feature, refine
 from servebox.doctor.package_copy import read_copies
 from servebox.doctor.plugin_load import lines_of, marker_aside
+from servebox.doctor.ready_then_gone import ready_then_gone
 from servebox.doctor.registered_model import registered_module_aside
 from servebox.doctor.resemblance import answer as resemblance_answer
+from servebox.doctor.responses_tools import tools_not_served
 from servebox.doctor.results import CONFIDENT
 from servebox.doctor.root_exception import (
     NOT_ROOT,
@@ -297,6 +299,12 @@ def rank(t: Triage) -> TriageResult:
     }
     competing |= len(confident) > 1
     killed_alone(t, diagnoses)  # vLLM reports its engine dead, nothing else failed (engine_gone.py)
+    if (
+        unserved_tool := tools_not_served(t, diagnoses)
+    ) is not None:  # a Responses tool never served (learn50c)
+        diagnoses.append(unserved_tool)
+    if (gone := ready_then_gone(t, diagnoses)) is not None:  # served every start, then vanished (learn50c)
+        diagnoses.append(gone)
     if (like := resemblance_answer(t, root, diagnoses)) is not None:
         diagnoses.append(like)
     set_aside(t, diagnoses)  # a long journal's minority of refusals: notes (background_refusals.py)
