@@ -32,7 +32,27 @@ Base: vLLM = .venv-vllm/bin/python -m vllm.entrypoints.openai.api_server --model
 Log assembly: fresh398.plain (`$ command`, engine stdout+stderr merged, client lines interleaved by time, `# exit: N`)
 then fresh398.paste(form, capture), written as bytes.
 
-PREDICTIONS: (written after the draw file is committed, before any case runs)
+PREDICTIONS (written after the draw file was committed, before any case ran):
+  draw 1 vllm | tokenizer-missing | journal-cat: the start fails loading the tokenizer (tokenizer_config.json says
+    TokenizersBackend, tokenizer.json is gone): a transformers error in a traceback, exit 1; systemd's
+    'status=1/FAILURE' lines at the end; no request.
+  draw 2 llama | memory-too-big | tail-50: -c 100000000 asks for a KV cache far over the 24 GiB here; the KV buffer
+    allocation fails, 'failed to load model' / init error, exit 1 (maybe a warning that n_ctx exceeds n_ctx_train
+    first); only the last 50 lines.
+  draw 3 vllm | port-in-use | wrap-120: the API server's bind of 0.0.0.0:26440 fails, OSError [Errno 98] Address
+    already in use, exit 1 (before or after the engine core started); wrapped at 120 columns.
+  draw 4 llama | wrong-format | kubectl-prefix: -m the HF folder: gguf reading fails (not a file / bad magic),
+    'failed to load model', exit 1.
+  draw 5 vllm | memory-too-big | journal-json: VLLM_CPU_KVCACHE_SPACE=200 GiB on a 24 GiB machine: the engine core
+    fails at KV cache allocation (or a check of it against the memory there), 'Engine core initialization failed',
+    exit 1.
+  draw 6 llama | memory-too-big | journal-short-iso: as draw 2, the whole journal.
+  draw 7 vllm | malformed-body | journal-cat: serves; messages a string gets a 400 (validation: a list expected), the
+    server keeps serving; SIGTERM, exit 0 (maybe EngineDeadError shutdown noise).
+  draw 8 llama | healthy | ansi: serves; the chat 200 with a few tokens; SIGTERM, exit 0; colour bytes kept.
+  draw 9 vllm | killed-serving | journal-json: the first chat 200, SIGKILL, the next request ConnectError, exit 137;
+    systemd 'code=killed, status=9/KILL'.
+  draw 10 llama | port-in-use | journal-short: 'couldn't bind HTTP server socket' and exit 1.
 
 Usage (repository root): .venv/bin/python tools/doctor_corpus_fresh459.py --draws | K ...
 Read: common.md, batch.md, the task file, tools/doctor_corpus_fresh444.py and its draw file, fresh398.py (whole),
