@@ -37,6 +37,30 @@ tools/corpus_tools.py (draw_distinct_conditions, tiny_model, engine_env), vllm_c
 versions` of protobuf, msgspec, xgrammar, safetensors. NOT read: doctor's code, knowledge, statement.toml,
 tests/test_doctor*.py, benchmark internals, any corpus log.
 
+PREDICTIONS (written from fresh-426's and fresh-434's findings and what I know of these packages, committed before any
+case ran):
+1 tokenizers==0.22.2: transformers' dependency_versions_check at `import transformers` -> ImportError "tokenizers>=0.23.1,
+  <0.24.0 is required for a normal functioning of this module, but found tokenizers==0.22.2" at start, exit 1.
+2 huggingface_hub==1.30.0: the same check -> ImportError "huggingface-hub>=1.31.0,<3.0 is required ... but found
+  huggingface-hub==1.30.0" at start, exit 1.
+3 safetensors==0.7.0: the same check -> ImportError "safetensors>=0.8.0 is required ... but found safetensors==0.7.0"
+  at start, exit 1 (vLLM's own floor 0.6.2 is met; transformers' is not).
+4 transformers==5.15.1 (under vLLM's >=5.16.1): most likely an ImportError of a name vLLM takes from transformers that
+  5.15 lacks, at start, exit 1; else a healthy run (200). Uncertain.
+5 pydantic partial copy: ImportError "cannot import name 'BaseModel' (or another name) from 'pydantic'
+  (/tmp/fresh460/site-d5/pydantic/__init__.py)" at start, exit 1.
+6 starlette==0.46.2 under fastapi 0.136.3: most likely an ImportError of a starlette name fastapi or vLLM needs, at
+  start, exit 1; possibly a healthy run. Uncertain.
+7 typing_extensions partial copy (a package folder shadowing the module): ImportError "cannot import name ... from
+  'typing_extensions' (/tmp/fresh460/site-d7/typing_extensions/__init__.py)" at the first importer (torch or pydantic),
+  exit 1.
+8 openai==1.109.1: vLLM's protocol code imports openai.types names added in 2.x -> ImportError (or ModuleNotFoundError
+  of an openai.types submodule) at start, exit 1.
+9 protobuf==5.29.6: as fresh-426's draw 1 (6.31.1): the OTLP exporter's generated code (gencode 6.33.5) runs
+  protobuf's runtime check, which refuses a 5.x runtime (VersionError, not an ImportError, so vllm/tracing/otel.py's
+  except does not catch it) -> traceback at start, exit 1.
+10 msgspec==0.22.0: a healthy run, 200.
+
 Usage (repository root): .venv/bin/python tools/doctor_corpus_fresh460.py [--draws | N ...]
 """
 
