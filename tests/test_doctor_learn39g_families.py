@@ -114,7 +114,8 @@ def test_arg_removed_message_names_its_own_replacement():
     assert note is not None and "use the respective --spec-ngram-*-size-m" in note.cause
 
 
-def test_flag_without_a_named_successor_gets_no_note():
-    """--memory-f32 (dropped long ago; b11434's source names no successor): the generic refusal only."""
-    assert _note("error: invalid argument: --memory-f32\n") is None
+def test_flag_no_release_had_gets_no_note():
+    """A name no llama.cpp release had (learn50a: --memory-f32, which one had, is now a removal): the generic
+    refusal only."""
+    assert _note("error: invalid argument: --ctx-sizee\n") is None
     assert _note("error: invalid argument: --mlockall\n") is None

@@ -92,10 +92,10 @@ CASES = [
 ]
 
 NEAR_MISSES = [
-    # a flag dropped long ago, no successor named in b11434's source: the generic refusal, not a removal with a
-    # replacement
-    (REMOVED, "error: invalid argument: --memory-f32\n"),
-    (REMOVED, "error: invalid argument: --slots-endpoint-disable\n"),
+    # a name no llama.cpp release had (a typo of a real flag): the generic refusal, not a removal (learn50a made every
+    # flag an older release had a removal, --memory-f32 and --slots-endpoint-disable included)
+    (REMOVED, "error: invalid argument: --ctx-sizee\n"),
+    (REMOVED, "error: invalid argument: --mlockall\n"),
     # --load-mode itself given a bad value: a value of the wrong form, not a removed flag
     (REMOVED, 'error while handling argument "-lm": invalid value\n\nusage:\n-lm, --load-mode MODE\n'),
     # an ordinary unknown name in the same router: the name is wrong, no file was skipped
@@ -121,8 +121,9 @@ def test_removed_flag_outranks_the_generic_refusal_and_names_its_replacement():
     assert "--spec-ngram-size-n" in answers[0].cause and "--spec-ngram-*-size-n" in answers[0].fix
 
 
-def test_flag_without_successor_stays_the_generic_refusal():
-    top = top_cause(run("error: invalid argument: --memory-f32\n"))
+def test_flag_no_release_had_stays_the_generic_refusal():
+    """A typo is no removal (learn50a made --memory-f32, which an older release had, one)."""
+    top = top_cause(run("error: invalid argument: --ctx-sizee\n"))
     assert top is not None and top.id == "llamacpp-invalid-argument"
 
 

@@ -53,7 +53,7 @@ from servebox.doctor.root_exception import (
 )
 from servebox.doctor.sent_type import asked_type_sent
 from servebox.doctor.shared_wording import calibrate
-from servebox.doctor.signatures import context_met, demoting, named_lines
+from servebox.doctor.signatures import context_met, demoting, named_lines, value_fills
 from servebox.doctor.start_defaults import against_default, set_at_start
 from servebox.doctor.statement import stated_answer
 from servebox.doctor.stop_in_flight import stopped_in_flight
@@ -188,7 +188,7 @@ def _exception_hits(t: Triage, raised: list[RaisedException]) -> set[str]:
 
 
 def _diagnosis(sig: Signature, hit: Hits, t: Triage, via_exception: bool = False) -> Diagnosis:
-    groups = _Format({**dict(sig.defaults), **hit.groups})
+    groups = _Format({**dict(sig.defaults), **value_fills(sig, hit.groups), **hit.groups})
     raised_here = [  # raised on this line, or spanning it (pydantic's reason below its header)
         e for e in t.raised.values() if hit.first_line in e.span(t.exception_ends)
     ]

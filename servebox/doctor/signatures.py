@@ -103,6 +103,10 @@ class Signature:
     unless_served_before: tuple[str, str] | None = None
     # placeholders a wording may not capture (its value is on another line): their stand-in text
     defaults: tuple[tuple[str, str], ...] = ()
+    # (group, value, fills): where a wording captured `value` in `group` (case-insensitively), `fills` stand in for
+    # placeholders it did not capture, over `defaults`: what a table of values knows of each (the successor of each
+    # flag a build removed, which the engine's one refusal line does not name; learn50a)
+    by_value: tuple[tuple[str, str, tuple[tuple[str, str], ...]], ...] = ()
     # a line ABOVE a wording's line that fills placeholders the wording cannot (the variable named on the
     # envs.py source line printed above its ValueError); never a hit by itself
     above: re.Pattern[str] | None = None
@@ -217,6 +221,24 @@ def context_line_key(sig_id: str) -> str:
     return f"\0context-line:{sig_id}"
 
 
+def _by_value(table: dict | None) -> tuple[tuple[str, str, tuple[tuple[str, str], ...]], ...]:
+    """`by_value = {{ group = {{ VALUE = {{ placeholder = TEXT }} }} }}` flattened; values kept lower-case (matched so)."""
+    return tuple(
+        (group, value.lower(), tuple(fills.items()))
+        for group, values in (table or {}).items()
+        for value, fills in values.items()
+    )
+
+
+def value_fills(sig: Signature, groups: dict[str, str]) -> dict[str, str]:
+    """The placeholders `by_value` fills for the values this hit captured (the hit's own groups still win)."""
+    fills: dict[str, str] = {}
+    for group, value, texts in sig.by_value:
+        if (groups.get(group) or "").lower() == value:
+            fills.update(texts)
+    return fills
+
+
 def _as_tuple(value) -> tuple:
     if value is None:
         return ()
@@ -318,6 +340,7 @@ def load_signatures() -> tuple[Signature, ...]:
             else None,
             follows_from=tuple(tuple(f.split(":", 1)) for f in _as_tuple(e.get("follows_from"))),
             defaults=tuple(e.get("defaults", {}).items()),
+            by_value=_by_value(e.get("by_value")),
             set_at_start=parse_set_at_start(e.get("set_at_start")),
             against_default=parse_against_default(e.get("against_default")),
             above=re.compile(e["above"], re.IGNORECASE) if e.get("above") else None,
