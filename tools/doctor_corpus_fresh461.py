@@ -161,3 +161,299 @@ if __name__ == "__main__" and sys.argv[1:2] == ["--draws"]:
     )
     for i, (c, v, origin) in enumerate(draws(), 1):
         print(f"draw {i}: {c} | {v} ({origin})")
+
+
+# ---- predictions and case makers (added after the draw was committed, before any case ran) ----
+#
+# Predictions (what the engine will do), written before any case ran:
+#  1 register(config_path): TypeError "register() missing 1 required positional argument" raised from
+#    load_general_plugins early in start (as fresh-418's draw 8, before vLLM's first log line), exit 1.
+#  2 ban_tokens:BanToken (class is BanTokens): AttributeError "module 'ban_tokens' has no attribute 'BanToken'"
+#    in the worker while building logits processors, 'WorkerProc failed to start', EngineCore fails, exit 1.
+#  3 configuration_tiny.py imports flash_rope under `if is_torch_available():`: check_imports passes, then
+#    ModuleNotFoundError "No module named 'flash_rope'" while transformers executes the file; fatal at start, exit 1.
+#  4 endpoint plugin with required_tasks=('embed',), VLLM_PLUGINS names it: INFO 'Skipping endpoint plugin
+#    tiny_embedstats: requires one of tasks', the server healthy, its route 404, chat 200.
+#  5 vllm.logits_processors entry point whose module imports numba_fast (absent): RuntimeError 'Failed to load
+#    LogitsProcessor plugin' in the worker, fatal at start, exit 1.
+#  6 VLLM_PLUGINS='tiny_metrics, tiny_jsonparser': the second never loads (' tiny_jsonparser'), so
+#    --tool-call-parser tiny_json is unknown: start refused (KeyError / invalid tool parser), exit 1.
+#  7 --chat-template ./templates/tiny_chat.jinja (the file is tiny-chat.jinja): ValueError 'looks like a file path,
+#    but it failed to be opened' -- or, as the value holds no jinja characters, vLLM may try its built-in
+#    templates dir first; fatal, after the engine core came up (the API server's state init), exit 1.
+#  8 --reasoning-parser-plugin ./tiny_think_parsers.py (misspelt; the file is tiny_think_parser.py): logged
+#    'Failed to load module' (or nothing), then 'Reasoning parser tiny_think not found', fatal at start, exit 1.
+#  9 --middleware stamp:add_server_header: ValueError 'not enough values to unpack (expected 2, got 1)' while the
+#    app is built, after the engine core came up, exit 1.
+# 10 general plugin that logs logger.exception of a handled FileNotFoundError: a traceback printed (three times,
+#    one per process), the server healthy, chat 200; expected none.
+
+f399.PORT = 26460
+f399.WORK = Path("/tmp/fresh461")
+OUT, PY = f399.OUT, f399.PY
+write, sh, base, chat, tiny_copy, plugin_package = (
+    f399.write,
+    f399.sh,
+    f399.base,
+    f399.chat,
+    f399.tiny_copy,
+    f399.plugin_package,
+)
+
+
+def serve(case, argv, env, shown_env="", calls=()):
+    """fresh-399's serve with the start bound the brief asks for on this loaded machine (1200 s, not 420 s)."""
+    return f399.serve(case, argv, env, shown_env, calls=calls, bound=1200)
+
+
+SLUGS = {
+    1: "general-plugin-register-takes-argument",
+    2: "logits-processor-class-name-misspelt",
+    3: "remote-config-import-under-availability-check",
+    4: "endpoint-plugin-requires-embed-task",
+    5: "logits-processor-entry-point-imports-missing-package",
+    6: "vllm-plugins-list-with-space-after-comma",
+    7: "chat-template-file-name-misspelt",
+    8: "reasoning-parser-plugin-path-misspelt",
+    9: "middleware-module-colon-function",
+    10: "general-plugin-logs-handled-exception",
+}
+
+THINK = """from vllm.reasoning import ReasoningParser, ReasoningParserManager
+
+
+@ReasoningParserManager.register_module("tiny_think")
+class TinyThinkParser(ReasoningParser):
+    def is_reasoning_end(self, input_ids):
+        return True
+
+    def extract_content_ids(self, input_ids):
+        return list(input_ids)
+
+    def extract_reasoning(self, model_output, request):
+        return None, model_output
+
+    def extract_reasoning_streaming(self, previous_text, current_text, delta_text, previous_token_ids,
+                                    current_token_ids, delta_token_ids):
+        return None
+"""
+
+EMBED_PLUGIN = """from fastapi import APIRouter, FastAPI
+
+
+class TinyEmbedStats:
+    name = "tiny_embedstats"
+    required_tasks = ("embed",)
+
+    def attach_router(self, app: FastAPI) -> None:
+        router = APIRouter()
+
+        @router.get("/v1/embedstats")
+        async def embedstats():
+            return {"requests": 0}
+
+        app.include_router(router)
+
+    async def init_state(self, engine_client, state, args) -> None:
+        pass
+"""
+
+LP_ENTRY = """import numba_fast
+import torch
+
+from vllm.v1.sample.logits_processor import BatchUpdate, LogitsProcessor
+
+
+class NoRepeatNgram(LogitsProcessor):
+    \"\"\"Block any 3-gram already generated (the n-gram scan is jitted with numba_fast).\"\"\"
+
+    def __init__(self, vllm_config, device: torch.device, is_pin_memory: bool) -> None:
+        self.n = 3
+
+    def is_argmax_invariant(self) -> bool:
+        return False
+
+    def update_state(self, batch_update: BatchUpdate | None) -> None:
+        pass
+
+    def apply(self, logits: torch.Tensor) -> torch.Tensor:
+        return logits
+"""
+
+JSON_PARSER_PLUGIN = f401.TOOL_PARSER.replace('@ToolParserManager.register_module("tiny_json")\n', "") + (
+    '\n\ndef register():\n    ToolParserManager.register_module("tiny_json", module=TinyJsonToolParser)\n'
+)
+
+STAMP = """async def add_server_header(request, call_next):
+    response = await call_next(request)
+    response.headers["X-Served-By"] = "tiny-1"
+    return response
+"""
+
+LIMITS_PLUGIN = """import json
+import logging
+
+logger = logging.getLogger("vllm.tiny_limits")
+DEFAULTS = {"max_tokens_per_minute": 20000}
+
+
+def register():
+    try:
+        with open("/etc/tiny_limits/limits.json") as f:
+            limits = json.load(f)
+    except FileNotFoundError:
+        logger.exception("tiny_limits: could not read /etc/tiny_limits/limits.json, using defaults %s", DEFAULTS)
+        limits = DEFAULTS
+    logger.info("tiny_limits: %s", limits)
+"""
+
+
+def make(n: int, case: Path) -> str:  # noqa: C901 (one branch per draw)
+    import json
+
+    from corpus_tools import tiny_model
+
+    tiny = tiny_model(f399.WORK)
+    if n == 1:
+        text = plugin_package(
+            case,
+            "tiny_quota",
+            "import json\nimport logging\n\nlogger = logging.getLogger('vllm.tiny_quota')\n\n\n"
+            "def register(config_path):\n"
+            "    with open(config_path) as f:\n"
+            "        quotas = json.load(f)\n"
+            '    logger.info("tiny_quota: %d tenants", len(quotas))\n',
+            "vllm.general_plugins:tiny_quota=tiny_quota:register",
+        )
+        env, shown = site_env(case)
+        return text + serve(case, base(tiny), env, shown, calls=chat(tiny))
+    if n == 2:
+        text = write(case / "ban_tokens.py", f399.LOGITS.replace("self.banned_ids", "self.banned"))
+        argv = base(tiny, "--logits-processors", "ban_tokens:BanToken")
+        return text + serve(case, argv, {"PYTHONPATH": str(case)}, f"PYTHONPATH={case}", calls=chat(tiny))
+    if n == 3:
+        model = tiny_copy(case)
+        cfg = json.loads((model / "config.json").read_text())
+        cfg["auto_map"] = {"AutoConfig": "configuration_tiny.TinyLlamaConfig"}
+        (model / "config.json").write_text(json.dumps(cfg, indent=2) + "\n")
+        text = sh(case, "grep -A2 auto_map tiny/config.json")
+        text += write(
+            model / "configuration_tiny.py",
+            "from transformers import LlamaConfig\n"
+            "from transformers.utils import is_torch_available\n\n"
+            "if is_torch_available():\n"
+            "    from flash_rope import scaled_rope_defaults\n\n\n"
+            "class TinyLlamaConfig(LlamaConfig):\n"
+            '    model_type = "llama"\n',
+        )
+        return text + serve(case, base(model, "--trust-remote-code"), {}, calls=chat(model))
+    if n == 4:
+        text = plugin_package(
+            case,
+            "tiny_embedstats",
+            EMBED_PLUGIN,
+            "vllm.endpoint_plugins:tiny_embedstats=tiny_embedstats:TinyEmbedStats",
+        )
+        env = {"PYTHONPATH": f"{case}/site", "VLLM_PLUGINS": "tiny_embedstats"}
+        shown = f"PYTHONPATH={case}/site VLLM_PLUGINS=tiny_embedstats"
+        calls = [("/v1/embedstats", None), *chat(tiny)]
+        return text + serve_get(case, base(tiny), env, shown, calls)
+    if n == 5:
+        text = plugin_package(
+            case,
+            "tiny_norepeat",
+            LP_ENTRY,
+            "vllm.logits_processors:tiny_norepeat=tiny_norepeat:NoRepeatNgram",
+        )
+        env, shown = site_env(case)
+        return text + serve(case, base(tiny), env, shown, calls=chat(tiny))
+    if n == 6:
+        text = plugin_package(
+            case,
+            "tiny_metrics",
+            "import logging\n\nlogger = logging.getLogger('vllm.tiny_metrics')\n\n\n"
+            "def register():\n"
+            '    logger.info("tiny_metrics: counting tokens per request")\n',
+            "vllm.general_plugins:tiny_metrics=tiny_metrics:register",
+        )
+        text += plugin_package(
+            case,
+            "tiny_jsonparser",
+            JSON_PARSER_PLUGIN,
+            "vllm.general_plugins:tiny_jsonparser=tiny_jsonparser:register",
+        )
+        env = {"PYTHONPATH": f"{case}/site", "VLLM_PLUGINS": "tiny_metrics, tiny_jsonparser"}
+        shown = f"PYTHONPATH={case}/site VLLM_PLUGINS='tiny_metrics, tiny_jsonparser'"
+        argv = base(tiny, "--enable-auto-tool-choice", "--tool-call-parser", "tiny_json")
+        return text + serve(
+            case, argv, env, shown, calls=[("/v1/chat/completions", {**TOOLS_BODY, "model": str(tiny)})]
+        )
+    if n == 7:
+        text = write(
+            case / "templates" / "tiny-chat.jinja",
+            "{% for m in messages %}<|{{ m['role'] }}|>\n{{ m['content'] }}</s>\n{% endfor %}"
+            "{% if add_generation_prompt %}<|assistant|>\n{% endif %}\n",
+        )
+        text += sh(case, "ls templates")
+        argv = base(tiny, "--chat-template", "./templates/tiny_chat.jinja")
+        return text + serve(case, argv, {}, calls=chat(tiny))
+    if n == 8:
+        text = write(case / "tiny_think_parser.py", THINK)
+        text += sh(case, "ls")
+        argv = base(
+            tiny, "--reasoning-parser-plugin", "./tiny_think_parsers.py", "--reasoning-parser", "tiny_think"
+        )
+        return text + serve(case, argv, {}, calls=chat(tiny))
+    if n == 9:
+        text = write(case / "stamp.py", STAMP)
+        argv = base(tiny, "--middleware", "stamp:add_server_header")
+        return text + serve(case, argv, {"PYTHONPATH": str(case)}, f"PYTHONPATH={case}", calls=chat(tiny))
+    if n == 10:
+        text = plugin_package(
+            case, "tiny_limits", LIMITS_PLUGIN, "vllm.general_plugins:tiny_limits=tiny_limits:register"
+        )
+        env, shown = site_env(case)
+        return text + serve(case, base(tiny), env, shown, calls=chat(tiny))
+    raise ValueError(n)
+
+
+def serve_get(case, argv, env, shown, calls):
+    """serve(), but a call whose body is None is sent as GET (draw 4's plugin route is a GET)."""
+    import httpx
+
+    post = httpx.post
+
+    def post_or_get(url, json=None, timeout=None):
+        if json is None:
+            return httpx.get(url, timeout=timeout)
+        return post(url, json=json, timeout=timeout)
+
+    httpx.post = post_or_get
+    try:
+        text = serve(case, argv, env, shown, calls=calls)
+    finally:
+        httpx.post = post
+    return text.replace(
+        f"# request: POST http://127.0.0.1:{f399.PORT}/v1/embedstats null",
+        f"# request: GET http://127.0.0.1:{f399.PORT}/v1/embedstats",
+    )
+
+
+def main() -> None:
+    import shutil
+    import time
+
+    wanted = [int(a) for a in sys.argv[1:]] or list(range(1, N + 1))
+    for n in wanted:
+        case = f399.WORK / "run" / f"d{n}"
+        shutil.rmtree(case, ignore_errors=True)
+        case.mkdir(parents=True)
+        t = time.monotonic()
+        text = make(n, case)
+        name = f"fresh461-vllm-{n:02d}-{SLUGS[n]}.log"
+        (OUT / name).write_text(text.rstrip() + "\n")
+        print(f"{name}: {len(text.splitlines())} lines, {time.monotonic() - t:.0f} s", flush=True)
+
+
+if __name__ == "__main__" and sys.argv[1:2] != ["--draws"]:
+    main()
