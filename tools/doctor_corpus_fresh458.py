@@ -38,6 +38,8 @@ user typed, `vllm serve ...`. Log = what the user pastes, in the order they met 
 file where it matters, `$ systemd-analyze ...` output, `$ COMMAND`, the engine's whole stdout+stderr, `# request: ...`
 / the client's output, `# exit status: N`.
 Realisation: as fresh-438's (systemd settings: systemd-analyze only unless a case says it is applied to the hand run).
+Made: 9 of 10 (draw 9 not made, for time; no replacement drawn); draw 7 ran twice (its first log discarded: see
+calls_for).
 Usage (repository root): .venv/bin/python tools/doctor_corpus_fresh458.py [--draws | --systemd K ... | K ...]
 """
 
