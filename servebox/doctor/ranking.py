@@ -49,6 +49,7 @@ from servebox.doctor.root_exception import (
     went_on_past,
     wrappers_aside,
 )
+from servebox.doctor.sent_shape import shape_refused
 from servebox.doctor.sent_type import asked_type_sent
 from servebox.doctor.shared_wording import calibrate
 from servebox.doctor.signatures import context_met, demoting, named_lines
@@ -258,6 +259,7 @@ def rank(t: Triage) -> TriageResult:
     read_copies(t, raised)  # which copy of a package an import error came from (learn48a)
     against_default(t)  # a refusal of two fields, one of them a file's default
     asked_type_sent(t)  # 'must be a non-empty string' where the body sent a string (learn49d)
+    shape_refused(t, raised)  # a bare 400 beside a shown body whose field the API never takes (learn50b)
     scripted(t, raised)
     loaded_aside(t, raised)  # a library's refusal that code loaded into the engine asked for (learn47g)
     via = torch_backend_hits(t, raised)  # a -cc mode 1-2 backend failing inside torch (learn48g)
