@@ -34,6 +34,7 @@ from servebox.doctor.co_tenant import elsewhere_lines
 from servebox.doctor.demotions import what_followed
 from servebox.doctor.engine_gone import killed_alone
 from servebox.doctor.flashinfer_device import flashinfer_device
+from servebox.doctor.hub_ref_listing import ref_names_no_listed_snapshot
 from servebox.doctor.incidents import RELAYED_AS_READ, as_relayed, stopped_each_start
 from servebox.doctor.listed import served_before
 from servebox.doctor.llamacpp_attribution import LLAMA_FEATURE, in_a_feature, refine
@@ -313,6 +314,10 @@ def rank(t: Triage) -> TriageResult:
         diagnoses.append(unserved)
     if (early := bench_before_server_up(t, diagnoses)) is not None:  # a benchmark before its server listened
         diagnoses.append(early)
+    if (
+        ref := ref_names_no_listed_snapshot(t, diagnoses)
+    ) is not None:  # a cached repo's ref naming no snapshot
+        diagnoses.append(ref)
     probe_aside(t, diagnoses)  # vllm bench's own /tokenize probe, refused: not the run's refusal
     if (stated := stated_answer(t.statements, diagnoses, t.lines)) is not None:
         diagnoses.append(stated)
