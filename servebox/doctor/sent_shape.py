@@ -55,7 +55,7 @@ FIELD = re.compile(r"""["'](?P<field>""" + "|".join(TAKES) + r""")["']\s*:\s*(?P
 BOOL_WORDS = {"0", "off", "f", "false", "n", "no", "1", "on", "t", "true", "y", "yes"}
 # a client's own words for a 400 answer: httpx, requests, aiohttp, curl --fail, the openai client
 CLIENT_400 = re.compile(
-    r"\b400\b[^\n]{0,12}Bad Request|Bad Request[^\n]{0,12}\b400\b|\b400, message=|Error code: 400\b|returned error: 400\b"
+    r"\b400\b[^\n]{0,20}Bad Request|Bad Request[^\n]{0,20}\b400\b|\b400, message=|Error code: 400\b|returned error: 400\b"
 )
 # where a shown body starts: knowledge/requests.toml request-body-shown's own markers
 BODY = re.compile(
@@ -119,6 +119,25 @@ def _top_keys(body: str):
         i += 1
 
 
+def _shown(value: str) -> str:
+    """The value as sent, up to its own end (a container's closing bracket, a scalar's comma), at most 40 characters."""
+    depth, quote = 0, ""
+    for i, c in enumerate(value):
+        if quote:
+            quote = "" if c == quote else quote
+        elif c in "\"'":
+            quote = c
+        elif c in "[{":
+            depth += 1
+        elif (c in "]}" and depth == 0) or (c == "," and depth == 0):
+            value = value[:i]
+            break
+        elif c in "]}" and (depth := depth - 1) == 0:
+            value = value[: i + 1]
+            break
+    return value if len(value) <= 40 else value[:40] + "..."
+
+
 def _misshapen(text: str) -> tuple[str, str] | None:
     """(field, what was sent against what it takes) for the first field of a shown body the API cannot take."""
     shown = BODY.search(text)
@@ -127,10 +146,8 @@ def _misshapen(text: str) -> tuple[str, str] | None:
         wants = TAKES[m.group("field")]
         if not any(_accepts(want, kind, scalar) for want in wants):
             taken = " or ".join(NAMED[w] for w in wants)
-            sent = m.group("value").strip()[:40]
-            return m.group(
-                "field"
-            ), f"sent as {NAMED.get(kind, 'a ' + kind)} ({sent}...), where it takes {taken}"
+            sent = _shown(m.group("value").strip())
+            return m.group("field"), f"sent as {NAMED.get(kind, 'a ' + kind)}, {sent}, where it takes {taken}"
     return None
 
 
