@@ -88,9 +88,10 @@ CASES = [
         "aiohttp.client_exceptions.ClientConnectorDNSError: Cannot connect to host gpu-box:8000 ssl:default "
         "[Name or service not known]\n",
     ),
-    # run_batch's check of an input line: a body field of another type, a line without url
+    # run_batch's check of an input line: a body field of another type (learn50b: the -i line's, was
+    # request-field-wrong-type), a line without url
     (
-        "request-field-wrong-type",
+        "batch-input-line-invalid",
         BATCH_HEADER
         + "body.temperature\n  Input should be a valid number, unable to parse string as a number "
         "[type=float_parsing, input_value='hot', input_type=str]\n",

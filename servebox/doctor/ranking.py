@@ -34,6 +34,7 @@ from servebox.doctor.co_tenant import elsewhere_lines
 from servebox.doctor.demotions import what_followed
 from servebox.doctor.engine_gone import killed_alone
 from servebox.doctor.flashinfer_device import flashinfer_device
+from servebox.doctor.hub_ref_listing import ref_names_no_listed_snapshot
 from servebox.doctor.incidents import RELAYED_AS_READ, as_relayed, stopped_each_start
 from servebox.doctor.listed import served_before
 from servebox.doctor.llamacpp_attribution import LLAMA_FEATURE, in_a_feature, refine
@@ -51,6 +52,7 @@ from servebox.doctor.root_exception import (
     went_on_past,
     wrappers_aside,
 )
+from servebox.doctor.sent_shape import shape_refused
 from servebox.doctor.sent_type import asked_type_sent
 from servebox.doctor.shared_wording import calibrate
 from servebox.doctor.signatures import context_met, demoting, named_lines, value_fills
@@ -260,6 +262,7 @@ def rank(t: Triage) -> TriageResult:
     read_copies(t, raised)  # which copy of a package an import error came from (learn48a)
     against_default(t)  # a refusal of two fields, one of them a file's default
     asked_type_sent(t)  # 'must be a non-empty string' where the body sent a string (learn49d)
+    shape_refused(t, raised)  # a bare 400 beside a shown body whose field the API never takes (learn50b)
     scripted(t, raised)
     loaded_aside(t, raised)  # a library's refusal that code loaded into the engine asked for (learn47g)
     via = torch_backend_hits(t, raised)  # a -cc mode 1-2 backend failing inside torch (learn48g)
@@ -319,6 +322,10 @@ def rank(t: Triage) -> TriageResult:
         diagnoses.append(unserved)
     if (early := bench_before_server_up(t, diagnoses)) is not None:  # a benchmark before its server listened
         diagnoses.append(early)
+    if (
+        ref := ref_names_no_listed_snapshot(t, diagnoses)
+    ) is not None:  # a cached repo's ref naming no snapshot
+        diagnoses.append(ref)
     probe_aside(t, diagnoses)  # vllm bench's own /tokenize probe, refused: not the run's refusal
     if (stated := stated_answer(t.statements, diagnoses, t.lines)) is not None:
         diagnoses.append(stated)
