@@ -54,9 +54,9 @@ def _argv(kw: dict, figures) -> list[str]:
         argv.append("--no-enable-prefix-caching")
     elif kw.get("enable_prefix_caching"):
         argv.append("--enable-prefix-caching")
-    for key in ("dtype", "quantization"):
+    for key in ("dtype", "quantization", "mamba_ssm_cache_dtype", "mamba_cache_dtype"):
         if kw.get(key):
-            argv += [f"--{key}", kw[key]]
+            argv += [f"--{key.replace('_', '-')}", kw[key]]
     if kw.get("speculative_config"):
         argv += ["--speculative-config", json.dumps(kw["speculative_config"])]
     limits = kw.get("limit_mm_per_prompt") or {}
