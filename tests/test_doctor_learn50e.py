@@ -7,6 +7,7 @@
   or a vllm.logits_processors entry point (logged 'Failed to load LogitsProcessor plugin EntryPoint(...): ...').
 - parser-plugin-path-with-leading-dot: import_plugin tries './x.py' as a module name first; importlib's relative-import
   TypeError ends the start.
+- vllm-plugins-entry-with-whitespace: VLLM_PLUGINS='a, b' (envs.py splits on ',' without strip): ' b' names no plugin.
 - demotions: a symptom (path-not-found) followed by a server that came up and answered every request is a note.
 Messages are the sources' format strings rendered with other values than the corpus logs' (marked so).
 """
@@ -46,6 +47,9 @@ DOT_PATH = (
     "    raise TypeError(msg.format(name))\n"
     "TypeError: the 'package' argument is required to perform a relative import for '../parsers/acme_tool.py'\n"
 )
+UNKNOWN_REASONING = (
+    "KeyError: \"Reasoning parser 'acme_r' not found. Available parsers: deepseek_r1, qwen3\"\n"  # rendered
+)
 HEALTHY_AFTER = (
     "$ vllm serve m\nacme_quota: no config, using defaults\nTraceback (most recent call last):\n"
     '  File "/opt/plugins/acme_quota.py", line 8, in register\n    open("/etc/acme/quota.yaml")\n'
@@ -62,6 +66,17 @@ CASES = [
     ("logits-processor-class-missing-from-module", FQCN),
     ("logits-processor-class-missing-from-module", ENTRY_POINT),
     ("parser-plugin-path-with-leading-dot", DOT_PATH),
+    (
+        "vllm-plugins-entry-with-whitespace",
+        'Environment="VLLM_PLUGINS=acme_hooks , acme_reason"\n$ vllm serve m --reasoning-parser acme_r\n'
+        + UNKNOWN_REASONING,
+    ),
+    (
+        "vllm-plugins-entry-with-whitespace",
+        '$ docker run -e "VLLM_PLUGINS=acme_hooks, acme_arch" vllm/vllm-openai m\n'
+        "ValueError: Model architectures ['AcmeForCausalLM'] are not supported for now. Supported architectures: "
+        "dict_keys(['LlamaForCausalLM'])\n",  # rendered
+    ),
 ]
 
 NEAR_MISSES = [
@@ -76,6 +91,12 @@ NEAR_MISSES = [
     (
         "parser-plugin-path-with-leading-dot",
         DOT_PATH.replace("../parsers/acme_tool.py'", ".acme_tool'"),
+    ),
+    # the list written without spaces: the whitespace is not the cause (the hint of the allowlist may stand, below 0.7)
+    (
+        "vllm-plugins-entry-with-whitespace",
+        "$ VLLM_PLUGINS='acme_hooks,acme_reason' vllm serve m --reasoning-parser acme_r\n"
+        + UNKNOWN_REASONING,
     ),
 ]
 
