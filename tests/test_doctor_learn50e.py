@@ -8,6 +8,8 @@
 - parser-plugin-path-with-leading-dot: import_plugin tries './x.py' as a module name first; importlib's relative-import
   TypeError ends the start.
 - vllm-plugins-entry-with-whitespace: VLLM_PLUGINS='a, b' (envs.py splits on ',' without strip): ' b' names no plugin.
+- endpoint-plugin-skipped-for-required-tasks: load_endpoint_plugins' INFO 'Skipping endpoint plugin NAME: requires one
+  of tasks ..., server supports ...': non-fatal, below any death.
 - demotions: a symptom (path-not-found) followed by a server that came up and answered every request is a note.
 Messages are the sources' format strings rendered with other values than the corpus logs' (marked so).
 """
@@ -50,6 +52,11 @@ DOT_PATH = (
 UNKNOWN_REASONING = (
     "KeyError: \"Reasoning parser 'acme_r' not found. Available parsers: deepseek_r1, qwen3\"\n"  # rendered
 )
+SKIPPED = (
+    "$ VLLM_PLUGINS=acme_asr vllm serve m\n(APIServer pid=5) INFO 05-01 09:00:01 [__init__.py:147] Skipping endpoint "
+    "plugin acme_asr: requires one of tasks ('transcription',), server supports None\n"  # rendered
+    "INFO:     Application startup complete.\n"
+)
 HEALTHY_AFTER = (
     "$ vllm serve m\nacme_quota: no config, using defaults\nTraceback (most recent call last):\n"
     '  File "/opt/plugins/acme_quota.py", line 8, in register\n    open("/etc/acme/quota.yaml")\n'
@@ -66,6 +73,7 @@ CASES = [
     ("logits-processor-class-missing-from-module", FQCN),
     ("logits-processor-class-missing-from-module", ENTRY_POINT),
     ("parser-plugin-path-with-leading-dot", DOT_PATH),
+    ("endpoint-plugin-skipped-for-required-tasks", SKIPPED),
     (
         "vllm-plugins-entry-with-whitespace",
         'Environment="VLLM_PLUGINS=acme_hooks , acme_reason"\n$ vllm serve m --reasoning-parser acme_r\n'
@@ -91,6 +99,12 @@ NEAR_MISSES = [
     (
         "parser-plugin-path-with-leading-dot",
         DOT_PATH.replace("../parsers/acme_tool.py'", ".acme_tool'"),
+    ),
+    # the same skip line, then the engine died of something else: that death is the answer
+    (
+        "endpoint-plugin-skipped-for-required-tasks",
+        SKIPPED + "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total "
+        "capacity of 79.19 GiB of which 1.06 GiB is free.\n",
     ),
     # the list written without spaces: the whitespace is not the cause (the hint of the allowlist may stand, below 0.7)
     (
@@ -130,3 +144,9 @@ def test_symptom_before_a_refused_request_stays():
     )
     top = top_cause(run(log))
     assert top is not None and top.id == "path-not-found"
+
+
+def test_skipped_endpoint_plugin_is_not_fatal():
+    top = top_cause(run(SKIPPED))
+    assert (top.id, top.fatal) == ("endpoint-plugin-skipped-for-required-tasks", False)
+    assert "'transcription'" in top.cause and "None" in top.cause
