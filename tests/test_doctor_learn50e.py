@@ -10,6 +10,8 @@
 - vllm-plugins-entry-with-whitespace: VLLM_PLUGINS='a, b' (envs.py splits on ',' without strip): ' b' names no plugin.
 - endpoint-plugin-skipped-for-required-tasks: load_endpoint_plugins' INFO 'Skipping endpoint plugin NAME: requires one
   of tasks ..., server supports ...': non-fatal, below any death.
+- remote_import: "No module named 'X'" raised by a checkpoint's own file (transformers_modules/), an import
+  transformers' check_imports skipped: remote-code-packages-missing.
 - demotions: a symptom (path-not-found) followed by a server that came up and answered every request is a note.
 Messages are the sources' format strings rendered with other values than the corpus logs' (marked so).
 """
@@ -52,6 +54,14 @@ DOT_PATH = (
 UNKNOWN_REASONING = (
     "KeyError: \"Reasoning parser 'acme_r' not found. Available parsers: deepseek_r1, qwen3\"\n"  # rendered
 )
+REMOTE = (
+    "$ vllm serve acme/tiny-moe --trust-remote-code\nTraceback (most recent call last):\n"
+    '  File "/opt/venv/lib/python3.12/site-packages/transformers/dynamic_module_utils.py", line 309, in get_class_in_module\n'
+    '  File "<frozen importlib._bootstrap>", line 241, in _call_with_frames_removed\n'
+    '  File "/root/.cache/huggingface/modules/transformers_modules/acme/tiny_moe/0f3c/modeling_tiny_moe.py", line 12, in '
+    "<module>\n    from moe_kernels.ops import grouped_gemm\n"
+    "ModuleNotFoundError: No module named 'moe_kernels'\n"
+)
 SKIPPED = (
     "$ VLLM_PLUGINS=acme_asr vllm serve m\n(APIServer pid=5) INFO 05-01 09:00:01 [__init__.py:147] Skipping endpoint "
     "plugin acme_asr: requires one of tasks ('transcription',), server supports None\n"  # rendered
@@ -74,6 +84,7 @@ CASES = [
     ("logits-processor-class-missing-from-module", ENTRY_POINT),
     ("parser-plugin-path-with-leading-dot", DOT_PATH),
     ("endpoint-plugin-skipped-for-required-tasks", SKIPPED),
+    ("remote-code-packages-missing", REMOTE),
     (
         "vllm-plugins-entry-with-whitespace",
         'Environment="VLLM_PLUGINS=acme_hooks , acme_reason"\n$ vllm serve m --reasoning-parser acme_r\n'
@@ -105,6 +116,20 @@ NEAR_MISSES = [
         "endpoint-plugin-skipped-for-required-tasks",
         SKIPPED + "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total "
         "capacity of 79.19 GiB of which 1.06 GiB is free.\n",
+    ),
+    # the checkpoint's file imported an installed package, which lacks ITS dependency: that package's, not the model's
+    (
+        "remote-code-packages-missing",
+        REMOTE.replace(
+            "ModuleNotFoundError",
+            '  File "/opt/venv/lib/python3.12/site-packages/moe_kernels/ops.py", line 3, in <module>\n'
+            "    import zstd_fast\nModuleNotFoundError",
+        ).replace("'moe_kernels'", "'zstd_fast'"),
+    ),
+    # a sibling file the checkpoint lacks (transformers_modules.REPO.x), not a package to install
+    (
+        "remote-code-packages-missing",
+        REMOTE.replace("'moe_kernels'", "'transformers_modules.acme.tiny_moe.utils'"),
     ),
     # the list written without spaces: the whitespace is not the cause (the hint of the allowlist may stand, below 0.7)
     (
@@ -144,6 +169,11 @@ def test_symptom_before_a_refused_request_stays():
     )
     top = top_cause(run(log))
     assert top is not None and top.id == "path-not-found"
+
+
+def test_remote_import_names_the_package():
+    top = top_cause(run(REMOTE))
+    assert top.id == "remote-code-packages-missing" and top.cause.endswith("moe_kernels.")
 
 
 def test_skipped_endpoint_plugin_is_not_fatal():
