@@ -254,7 +254,10 @@ def attribute(exc: RaisedException) -> Diagnosis | None:
         return None
     path, installed = module_path(exc.raised_in)
     if (
-        found := _third_party(exc, path, installed) or _loaded_by(exc) or _supplied_class(exc, path)
+        found := _third_party(exc, path, installed)
+        or _loaded_by(exc)
+        or _supplied_class(exc, path)
+        or _supplied_function(exc, path)
     ) is not None:
         return found
     if not path.startswith("vllm/"):  # the innermost vLLM frame that is not a thin wrapper over a kernel
@@ -296,6 +299,25 @@ def _supplied_class(exc: RaisedException, path: str) -> Diagnosis | None:
         f"{m['cls']}.__init__ (your {site['what']}: vLLM calls it as {site['signature']} at {exc.raised_in})"
     )
     return _diagnosis(THIRD_PARTY, exc, package=m["cls"], exception=f"{exc.type}: {exc.message}", file=file)
+
+
+CALL_MISMATCH = re.compile(
+    r"^(?P<name>\w+)\(\) (?:takes \d+ positional arguments? but \d+ (?:was|were) given|missing \d+ required"
+    r"|got an unexpected keyword argument|takes from \d+ to \d+ positional)"
+)
+
+
+def _supplied_function(exc: RaisedException, path: str) -> Diagnosis | None:
+    """A TypeError of a user-supplied function's own signature, raised at the vLLM call site that calls it
+    (engine_features.toml [[calls]]: a general plugin's register() vLLM calls with no arguments): Python raises an
+    argument mismatch in the caller's frame, so the traceback ends in vLLM's file; the function's author's (learn50e)."""
+    m = CALL_MISMATCH.search(exc.message) if exc.type.rsplit(".", 1)[-1] == "TypeError" else None
+    site = next((c for c in _table().get("calls", ()) if path.startswith(c["prefix"])), None)
+    if m is None or site is None or m["name"] in site["own"]:
+        return None
+    how = site["signature"].replace("{name}", m["name"])
+    file = f"{m['name']} (your {site['what']}: vLLM calls it as {how} at {exc.raised_in})"
+    return _diagnosis(THIRD_PARTY, exc, package=m["name"], exception=f"{exc.type}: {exc.message}", file=file)
 
 
 def _plugin_module(parts: list[str]) -> str:

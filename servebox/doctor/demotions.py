@@ -97,8 +97,8 @@ def _went_on(d: Diagnosis, sig: Signature, t: Triage, hit: Hits) -> None:
             survived(d, why, "describes")
     if d.role == "cause" and d.fatal and not warned_then_refused and (up := caught_then_up(t, hit)):
         survived(d, f"Caught and logged, and the server came up after it (line {up}): ", "reports")
-    if (
-        d.role == "cause"
+    if (  # a symptom too: a healthy server after it answers the log's question (learn50e: a plugin's handled error)
+        d.role in ("cause", "symptom")
         and d.fatal
         and (served := served_after(t, hit.last_line))
         and not run_by_hand_between(t, sig, hit, served[0])

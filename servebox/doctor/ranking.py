@@ -42,6 +42,7 @@ from servebox.doctor.package_copy import read_copies
 from servebox.doctor.plugin_load import lines_of, marker_aside
 from servebox.doctor.ready_then_gone import ready_then_gone
 from servebox.doctor.registered_model import registered_module_aside
+from servebox.doctor.remote_import import read_remote_imports
 from servebox.doctor.resemblance import answer as resemblance_answer
 from servebox.doctor.responses_tools import tools_not_served
 from servebox.doctor.results import CONFIDENT
@@ -260,6 +261,7 @@ def rank(t: Triage) -> TriageResult:
     _placed(t, raised)
     unregistered = registered_module_aside(t, raised)  # a registered model's module path not there (learn47b)
     read_copies(t, raised)  # which copy of a package an import error came from (learn48a)
+    read_remote_imports(t, raised)  # a checkpoint's own file importing a missing package (learn50e)
     against_default(t)  # a refusal of two fields, one of them a file's default
     asked_type_sent(t)  # 'must be a non-empty string' where the body sent a string (learn49d)
     shape_refused(t, raised)  # a bare 400 beside a shown body whose field the API never takes (learn50b)
