@@ -100,7 +100,7 @@ def _requirement(t: Triage, e: RaisedException, installed: dict[str, str]) -> No
         groups = {"pkg": m["pkg"], "found": f"{m['pkg']}=={m['found']}", "req": m["req"]}
         _answer(t, REFUSED, e, groups, text, drop=(OLD_CHECKER, MISMATCH))
     elif side == "checker" and dependency == "tokenizers" and checker is not None:
-        groups = {"req": m["req"], "found": f"tokenizers=={m['found']}", "copy": f"the copy in {checker[1]}"}
+        groups = {"req": m["req"], "found": f"tokenizers=={m['found']}", "copy": checker[1]}
         _answer(t, OLD_CHECKER, e, groups, text, drop=(MISMATCH, REFUSED))
     # else another checker's copy refusing its dependency: dependency-version-refused's hint names both sides
 
@@ -129,9 +129,9 @@ def _answer(t: Triage, sig: str, e: RaisedException, groups: dict, text: str, dr
 
 def read_sides(t: Triage, raised: list[RaisedException]) -> None:
     """Where an import error of the engine's environment shows which copy is out of place, answer with the family
-    that names that copy. The tokenizers family's own wording only proposes (it is dropped unless decided here); the
-    first refusal decides, and a missing module only where a copy imported it."""
-    t.hits.pop(OLD_CHECKER, None)
+    that names that copy. The tokenizers family's wording counts only where raised in a transformers copy outside
+    site-packages (its raised_where) and is dropped here where the found version is under the floor; the first refusal
+    decides, and a missing module only where a copy imported it."""
     installed = pip_versions(t)
     for e in raised:
         if REQUIREMENT.search(e.message):
