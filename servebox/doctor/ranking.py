@@ -262,11 +262,8 @@ def rank(t: Triage) -> TriageResult:
     _placed(t, raised)
     unregistered = registered_module_aside(t, raised)  # a registered model's module path not there (learn47b)
     read_copies(t, raised)  # which copy of a package an import error came from (learn48a)
-<<<<<<< HEAD
     read_remote_imports(t, raised)  # a checkpoint's own file importing a missing package (learn50e)
-=======
     read_sides(t, raised)  # which side of a version skew is the copy out of place (learn50d)
->>>>>>> learn50d
     against_default(t)  # a refusal of two fields, one of them a file's default
     asked_type_sent(t)  # 'must be a non-empty string' where the body sent a string (learn49d)
     shape_refused(t, raised)  # a bare 400 beside a shown body whose field the API never takes (learn50b)
