@@ -18,6 +18,9 @@ import json
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from tools.gpu_state_dtype_cases import write_kit  # noqa: E402
+
 REPO = Path(__file__).resolve().parent.parent
 MODELS = REPO / "tests" / "fixtures" / "gpu-logs" / "models"
 BASE = {"gpu_memory_utilization": 0.9, "max_model_len": 32768, "enable_prefix_caching": False}
@@ -45,19 +48,8 @@ CASES = {
 
 
 def write(kit: Path) -> list[Path]:
-    written = []
-    for model in {m for m, _, _ in CASES.values()}:
-        folder = kit / "models" / model
-        folder.mkdir(parents=True, exist_ok=True)
-        (folder / "config.json").write_text((MODELS / model / "config.json").read_text())
-        written.append(folder / "config.json")
-    for name, (model, extra, _) in CASES.items():
-        case = {"case": name, "llm_kwargs": {"model": f"{kit}/models/{model}", **BASE, **extra}, "env": {}}
-        path = kit / "run" / "cases" / f"{name}.json"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(case, indent=1))
-        written.append(path)
-    return written
+    models = {m: json.loads((MODELS / m / "config.json").read_text()) for m, _, _ in CASES.values()}
+    return write_kit(kit, models, CASES, BASE)
 
 
 if __name__ == "__main__":

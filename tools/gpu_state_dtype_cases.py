@@ -54,20 +54,26 @@ def configs() -> dict[str, dict]:
     return {"qwen3.5-27b-8l": q35, "qwen3-next-8l-64e": nxt}
 
 
-def write(kit: Path) -> list[Path]:
+def write_kit(kit: Path, models: dict[str, dict], cases: dict, base: dict) -> list[Path]:
+    """Each model's config.json under KIT/models/ and each case's run_case.py file under KIT/run/cases/ (the kit's
+    layout, shared/gpu/README.md); cases map name -> (model folder, extra LLM kwargs, prediction)."""
     written = []
-    for model, config in configs().items():
+    for model, config in models.items():
         folder = kit / "models" / model
         folder.mkdir(parents=True, exist_ok=True)
         (folder / "config.json").write_text(json.dumps(config, indent=2))
         written.append(folder / "config.json")
-    for name, (model, extra, _) in CASES.items():
-        case = {"case": name, "llm_kwargs": {"model": f"{kit}/models/{model}", **BASE, **extra}, "env": {}}
+    for name, (model, extra, _) in cases.items():
+        case = {"case": name, "llm_kwargs": {"model": f"{kit}/models/{model}", **base, **extra}, "env": {}}
         path = kit / "run" / "cases" / f"{name}.json"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(case, indent=1))
         written.append(path)
     return written
+
+
+def write(kit: Path) -> list[Path]:
+    return write_kit(kit, configs(), CASES, BASE)
 
 
 if __name__ == "__main__":
