@@ -231,7 +231,9 @@ def test_each_reading_is_listed_with_the_words_doctor_gives_it():
     and doctor words each as readings.toml does: one text, not a copy in code that could drift."""
     from servebox.doctor.attribution import STRUCTURAL, readings
 
-    assert set(readings()) == set(STRUCTURAL)
+    # every structural reading is worded there; readings.toml also words answers other modules work out in code
+    # (learn50c's responses-builtin-tool-needs-tool-server), which attribution does not place
+    assert set(STRUCTURAL) <= set(readings())
     log = (
         "(EngineCore_DP0 pid=7) Traceback (most recent call last):\n"
         '(EngineCore_DP0 pid=7)   File "/opt/venv/lib/python3.12/site-packages/vllm/v1/engine/core.py", line 90, in step\n'
