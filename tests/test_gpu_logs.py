@@ -123,8 +123,8 @@ def _plan(name: str):
         argv.append(
             "--enable-prefix-caching" if kw["enable_prefix_caching"] else "--no-enable-prefix-caching"
         )
-    for key in ("dtype", "quantization"):
-        argv += [f"--{key}", kw[key]] if kw.get(key) else []
+    for key in ("dtype", "quantization", "mamba_ssm_cache_dtype"):
+        argv += [f"--{key.replace('_', '-')}", kw[key]] if kw.get(key) else []
     if kw.get("speculative_config"):
         argv += ["--speculative-config", json.dumps(kw["speculative_config"])]
     ckpt = load_checkpoint(str(ROOT / spec["model_config"]["checkpoint"]), with_template=False)

@@ -12,11 +12,8 @@ from pathlib import Path
 import pytest
 
 from servebox.checkpoint.facts import load_checkpoint
-from servebox.engines.vllm.flags import parse_flags
 from servebox.engines.vllm.logs import read_startup_figures
-from servebox.engines.vllm.profile import load_profile
-from servebox.hardware import custom_gpu
-from servebox.plan import make_plan
+from tests.test_gpu_logs import _plan  # the same vllm.LLM kwargs -> serve flags reading as the H200 logs
 
 ROOT = Path(__file__).resolve().parent.parent
 LOGS = ROOT / "tests" / "fixtures" / "gpu-logs"
@@ -35,33 +32,6 @@ HELD_OUT = {
     "h06-qwen3next-8l-compiled": (4.00, 3.46),  # and V1's graph estimate: 0.40 GiB logged, 0.12 planned
     "h07-qwen35-8l-eager-mnbt4096-seqs64": (0.91, 0.67),
 }  # gdn_factor_by_class's Qwen3-Next value comes from this log
-
-
-def _plan(name: str):
-    spec = json.loads((LOGS / f"{name}.json").read_text())
-    fig = read_startup_figures(LOGS / f"{name}.log")
-    kw = spec["llm_kwargs"]
-    argv = [
-        "--gpu-memory-utilization",
-        str(kw["gpu_memory_utilization"]),
-        "--max-model-len",
-        str(kw["max_model_len"]),
-    ]
-    argv += [
-        "--max-num-batched-tokens",
-        str(fig.max_num_batched_tokens),
-        "--max-num-seqs",
-        str(fig.max_num_seqs),
-    ]
-    argv += ["--enforce-eager"] if kw.get("enforce_eager") else []
-    argv += ["--no-enable-prefix-caching"]
-    argv += ["--language-model-only"] if kw.get("limit_mm_per_prompt") else []
-    argv += (
-        ["--mamba-ssm-cache-dtype", kw["mamba_ssm_cache_dtype"]] if kw.get("mamba_ssm_cache_dtype") else []
-    )
-    ckpt = load_checkpoint(str(ROOT / spec["model_config"]["checkpoint"]), with_template=False)
-    h100 = custom_gpu(fig.total_gib, (9, 0))
-    return make_plan(ckpt, parse_flags(argv)[0], h100, load_profile("0.26.0")), fig
 
 
 def test_the_cases_are_the_ones_run_and_say_where_they_ran():
