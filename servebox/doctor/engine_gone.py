@@ -32,7 +32,7 @@ def killed_alone(t: Triage, diagnoses: list[Diagnosis]) -> None:
     hit = t.hits.get(REPORTED)
     if hit is None or hit.relayed:  # up's console quoting the symptom it found stays that symptom
         return
-    killed = next((s for s in t.signatures if s.id == KILLED), None)
+    killed = t.signature(KILLED)
     for d in diagnoses:
         if killed is not None and d.id == REPORTED and d.role == "symptom" and not _consequence(t, d):
             # the family's own words (up's console quotes them, and doctor reads them back by them), vLLM's figure
@@ -48,5 +48,5 @@ def killed_alone(t: Triage, diagnoses: list[Diagnosis]) -> None:
 
 def _consequence(t: Triage, d: Diagnosis) -> bool:
     """The report made a consequence: a worker's own failure came first (engine-core-killed's unless_seen)."""
-    sig = next((s for s in t.signatures if s.id == REPORTED), None)
+    sig = t.signature(REPORTED)
     return sig is not None and bool(t.seen_requirements.intersection(sig.unless_seen))

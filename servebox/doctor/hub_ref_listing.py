@@ -46,7 +46,7 @@ SURE = 0.75
 def _read(t, entry: str) -> list[tuple[int, str, dict[str, str]]]:
     """Each evidence line of an entry with the named groups its wordings find on it."""
     hit = t.hits.get(entry)
-    sig = next((s for s in t.signatures if s.id == entry), None)
+    sig = t.signature(entry)
     if hit is None or sig is None:
         return []
     out = []

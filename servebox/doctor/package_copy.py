@@ -60,7 +60,7 @@ def pip_installed(t: Triage) -> set[str]:
 def shown_folders(t: Triage) -> dict[str, str]:
     """Package-named folders the log shows outside site-packages: import name -> the folder's path."""
     hit = t.hits.get(SHOWN)
-    sig = next((s for s in t.signatures if s.id == SHOWN), None)
+    sig = t.signature(SHOWN)
     found: dict[str, str] = {}
     for _, line in hit.evidence if hit and sig else ():
         m = next((m for p in sig.patterns if (m := p.search(line))), None)

@@ -39,7 +39,7 @@ FIX = "Fix the plugin so it imports in the engine's environment, or uninstall it
 def _markers(t: Triage) -> list[tuple[int, str, str]]:
     """(line, component, plugin name) of the marker lines the triage kept (its first few and its last)."""
     hit = t.hits.get(MARKER)
-    sig = next((s for s in t.signatures if s.id == MARKER), None)
+    sig = t.signature(MARKER)
     if hit is None or sig is None:
         return []
     out = []

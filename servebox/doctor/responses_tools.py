@@ -40,7 +40,7 @@ PARSER_CAUSE = (
 
 def _fix(t: Triage, id_: str) -> str:
     """The entry's own fix: a family's (t.signatures) or a reading's (knowledge/readings.toml)."""
-    sig = next((s for s in t.signatures if s.id == id_), None)
+    sig = t.signature(id_)
     return sig.fix if sig is not None else readings()[id_]["fix"]
 
 

@@ -97,7 +97,7 @@ def set_at_start(t: Triage, sig: Signature, hit: Hits) -> tuple[Signature, Hits]
         named = dict(flag.names).get(field, field)
         if (flagged := _listed(t, *flag.line, named)) is not None:
             cause, field, value = flag.cause, named, flagged.group(1).strip()
-    target = next((s for s in t.signatures if s.id == cause), None)
+    target = t.signature(cause)
     return (target, replace(hit, groups={"field": field, "value": value})) if target else None
 
 

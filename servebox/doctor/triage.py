@@ -362,6 +362,10 @@ class Triage(KeywordReading):
             handled=handled,
         )
 
+    def signature(self, id_: str) -> Signature | None:
+        """The entry with this id (modules that read an entry's own patterns, fix or confidence)."""
+        return next((s for s in self.signatures if s.id == id_), None)
+
     def error_tail(self) -> list[tuple[int, str]]:
         """The last error-looking lines of the stream, for logs with no known signature (one look per
         line, newlines counted once)."""
