@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 
 from servebox.checkpoint.architecture import Architecture
+from servebox.engines.vllm.profile import MROPE_DEFAULT
 from servebox.units import MiB
 
 SEGMENT_OWN = 10 * MiB  # PyTorch kMinLargeAlloc: from here a request gets a segment of its own
@@ -45,7 +46,7 @@ def rotary_cache_bytes(a: Architecture, profile, dtype_bytes: int) -> int:
     rows = a.max_position_embeddings or 0
     if a.rope_scaling and "mrope_section" in a.rope_scaling:
         factors = profile.mrope_cache_positions_factor
-        rows *= factors.get(a.architecture, factors.get("default", 4))
+        rows *= factors.get(a.architecture, factors.get("default", MROPE_DEFAULT["default"]))
     return rows * int(a.head_dim * a.partial_rotary_factor) * dtype_bytes
 
 

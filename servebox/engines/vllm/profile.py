@@ -12,6 +12,9 @@ from importlib import resources
 from servebox.errors import InputError
 
 # compute capability (major) -> architecture name used by `gpu_arch` in vllm.toml
+# MRoPE's cos/sin cache rows per position where a profile names no factor: vLLM 0.26's get_rope keeps
+# max_position x 4 for every MRoPE model (rotary_embedding/mrope.py); later releases pass a factor per class
+MROPE_DEFAULT = {"default": 4}
 GPU_ARCHS = {6: "pascal", 7: "volta", 8: "ampere", 9: "hopper", 10: "blackwell", 12: "blackwell"}
 
 
@@ -58,7 +61,7 @@ class EngineProfile:
     # the sampler warm-up's peak bytes per logit (top-k/top-p path of the release); None: [assumptions]
     sampler_bytes_per_logit: float | None = None
     # MRoPE's cos/sin cache rows per position: "default" and by model class (vllm.toml, per release)
-    mrope_cache_positions_factor: dict = field(default_factory=lambda: {"default": 4})
+    mrope_cache_positions_factor: dict = field(default_factory=lambda: dict(MROPE_DEFAULT))
     calibrated: tuple[Calibration, ...] = field(default_factory=tuple)
 
     def calibration_for(self, build: str, arch: str, quant: str, tp: int) -> Calibration | None:
@@ -180,7 +183,7 @@ def load_profile(version: str) -> EngineProfile:
         mamba_all_mode_archs=tuple(p.get("mamba_all_mode_archs", ())),
         null_block_reserved=p.get("null_block_reserved", True),
         sampler_bytes_per_logit=_by_release(p.get("sampler_bytes_per_logit"), version),
-        mrope_cache_positions_factor=p.get("mrope_cache_positions_factor", {"default": 4}),
+        mrope_cache_positions_factor=p.get("mrope_cache_positions_factor", MROPE_DEFAULT),
         calibrated=_calibrations(p.get("calibrated", [])),
     )
 
