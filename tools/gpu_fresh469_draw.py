@@ -123,7 +123,36 @@ NEW = {
 }
 
 # written after stage 1 (the flags) and before stage 2 (the classes), from vLLM 0.26.0's source
-APPLIES = {}
+APPLIES = {
+    # int (FrontendArgs), handed to uvicorn's h11 (entrypoints/launcher.py), no bound checked at start (fresh-340's
+    # reading; valid already made)
+    "--h11-max-header-count": ["out-of-range", "wrong-type"],
+    # str "auto" / "vllm" / a folder (config/model.py try_get_generation_config); fresh-370's reading; valid and
+    # wrong-type already made: nothing left, dropped by the rule
+    "--generation-config": ["wrong-type"],
+    # float, Field(default=0, ge=0) (config/offload.py UVAOffloadConfig); with --offload-backend prefetch only WARNS
+    # 'UVA offload fields are set but offload_backend='prefetch'', so no refusing pair
+    "--cpu-offload-gb": ["out-of-range", "wrong-type"],
+    # int | None (config/lora.py); fresh-340's reading ('max_cpu_loras (C) must be >= max_loras (L)', the pair with
+    # --max-loras; incompatible already made)
+    "--max-cpu-loras": ["out-of-range", "wrong-type", "incompatible"],
+    # int | None, human_readable_int (engine/arg_utils.py), no Field bound; a budget too small for --max-model-len is
+    # refused once the KV cache is sized (v1/core/kv_cache_utils.py _check_enough_kv_cache_memory); no flag-pair check
+    "--kv-cache-memory-bytes": ["out-of-range", "wrong-type"],
+    # bool switch (config/model.py); its refusal 'Sleep mode is not supported on current platform.' is the platform,
+    # not a flag pair (valid already made)
+    "--enable-sleep-mode": ["wrong-type"],
+    # dict[str, Any], a JSON object (config/model.py), merged into the generation config; no check
+    "--override-generation-config": ["wrong-type"],
+    # Literal lazy / eager / prefetch / torchao | None (config/load.py); no pair check
+    "--safetensors-load-strategy": ["wrong-type"],
+    # IrOpPriorityConfig, a JSON object of per-op lists of str (config/kernel.py); no pair check
+    "--ir-op-priority": ["wrong-type"],
+    # int | None (config/cache.py); a count too small for --max-model-len is refused once the KV cache is sized
+    # (kv_cache_utils: the override replaces the profiled memory before _check_enough_kv_cache_memory); no flag-pair
+    # check (wrong-type already made)
+    "--num-gpu-blocks-override": ["out-of-range", "wrong-type"],
+}
 
 # written after stage 2 and before anything ran on the device: (extra serve args, cost class, why)
 VALUES = {}
