@@ -64,6 +64,24 @@ flags, so the check books every case as the worst class, "start"): '300 seeds, e
 0.12): mean simulated end 302 s; draws short of 10 by FIT: 0; walked flags an earlier round drew (at risk of no class
 left) 2.10 per draw'. So FIT is not expected to bind (10 starts: 7 at t=0, 3 at ~150 s, end ~302 s <= 370); a fill
 from NEW happens only where walked flags have no class left (fresh-370 had four such flags, all "valid" by the rule).
+THE DRAW GAVE (stage 1 printed by --flags after 9d670d49 committed the tool; APPLIES committed b531704e before stage
+2; VALUES, EXPECTED_DRAWN and this paragraph written after stage 2 was printed, before the cases file was written and
+before anything ran): stage 1: 1 --h11-max-header-count, 2 --generation-config, 3 --cpu-offload-gb, 4 --max-cpu-loras,
+5 --kv-cache-memory-bytes, 6 --enable-sleep-mode, 7 --override-generation-config, 8 --safetensors-load-strategy, 9
+--ir-op-priority, 10 --num-gpu-blocks-override. Stage 2: draw 2 (--generation-config) DROPPED (valid and wrong-type
+already made by fresh-370 / fresh-99: no class left); none passed over by FIT; the walk took 9, so the NEW pairs were
+shuffled and walked: the first, (--kv-cache-memory-bytes, binary-decimal), was taken as n01. Cases: g01
+--h11-max-header-count 0 (out-of-range, start), g03 --cpu-offload-gb 1 (valid, start), g04 --enable-lora --max-loras 2
+--max-cpu-loras 4 (valid, start), g05 --kv-cache-memory-bytes 2GiB (wrong-type, parse), g06 --enable-sleep-mode true
+(wrong-type, parse), g07 --override-generation-config '{"temperature": 0.5}' (valid, start), g08
+--safetensors-load-strategy mmap (wrong-type, parse), g09 --ir-op-priority '{"rms_norm": "native"}' (wrong-type,
+parse), g10 --num-gpu-blocks-override 16 (out-of-range, start), n01 --kv-cache-memory-bytes 1.5G (NEW binary-decimal,
+parse): 3 valid, 4 wrong-type, 2 out-of-range, 1 NEW; 5 start, 5 parse. "order" (DUR longest first): g01 g03 g04 g07
+g10 g05 g06 g08 g09 n01; simulated: the first 8 start at 0-7 s (5 x 0.12 + 3 x 0.05 = 0.75 of 0.95), g09 at 65 s and
+n01 at 66 s as the first parse cases end; end 154 s at LEFT 390 (bound 370), nothing skipped.
+EXPECTED per case: EXPECTED_DRAWN below (written from 0.26.0's source before anything ran): 3 healthy controls (g03,
+g04, g07), g01 server up with its POST likely refused by the header limit (unknown), g10 refused in the engine core at
+KV cache sizing, five argparse exits (g05, g06, g08, g09, n01).
 SOURCES READ: tools/gpu_fresh370_draw.py, gpu_fresh340_draw.py, gpu_fresh99_draw.py (the universe), gpu_fresh427_draw.py
 (the form, simulate()), tools/gpu_serve_requests.py main(), tools/gpu_fresh151_go.sh, tools/gpu_draw_models.py, the
 manifest's fresh-370 and fresh-427 HEADER lines (up to their lead's measured block); vLLM 0.26.0 (the wheel in
@@ -155,9 +173,49 @@ APPLIES = {
 }
 
 # written after stage 2 and before anything ran on the device: (extra serve args, cost class, why)
-VALUES = {}
+VALUES = {
+    ("--h11-max-header-count", "out-of-range"): (
+        ["--h11-max-header-count", "0"], "start", "0 meant as 'no limit' where it is the most headers a request may carry"),
+    ("--cpu-offload-gb", "valid"): (["--cpu-offload-gb", "1"], "start", "a healthy control: 1 GB of weights on the CPU"),
+    ("--max-cpu-loras", "valid"): (
+        ["--enable-lora", "--max-loras", "2", "--max-cpu-loras", "4"], "start",
+        "a healthy control: more CPU LoRA slots than GPU slots, as LoRAConfig asks"),
+    ("--kv-cache-memory-bytes", "wrong-type"): (
+        ["--kv-cache-memory-bytes", "2GiB"], "parse", "a unit name (GiB) where the parser takes a number or 2G / 2g"),
+    ("--enable-sleep-mode", "wrong-type"): (["--enable-sleep-mode", "true"], "parse", "'true' given to a switch"),
+    ("--override-generation-config", "valid"): (
+        ["--override-generation-config", '{"temperature": 0.5}'], "start", "a healthy control: a default temperature"),
+    ("--safetensors-load-strategy", "wrong-type"): (
+        ["--safetensors-load-strategy", "mmap"], "parse",
+        "the mechanism's name (mmap) where the choices are lazy / eager / prefetch / torchao"),
+    ("--ir-op-priority", "wrong-type"): (
+        ["--ir-op-priority", '{"rms_norm": "native"}'], "parse",
+        "one provider as a string where each op takes a list of providers"),
+    ("--num-gpu-blocks-override", "out-of-range"): (
+        ["--num-gpu-blocks-override", "16"], "start",
+        "16 blocks (256 tokens at block size 16), too few for --max-model-len 4096"),
+}  # fmt: skip
 
-EXPECTED_DRAWN = {}  # written after the draw was printed, before anything ran (0.26.0's source as cited)
+EXPECTED_DRAWN = {  # written after the draw was printed, before anything ran (0.26.0's source as cited)
+    "g01": "unknown, server up then the POST refused: --h11-max-header-count 0 is set on uvicorn's config "
+    "(entrypoints/launcher.py: config.h11_max_header_count = 0, no bound checked); the server comes up healthy and "
+    "the POST (a few headers) is most likely refused by the HTTP layer (a 4xx such as 431 / 400 or the connection "
+    "closed); if 0 is not enforced, the POST 200 (then none)",
+    "g03": "healthy (expected none): UVA CPU offload of 1 GB of gemma-3-1b's weights, the POST 200",
+    "g04": "healthy (expected none): LoRA on with max_loras 2, max_cpu_loras 4 (LoRAConfig accepts C >= L), the POST 200",
+    "g05": "argparse exit 2: \"argument --kv-cache-memory-bytes: invalid human_readable_int value: '2GiB'\" "
+    "(human_readable_int's fall-through int(value) raises ValueError)",
+    "g06": "argparse exit 2: 'unrecognized arguments: true'",
+    "g07": "healthy (expected none): the POST 200 at temperature 0.5 (the server's default sampling params logged)",
+    "g08": "argparse exit 2: \"argument --safetensors-load-strategy: invalid choice: 'mmap' (choose from ...)\"",
+    "g09": "argparse exit 2 while the JSON is parsed into IrOpPriorityConfig: 'argument --ir-op-priority: ...' with "
+    "pydantic's 'rms_norm Input should be a valid list'",
+    "g10": "refused in the engine core when the KV cache is sized (v1/core/kv_cache_utils.py: 'Overriding "
+    "num_gpu_blocks=N with num_gpu_blocks_override=16', then _check_enough_kv_cache_memory's ValueError that the "
+    "model's max seq len (4096) needs more KV cache than is available, naming --max-model-len / "
+    "--gpu-memory-utilization), 'Engine core initialization failed', exit 1",
+    "n01": NEW[("--kv-cache-memory-bytes", "binary-decimal")][3],
+}
 
 
 def draw_flags(seed=SEED):
