@@ -21,6 +21,24 @@ rope-scal, yarn, n-cpu-moe, cpu-moe, context-shift, cache-reuse, rope-freq, --ke
 split-mode, n-gpu-layers, flash-attn, and the manifest's llama file names for the same words; a pair is ALREADY when an
 earlier case's file name (in ALREADY below) says it made that (condition, class). Judged from names and header lines
 only (no earlier log read).
+Predictions (written before any case ran, from the source above):
+ 1 --split-mode tensor -fa off: the 'no effect' warning at parse, the model loads (llama supports tensor split), then
+   llama_init_from_model refuses 'SPLIT_MODE_TENSOR requires flash_attn to be enabled', the context is null and the
+   server exits 1 ('failed to load model' / 'exiting due to model loading error'). Less sure: the CPU-only build may
+   reset the split mode first and the start be healthy.
+ 2 -ot 'blk\.[0-1]\.ffn_.*=CUDA0': 'Available buffer types:' then only CPU's, 'unknown buffer type' thrown inside the
+   argument parser: 'error while handling argument "-ot"', usage hint, exit 1 before the model loads.
+ 3 --load-mode dio: the GGUF read with O_DIRECT (or its fallback); healthy, the request 200.
+ 4 --device none: nothing offloaded (nothing to offload on this build); healthy, 200.
+ 5 -ctv q4_0 -fa auto: 'enabling flash_attn since it is required for quantized V cache'; healthy, 200.
+ 6 -np 4 --no-kv-unified -c 512 and a ~200-token prompt: the server starts (n_ctx_seq 128 per slot, 4 slots); the
+   request answered HTTP 400 exceed_context_size_error ('request (N tokens) exceeds the available context size (128
+   tokens)').
+ 7 --cache-reuse -1: no check on the value; healthy, both requests 200 (reuse simply never tried).
+ 8 LLAMA_ARG_SWA_FULL=1 -np 2: 'swa_full is not supported by this model, it will be disabled' (a W line), healthy, 200.
+ 9 -fa enabled: 'enabled' is truthy in is_truthy; flash attention on; healthy, 200.
+10 -ts 0.6/0.4: split on ',' or '/', two entries (< 16 devices), the 'Setting a tensor split has no effect' warning;
+   healthy, 200.
 Draw: corpus_tools.draw_distinct_conditions(2467, pool(), 10) (random.Random(2467)); `--draws` prints it.
 Read: common.md, batch.md, the brief, the manifest's header lines grepped as above and its file names, fresh-449's
 header (to its lead's measurement line), tools/doctor_corpus_fresh449.py, tools/corpus_tools.py, the llama.cpp files
