@@ -1,4 +1,4 @@
-"""fresh-467: llama-server's tensor placement, cache and context-extension settings, as a homelab user copies them
+r"""fresh-467: llama-server's tensor placement, cache and context-extension settings, as a homelab user copies them
 from a guide (NEW GROUND for this maker; earlier batches made single pairs of it, skipped below).
 Theme: --override-tensor / -ot (regex=buffer type), --cpu-moe / --n-cpu-moe / --n-cpu-ffn, -ngl / --device /
 --split-mode / --tensor-split / --main-gpu on this CPU-only build, --cache-type-k / --cache-type-v with and without
@@ -215,3 +215,136 @@ def show() -> None:
 if __name__ == "__main__":
     if "--draws" in sys.argv:
         show()
+
+
+# ---- case makers (added after the draw and the predictions, before any case ran) ----
+
+HOST = f"http://127.0.0.1:{PORT}"
+LONG_PROMPT = "The quick brown fox jumps over the lazy dog. " * 25
+
+
+def _curl(path: str, body: dict) -> str:
+    import json
+
+    return f"curl -sS -i {HOST}{path} -H 'Content-Type: application/json' -d '{json.dumps(body)}'"
+
+
+def _complete(prompt: str = "Once upon a time", n: int = 16) -> str:
+    return _curl("/completion", {"prompt": prompt, "n_predict": n})
+
+
+CHAT = _curl("/v1/chat/completions", {"messages": [{"role": "user", "content": "Say hi"}], "max_tokens": 16})
+
+# draw number -> (slug, environment shown before the command, server flags, client command)
+CASES: dict[int, tuple[str, dict[str, str], list[str], str]] = {
+    1: ("split-mode-tensor-fa-off", {}, ["-sm", "tensor", "-fa", "off"], _complete()),
+    2: ("ot-ffn-to-cuda0", {}, ["-ot", "blk\\.[0-1]\\.ffn_.*=CUDA0"], _complete()),
+    3: ("load-mode-dio", {}, ["--load-mode", "dio"], _complete()),
+    4: ("device-none", {}, ["--device", "none"], CHAT),
+    5: ("ctv-q4-0-fa-auto", {}, ["-ctv", "q4_0", "-fa", "auto"], _complete()),
+    6: ("np4-no-kv-unified-long-prompt", {}, ["-np", "4", "--no-kv-unified"], _complete(LONG_PROMPT)),
+    7: (
+        "cache-reuse-minus-1-two-requests",
+        {},
+        ["--cache-reuse", "-1"],
+        _complete("You are a helpful assistant. Question: what is 2+2?")
+        + "; echo; "
+        + _complete("You are a helpful assistant. Question: what is 3+3?"),
+    ),
+    8: ("env-swa-full-np2", {"LLAMA_ARG_SWA_FULL": "1"}, ["-np", "2"], CHAT),
+    9: ("flash-attn-enabled", {}, ["-fa", "enabled"], _complete()),
+    10: ("tensor-split-slash", {}, ["-ts", "0.6/0.4"], _complete()),
+}
+
+
+def run_case(n: int) -> Path:
+    """Run draw n once: llama-server in WORK/run/dN (the GGUF linked there), the client once it answers /health,
+    ^C (SIGINT to the server's group), and write the log in the order a user pastes it (fresh-449's run_case, with
+    an environment prefix and shell quoting of the flags)."""
+    import os
+    import shlex
+    import signal
+    import subprocess
+    import time
+    import urllib.request
+
+    repo = Path(__file__).resolve().parent.parent
+    slug, extra_env, flags, client = CASES[n]
+    d = WORK / "run" / f"d{n}"
+    d.mkdir(parents=True, exist_ok=True)
+    gguf = d / "tiny-f32.gguf"
+    if not gguf.exists():
+        gguf.symlink_to(WORK / "tiny-f32.gguf")
+    env = dict(os.environ)
+    env["PATH"] = f"{repo / '.llama-cpp' / 'bin'}:{env['PATH']}"
+    env.pop("PYTHONPATH", None)
+    env.update(extra_env)
+    server = [
+        "llama-server",
+        "-m",
+        "tiny-f32.gguf",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(PORT),
+        "-c",
+        "512",
+        *flags,
+    ]
+    prefix = "".join(f"{k}={shlex.quote(v)} " for k, v in extra_env.items())
+    out: list[str] = ["$ ls\n", subprocess.run(["ls"], cwd=d, capture_output=True, text=True).stdout]
+    out.append("$ " + prefix + shlex.join(server) + "\n")
+    slog = d / "server.out"
+    with open(slog, "wb") as fh:
+        proc = subprocess.Popen(
+            server, cwd=d, env=env, stdout=fh, stderr=subprocess.STDOUT, start_new_session=True
+        )
+    up = False
+    deadline = time.time() + 120
+    while time.time() < deadline and proc.poll() is None:
+        try:
+            with urllib.request.urlopen(f"{HOST}/health", timeout=2) as r:
+                up = r.status == 200
+        except Exception:
+            pass
+        if up:
+            break
+        time.sleep(0.5)
+    client_text = ""
+    client_rc = None
+    if up:
+        time.sleep(0.5)
+        c = subprocess.run(client, shell=True, cwd=d, env=env, capture_output=True, timeout=300)
+        client_text = (c.stdout + c.stderr).decode(errors="replace")
+        client_rc = c.returncode
+        time.sleep(1)
+    before = slog.read_bytes().decode(errors="replace")
+    rc = proc.poll()
+    if rc is None:
+        os.killpg(proc.pid, signal.SIGINT)
+        try:
+            rc = proc.wait(20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            rc = proc.wait()
+    whole = slog.read_bytes().decode(errors="replace")
+    after = whole[len(before) :]
+    if up:
+        out += [
+            before,
+            f"# (second terminal, in {d})\n",
+            f"$ {client}\n",
+            client_text,
+            f"# client exit: {client_rc}\n",
+        ]
+        out += ["^C\n", after, f"# exit: {rc}\n"]
+    else:
+        out += [whole, f"# exit: {rc}\n"]
+    log = repo / "tests" / "fixtures" / "doctor-corpus" / f"fresh467-llama-{n:02d}-{slug}.log"
+    log.write_text("".join(out))
+    return log
+
+
+if __name__ == "__main__" and "--run" in sys.argv:
+    for arg in sys.argv[sys.argv.index("--run") + 1 :]:
+        print(run_case(int(arg)), flush=True)
