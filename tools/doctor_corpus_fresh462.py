@@ -33,7 +33,14 @@ unchanged): ONE condition on the healthy base command `python -m vllm.entrypoint
 "hello", "max_tokens": 8} (or the case's own requests) once /health answers, then stopped (1200 s start bound: the
 task asks it of a loaded machine). Ports 26490-26499 (26490 used, 26491 by a runner that names llama's port);
 work dirs under /tmp/fresh462.
-PREDICTIONS: none yet (written after the draw, before any case runs).
+PREDICTIONS (written after the draw, before any case ran; each CASES entry's "expect" says more): 1 config.json
+max_position_embeddings "2048": TypeError comparing str with float in the max-model-len derivation, exit 1. 2
+--engram-config with a trailing comma: argparse's JSON error, exit 2. 3 runtime LoRA evicted then its folder removed:
+the last chat fails naming the missing adapter (maybe the engine dies). 4 compile_ranges_endpoints [-16, 64]:
+AssertionError 'Invalid compile range endpoint: -16', exit 1. 5 VLLM_MAX_N_SEQUENCES=8, a chat of n 1: healthy. 6 a
+LoRA on --runner pooling --convert embed: serves, embeddings 200 (healthy). 7 safetensors metadata format tf: serves
+(healthy). 8 offline SamplingParams repetition_penalty 1.2: healthy, exit 0.
+TIME: the task allows 45 minutes; cases run in draw order until the time is spent; those not run are said so.
 Usage (repository root): PYTHONHASHSEED=0 .venv-vllm/bin/python tools/doctor_corpus_fresh462.py [--freeze | --draws |
 CASE ...]
 """
@@ -176,7 +183,98 @@ def _maker(n: int):
 # Each kept draw (number) -> the case: words, the concrete value chosen in the drawn class, and the prediction (both
 # written after the draw and BEFORE any case ran), and how it is built on the base command. CASE stands for the
 # case's folder, TINY for the model's. A family is chosen after the run, from ids.py.
-CASES: dict[int, dict] = {}
+# Request bodies and configs are built with dict() (THE GLOB PITFALL in the docstring).
+CC4 = json.dumps(dict(compile_ranges_endpoints=[-16, 64]))
+ENGRAM2 = (
+    "{" + json.dumps("use_thp") + ": true,}"
+)  # fresh-251's malformed-json text for this field (odd index)
+
+
+def metadata_tf7(model: Path) -> None:
+    """fresh-208's metadata_tf, its own code: model.safetensors re-saved with the safetensors library, metadata
+    {format: tf}."""
+    _maker(208).metadata_tf(model)
+
+
+# fresh-226's _script shape (vLLM's own offline example), SamplingParams with the drawn value; TINY is the model.
+SCRIPT8 = (
+    "from vllm import LLM, SamplingParams\n\n\n"
+    "def main():\n"
+    '    prompts = ["Hello, my name is", "The capital of France is"]\n'
+    "    sampling_params = SamplingParams(temperature=0.8, max_tokens=16, repetition_penalty=1.2)\n"
+    '    llm = LLM(model="TINY", max_model_len=512)\n'
+    "    outputs = llm.generate(prompts, sampling_params)\n"
+    "    for output in outputs:\n"
+    '        print(f"Prompt: {output.prompt!r}, Generated text: {output.outputs[0].text!r}")\n\n\n'
+    'if __name__ == "__main__":\n'
+    "    main()\n"
+)
+
+CASES: dict[int, dict] = {
+    1: {
+        "words": "config-max-position-embeddings-string",
+        "value": "the model copy's config.json max_position_embeddings \"2048\" (a string; fresh-213's max-pos-string)",
+        "expect": "transformers 5.19 loads the config (no type check expected); vLLM's derive_max_model_len_and_key "
+        "compares the string with float('inf'): TypeError \"'<' not supported between instances of 'str' and "
+        "'float'\" while the model config is built, exit 1 (if transformers checks types first, its own error)",
+        "edit": ("config.json", dict(max_position_embeddings="2048")),
+    },
+    2: {
+        "words": "engram-config-use-thp-trailing-comma",
+        "value": "--engram-config '{\"use_thp\": true,}' (fresh-251's engram.use_thp.malformed-json: a trailing comma)",
+        "expect": "the option's value is parsed with json.loads by argparse: 'argument --engram-config: ... "
+        "Expecting property name enclosed in double quotes', usage, exit 2, before anything loads",
+        "flags": ["--engram-config", ENGRAM2],
+    },
+    3: {
+        "words": "runtime-lora-folder-removed-after-eviction",
+        "value": "fresh-273's own runner and SPECS['lora-folder-removed-evicted'] (VLLM_ALLOW_RUNTIME_LORA_UPDATING, "
+        "LoRA flags with --max-cpu-loras 1: load ada, chat ada, load adb, chat adb (evicts ada from the CPU cache), "
+        "rm ada's folder, chat ada)",
+        "expect": "the first four steps 200; the last chat makes the worker reload ada from its path, which is gone: "
+        "the request fails naming the missing adapter ('Loading lora ada failed: No adapter found for ...'), a 4xx "
+        "or 500, and the engine may die with it (EngineDeadError) rather than serve on",
+        "runner273": "lora-folder-removed-evicted",
+    },
+    4: {
+        "words": "compile-ranges-endpoints-negative",
+        "value": "--compilation-config CC4 (compile_ranges_endpoints [-16, 64]; fresh-202's cc-compile-ranges-negative)",
+        "expect": "VllmConfig._set_compile_ranges asserts each endpoint > 0: AssertionError 'Invalid compile range "
+        "endpoint: -16' while the config is built, exit 1, before any engine starts",
+        "flags": ["--compilation-config", CC4],
+    },
+    5: {
+        "words": "env-vllm-max-n-sequences-8",
+        "value": "VLLM_MAX_N_SEQUENCES=8 in the environment (fresh-225's valid value), fresh-225's chat request "
+        "{messages hello, max_tokens 8} (n 1)",
+        "expect": "healthy: the limit only refuses n above 8; the chat answers 200 (expected none)",
+        "env": {"VLLM_MAX_N_SEQUENCES": "8"},
+        "requests": [(CHAT, dict(model="TINY", messages=HELLO, max_tokens=8))],
+    },
+    6: {
+        "words": "lora-adapter-on-pooling-runner-embed",
+        "value": "fresh-263's own runner and SPECS['runner-pooling-embed'] (--enable-lora --lora-modules ada=ADAPTER "
+        "--runner pooling --convert embed, /v1/embeddings naming ada)",
+        "expect": "no refusal of LoRA on a converted pooling model found in the source read: the embedding model "
+        "serves with the adapter and /v1/embeddings for ada answers 200 (healthy, expected none); if the pooling "
+        "runner refuses LoRA, a start error naming it",
+        "runner263": "runner-pooling-embed",
+    },
+    7: {
+        "words": "safetensors-metadata-format-tf",
+        "value": "the model copy's model.safetensors re-saved with metadata {format: tf} (fresh-208's metadata_tf)",
+        "expect": "vLLM's safetensors iterator does not read the format metadata: the model loads and serves, the "
+        "completion 200 (healthy, expected none)",
+        "setup": metadata_tf7,
+    },
+    8: {
+        "words": "offline-sampling-repetition-penalty-1-2",
+        "value": "fresh-226's offline script shape with SamplingParams(temperature=0.8, max_tokens=16, "
+        "repetition_penalty=1.2) (its healthy value)",
+        "expect": "healthy: 1.2 is within (0, inf); the two prompts are generated and printed, exit 0",
+        "script": SCRIPT8,
+    },
+}
 
 
 def subst(x, m: dict):
@@ -235,7 +333,7 @@ def serve_case(spec: dict, case_dir: Path) -> str:
 
 def run_script(spec: dict, case_dir: Path) -> str:
     """fresh-297's way: the script (TINY substituted) as `# script.py:` lines, `$ python script.py`, its whole
-    output, `# exit status: N` (300 s bound, its own process group)."""
+    output, `# exit status: N` (1200 s bound, the task's; its own process group)."""
     text = spec["script"].replace("TINY", str(tiny_model(WORK)))
     (case_dir / "script.py").write_text(text)
     head = "$ export VLLM_CPU_KVCACHE_SPACE=1\n$ export VLLM_NO_USAGE_STATS=1\n"
@@ -250,7 +348,7 @@ def run_script(spec: dict, case_dir: Path) -> str:
         start_new_session=True,
     )
     try:
-        out, _ = proc.communicate(timeout=300)
+        out, _ = proc.communicate(timeout=1200)
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
         out, _ = proc.communicate()
