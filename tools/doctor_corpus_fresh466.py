@@ -33,7 +33,31 @@ ALREADY_MADE classes removed: random.Random(2466); 10 times condition = choice(c
 classes; a condition drawn before is drawn anew (listed by --draws). Nothing is redrawn after; a case that cannot be
 made is said so. `--draws` prints the draw (tools/doctor_corpus_fresh466_draw.txt).
 
-PREDICTIONS: written below after the draw, before any case ran.
+PREDICTIONS (written after the draw, before any case ran, from the source read; the draw:
+tools/doctor_corpus_fresh466_draw.txt, 7 draws of a condition drawn before were drawn anew):
+1 --kv-transfer-config '{"kv_connector":"LMCacheConnectorV1","kv_role":"kv_both"}': the start fails when the engine
+  core's worker builds the connector: ModuleNotFoundError No module named 'lmcache' (or a platform refusal of KV
+  transfer on the CPU first); EngineCore failed to start, exit 1.
+2 --tokenizer-mode deepseek_v32 on the Llama: healthy start (the mode wraps the HF tokenizer, only the chat encoding
+  is DeepSeek's); /v1/completions 200; /v1/chat/completions 200 with a prompt in DeepSeek's encoding (or a 400 if
+  the encoder refuses the messages). Expected none unless the log shows a failure.
+3 vllm serve --headless --api-server-count 2: refused at once by cli/serve.py, ValueError '--api-server-count=2 cannot
+  be used with --headless', exit 1, no engine started.
+4 --data-parallel-size 2 --data-parallel-size-local 1 (no other node): no refusal (not external LB); the local rank
+  starts and the front end waits for the second engine's handshake that never comes: no /health; the user gives up
+  (^C after 420 s). A hang, not a traceback, unless 0.32 refuses a dense model's DP here.
+5 --prefix-caching-hash-algo xxhash without the xxhash package: EngineCore fails at start (the none-hash is made
+  with the chosen function) with ModuleNotFoundError 'xxhash is required ... pip install xxhash'; if hashing waits
+  for the first request, that request fails (500) instead.
+6 --data-parallel-size 1 --data-parallel-address 127.0.0.1: healthy, 200.
+7 --data-parallel-size 1: healthy, 200.
+8 --data-parallel-backend ray --data-parallel-size 1 without ray: the start fails importing ray (ModuleNotFoundError
+  'ray', from the ray DP launch path or the executor choice); less likely: DP 1 ignores the backend and it serves.
+9 --kv-offloading-backend lmcache --kv-offloading-size 1: VllmConfig makes it an LMCacheMPConnector kv_both; the
+  worker's connector import fails: ModuleNotFoundError 'lmcache', EngineCore failed to start, exit 1.
+10 VLLM_SERVER_DEV_MODE=1 (no --enable-sleep-mode): healthy; GET /is_sleeping 200 {"is_sleeping":false}; POST
+  /wake_up 200; a completion 200. Dev-mode warning at start. Expected none.
+Run order (to finish within the time): 3 1 9 8 5 2 6 7 10 4 (the likely hang last).
 
 Read: common.md, batch.md, the brief, the manifest's header lines for the keywords above (stopping at the lead's
 measurement blocks), tools/doctor_corpus_fresh441.py (draw and runner shape), fresh290.py's VLLM_CLI, tools/corpus_tools.py,
@@ -178,6 +202,164 @@ LEFT: dict[str, list[str]] = {
 LEFT = {c: vs for c, vs in LEFT.items() if vs}
 
 
+WORK = Path("/tmp/fresh466")
+TINY = str(WORK / "tiny")
+PORT = 26530
+REPO = Path(__file__).resolve().parent.parent
+VPY = str(REPO / ".venv-vllm" / "bin" / "python")
+COMPLETION = ("POST", "/v1/completions", {"model": TINY, "prompt": "Hello, my name is", "max_tokens": 8}, {})
+CHAT = (
+    "POST",
+    "/v1/chat/completions",
+    {"model": TINY, "messages": [{"role": "user", "content": "Hi"}], "max_tokens": 8},
+    {},
+)
+
+# draw -> (slug, "api" or "serve", flags, extra environment, requests, start bound in seconds)
+SPECS: dict[int, tuple] = {
+    1: (
+        "kv-transfer-lmcache-connector",
+        "api",
+        ["--kv-transfer-config", '{"kv_connector":"LMCacheConnectorV1","kv_role":"kv_both"}'],
+        {},
+        [COMPLETION],
+        1200,
+    ),
+    2: (
+        "tokenizer-mode-deepseek-v32",
+        "api",
+        ["--tokenizer-mode", "deepseek_v32"],
+        {},
+        [COMPLETION, CHAT],
+        1200,
+    ),
+    3: (
+        "serve-headless-api-server-count-2",
+        "serve",
+        ["--headless", "--api-server-count", "2"],
+        {},
+        [],
+        1200,
+    ),
+    4: (
+        "dp-2-size-local-1",
+        "api",
+        ["--data-parallel-size", "2", "--data-parallel-size-local", "1"],
+        {},
+        [COMPLETION],
+        420,
+    ),
+    5: ("prefix-hash-xxhash", "api", ["--prefix-caching-hash-algo", "xxhash"], {}, [COMPLETION], 1200),
+    6: (
+        "dp-1-address-127",
+        "api",
+        ["--data-parallel-size", "1", "--data-parallel-address", "127.0.0.1"],
+        {},
+        [COMPLETION],
+        1200,
+    ),
+    7: ("dp-1-explicit", "api", ["--data-parallel-size", "1"], {}, [COMPLETION], 1200),
+    8: (
+        "dp-backend-ray-dp-1",
+        "api",
+        ["--data-parallel-backend", "ray", "--data-parallel-size", "1"],
+        {},
+        [COMPLETION],
+        1200,
+    ),
+    9: (
+        "kv-offloading-lmcache-size-1",
+        "api",
+        ["--kv-offloading-backend", "lmcache", "--kv-offloading-size", "1"],
+        {},
+        [COMPLETION],
+        1200,
+    ),
+    10: (
+        "dev-mode-is-sleeping-wake-up",
+        "api",
+        [],
+        {"VLLM_SERVER_DEV_MODE": "1"},
+        [("GET", "/is_sleeping", None, {}), ("POST", "/wake_up", None, {}), COMPLETION],
+        1200,
+    ),
+}
+
+
+def vllm_shim() -> Path:
+    """fresh-290's VLLM_CLI launcher as WORK/bin/vllm: `vllm serve` as the console script runs it, only the
+    package-metadata lookup answered."""
+    import shlex
+
+    launcher = corpus_tools.load("fresh290", "doctor_corpus_fresh290.py").VLLM_CLI
+    (WORK / "bin").mkdir(parents=True, exist_ok=True)
+    shim = WORK / "bin" / "vllm"
+    shim.write_text(f'#!/bin/sh\nexec {VPY} -c {shlex.quote(launcher)} "$@"\n')
+    shim.chmod(0o755)
+    return shim
+
+
+def make(n: int) -> Path:
+    """Run draw N once: the engine in its own process group; once /health answers, each request as a `# request:`
+    line with the reply; then SIGINT to the group (the user's ^C), SIGKILL after 60 s. An engine not healthy within the
+    draw's bound gets ^C then (draw 4: the user waits 420 s). The log: the exports, the command, the whole output, the
+    requests, ^C, the rest, the exit status."""
+    import os
+    import shlex
+    import signal
+    import subprocess
+    import time
+
+    slug, kind, flags, extra, calls, bound = SPECS[n]
+    run = WORK / "run" / f"{n:02d}"
+    run.mkdir(parents=True, exist_ok=True)
+    env = corpus_tools.engine_env(WORK, **extra)
+    shown_env = {**corpus_tools.ENGINE_ENV, **extra}
+    shown_env |= {k: env[k] for k in ("VLLM_CACHE_ROOT", "XDG_CACHE_HOME")}
+    common = ["--port", str(PORT), "--max-model-len", "512", *flags]
+    if kind == "serve":
+        argv = [str(vllm_shim()), "serve", TINY, *common]
+        shown = ["vllm", "serve", TINY, *common]
+    else:
+        argv = [VPY, "-m", "vllm.entrypoints.openai.api_server", "--model", TINY, *common]
+        shown = argv
+    out = run / "server.out"
+    answers = ""
+    healthy = False
+    with out.open("wb") as fh:
+        proc = subprocess.Popen(
+            argv, stdout=fh, stderr=subprocess.STDOUT, env=env, cwd=run, start_new_session=True
+        )
+        healthy = corpus_tools._healthy_before_exit(proc, PORT, time.monotonic() + bound)
+        if healthy:
+            answers = "".join(corpus_tools._ask_with(PORT, *call, 2) for call in calls)
+        before_int = out.stat().st_size
+        interrupted = proc.poll() is None
+        if interrupted:
+            os.killpg(proc.pid, signal.SIGINT)
+            try:
+                proc.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+        rc = proc.returncode if proc.returncode >= 0 else 128 - proc.returncode
+    raw = out.read_bytes()
+    text = "$ export " + " ".join(f"{k}={shlex.quote(v)}" for k, v in shown_env.items()) + "\n"
+    text += "$ " + shlex.join(shown) + "\n"
+    head = raw[:before_int].decode("utf-8", "replace")
+    text += head if not head or head.endswith("\n") else head + "\n"
+    text += answers
+    if interrupted:
+        text += "^C\n"
+    text += raw[before_int:].decode("utf-8", "replace")
+    if not text.endswith("\n"):
+        text += "\n"
+    text += f"# exit: {rc}\n"
+    dest = REPO / "tests" / "fixtures" / "doctor-corpus" / f"fresh466-vllm-{n:02d}-{slug}.log"
+    dest.write_text(text)
+    return dest
+
+
 def draws():
     return corpus_tools.draw_distinct_conditions(SEED, LEFT, 10)
 
@@ -190,4 +372,13 @@ if __name__ == "__main__":
         for c, v, why in redrawn:
             print(f"drawn anew: {c} | {v} ({why})")
     else:
-        raise SystemExit("the runner is added after the draw")
+        import time
+
+        corpus_tools.tiny_model(WORK)
+        for arg in sys.argv[1:] or [str(k) for k in SPECS]:
+            t = time.monotonic()
+            dest = make(int(arg))
+            print(
+                f"{dest.name}: {len(dest.read_text().splitlines())} lines, {time.monotonic() - t:.0f} s",
+                flush=True,
+            )
