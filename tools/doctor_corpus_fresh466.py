@@ -244,7 +244,8 @@ SPECS: dict[int, tuple] = {
     4: (
         "dp-2-size-local-1",
         "api",
-        ["--data-parallel-size", "2", "--data-parallel-size-local", "1"],
+        # --data-parallel-rpc-port inside this batch's ports (the brief's 26530-26539), not 0.32's default
+        ["--data-parallel-size", "2", "--data-parallel-size-local", "1", "--data-parallel-rpc-port", "26531"],
         {},
         [COMPLETION],
         420,
