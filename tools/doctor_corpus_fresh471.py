@@ -33,7 +33,26 @@ Base: vLLM = .venv-vllm/bin/python -m vllm.entrypoints.openai.api_server --model
 Log assembly: fresh398.plain (`$ command`, engine stdout+stderr merged, client lines interleaved by time, `# exit: N`)
 then fresh398.paste(form, capture), written as bytes.
 
-PREDICTIONS: (written after the draw file is committed, before any case runs)
+PREDICTIONS (written after the draw file was committed, before any case ran):
+  draw 1 vllm | request-over-context | wrap-120: serves; the ~3000-token chat gets a 400 (the request's input tokens
+    over the model's maximum context length 512), the server keeps serving; SIGTERM, exit 0; wrapped at 120 columns.
+  draw 2 llama | port-in-use | ansi: 'couldn't bind HTTP server socket' (127.0.0.1:26610 while 0.0.0.0:26610 is
+    held), exit 1; colour bytes kept.
+  draw 3 vllm | malformed-body | journal-json: serves; messages a string gets a 400 (validation: a list expected);
+    SIGTERM, exit 0 (maybe EngineDeadError / nanobind shutdown noise).
+  draw 4 llama | request-over-context | github-fence: serves; the long prompt gets a 400 'exceeds the available
+    context size'; SIGTERM, exit 0; the fence cuts the middle.
+  draw 5 vllm | memory-too-big | github-fence: VLLM_CPU_KVCACHE_SPACE=200 GiB: the worker refuses (available memory
+    less than requested for kv), 'Engine core initialization failed', exit 1.
+  draw 6 llama | killed-serving | journal-json: the first chat 200, SIGKILL, the next request ConnectError, exit 137;
+    systemd 'code=killed, status=9/KILL'.
+  draw 7 vllm | wrong-format | journal-short-iso: --model the .gguf file: vLLM takes the GGUF path; I expect it to
+    fail loading config or tokenizer from the GGUF (or the gguf package / architecture support), exit 1; if it loads,
+    it serves and the chat gets 200 (then a healthy run, SIGTERM exit 0).
+  draw 8 llama | misspelt-flag | journal-cat: 'error: invalid argument: --ctx-sise' (maybe with usage), exit 1.
+  draw 9 vllm | wrong-format | mail-quote: as draw 7, every line quoted '> '.
+  draw 10 llama | bad-quantization | journal-short-iso: -ctk q5: 'Unsupported cache type: q5' from the argument
+    parser, exit 1.
 
 Usage (repository root): .venv/bin/python tools/doctor_corpus_fresh471.py --draws | K ...
 Read: common.md, batch.md, the task file, tools/doctor_corpus_fresh459.py and its draw file, fresh444.py, fresh398.py
