@@ -97,7 +97,110 @@ def draw():
     return corpus_tools.draw_distinct_conditions(SEED, POOL, N)
 
 
-CASES: dict[int, dict] = {}
+PREDICTIONS = """Written after the draw was committed (efd7ab6e), before any case ran; what the engine will do:
+ 1 run-batch, line 2's max_tokens 600 with --max-model-len 512: engine built, lines 1 and 3 answered, line 2 an error
+   line in results.jsonl (a 400-style "max_tokens ... too large / longer than the maximum context" message); exit 0.
+ 2 run-batch -i file:///tmp/fresh473/run/d2/requests.jsonl: engine built, then read_file (not http) open()s the
+   string as a path: FileNotFoundError "file:///tmp/..." traceback, exit 1.
+ 3 run-batch, every line url /v1/completions with a completions body (prompt): the body validator's fallback union
+   has no completions member, so model_validate_json raises a pydantic ValidationError (messages missing); exit 1.
+ 4 bench latency --input-len 32 --output-len 32 --batch-size 16 (healthy class): engine built, then as fresh-445's
+   draw 2, the dummy prompt ids run past the tiny model's 1024-token vocabulary: "Token id ... is out of vocabulary",
+   exit 1.
+ 5 vllm chat --stats --quick (server up): "Using model: /tmp/fresh473/tiny", the tiny model's gibberish, TTFT / TPS
+   lines; exit 0. Healthy.
+ 6 vllm chat --url http://127.0.0.1:26630/v1/chat/completions (server up): the client lists models at
+   .../v1/chat/completions/models: 404, openai.NotFoundError traceback, exit 1.
+ 7 run-batch, line 2's body without "model": healthy (model: str | None; the served model used), exit 0, 3 answers.
+ 8 run-batch, the file with a UTF-8 byte-order mark: engine built, then line 1 (BOM + JSON, str.strip() keeps U+FEFF)
+   fails model_validate_json: ValidationError "Invalid JSON: expected value at line 1 column 1", exit 1.
+ 9 run-batch -o out.jsonl in the working folder: healthy, exit 0, out.jsonl with 3 answers.
+10 bench throughput random with no --input-len, --max-model-len 512: --random-input-len's default 1024 (+128 output)
+   trips bench's max_model_len check, as fresh-454's draw 9 did: AssertionError / ValueError, exit 1.
+Run order (decided before running, failures expected first, then healthy): 8 2 6 10 3 1 4 7 5 9.
+"""
+
+T = "/tmp/fresh473/tiny"
+_Q = ["Hello world!", "What is the capital of France?", "Write a haiku about the sea."]
+_CHAT = [F425._CHAT.format(id=f"request-{i}", m=T, q=q, n=32) for i, q in enumerate(_Q, 1)]
+_MAX600 = _CHAT[1].replace('"max_tokens": 32', '"max_tokens": 600')
+_NO_MODEL = _CHAT[1].replace(f'"model": "{T}", ', "")
+_CMPL = [
+    f'{{"custom_id": "request-{i}", "method": "POST", "url": "/v1/completions", '
+    f'"body": {{"model": "{T}", "prompt": "{q}", "max_tokens": 32}}}}'
+    for i, q in enumerate(_Q, 1)
+]
+_RB = f"--model {T} --max-model-len 512"
+_REQS = {"requests.jsonl": "\n".join(_CHAT) + "\n"}
+assert _MAX600 != _CHAT[1] and _NO_MODEL != _CHAT[1]
+
+CASES: dict[int, dict] = {
+    1: dict(
+        slug="run-batch-max-tokens-600",
+        files={"requests.jsonl": "\n".join([_CHAT[0], _MAX600, _CHAT[2]]) + "\n"},
+        cmd=f"vllm run-batch -i requests.jsonl -o results.jsonl {_RB}",
+        bound=1200,
+        cat_after=["results.jsonl"],
+    ),
+    2: dict(
+        slug="run-batch-input-file-url",
+        files=_REQS,
+        cmd=f"vllm run-batch -i file:///tmp/fresh473/run/d2/requests.jsonl -o results.jsonl {_RB}",
+        bound=1200,
+        cat_after=["results.jsonl"],
+    ),
+    3: dict(
+        slug="run-batch-legacy-completions-url",
+        files={"requests.jsonl": "\n".join(_CMPL) + "\n"},
+        cmd=f"vllm run-batch -i requests.jsonl -o results.jsonl {_RB}",
+        bound=1200,
+        cat_after=["results.jsonl"],
+    ),
+    4: dict(
+        slug="bench-latency-32-32-batch-16",
+        cmd=f"vllm bench latency {_RB} --input-len 32 --output-len 32 --batch-size 16 --num-iters-warmup 1"
+        " --num-iters 3",
+        bound=1200,
+    ),
+    5: dict(
+        slug="chat-stats-quick",
+        server=[],
+        cmd='vllm chat --url http://127.0.0.1:26630/v1 --stats --quick "What is the capital of France?"',
+        bound=300,
+    ),
+    6: dict(
+        slug="chat-url-full-endpoint",
+        server=[],
+        cmd='vllm chat --url http://127.0.0.1:26630/v1/chat/completions --quick "What is the capital of France?"',
+        bound=300,
+    ),
+    7: dict(
+        slug="run-batch-body-without-model",
+        files={"requests.jsonl": "\n".join([_CHAT[0], _NO_MODEL, _CHAT[2]]) + "\n"},
+        cmd=f"vllm run-batch -i requests.jsonl -o results.jsonl {_RB}",
+        bound=1200,
+        cat_after=["results.jsonl"],
+    ),
+    8: dict(
+        slug="run-batch-input-utf8-bom",
+        files={"requests.jsonl": "\ufeff" + "\n".join(_CHAT) + "\n"},
+        cmd=f"vllm run-batch -i requests.jsonl -o results.jsonl {_RB}",
+        bound=1200,
+        cat_after=["results.jsonl"],
+    ),
+    9: dict(
+        slug="run-batch-output-in-working-folder",
+        files=_REQS,
+        cmd=f"vllm run-batch -i requests.jsonl -o out.jsonl {_RB}",
+        bound=1200,
+        cat_after=["out.jsonl"],
+    ),
+    10: dict(
+        slug="bench-throughput-random-default-lengths",
+        cmd=f"vllm bench throughput {_RB} --num-prompts 20",
+        bound=1200,
+    ),
+}
 
 
 def shown() -> list[int]:
