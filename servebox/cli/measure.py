@@ -7,6 +7,7 @@ from pathlib import Path
 import typer
 
 from servebox.cli.app import JSON_OPTION, api_base, app, emit_json, err, out
+from servebox.cli.dirs import usable_directory
 from servebox.errors import InputError
 from servebox.measure import bench_defaults as default
 
@@ -100,6 +101,8 @@ def bench(
         raise InputError(
             "bench", "--sweep", "a sweep chooses its own concurrency; drop --max-concurrency/--request-rate"
         )
+    if result_dir is not None:  # before the benchmark runs, not after its minutes are spent
+        usable_directory(result_dir, "--result-dir")
     slo = {k: v / 1000 for k, v in (("ttft_s", slo_ttft_ms), ("tpot_s", slo_tpot_ms)) if v}
     with err.status("benchmarking ..."):
         report = asyncio.run(

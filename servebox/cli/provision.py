@@ -9,6 +9,7 @@ import typer
 from rich.markup import escape
 
 from servebox.cli.app import JSON_OPTION, app, emit_json, err, out
+from servebox.cli.dirs import usable_directory
 from servebox.deploy.pip_run import PipFailed
 from servebox.errors import InputError, MachineError
 
@@ -135,6 +136,7 @@ def fetch_model_cmd(
     match = HUB_REPO_RE.match(repo)
     if not match:
         raise InputError(repo, None, "not a hub repo id 'org/name[@revision]'")
+    usable_directory(directory, "--dir")
     with out.status(f"downloading {repo} ..."):
         result = fetch_model(match["repo"], match["revision"], directory, include)
     if as_json:

@@ -10,6 +10,7 @@ from pathlib import Path
 import typer
 
 from servebox.cli.app import JSON_OPTION, app, emit_json, err, out
+from servebox.cli.dirs import usable_directory
 from servebox.errors import InputError
 
 STATE_DIR_OPTION = typer.Option(
@@ -68,6 +69,7 @@ def up(
     from servebox.serve.supervisor import Supervisor
 
     spec = load_spec(spec_path)
+    usable_directory(state_dir, "--state-dir")
     _executables_exist(spec, spec_path, all_nodes_here)
     host, port = spec.router.listen_host, spec.router.listen_port  # validated by the spec ([IPv6]:port too)
     # the address alone (any port) before anything is written or started: the port is taken below, after the
@@ -181,7 +183,7 @@ def down(state_dir: Path = STATE_DIR_OPTION) -> None:
 
     from servebox.serve.runstate import RunState
 
-    run = RunState(state_dir)
+    run = RunState(usable_directory(state_dir, "--state-dir"))
     if not run.up_path.exists():
         raise InputError(
             str(run.up_path), None, "nothing recorded: is servebox up running with this --state-dir?"
@@ -250,7 +252,7 @@ def watch(
     from servebox.serve.watch import Watcher, poll
 
     spec = load_spec(spec_path)
-    run = RunState(state_dir)
+    run = RunState(usable_directory(state_dir, "--state-dir"))
     watchers = {m.name: Watcher(window_s=window_s, cold_start_s=m.cold_start_s) for m in spec.models}
     n = 0
     while True:
