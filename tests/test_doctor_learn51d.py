@@ -146,3 +146,28 @@ def test_vllm_own_stat_logger_mismatch_is_not_a_plugin():
     message = "PrometheusStatLogger.__init__() got an unexpected keyword argument 'engine_indexes'"
     top = top_cause(run(STAT_CTOR.format(message=message)))
     assert top is None or top.id != "third-party-package-raised"
+
+
+ENDPOINT_METHOD = (
+    "$ VLLM_PLUGINS=acme_admin vllm serve m\nTraceback (most recent call last):\n"
+    f'  File "{VLLM}/entrypoints/openai/api_server.py", line 900, in init_app_state\n'
+    "    await init_endpoint_plugins_state(engine_client, state, args)\n"
+    f'  File "{VLLM}/plugins/endpoint_plugins/interface.py", line 164, in init_endpoint_plugins_state\n'
+    "    await plugin.init_state(engine_client, state, args)\n"
+    "TypeError: {message}\n"
+)
+
+
+def test_endpoint_plugin_method_mismatch_is_the_plugins():
+    """vLLM calls init_state(engine_client, state, args): a plugin's method that takes fewer is the plugin author's."""
+    message = "AdminPlugin.init_state() takes 3 positional arguments but 4 were given"  # rendered
+    top = top_cause(run(ENDPOINT_METHOD.format(message=message)))
+    assert (
+        top.id == "third-party-package-raised" and "init_state(self, engine_client, state, args)" in top.cause
+    )
+
+
+def test_a_method_the_site_does_not_call_is_not_read_as_the_plugins():
+    message = "AdminPlugin.helper() takes 1 positional argument but 2 were given"
+    top = top_cause(run(ENDPOINT_METHOD.format(message=message)))
+    assert top is None or top.id != "third-party-package-raised"
