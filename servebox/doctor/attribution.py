@@ -302,7 +302,7 @@ def _supplied_class(exc: RaisedException, path: str) -> Diagnosis | None:
 
 
 CALL_MISMATCH = re.compile(
-    r"^(?P<name>\w+)\(\) (?:takes \d+ positional arguments? but \d+ (?:was|were) given|missing \d+ required"
+    r"^(?:(?P<cls>\w+)\.)?(?P<name>\w+)\(\) (?:takes \d+ positional arguments? but \d+ (?:was|were) given|missing \d+ required"
     r"|got an unexpected keyword argument|takes from \d+ to \d+ positional)"
 )
 
@@ -310,14 +310,22 @@ CALL_MISMATCH = re.compile(
 def _supplied_function(exc: RaisedException, path: str) -> Diagnosis | None:
     """A TypeError of a user-supplied function's own signature, raised at the vLLM call site that calls it
     (engine_features.toml [[calls]]: a general plugin's register() vLLM calls with no arguments): Python raises an
-    argument mismatch in the caller's frame, so the traceback ends in vLLM's file; the function's author's (learn50e)."""
+    argument mismatch in the caller's frame, so the traceback ends in vLLM's file; the function's author's (learn50e).
+    A method ('Cls.init_state() takes ...') counts only where the site lists it in `methods` (learn51d: an endpoint
+    plugin's init_state / attach_router, which vLLM calls with fixed arguments)."""
     m = CALL_MISMATCH.search(exc.message) if exc.type.rsplit(".", 1)[-1] == "TypeError" else None
     site = next((c for c in _table().get("calls", ()) if path.startswith(c["prefix"])), None)
     if m is None or site is None or m["name"] in site["own"]:
         return None
-    how = site["signature"].replace("{name}", m["name"])
-    file = f"{m['name']} (your {site['what']}: vLLM calls it as {how} at {exc.raised_in})"
-    return _diagnosis(THIRD_PARTY, exc, package=m["name"], exception=f"{exc.type}: {exc.message}", file=file)
+    methods = site.get("methods", {})
+    if m["cls"] and m["name"] not in methods:
+        return None
+    name = f"{m['cls']}.{m['name']}" if m["cls"] else m["name"]
+    how = methods[m["name"]] if m["cls"] else site["signature"].replace("{name}", m["name"])
+    file = f"{name} (your {site['what']}: vLLM calls it as {how} at {exc.raised_in})"
+    return _diagnosis(
+        THIRD_PARTY, exc, package=m["cls"] or m["name"], exception=f"{exc.type}: {exc.message}", file=file
+    )
 
 
 def _plugin_module(parts: list[str]) -> str:
