@@ -39,6 +39,8 @@ from servebox.doctor.hub_ref_listing import ref_names_no_listed_snapshot
 from servebox.doctor.incidents import RELAYED_AS_READ, as_relayed, stopped_each_start
 from servebox.doctor.listed import served_before
 from servebox.doctor.llamacpp_attribution import LLAMA_FEATURE, in_a_feature, refine
+from servebox.doctor.older_copy import read_older_copies
+from servebox.doctor.option_package import name_option
 from servebox.doctor.package_copy import read_copies
 from servebox.doctor.plugin_load import lines_of, marker_aside
 from servebox.doctor.ready_then_gone import ready_then_gone
@@ -264,6 +266,8 @@ def rank(t: Triage) -> TriageResult:
     read_copies(t, raised)  # which copy of a package an import error came from (learn48a)
     read_remote_imports(t, raised)  # a checkpoint's own file importing a missing package (learn50e)
     read_sides(t, raised)  # which side of a version skew is the copy out of place (learn50d)
+    read_older_copies(t, raised)  # an older copy failing against its newer neighbour (learn51b)
+    name_option(t)  # the option that asked for a missing optional package (learn51b)
     against_default(t)  # a refusal of two fields, one of them a file's default
     asked_type_sent(t)  # 'must be a non-empty string' where the body sent a string (learn49d)
     shape_refused(t, raised)  # a bare 400 beside a shown body whose field the API never takes (learn50b)
