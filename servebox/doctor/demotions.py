@@ -74,9 +74,26 @@ def what_followed(d: Diagnosis, sig: Signature, t: Triage, hit: Hits, groups: di
     limit_beside_kill_typed(d, t, hit)  # a memory limit set, but a kill -9 typed too (learn47h)
 
 
+# an engine that says it dropped what it could not read and went on with something else (llama.cpp's 'failed to parse
+# tool use chat template (ignoring it)', its minja era's 'failed to parse chat template (defaulting to chatml)')
+FELL_BACK = re.compile(r"\((?:ignoring it|defaulting to [\w.-]+)\)", re.IGNORECASE)
+
+
+def fell_back(d: Diagnosis, t: Triage, hit: Hits) -> None:
+    """A cause whose every line says the engine went on WITHOUT the thing it names, with the server up after it: a
+    non-fatal cause, not a note. Its 200s afterwards are the fallback's, which answers without what was dropped (a tool
+    request rendered by the default template, no tools in its prompt), so success does not clear it (learn51a)."""
+    if d.role != "cause" or not d.fatal or not hit.evidence:
+        return
+    if all(FELL_BACK.search(text) for _, text in hit.evidence) and (up := serving_after(t, hit.last_line)):
+        d.fatal = False
+        d.cause = f"Not fatal (the engine went on without it and the server came up at line {up}), but what it dropped stays unused: {d.cause}"
+
+
 def _went_on(d: Diagnosis, sig: Signature, t: Triage, hit: Hits) -> None:
     """The server came up, served, retried to completion or a router instance loaded after the hit."""
     kept_up(d, sig, t, hit)  # a refusal some versions only warn of stays a (non-fatal) cause there
+    fell_back(d, t, hit)  # an engine that went on without what it named: its 200s do not clear it (learn51a)
     plugin_skipped(d, t, hit)  # a plugin's exception vLLM caught and served on without it (learn46e)
     warned_then_refused = sig.refused_after and refused_after_up(t, hit.last_line) is not None
     if (

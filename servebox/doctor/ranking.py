@@ -24,6 +24,7 @@ from servebox.doctor.bench_context import bench_over_context, probe_aside
 from servebox.doctor.bench_served_name import bench_name_not_served
 from servebox.doctor.bench_too_early import bench_before_server_up
 from servebox.doctor.caller import loaded_aside, scripted
+from servebox.doctor.client_succeeded import refusals_outlived
 from servebox.doctor.close_causes import (
     close_causes,
     ignored_unit_line,
@@ -335,6 +336,7 @@ def rank(t: Triage) -> TriageResult:
     ) is not None:  # a cached repo's ref naming no snapshot
         diagnoses.append(ref)
     probe_aside(t, diagnoses)  # vllm bench's own /tokenize probe, refused: not the run's refusal
+    refusals_outlived(t, diagnoses)  # a client's tally of every request succeeded: refusals were not its own
     if (stated := stated_answer(t.statements, diagnoses, t.lines)) is not None:
         diagnoses.append(stated)
     # capped first, so the order is the figures shown (after32f: a capped 0.78 had ranked above a 0.80)
