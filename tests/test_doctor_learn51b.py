@@ -171,3 +171,18 @@ def test_a_name_missing_from_a_target_copy_stays_python_import_name_missing():
         "ImportError: cannot import name 'sentinel' from 'typing_extensions' (/srv/te/typing_extensions.py)\n"
     )
     assert top_cause(run(log)).id == "python-import-name-missing"
+
+
+def test_every_option_literal_reads_as_the_option_a_user_typed():
+    """The literals live once, in install.toml's hint_requires; each reads as one of the two ray options."""
+    from servebox.doctor.option_package import OPTIONAL, user_words  # noqa: PLC0415
+    from servebox.doctor.signatures import load_signatures  # noqa: PLC0415
+
+    literals = next(sig.hint_requires for sig in load_signatures() if sig.id == OPTIONAL)
+    words = {w: user_words(w) for w in literals}
+    assert words["-dpb=ray"] == "--data-parallel-backend ray"
+    assert words["'distributed_executor_backend': 'ray'"] == "--distributed-executor-backend ray"
+    assert words['distributed_executor_backend="ray"'] == "distributed_executor_backend='ray'"
+    allowed = {"--data-parallel-backend ray", "--distributed-executor-backend ray"}
+    allowed |= {"data_parallel_backend='ray'", "distributed_executor_backend='ray'"}
+    assert set(words.values()) <= allowed and len(literals) >= 13
