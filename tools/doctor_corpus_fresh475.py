@@ -357,8 +357,15 @@ F266_KWARG_UPPER = (  # fresh-266's KWARG_UPPER
     + F266_CHATML
 )
 F266_USER = {"role": "user", "content": "What is the weather in Paris?"}  # fresh-266's USER
-F240_CHAT = {"model": "tiny", "messages": [{"role": "user", "content": "Hello"}], "max_tokens": 8}  # fresh-240's CHAT
-F274_CHAT = {"messages": [{"role": "user", "content": "Hello, who are you?"}], "max_tokens": 16}  # fresh-274's chat()
+F240_CHAT = {
+    "model": "tiny",
+    "messages": [{"role": "user", "content": "Hello"}],
+    "max_tokens": 8,
+}  # fresh-240's CHAT
+F274_CHAT = {
+    "messages": [{"role": "user", "content": "Hello, who are you?"}],
+    "max_tokens": 16,
+}  # fresh-274's chat()
 
 
 def half_gguf() -> bytes:
@@ -443,7 +450,7 @@ KEY = {
         gguf={"llama.feed_forward_length": ("UINT32", 256)},
         concrete="-m a copy of the tiny GGUF with llama.feed_forward_length 256 (its ffn tensors stay 512 wide: "
         "fresh-213's meta edit); the base command; a chat 'Say hi' (fresh-213's request)",
-        expected="the loader checks each tensor against the hyperparameters: \"check_tensor_dims: tensor "
+        expected='the loader checks each tensor against the hyperparameters: "check_tensor_dims: tensor '
         "'blk.0.ffn_gate.weight' has wrong shape; expected 256, 256, got 256, 512, 1, 1\", 'failed to load "
         "model', exit 1: llamacpp-tensor-mismatch",
     ),
