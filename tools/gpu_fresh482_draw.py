@@ -93,7 +93,34 @@ NEW[("--max-num-batched-tokens", "decimal-suffix")] = (
 )
 
 # written after stage 1 (the flags) and before stage 2 (the classes), from vLLM 0.26.0's source
-APPLIES = {}
+APPLIES = {
+    # bool | None, a --x / --no-x switch (engine/arg_utils.py; config/cache.py); no pair check read
+    "--enable-prefix-caching": ["wrong-type"],
+    # dict | QuantizationConfigArgs, JSON (config/model.py, config/quantization.py): unknown keys refused by the
+    # dataclass; resolve_quantization_config raises 'quantization_config is only supported when quantization is ...'
+    # beside a --quantization that is not an online shorthand (the pair)
+    "--quantization-config": ["wrong-type", "incompatible"],
+    # str | None (entrypoints/openai/cli_args.py), a registered parser's name (api_server.validate_api_server_args:
+    # 'invalid tool call parser: X (chose from ...)'); the --enable-auto-tool-choice check is the other flag's
+    "--tool-call-parser": ["wrong-type"],
+    # Literal auto / none / embed / classify (config/model.py); no pair check that gemma-3 reaches
+    "--convert": ["wrong-type"],
+    # OptimizationLevel IntEnum 0..3 (config/vllm.py); wrong-type already made (fresh-99's O3)
+    "--optimization-level": ["out-of-range", "wrong-type"],
+    # int | None (config/compilation.py); VllmConfig asserts 'Maximum cudagraph size should be greater than or equal
+    # to 1 when using cuda graph.'; with --cudagraph-capture-sizes whose max differs: ValueError 'customized
+    # max_cudagraph_capture_size(=N) should be consistent with the max value of cudagraph_capture_sizes(=M)' (the pair)
+    "--max-cudagraph-capture-size": ["out-of-range", "wrong-type", "incompatible"],
+    # bool switch (config/observability.py); no pair check
+    "--cudagraph-metrics": ["wrong-type"],
+    # bool switch (entrypoints/openai/cli_args.py); no pair check
+    "--enable-force-include-usage": ["wrong-type"],
+    # list[str] | None (config/lora.py); a name no module matches (lora/model_manager.py); valid already made
+    "--lora-target-modules": ["wrong-type"],
+    # Literal native / lmcache (config/cache.py); only read when --kv-offloading-size is set (config/vllm.py
+    # _post_init_kv_transfer_config), no check naming the pair
+    "--kv-offloading-backend": ["wrong-type"],
+}
 
 # written after stage 2 and before anything ran on the device: (extra serve args, cost class, why)
 VALUES = {}
