@@ -43,7 +43,21 @@ RULE CHECK (--rule-check, 300 OTHER seeds, run before seed 2482 was drawn, every
 'start'): '300 seeds, every case booked 'start' (150 s, 0.12): mean simulated end 302 s; draws short of 10 by FIT: 0;
 walked flags an earlier round drew (at risk of no class left) 2.41 per draw'. So FIT is not expected to bind; a fill
 from NEW happens only where walked flags have no class left.
-THE DRAW GAVE: (written after the draw, before anything ran).
+THE DRAW GAVE (stage 1 printed by --flags after 3e8b0b69 committed the tool; APPLIES committed 5511fbab before stage
+2; VALUES, EXPECTED_DRAWN and this paragraph written after stage 2 was printed, before the cases file was written and
+before anything ran): stage 1: 1 --enable-prefix-caching, 2 --quantization-config, 3 --tool-call-parser, 4 --convert,
+5 --optimization-level (wrong-type already made), 6 --max-cudagraph-capture-size, 7 --cudagraph-metrics, 8
+--enable-force-include-usage, 9 --lora-target-modules (valid already made), 10 --kv-offloading-backend. Stage 2:
+nothing dropped, nothing passed over by FIT, the walk took 10, so NO NEW pair was used (the NEW pool stays unused).
+Cases: g01 --enable-prefix-caching=false (wrong-type, parse), g02 --quantization online --quantization-config
+'{"linear": "fp8_per_tensor"}' (valid, start), g03 --enable-auto-tool-choice --tool-call-parser pythonic (valid,
+start), g04 --convert embedding (wrong-type, parse), g05 --optimization-level 0 (valid, start), g06
+--max-cudagraph-capture-size auto (wrong-type, parse), g07 --cudagraph-metrics on (wrong-type, parse), g08
+--enable-force-include-usage=True (wrong-type, parse), g09 --enable-lora --lora-target-modules all-linear (wrong-type,
+start), g10 --kv-offloading-backend cpu (wrong-type, parse): 3 valid, 7 wrong-type; 4 start, 6 parse. "order" (DUR
+longest first, walk order among equals): g02 g03 g05 g09 g01 g04 g06 g07 g08 g10; simulated: the first 8 start at 0-7
+s (4 x 0.12 + 4 x 0.05 = 0.68 of 0.95), g08 at 64 s and g10 at 65 s as the first parse cases end; end 153 s at LEFT
+390 (bound 370), nothing skipped.
 EXPECTED per case: EXPECTED_DRAWN below (written from 0.26.0's source before anything ran).
 SOURCES READ: tools/gpu_fresh469_draw.py, gpu_fresh370_draw.py (the universe, via import), tools/gpu_serve_requests.py,
 the manifest's fresh-469 HEADER (up to the lead's measured block); vLLM 0.26.0 (unzipped to /tmp/gpu482/src):
@@ -123,9 +137,55 @@ APPLIES = {
 }
 
 # written after stage 2 and before anything ran on the device: (extra serve args, cost class, why)
-VALUES = {}
+VALUES = {
+    ("--enable-prefix-caching", "wrong-type"): (
+        ["--enable-prefix-caching=false"], "parse", "'=false' given to an on/off switch (the off form is --no-...)"),
+    ("--quantization-config", "valid"): (
+        ["--quantization", "online", "--quantization-config", '{"linear": "fp8_per_tensor"}'], "start",
+        "a healthy control: online FP8 (per-tensor weights) for the linear layers, the documented online form"),
+    ("--tool-call-parser", "valid"): (
+        ["--enable-auto-tool-choice", "--tool-call-parser", "pythonic"], "start",
+        "a healthy control: auto tool choice with a registered parser (gemma-3's usual pythonic)"),
+    ("--convert", "wrong-type"): (
+        ["--convert", "embedding"], "parse", "the old task's name (embedding) where the choices are auto/none/embed/classify"),
+    ("--optimization-level", "valid"): (
+        ["--optimization-level", "0"], "start", "a healthy control: level 0 (no compilation, no CUDA graphs)"),
+    ("--max-cudagraph-capture-size", "wrong-type"): (
+        ["--max-cudagraph-capture-size", "auto"], "parse", "'auto' where the flag takes a number (leave it out for auto)"),
+    ("--cudagraph-metrics", "wrong-type"): (["--cudagraph-metrics", "on"], "parse", "'on' given to an on/off switch"),
+    ("--enable-force-include-usage", "wrong-type"): (
+        ["--enable-force-include-usage=True"], "parse", "'=True' given to an on/off switch"),
+    ("--lora-target-modules", "wrong-type"): (
+        ["--enable-lora", "--lora-target-modules", "all-linear"], "start",
+        "PEFT's keyword all-linear where the flag takes module suffixes (qkv_proj, o_proj ...)"),
+    ("--kv-offloading-backend", "wrong-type"): (
+        ["--kv-offloading-backend", "cpu"], "parse", "where the KV goes (cpu) where the choices are native / lmcache"),
+}  # fmt: skip
 
-EXPECTED_DRAWN = {}  # written after the draw was printed, before anything ran (0.26.0's source as cited)
+EXPECTED_DRAWN = {  # written after the draw was printed, before anything ran (0.26.0's source as cited)
+    "g01": 'argparse exit 2: "argument --enable-prefix-caching/--no-enable-prefix-caching: ignored explicit argument '
+    "'false'\" (a BooleanOptionalAction, engine/arg_utils.py; a switch takes no =value)",
+    "g02": "healthy (expected none): resolve_quantization_config takes quantization online with linear fp8_per_tensor "
+    "(config/quantization.py); the linear layers quantized online at load (Model loading below the unquantized "
+    "~1.96 GiB), the POST 200; if an FP8 kernel the bundle lacks is needed, a load-time error instead (unknown)",
+    "g03": "healthy (expected none): pythonic is a registered tool parser (tool_parsers/__init__.py), "
+    "validate_api_server_args passes, the parser class is only resolved, the POST 200",
+    "g04": "argparse exit 2: \"argument --convert: invalid choice: 'embedding' (choose from 'auto', 'classify', "
+    "'embed', 'none')\" (literal_to_kwargs: sorted choices)",
+    "g05": "healthy (expected none): optimization level 0 (no torch.compile, no CUDA graph capture), a faster start, "
+    "the POST 200",
+    "g06": 'argparse exit 2: "argument --max-cudagraph-capture-size: Value auto cannot be converted to <class '
+    "'int'>.\" (optional_type / parse_type)",
+    "g07": "argparse exit 2: 'unrecognized arguments: on' (a BooleanOptionalAction takes no value; the serve "
+    "positional is already the model)",
+    "g08": 'argparse exit 2: "argument --enable-force-include-usage/--no-enable-force-include-usage: ignored explicit '
+    "argument 'True'\"",
+    "g09": "unknown, most likely healthy (then none): target_modules ['all-linear'] matches no module suffix "
+    "(lora/utils.py is_in_target_modules), so no layer is wrapped and nothing says so; the POST 200. A failure at "
+    "LoRA set-up with no wrapped layer is possible (then read from the log)",
+    "g10": "argparse exit 2: \"argument --kv-offloading-backend: invalid choice: 'cpu' (choose from 'lmcache', "
+    "'native')\"",
+}
 
 
 def draw_flags(seed=SEED):
