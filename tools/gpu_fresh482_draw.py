@@ -59,6 +59,18 @@ longest first, walk order among equals): g02 g03 g05 g09 g01 g04 g06 g07 g08 g10
 s (4 x 0.12 + 4 x 0.05 = 0.68 of 0.95), g08 at 64 s and g10 at 65 s as the first parse cases end; end 153 s at LEFT
 390 (bound 370), nothing skipped.
 EXPECTED per case: EXPECTED_DRAWN below (written from 0.26.0's source before anything ran).
+LOCAL PARSER CHECK (after the cases file was committed, 3c28200b; nothing ran on the device; EXPECTED_DRAWN left as
+committed): every case's args, as the driver passes them (`serve ARGS --port 8201`), given to vLLM 0.26.0's own
+`vllm serve` parser (the wheel's source, /tmp/gpu482/src, on this machine's .venv-vllm Python 3.11 and its CPU torch,
+a stub dist-info naming the version 0.26.0+cpu so the platform resolves; the device runs Python 3.12): g02 g03 g05
+g09 parsed (g02 quantization 'online' with QuantizationConfigArgs(linear=QuantSpec(fp8 static per-tensor)); g05
+optimization_level the string '0', which pydantic's lax mode turns into O0; g09 lora_target_modules ['all-linear']);
+the six parse cases exit 2 with: g01 "argument --enable-prefix-caching/--no-enable-prefix-caching: ignored explicit
+argument 'false'", g04 "argument --convert: invalid choice: 'embedding' (choose from 'auto', 'classify', 'embed',
+'none')", g06 "argument --max-cudagraph-capture-size: invalid int value: 'auto'" (NOT the predicted 'Value auto
+cannot be converted to <class 'int'>.': this flag's type is plain int), g07 'unrecognized arguments: on' (from the
+top-level parser), g08 "... ignored explicit argument 'True'", g10 "argument --kv-offloading-backend: invalid choice:
+'cpu' (choose from 'lmcache', 'native')"
 SOURCES READ: tools/gpu_fresh469_draw.py, gpu_fresh370_draw.py (the universe, via import), tools/gpu_serve_requests.py,
 the manifest's fresh-469 HEADER (up to the lead's measured block); vLLM 0.26.0 (unzipped to /tmp/gpu482/src):
 utils/argparse_utils.py, engine/arg_utils.py, config/compilation.py, and the files named in APPLIES. Not read: doctor,
