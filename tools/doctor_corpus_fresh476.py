@@ -359,7 +359,9 @@ def client_case(k: int) -> None:
         t.llama_case(t.Case(VALUES[k][0], "llama", lines, flags=["--api-key", KEY], bound=300))
         return
     t.tiny_model(t.WORK)
-    case = t.Case(VALUES[k][0], "vllm", ["python chat.py"], {"chat.py": CHAT_PY.format(port=PORT_A)}, bound=300)
+    case = t.Case(
+        VALUES[k][0], "vllm", ["python chat.py"], {"chat.py": CHAT_PY.format(port=PORT_A)}, bound=300
+    )
     log = t.RUN / case.id / "server.log"
     log.parent.mkdir(parents=True, exist_ok=True)
     proc = t.start(t.VLLM_ARGV, log, PORT_A, 1200)
