@@ -178,8 +178,87 @@ def _maker(n: int):
 # written after the draw and BEFORE any case ran), and how it is built on the base command. CASE stands for the
 # case's folder, TINY for the model's. A family is chosen after the run, from ids.py.
 # Request bodies and configs are built with dict() (THE GLOB PITFALL in the docstring).
-CASES: dict[int, dict] = {}
-RUN_ORDER: list[int] = []
+KEY3 = "sk-fresh271"  # fresh-271's KEY
+# fresh-293's cg_view("pids") line, written out (its {id} is the case id fresh-293's make_case fills in)
+PIDS_VIEW = "echo $$ > /sys/fs/cgroup/pids/fresh293-{id}/cgroup.procs && mount --bind /sys/fs/cgroup/pids/fresh293-{id} /sys/fs/cgroup/pids"
+
+CASES: dict[int, dict] = {
+    1: {
+        "words": "pids-limit-200",
+        "value": "fresh-293's own runner with a Spec for its drawn value 'vllm: pids.max 200' (fresh-293 made only 64): "
+        "docker run --pids-limit 200 as a cgroup v1 pids child, pids.max = 200, joined and bind-mounted at "
+        "/sys/fs/cgroup/pids inside unshare -m; the engine with --enforce-eager, a chat",
+        "expect": "on 2 cores the API server and EngineCore with their torch / tokenizer / zmq threads stay well under "
+        "200 tasks: healthy, the chat 200, exit after the maker's SIGTERM (expected none); if not, a thread or "
+        "process start refused with 'Resource temporarily unavailable' (EAGAIN) and the start fails",
+        "runner293": (
+            "vllm: pids.max 200",
+            dict(
+                slug="pids-limit-200",
+                container="docker run --pids-limit 200: a cgroup v1 pids child, pids.max = 200, bind-mounted at "
+                "/sys/fs/cgroup/pids",
+                setup=[PIDS_VIEW],
+                cgroups={"pids": {"pids.max": "200"}},
+            ),
+        ),
+    },
+    2: {
+        "words": "load-format-upper-case",
+        "value": "--load-format SAFETENSORS (fresh-254's load-format.upper-case)",
+        "expect": "the option is a free str (no argparse choices); LoadConfig's field validator lower-cases it "
+        "(config/load.py:136): the model loads as safetensors and serves, the completion 200 (healthy, expected none)",
+        "flags": ["--load-format", "SAFETENSORS"],
+    },
+    3: {
+        "words": "api-key-twice-get-models-without-key",
+        "value": "--api-key sk-fresh271 --api-key sk-second (fresh-271's hostile pair), GET /v1/models with no key",
+        "expect": "api_key is a list, both keys are taken; the server starts and serves; GET /v1/models (a /v1 path, "
+        "guarded) without an Authorization header answers 401 with an Unauthorized error body",
+        "flags": ["--api-key", KEY3, "--api-key", "sk-second"],
+        "requests": [("/v1/models", None)],
+    },
+    4: {
+        "words": "completion-stop-token-ids-negative",
+        "value": "a completion with stop_token_ids [-1] (fresh-232's stop-ids-negative)",
+        "expect": "SamplingParams._validate_stop_token_ids refuses the id: 400 'token_id(s) [-1] in stop_token_ids "
+        "contain out-of-vocab token ids. Vocabulary size: N'; the server keeps serving",
+        "requests": [("/v1/completions", dict(model="TINY", prompt="hello", max_tokens=8, stop_token_ids=[-1]))],
+    },
+    5: {
+        "words": "env-cpu-attn-split-kv-false",
+        "value": "VLLM_CPU_ATTN_SPLIT_KV=false in the environment (fresh-210's cpu-attn-split-kv-false), a completion",
+        "expect": "envs.py reads it with bool(int(...)): the first access, the CPU attention metadata builder during "
+        "the engine core's profile / warm-up run, raises ValueError \"invalid literal for int() with base 10: "
+        "'false'\"; the engine core fails to start (Engine core initialization failed), exit 1",
+        "env": {"VLLM_CPU_ATTN_SPLIT_KV": "false"},
+    },
+    6: {
+        "words": "chat-top-logprobs-3-logprobs-false",
+        "value": "a chat with logprobs false and top_logprobs 3 (fresh-256's top-logprobs-3-logprobs-false-chat)",
+        "expect": "the chat request's check_logprobs refuses it: 400 'when using `top_logprobs`, `logprobs` must be "
+        "set to true.'; the server keeps serving",
+        "requests": [(CHAT, dict(model="TINY", messages=HELLO, max_tokens=8, logprobs=False, top_logprobs=3))],
+    },
+    7: {
+        "words": "config-num-attention-heads-boolean",
+        "value": "the model copy's config.json num_attention_heads true (fresh-213's heads-boolean)",
+        "expect": "transformers 5.19's strict config dataclass refuses a bool for an int field while the config is "
+        "read: StrictDataclassFieldValidationError \"Field 'num_attention_heads' expected int, got bool (value: "
+        "True)\", exit 1 before any engine starts",
+        "edit": ("config.json", dict(num_attention_heads=True)),
+    },
+    8: {
+        "words": "config-architectures-qwen2-on-llama-weights",
+        "value": "the model copy's config.json architectures [\"Qwen2ForCausalLM\"] (fresh-213's arch-qwen2; "
+        "model_type stays llama)",
+        "expect": "vLLM builds its Qwen2ForCausalLM from the Llama config; Qwen2's qkv_proj has a bias the Llama "
+        "checkpoint lacks: the loader's ValueError 'Following weights were not initialized from checkpoint: "
+        "{...qkv_proj.bias...}' in the engine core, the start fails, exit 1",
+        "edit": ("config.json", dict(architectures=["Qwen2ForCausalLM"])),
+    },
+}
+# batch.md: expected failures first (start failures, then refused requests), healthy ones last
+RUN_ORDER: list[int] = [7, 8, 5, 4, 6, 3, 1, 2]
 
 
 def subst(x, m: dict):
@@ -287,6 +366,9 @@ def run_293(value: str, spec_args: dict) -> str:
     f293.VLLM_PORT, f293.LLAMA_PORT = PORT, PORT + 1
     f293.BASE, f293.RUN, f293.MODEL = WORK, RUN, tiny_model(WORK)
     f293.SPECS[value] = f293.Spec(**spec_args)
+    # fresh-293's make_case waits 600 s for a vLLM start; common.md asks >= 1200 s of this loaded machine
+    wait = f293._healthy_before_exit
+    f293._healthy_before_exit = lambda proc, port, deadline: wait(proc, port, deadline + 600)
     return f293.make_case(value)
 
 
@@ -341,7 +423,8 @@ def main() -> None:
             print(f"drawn anew: fresh-{num} | {cond} | {value} | {why}")
         return
     wanted = set(sys.argv[1:])
-    for num, spec in CASES.items():
+    for num in RUN_ORDER:
+        spec = CASES[num]
         case_id = f"fresh474-vllm-{num:02d}-{spec['words']}"
         if wanted and case_id not in wanted and spec["words"] not in wanted and str(num) not in wanted:
             continue
