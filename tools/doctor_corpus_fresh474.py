@@ -222,7 +222,9 @@ CASES: dict[int, dict] = {
         "value": "a completion with stop_token_ids [-1] (fresh-232's stop-ids-negative)",
         "expect": "SamplingParams._validate_stop_token_ids refuses the id: 400 'token_id(s) [-1] in stop_token_ids "
         "contain out-of-vocab token ids. Vocabulary size: N'; the server keeps serving",
-        "requests": [("/v1/completions", dict(model="TINY", prompt="hello", max_tokens=8, stop_token_ids=[-1]))],
+        "requests": [
+            ("/v1/completions", dict(model="TINY", prompt="hello", max_tokens=8, stop_token_ids=[-1]))
+        ],
     },
     5: {
         "words": "env-cpu-attn-split-kv-false",
@@ -237,14 +239,16 @@ CASES: dict[int, dict] = {
         "value": "a chat with logprobs false and top_logprobs 3 (fresh-256's top-logprobs-3-logprobs-false-chat)",
         "expect": "the chat request's check_logprobs refuses it: 400 'when using `top_logprobs`, `logprobs` must be "
         "set to true.'; the server keeps serving",
-        "requests": [(CHAT, dict(model="TINY", messages=HELLO, max_tokens=8, logprobs=False, top_logprobs=3))],
+        "requests": [
+            (CHAT, dict(model="TINY", messages=HELLO, max_tokens=8, logprobs=False, top_logprobs=3))
+        ],
     },
     7: {
         "words": "config-num-attention-heads-boolean",
         "value": "the model copy's config.json num_attention_heads true (fresh-213's heads-boolean)",
         "expect": "transformers 5.19's strict config dataclass refuses a bool for an int field while the config is "
         "read: StrictDataclassFieldValidationError \"Field 'num_attention_heads' expected int, got bool (value: "
-        "True)\", exit 1 before any engine starts",
+        'True)", exit 1 before any engine starts',
         "edit": ("config.json", dict(num_attention_heads=True)),
     },
     8: {
