@@ -37,6 +37,29 @@ metrics off scrape / POST / with api key / GET with slots on; no-slots GET / cha
 slot-save-path missing / a file / folder removed / dotdot / disk full / root folder / absolute / id past -np; env
 ctx-size overridden / parallel beside -np / jinja 'maybe' / log-timestamps as LLAMA_ARG; log-file missing dir /
 read-only / dev-full / folder removed / writable / fsize; log-disable with a control vector; -lv bare; verbosity 4.
+Predictions (written after the draw, before any case ran, from the source above; each server is
+`llama-server -m tiny-f32.gguf --host 127.0.0.1 --port 2672X -c 512 FLAGS`):
+ 1 -lv debug: std::stoi("debug") throws inside the parser: 'error while handling argument "-lv": stoi', the usage block,
+   'to show complete usage, run with -h'; exit 1 before the model loads.
+ 2 --metrics: healthy; a completion 200, then GET /metrics 200 text/plain with llamacpp:* counters.
+ 3 --log-file naming an existing directory: fopen(dir, "w") fails (EISDIR) and the code says nothing; the log goes on to
+   the terminal, the chat answers 200, the directory stays empty. Healthy ("none").
+ 4 --api-key sk-a --api-key sk-b: the W line 'DEPRECATED: argument '--api-key' specified multiple times, use
+   comma-separated values instead (only last value will be used)', but the handler appends, so both keys are kept and
+   the client's sk-a is accepted: 200. (Less sure: if only the last value were kept, 401 Invalid API Key.)
+ 5 --api-key-file with 'sk-a\n': getline strips the newline; one key; the client's Bearer sk-a answered 200; no 'no API
+   key is set' warning. Healthy.
+ 6 LLAMA_ARG_THREADS=2 with -t 1: 'warn: LLAMA_ARG_THREADS environment variable is set, but will be overwritten by
+   command line argument -t'; n_threads = 1 in system_info; chat 200. Healthy ("none").
+ 7 --slot-save-path slots: a chat 200, POST /slots/0?action=save {"filename":"s0.bin"} 200 with n_saved, then
+   ?action=restore 200 with n_restored; s0.bin in slots/. Healthy.
+ 8 --ssl-key-file / --ssl-cert-file both missing: the files are never opened on this build: 'the server is built without
+   SSL support' (E), 'failed to initialize HTTP server', exit 1 before the model loads.
+ 9 --host /tmp/fresh481/run/d9/<deep folders>/llama-server.sock (over 108 bytes; the folders exist): cpp-httplib's
+   create_socket refuses the address length, so 'couldn't bind HTTP server socket, hostname: <path>, port: 26728' and
+   'exiting due to HTTP server error', exit 1, no reason named.
+10 --api-prefix /llm and a client calling /v1/chat/completions: the server is healthy ('listening on
+   http://127.0.0.1:26729'), the request answered 404 {"error":{"message":"File Not Found","type":"not_found_error"}}.
 Draw: corpus_tools.draw_distinct_conditions(2481, pool(), 10) (random.Random(2481)); `--draws` prints it.
 Read: common.md, batch.md, the brief, fresh-467's manifest header and first [[case]], tools/doctor_corpus_fresh467.py,
 tools/corpus_tools.py, the manifest's header lines grepped as above and its file names, the llama.cpp files named
