@@ -179,3 +179,184 @@ def show() -> None:
 if __name__ == "__main__":
     if "--draws" in sys.argv:
         show()
+
+
+# ---- case makers (added after the draw and the predictions, before any case ran) ----
+
+RUN_ORDER = [1, 8, 9, 10, 4, 3, 2, 5, 6, 7]  # expected failures first, healthy ones last
+LONG_SOCK = "/tmp/fresh481/run/d9/var/lib/llama-server/instances/production-tiny-chat-model-serving/sockets/" + (
+    "llama-server-tiny-chat.sock"
+)
+CHAT_BODY = '{"model": "tiny", "messages": [{"role": "user", "content": "Say hi"}], "max_tokens": 16}'
+
+
+def _port(n: int) -> int:
+    return PORT0 + n - 1
+
+
+def _chat(n: int, path: str = "/v1/chat/completions", auth: str = "") -> str:
+    hdr = f" -H 'Authorization: {auth}'" if auth else ""
+    return f"curl -sS -i http://127.0.0.1:{_port(n)}{path} -H 'Content-Type: application/json'{hdr} -d '{CHAT_BODY}'"
+
+
+def _slots(n: int, action: str) -> str:
+    return (
+        f"curl -sS -i -X POST 'http://127.0.0.1:{_port(n)}/slots/0?action={action}' "
+        "-H 'Content-Type: application/json' -d '{\"filename\": \"s0.bin\"}'"
+    )
+
+
+# draw number -> (slug, setup commands shown and run in the case folder, server command prefix, server flags,
+#                 client command, commands shown and run after the server stopped)
+CASES: dict[int, tuple[str, list[str], str, str, str, list[str]]] = {
+    1: ("lv-debug-word", [], "", "-lv debug", _chat(1), []),
+    2: (
+        "metrics-get",
+        [],
+        "",
+        "--metrics",
+        _chat(2) + "; echo; " + f"curl -sS -i http://127.0.0.1:{_port(2)}/metrics",
+        [],
+    ),
+    3: ("log-file-is-a-directory", ["mkdir -p log", "ls -ld log"], "", "--log-file log", _chat(3), ["ls -la log"]),
+    4: ("api-key-given-twice", [], "", "--api-key sk-a --api-key sk-b", _chat(4, auth="Bearer sk-a"), []),
+    5: (
+        "api-key-file-trailing-newline",
+        ["printf 'sk-a\\n' > api-keys.txt", "od -c api-keys.txt"],
+        "",
+        "--api-key-file api-keys.txt",
+        _chat(5, auth="Bearer sk-a"),
+        [],
+    ),
+    6: (
+        "env-threads-and-t-flag",
+        ["printf 'LLAMA_ARG_THREADS=2\\n' > llama.env", "cat llama.env"],
+        "env $(cat llama.env) ",
+        "-t 1",
+        _chat(6),
+        [],
+    ),
+    7: (
+        "slot-save-then-restore",
+        ["mkdir -p slots"],
+        "",
+        "--slot-save-path slots",
+        _chat(7) + "; echo; " + _slots(7, "save") + "; echo; " + _slots(7, "restore"),
+        ["ls -la slots"],
+    ),
+    8: (
+        "ssl-files-both-missing",
+        ["ls tls"],
+        "",
+        "--ssl-key-file /tmp/fresh481/run/d8/tls/server.key --ssl-cert-file /tmp/fresh481/run/d8/tls/server.crt",
+        f"curl -sS -i -k https://127.0.0.1:{_port(8)}/health",
+        [],
+    ),
+    9: (
+        "host-sock-path-over-108-bytes",
+        [f"mkdir -p {LONG_SOCK.rsplit('/', 1)[0]}", f"printf '%s' '{LONG_SOCK}' | wc -c"],
+        "",
+        f"--host {LONG_SOCK}",
+        f"curl -sS -i --unix-socket {LONG_SOCK} http://localhost/v1/chat/completions "
+        f"-H 'Content-Type: application/json' -d '{CHAT_BODY}'",
+        [],
+    ),
+    10: ("api-prefix-client-omits-it", [], "", "--api-prefix /llm", _chat(10), []),
+}
+
+
+def _healthy(n: int, flags: str) -> bool:
+    """Whether the server answers /health: over its unix socket when --host names one, else over TCP."""
+    import subprocess
+
+    if ".sock" in flags:
+        url = ["--unix-socket", LONG_SOCK, "http://localhost/health"]
+    else:
+        url = [f"http://127.0.0.1:{_port(n)}/health"]
+    r = subprocess.run(["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "-m", "2", *url], capture_output=True)
+    return r.stdout.strip() == b"200"
+
+
+def _sh(cmd: str, cwd: Path, env: dict) -> str:
+    import subprocess
+
+    r = subprocess.run(["bash", "-c", cmd], cwd=cwd, env=env, capture_output=True, timeout=300)
+    return (r.stdout + r.stderr).decode(errors="replace")
+
+
+def run_case(n: int) -> Path:
+    """Run draw n once: its setup commands, llama-server in WORK/run/dN (the GGUF linked there) through bash exactly
+    as the log shows it, the client once /health answers, ^C (SIGINT to the server's group), then the after
+    commands; the log in the order a user pastes it (fresh-467's run_case, with setup and after commands)."""
+    import os
+    import signal
+    import subprocess
+    import time
+
+    repo = Path(__file__).resolve().parent.parent
+    slug, setup, prefix, flags, client, after_cmds = CASES[n]
+    d = WORK / "run" / f"d{n}"
+    d.mkdir(parents=True, exist_ok=True)
+    gguf = d / "tiny-f32.gguf"
+    if not gguf.exists():
+        gguf.symlink_to(WORK / "tiny-f32.gguf")
+    env = dict(os.environ)
+    env["PATH"] = f"{repo / '.llama-cpp' / 'bin'}:{env['PATH']}"
+    env.pop("PYTHONPATH", None)
+    out: list[str] = []
+    for cmd in setup:
+        out += [f"$ {cmd}\n", _sh(cmd, d, env)]
+    out += ["$ ls\n", _sh("ls", d, env)]
+    server = f"{prefix}llama-server -m tiny-f32.gguf --host 127.0.0.1 --port {_port(n)} -c 512 {flags}"
+    if "--host /" in flags:
+        server = server.replace("--host 127.0.0.1 ", "")
+    out.append(f"$ {server}\n")
+    slog = d / "server.out"
+    with open(slog, "wb") as fh:
+        proc = subprocess.Popen(
+            ["bash", "-c", "exec " + server],
+            cwd=d,
+            env=env,
+            stdout=fh,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    up = False
+    deadline = time.time() + 180
+    while time.time() < deadline and proc.poll() is None:
+        up = _healthy(n, flags)
+        if up:
+            break
+        time.sleep(0.5)
+    client_text, client_rc = "", None
+    if up:
+        time.sleep(0.5)
+        c = subprocess.run(["bash", "-c", client], cwd=d, env=env, capture_output=True, timeout=300)
+        client_text = (c.stdout + c.stderr).decode(errors="replace")
+        client_rc = c.returncode
+        time.sleep(1)
+    before = slog.read_bytes().decode(errors="replace")
+    rc = proc.poll()
+    if rc is None:
+        os.killpg(proc.pid, signal.SIGINT)
+        try:
+            rc = proc.wait(20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            rc = proc.wait()
+    whole = slog.read_bytes().decode(errors="replace")
+    if up:
+        out += [before, f"# (second terminal, in {d})\n", f"$ {client}\n", client_text, f"# client exit: {client_rc}\n"]
+        out += ["^C\n", whole[len(before) :], f"# exit: {rc}\n"]
+    else:
+        out += [whole, f"# exit: {rc}\n"]
+    for cmd in after_cmds:
+        out += [f"$ {cmd}\n", _sh(cmd, d, env)]
+    log = repo / "tests" / "fixtures" / "doctor-corpus" / f"fresh481-llama-{n:02d}-{slug}.log"
+    log.write_text("".join(out))
+    return log
+
+
+if __name__ == "__main__" and "--run" in sys.argv:
+    for arg in sys.argv[sys.argv.index("--run") + 1 :]:
+        print(run_case(int(arg)), flush=True)
