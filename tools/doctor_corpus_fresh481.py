@@ -272,7 +272,9 @@ def _healthy(n: int, flags: str) -> bool:
     if ".sock" in flags:
         url = ["--unix-socket", LONG_SOCK, "http://localhost/health"]
     else:
-        url = [f"http://127.0.0.1:{_port(n)}/health"]
+        # a server with --api-prefix serves /health under it too (first run of draw 10 polled /health: 404, no client)
+        prefix = flags.split("--api-prefix ", 1)[1].split()[0] if "--api-prefix " in flags else ""
+        url = [f"http://127.0.0.1:{_port(n)}{prefix}/health"]
     r = subprocess.run(["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "-m", "2", *url], capture_output=True)
     return r.stdout.strip() == b"200"
 
@@ -337,6 +339,7 @@ def run_case(n: int) -> Path:
         time.sleep(1)
     before = slog.read_bytes().decode(errors="replace")
     rc = proc.poll()
+    interrupted = rc is None
     if rc is None:
         os.killpg(proc.pid, signal.SIGINT)
         try:
@@ -348,6 +351,8 @@ def run_case(n: int) -> Path:
     if up:
         out += [before, f"# (second terminal, in {d})\n", f"$ {client}\n", client_text, f"# client exit: {client_rc}\n"]
         out += ["^C\n", whole[len(before) :], f"# exit: {rc}\n"]
+    elif interrupted:  # never answered /health within the bound: ^C after the wait
+        out += [before, "^C\n", whole[len(before) :], f"# exit: {rc}\n"]
     else:
         out += [whole, f"# exit: {rc}\n"]
     for cmd in after_cmds:
