@@ -134,7 +134,7 @@ CONDITIONS: dict[str, list[str]] = {
         "save then restore the same name (healthy)",
     ],
     "LLAMA_ARG_* from an env file": [
-        "LLAMA_ARG_CTX_SIZE=\"512\" with the quotes kept (docker --env-file style)",
+        'LLAMA_ARG_CTX_SIZE="512" with the quotes kept (docker --env-file style)',
         "LLAMA_ARG_CONT_BATCHING=yes",
         "LLAMA_ARG_THREADS=2 and -t 1 both given (healthy)",
     ],
@@ -184,8 +184,9 @@ if __name__ == "__main__":
 # ---- case makers (added after the draw and the predictions, before any case ran) ----
 
 RUN_ORDER = [1, 8, 9, 10, 4, 3, 2, 5, 6, 7]  # expected failures first, healthy ones last
-LONG_SOCK = "/tmp/fresh481/run/d9/var/lib/llama-server/instances/production-tiny-chat-model-serving/sockets/" + (
-    "llama-server-tiny-chat.sock"
+LONG_SOCK = (
+    "/tmp/fresh481/run/d9/var/lib/llama-server/instances/production-tiny-chat-model-serving/sockets/"
+    + ("llama-server-tiny-chat.sock")
 )
 CHAT_BODY = '{"model": "tiny", "messages": [{"role": "user", "content": "Say hi"}], "max_tokens": 16}'
 
@@ -218,7 +219,14 @@ CASES: dict[int, tuple[str, list[str], str, str, str, list[str]]] = {
         _chat(2) + "; echo; " + f"curl -sS -i http://127.0.0.1:{_port(2)}/metrics",
         [],
     ),
-    3: ("log-file-is-a-directory", ["mkdir -p log", "ls -ld log"], "", "--log-file log", _chat(3), ["ls -la log"]),
+    3: (
+        "log-file-is-a-directory",
+        ["mkdir -p log", "ls -ld log"],
+        "",
+        "--log-file log",
+        _chat(3),
+        ["ls -la log"],
+    ),
     4: ("api-key-given-twice", [], "", "--api-key sk-a --api-key sk-b", _chat(4, auth="Bearer sk-a"), []),
     5: (
         "api-key-file-trailing-newline",
@@ -275,7 +283,9 @@ def _healthy(n: int, flags: str) -> bool:
         # a server with --api-prefix serves /health under it too (first run of draw 10 polled /health: 404, no client)
         prefix = flags.split("--api-prefix ", 1)[1].split()[0] if "--api-prefix " in flags else ""
         url = [f"http://127.0.0.1:{_port(n)}{prefix}/health"]
-    r = subprocess.run(["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "-m", "2", *url], capture_output=True)
+    r = subprocess.run(
+        ["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "-m", "2", *url], capture_output=True
+    )
     return r.stdout.strip() == b"200"
 
 
@@ -349,7 +359,13 @@ def run_case(n: int) -> Path:
             rc = proc.wait()
     whole = slog.read_bytes().decode(errors="replace")
     if up:
-        out += [before, f"# (second terminal, in {d})\n", f"$ {client}\n", client_text, f"# client exit: {client_rc}\n"]
+        out += [
+            before,
+            f"# (second terminal, in {d})\n",
+            f"$ {client}\n",
+            client_text,
+            f"# client exit: {client_rc}\n",
+        ]
         out += ["^C\n", whole[len(before) :], f"# exit: {rc}\n"]
     elif interrupted:  # never answered /health within the bound: ^C after the wait
         out += [before, "^C\n", whole[len(before) :], f"# exit: {rc}\n"]
