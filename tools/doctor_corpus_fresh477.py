@@ -633,7 +633,14 @@ def api_key_client(k: int, tiny: str):
         argv = [*VLLM, *shlex.split(line)[1:]]
     else:
         body = json.dumps({"model": tiny, "prompt": "hello", "max_tokens": 8})
-        argv = ["curl", f"{url}/completions", "-H", f"Authorization: {KEY}", "-H", "Content-Type: application/json"]
+        argv = [
+            "curl",
+            f"{url}/completions",
+            "-H",
+            f"Authorization: {KEY}",
+            "-H",
+            "Content-Type: application/json",
+        ]
         argv += ["-d", body]
         line = shlex.join(argv)
 
@@ -663,7 +670,16 @@ def run_case(k: int) -> str:
         text, unit2, shown = systemd_part(k, n, acond, avalue, unit_for(k, argv))
         wrap: list[str] = []
         if k == 8:  # ProtectHome=read-only applied to the hand run (fresh-318's way)
-            wrap = ["unshare", "-m", "--propagation", "private", "bash", "-c", f'{RO_HOME} && exec "$@"', "sh"]
+            wrap = [
+                "unshare",
+                "-m",
+                "--propagation",
+                "private",
+                "bash",
+                "-c",
+                f'{RO_HOME} && exec "$@"',
+                "sh",
+            ]
             text += (
                 "# the unit's command run by hand under its ProtectHome=read-only (made here: /home read-only in a "
                 "private mount namespace, as systemd does for the service)\n"
