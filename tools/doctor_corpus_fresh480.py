@@ -44,7 +44,7 @@ random.Random(2480); 10 times condition = choice(conditions), value = choice of 
 before is drawn anew (listed by --draws). Nothing is redrawn after; a case that cannot be made is said so.
 `--draws` prints the draw (tools/doctor_corpus_fresh480_draw.txt). No SHOWN / paste rule: every log is whole.
 
-PREDICTIONS: see PREDICTIONS below (written after the draw, before any case ran).
+PREDICTIONS: see PREDICTIONS below (written after the draw was committed, before any case ran). Run order: ORDER.
 
 Read: common.md, batch.md, the brief, fresh-466's tool (and fresh-473's), tools/corpus_tools.py, fresh-290's VLLM_CLI,
 the manifest's header lines grepped for the words above, systemd.exec(5)'s EnvironmentFile= paragraph, the vLLM
@@ -176,6 +176,166 @@ POOL: dict[str, list[str]] = {
 POOL = {c: vs for c, vs in POOL.items() if vs}
 
 
+PREDICTIONS = """Written after the draw was committed (07b51a05), before any case ran; from the source read:
+ 1 vllm serve TINY --config serve.yaml (max-num-seqs: 4) --max-num-seqs 8: the file's args go in after the model,
+   the command line's after them, so argparse keeps 8 (cli > config > defaults); healthy, the completion 200, no
+   error. Expected none.
+ 2 VLLM_API_KEY=sk-env-123 and --api-key sk-cli-456, the request with Bearer sk-env-123: register.py takes
+   args.api_key first, VLLM_API_KEY only when no --api-key; the server starts, /health answers (not under /v1), the
+   completion gets 401 {"error": "Unauthorized"}. No error line in the server log besides the 401 access line.
+ 3 VLLM_PORT=26718 (free): healthy; the port only seeds the engine's internal ports; the completion 200. Expected none.
+ 4 HF_HUB_OFFLINE=1, HF_HOME an empty /tmp/fresh480/hf, --model Qwen/Qwen2.5-0.5B-Instruct: the front end's config
+   lookup runs with local_files_only; the start fails before the engine core with a traceback naming the repo id and
+   the missing local files / offline mode (huggingface_hub's LocalEntryNotFoundError or transformers' OSError
+   "couldn't connect ... cached files", or vLLM's own ValueError wrapping it); exit 1.
+ 5 VLLM_HOST_IP=127.0.0.1: healthy (one process group, the address only used for the distributed init method);
+   the completion 200. Expected none.
+ 6 VLLM_CPU_NUM_OF_RESERVED_CPU=one: envs.py's int() raises ValueError "invalid literal for int() with base 10:
+   'one'" where it is first read: the CPU worker's OMP thread setup (ompmultiprocessing.py) in the engine core, or
+   wherever all variables are read at once; the engine core fails to start, exit 1.
+ 7 VLLM_ALLOW_LONG_MAX_MODEL_LEN=true with --max-model-len 4096 (the model's 2048): 'true' counts; a warning
+   "User-specified max_model_len (4096) is greater than the derived max_model_len (max_position_embeddings=2048 ...)
+   VLLM_ALLOW_LONG_MAX_MODEL_LEN must be used with extreme caution ..." and a healthy start; the completion 200.
+   Expected none (a warning the server lived with).
+ 8 VLLM_ENGINE_READY_TIMEOUT_S=30 on this loaded host: the 30 s wait in core_client.py is for the engines' ready
+   message on the input socket, which comes after the start-up handshake that covers the model load and the KV
+   cache; so likely healthy (the completion 200, expected none). Less likely: the TimeoutError 'Timed out waiting
+   for engine core processes to start ... Waited 30s (configured by VLLM_ENGINE_READY_TIMEOUT_S)', exit 1.
+ 9 VLLM_TARGET_DEVICE=cuda on the CPU host: cuda is the default value; the CPU platform is still found from the
+   package version (vllm-cpu -> '+cpu'); healthy, the completion 200. Expected none.
+10 vllm serve TINY --config serve.yaml (model: /tmp/fresh480/models/old-model, not there): the file's --model goes in
+   after the positional; serve.py sets args.model = model_tag, so TINY is served and the folder never opened;
+   healthy, the completion 200. Expected none. Less likely: the old folder is looked up and the start fails.
+Run order (decided before running, expected failures first, then the uncertain, then healthy): 6 4 2 8 9 10 1 3 5 7.
+"""
+
+WORK = Path("/tmp/fresh480")
+TINY = str(WORK / "tiny")
+PORT = 26710
+REPO = Path(__file__).resolve().parent.parent
+VPY = str(REPO / ".venv-vllm" / "bin" / "python")
+COMPLETION = ("POST", "/v1/completions", {"model": TINY, "prompt": "Hello, my name is", "max_tokens": 8}, {})
+
+# draw -> dict(slug, kind "api" | "serve", flags, env (shown), files (cwd, each shown with cat), model, max_len, calls)
+SPECS: dict[int, dict] = {
+    1: dict(
+        slug="config-max-num-seqs-also-on-cli",
+        kind="serve",
+        files={"serve.yaml": "max-num-seqs: 4\n"},
+        flags=["--config", "serve.yaml", "--max-num-seqs", "8"],
+    ),
+    2: dict(
+        slug="vllm-api-key-and-cli-api-key",
+        env={"VLLM_API_KEY": "sk-env-123"},
+        flags=["--api-key", "sk-cli-456"],
+        calls=[(*COMPLETION[:3], {"Authorization": "Bearer sk-env-123"})],
+    ),
+    3: dict(slug="vllm-port-free", env={"VLLM_PORT": "26718"}),
+    4: dict(
+        slug="hf-hub-offline-repo-id-not-cached",
+        env={"HF_HUB_OFFLINE": "1", "HF_HOME": str(WORK / "hf")},
+        model="Qwen/Qwen2.5-0.5B-Instruct",
+    ),
+    5: dict(slug="vllm-host-ip-127", env={"VLLM_HOST_IP": "127.0.0.1"}),
+    6: dict(slug="cpu-num-reserved-one", env={"VLLM_CPU_NUM_OF_RESERVED_CPU": "one"}),
+    7: dict(slug="allow-long-max-model-len-true", env={"VLLM_ALLOW_LONG_MAX_MODEL_LEN": "true"}, max_len="4096"),
+    8: dict(slug="engine-ready-timeout-30", env={"VLLM_ENGINE_READY_TIMEOUT_S": "30"}),
+    9: dict(slug="target-device-cuda-on-cpu", env={"VLLM_TARGET_DEVICE": "cuda"}),
+    10: dict(
+        slug="config-model-key-and-positional",
+        kind="serve",
+        files={"serve.yaml": f"model: {WORK}/models/old-model\n"},
+        flags=["--config", "serve.yaml"],
+    ),
+}
+ORDER = [6, 4, 2, 8, 9, 10, 1, 3, 5, 7]
+
+
+def vllm_shim() -> Path:
+    """fresh-290's VLLM_CLI launcher as WORK/bin/vllm: `vllm serve` as the console script runs it, only the
+    package-metadata lookup answered."""
+    import shlex
+
+    launcher = corpus_tools.load("fresh290", "doctor_corpus_fresh290.py").VLLM_CLI
+    (WORK / "bin").mkdir(parents=True, exist_ok=True)
+    shim = WORK / "bin" / "vllm"
+    shim.write_text(f'#!/bin/sh\nexec {VPY} -c {shlex.quote(launcher)} "$@"\n')
+    shim.chmod(0o755)
+    return shim
+
+
+def _argv(spec: dict) -> tuple[list[str], list[str]]:
+    """The argv run and the argv shown (what the operator typed)."""
+    model = spec.get("model", TINY)
+    common = ["--port", str(PORT), "--max-model-len", spec.get("max_len", "512"), *spec.get("flags", [])]
+    if spec.get("kind") == "serve":
+        # the file's flags and the command line's: `vllm serve MODEL --config serve.yaml --port ...`
+        flags = spec["flags"]
+        rest = ["--port", str(PORT), "--max-model-len", spec.get("max_len", "512")]
+        tail = [*flags[:2], *rest, *flags[2:]]
+        return [str(vllm_shim()), "serve", model, *tail], ["vllm", "serve", model, *tail]
+    argv = [VPY, "-m", "vllm.entrypoints.openai.api_server", "--model", model, *common]
+    return argv, argv
+
+
+def make(n: int) -> Path:
+    """Run draw N once, as fresh-466's make(): the engine in its own process group in /tmp/fresh480/run/NN; once
+    /health answers, each request as a `# request:` line with the reply; then SIGINT to the group (the user's ^C),
+    SIGKILL after 60 s; one not healthy within 1200 s gets ^C then. The log: the files (`$ cat`), the exports, the
+    command, the whole output, the requests, ^C, the rest, the exit status."""
+    import os
+    import shlex
+    import signal
+    import subprocess
+    import time
+
+    spec = SPECS[n]
+    run = WORK / "run" / f"{n:02d}"
+    run.mkdir(parents=True, exist_ok=True)
+    shown_files = ""
+    for name, body in spec.get("files", {}).items():
+        (run / name).write_text(body)
+        shown_files += f"$ cat {name}\n{body}"
+    extra = spec.get("env", {})
+    if "HF_HOME" in extra:
+        Path(extra["HF_HOME"]).mkdir(parents=True, exist_ok=True)
+    env = corpus_tools.engine_env(WORK, **extra)
+    shown_env = {**corpus_tools.ENGINE_ENV, **{k: env[k] for k in ("VLLM_CACHE_ROOT", "XDG_CACHE_HOME")}, **extra}
+    argv, shown = _argv(spec)
+    out = run / "server.out"
+    answers = ""
+    with out.open("wb") as fh:
+        proc = subprocess.Popen(argv, stdout=fh, stderr=subprocess.STDOUT, env=env, cwd=run, start_new_session=True)
+        if corpus_tools._healthy_before_exit(proc, PORT, time.monotonic() + 1200):
+            answers = "".join(corpus_tools._ask_with(PORT, *call, 2) for call in spec.get("calls", [COMPLETION]))
+        before_int = out.stat().st_size
+        interrupted = proc.poll() is None
+        if interrupted:
+            os.killpg(proc.pid, signal.SIGINT)
+            try:
+                proc.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+        rc = proc.returncode if proc.returncode >= 0 else 128 - proc.returncode
+    raw = out.read_bytes()
+    text = f"$ cd {run}\n" + shown_files
+    text += "$ export " + " ".join(f"{k}={shlex.quote(v)}" for k, v in shown_env.items()) + "\n"
+    text += "$ " + shlex.join(shown) + "\n"
+    head = raw[:before_int].decode("utf-8", "replace")
+    text += head if not head or head.endswith("\n") else head + "\n"
+    text += answers
+    if interrupted:
+        text += "^C\n"
+    text += raw[before_int:].decode("utf-8", "replace")
+    if not text.endswith("\n"):
+        text += "\n"
+    text += f"# exit: {rc}\n"
+    dest = REPO / "tests" / "fixtures" / "doctor-corpus" / f"fresh480-vllm-{n:02d}-{spec['slug']}.log"
+    dest.write_text(text)
+    return dest
+
+
 def draws():
     return corpus_tools.draw_distinct_conditions(SEED, POOL, N)
 
@@ -188,3 +348,11 @@ if __name__ == "__main__":
         for c, v, why in redrawn:
             print(f"drawn anew: {c} | {v} ({why})")
         print(f"pool: {sum(map(len, POOL.values()))} pairs in {len(POOL)} conditions; already made: {len(ALREADY_MADE)}")
+    else:
+        import time
+
+        corpus_tools.tiny_model(WORK)
+        for arg in sys.argv[1:] or [str(k) for k in ORDER]:
+            t = time.monotonic()
+            dest = make(int(arg))
+            print(f"{dest.name}: {len(dest.read_text().splitlines())} lines, {time.monotonic() - t:.0f} s", flush=True)
