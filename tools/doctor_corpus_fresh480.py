@@ -152,7 +152,10 @@ CONDITIONS: dict[str, list[str]] = {
 
 # (condition, class) pairs an earlier batch made, from the manifest's batch header lines.
 ALREADY_MADE: dict[tuple[str, str], str] = {
-    ("the --config file itself", "a missing file"): "'--config serve.yaml (no such file)' in two pair batches",
+    (
+        "the --config file itself",
+        "a missing file",
+    ): "'--config serve.yaml (no such file)' in two pair batches",
     ("the --config file itself", "a JSON file serve.json"): "'--config serve.json' in two pair batches",
     ("the model key in the file vs the positional", "model: in the file, no positional"): (
         "'--config file's `model:` key turned into --model'"
@@ -238,7 +241,9 @@ SPECS: dict[int, dict] = {
     ),
     5: dict(slug="vllm-host-ip-127", env={"VLLM_HOST_IP": "127.0.0.1"}),
     6: dict(slug="cpu-num-reserved-one", env={"VLLM_CPU_NUM_OF_RESERVED_CPU": "one"}),
-    7: dict(slug="allow-long-max-model-len-true", env={"VLLM_ALLOW_LONG_MAX_MODEL_LEN": "true"}, max_len="4096"),
+    7: dict(
+        slug="allow-long-max-model-len-true", env={"VLLM_ALLOW_LONG_MAX_MODEL_LEN": "true"}, max_len="4096"
+    ),
     8: dict(slug="engine-ready-timeout-30", env={"VLLM_ENGINE_READY_TIMEOUT_S": "30"}),
     9: dict(slug="target-device-cuda-on-cpu", env={"VLLM_TARGET_DEVICE": "cuda"}),
     10: dict(
@@ -300,14 +305,22 @@ def make(n: int) -> Path:
     if "HF_HOME" in extra:
         Path(extra["HF_HOME"]).mkdir(parents=True, exist_ok=True)
     env = corpus_tools.engine_env(WORK, **extra)
-    shown_env = {**corpus_tools.ENGINE_ENV, **{k: env[k] for k in ("VLLM_CACHE_ROOT", "XDG_CACHE_HOME")}, **extra}
+    shown_env = {
+        **corpus_tools.ENGINE_ENV,
+        **{k: env[k] for k in ("VLLM_CACHE_ROOT", "XDG_CACHE_HOME")},
+        **extra,
+    }
     argv, shown = _argv(spec)
     out = run / "server.out"
     answers = ""
     with out.open("wb") as fh:
-        proc = subprocess.Popen(argv, stdout=fh, stderr=subprocess.STDOUT, env=env, cwd=run, start_new_session=True)
+        proc = subprocess.Popen(
+            argv, stdout=fh, stderr=subprocess.STDOUT, env=env, cwd=run, start_new_session=True
+        )
         if corpus_tools._healthy_before_exit(proc, PORT, time.monotonic() + 1200):
-            answers = "".join(corpus_tools._ask_with(PORT, *call, 2) for call in spec.get("calls", [COMPLETION]))
+            answers = "".join(
+                corpus_tools._ask_with(PORT, *call, 2) for call in spec.get("calls", [COMPLETION])
+            )
         before_int = out.stat().st_size
         interrupted = proc.poll() is None
         if interrupted:
@@ -347,7 +360,9 @@ if __name__ == "__main__":
             print(f"draw {i}: {c} | {v}")
         for c, v, why in redrawn:
             print(f"drawn anew: {c} | {v} ({why})")
-        print(f"pool: {sum(map(len, POOL.values()))} pairs in {len(POOL)} conditions; already made: {len(ALREADY_MADE)}")
+        print(
+            f"pool: {sum(map(len, POOL.values()))} pairs in {len(POOL)} conditions; already made: {len(ALREADY_MADE)}"
+        )
     else:
         import time
 
@@ -355,4 +370,7 @@ if __name__ == "__main__":
         for arg in sys.argv[1:] or [str(k) for k in ORDER]:
             t = time.monotonic()
             dest = make(int(arg))
-            print(f"{dest.name}: {len(dest.read_text().splitlines())} lines, {time.monotonic() - t:.0f} s", flush=True)
+            print(
+                f"{dest.name}: {len(dest.read_text().splitlines())} lines, {time.monotonic() - t:.0f} s",
+                flush=True,
+            )
