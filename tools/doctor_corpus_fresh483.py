@@ -72,7 +72,9 @@ NEW = {
     "fastapi": ["just over vLLM's pin (<0.137.0): fastapi==0.137.0"],
     "starlette": [f426.PARTIAL],
     "protobuf": ["a 4.x, under vLLM's floor (>=5.29.6): protobuf==4.25.8"],
-    "typing_extensions": ["vLLM's own floor (>=4.10), under pydantic-core's (>=4.16.0): typing_extensions==4.10.0"],
+    "typing_extensions": [
+        "vLLM's own floor (>=4.10), under pydantic-core's (>=4.16.0): typing_extensions==4.10.0"
+    ],
     "xgrammar (request time)": ["one patch under vLLM's pin (==0.2.8): xgrammar==0.2.7"],
 }
 for _c, _vs in NEW.items():
