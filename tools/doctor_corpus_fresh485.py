@@ -91,9 +91,108 @@ def draw():
     return corpus_tools.draw_distinct_conditions(SEED, POOL, N)
 
 
-PREDICTIONS = """(written after the draw is committed)"""
+PREDICTIONS = """Written after the draw was committed (6398c28b), before any case ran; what the engine will do:
+ 1 run-batch, a blank line between requests 1-2 and 2-3: healthy (run_batch strips and skips empty lines), 3 answers
+   in results.jsonl, exit 0.
+ 2 vllm complete --url http://127.0.0.1:26750/v1 --quick --max-tokens 8 "Once upon a time" (server up): "Using model:
+   /tmp/fresh485/tiny", up to 8 tokens of the tiny model's gibberish, exit 0. Healthy.
+ 3 run-batch, line 2 with "temperature": -1: engine built; the request validates (temperature: float | None), then
+   SamplingParams refuses it ("temperature must be non-negative, got -1.0."): an error line (400-style) for request-2
+   in results.jsonl, lines 1 and 3 answered, exit 0.
+ 4 bench serve --tokenizer /tmp/fresh485/tok-missing (server up): get_tokenizer on a path that does not exist, before
+   any request: an OSError / HFValidationError-style traceback (not a local folder, not a valid repo id), exit 1.
+ 5 server started with --max-num-seqs 2; bench serve --model folder, random 32/16, 10 prompts: healthy, requests queue
+   two at a time; the result table, exit 0.
+ 6 run-batch -o . : engine built, all 3 requests answered, then write_local_file open(".", "w"): IsADirectoryError
+   "[Errno 21] Is a directory: '.'" traceback, exit 1; no output file.
+ 7 bench throughput --input-len 64 --random-input-len 128 --output-len 32 --num-prompts 20: UserWarning(s) "Both
+   --input-len and --random-input-len are specified. The random version (--random-input-len) will be preferred" (and
+   likely the output-len one, with --random-output-len's default 128), engine built, the Throughput line, exit 0.
+   Healthy (128 + 128 within 512).
+ 8 vllm complete --url .../v1 --max-tokens 600 --quick "Once upon a time" (server --max-model-len 512): the server
+   answers 400 (max_tokens 600 over max_model_len 512 / "maximum context length is 512 tokens"), openai.BadRequestError
+   traceback, exit 1.
+ 9 bench serve --backend vllm --endpoint /v1/completions, random 32/16, 10 prompts: healthy, the result table, exit 0.
+10 bench serve --model tiny-llama --tokenizer /tmp/fresh485/tiny (server serves only /tmp/fresh485/tiny): tokenizer
+   loads, the first test request gets 404 "The model `tiny-llama` does not exist." and bench retries "Endpoint is not
+   ready" until the user's ^C at 90 s (KeyboardInterrupt / CancelledError traceback), exit 130 or 1.
+Run order (decided before running, failures expected first, then healthy), in two lanes run side by side (lane A has
+no server, lane B starts the server on 26750; different folders, no shared port): lane A 6 3 1 7; lane B 4 8 10 2 5 9.
+"""
 
-CASES: dict[int, dict] = {}
+T = "/tmp/fresh485/tiny"
+_Q = ["Hello world!", "What is the capital of France?", "Write a haiku about the sea."]
+_CHAT = [F425._CHAT.format(id=f"request-{i}", m=T, q=q, n=32) for i, q in enumerate(_Q, 1)]
+_TEMP = _CHAT[1].replace('"max_tokens": 32', '"max_tokens": 32, "temperature": -1')
+_RB = f"--model {T} --max-model-len 512"
+_BENCH = "--dataset-name random --random-input-len 32 --random-output-len 16 --num-prompts 10"
+_REQS = {"requests.jsonl": "\n".join(_CHAT) + "\n"}
+_URL = "http://127.0.0.1:26750/v1"
+assert _TEMP != _CHAT[1]
+
+CASES: dict[int, dict] = {
+    1: dict(
+        slug="run-batch-blank-lines-between",
+        files={"requests.jsonl": "\n\n".join(_CHAT) + "\n"},
+        cmd=f"vllm run-batch -i requests.jsonl -o results.jsonl {_RB}",
+        bound=1200,
+        cat_after=["results.jsonl"],
+    ),
+    2: dict(
+        slug="complete-quick-max-tokens-8",
+        server=[],
+        cmd=f'vllm complete --url {_URL} --quick --max-tokens 8 "Once upon a time"',
+        bound=300,
+    ),
+    3: dict(
+        slug="run-batch-temperature-negative",
+        files={"requests.jsonl": "\n".join([_CHAT[0], _TEMP, _CHAT[2]]) + "\n"},
+        cmd=f"vllm run-batch -i requests.jsonl -o results.jsonl {_RB}",
+        bound=1200,
+        cat_after=["results.jsonl"],
+    ),
+    4: dict(
+        slug="bench-serve-tokenizer-path-missing",
+        server=[],
+        cmd=f"vllm bench serve --model {T} --tokenizer /tmp/fresh485/tok-missing --port 26750 {_BENCH}",
+        bound=300,
+    ),
+    5: dict(
+        slug="bench-serve-server-max-num-seqs-2",
+        server=["--max-num-seqs", "2"],
+        cmd=f"vllm bench serve --model {T} --port 26750 {_BENCH}",
+        bound=900,
+    ),
+    6: dict(
+        slug="run-batch-output-working-folder-dot",
+        files=_REQS,
+        cmd=f"vllm run-batch -i requests.jsonl -o . {_RB}",
+        bound=1200,
+    ),
+    7: dict(
+        slug="bench-throughput-input-len-and-random-input-len",
+        cmd=f"vllm bench throughput {_RB} --input-len 64 --random-input-len 128 --output-len 32 --num-prompts 20",
+        bound=1200,
+    ),
+    8: dict(
+        slug="complete-max-tokens-600",
+        server=[],
+        cmd=f'vllm complete --url {_URL} --max-tokens 600 --quick "Once upon a time"',
+        bound=300,
+    ),
+    9: dict(
+        slug="bench-serve-backend-vllm-completions",
+        server=[],
+        cmd=f"vllm bench serve --backend vllm --endpoint /v1/completions --model {T} --port 26750 {_BENCH}",
+        bound=900,
+    ),
+    10: dict(
+        slug="bench-serve-model-unserved-name-tokenizer-folder",
+        server=[],
+        cmd=f"vllm bench serve --model tiny-llama --tokenizer {T} --port 26750 {_BENCH}",
+        bound=90,
+    ),
+}
 
 
 def shown() -> list[int]:
