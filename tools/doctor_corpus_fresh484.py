@@ -373,7 +373,10 @@ def make(n: int, case: Path) -> str:  # noqa: C901 (one branch per draw)
     tiny = tiny_model(f399.WORK)
     if n == 1:
         text = plugin_package(
-            case, "tiny_llama_patch", LLAMA_PATCH, "vllm.general_plugins:tiny_llama_patch=tiny_llama_patch:register"
+            case,
+            "tiny_llama_patch",
+            LLAMA_PATCH,
+            "vllm.general_plugins:tiny_llama_patch=tiny_llama_patch:register",
         )
         env, shown = site_env(case)
         return text + serve(case, base(tiny), env, shown, calls=chat(tiny))
@@ -387,7 +390,9 @@ def make(n: int, case: Path) -> str:  # noqa: C901 (one branch per draw)
         env, shown = site_env(case)
         return text + serve(case, base(tiny), env, shown, calls=chat(tiny))
     if n == 4:
-        text = plugin_package(case, "served_by", MIDDLEWARE_NO_APP, "served_by.plugins:none=served_by:AddServedBy")
+        text = plugin_package(
+            case, "served_by", MIDDLEWARE_NO_APP, "served_by.plugins:none=served_by:AddServedBy"
+        )
         env, shown = site_env(case)
         argv = base(tiny, "--middleware", "served_by.AddServedBy")
         return text + serve_any_health(case, argv, env, shown, calls=chat(tiny))
@@ -404,14 +409,16 @@ def make(n: int, case: Path) -> str:  # noqa: C901 (one branch per draw)
             "class TinyLlamaConfig(LlamaConfig):\n"
             '    model_type = "llama"\n\n'
             "    def __init__(self, **kwargs):\n"
-            "        kwargs.setdefault(\"rope_scaling\", scaled_rope_defaults())\n"
+            '        kwargs.setdefault("rope_scaling", scaled_rope_defaults())\n'
             "        super().__init__(**kwargs)\n",
         )
         text += sh(case, "ls tiny")
         return text + serve(case, base(model, "--trust-remote-code"), {}, calls=chat(model))
     if n in (7, 9):
         body = LP_NOT_SUBCLASS if n == 7 else LP_APPLY_RAISES
-        text = plugin_package(case, "ban_tokens", body, "vllm.logits_processors:ban_tokens=ban_tokens:BanTokens")
+        text = plugin_package(
+            case, "ban_tokens", body, "vllm.logits_processors:ban_tokens=ban_tokens:BanTokens"
+        )
         env, shown = site_env(case)
         return text + serve(case, base(tiny), env, shown, calls=chat(tiny))
     if n == 8:
