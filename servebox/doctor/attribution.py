@@ -32,7 +32,9 @@ INSTALLED = re.compile(r"(?:^|/)(?:site|dist)-packages/")
 REMOTE_CODE = "/transformers_modules/"  # a model's own code (trust_remote_code): not a plugin
 NOT_A_PACKAGE = ("<", "/", ".", "~")  # <frozen ...>, <string>, an absolute or relative path: a script
 # stdlib modules that are one file, never a folder, whose names are common folder names of a user's own code
-ONE_FILE_STDLIB = frozenset({"site", "code", "profile", "types", "io", "os", "token", "queue", "signal", "random"})
+ONE_FILE_STDLIB = frozenset(
+    {"site", "code", "profile", "types", "io", "os", "token", "queue", "signal", "random"}
+)
 
 
 @dataclass(frozen=True)
@@ -345,7 +347,7 @@ def _plugin_module(parts: list[str]) -> str:
     folder: /tmp/site/tiny_router.py -> "tiny_router"; /tmp/site/tiny_pkg/hooks.py -> "tiny_pkg")."""
     stem = parts[-1].removesuffix(".py")
     if stem != "__init__" and (
-        len(parts) < 3 or not parts[-2].isidentifier() or parts[-2] in {"site", "lib"}
+        len(parts) < 3 or not parts[-2].isidentifier() or parts[-2] in {"site", "lib", *ONE_FILE_STDLIB}
     ):
         return stem
     return parts[-2] if parts[-2].isidentifier() else stem
