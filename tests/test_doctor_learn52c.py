@@ -111,6 +111,40 @@ CASES = [
     ),
 ]
 
+
+def _called(vllm_file: str, user_file: str, exception: str) -> str:
+    """A traceback whose innermost frame is the user's file, called by `vllm_file` (other plugin kinds and folders)."""
+    return (
+        "Traceback (most recent call last):\n"
+        f'  File "{VLLM}/{vllm_file}", line 210, in run\n    result = hook(request)\n'
+        f'  File "{user_file}", line 7, in hook\n    value = items[3]\n{exception}\n'
+    )
+
+
+# main read these as vLLM's own serving code's defect, a reasoning parser's refusal, and a bare exception
+CASES += [
+    (
+        "third-party-package-raised",
+        _called(
+            "entrypoints/openai/chat_completion/serving.py",
+            "/home/u/code/my_tool_parser.py",
+            "IndexError: list index out of range",
+        ),
+    ),
+    (
+        "third-party-package-raised",
+        _called(
+            "reasoning/abs_reasoning_parsers.py",
+            "/tmp/w/site/think_parser.py",
+            "ValueError: substring not found",
+        ),
+    ),
+    (
+        "third-party-package-raised",
+        _called("v1/sample/logits_processor/state.py", "/data/io/ban.py", "KeyError: 3"),
+    ),
+]
+
 NEAR_MISSES = [
     # another ABC's missing method (a LogitsProcessor's apply): not a stat logger's
     (
