@@ -31,6 +31,10 @@ STRUCTURAL = (THIRD_PARTY, FEATURE, REFUSED)
 INSTALLED = re.compile(r"(?:^|/)(?:site|dist)-packages/")
 REMOTE_CODE = "/transformers_modules/"  # a model's own code (trust_remote_code): not a plugin
 NOT_A_PACKAGE = ("<", "/", ".", "~")  # <frozen ...>, <string>, an absolute or relative path: a script
+# stdlib modules that are one file, never a folder, whose names are common folder names of a user's own code
+ONE_FILE_STDLIB = frozenset(
+    {"site", "code", "profile", "types", "io", "os", "token", "queue", "signal", "random"}
+)
 
 
 @dataclass(frozen=True)
@@ -120,8 +124,18 @@ def _checkout_package(exc: RaisedException, path: str) -> str:
         return _plugin_module(parts)  # vLLM's plugin loader called it: a plugin's own file (learn46g)
     if exc.engine_frames and module_path(exc.engine_frames[0])[0].startswith("vllm/utils/import_utils.py"):
         return parts[-1].removesuffix(".py")  # import_plugin loaded a parser plugin's file by path (learn47g)
-    # a copy of a library of the stack (/root/site/pydantic/..., a Python's own lib/python3.11/importlib/...)
-    return "" if len(parts) < 3 or (engine_stack() - {"vllm"}).intersection(parts[:-1]) else parts[-2]
+    # a copy of a library of the stack (/root/site/pydantic/..., a Python's own lib/python3.11/importlib/...); a folder
+    # named like a one-file stdlib module (a pip --target folder "site", "code", "test") is no copy of it (learn52c)
+    if len(parts) < 3 or _stack_folders().intersection(parts[:-1]):
+        return ""
+    return _plugin_module(parts)
+
+
+@lru_cache(maxsize=1)
+def _stack_folders() -> frozenset[str]:
+    """Names a folder of a copy of the stack can have: its packages (a one-file stdlib module, site.py or code.py, is
+    never a folder), without vLLM (read by _vllm_checkout)."""
+    return frozenset(n for n in engine_stack() - {"vllm"} if n not in ONE_FILE_STDLIB)
 
 
 def _third_party(exc: RaisedException, path: str, installed: bool) -> Diagnosis | None:
@@ -333,7 +347,7 @@ def _plugin_module(parts: list[str]) -> str:
     folder: /tmp/site/tiny_router.py -> "tiny_router"; /tmp/site/tiny_pkg/hooks.py -> "tiny_pkg")."""
     stem = parts[-1].removesuffix(".py")
     if stem != "__init__" and (
-        len(parts) < 3 or not parts[-2].isidentifier() or parts[-2] in {"site", "lib"}
+        len(parts) < 3 or not parts[-2].isidentifier() or parts[-2] in {"site", "lib", *ONE_FILE_STDLIB}
     ):
         return stem
     return parts[-2] if parts[-2].isidentifier() else stem

@@ -1,7 +1,7 @@
 """A plugin vLLM could not load, and went on without (learn46e, fresh-399's general plugins).
 
 vLLM's plugins/__init__.py load_plugins_by_group imports each entry point of a plugin group (vllm.general_plugins,
-vllm.platform_plugins, vllm.io_processor_plugins, vllm.endpoint_plugins) inside `try: plugin.load()` and on any
+vllm.platform_plugins, vllm.io_processor_plugins, vllm.endpoint_plugins, vllm.stat_logger_plugins) inside `try: plugin.load()` and on any
 exception logs 'Failed to load plugin NAME' with the traceback (logger.exception; io_processors' own loop 'Failed to
 load plugin NAME.' with exc_info), then goes on without it; load_endpoint_plugins likewise 'Failed to instantiate
 endpoint plugin NAME'. Every process that loads plugins (API server, engine core, each worker) prints it again. The
