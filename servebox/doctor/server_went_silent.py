@@ -11,8 +11,9 @@ IncompleteRead, or a reset). peer-connection-reset alone says only "look at the 
 in view and says nothing more: no traceback, no shutdown, no stats line after the answer began, no later request.
 What tells this from its neighbours:
 - a client that reset or dropped its own connection reads no 'peer closed' (its side closed), and a server that
-  outlived a cut keeps logging (vLLM's stats lines with 'Running: 0 reqs', the next request, its shutdown): the
-  `server-logged` marker after the answer's line rules this reading out;
+  outlived a cut keeps logging (vLLM's stats lines, the next request answered or refused, its shutdown): any of those
+  entries' lines after the answer's rules this reading out (read from the hits: a marker entry waking on every
+  server line cost the matcher too much, test_doctor_bounds);
 - an asked-for stop writes its own lines (shutdown-requested; afterwards.stopped_mid_request reads that stop);
 - a crash writes a traceback or a fault's name (a cause or another symptom in the log: this reading steps aside);
 - a server killed before the request (fresh-472's client-only 'Connection refused' beside a tail ending at /health)
@@ -34,8 +35,9 @@ if TYPE_CHECKING:
 
 KILLED = "engine-killed-from-outside"
 RESET, REFUSED = "peer-connection-reset", "peer-connection-refused"
-LOGGED = "server-logged"  # a line the server's own logger wrote (engine-runtime.toml)
 STOPPED = "shutdown-requested"
+# the entries whose lines show the server still at work: its stats ('generation throughput'), a request refused, a stop
+LATER = ("engine-generated-tokens", "request-answered-error", STOPPED)
 SURE = 0.5
 # the client's words for a body cut after the answer began (not 'Broken pipe': the client's own write failed)
 MID_BODY = re.compile(
@@ -55,11 +57,11 @@ CAUSE = (
 def went_silent(t: Triage, diagnoses: list[Diagnosis]) -> Diagnosis | None:
     """engine-killed-from-outside where a streamed answer's '200' is the server's last line and the client reports
     the body cut, with nothing else failing in the log."""
-    answered, logged, up = t.hits.get(ANSWERED), t.hits.get(LOGGED), t.hits.get(SERVING)
-    if answered is None or logged is None or up is None or up.first_line > answered.last_line:
+    answered, up = t.hits.get(ANSWERED), t.hits.get(SERVING)
+    if answered is None or up is None or up.first_line > answered.last_line or STOPPED in t.hits:
         return None
-    if logged.last_line != answered.last_line or STOPPED in t.hits:
-        return None  # the server logged on after the answer began, or a stop was asked for
+    if any((hit := t.hits.get(sid)) is not None and hit.last_line > answered.last_line for sid in LATER):
+        return None  # the server logged on after the answer began
     if any(d.role == "cause" or (d.role == "symptom" and d.id not in (RESET, REFUSED)) for d in diagnoses):
         return None
     cut = next((d for d in diagnoses if d.id == RESET), None)
