@@ -59,6 +59,7 @@ from servebox.doctor.root_exception import (
 )
 from servebox.doctor.sent_shape import shape_refused
 from servebox.doctor.sent_type import asked_type_sent
+from servebox.doctor.server_went_silent import went_silent
 from servebox.doctor.shared_wording import calibrate
 from servebox.doctor.signatures import context_met, demoting, named_lines, value_fills
 from servebox.doctor.start_defaults import against_default, set_at_start
@@ -317,6 +318,9 @@ def rank(t: Triage) -> TriageResult:
         diagnoses.append(unserved_tool)
     if (gone := ready_then_gone(t, diagnoses)) is not None:  # served every start, then vanished (learn50c)
         diagnoses.append(gone)
+    # a server's output stopping dead at a streamed 200 while its client's stream is cut (learn52b)
+    if (silent := went_silent(t, diagnoses)) is not None:
+        diagnoses.append(silent)
     if (like := resemblance_answer(t, root, diagnoses)) is not None:
         diagnoses.append(like)
     set_aside(t, diagnoses)  # a long journal's minority of refusals: notes (background_refusals.py)
