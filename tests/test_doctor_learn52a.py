@@ -24,7 +24,9 @@ from tests.doctor_text import run, top_cause
 SOCK = "llamacpp-unix-socket-path-too-long"
 PREFIX = "llamacpp-client-omits-api-prefix"
 PART = "chat-content-part-type-unknown"
-DEEP = "/home/svc/deployments/2026-12/inference/llama-server/instances/chat-model-qwen3-instruct/runtime/sockets"
+DEEP = (
+    "/home/svc/deployments/2026-12/inference/llama-server/instances/chat-model-qwen3-instruct/runtime/sockets"
+)
 
 
 def _ids(log: str) -> list[str]:
@@ -85,7 +87,7 @@ SERVING = "0.00.142.648 I srv  llama_server: listening on http://127.0.0.1:8080\
         ("$ llama-server -m m.gguf --port 8080 --api-prefix /api", "$ curl -s http://127.0.0.1:8080/health"),
         (
             "$ llama-server -m m.gguf --api-prefix=/llama/v2 --port 8080",
-            "$ curl -sS http://localhost:8080/v1/completions -d '{\"prompt\": \"hi\"}'",
+            '$ curl -sS http://localhost:8080/v1/completions -d \'{"prompt": "hi"}\'',
         ),
         (
             "Environment=LLAMA_ARG_API_PREFIX=/llm",
@@ -121,17 +123,17 @@ def test_the_prefix_and_a_404_without_the_path_only_suggest_it():
 
 
 @pytest.mark.parametrize(
-    ("start", "client", "not_this"),
+    ("start", "client"),
     [
         # the client used the prefix: a route this build lacks, not the prefix
-        ("--api-prefix /llm", "curl http://127.0.0.1:8080/llm/v1/chat/completion", True),
+        ("--api-prefix /llm", "curl http://127.0.0.1:8080/llm/v1/chat/completion"),
         # a malformed prefix is its own family
-        ("--api-prefix llm/", "curl http://127.0.0.1:8080/v1/chat/completions", True),
+        ("--api-prefix llm/", "curl http://127.0.0.1:8080/v1/chat/completions"),
         # no prefix at all: a 404 is something else
-        ("--port 8080", "curl http://127.0.0.1:8080/v1/chat/completion", True),
+        ("--port 8080", "curl http://127.0.0.1:8080/v1/chat/completion"),
     ],
 )
-def test_near_misses_of_the_prefix(start, client, not_this):
+def test_near_misses_of_the_prefix(start, client):
     log = f"$ llama-server -m m.gguf {start}\n{SERVING}$ {client}\n{NOT_FOUND}"
     top = top_cause(run(log))
     assert top is None or top.id != PREFIX or top.confidence < 0.7, _ids(log)
@@ -148,7 +150,7 @@ def test_near_misses_of_the_prefix(start, client, not_this):
     ],
 )
 def test_expected_x_to_be_y_as_relayed(line, field):
-    log = f"$ python client.py\nTraceback (most recent call last):\n  File \"client.py\", line 4, in <module>\n{line}\n"
+    log = f'$ python client.py\nTraceback (most recent call last):\n  File "client.py", line 4, in <module>\n{line}\n'
     top = top_cause(run(log))
     assert top is not None and top.id == "request-field-wrong-type", _ids(log)
     assert field in top.cause and "uncaught-exception" not in _ids(log)
@@ -157,7 +159,8 @@ def test_expected_x_to_be_y_as_relayed(line, field):
 def _reply(message: str, code: int = 400) -> str:
     kind = "invalid_request_error" if code == 400 else "server_error"
     return (
-        SERVING + f'0.02.118.004 W srv    operator(): got exception: {{"error":{{"code":{code},"message":"{message}",'
+        SERVING
+        + f'0.02.118.004 W srv    operator(): got exception: {{"error":{{"code":{code},"message":"{message}",'
         f'"type":"{kind}"}}}}\n'
     )
 
@@ -183,7 +186,10 @@ def test_llama_servers_content_part_refusals(message, code, word):
     ("message", "family"),
     [
         # a tool's type and a /slots action stay the value family's
-        ('Failed to parse tools: Unsupported tool type: {\\"type\\":\\"custom\\"}', "request-field-value-not-allowed"),
+        (
+            'Failed to parse tools: Unsupported tool type: {\\"type\\":\\"custom\\"}',
+            "request-field-value-not-allowed",
+        ),
         ("Invalid action", "request-field-value-not-allowed"),
         # a type llama-server knows but does not implement, and a media part without a projector, are their own
         ("'input_file' is not supported by llamacpp at this moment", "llamacpp-responses-field-unsupported"),
