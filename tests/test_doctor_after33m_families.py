@@ -73,13 +73,14 @@ CASES = [
         "request-field-value-not-allowed",
         SERVING + llama_reply("The format to return the embeddings in. Can be either float or base64"),
     ),
-    # POST /v1/responses with a content part of type input_audio
+    # POST /v1/responses with a content part of type input_audio (learn52a: a content part's type is
+    # chat-content-part-type-unknown's, the more specific family, as the lead asked in s52)
     (
-        "request-field-value-not-allowed",
+        "chat-content-part-type-unknown",
         SERVING + llama_reply("'type' must be one of 'input_text', 'input_image', or 'input_file'"),
     ),
-    # POST /v1/chat/completions with a content part of type file
-    ("request-field-value-not-allowed", SERVING + llama_reply("unsupported content[].type")),
+    # POST /v1/chat/completions with a content part of type file (learn52a: chat-content-part-type-unknown's, as above)
+    ("chat-content-part-type-unknown", SERVING + llama_reply("unsupported content[].type")),
     # POST /v1/chat/completions with tools [{"type": "custom", ...}] (answered 500 by the chat parser)
     (
         "request-field-value-not-allowed",
