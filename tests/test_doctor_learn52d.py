@@ -75,6 +75,11 @@ CASES = [
     ("logits-processor-not-logitsprocessor-subclass", ARGMAX.format(cls="NoRepeatNgram")),
     ("logits-processor-fqcn-not-module-colon-type", FQCN.format(value="acme.procs.NoRepeat")),
     ("logits-processor-fqcn-not-module-colon-type", FQCN.format(value="acme:procs:NoRepeat")),
+    # the value and the format unquoted (as a fork's tests of the same check assert it)
+    (
+        "logits-processor-fqcn-not-module-colon-type",
+        "ValueError: Invalid logits processor FQCN math.gcd. Expected format: <module>:<type>\n",
+    ),
     (
         "reasoning-parser-plugin-raises-on-model-output",
         REASONING.format(
