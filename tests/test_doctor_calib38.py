@@ -42,12 +42,22 @@ def diagnosis(
     )
 
 
-def test_two_families_tied_on_one_log_keep_their_order_below_the_confident_line():
-    r = run(LORA_MISSING)
-    (top, first), (second, figure) = causes(r)[:2]
+def test_two_families_tied_keep_their_order_below_the_confident_line():
+    """Two causes 0.00 apart (as model-file-missing and lora-load-failed were on LORA_MISSING before learn52b): the
+    order stays and both drop below confident."""
+    ranked = [diagnosis("llamacpp-model-file-missing", 0.85), diagnosis("llamacpp-lora-load-failed", 0.85)]
+    assert close_causes(ranked, set())
+    (top, first), (second, figure) = [(d.id, d.confidence) for d in ranked]
     assert top == "llamacpp-model-file-missing" and second == "llamacpp-lora-load-failed"
     assert first < CONFIDENT and figure <= first
-    assert r.verdict == "competing causes"
+
+
+def test_a_missing_lora_file_is_the_missing_file_not_a_tie():
+    """learn52b: the file-open line ('No such file or directory') makes lora-load-failed its consequence, so the
+    missing file is the one cause, confident (the tie above is no longer made by this log)."""
+    r = run(LORA_MISSING)
+    assert causes(r) == [("llamacpp-model-file-missing", causes(r)[0][1])] and causes(r)[0][1] >= CONFIDENT
+    assert r.verdict == "cause found"
 
 
 def test_a_close_second_on_the_same_line_makes_neither_confident():
