@@ -18,6 +18,11 @@ def top_cause(result: TriageResult):
     return next((d for d in result.diagnoses if d.role in ("cause", "symptom")), None)
 
 
+def answer_ids(log: str) -> list[str]:
+    """Every cause and symptom doctor names for the log, in rank order (what a near-miss test checks is absent)."""
+    return [d.id for d in run(log).diagnoses if d.role in ("cause", "symptom")]
+
+
 def params(rows):
     """(family, log) rows as pytest params named family-N, for the family tests' tables."""
     return [pytest.param(family, log, id=f"{family}-{i}") for i, (family, log) in enumerate(rows)]

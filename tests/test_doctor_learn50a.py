@@ -18,17 +18,13 @@ from __future__ import annotations
 
 import pytest
 
-from tests.doctor_text import run, top_cause
+from tests.doctor_text import answer_ids, run, top_cause
 
 REMOVED = "llamacpp-flag-removed-replaced"
 START = (
     "0.00.013.201 I srv  llama_server: initializing ...\n"
     "0.00.528.669 I srv  llama_server: listening on http://127.0.0.1:8080\n"
 )
-
-
-def _ids(log: str) -> list[str]:
-    return [d.id for d in run(log).diagnoses if d.role in ("cause", "symptom")]
 
 
 @pytest.mark.parametrize(
@@ -45,9 +41,9 @@ def test_every_option_an_older_release_had_is_a_removal_with_its_successor(flag,
     """Other removed options than --log-format, each in b11434's own refusal line; the cause names what to do."""
     log = f"$ llama-server -m /srv/m.gguf {flag} 1\nerror: invalid argument: {flag}\n"
     top = top_cause(run(log))
-    assert top is not None and top.id == REMOVED, _ids(log)
+    assert top is not None and top.id == REMOVED, answer_ids(log)
     assert flag in top.cause and says in top.cause and says in top.fix
-    assert "llamacpp-invalid-argument" not in _ids(log)
+    assert "llamacpp-invalid-argument" not in answer_ids(log)
 
 
 def test_servebox_checks_wording_of_a_removed_option():
@@ -59,7 +55,7 @@ def test_servebox_checks_wording_of_a_removed_option():
 @pytest.mark.parametrize("flag", ["--ctx-sizee", "--log-formats", "-lv"])
 def test_name_no_release_dropped_stays_the_generic_refusal(flag):
     """A typo, a near name, and -lv (once --low-vram, now b11434's --verbosity): not removals."""
-    assert _ids(f"error: invalid argument: {flag}\n") == ["llamacpp-invalid-argument"]
+    assert answer_ids(f"error: invalid argument: {flag}\n") == ["llamacpp-invalid-argument"]
 
 
 @pytest.mark.parametrize(
@@ -78,13 +74,13 @@ def test_name_no_release_dropped_stays_the_generic_refusal(flag):
 )
 def test_negative_port_is_out_of_range(log):
     top = top_cause(run(log))
-    assert top is not None and top.id == "port-out-of-range", _ids(log)
-    assert "llamacpp-bind-failed" not in _ids(log)
+    assert top is not None and top.id == "port-out-of-range", answer_ids(log)
+    assert "llamacpp-bind-failed" not in answer_ids(log)
 
 
 def test_port_taken_stays_bind_failed():
     log = "0.00.053.993 E srv         start: couldn't bind HTTP server socket, hostname: 127.0.0.1, port: 8080\n"
-    assert _ids(log)[0] == "llamacpp-bind-failed"
+    assert answer_ids(log)[0] == "llamacpp-bind-failed"
 
 
 @pytest.mark.parametrize(
@@ -97,13 +93,14 @@ def test_port_taken_stays_bind_failed():
 )
 def test_tilde_path_outranks_the_missing_path(line):
     assert (
-        _ids(f"0.00.016.960 I srv  llama_server: initializing ...\n{line}\n")[0] == "path-tilde-not-expanded"
+        answer_ids(f"0.00.016.960 I srv  llama_server: initializing ...\n{line}\n")[0]
+        == "path-tilde-not-expanded"
     )
 
 
 def test_ordinary_missing_models_dir_stays_its_own():
     line = "0.00.067.827 E srv  llama_server: failed to initialize router models: error: '/srv/a~b/models' does not exist"
-    ids = _ids(line + " or is not a directory\n")
+    ids = answer_ids(line + " or is not a directory\n")
     assert ids[0] == "llamacpp-models-dir-missing" and "path-tilde-not-expanded" not in ids
 
 
@@ -134,13 +131,13 @@ def test_suffix_sent_by_curl_and_answered_200_is_ignored():
     ],
 )
 def test_completion_without_suffix_is_not_this(request_line):
-    assert SUFFIX not in _ids(f"{START}{request_line}\n{COMPLETION_REPLY}\n")
+    assert SUFFIX not in answer_ids(f"{START}{request_line}\n{COMPLETION_REPLY}\n")
 
 
 def test_suffix_to_a_server_without_timings_is_not_llama_servers():
     """vLLM's reply carries no "timings": its own refusal (or none) is the answer, not this family."""
     reply = COMPLETION_REPLY.replace(',"timings":{"cache_n":0,"prompt_n":7}', "")
-    assert SUFFIX not in _ids(
+    assert SUFFIX not in answer_ids(
         f'$ curl localhost:8000/v1/completions -d \'{{"prompt": "a", "suffix": "b"}}\'\n{reply}\n'
     )
 

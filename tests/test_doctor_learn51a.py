@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.doctor_text import run, top_cause
+from tests.doctor_text import answer_ids, run, top_cause
 
 DEVICE = "llamacpp-device-index-invalid"
 USAGE = (
@@ -25,10 +25,6 @@ USAGE = (
     "                                        (env: LLAMA_ARG_OVERRIDE_TENSOR)\n\n\n"
     "to show complete usage, run with -h\n"
 )
-
-
-def _ids(log: str) -> list[str]:
-    return [d.id for d in run(log).diagnoses if d.role in ("cause", "symptom")]
 
 
 @pytest.mark.parametrize(
@@ -47,9 +43,9 @@ def test_a_buffer_type_the_build_lacks_is_the_missing_device(command, where):
     """Other flags, devices and builds than -ot=CUDA0 on a CPU-only one; the listing comes after (stdout)."""
     log = f"$ {command}\nerror while handling {where}: unknown buffer type\n{USAGE}Available buffer types:\n  CPU\n  CUDA0\n"
     top = top_cause(run(log))
-    assert top is not None and top.id == DEVICE, _ids(log)
+    assert top is not None and top.id == DEVICE, answer_ids(log)
     assert "-ot" in top.cause and "Available buffer types" in top.fix
-    assert "llamacpp-invalid-argument" not in _ids(log)
+    assert "llamacpp-invalid-argument" not in answer_ids(log)
 
 
 def test_llama_bench_unrecognized_buffer_type():
@@ -58,13 +54,13 @@ def test_llama_bench_unrecognized_buffer_type():
         "  CPU\nerror: invalid parameter for argument: -ot\n"
     )
     top = top_cause(run(log))
-    assert top is not None and top.id == DEVICE, _ids(log)
+    assert top is not None and top.id == DEVICE, answer_ids(log)
 
 
 def test_an_override_without_a_buffer_type_stays_the_parsers_refusal():
     """Near miss: '-ot PATTERN' without '=TYPE' is a value of the wrong form ('invalid value'), not a missing device."""
     log = f"$ llama-server -m q.gguf -ot 'blk.*ffn'\nerror while handling argument \"-ot\": invalid value\n{USAGE}"
-    assert DEVICE not in _ids(log)
+    assert DEVICE not in answer_ids(log)
 
 
 BENCH_HEAD = (
@@ -123,11 +119,11 @@ def test_a_tool_use_template_ignored_stays_the_cause_though_requests_succeed():
         + "0.02.662.600 I srv  log_server_r: done request: POST /v1/chat/completions 10.0.0.7 200\n"
     )
     top = top_cause(run(log))
-    assert top is not None and top.id == "chat-template-invalid", _ids(log)
+    assert top is not None and top.id == "chat-template-invalid", answer_ids(log)
     assert "tool-use template" in top.cause
 
 
 def test_a_healthy_start_with_a_parsed_tool_use_template_is_not_a_template_failure():
     """Near miss: the same start whose tool-use template parsed (no error line)."""
     log = "\n".join(line for line in TEMPLATE_START.splitlines() if "tool use" not in line) + "\n"
-    assert "chat-template-invalid" not in _ids(log)
+    assert "chat-template-invalid" not in answer_ids(log)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.doctor_text import run, top_cause
+from tests.doctor_text import answer_ids, run, top_cause
 
 SOCK = "llamacpp-unix-socket-path-too-long"
 PREFIX = "llamacpp-client-omits-api-prefix"
@@ -27,10 +27,6 @@ PART = "chat-content-part-type-unknown"
 DEEP = (
     "/home/svc/deployments/2026-12/inference/llama-server/instances/chat-model-qwen3-instruct/runtime/sockets"
 )
-
-
-def _ids(log: str) -> list[str]:
-    return [d.id for d in run(log).diagnoses if d.role in ("cause", "symptom")]
 
 
 def _bind(path: str, port: int = 8080, prefix: str = "0.00.001.712 E srv         start: ") -> str:
@@ -57,9 +53,9 @@ def _bind(path: str, port: int = 8080, prefix: str = "0.00.001.712 E srv        
 def test_a_socket_path_over_108_bytes_is_the_cause(path, port, prefix):
     log = _bind(path, port, prefix)
     top = top_cause(run(log))
-    assert top is not None and top.id == SOCK, _ids(log)
+    assert top is not None and top.id == SOCK, answer_ids(log)
     assert top.confidence >= 0.7 and "108 bytes" in top.cause and "short path" in top.fix
-    assert "llamacpp-bind-failed" not in _ids(log)
+    assert "llamacpp-bind-failed" not in answer_ids(log)
 
 
 @pytest.mark.parametrize(
@@ -73,8 +69,8 @@ def test_a_socket_path_over_108_bytes_is_the_cause(path, port, prefix):
 def test_a_short_path_or_an_address_stays_bind_failed(path):
     log = _bind(path)
     top = top_cause(run(log))
-    assert top is not None and top.id == "llamacpp-bind-failed", _ids(log)
-    assert SOCK not in _ids(log)
+    assert top is not None and top.id == "llamacpp-bind-failed", answer_ids(log)
+    assert SOCK not in answer_ids(log)
 
 
 NOT_FOUND = '{"error":{"message":"File Not Found","type":"not_found_error","code":404}}\n'
@@ -98,7 +94,7 @@ SERVING = "0.00.142.648 I srv  llama_server: listening on http://127.0.0.1:8080\
 def test_a_root_route_under_a_prefix_is_the_prefix_left_out(start, client):
     log = f"{start}\n{SERVING}{client}\n{NOT_FOUND}"
     top = top_cause(run(log))
-    assert top is not None and top.id == PREFIX, _ids(log)
+    assert top is not None and top.id == PREFIX, answer_ids(log)
     assert top.confidence >= 0.7 and "without the prefix" in top.cause and "/v1" in top.fix
 
 
@@ -108,7 +104,7 @@ def test_the_servers_own_404_line_for_a_root_route():
         "done request: POST /v1/chat/completions 127.0.0.1 404\n"
     )
     top = top_cause(run(log))
-    assert top is not None and top.id == PREFIX, _ids(log)
+    assert top is not None and top.id == PREFIX, answer_ids(log)
     assert "/gw" in top.fix
 
 
@@ -118,7 +114,7 @@ def test_the_prefix_and_a_404_without_the_path_only_suggest_it():
         "{'error': {'message': 'File Not Found', 'type': 'not_found_error', 'code': 404}}\n"
     )
     top = top_cause(run(log))
-    assert top is not None and top.id == PREFIX, _ids(log)
+    assert top is not None and top.id == PREFIX, answer_ids(log)
     assert top.confidence < 0.7 and "does not show the path" in top.cause
 
 
@@ -136,9 +132,9 @@ def test_the_prefix_and_a_404_without_the_path_only_suggest_it():
 def test_near_misses_of_the_prefix(start, client):
     log = f"$ llama-server -m m.gguf {start}\n{SERVING}$ {client}\n{NOT_FOUND}"
     top = top_cause(run(log))
-    assert top is None or top.id != PREFIX or top.confidence < 0.7, _ids(log)
+    assert top is None or top.id != PREFIX or top.confidence < 0.7, answer_ids(log)
     if "llm/" in start:
-        assert top is not None and top.id == "llamacpp-api-prefix-malformed", _ids(log)
+        assert top is not None and top.id == "llamacpp-api-prefix-malformed", answer_ids(log)
 
 
 @pytest.mark.parametrize(
@@ -152,8 +148,8 @@ def test_near_misses_of_the_prefix(start, client):
 def test_expected_x_to_be_y_as_relayed(line, field):
     log = f'$ python client.py\nTraceback (most recent call last):\n  File "client.py", line 4, in <module>\n{line}\n'
     top = top_cause(run(log))
-    assert top is not None and top.id == "request-field-wrong-type", _ids(log)
-    assert field in top.cause and "uncaught-exception" not in _ids(log)
+    assert top is not None and top.id == "request-field-wrong-type", answer_ids(log)
+    assert field in top.cause and "uncaught-exception" not in answer_ids(log)
 
 
 def _reply(message: str, code: int = 400) -> str:
@@ -178,8 +174,8 @@ def _reply(message: str, code: int = 400) -> str:
 def test_llama_servers_content_part_refusals(message, code, word):
     log = _reply(message, code)
     top = top_cause(run(log))
-    assert top is not None and top.id == PART, _ids(log)
-    assert word in top.cause and "request-field-value-not-allowed" not in _ids(log)
+    assert top is not None and top.id == PART, answer_ids(log)
+    assert word in top.cause and "request-field-value-not-allowed" not in answer_ids(log)
 
 
 @pytest.mark.parametrize(
@@ -198,15 +194,15 @@ def test_llama_servers_content_part_refusals(message, code, word):
 def test_neighbours_of_the_content_part_family(message, family):
     log = _reply(message)
     top = top_cause(run(log))
-    assert top is not None and top.id == family, _ids(log)
-    assert PART not in _ids(log)
+    assert top is not None and top.id == family, answer_ids(log)
+    assert PART not in answer_ids(log)
 
 
 def test_tools_not_an_array_stays_the_tool_family():
     """common/chat.cpp's 'tools' sibling of the sentence is a tool definition's type: request-tool-field-wrong-type."""
     log = _reply("Failed to parse tools: Expected 'tools' to be an array, got {}; tools = {}", 500)
     top = top_cause(run(log))
-    assert top is not None and top.id == "request-tool-field-wrong-type", _ids(log)
+    assert top is not None and top.id == "request-tool-field-wrong-type", answer_ids(log)
 
 
 def test_a_healthy_text_part_is_no_refusal():
@@ -214,4 +210,4 @@ def test_a_healthy_text_part_is_no_refusal():
         "0.02.118.004 I srv  log_server_r: done request: POST /v1/chat/completions 127.0.0.1 200\n"
         "0.02.118.010 W Ignoring content part type: media_marker\n"
     )
-    assert PART not in _ids(log)
+    assert PART not in answer_ids(log)

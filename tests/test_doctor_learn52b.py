@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.doctor_text import run, top_cause
+from tests.doctor_text import answer_ids, run, top_cause
 
 BIND = "cpu-omp-bind-cpus-not-on-machine"
 KILLED = "engine-killed-from-outside"
@@ -38,10 +38,6 @@ ENGINE_TAIL = (
 )
 
 
-def _ids(log: str) -> list[str]:
-    return [d.id for d in run(log).diagnoses if d.role in ("cause", "symptom")]
-
-
 @pytest.mark.parametrize(
     ("bind", "ids", "line"),
     [
@@ -59,7 +55,7 @@ def test_a_bind_list_naming_absent_cpus_is_named(bind, ids, line):
     """Other lists, ranks and runtimes than 4-7 on two cores; the engine's failure after it is only the consequence."""
     log = ENGINE_HEAD.format(bind=bind, ids=ids) + line + ENGINE_TAIL
     top = top_cause(run(log))
-    assert top is not None and top.id == BIND, _ids(log)
+    assert top is not None and top.id == BIND, answer_ids(log)
     assert top.confidence >= 0.7 and "VLLM_CPU_OMP_THREADS_BIND" in top.fix and "online" in top.cause
 
 
@@ -80,12 +76,12 @@ def test_numactl_cpu_argument_fills_the_cpus():
 )
 def test_neighbours_of_the_bind_list_are_not_it(line):
     log = ENGINE_HEAD.format(bind="auto", ids="[0]") + line
-    assert BIND not in _ids(log)
+    assert BIND not in answer_ids(log)
 
 
 def test_a_healthy_bind_line_is_not_a_failure():
     log = ENGINE_HEAD.format(bind="0-1", ids="[0, 1]")
-    assert BIND not in _ids(log)
+    assert BIND not in answer_ids(log)
 
 
 SERVER = (
@@ -117,7 +113,7 @@ def test_a_server_silent_after_its_streamed_200_was_killed(client):
     """The server's output ends at the answer's 200, the client reports the body cut: a kill, below confident."""
     log = SERVER + "\n" + client
     top = top_cause(run(log))
-    assert top is not None and top.id == KILLED, _ids(log)
+    assert top is not None and top.id == KILLED, answer_ids(log)
     assert top.confidence < 0.7 and "kill" in top.cause and "journalctl" in top.fix
 
 
@@ -136,17 +132,17 @@ def test_a_server_silent_after_its_streamed_200_was_killed(client):
 def test_a_server_that_logged_on_after_the_cut_is_not_killed(after):
     log = SERVER + after + "\ncurl: (18) transfer closed with outstanding read data remaining\n"
     top = top_cause(run(log))
-    assert top is None or top.id != KILLED or top.confidence < 0.5, _ids(log)
+    assert top is None or top.id != KILLED or top.confidence < 0.5, answer_ids(log)
     if "Shutting down" not in after:
-        assert KILLED not in _ids(log)
+        assert KILLED not in answer_ids(log)
 
 
 def test_a_client_alone_is_only_the_reset():
     """No server line: 'look at the peer's log' is all the paste supports."""
     log = "$ curl -N http://10.0.0.9:8000/v1/completions\ncurl: (18) transfer closed with outstanding read data remaining\n"
-    assert _ids(log)[:1] == ["peer-connection-reset"]
+    assert answer_ids(log)[:1] == ["peer-connection-reset"]
 
 
 def test_a_broken_pipe_is_the_client_writing_not_a_cut_body():
     log = SERVER + "\nBrokenPipeError: [Errno 32] Broken pipe\n"
-    assert KILLED not in _ids(log)
+    assert KILLED not in answer_ids(log)

@@ -35,6 +35,8 @@ NOT_A_PACKAGE = ("<", "/", ".", "~")  # <frozen ...>, <string>, an absolute or r
 ONE_FILE_STDLIB = frozenset(
     {"site", "code", "profile", "types", "io", "os", "token", "queue", "signal", "random"}
 )
+# a folder that holds a user's modules rather than being a package of its own: the file names the plugin
+NOT_A_PACKAGE_FOLDER = ONE_FILE_STDLIB | {"lib"}
 
 
 @dataclass(frozen=True)
@@ -347,7 +349,7 @@ def _plugin_module(parts: list[str]) -> str:
     folder: /tmp/site/tiny_router.py -> "tiny_router"; /tmp/site/tiny_pkg/hooks.py -> "tiny_pkg")."""
     stem = parts[-1].removesuffix(".py")
     if stem != "__init__" and (
-        len(parts) < 3 or not parts[-2].isidentifier() or parts[-2] in {"site", "lib", *ONE_FILE_STDLIB}
+        len(parts) < 3 or not parts[-2].isidentifier() or parts[-2] in NOT_A_PACKAGE_FOLDER
     ):
         return stem
     return parts[-2] if parts[-2].isidentifier() else stem
