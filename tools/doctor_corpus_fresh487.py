@@ -145,7 +145,10 @@ C261 = "tools with a template lacking tool support (--jinja)"
 C276 = "a deleted working directory with a relative path option"
 C217 = "-m a path no shell expanded or split"
 C259T = "tokenizer.chat_template.tool_use written, with --jinja / --no-jinja / --chat-template"
-SAY_HI = {"messages": [{"role": "user", "content": "Say hi"}], "max_tokens": 8}  # fresh-213's / fresh-222's request
+SAY_HI = {
+    "messages": [{"role": "user", "content": "Say hi"}],
+    "max_tokens": 8,
+}  # fresh-213's / fresh-222's request
 
 KEY = {
     (235, C235, "POST /v1/embeddings input an empty list"): Case(
@@ -220,7 +223,12 @@ KEY = {
     (261, C261, "tools, tool_choice 'none', the model's own template (healthy)"): Case(
         "fresh487-llama-tools-none-own-template",
         [],
-        [post(CHAT, {"messages": [F261.USER], "max_tokens": 8, "tools": [F261.WEATHER], "tool_choice": "none"})],
+        [
+            post(
+                CHAT,
+                {"messages": [F261.USER], "max_tokens": 8, "tools": [F261.WEATHER], "tool_choice": "none"},
+            )
+        ],
         concrete="the base command (jinja on by default, the tiny GGUF's own template, which never reads tools); a "
         "chat 'What is the weather in Paris?' with tools [get_weather] and tool_choice 'none' (fresh-261's entry)",
         expected="tool_choice none asks for no tool call; the template renders the messages and the chat answers "
@@ -285,7 +293,9 @@ def main() -> None:
     kept, redrawn = draws()
     if sys.argv[1:2] == ["--draws"]:
         p = F475.F300.pool()
-        print(f"pool: {len(p)} tools (fresh-300's), {sum(len(c) for c in p.values())} conditions, seed {SEED}")
+        print(
+            f"pool: {len(p)} tools (fresh-300's), {sum(len(c) for c in p.values())} conditions, seed {SEED}"
+        )
         for i, t in enumerate(kept, 1):
             c = KEY[t]
             print(f"draw {i}: {c.id}: fresh-{t[0]} | {t[1]} | {t[2]}")
