@@ -1,0 +1,178 @@
+"""Draw the fresh-492 GPU cases: OLD GROUND ON THE GPU, NEW DRAW, ROUND 5 -- ENGINE ARGUMENTS DRAWN AT RANDOM -- a
+re-draw over fresh-482's universe (= fresh-469's = fresh-370's = fresh-340's = fresh-99's), with seed 2492, every
+(flag, class) pair fresh-99, fresh-340, fresh-370, fresh-469 or fresh-482 drew skipped as already made, the same walk
+under the same FIT bound, and a walk that ends short of 10 FILLED from NEW classes fixed before the draw.
+Real vLLM 0.26.0 `vllm serve`, torch 2.11+cu130, one H100 80GB (or H200), SM90; dummy weights, no tokenizer.
+Sampled, not chosen.
+
+Usage: python3 tools/gpu_fresh492_draw.py              writes tools/gpu-fresh492-cases.json and prints the draw
+       python3 tools/gpu_fresh492_draw.py --flags      prints stage 1 (the walked flags) only
+       python3 tools/gpu_fresh492_draw.py --draw-only  prints the draw and the schedule figures, writes nothing
+       python3 tools/gpu_fresh492_draw.py --rule-check the rule run over 300 OTHER seeds (run before seed 2492 was drawn)
+       python3 tools/gpu_fresh492_draw.py --models DIR writes DIR/gemma-3-1b/config.json (the fixture, byte for byte)
+Run (ONE device call; the cases file, gpu_serve_requests.py, gpu_serve_drive.py and gpu_fresh151_go.sh copied into
+.gpu/run, the model folder into .gpu/models; the driver is used UNCHANGED):
+  bash .gpu/run/gpu_fresh151_go.sh 420 p3 gpu_serve_requests.py .gpu/run/gpu-fresh492-cases.json LEFT 8 0.95
+       <the cases file's "order">
+
+THE PROCEDURE is fresh-482's, exactly (its docstring, tools/gpu_fresh482_draw.py), and its CODE IS IMPORTED, not
+copied (stop 53's batch.md step 2): draw_flags, case_of, order_of, simulate, fits, walk and new_check are
+gpu_fresh482_draw's own functions. Its walk() and new_check() read three module globals of gpu_fresh482_draw (SKIP,
+NEW, OUT_JSON) and write the label 'fresh-482 draw i' / 'fresh-482 fill j' into each case; that file is NOT edited:
+this file sets those three globals on the imported module to fresh-492's values (_parametrise(), once, at import) and
+relabels each drawn case's "draw" line 'fresh-482 ' -> 'fresh-492 ' after the walk (relabel()). Everything else:
+the universe (ALL_FLAGS 274, DROPPED 123, KEPT 151), fresh-99's four value classes, the MODEL and BASE
+(.gpu/models/gemma-3-1b, google/gemma-3-1b-it's published config.json unedited; --skip-tokenizer-init --load-format
+dummy --max-model-len 4096 --gpu-memory-utilization 0.1 --kv-cache-memory-bytes 2147483648; a drawn flag the base
+carries REPLACES the base's value), the STEPS (one POST /v1/completions, 50 token ids 1000..1049, max_tokens 16),
+TIME (parse: timeout 75, need 25; start: timeout 240, need 150), MEM (parse 0.05, start 0.12), DUR (parse 60, start
+150), FIT (the driver's start rule simulated with DUR at LEFT 390 = TOTAL 420 less ~30 s set-up: nothing skipped, end
+by 370 s), P_VALID 0.25, N 10, the walk (stage 1 r.sample(KEPT, 10); APPLIES written per walked flag from 0.26.0's
+source after stage 1; stage 2 fresh-370's rule: "valid" when u < 0.25 and not already made, else r.choice of the
+classes left; a flag with no class left DROPPED; a pair that breaks FIT PASSED OVER; a short walk filled from the NEW
+pairs sorted then r.shuffle'd with the same r, taken while FIT, until 10).
+CHANGED: SEED 2492; the SKIP set; the names (fresh-492, gpu-fresh492-cases.json); the NEW pool is fresh-482's.
+THE SKIP SET: 56 pairs: fresh-482's 46 (fresh-99's, fresh-340's, fresh-370's, fresh-469's drawn pairs and its n01
+fill) plus fresh-482's 10 drawn pairs (its VALUES' keys; fresh-482 had no NEW fill).
+NEW CLASSES (used only to fill a walk that ends short of 10): fresh-482's pool, all five unused by it (human-suffix
+--kv-cache-memory-bytes 1536M, duplicate --max-num-seqs 128 / 32, underscore --max_logprobs 50, dotted
+--compilation-config.cudagraph_mode none, decimal-suffix --max-num-batched-tokens 16k), each written from vLLM 0.26.0's
+source by fresh-469 / fresh-482 (utils/argparse_utils.py, engine/arg_utils.py, config/compilation.py) and re-read for
+this batch in the official wheel /work/main/.gpu/build/vllm-0.26.0-*.whl unzipped into /tmp/gpu492/src before the
+draw. No further NEW class added (the rule check below shows a short walk is unlikely). Each asserted new by
+gpu_fresh482_draw.new_check() run with OUT_JSON = this batch's file: its (flag, class) is no earlier case's
+"flag"/"class", and its extra args appear as a contiguous run in no earlier case's args, over every
+tools/gpu-fresh*-cases.json (fresh-482's included).
+THE DRAW (fixed before seed 2492 was drawn): r = random.Random(2492); the rest as fresh-482's.
+RULE CHECK (--rule-check, 300 OTHER seeds, run before seed 2492 was drawn, every case booked the worst class,
+'start'): '300 seeds, every case booked 'start' (150 s, 0.12): mean simulated end 302 s; draws short of 10 by FIT: 0;
+walked flags an earlier round drew (at risk of no class left) 2.90 per draw'. new_check: the 5 NEW pairs new against
+550 earlier cases.
+"""
+
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gpu_fresh482_draw as P  # noqa: E402
+from gpu_draw_models import write_models  # noqa: E402
+
+F = P.F
+HERE = os.path.dirname(os.path.abspath(__file__))
+OUT_JSON = os.path.join(HERE, "gpu-fresh492-cases.json")
+SEED = 2492
+N = P.N
+SKIP = P.SKIP | frozenset(P.VALUES)  # fresh-482's 46 + its 10 drawn pairs = 56
+NEW = dict(P.NEW)  # fresh-482's five NEW "parser-form" pairs, none used by it
+LABEL_OLD, LABEL = "fresh-482 ", "fresh-492 "
+
+
+def _parametrise():
+    """Point gpu_fresh482_draw's walk()/new_check() globals at fresh-492's values (that file stays unedited)."""
+    P.SKIP, P.NEW, P.OUT_JSON = SKIP, NEW, OUT_JSON
+
+
+_parametrise()
+
+# written after stage 1 (the flags) and before stage 2 (the classes), from vLLM 0.26.0's source
+APPLIES = {}
+
+# written after stage 2 and before anything ran on the device: (extra serve args, cost class, why)
+VALUES = {}
+
+EXPECTED_DRAWN = {}  # written after the draw was printed, before anything ran (0.26.0's source as cited)
+
+
+def relabel(cases):
+    for c in cases.values():
+        c["draw"] = c["draw"].replace(LABEL_OLD, LABEL, 1)
+    return cases
+
+
+def walk(seed=SEED, worst=False):
+    cases, dropped, passed = P.walk(seed, values=VALUES, applies=APPLIES, worst=worst)
+    return relabel(cases), dropped, passed
+
+
+def draw(seed=SEED):
+    cases, dropped, passed = walk(seed)
+    for key, text in EXPECTED_DRAWN.items():
+        if key in cases:
+            cases[key]["expect_drawn"] = text
+    why = ("fresh-492 doctor-corpus cases (tools/gpu_fresh492_draw.py wrote this file; tools/gpu_serve_requests.py runs "
+           "them on real vLLM 0.26.0 'vllm serve', one H100 or H200, at most 8 side by side within 0.95). Round 5 "
+           "(a new draw) of fresh-482's universe, imported unchanged; the 56 pairs fresh-99, fresh-340, fresh-370, "
+           "fresh-469 and fresh-482 drew skipped; a short walk filled from NEW 'parser-form' classes; drawn, not "
+           "chosen: see the draw script's docstring. 'models': python3 tools/gpu_fresh492_draw.py --models .gpu/models.")  # fmt: skip
+    return {"why": why, "seed": seed, "all_flags": len(F.ALL_FLAGS), "dropped_flags": len(F.DROPPED),
+            "kept": len(F.KEPT), "skipped_pairs": sorted(map(list, SKIP)), "new_pairs": sorted(map(list, NEW)),
+            "walk_dropped": [list(x) for x in dropped], "passed_over": [list(x) for x in passed],
+            "order": P.order_of(cases), "models": {"gemma-3-1b": {"fixture": "gemma-3-1b-it", "edit": {}}},
+            "source": F.SOURCE, "cases": cases}  # fmt: skip
+
+
+def rule_check():
+    seeds = [s for s in range(2100, 2492) if s not in (2099, 2340, 2370, 2469, 2482)][:300]
+    at_risk = ends = short = 0
+    for s in seeds:
+        at_risk += sum(any(g == f for g, _ in SKIP) for f in P.draw_flags(s)[1])
+        cs, _, _ = walk(s, worst=True)
+        short += len(cs) < N
+        ends += P.simulate(cs, P.order_of(cs))[0]
+    n = len(seeds)
+    print(f"{n} seeds, every case booked 'start' (150 s, 0.12): mean simulated end {ends / n:.0f} s; draws short "
+          f"of {N} by FIT: {short}; walked flags an earlier round drew (at risk of no class left) {at_risk / n:.2f} "
+          "per draw")  # fmt: skip
+
+
+def print_draw(out):
+    cs = out["cases"]
+    print(
+        f"{len(F.ALL_FLAGS)} flags, {len(F.DROPPED)} dropped, {len(F.KEPT)} kept, {len(SKIP)} pairs skipped"
+    )
+    print("walk dropped (no class left):", out["walk_dropped"], "; passed over:", out["passed_over"])
+    for key in out["order"]:
+        c = cs[key]
+        print(key, c["draw"], "|", c["cost"], "| new" if c["new_class"] else "|", " ".join(c["args"][len(F.FLAGS) +
+              len(F.PARALLEL) + 1 :]), "| mem", c["mem"], "dur", c["dur"])  # fmt: skip
+    end, starts, skipped = P.simulate(cs, out["order"])
+    print(
+        "simulated end",
+        end,
+        "at LEFT",
+        P.LEFT,
+        "(bound",
+        P.END_MAX,
+        ") starts",
+        " ".join(starts),
+        "skipped",
+        skipped,
+    )
+    print("cases", len(cs), "; order:", " ".join(out["order"]))
+
+
+def main():
+    assert len(SKIP) == 56 and all(f in F.KEPT for f, _ in SKIP)
+    if sys.argv[1:2] == ["--models"]:
+        write_models({"gemma-3-1b": {"fixture": "gemma-3-1b-it", "edit": {}}}, sys.argv[2], F.FIXTURES)
+        return
+    if sys.argv[1:] == ["--rule-check"]:
+        return rule_check()
+    if sys.argv[1:] == ["--flags"]:
+        for i, f in enumerate(P.draw_flags(SEED)[1], 1):
+            done = ", ".join(c for g, c in sorted(SKIP) if g == f)
+            print(i, f, f"(already made: {done})" if done else "")
+        return
+    print(f"novelty: {len(NEW)} NEW pairs new against {P.new_check()} earlier cases")
+    out = draw()
+    if sys.argv[1:] != ["--draw-only"]:
+        with open(os.path.join(F.FIXTURES, "gemma-3-1b-it", "config.json")) as f:
+            out["base_config"] = P.json.load(f)
+        with open(OUT_JSON, "w") as f:
+            P.json.dump(out, f, indent=1)
+            f.write("\n")
+    print_draw(out)
+
+
+if __name__ == "__main__":
+    main()
