@@ -74,8 +74,35 @@ def _parametrise():
 
 _parametrise()
 
-# written after stage 1 (the flags) and before stage 2 (the classes), from vLLM 0.26.0's source
-APPLIES = {}
+# written after stage 1 (the flags) and before stage 2 (the classes), from vLLM 0.26.0's source (/tmp/gpu492/src)
+APPLIES = {
+    # int, Field(default=1, ge=1) (config/scheduler.py); read only by v1/engine/core.py's DP step counter; no pair check
+    "--prefill-schedule-interval": ["out-of-range", "wrong-type"],
+    # bool switch; fresh-99's reading (the pair with --enable-per-request-metrics; incompatible already made)
+    "--disable-log-stats": ["wrong-type", "incompatible"],
+    # AttentionConfig, a JSON object (config/attention.py: backend enum, flash_attn_version Literal 2/3/4 ...);
+    # engine/arg_utils.py refuses --attention-backend beside attention_config.backend ('attention_backend and
+    # attention_config.backend ...', the pair)
+    "--attention-config": ["out-of-range", "wrong-type", "incompatible"],
+    # bool switch (config/observability.py); no pair check (wrong-type already made)
+    "--cudagraph-metrics": ["wrong-type"],
+    # str | None (entrypoints/openai/cli_args.py), any string; only read when --fingerprint-mode custom
+    # (entrypoints/serve/utils/fingerprint.py), otherwise ignored with no check: no refusing class
+    "--fingerprint-value": [],
+    # int, Field(default=1, ge=1) (config/lora.py); LoRAConfig refuses max_cpu_loras < max_loras (the pair)
+    "--max-loras": ["out-of-range", "wrong-type", "incompatible"],
+    # dict[str, str], a JSON object arch -> target class (config/model.py _maybe_register_model_class_overrides,
+    # ModelRegistry.register_model); no pair check
+    "--model-class-overrides": ["wrong-type"],
+    # fresh-469's reading (float, Field(ge=0), config/offload.py; no refusing pair); valid already made
+    "--cpu-offload-gb": ["out-of-range", "wrong-type"],
+    # int, Field(ge=1) (config/load.py); used only by the safetensors prefetch (not by --load-format dummy); no pair
+    "--safetensors-prefetch-num-threads": ["out-of-range", "wrong-type"],
+    # ProfilerConfig, a JSON object (config/profiler.py): iteration counts Field(ge=0 / ge=1), profiler
+    # ProfilerKind; _validate_profiler_config refuses profiler 'torch' without torch_profiler_dir and a dir without
+    # profiler 'torch' (field pairs)
+    "--profiler-config": ["out-of-range", "wrong-type", "incompatible"],
+}
 
 # written after stage 2 and before anything ran on the device: (extra serve args, cost class, why)
 VALUES = {}
