@@ -44,6 +44,22 @@ gpu_fresh482_draw.new_check() run with OUT_JSON = this batch's file: its (flag, 
 "flag"/"class", and its extra args appear as a contiguous run in no earlier case's args, over every
 tools/gpu-fresh*-cases.json (fresh-482's included).
 THE DRAW (fixed before seed 2492 was drawn): r = random.Random(2492); the rest as fresh-482's.
+THE DRAW GAVE (stage 1 printed by --flags after 33665e54 committed the tool; APPLIES committed e7f8da25 before stage
+2; VALUES, EXPECTED_DRAWN and this paragraph written after stage 2 was printed, before the cases file was written and
+before anything ran): stage 1: 1 --prefill-schedule-interval, 2 --disable-log-stats (incompatible already made), 3
+--attention-config, 4 --cudagraph-metrics (wrong-type already made), 5 --fingerprint-value, 6 --max-loras, 7
+--model-class-overrides, 8 --cpu-offload-gb (valid already made), 9 --safetensors-prefetch-num-threads, 10
+--profiler-config. Stage 2: nothing dropped, nothing passed over by FIT, the walk took 10, so NO NEW pair was used.
+Cases: g01 --prefill-schedule-interval 0 (out-of-range, parse), g02 --disable-log-stats=true (wrong-type, parse), g03
+--attention-backend TRITON_ATTN --attention-config '{"backend": "FLASH_ATTN"}' (incompatible, parse), g04
+--cudagraph-metrics (valid, start), g05 --fingerprint-mode custom --fingerprint-value gemma-dev-1 (valid, start), g06
+--enable-lora --max-loras 2.0 (wrong-type, parse), g07 --model-class-overrides
+Gemma3ForCausalLM=my_models.gemma:MyGemma (wrong-type, parse), g08 --cpu-offload-gb -1 (out-of-range, parse), g09
+--safetensors-prefetch-num-threads all (wrong-type, parse), g10 --profiler-config '{"active_iterations": 0}'
+(out-of-range, parse): 2 valid, 4 wrong-type, 3 out-of-range, 1 incompatible; 2 start, 8 parse. "order": g04 g05
+g01 g02 g03 g06 g07 g08 g09 g10 (DUR longest first, walk order among equals); simulated: the first 8 start at 0-7 s
+(2 x 0.12 + 6 x 0.05 = 0.54 of 0.95), g09 at 62 s and g10 at 63 s; end 151 s at LEFT 390 (bound 370), nothing skipped.
+EXPECTED per case: EXPECTED_DRAWN below (written from 0.26.0's source before anything ran).
 RULE CHECK (--rule-check, 300 OTHER seeds, run before seed 2492 was drawn, every case booked the worst class,
 'start'): '300 seeds, every case booked 'start' (150 s, 0.12): mean simulated end 302 s; draws short of 10 by FIT: 0;
 walked flags an earlier round drew (at risk of no class left) 2.90 per draw'. new_check: the 5 NEW pairs new against
@@ -105,9 +121,57 @@ APPLIES = {
 }
 
 # written after stage 2 and before anything ran on the device: (extra serve args, cost class, why)
-VALUES = {}
+VALUES = {
+    ("--prefill-schedule-interval", "out-of-range"): (
+        ["--prefill-schedule-interval", "0"], "parse", "0 meant as 'no interval' where the least is 1 (every step)"),
+    ("--disable-log-stats", "wrong-type"): (
+        ["--disable-log-stats=true"], "parse", "'=true' given to a store_true switch"),
+    ("--attention-config", "incompatible"): (
+        ["--attention-backend", "TRITON_ATTN", "--attention-config", '{"backend": "FLASH_ATTN"}'], "parse",
+        "the backend named twice, by --attention-backend and inside --attention-config"),
+    ("--cudagraph-metrics", "valid"): (
+        ["--cudagraph-metrics"], "start", "a healthy control: CUDA graph metrics switched on"),
+    ("--fingerprint-value", "valid"): (
+        ["--fingerprint-mode", "custom", "--fingerprint-value", "gemma-dev-1"], "start",
+        "a healthy control: a custom system_fingerprint, with the mode that reads it"),
+    ("--max-loras", "wrong-type"): (
+        ["--enable-lora", "--max-loras", "2.0"], "parse", "a float written where the flag takes an integer count"),
+    ("--model-class-overrides", "wrong-type"): (
+        ["--model-class-overrides", "Gemma3ForCausalLM=my_models.gemma:MyGemma"], "parse",
+        "ARCH=TARGET written where the flag takes a JSON object"),
+    ("--cpu-offload-gb", "out-of-range"): (
+        ["--cpu-offload-gb", "-1"], "parse", "-1 meant as 'as much as needed' where the least is 0"),
+    ("--safetensors-prefetch-num-threads", "wrong-type"): (
+        ["--safetensors-prefetch-num-threads", "all"], "parse",
+        "'all' (every core) where the flag takes a number of threads"),
+    ("--profiler-config", "out-of-range"): (
+        ["--profiler-config", '{"active_iterations": 0}'], "parse",
+        "0 active iterations where the least is 1"),
+}  # fmt: skip
 
-EXPECTED_DRAWN = {}  # written after the draw was printed, before anything ran (0.26.0's source as cited)
+EXPECTED_DRAWN = {  # written after the draw was printed, before anything ran (0.26.0's source as cited)
+    "g01": "refused before the engine starts: SchedulerConfig's Field(ge=1) (config/scheduler.py) refuses 0, pydantic "
+    "'prefill_schedule_interval Input should be greater than or equal to 1', either at parse (argparse exit 2) or "
+    "in create_engine_config in the API server (a traceback, exit 1)",
+    "g02": "argparse exit 2: \"argument --disable-log-stats: ignored explicit argument 'true'\" (action store_true, "
+    "engine/arg_utils.py)",
+    "g03": "refused in create_engine_config in the API server (engine/arg_utils.py): ValueError 'attention_backend and "
+    "attention_config.backend are mutually exclusive', a traceback, exit 1",
+    "g04": "healthy (expected none): CUDA graph metrics on (config/observability.py), the POST 200",
+    "g05": "healthy (expected none): system_fingerprint 'gemma-dev-1' (entrypoints/serve/utils/fingerprint.py), "
+    "the POST 200",
+    "g06": "argparse exit 2: \"argument --max-loras: invalid int value: '2.0'\" (a plain int flag, as fresh-482's g06 "
+    "showed)",
+    "g07": "argparse exit 2: 'argument --model-class-overrides: ...' naming the value that is not JSON (parse_type("
+    "json.loads): 'Value Gemma3ForCausalLM=my_models.gemma:MyGemma cannot be converted to <function loads ...>')",
+    "g08": "refused before the engine starts: UVAOffloadConfig's Field(ge=0) (config/offload.py) refuses -1, pydantic "
+    "'cpu_offload_gb Input should be greater than or equal to 0', at parse (exit 2) or in create_engine_config "
+    "(a traceback, exit 1)",
+    "g09": "argparse exit 2: \"argument --safetensors-prefetch-num-threads: invalid int value: 'all'\"",
+    "g10": "refused before the engine starts: ProfilerConfig's Field(ge=1) (config/profiler.py) refuses "
+    "active_iterations 0, pydantic 'active_iterations Input should be greater than or equal to 1', at parse "
+    "(argparse exit 2) or in create_engine_config (a traceback, exit 1)",
+}
 
 
 def relabel(cases):
