@@ -60,6 +60,19 @@ Gemma3ForCausalLM=my_models.gemma:MyGemma (wrong-type, parse), g08 --cpu-offload
 g01 g02 g03 g06 g07 g08 g09 g10 (DUR longest first, walk order among equals); simulated: the first 8 start at 0-7 s
 (2 x 0.12 + 6 x 0.05 = 0.54 of 0.95), g09 at 62 s and g10 at 63 s; end 151 s at LEFT 390 (bound 370), nothing skipped.
 EXPECTED per case: EXPECTED_DRAWN below (written from 0.26.0's source before anything ran).
+LOCAL PARSER CHECK (after the cases file was committed, cc43092d; nothing ran on the device; EXPECTED_DRAWN left as
+committed): every case's args, as the driver passes them (`serve ARGS --port 8201`), given to vLLM 0.26.0's own
+`vllm serve` parser (the wheel's source, /tmp/gpu492/src, on this machine's .venv-vllm Python 3.11 and its CPU torch,
+a stub dist-info naming the version 0.26.0+cpu, as fresh-482 did), then EngineArgs.from_cli_args: g04 g05 g01 g03
+g08 parsed (g01 prefill_schedule_interval 0, g03 attention_backend 'TRITON_ATTN' beside AttentionConfig(backend=
+FLASH_ATTN), g08 cpu_offload_gb -1.0; their refusals are in create_engine_config, not run here; SchedulerConfig(...,
+prefill_schedule_interval=0) and UVAOffloadConfig(cpu_offload_gb=-1) built alone raise pydantic's 'Input should be
+greater than or equal to 1' / '... 0', so g01 and g08 are refused in the API server with a traceback, exit 1, not
+by argparse); exit 2: g02 "argument --disable-log-stats: ignored explicit argument 'true'", g06 "argument
+--max-loras: invalid int value: '2.0'", g07 'argument --model-class-overrides: Value
+Gemma3ForCausalLM=my_models.gemma:MyGemma cannot be converted to <function loads at 0x...>.', g09 "argument
+--safetensors-prefetch-num-threads: invalid int value: 'all'", g10 'argument --profiler-config: 1 validation error
+for ProfilerConfig' / 'active_iterations' / 'Input should be greater than or equal to 1' (argparse, exit 2).
 RULE CHECK (--rule-check, 300 OTHER seeds, run before seed 2492 was drawn, every case booked the worst class,
 'start'): '300 seeds, every case booked 'start' (150 s, 0.12): mean simulated end 302 s; draws short of 10 by FIT: 0;
 walked flags an earlier round drew (at risk of no class left) 2.90 per draw'. new_check: the 5 NEW pairs new against
