@@ -55,6 +55,19 @@ taken. Cases e01.. in the order taken. Nothing is redrawn; a draw still short is
 RULE CHECK (--rule-check, run before the tool was committed, before seed 2493 was drawn, over 300 OTHER seeds):
   '300 seeds: pairs passed over per draw 0.00; mean simulated end 204 s; draws short of 10: 0'. So FIT is not
   expected to bind and no NEW class is needed.
+THE DRAW GAVE (printed by --draw-only, twice, identical, after the tool was committed in 6abf830d; only this
+paragraph and EXPECTED_DRAWN were added after it, before the cases file was written and before anything ran): the walk
+took the first 10 pairs of the shuffled pool, none passed over, no NEW class (none exists). e01 K18 max-both-places
+(llama, config), e02 K01 lowercase-trace-once (llama, changed), e03 K19 aot-off-O3 (qwen, changed, env
+VLLM_USE_AOT_COMPILE=0), e04 K17 fp8-flex-decode (gemma, start), e05 K06 unknown-op (llama, changed), e06 K19
+cache-off-compile-sizes (qwen, changed, env VLLM_DISABLE_COMPILE_CACHE=1), e07 K04 negative-size (qwen, capture), e08
+K02 stock-missing-qualname (llama, start), e09 K10 hpc-gemma-256-sliding (gemma, start), e10 K12 valid (qwen,
+healthy): 1 healthy control, 4 changed, 1 capture, 3 start, 1 config; K18 and K19 (fresh-427's classes) three times.
+Models: llama x4, qwen2.5 x4, gemma x2. "order" (DUR, longest first): e07 e02 e03 e05 e06 e10 e01 e04 e08 e09;
+simulated: e07-e04 start at 0-7 s, e08 e09 at 61-62 s (when e01 and e04, 55 s each, end), end 220 s at LEFT 380
+(within 370), nothing skipped; mems 0.76 in all, 8 at once <= 0.62 of 0.95. By 0.26.0's source five are expected
+healthy (e06 with a risk of the driver's 220 s timeout), four refused (e01 at config in the API server; e04, e08, e09
+in the engine core) and e07 unknown (see EXPECTED_DRAWN).
 MEMORY BOUND BY CONSTRUCTION (fresh-395's): every case has the fixed 1 GiB KV budget; a case uses <= ~5.8 GB of its
 0.08 x 79.2 GiB (gemma ~3.3 GB of 0.06); 8 at once <= 0.64 < 0.95.
 TIMING SEEN SINCE (not used to change DUR; the brief keeps fresh-427's FIT rule): fresh-427's eight healthy servers on
@@ -91,7 +104,50 @@ UNIVERSE = dict(G.ALL)  # K01-K19
 NEW = {}  # none written: see NEW CLASSES in the docstring
 SIMULATE_427 = G.simulate
 
-EXPECTED_DRAWN = {}  # written after --draw-only printed the draw, before anything ran
+EXPECTED_DRAWN = {  # written after --draw-only printed the draw, before anything ran (0.26.0's source as cited)
+    "e01": "refused at config in the API server (expected: a config-refusal id, the graph-size flags given twice): "
+    "llama cut, --max-cudagraph-capture-size 16 with -cc max_cudagraph_capture_size 32: engine/arg_utils.py "
+    "create_engine_config raises ValueError 'max_cudagraph_capture_size and compilation_config."
+    "max_cudagraph_capture_size are mutually exclusive' before any engine core starts; traceback, exit 1; no request "
+    "answered (the driver's steps never run)",
+    "e02": "healthy (expected none): llama cut, -cc mode 'dynamo_trace_once': upper-cased to DYNAMO_TRACE_ONCE (mode "
+    "2), backend '' becomes the platform's 'inductor'; the default FULL_AND_PIECEWISE needs mode 3, so INFO 'Cudagraph "
+    "mode FULL_AND_PIECEWISE is not compatible with compilation mode 2.Overriding to NONE.'; Dynamo traces once, "
+    "inductor compiles, no CUDA graphs; 200s",
+    "e03": "healthy (expected none): qwen cut, -O3 with VLLM_USE_AOT_COMPILE=0: O3 is 'currently the same as -O2'; "
+    "the non-AOT compile path (AOT is the default on torch >= 2.10); piecewise + full graphs captured; 200s",
+    "e04": "refused in the engine core (expected: an attention-backend refusal): gemma cut, --kv-cache-dtype fp8 with "
+    "--attention-backend FLEX_ATTENTION and FULL_DECODE_ONLY: FlexAttentionBackend's supported_kv_cache_dtypes are "
+    "auto / float16 / bfloat16, so platforms/cuda.py get_attn_backend_cls raises ValueError 'Selected backend "
+    "AttentionBackendEnum.FLEX_ATTENTION is not valid for this configuration. Reason: ['kv_cache_dtype not "
+    "supported']' at model init; 'Engine core initialization failed. See root cause above.', exit 1",
+    "e05": "healthy (expected none): llama cut, custom_ops ['+fused_rms_norm_xyz']: config/compilation.py "
+    "custom_op_log_check WARNING \"Op 'fused_rms_norm_xyz' doesn't exist (or wasn't imported/registered), enabling "
+    "with '+fused_rms_norm_xyz' has no effect\"; 200s",
+    "e06": "healthy (expected none), slow: qwen cut, compile_sizes [1, 2, 4] with VLLM_DISABLE_COMPILE_CACHE=1 (AOT "
+    "compile off with it): inductor compiles the general range and sizes 1, 2 and 4, nothing cached; a long cold "
+    "start beside seven others (fresh-457's compile_sizes case was ready at 227 s with four side by side), so it may "
+    "not be ready by the driver's 220 s timeout: then the driver kills it while it compiles (no request sent; not a "
+    "failure of vLLM); else 200s",
+    "e07": "unknown (capture class): qwen cut, cudagraph_capture_sizes [-4, 1, 2]: no validator refuses a negative "
+    "size (config/vllm.py _set_cudagraph_sizes only drops sizes above max_num_batched_tokens): sizes [-4, 1, 2], max "
+    "capture size 2; the V2 runner's cudagraph_utils builds FULL and PIECEWISE descriptors for num_tokens -4 and "
+    "captures them last (largest first): most likely a failure while capturing at -4 in the engine core (a "
+    "RuntimeError / assertion on a negative or mismatched size, 'Engine core initialization failed', exit 1); else "
+    "healthy, 200s",
+    "e08": "refused in the engine core (expected: a compile-backend import failure): llama cut, -cc mode 1 with "
+    "backend 'mypkg.compile_backend': accepted at config (the backend check is only at mode 3); 'Model Runner V2 does "
+    "not yet support stock torch.compile; using the V1 model runner instead.'; gpu_model_runner load_model -> "
+    "compilation_config.init_backend -> resolve_obj_by_qualname -> ModuleNotFoundError \"No module named 'mypkg'\" "
+    "after the dummy weights load; 'Engine core initialization failed', exit 1",
+    "e09": "refused in the engine core (expected: an attention-backend refusal): gemma cut (head 256, sliding-window "
+    "layers), --attention-backend HPC_ATTN: HpcAttnBackend supports head size 128 only and no sliding window "
+    "(kernel block 64 too): ValueError 'Selected backend AttentionBackendEnum.HPC_ATTN is not valid for this "
+    "configuration. Reason: [...]' naming at least 'head_size not supported' and 'sliding window not supported' (and "
+    "'block_size not supported' if the block size is known then); 'Engine core initialization failed', exit 1",
+    "e10": "healthy (expected none, the control): qwen cut, --attention-backend TRITON_ATTN with cudagraph_mode FULL: "
+    "'Using AttentionBackendEnum.TRITON_ATTN backend.', Triton is ALWAYS so FULL graphs for mixed batches; 200s",
+}  # fmt: skip
 
 
 def made():
