@@ -139,6 +139,11 @@ _EARLIER = (
     "sleep 1; done; kill -9 $!; wait $! 2>/dev/null; echo killed the earlier server with SIGKILL"
 )
 
+# A RUNNER DEFECT, FOUND AFTER THE FIRST RUN (not a redraw): fresh-481's run_case starts the server as
+# `bash -c "exec " + command`, and `exec VAR=value llama-server` is refused by bash ('exec: VAR=value: not found', exit
+# 127): draws 5 and 6 first ran with a bare `VAR=value ` prefix and never started llama-server (logs in 5ab3514c and
+# 6e074b52). Their prefix is now `env VAR=value ` (what fresh-481's draw 6 did with `env $(cat llama.env) `); each was
+# run once more and its committed log is the second run.
 # the form of fresh-481's CASES: draw -> (slug, setup, server command prefix, flags, client, after commands)
 CASES: dict[int, tuple[str, list[str], str, str, str, list[str]]] = {
     1: ("api-key-header-without-bearer", [], "", "--api-key sk-a", base._chat(1, auth="sk-a"), []),
@@ -159,11 +164,11 @@ CASES: dict[int, tuple[str, list[str], str, str, str, list[str]]] = {
         base._chat(4, auth="Bearer sk-b"),
         [],
     ),
-    5: ("env-threads-http-with-word", [], "LLAMA_ARG_THREADS_HTTP='4 threads' ", "", base._chat(5), []),
+    5: ("env-threads-http-with-word", [], "env LLAMA_ARG_THREADS_HTTP='4 threads' ", "", base._chat(5), []),
     6: (
         "env-endpoint-metrics-yes",
         [],
-        "LLAMA_ARG_ENDPOINT_METRICS=yes ",
+        "env LLAMA_ARG_ENDPOINT_METRICS=yes ",
         "",
         base._chat(6) + "; echo; " + f"curl -sS -i http://127.0.0.1:{PORT0 + 5}/metrics",
         [],
