@@ -66,7 +66,9 @@ ENGINE = {
     9: (PRM, {}),
     10: ([], {}),  # VLLM_LOGGING_LEVEL=VERBOSE: in /etc/default/vllm (fresh-364's way; see ENV_FILE)
 }
-ENV_FILE = {10: "VLLM_LOGGING_LEVEL=VERBOSE\n"}  # the unit's EnvironmentFile=/etc/default/vllm, shown in the log
+ENV_FILE = {
+    10: "VLLM_LOGGING_LEVEL=VERBOSE\n"
+}  # the unit's EnvironmentFile=/etc/default/vllm, shown in the log
 PROMPT_WORDS = {3: (400, 200), 8: (700, None)}  # fresh-303's long prompts: (words, max_tokens)
 _serve_argv = base.serve_argv
 
