@@ -182,8 +182,13 @@ f399.PORT = 26810  # fresh-484 set 26740 on import; this batch's port (26810-268
 f399.WORK = Path("/tmp/fresh491")
 OUT = f399.OUT
 METRICS_PORT = 26819  # draw 7's plugin port, inside the brief's range
-write, sh, base, chat, tiny_copy, plugin_package = f484.write, f484.sh, f484.base, f484.chat, f484.tiny_copy, (
-    f484.plugin_package
+write, sh, base, chat, tiny_copy, plugin_package = (
+    f484.write,
+    f484.sh,
+    f484.base,
+    f484.chat,
+    f484.tiny_copy,
+    (f484.plugin_package),
 )
 site_env, serve, serve_any_health = f484.site_env, f484.serve, f484.serve_any_health
 TOOLS_BODY = f484.f465.TOOLS_BODY
@@ -262,18 +267,22 @@ LP_INIT_ONE_ARG = f399.LOGITS.replace(
     'def __init__(self, vllm_config) -> None:\n        self.banned = torch.tensor([3, 5, 7], device="cpu")',
 ).replace("self.banned_ids", "self.banned")
 
-LP_UPDATE_RAISES = f399.LOGITS.replace(
-    "    def update_state(self, batch_update: BatchUpdate | None) -> None:\n        pass\n",
-    "    def update_state(self, batch_update: BatchUpdate | None) -> None:\n"
-    "        if batch_update is None:\n"
-    "            return\n"
-    "        for added in batch_update.added:\n"
-    "            self.rows.add(added.req_index)\n"
-    "        for removed in batch_update.removed:\n"
-    "            self.rows.discard(removed)\n",
-).replace("self.banned_ids", "self.banned").replace(
-    "        self.banned = torch.tensor([3, 5, 7], device=device)\n",
-    "        self.banned = torch.tensor([3, 5, 7], device=device)\n        self.rows = set()\n",
+LP_UPDATE_RAISES = (
+    f399.LOGITS.replace(
+        "    def update_state(self, batch_update: BatchUpdate | None) -> None:\n        pass\n",
+        "    def update_state(self, batch_update: BatchUpdate | None) -> None:\n"
+        "        if batch_update is None:\n"
+        "            return\n"
+        "        for added in batch_update.added:\n"
+        "            self.rows.add(added.req_index)\n"
+        "        for removed in batch_update.removed:\n"
+        "            self.rows.discard(removed)\n",
+    )
+    .replace("self.banned_ids", "self.banned")
+    .replace(
+        "        self.banned = torch.tensor([3, 5, 7], device=device)\n",
+        "        self.banned = torch.tensor([3, 5, 7], device=device)\n        self.rows = set()\n",
+    )
 )
 
 AUDIT = """import logging
@@ -341,7 +350,9 @@ def make(n: int, case: Path) -> str:  # noqa: C901 (one branch per draw)
     tiny = tiny_model(f399.WORK)
     if n == 1:
         text = write(case / "tiny.jinja", TEMPLATE)
-        argv = base(tiny, "--chat-template", str(case / "tiny.jinja"), "--chat-template-content-format", "string")
+        argv = base(
+            tiny, "--chat-template", str(case / "tiny.jinja"), "--chat-template-content-format", "string"
+        )
         return text + serve(case, argv, {}, calls=chat(tiny))
     if n in (2, 5, 8):
         name, body, entry = {
@@ -354,9 +365,13 @@ def make(n: int, case: Path) -> str:  # noqa: C901 (one branch per draw)
         return text + serve(case, base(tiny), env, shown, calls=chat(tiny))
     if n == 3:
         text = write(case / "tiny_json_parser.py", TOOL_SYNTAX)
-        argv = base(tiny, "--enable-auto-tool-choice", "--tool-parser-plugin", str(case / "tiny_json_parser.py"))
+        argv = base(
+            tiny, "--enable-auto-tool-choice", "--tool-parser-plugin", str(case / "tiny_json_parser.py")
+        )
         argv += ["--tool-call-parser", "tiny_json"]
-        return text + serve(case, argv, {}, calls=[("/v1/chat/completions", {**TOOLS_BODY, "model": str(tiny)})])
+        return text + serve(
+            case, argv, {}, calls=[("/v1/chat/completions", {**TOOLS_BODY, "model": str(tiny)})]
+        )
     if n == 4:
         text = write(case / "tiny_think_parser.py", REASONING_NO_STREAM)
         argv = base(tiny, "--reasoning-parser-plugin", str(case / "tiny_think_parser.py"))
@@ -373,9 +388,13 @@ def make(n: int, case: Path) -> str:  # noqa: C901 (one branch per draw)
     if n == 9:
         text = write(case / "log_mw.py", MW_NO_RETURN)
         argv = base(tiny, "--middleware", "log_mw.log_requests")
-        return text + serve_any_health(case, argv, {"PYTHONPATH": str(case)}, f"PYTHONPATH={case}", calls=chat(tiny))
+        return text + serve_any_health(
+            case, argv, {"PYTHONPATH": str(case)}, f"PYTHONPATH={case}", calls=chat(tiny)
+        )
     if n == 10:
-        text = plugin_package(case, "tiny_usage", USAGE_PLUGIN, "vllm.endpoint_plugins:tiny_usage=tiny_usage:TinyUsage")
+        text = plugin_package(
+            case, "tiny_usage", USAGE_PLUGIN, "vllm.endpoint_plugins:tiny_usage=tiny_usage:TinyUsage"
+        )
         env = {"PYTHONPATH": f"{case}/site", "VLLM_PLUGINS": "tiny_usage"}
         shown = f"PYTHONPATH={case}/site VLLM_PLUGINS=tiny_usage"
         return text + serve(case, base(tiny), env, shown, calls=chat(tiny))
