@@ -136,13 +136,15 @@ _Q = ["Hello world!", "What is the capital of France?", "Write a haiku about the
 _CHAT = [F425._CHAT.format(id=f"request-{i}", m=T, q=q, n=32) for i, q in enumerate(_Q, 1)]
 _SLASH = [c.replace('"url": "/v1/chat/completions"', '"url": "/v1/chat/completions/"') for c in _CHAT]
 _N2 = _CHAT[1].replace('"max_tokens": 32', '"max_tokens": 32, "n": 2')
-_NO_MSG = _CHAT[1].replace(', "messages": [{"role": "user", "content": "What is the capital of France?"}]', "")
+_NO_MSG = _CHAT[1].replace(
+    ', "messages": [{"role": "user", "content": "What is the capital of France?"}]', ""
+)
 _RB = f"--model {T} --max-model-len 512"
 _BENCH = "--dataset-name random --random-input-len 32 --random-output-len 16 --num-prompts 10"
 _REQS = {"requests.jsonl": "\n".join(_CHAT) + "\n"}
 _URL = "http://127.0.0.1:26870/v1"
 assert _N2 != _CHAT[1] and _NO_MSG != _CHAT[1] and "messages" not in _NO_MSG
-assert all(a != b for a, b in zip(_SLASH, _CHAT))
+assert all(a != b for a, b in zip(_SLASH, _CHAT, strict=True))
 
 CASES.update(
     {
@@ -251,7 +253,9 @@ def main() -> None:
         text = F425.run_case(k)
         path = F425.OUT / f"fresh499-vllm-{k:02d}-{CASES[k]['slug']}.log"
         path.write_text(text)
-        print(f"draw {k}: {path.name}: {len(text.splitlines())} lines, {time.monotonic() - t:.0f} s", flush=True)
+        print(
+            f"draw {k}: {path.name}: {len(text.splitlines())} lines, {time.monotonic() - t:.0f} s", flush=True
+        )
 
 
 if __name__ == "__main__":
