@@ -70,8 +70,12 @@ BOUND = 1200
 
 NEW = {
     "tokenizers": ["an older 0.20.x, far under transformers' pin (>=0.23.1): tokenizers==0.20.3"],
-    "numpy": ["the first 2.x line, older than the installed 2.3.5 (vLLM leaves numpy unpinned): numpy==2.0.2"],
-    "pydantic": ["inside vLLM's pin (>=2.12.0), the 2.13 line wanting another pydantic-core: pydantic==2.13.5"],
+    "numpy": [
+        "the first 2.x line, older than the installed 2.3.5 (vLLM leaves numpy unpinned): numpy==2.0.2"
+    ],
+    "pydantic": [
+        "inside vLLM's pin (>=2.12.0), the 2.13 line wanting another pydantic-core: pydantic==2.13.5"
+    ],
     "fastapi": ["vLLM's own floor (>=0.133.0): fastapi==0.133.0"],
     "openai": ["the floor of vLLM's pin (>=2.25.0): openai==2.25.0"],
     "protobuf": ["an older 7.x, inside vLLM's pin (>=5.29.6): protobuf==7.34.0"],
@@ -117,7 +121,11 @@ def warm(tiny: Path) -> None:
     t = time.monotonic()
     with open(cwd / "engine.log", "wb") as fh:
         proc = subprocess.Popen(
-            argv, stdout=fh, stderr=subprocess.STDOUT, env=corpus_tools.engine_env(WORK), cwd=cwd,
+            argv,
+            stdout=fh,
+            stderr=subprocess.STDOUT,
+            env=corpus_tools.engine_env(WORK),
+            cwd=cwd,
             start_new_session=True,
         )
         healthy = corpus_tools._healthy_before_exit(proc, WARM_PORT, time.monotonic() + BOUND)
@@ -145,7 +153,7 @@ PREDICTIONS = {
     " healthy): most likely a healthy run, 200; possibly transformers' own dependency check refusing the installed"
     " tokenizers / huggingface_hub, exit 1.",
     8: "starlette partial copy (an empty __init__.py): fastapi imports starlette submodules at import ->"
-    " ModuleNotFoundError \"No module named 'starlette.<sub>'\" (or ImportError \"cannot import name ... from"
+    ' ModuleNotFoundError "No module named \'starlette.<sub>\'" (or ImportError "cannot import name ... from'
     " 'starlette' (/tmp/fresh498/site-d8/starlette/__init__.py)\") at start, exit 1.",
     9: "numpy==2.0.2 under modules built against numpy 2.x: most likely a healthy run, 200; possibly an ImportError"
     " from an extension (or a module-level name) needing numpy >= 2.1, exit 1. Uncertain.",
