@@ -6,7 +6,9 @@ the real engine, not typed by hand: vLLM's Requires-Dist (every extra, every pla
 needs what a CPU build declares under a marker), followed through each installed distribution's own
 Requires-Dist (only the extras asked for: fastapi[standard], not pytest), mapped to import names by its top_level.txt or, lacking one, its RECORD. Declared names not
 installed in this CPU build keep their normalised name; GPU-only packages a CPU build never declares are a
-short hand list (HAND_ADDED), marked as such in the output.
+short hand list (HAND_ADDED), marked as such in the output. The stdlib modules that are one .py file (site, code, io:
+a folder named so is a user's pip --target folder, not a copy of the stack) are read from the engine's own stdlib (its
+venv's base Python), less those a later Python made packages (LATER_PACKAGES; learn53a).
 
 Usage: python tools/harvest_engine_stack.py [SITE_PACKAGES] [OUT]
 """
