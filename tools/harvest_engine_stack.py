@@ -6,7 +6,9 @@ the real engine, not typed by hand: vLLM's Requires-Dist (every extra, every pla
 needs what a CPU build declares under a marker), followed through each installed distribution's own
 Requires-Dist (only the extras asked for: fastapi[standard], not pytest), mapped to import names by its top_level.txt or, lacking one, its RECORD. Declared names not
 installed in this CPU build keep their normalised name; GPU-only packages a CPU build never declares are a
-short hand list (HAND_ADDED), marked as such in the output.
+short hand list (HAND_ADDED), marked as such in the output. The stdlib modules that are one .py file (site, code, io:
+a folder named so is a user's pip --target folder, not a copy of the stack) are read from the engine's own stdlib (its
+venv's base Python), less those a later Python made packages (LATER_PACKAGES; learn53a).
 
 Usage: python tools/harvest_engine_stack.py [SITE_PACKAGES] [OUT]
 """
@@ -16,6 +18,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+import sysconfig
 from importlib import metadata
 from pathlib import Path
 
@@ -44,6 +47,10 @@ OLD_VLLM_MODULES = (
     "adapter_commons",
 )
 STDLIB = sorted(sys.stdlib_module_names)
+# stdlib modules that are one .py file in the engine's Python (3.11) but a package (a folder) in a later one, read from
+# CPython 3.12.1's and 3.13.0's Lib/ (tests/test_doctor_learn53a.py re-reads them where those Pythons are installed):
+# a copy of a 3.13 stdlib has a folder pathlib/, so its name must stay a possible folder of the stack
+LATER_PACKAGES = ("zipfile", "pathlib", "sysconfig")
 
 
 def _norm(name: str) -> str:
@@ -76,6 +83,29 @@ def _import_names(dist: metadata.Distribution) -> set[str]:
         if len(f.parts) > 1 or first.endswith((".py", ".so", ".pyd")):
             names.add(first.split(".")[0])
     return names
+
+
+def engine_stdlib(site: Path) -> Path:
+    """The engine's own stdlib folder: its venv's base Python (pyvenv.cfg's home, the bin/ beside lib/pythonX.Y), else
+    the Python running this tool."""
+    cfg, lib = site.parents[2] / "pyvenv.cfg", site.parent.name  # .venv-vllm/lib/python3.11/site-packages
+    if cfg.is_file():
+        for line in cfg.read_text().splitlines():
+            key, _, value = line.partition("=")
+            if key.strip() == "home" and (Path(value.strip()).parent / "lib" / lib / "os.py").is_file():
+                return Path(value.strip()).parent / "lib" / lib
+    return Path(sysconfig.get_paths()["stdlib"])
+
+
+def one_file_stdlib(stdlib: Path, names: list[str] = STDLIB) -> list[str]:
+    """Stdlib modules that are one .py file there, never a folder (a package) nor a C module (builtin or lib-dynload),
+    in any Python LATER_PACKAGES knows of: a folder named so (a pip --target folder "site", "code") cannot be part of
+    a copy of the stack (attribution.py)."""
+    return sorted(
+        n
+        for n in names
+        if (stdlib / f"{n}.py").is_file() and not (stdlib / n).is_dir() and n not in LATER_PACKAGES
+    )
 
 
 def _module(path: Path) -> bool:
@@ -116,6 +146,8 @@ def harvest(site: Path) -> dict:
             {p.stem for p in (site / "vllm").iterdir() if _module(p)} | set(OLD_VLLM_MODULES)
         ),
         "stdlib": STDLIB,
+        "one_file_stdlib_note": "stdlib modules that are one .py file in the engine's stdlib, less LATER_PACKAGES",
+        "one_file_stdlib": one_file_stdlib(engine_stdlib(site)),
     }
 
 

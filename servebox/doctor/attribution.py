@@ -31,12 +31,6 @@ STRUCTURAL = (THIRD_PARTY, FEATURE, REFUSED)
 INSTALLED = re.compile(r"(?:^|/)(?:site|dist)-packages/")
 REMOTE_CODE = "/transformers_modules/"  # a model's own code (trust_remote_code): not a plugin
 NOT_A_PACKAGE = ("<", "/", ".", "~")  # <frozen ...>, <string>, an absolute or relative path: a script
-# stdlib modules that are one file, never a folder, whose names are common folder names of a user's own code
-ONE_FILE_STDLIB = frozenset(
-    {"site", "code", "profile", "types", "io", "os", "token", "queue", "signal", "random"}
-)
-# a folder that holds a user's modules rather than being a package of its own: the file names the plugin
-NOT_A_PACKAGE_FOLDER = ONE_FILE_STDLIB | {"lib"}
 
 
 @dataclass(frozen=True)
@@ -50,6 +44,20 @@ class Feature:
 @lru_cache(maxsize=1)
 def _stack_data() -> dict:
     return json.loads(resources.files("servebox.doctor").joinpath("engine_stack.json").read_text())
+
+
+@lru_cache(maxsize=1)
+def one_file_stdlib() -> frozenset[str]:
+    """Stdlib modules that are one .py file, never a folder (site, code, io, types ...): read from the engine's stdlib
+    by tools/harvest_engine_stack.py (learn53a; learn52c's hand list was ten of them). A folder so named (pip --target
+    into ./site) is a user's folder, not part of a copy of the stack."""
+    return frozenset(_stack_data()["one_file_stdlib"])
+
+
+@lru_cache(maxsize=1)
+def not_a_package_folder() -> frozenset[str]:
+    """Folders that hold a user's modules rather than being a package of their own: the file names the plugin."""
+    return one_file_stdlib() | {"lib"}
 
 
 def engine_stack() -> frozenset[str]:
@@ -137,7 +145,7 @@ def _checkout_package(exc: RaisedException, path: str) -> str:
 def _stack_folders() -> frozenset[str]:
     """Names a folder of a copy of the stack can have: its packages (a one-file stdlib module, site.py or code.py, is
     never a folder), without vLLM (read by _vllm_checkout)."""
-    return frozenset(n for n in engine_stack() - {"vllm"} if n not in ONE_FILE_STDLIB)
+    return frozenset(n for n in engine_stack() - {"vllm"} if n not in one_file_stdlib())
 
 
 def _third_party(exc: RaisedException, path: str, installed: bool) -> Diagnosis | None:
@@ -349,7 +357,7 @@ def _plugin_module(parts: list[str]) -> str:
     folder: /tmp/site/tiny_router.py -> "tiny_router"; /tmp/site/tiny_pkg/hooks.py -> "tiny_pkg")."""
     stem = parts[-1].removesuffix(".py")
     if stem != "__init__" and (
-        len(parts) < 3 or not parts[-2].isidentifier() or parts[-2] in NOT_A_PACKAGE_FOLDER
+        len(parts) < 3 or not parts[-2].isidentifier() or parts[-2] in not_a_package_folder()
     ):
         return stem
     return parts[-2] if parts[-2].isidentifier() else stem
