@@ -87,6 +87,122 @@ SHOWN = sorted(random.Random(25000).sample(range(1, N + 1), 5))
 WORK = Path("/tmp/fresh500")
 OUT = f429.OUT
 
+# draw k -> (slug, script with TINY for the model path, extra env; "" = unset). Written after the draw was committed
+# (20d1ff28), before any case ran. PREDICTIONS (from 0.32's source, read before any run: tokenizers/registry.py
+# load_tokenizer_cls, config/model.py max_model_len Field / _verify_quantization, platforms/cpu.py (no
+# supported_quantization list; legacy VLLM_CPU_KVCACHE_SPACE), v1/worker/cpu_worker.py determine_available_memory and
+# sleep / wake_up, config/lora.py MaxLoRARanks, config/profiler.py, v1/executor/abstract.py sleep):
+#  1 tokenizer_mode='fastest': refused at LLM(), ValueError "No tokenizer registered for tokenizer_mode='fastest'."
+#    (registry.load_tokenizer_cls), or a pydantic error on ModelConfig; exit 1.
+#  2 quantization='awq' on the unquantized tiny Llama: refused -- at LLM() (ModelConfig quantization check), or in the
+#    engine core at weight loading (no AWQ quant config / no qweight tensors: 'Cannot find the config file for awq'),
+#    'Engine core initialization failed'; exit 1.
+#  3 max_model_len='1k': refused at LLM() by pydantic (ModelConfig.max_model_len is an int Field; the human-readable
+#    parser is the CLI's only): 'Input should be a valid integer, unable to parse string as an integer'; exit 1.
+#  4 dtype='bfloat16': healthy, two generations, exit 0.
+#  5 gpu_memory_utilization=1.5: refused at LLM(), pydantic ValidationError for CacheConfig ('less than or equal to
+#    1'); exit 1.
+#  6 kv_cache_memory_bytes=1073741824 (1 GiB), VLLM_CPU_KVCACHE_SPACE unset so the keyword counts: healthy, exit 0.
+#  7 VLLM_CPU_KVCACHE_SPACE=64 on the command line (the machine has 23 GiB): the engine core refuses at KV-cache
+#    sizing, ValueError 'Available memory on node 0 (... GiB) on kv cache allocation is less than requested memory
+#    for kv (64.00 GiB). Decrease --kv-cache-memory-bytes, VLLM_CPU_KVCACHE_SPACE, ...', 'Engine core initialization
+#    failed'; exit 1.
+#  8 enable_lora=True, max_lora_rank=12: refused at LLM(), pydantic ValidationError for LoRAConfig (max_lora_rank must
+#    be one of 1, 8, 16, 32, 64, ...); exit 1.
+#  9 profiler_config={'profiler': 'torch', 'torch_profiler_dir': './vllm_profile'}, start_profile / generate /
+#    stop_profile: healthy, profiler lines and a trace written, two generations, exit 0 (or the CPU worker refuses the
+#    torch profiler).
+# 10 generate, llm.sleep(), llm.wake_up(), generate again, without enable_sleep_mode: the CPU worker warns 'sleep mode
+#    is not supported on CPU, ignore it.' at both calls and the script goes on: healthy, four generations, exit 0 (or
+#    refused at llm.sleep()).
+SCRIPTS: dict[int, tuple[str, str, dict[str, str]]] = {}
+
+_script, _PROMPTS, _PRINT, _GEN = f429._script, f429._PROMPTS, f429._PRINT, f429._GEN
+_LLM, _PARAMS = f429._LLM, f429._PARAMS
+SCRIPTS.update(
+    {
+        1: (
+            "tokenizer-mode-fastest",
+            _script(_PROMPTS + _PARAMS + _LLM.format(', tokenizer_mode="fastest"') + _GEN),
+            {},
+        ),
+        2: (
+            "quantization-awq-unquantized",
+            _script(_PROMPTS + _PARAMS + _LLM.format(', quantization="awq"') + _GEN),
+            {},
+        ),
+        3: (
+            "max-model-len-1k-string",
+            _script(
+                _PROMPTS + _PARAMS + _LLM.format("").replace("max_model_len=512", 'max_model_len="1k"') + _GEN
+            ),
+            {},
+        ),
+        4: ("dtype-bfloat16", _script(_PROMPTS + _PARAMS + _LLM.format(', dtype="bfloat16"') + _GEN), {}),
+        5: (
+            "gpu-memory-utilization-1-5",
+            _script(_PROMPTS + _PARAMS + _LLM.format(", gpu_memory_utilization=1.5") + _GEN),
+            {},
+        ),
+        6: (
+            "kv-cache-memory-bytes-1gib",
+            _script(_PROMPTS + _PARAMS + _LLM.format(", kv_cache_memory_bytes=1073741824") + _GEN),
+            {"VLLM_CPU_KVCACHE_SPACE": ""},
+        ),
+        7: (
+            "kvcache-space-64",
+            _script(_PROMPTS + _PARAMS + _LLM.format("") + _GEN),
+            {"VLLM_CPU_KVCACHE_SPACE": "64"},
+        ),
+        8: (
+            "max-lora-rank-12",
+            _script(_PROMPTS + _PARAMS + _LLM.format(", enable_lora=True, max_lora_rank=12") + _GEN),
+            {},
+        ),
+        9: (
+            "start-profile-torch",
+            _script(
+                _PROMPTS
+                + _PARAMS
+                + _LLM.format(
+                    ',\n              profiler_config={"profiler": "torch", "torch_profiler_dir": "./vllm_profile"}'
+                )
+                + "    llm.start_profile()\n"
+                + "    outputs = llm.generate(prompts, params)\n"
+                + "    llm.stop_profile()\n"
+                + _PRINT
+            ),
+            {},
+        ),
+        10: (
+            "sleep-without-sleep-mode",
+            _script(
+                _PROMPTS
+                + _PARAMS
+                + _LLM.format("")
+                + _GEN
+                + "    llm.sleep(level=1)\n"
+                + "    llm.wake_up()\n"
+                + _GEN
+            ),
+            {},
+        ),
+    }
+)
+
+# Shown on the command line (the user exported it for this run) rather than hidden in the environment.
+CMD_ENV = {7: "VLLM_CPU_KVCACHE_SPACE=64 "}
+# Run order, fixed before any run: predicted failures first, the uncertain ones, then the predicted healthy.
+ORDER = [1, 2, 3, 5, 7, 8, 10, 9, 4, 6]
+
+
+def run_case(k: int) -> str:
+    """fresh-429's run_case, parametrised (not copied) by setting the globals it reads on the imported module: this
+    batch's WORK, SCRIPTS, SHOWN and CMD_ENV; make_custom (its draw-9 checkpoint maker) becomes a no-op setup here."""
+    f429.WORK, f429.SCRIPTS, f429.SHOWN, f429.CMD_ENV = WORK, SCRIPTS, SHOWN, CMD_ENV
+    f429.make_custom = lambda tiny: (tiny, "")
+    return f429.run_case(k)
+
 
 def main() -> None:
     if sys.argv[1:2] == ["--draws"]:
