@@ -103,7 +103,11 @@ HTTP_FAILED = "0.00.007.487 E srv  llama_server: failed to initialize HTTP serve
     ],
 )
 def test_path_naming_a_web_file_is_not_a_directory(path, name):
-    log = STATIC_START + f"0.00.007.474 E srv  init_listene: static assets path not found: {path}\n" + HTTP_FAILED
+    log = (
+        STATIC_START
+        + f"0.00.007.474 E srv  init_listene: static assets path not found: {path}\n"
+        + HTTP_FAILED
+    )
     top = top_cause(run(log))
     assert top.id == "llamacpp-static-path-not-a-directory" and top.confidence >= 0.7
     assert "folder" in top.fix and name in top.fix
@@ -111,7 +115,11 @@ def test_path_naming_a_web_file_is_not_a_directory(path, name):
 
 @pytest.mark.parametrize("path", ["/srv/llm/webui", "/opt/ui-v1.2", "dist"])
 def test_near_miss_a_path_without_a_files_extension_stays_missing_and_says_both(path):
-    log = STATIC_START + f"0.00.007.474 E srv  init_listene: static assets path not found: {path}\n" + HTTP_FAILED
+    log = (
+        STATIC_START
+        + f"0.00.007.474 E srv  init_listene: static assets path not found: {path}\n"
+        + HTTP_FAILED
+    )
     top = top_cause(run(log))
     assert top.id == "llamacpp-static-path-missing"
     assert "it is a file" in top.cause and "index.html" in top.fix
