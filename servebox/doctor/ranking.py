@@ -38,6 +38,7 @@ from servebox.doctor.engine_gone import killed_alone
 from servebox.doctor.flashinfer_device import flashinfer_device
 from servebox.doctor.hub_ref_listing import ref_names_no_listed_snapshot
 from servebox.doctor.incidents import RELAYED_AS_READ, as_relayed, stopped_each_start
+from servebox.doctor.interrupt_last import interrupt_ended_start
 from servebox.doctor.listed import served_before
 from servebox.doctor.llamacpp_attribution import LLAMA_FEATURE, in_a_feature, refine
 from servebox.doctor.older_copy import read_older_copies
@@ -168,7 +169,8 @@ def _orderly_stop(t: Triage, diagnoses: list[Diagnosis]) -> list[Diagnosis]:
         return [d]
     if any(x.role in ("cause", "symptom") for x in diagnoses):
         return []
-    if not (stopped_mid_start(t, d) or stopped_then_refused(t, d) or stopped_in_flight(t, d)):
+    ended = stopped_mid_start(t, d) or interrupt_ended_start(t, d)
+    if not (ended or stopped_then_refused(t, d) or stopped_in_flight(t, d)):
         d.role, d.fatal = "note", False
     return [d]
 

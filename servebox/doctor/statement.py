@@ -35,6 +35,7 @@ CONCRETE = re.compile(
 )
 CONCRETE_CAP = 4
 ENDING_LINES = 2  # the last lines of a log, where a program that stopped says why
+ENDING_KEPT = 8  # the last non-blank lines kept for other readers (interrupt_last.py: what follows a '^C')
 MOST_ADDED = 1.0 + 0.4 * CONCRETE_CAP  # the most score_line adds to a line's words and level
 # levels split_prefix does not peel: llama.cpp's "0.02.104.335 I " and a Python warning's category
 LLAMA_LEVEL = re.compile(
@@ -187,6 +188,7 @@ class StatementReader:
         self.scored: dict[tuple[str, str], tuple[float, bool]] = {}
         self.failed = False  # some line said that something failed
         self.ended_ok = False  # one of the last lines reported a zero exit status
+        self.ending: list[str] = []  # the stream's last non-blank lines (read_ending)
 
     def offer(self, line: str, number: int, words: list[str] | None = None) -> None:
         """Score one line; `words`: the statement words a keyword search found on it (where a word starts)."""
@@ -226,6 +228,7 @@ class StatementReader:
         """Whether the stream's last lines report a zero exit status (then they do not say why it stopped)."""
         last = [line for line in tail.splitlines()[-ENDING_LINES * 2 :] if line.strip()][-ENDING_LINES:]
         self.ended_ok = any(self.lex.success.search(line) for line in last)
+        self.ending = [line for line in tail.splitlines() if line.strip()][-ENDING_KEPT:]  # interrupt_last.py
 
     def _cannot_enter(self, tiers: list[float], level: str) -> bool:
         """Once the log has failed and the kept lines are full, a line whose best possible score is below the weakest
