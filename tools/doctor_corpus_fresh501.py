@@ -116,6 +116,12 @@ def main() -> None:
             print(f"drawn anew ({e}): {c} | {v} | {why}")
         return
     wanted = [int(a) for a in sys.argv[1:]] or list(RUN_ORDER)
+    import signal
+
+    # SIGHUP back to its default for the engines started here: the first run of draw 2 was launched under nohup,
+    # which ignores SIGHUP, and the engines inherited that (the server lived through the drawn SIGHUP; the maker then
+    # timed out waiting for its exit and wrote no log). Fixed and committed before any log was kept.
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
     for k in wanted:
         e, c, v, ln, tr = kept[k - 1]
         if c == "NONE LEFT":
