@@ -120,8 +120,11 @@ def main() -> None:
 
     # SIGHUP back to its default for the engines started here: the first run of draw 2 was launched under nohup,
     # which ignores SIGHUP, and the engines inherited that (the server lived through the drawn SIGHUP; the maker then
-    # timed out waiting for its exit and wrote no log). Fixed and committed before any log was kept.
-    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+    # timed out waiting for its exit and wrote no log). Fixed and committed before any log was kept. The same for
+    # SIGQUIT (and SIGINT): the first run of draw 6 was a background job of a non-interactive shell, which starts with
+    # both ignored; the server lived through the drawn SIGQUIT and no log was kept.
+    for sig in (signal.SIGHUP, signal.SIGQUIT, signal.SIGINT):
+        signal.signal(sig, signal.SIG_DFL)
     for k in wanted:
         e, c, v, ln, tr = kept[k - 1]
         if c == "NONE LEFT":
