@@ -225,9 +225,13 @@ def test_plugin_bind_names_the_plugin_not_the_engine_port():
 
 
 def test_engine_own_bind_stays_port_in_use():
-    """vLLM's own create_server_socket (launchers/launcher.py) or uvicorn's bind failing: the engine's --port."""
-    own = (
+    """vLLM's own create_server_socket (launchers/launcher.py) or uvicorn's bind failing: the engine's --port (main's
+    corpus: fresh-385 and 14 more, whose uvloop frame first read as loaded code)."""
+    own = (  # uvloop's compiled frame (uvloop/loop.pyx) is the stack's, no code loaded into the engine
         "$ vllm serve m --port 8000\nTraceback (most recent call last):\n"
+        f'  File "{VLLM}/entrypoints/launchers/api_server/entry.py", line 232, in main\n'
+        "    uvloop.run(run_server(args))\n"
+        '  File "uvloop/loop.pyx", line 1518, in uvloop.loop.Loop.run_until_complete\n'
         f'  File "{VLLM}/entrypoints/launchers/api_server/entry.py", line 170, in run_server\n'
         "    sock = setup_server(args)\n"
         f'  File "{VLLM}/entrypoints/launchers/launcher.py", line 348, in create_server_socket\n'

@@ -29,6 +29,8 @@ LOOK_BACK = 16384
 INSTALLED = re.compile(r"(?:^|/)(?:site|dist)-packages/(?P<top>[\w.-]+)")
 STDLIB = re.compile(r"/lib/python3\.\d+/(?P<top>[\w.-]+)")
 CONSOLE_SCRIPT = re.compile(r"/bin/[\w.-]+$")  # pip's generated entry point of an installed package
+# a compiled module's frame, named by its source's path inside its package (uvloop's "uvloop/loop.pyx"): that package's
+COMPILED = re.compile(r"^(?P<top>[A-Za-z_]\w*)/[\w/.-]+\.(?:pyx|pxd|pxi)$")
 
 
 @lru_cache(maxsize=1)
@@ -41,7 +43,7 @@ def _engines(file: str) -> bool:
     """A frame of the engine's own stack: an installed package or stdlib module it names, a vLLM checkout, <frozen>."""
     if file.startswith("<frozen ") or "/vllm/" in file or file.startswith("vllm/"):
         return True
-    m = INSTALLED.search(file) or STDLIB.search(file)
+    m = INSTALLED.search(file) or STDLIB.search(file) or COMPILED.match(file)
     return m is not None and m["top"].removesuffix(".py").split(".")[0] in _stack()
 
 
