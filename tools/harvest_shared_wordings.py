@@ -21,7 +21,7 @@ import tomllib
 from collections import Counter
 from pathlib import Path
 
-from servebox.doctor.caller import scripted
+from servebox.doctor.caller import loaded_aside, scripted
 from servebox.doctor.signatures import context_met
 from servebox.doctor.triage import Triage
 
@@ -37,7 +37,11 @@ def raw_causes(path: Path) -> set[str]:
     triage.close()
     # a `script_pattern` wording counts only raised out of the run's own script (learn42d: vLLM's warm-up WARNING of
     # 'Tokenizer not available when `skip_tokenizer_init=True`' in 130 healthy logs is not skip-tokenizer-init's words)
-    scripted(triage, sorted(triage.raised.values(), key=lambda e: e.line))
+    raised = sorted(triage.raised.values(), key=lambda e: e.line)
+    scripted(triage, raised)
+    # an `engine_called` wording counts only where code loaded into the engine did not raise or ask for it (learn53c: a
+    # general plugin's own bind of a fixed port is not port-in-use's words, as ranking.py reads it)
+    loaded_aside(triage, raised)
     return {
         sig.id
         for sig in triage.signatures

@@ -295,8 +295,10 @@ def attribute(exc: RaisedException) -> Diagnosis | None:
 
 def _loaded_by(exc: RaisedException) -> Diagnosis | None:
     """A library of the stack raised, asked by code loaded into the engine (caller.loaded_caller: a plugin's register()
-    calling torch.cuda on a CPU-only build): that code's, named by its own frame (learn47g)."""
-    if not exc.loaded_by or exc.classification == "resource":
+    calling torch.cuda on a CPU-only build): that code's, named by its own frame (learn47g). A resource it asked for
+    counts too (learn53c: a general plugin's register() binding a fixed port, which vLLM runs in every process, fails in
+    the second: its port, not the engine's); a resource family that explains the exception still wins (ranking.py)."""
+    if not exc.loaded_by:
         return None
     path, installed = module_path(exc.loaded_by)
     top = path.split("/", 1)[0].removesuffix(".py") if installed else _checkout_package(exc, path)

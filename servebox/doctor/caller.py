@@ -29,6 +29,8 @@ LOOK_BACK = 16384
 INSTALLED = re.compile(r"(?:^|/)(?:site|dist)-packages/(?P<top>[\w.-]+)")
 STDLIB = re.compile(r"/lib/python3\.\d+/(?P<top>[\w.-]+)")
 CONSOLE_SCRIPT = re.compile(r"/bin/[\w.-]+$")  # pip's generated entry point of an installed package
+# a compiled module's frame, named by its source's path inside its package (uvloop's "uvloop/loop.pyx"): that package's
+COMPILED = re.compile(r"^(?P<top>[A-Za-z_]\w*)/[\w/.-]+\.(?:pyx|pxd|pxi)$")
 
 
 @lru_cache(maxsize=1)
@@ -41,7 +43,7 @@ def _engines(file: str) -> bool:
     """A frame of the engine's own stack: an installed package or stdlib module it names, a vLLM checkout, <frozen>."""
     if file.startswith("<frozen ") or "/vllm/" in file or file.startswith("vllm/"):
         return True
-    m = INSTALLED.search(file) or STDLIB.search(file)
+    m = INSTALLED.search(file) or STDLIB.search(file) or COMPILED.match(file)
     return m is not None and m["top"].removesuffix(".py").split(".")[0] in _stack()
 
 
@@ -119,12 +121,33 @@ def scripted(t: Triage, raised: list[RaisedException]) -> None:
     )
 
 
+# a model's own code (trust_remote_code): the checkpoint's, not a plugin (as attribution.REMOTE_CODE)
+REMOTE_CODE = "/transformers_modules/"
+
+
+def raised_by_loaded(e: RaisedException) -> bool:
+    """The exception was raised in code loaded into the engine, or asked for by it: a stack library raised below such
+    code (loaded_by), or the innermost frame is itself a file outside the engine's stack that vLLM's own code called (a
+    stat logger plugin's log_engine_initialized opening a file in a folder that is not there; learn53c)."""
+    if e.loaded_by:
+        return True
+    file = e.raised_in.rsplit(":", 1)[0]
+    return (
+        bool(file)
+        and not file.startswith("<")
+        and REMOTE_CODE not in file
+        and not _engines(file)
+        and any(f.startswith("vllm/") for f in e.engine_frames)
+    )
+
+
 def loaded_aside(t: Triage, raised: list[RaisedException]) -> None:
     """An `engine_called` entry's line counts only where the exception raised on it was not asked for by code loaded
     into the engine (loaded_caller: a plugin's register() calling torch.cuda on a CPU-only build is the plugin's
-    demand, not the install's fault; learn47g). Such an exception, unexplained, is then read by who called
-    (attribution.py: third-party-package-raised naming the plugin's file)."""
-    loaded = [e for e in raised if e.loaded_by]
+    demand, not the install's fault; learn47g), nor raised by that code itself (raised_by_loaded: learn53c). Such an
+    exception, unexplained, is then read by who called (attribution.py: third-party-package-raised naming the plugin's
+    file)."""
+    loaded = [e for e in raised if raised_by_loaded(e)]
     _keep_lines(
         t,
         lambda sig: sig.engine_called,

@@ -35,6 +35,7 @@ from servebox.doctor.co_tenant import elsewhere_lines
 from servebox.doctor.copy_side import read_sides
 from servebox.doctor.demotions import what_followed
 from servebox.doctor.engine_gone import killed_alone
+from servebox.doctor.entry_point_module import entry_point_aside, entry_point_named
 from servebox.doctor.flashinfer_device import flashinfer_device
 from servebox.doctor.hub_ref_listing import ref_names_no_listed_snapshot
 from servebox.doctor.incidents import RELAYED_AS_READ, as_relayed, stopped_each_start
@@ -267,6 +268,7 @@ def rank(t: Triage) -> TriageResult:
     raised = sorted(t.raised.values(), key=lambda e: e.line)
     _placed(t, raised)
     unregistered = registered_module_aside(t, raised)  # a registered model's module path not there (learn47b)
+    entry_point_aside(t, raised)  # a plugin entry point's module not there (learn53c)
     read_copies(t, raised)  # which copy of a package an import error came from (learn48a)
     read_remote_imports(t, raised)  # a checkpoint's own file importing a missing package (learn50e)
     read_sides(t, raised)  # which side of a version skew is the copy out of place (learn50d)
@@ -297,6 +299,7 @@ def rank(t: Triage) -> TriageResult:
     abort_explained(diagnoses)  # an error line just above an abort names why it aborted
     temp_fell_back(t, diagnoses)  # a socket path long because /tmp was unusable (learn49a)
     marker_aside(diagnoses)  # 'Failed to load plugin' where a family names why (learn46e)
+    entry_point_named(t, diagnoses)  # ... or where its entry point names a module not shipped (learn53c)
     flashinfer_device(
         t, diagnoses
     )  # a FlashInfer kernel refused 'current device': the log's GPU decides (learn48b)
