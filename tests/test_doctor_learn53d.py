@@ -90,7 +90,7 @@ LEVEL_DEATH = (
     '  File "/usr/lib/python3.12/logging/config.py", line 581, in configure\n'
     "    handler = self.configure_handler(handlers[name])\n"
     '  File "/usr/lib/python3.12/logging/__init__.py", line 214, in _checkLevel\n'
-    "    raise ValueError(\"Unknown level: %r\" % level)\n"
+    '    raise ValueError("Unknown level: %r" % level)\n'
     "ValueError: Unknown level: '{level}'\n"
     "\n"
     "The above exception was the direct cause of the following exception:\n"
