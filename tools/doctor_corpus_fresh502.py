@@ -104,7 +104,9 @@ NEW_CLASSES = {
     # preset.cpp header-line: "[" ws chars([^]]) ws "]": the greedy section name keeps the space before "]"
     "preset INI text form": ["a section header with spaces inside the brackets ([ alpha ])"],
     # server-models.cpp load(): the capacity re-check under the lock throws "model limit reached, try again later"
-    "--models-max reached": ["--models-max 1: /models/load alpha and /models/load beta sent at the same moment"],
+    "--models-max reached": [
+        "--models-max 1: /models/load alpha and /models/load beta sent at the same moment"
+    ],
     # server-common.h json_value: a wrong type logs "Wrong type supplied" and falls back to "" -> name missing
     "request naming no model": ['chat with "model": ["alpha"] (a list instead of a string)'],
     # router_validate_model: with autoload off an unloaded model is refused, including one unloaded by the user
@@ -118,7 +120,9 @@ NEW_CLASSES = {
 }
 
 OLD = f455.CONDITIONS  # fresh-431's plus fresh-455's new classes, unchanged
-ALREADY_MADE = set(f455.ALREADY_MADE) | set(f455.draws()[0])  # fresh-431's, -440's, -447's and -455's kept pairs
+ALREADY_MADE = set(f455.ALREADY_MADE) | set(
+    f455.draws()[0]
+)  # fresh-431's, -440's, -447's and -455's kept pairs
 CONDITIONS = {c: [*vs, *NEW_CLASSES.get(c, [])] for c, vs in OLD.items()}
 LEFT = {
     c: [v for v in vs if (c, v) not in ALREADY_MADE]
@@ -165,7 +169,9 @@ def setup(n: int, d: Path) -> tuple[list[str], list[str], dict, list[tuple]]:
     show_ls = ["ls -l models/"]
     if n == 1:
         _models(d, "alpha.gguf")
-        (d / "preset.ini").write_text(f"version = 1\n\n[alpha]\nmodel = {d}/models/alpha.gguf\njinja = maybe\n")
+        (d / "preset.ini").write_text(
+            f"version = 1\n\n[alpha]\nmodel = {d}/models/alpha.gguf\njinja = maybe\n"
+        )
         return [*show_ls, "cat preset.ini"], preset_args, {}, [_chat("alpha")]
     if n == 2:
         _models(d, "alpha.gguf", "beta.gguf")
@@ -174,7 +180,12 @@ def setup(n: int, d: Path) -> tuple[list[str], list[str], dict, list[tuple]]:
             f"[alpha]\nmodel = {d}/models/alpha.gguf\n\n[beta]\nmodel = {d}/models/beta.gguf\n"
         )
         (d / "preset.ini").write_text(ini)
-        return [*show_ls, "cat preset.ini"], preset_args, {}, [("/models", None), _chat("alpha"), _chat("beta")]
+        return (
+            [*show_ls, "cat preset.ini"],
+            preset_args,
+            {},
+            [("/models", None), _chat("alpha"), _chat("beta")],
+        )
     if n == 3:
         _models(d, "alpha.gguf", "beta.gguf")
         args = _router("--models-dir", "models", "--models-max", "1")
