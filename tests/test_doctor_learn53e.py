@@ -80,7 +80,7 @@ DICTCONFIG_HANDLER = _served(
 DICTCONFIG_VERSION = _served(
     "    dictConfig(logging_config)\n"
     '  File "/usr/lib/python3.12/logging/config.py", line 520, in configure\n'
-    "    raise ValueError(\"dictionary doesn't specify a version\")\n"
+    '    raise ValueError("dictionary doesn\'t specify a version")\n'
     "ValueError: dictionary doesn't specify a version\n",
     env="VLLM_LOGGING_CONFIG_PATH=/etc/vllm/logging.json",
 )
@@ -130,7 +130,9 @@ def test_json_refused_under_the_logging_frame_is_the_logging_config(message):
     assert "json-input-empty" not in answer_ids(log)
 
 
-@pytest.mark.parametrize("log", [OLD_IMPORT, DICTCONFIG_HANDLER, DICTCONFIG_VERSION, UTF16, A_FOLDER, OLD_DISABLED])
+@pytest.mark.parametrize(
+    "log", [OLD_IMPORT, DICTCONFIG_HANDLER, DICTCONFIG_VERSION, UTF16, A_FOLDER, OLD_DISABLED]
+)
 def test_the_logging_set_up_s_other_refusals(log):
     top = top_cause(run(log))
     assert top is not None and top.id == LOGCFG, answer_ids(log)
@@ -143,7 +145,9 @@ def test_the_variable_alone_only_suggests_it():
     assert 0.5 <= top.confidence < 0.7 and "without the traceback" in top.cause
 
 
-def _rows(*errors: str, cmd: str = "vllm run-batch -i batch.jsonl -o out.jsonl --model Qwen/Qwen3-0.6B") -> str:
+def _rows(
+    *errors: str, cmd: str = "vllm run-batch -i batch.jsonl -o out.jsonl --model Qwen/Qwen3-0.6B"
+) -> str:
     rows = "".join(
         f'{{"id":"vllm-{i:016x}","custom_id":"q-{i}","response":{{"status_code":400,"request_id":"vllm-batch-{i:016x}",'
         f'"body":null}},"error":"{e}"}}\n'
@@ -166,7 +170,9 @@ SUPPORTED = (
 )
 
 # "method" is not checked by 0.32: a GET line with a good url is answered; the url alone is refused here
-NO_SLASH = _rows(f"URL v1/chat/completions was used. {SUPPORTED}", f"URL v1/chat/completions was used. {SUPPORTED}")
+NO_SLASH = _rows(
+    f"URL v1/chat/completions was used. {SUPPORTED}", f"URL v1/chat/completions was used. {SUPPORTED}"
+)
 WHOLE_ADDRESS = _rows(f"URL http://localhost:8000/v1/embeddings was used. {SUPPORTED}")
 # vLLM 0.6-0.8's words
 OLD_SCORE = _rows(
@@ -240,7 +246,9 @@ test_named, test_near_miss = family_tests(
 
 
 def test_neighbours_keep_their_own():
-    assert answer_ids(_rows("Request must not be sent in stream mode"))[:1] == ["batch-line-stream-not-supported"]
+    assert answer_ids(_rows("Request must not be sent in stream mode"))[:1] == [
+        "batch-line-stream-not-supported"
+    ]
     assert BATCHURL not in answer_ids(_rows("Model does not support endpoint: /v1/embeddings"))
     assert answer_ids(HEALTHY_BATCH) == []
     assert LOGCFG not in answer_ids(CURL_EMPTY) and LOGCFG not in answer_ids(OTHER_READER)
