@@ -2,11 +2,12 @@
 rendered from vLLM's source (0.32 logger.py and entrypoints/launchers/run_batch.py; the older releases' words where
 they differ) and from Python's json / logging.config run here on the same inputs.
 
-- vllm-logging-config-invalid owns what vLLM's logging set-up raises reading VLLM_LOGGING_CONFIG_PATH's file
+- vllm-logging-config-invalid (0.90) owns what vLLM's logging set-up raises reading VLLM_LOGGING_CONFIG_PATH's file
   (logger.py _configure_vllm_root_logger: `custom_config = json.loads(file.read())`, then dictConfig): json's bare
   JSONDecodeError for a YAML / INI / commented / empty file, the UTF-8 read of a UTF-16 file, dictConfig's own
-  refusals, an open() of a folder. Counted under that function's frame (0.85), ahead of json-input-empty (a symptom
-  family); with only VLLM_LOGGING_CONFIG_PATH in view and no frame, json.decoder.JSONDecodeError is a hint (0.60).
+  refusals (not of vLLM's own default config's handler 'vllm': VLLM_LOGGING_LEVEL's). An open() of a folder stays
+  path-is-directory's, as the corpus labels it. Counted under that function's frame (0.90), ahead of json-input-empty
+  (a symptom family); with only VLLM_LOGGING_CONFIG_PATH in view and no frame, json.decoder.JSONDecodeError is a hint (0.60).
   The pre-0.32 wording of the disabled case ('VLLM_CONFIGURE_LOGGING evaluated to false ...') is read too.
 - batch-line-url-unsupported (new): a run-batch line whose "url" is not one run-batch serves exactly gets an error row
   (status 400, 'URL X was used. Supported endpoints: ...'; before 0.6 'Only ... supported in the batch endpoint') and
@@ -92,10 +93,20 @@ UTF16 = _served(
     env="VLLM_LOGGING_CONFIG_PATH=C:/vllm/logging.json",
 )
 
+# a folder opened as the file: path-is-directory's, as the corpus labels it (fresh-116, fresh-234)
 A_FOLDER = _served(
     '    with open(log_config_file, encoding="utf-8") as file:\n'
     "IsADirectoryError: [Errno 21] Is a directory: '/etc/vllm'\n",
     env="VLLM_LOGGING_CONFIG_PATH=/etc/vllm",
+)
+
+# vLLM's own default config refused by dictConfig: VLLM_LOGGING_LEVEL's value, no file read
+BAD_LEVEL = _served(
+    "    dictConfig(logging_config)\n"
+    '  File "/usr/lib/python3.12/logging/config.py", line 580, in configure\n'
+    "    raise ValueError('Unable to configure handler '\n"
+    "ValueError: Unable to configure handler 'vllm'\n",
+    env="VLLM_LOGGING_LEVEL=VERBOSE",
 )
 
 # the frame cut off (a journal's last lines): the variable in view, json's own exception type
@@ -130,9 +141,7 @@ def test_json_refused_under_the_logging_frame_is_the_logging_config(message):
     assert "json-input-empty" not in answer_ids(log)
 
 
-@pytest.mark.parametrize(
-    "log", [OLD_IMPORT, DICTCONFIG_HANDLER, DICTCONFIG_VERSION, UTF16, A_FOLDER, OLD_DISABLED]
-)
+@pytest.mark.parametrize("log", [OLD_IMPORT, DICTCONFIG_HANDLER, DICTCONFIG_VERSION, UTF16, OLD_DISABLED])
 def test_the_logging_set_up_s_other_refusals(log):
     top = top_cause(run(log))
     assert top is not None and top.id == LOGCFG, answer_ids(log)
@@ -241,6 +250,8 @@ test_named, test_near_miss = family_tests(
         (LOGCFG, CURL_EMPTY),
         (LOGCFG, HEALTHY_LOGCFG),
         (LOGCFG, OTHER_READER),
+        (LOGCFG, A_FOLDER),
+        (LOGCFG, BAD_LEVEL),
     ],
 )
 
@@ -253,3 +264,5 @@ def test_neighbours_keep_their_own():
     assert answer_ids(HEALTHY_BATCH) == []
     assert LOGCFG not in answer_ids(CURL_EMPTY) and LOGCFG not in answer_ids(OTHER_READER)
     assert answer_ids(HEALTHY_LOGCFG) == []
+    assert answer_ids(A_FOLDER)[:1] == ["path-is-directory"]
+    assert LOGCFG not in answer_ids(BAD_LEVEL)
