@@ -85,7 +85,9 @@ def own_spread(t: Triage, d: Diagnosis, spread: bool, others: tuple[Diagnosis, .
     ok = t.hits.get(ANSWERED)
     if ok is not None and ok.count >= MIN_ANSWERED:
         return _spread(ok, d.first_line)
-    slots = t.hits.get(SLOT_RELEASED)  # llama-server writes no access line by default: its finished tasks (learn53f)
+    slots = t.hits.get(
+        SLOT_RELEASED
+    )  # llama-server writes no access line by default: its finished tasks (learn53f)
     if slots is None or slots.count < MIN_ANSWERED or _spread(slots, d.first_line):
         return spread
     return spread and _with_background(t, d, slots, others)

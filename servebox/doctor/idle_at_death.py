@@ -41,7 +41,9 @@ CAUSE = (
     " llama-server handles only SIGINT and SIGTERM, so any other signal's default action ends it. The log does not"
     " name the sender."
 )
-NOTE = " (Here the server was idle at its death, no task in flight: this fault had no computation to happen in.)"
+NOTE = (
+    " (Here the server was idle at its death, no task in flight: this fault had no computation to happen in.)"
+)
 
 
 def idle_at_death(t: Triage, diagnoses: list[Diagnosis]) -> Diagnosis | None:
