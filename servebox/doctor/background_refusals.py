@@ -46,6 +46,7 @@ STATUS = re.compile(r"\b([1-5])\d\d: (\d+)")
 NOT_ANSWERED = ("client-read-timeout",)
 # a refusal whose reason the server's log does not give: a bare 4xx access line (vLLM returns the reason to the client)
 BARE = "request-refused-no-reason"
+SLOT_RELEASED = "llamacpp-slot-released"  # llama-server's finished task (knowledge/llama-cpp.toml)
 NOTE = (
     " Background here: the server answered and served on, and such refusals are {refused} of the {total} requests"
     " the log shows ({answered} answered with success): a client's mistake beside the run, not what ended it."
@@ -71,17 +72,37 @@ def _spread(ok: Hits | None, first: int | None) -> bool:
     return first < ok.first_line + (ok.last_line - ok.first_line) / 2
 
 
-def own_spread(t: Triage, d: Diagnosis, spread: bool) -> bool:
+def own_spread(t: Triage, d: Diagnosis, spread: bool, others: tuple[Diagnosis, ...] = ()) -> bool:
     """Whether this refusal family's OWN refusals ran through the traffic (learn45g, fresh-385: a burst of one refusal
     after long traffic whose background was another's is the journal's story, not background because the others
-    were). Where the access lines show too little traffic to place them in (fewer than MIN_ANSWERED answered: a cut
-    journal a client's totals counted), the journal's own flag. A refusal whose reason only the client saw (vLLM logs
+    were). Where the access lines show too little traffic to place them in, llama-server's finished tasks ('slot
+    release: ... stop processing', one per request answered: it logs no access line unless asked) stand in for them
+    (learn53f, fresh-501's fresh501-llama-04-invalid-grammar-requests-400: two grammar refusals after a minute of chat
+    whose one malformed body the client's healthy-phase totals counted had been set aside with it); with neither (fewer
+    than MIN_ANSWERED answered: a cut journal a client's totals counted), the journal's own flag. A refusal whose reason only the client saw (vLLM logs
     a bare 400) is placed by where ITS reason first shows, as any other: the lead (s45) dropped learn45g's reading of a
     body-shape refusal after bare 400s as more of the same (fresh-382's bare 400s were context-length refusals)."""
     ok = t.hits.get(ANSWERED)
-    if ok is None or ok.count < MIN_ANSWERED:
+    if ok is not None and ok.count >= MIN_ANSWERED:
+        return _spread(ok, d.first_line)
+    slots = t.hits.get(
+        SLOT_RELEASED
+    )  # llama-server writes no access line by default: its finished tasks (learn53f)
+    if slots is None or slots.count < MIN_ANSWERED or _spread(slots, d.first_line):
         return spread
-    return _spread(ok, d.first_line)
+    return spread and _with_background(t, d, slots, others)
+
+
+def _with_background(t: Triage, d: Diagnosis, slots: Hits, others: tuple[Diagnosis, ...]) -> bool:
+    """Whether another refusal family refused again from about two requests' worth of lines before this one's first
+    refusal on: the burst after the traffic then mixes in the background's own mistake (fresh-385's last probes: a body
+    whose messages are a string, then one without messages, both the traffic's malformed bodies, the lead s45: none),
+    and stays background with it; a burst of its own after the background stopped is the journal's story."""
+    per_request = (slots.last_line - slots.first_line) / slots.count
+    near = d.first_line - 2 * per_request
+    return any(
+        (hit := t.hits.get(o.id)) is not None and hit.last_line >= near for o in others if o.id != d.id
+    )
 
 
 def _client_totals(t: Triage) -> tuple[int, int] | None:
@@ -120,7 +141,8 @@ def set_aside(t: Triage, diagnoses: list[Diagnosis]) -> bool:
     if not refusals:
         return False
     answered, refused, spread = counts(t)
-    refusals = [d for d in refusals if is_background(answered, refused, own_spread(t, d, spread))]
+    others = tuple(refusals)
+    refusals = [d for d in refusals if is_background(answered, refused, own_spread(t, d, spread, others))]
     note = NOTE.format(refused=refused, total=answered + refused, answered=answered)
     for d in refusals:
         d.role, d.confidence, d.cause = "note", min(d.confidence, 0.3), d.cause + note

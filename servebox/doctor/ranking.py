@@ -38,6 +38,7 @@ from servebox.doctor.engine_gone import killed_alone
 from servebox.doctor.entry_point_module import entry_point_aside, entry_point_named
 from servebox.doctor.flashinfer_device import flashinfer_device
 from servebox.doctor.hub_ref_listing import ref_names_no_listed_snapshot
+from servebox.doctor.idle_at_death import idle_at_death
 from servebox.doctor.incidents import RELAYED_AS_READ, as_relayed, stopped_each_start
 from servebox.doctor.interrupt_last import interrupt_ended_start
 from servebox.doctor.listed import served_before
@@ -329,6 +330,8 @@ def rank(t: Triage) -> TriageResult:
     if (like := resemblance_answer(t, root, diagnoses)) is not None:
         diagnoses.append(like)
     set_aside(t, diagnoses)  # a long journal's minority of refusals: notes (background_refusals.py)
+    if (idle := idle_at_death(t, diagnoses)) is not None:  # a fault signal with no task in flight (learn53f)
+        diagnoses.append(idle)
     diagnoses += _orderly_stop(t, diagnoses)
     if (cut := cut_at_context(t, diagnoses)) is not None:  # an answer cut at its slot's end
         diagnoses.append(cut)
