@@ -28,7 +28,9 @@ MAX_TOKENS = "responses-max-tokens-field-ignored"
 
 def _router(listing: str, count: int, request_model: str) -> str:
     """A b11434 router's log: a listing of the models dir, its start (log_models' list) and a chat refused by name."""
-    empty = "0.00.021.655 I srv    operator():   no models found on the system (visit https://llama.app/models)\n"
+    empty = (
+        "0.00.021.655 I srv    operator():   no models found on the system (visit https://llama.app/models)\n"
+    )
     return (
         f"{listing}$ llama-server --models-dir /srv/models --port 8080\n"
         "0.00.014.306 I srv  llama_server: initializing ...\n"
@@ -73,7 +75,7 @@ REPLY_ONLY = (
 
 # the request's own tool_use block of the wrong type, as FastAPI hands it to vLLM's validation handler (0.32)
 REQUEST_SIDE = (
-    '{"error":{"message":"1 validation error:\\n  {\'type\': \'dict_type\', \'loc\': '
+    "{\"error\":{\"message\":\"1 validation error:\\n  {'type': 'dict_type', 'loc': "
     "'body.messages.1.content.0.input', 'msg': 'Input should be a valid dictionary', 'input': '<list of 2 items>'}\","
     '"type":"Bad Request","param":"body.messages.1.content.0.input","code":400}}\n'
     'INFO:     127.0.0.1:40000 - "POST /v1/messages HTTP/1.1" 400 Bad Request\n'
@@ -92,7 +94,11 @@ RESPONSES_OK = 'INFO:     127.0.0.1:43776 - "POST /v1/responses HTTP/1.1" 200 OK
 def _reply(limit: int, status: str = "completed") -> str:
     """A Responses object as vLLM 0.32 serialises it (ResponsesResponse's field order), short output."""
     head = '{"id":"resp_9","created_at":1796669056,'
-    head += '"incomplete_details":{"reason":"max_output_tokens"},' if status == "incomplete" else '"incomplete_details":null,'
+    head += (
+        '"incomplete_details":{"reason":"max_output_tokens"},'
+        if status == "incomplete"
+        else '"incomplete_details":null,'
+    )
     return (
         head + '"instructions":null,"metadata":null,"model":"m","object":"response","output":[{"id":"msg_1",'
         '"content":[{"annotations":[],"text":"Blue.","type":"output_text","logprobs":null}],"role":"assistant",'
@@ -108,7 +114,10 @@ def _body(field: str, value: int) -> str:
 
 CASES = [
     # a subfolder whose only .gguf is a dflash- file, shown by find; the chat asks for the folder's name
-    (SKIPPED, _router("$ find /srv/models -name '*.gguf'\n/srv/models/qwen3/dflash-qwen3-8b.gguf\n", 0, "qwen3")),
+    (
+        SKIPPED,
+        _router("$ find /srv/models -name '*.gguf'\n/srv/models/qwen3/dflash-qwen3-8b.gguf\n", 0, "qwen3"),
+    ),
     # the top level holding only an mtp- file (ls -1), asked by a name of the user's own
     (SKIPPED, _router("$ ls -1 /srv/models\nmtp-llama-3.2-1b.gguf\nREADME.md\n", 0, "llama")),
     # the file named in the command that put it there, no listing
@@ -137,7 +146,12 @@ CASES = [
     # a pretty-printed body with max_tokens, the reply's echoed limit far above it (a hint)
     (MAX_TOKENS, _body("max_tokens", 64) + RESPONSES_OK + _reply(1984)),
     # ... or a reply cut at its output limit whose echo lies past the line's keywords
-    (MAX_TOKENS, _body("max_tokens", 64) + RESPONSES_OK + _reply(64, "incomplete").replace('"max_output_tokens":64,', "")),
+    (
+        MAX_TOKENS,
+        _body("max_tokens", 64)
+        + RESPONSES_OK
+        + _reply(64, "incomplete").replace('"max_output_tokens":64,', ""),
+    ),
 ]
 
 NEAR_MISSES = [
@@ -191,7 +205,9 @@ def test_ignored_field_line_is_confident_and_names_max_output_tokens():
         "{'max_tokens'}\n" + RESPONSES_OK
     )
     top = top_cause(run(log))
-    assert top is not None and top.id == MAX_TOKENS and top.confidence >= 0.7 and "max_output_tokens" in top.fix
+    assert (
+        top is not None and top.id == MAX_TOKENS and top.confidence >= 0.7 and "max_output_tokens" in top.fix
+    )
 
 
 def test_reply_hint_stays_below_the_confident_line():
