@@ -79,15 +79,14 @@ def own_spread(t: Triage, d: Diagnosis, spread: bool, others: tuple[Diagnosis, .
     release: ... stop processing', one per request answered: it logs no access line unless asked) stand in for them
     (learn53f, fresh-501's fresh501-llama-04-invalid-grammar-requests-400: two grammar refusals after a minute of chat
     whose one malformed body the client's healthy-phase totals counted had been set aside with it); with neither (fewer
-    than MIN_ANSWERED answered: a cut journal a client's totals counted), the journal's own flag. A refusal whose reason only the client saw (vLLM logs
-    a bare 400) is placed by where ITS reason first shows, as any other: the lead (s45) dropped learn45g's reading of a
+    than MIN_ANSWERED answered: a cut journal a client's totals counted), the journal's own flag. A refusal whose
+    reason only the client saw (vLLM logs a bare 400) is placed by where ITS reason first shows, as any other: the lead (s45) dropped learn45g's reading of a
     body-shape refusal after bare 400s as more of the same (fresh-382's bare 400s were context-length refusals)."""
     ok = t.hits.get(ANSWERED)
     if ok is not None and ok.count >= MIN_ANSWERED:
         return _spread(ok, d.first_line)
-    slots = t.hits.get(
-        SLOT_RELEASED
-    )  # llama-server writes no access line by default: its finished tasks (learn53f)
+    # llama-server writes no access line by default: its finished tasks stand in (learn53f)
+    slots = t.hits.get(SLOT_RELEASED)
     if slots is None or slots.count < MIN_ANSWERED or _spread(slots, d.first_line):
         return spread
     return spread and _with_background(t, d, slots, others)
