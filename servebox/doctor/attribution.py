@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
+from servebox.doctor.caller import REMOTE_CODE
 from servebox.doctor.signatures import knowledge_entries
 from servebox.doctor.triage import Diagnosis, Evidence, RaisedException
 
@@ -29,7 +30,6 @@ FEATURE = "engine-feature-defect"
 REFUSED = "engine-feature-refused"
 STRUCTURAL = (THIRD_PARTY, FEATURE, REFUSED)
 INSTALLED = re.compile(r"(?:^|/)(?:site|dist)-packages/")
-REMOTE_CODE = "/transformers_modules/"  # a model's own code (trust_remote_code): not a plugin
 NOT_A_PACKAGE = ("<", "/", ".", "~")  # <frozen ...>, <string>, an absolute or relative path: a script
 
 

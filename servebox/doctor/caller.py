@@ -121,7 +121,7 @@ def scripted(t: Triage, raised: list[RaisedException]) -> None:
     )
 
 
-# a model's own code (trust_remote_code): the checkpoint's, not a plugin (as attribution.REMOTE_CODE)
+# a model's own code (trust_remote_code): the checkpoint's, not a plugin (attribution.py reads it too)
 REMOTE_CODE = "/transformers_modules/"
 
 

@@ -25,9 +25,8 @@ if TYPE_CHECKING:
     from servebox.doctor.triage import Triage
 
 STOP = "shutdown-requested"
-INTERRUPT = re.compile(
-    r"^(?:\^C)+\s*$"
-)  # the terminal's echo of Ctrl-C, alone on its line (once or repeated)
+# the terminal's echo of Ctrl-C, alone on its line (once or repeated)
+INTERRUPT = re.compile(r"^(?:\^C)+\s*$")
 # what may follow the interrupt without being the engine's: a wrapper's or the user's '#' note, a bare prompt
 # ('$', 'user@host:~$', '%', '>>>'), a Markdown fence
 AFTER = re.compile(r"^\s*(?:#.*|(?:[\w.-]+@[\w.-]+(?::\S*)?\s*)?[$%>#]{1,3}\s*|`{3,}\s*)$")

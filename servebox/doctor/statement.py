@@ -226,9 +226,10 @@ class StatementReader:
 
     def read_ending(self, tail: str) -> None:
         """Whether the stream's last lines report a zero exit status (then they do not say why it stopped)."""
-        last = [line for line in tail.splitlines()[-ENDING_LINES * 2 :] if line.strip()][-ENDING_LINES:]
+        lines = tail.splitlines()
+        last = [line for line in lines[-ENDING_LINES * 2 :] if line.strip()][-ENDING_LINES:]
         self.ended_ok = any(self.lex.success.search(line) for line in last)
-        self.ending = [line for line in tail.splitlines() if line.strip()][-ENDING_KEPT:]  # interrupt_last.py
+        self.ending = [line for line in lines if line.strip()][-ENDING_KEPT:]  # interrupt_last.py
 
     def _cannot_enter(self, tiers: list[float], level: str) -> bool:
         """Once the log has failed and the kept lines are full, a line whose best possible score is below the weakest
