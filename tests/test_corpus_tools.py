@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
-from corpus_tools import draw_distinct_conditions, draw_per_engine  # noqa: E402
+from corpus_tools import draw_distinct_conditions, draw_per_engine, pool_after  # noqa: E402
 
 CONDITIONS = {f"c{i}": [f"v{i}a", f"v{i}b"] for i in range(5)}
 
@@ -56,6 +56,22 @@ def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def test_a_next_rounds_pool_drops_drawn_pairs_and_takes_new_classes_only_for_used_up_conditions():
+    already = {("c0", "v0a"), ("c0", "v0b"), ("c1", "v1a")}
+    merged, pool = pool_after(CONDITIONS, already, {"c0": ["v0c"]})
+    assert merged["c0"] == ["v0a", "v0b", "v0c"] and pool["c0"] == ["v0c"]
+    assert pool["c1"] == ["v1b"] and pool["c2"] == ["v2a", "v2b"]
+    assert (
+        pool_after(CONDITIONS, {("c0", "v0a"), ("c0", "v0b")})[1].get("c0") is None
+    )  # used up, no new: left out
+    with pytest.raises(ValueError, match="not used up"):
+        pool_after(CONDITIONS, already, {"c1": ["v1c"]})
+    with pytest.raises(ValueError, match="not new"):
+        pool_after(CONDITIONS, already, {"c0": ["v0a"]})
+    with pytest.raises(ValueError, match="not a condition"):
+        pool_after(CONDITIONS, already, {"c9": ["x"]})
 
 
 def test_serve_and_ask_writes_the_engine_lines_then_each_request_and_its_reply():

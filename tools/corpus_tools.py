@@ -314,3 +314,22 @@ def draw_distinct_conditions(seed: int, conditions: dict, n: int = 14):
         else:
             kept.append((condition, value))
     return kept, redrawn
+
+
+def pool_after(conditions: dict, already: set, new: dict | None = None) -> tuple[dict, dict]:
+    """A next round's pool: `conditions` (condition -> value classes) plus `new` classes, less every (condition, class)
+    pair in `already`. A new class must extend a used-up condition (every one of its classes drawn), be no class of
+    it already and no drawn pair: the rule fresh-473/485/499 each wrote out. Returns (conditions with the new classes,
+    the pool: conditions with their undrawn classes, empty ones left out), so a round needs no loop of its own."""
+    new = new or {}
+    for condition, values in new.items():
+        if condition not in conditions:
+            raise ValueError(f"new classes for {condition!r}, which is not a condition")
+        if not all((condition, v) in already for v in conditions[condition]):
+            raise ValueError(f"{condition!r} is not used up: draw its own classes first")
+        for v in values:
+            if v in conditions[condition] or (condition, v) in already:
+                raise ValueError(f"{condition!r}: {v!r} is not new")
+    merged = {c: [*vs, *new.get(c, [])] for c, vs in conditions.items()}
+    pool = {c: [v for v in vs if (c, v) not in already] for c, vs in merged.items()}
+    return merged, {c: vs for c, vs in pool.items() if vs}
