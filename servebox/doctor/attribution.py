@@ -14,14 +14,13 @@ Families that explain the exception always win: ranking.py asks here only when n
 
 from __future__ import annotations
 
-import json
 import re
 import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
-from servebox.doctor.caller import REMOTE_CODE
+from servebox.doctor.caller import REMOTE_CODE, engine_stack, stack_data
 from servebox.doctor.signatures import knowledge_entries
 from servebox.doctor.triage import Diagnosis, Evidence, RaisedException
 
@@ -42,16 +41,11 @@ class Feature:
 
 
 @lru_cache(maxsize=1)
-def _stack_data() -> dict:
-    return json.loads(resources.files("servebox.doctor").joinpath("engine_stack.json").read_text())
-
-
-@lru_cache(maxsize=1)
 def one_file_stdlib() -> frozenset[str]:
     """Stdlib modules that are one .py file, never a folder (site, code, io, types ...): read from the engine's stdlib
     by tools/harvest_engine_stack.py (learn53a; learn52c's hand list was ten of them). A folder so named (pip --target
     into ./site) is a user's folder, not part of a copy of the stack."""
-    return frozenset(_stack_data()["one_file_stdlib"])
+    return frozenset(stack_data()["one_file_stdlib"])
 
 
 @lru_cache(maxsize=1)
@@ -60,16 +54,11 @@ def not_a_package_folder() -> frozenset[str]:
     return one_file_stdlib() | {"lib"}
 
 
-def engine_stack() -> frozenset[str]:
-    """Top-level import names of the engine's own stack: vLLM, what it declares, the stdlib."""
-    return frozenset([*_stack_data()["imports"], *_stack_data()["stdlib"]])
-
-
 def _vllm_checkout(path: str) -> str | None:
     """A frame in a vLLM source checkout (/work/vllm-0.6.3/vllm/lora/x.py) as "vllm/lora/x.py": a vllm/ package
     in a directory named after vLLM, holding one of vLLM's modules; a directory named vllm inside another
     project (/VUA/src/vua/vllm/kv_connector_v1.py, lmcache/integration/vllm/) is not vLLM's."""
-    modules, parts = set(_stack_data()["vllm_modules"]), path.split("/")
+    modules, parts = set(stack_data()["vllm_modules"]), path.split("/")
     for i in range(1, len(parts) - 2):
         if (
             parts[i] == "vllm"

@@ -34,9 +34,15 @@ COMPILED = re.compile(r"^(?P<top>[A-Za-z_]\w*)/[\w/.-]+\.(?:pyx|pxd|pxi)$")
 
 
 @lru_cache(maxsize=1)
-def _stack() -> frozenset[str]:
-    data = json.loads(resources.files("servebox.doctor").joinpath("engine_stack.json").read_text())
-    return frozenset([*data["imports"], *data["stdlib"]])
+def stack_data() -> dict:
+    """engine_stack.json, read once for doctor (tools/harvest_engine_stack.py writes it; attribution.py reads it here)."""
+    return json.loads(resources.files("servebox.doctor").joinpath("engine_stack.json").read_text())
+
+
+@lru_cache(maxsize=1)
+def engine_stack() -> frozenset[str]:
+    """Top-level import names of the engine's own stack: vLLM, what it declares, the stdlib."""
+    return frozenset([*stack_data()["imports"], *stack_data()["stdlib"]])
 
 
 def _engines(file: str) -> bool:
@@ -44,7 +50,7 @@ def _engines(file: str) -> bool:
     if file.startswith("<frozen ") or "/vllm/" in file or file.startswith("vllm/"):
         return True
     m = INSTALLED.search(file) or STDLIB.search(file) or COMPILED.match(file)
-    return m is not None and m["top"].removesuffix(".py").split(".")[0] in _stack()
+    return m is not None and m["top"].removesuffix(".py").split(".")[0] in engine_stack()
 
 
 def script_called(files: list[str]) -> bool:
