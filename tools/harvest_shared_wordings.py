@@ -22,6 +22,7 @@ from collections import Counter
 from pathlib import Path
 
 from servebox.doctor.caller import loaded_aside, scripted
+from servebox.doctor.ranking import placed
 from servebox.doctor.signatures import context_met
 from servebox.doctor.triage import Triage
 
@@ -38,6 +39,9 @@ def raw_causes(path: Path) -> set[str]:
     # a `script_pattern` wording counts only raised out of the run's own script (learn42d: vLLM's warm-up WARNING of
     # 'Tokenizer not available when `skip_tokenizer_init=True`' in 130 healthy logs is not skip-tokenizer-init's words)
     raised = sorted(triage.raised.values(), key=lambda e: e.line)
+    # a `raised_where` wording counts only raised in a file it names, as ranking.py reads it (stop 53: counted raw, a
+    # family's words were seen under causes whose exception some other file raised)
+    placed(triage, raised)
     scripted(triage, raised)
     # an `engine_called` wording counts only where code loaded into the engine did not raise or ask for it (learn53c: a
     # general plugin's own bind of a fixed port is not port-in-use's words, as ranking.py reads it)

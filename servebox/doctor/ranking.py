@@ -249,7 +249,7 @@ def _verdict(top: Diagnosis | None, competing: bool) -> str:
     return "symptoms only" if top.role == "symptom" else "no failure"
 
 
-def _placed(t: Triage, raised: list[RaisedException]) -> None:
+def placed(t: Triage, raised: list[RaisedException]) -> None:
     """An entry with `raised_where` counts only where the exception raised on its wording's line was raised in a
     file it names (the innermost frame's); that file's groups fill its placeholders."""
     for sig in t.signatures:
@@ -267,7 +267,7 @@ def _placed(t: Triage, raised: list[RaisedException]) -> None:
 
 def rank(t: Triage) -> TriageResult:
     raised = sorted(t.raised.values(), key=lambda e: e.line)
-    _placed(t, raised)
+    placed(t, raised)
     unregistered = registered_module_aside(t, raised)  # a registered model's module path not there (learn47b)
     entry_point_aside(t, raised)  # a plugin entry point's module not there (learn53c)
     read_copies(t, raised)  # which copy of a package an import error came from (learn48a)
