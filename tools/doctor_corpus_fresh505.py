@@ -137,6 +137,33 @@ def point_make_here() -> None:
     F282.WORK = WORK  # fresh-282's make_model builds from tiny_gguf(WORK)
 
 
+@contextlib.contextmanager
+def numpy_arrays_as_lists():
+    """fresh-240's write_lora hands GGUFWriter.add_array a numpy uint32 array, which this gguf-py refuses ('Invalid
+    GGUF metadata array, expecting sequence'; found when draw 10's first attempt stopped before its server started):
+    while a case writes its adapter, such an array is written as the list of its ints with sub-type UINT32, the same
+    bytes (a uint32 array) fresh-240 meant. fresh-240's file is not edited."""
+    import gguf
+    import numpy as np
+
+    plain = gguf.GGUFWriter.add_array
+
+    def add_array(self, key, val):
+        if isinstance(val, np.ndarray) and val.dtype == np.uint32:
+            if len(val):
+                self.add_key_value(
+                    key, [int(v) for v in val], gguf.GGUFValueType.ARRAY, gguf.GGUFValueType.UINT32
+                )
+            return
+        plain(self, key, val)
+
+    gguf.GGUFWriter.add_array = add_array
+    try:
+        yield
+    finally:
+        gguf.GGUFWriter.add_array = plain
+
+
 def q4_0_4_4_gguf() -> bytes:
     """fresh-282's make_model('qtype:31'): the tiny GGUF with blk.0.ffn_down.weight's type field set to 31."""
     with tempfile.TemporaryDirectory(dir=WORK) as tmp:
@@ -315,7 +342,8 @@ def main() -> None:
         if wanted and c.id not in wanted:
             continue
         start = time.monotonic()
-        text = F475.make(c, tiny)
+        with numpy_arrays_as_lists() if c.lora else contextlib.nullcontext():
+            text = F475.make(c, tiny)
         (OUT / f"{c.id}.log").write_text(text.rstrip() + "\n")
         print(f"{c.id}: {len(text.splitlines())} lines, {time.monotonic() - start:.0f} s", flush=True)
 
