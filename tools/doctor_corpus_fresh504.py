@@ -50,7 +50,29 @@ from corpus_tools import load  # tools/ is on sys.path
 
 SEED, N = 2504, 8
 PORT = 27000
-PREV_NUMS = (299, 307, 309, 316, 322, 330, 333, 345, 352, 361, 372, 386, 402, 405, 420, 435, 448, 452, 462, 474, 486)
+PREV_NUMS = (
+    299,
+    307,
+    309,
+    316,
+    322,
+    330,
+    333,
+    345,
+    352,
+    361,
+    372,
+    386,
+    402,
+    405,
+    420,
+    435,
+    448,
+    452,
+    462,
+    474,
+    486,
+)
 REPO = Path(__file__).resolve().parent.parent
 FROZEN = REPO / "tools" / "doctor_corpus_fresh504_frozen.json"
 WORK = Path("/tmp/fresh504")
@@ -210,7 +232,7 @@ CASES: dict[int, dict] = {
     },
     8: {
         "words": "outlines-structural-tag-chat",
-        "value": "--structured-outputs-config '{\"backend\": \"outlines\"}'; a chat with response_format "
+        "value": '--structured-outputs-config \'{"backend": "outlines"}\'; a chat with response_format '
         "structural_tag (<answer> ... </answer>, triggers <answer>) (fresh-267's outlines-structural-tag)",
         "expect": "the outlines validator has no structural-tag branch, so the request is taken; the engine core's "
         "compile_grammar raises ValueError 'Invalid request type for Outlines backend "
