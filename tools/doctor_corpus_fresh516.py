@@ -31,6 +31,35 @@ used and a --models-max 1 class with a streaming chat cut by the eviction is use
 Draw: corpus_tools.draw_distinct_conditions(2516, POOL, 10) (random.Random(2516), a condition drawn before drawn anew,
 listed). `--draws` prints it (tools/doctor_corpus_fresh516_draw.txt). A case that cannot be made is said so; its
 replacement is the next `drawn anew` of an unused condition under the same Random (the draw run with n = 11).
+PREDICTIONS (written from b11434's source after the draw was known and before any case ran; router on 27150, -c 512):
+1 --models-max 1, chat alpha (loads it), then a streamed chat to alpha (max_tokens 400) and a chat to beta sent at once:
+  pick_victim never takes a model with a request in flight, so beta's request queues until alpha's stream ends, then
+  alpha is evicted ('evicting idle LRU name=alpha for a queued request' or 'models_max limit reached, removing LRU
+  name=alpha'), beta spawned; both 200, GET /models shows beta loaded, alpha unloaded. Healthy (if the tiny model's
+  stream is over before beta's request lands, the same end by plain LRU).
+2 --no-models-autoload with LLAMA_ARG_MODELS_AUTOLOAD=1: 'warn: LLAMA_ARG_MODELS_AUTOLOAD environment variable is set,
+  but will be overwritten by command line argument --no-models-autoload'; the flag wins; chat alpha -> HTTP 400 'model
+  is not loaded'; nothing spawned.
+3 folder alpha/ with alpha.gguf and mtp-alpha.gguf (a plain copy): the child gets --spec-draft-model (the mtp- file)
+  besides --model; the copy has no nextn tensors, so no type is inferred from it; most likely the child loads the
+  draft beside the model and the chat answers 200 (healthy). Less likely: the child refuses a draft that is no MTP
+  head and exits -> chat 500 'model name=alpha failed to load'.
+4 chat with model = alpha.gguf: get_meta finds neither a name nor an alias 'alpha.gguf' -> HTTP 400 "model
+  'alpha.gguf' not found"; nothing spawned.
+5 chat alpha (200), /models/unload alpha (200 {"success":true}), /models/unload alpha again 2 s later: alpha is
+  unloading or unloaded, not running -> HTTP 400 'model is not running'; the router keeps serving.
+6 preset [alpha] '--ctx-size = 256': the INI grammar's ident must start with [a-zA-Z_], so the line parses as no rule
+  -> 'failed to parse server config file: preset.ini', the router exits 1 before listening.
+7 chat with "model": "" -> HTTP 400 'model name is missing from the request'; nothing spawned.
+8 --models-dir '' (the unset variable quoted): base_params.models_dir is empty, so the dir is never scanned (no 'does
+  not exist' error); the router starts with no models (cache empty) -> chat alpha HTTP 400 "model 'alpha' not found".
+  (Less likely: the empty value is checked and the router exits 1.)
+9 --load-on-startup alpha on the command line: preset-only keys are not command-line options -> 'error: invalid
+  argument: --load-on-startup', exit 1 before listening.
+10 preset section header '[ alpha ]': ws eats the leading space, the greedy section name keeps the trailing one ->
+  the model is named 'alpha ' -> chat alpha HTTP 400 "model 'alpha' not found" (the listing at start shows the name
+  with its space). (Less likely: the name is trimmed and the chat answers 200.)
+Run order (expected failures at start first, then failures at request, healthy ones last): 6 9 8 10 4 7 2 5 3 1.
 """
 
 from __future__ import annotations
@@ -83,6 +112,82 @@ ALREADY = set(f502.ALREADY_MADE) | set(f502.draws()[0])  # fresh-431's .. fresh-
 CONDITIONS, POOL = corpus_tools.pool_after(f502.CONDITIONS, ALREADY, NEW516)
 
 
+f431.PORT = PORT
+f431.WORK = WORK
+f502.PORT = PORT  # fresh-502's _loaded() (its WAIT_LOADED call) reads its own module's PORT
+_chat = f431._chat
+_router = f431._router
+_models = f431._models
+
+
+def _ini(d: Path, head: str, *lines: str) -> list[str]:
+    """preset.ini as the user wrote it: version, a section header as typed, alpha's path, extra lines."""
+    text = "version = 1\n\n" + head + "\n" + f"model = {d}/models/alpha.gguf\n" + "".join(x + "\n" for x in lines)
+    (d / "preset.ini").write_text(text)
+    return ["ls -l models/", "cat preset.ini"]
+
+
+def setup(n: int, d: Path) -> tuple[list[str], list[str], dict, list[tuple]]:
+    """Draw N's files in D as the user made them: (what the user shows with `$ ...`, argv, extra env, calls)."""
+    dir_args = _router("--models-dir", "models")
+    show_ls = ["ls -l models/"]
+    if n == 1:
+        _models(d, "alpha.gguf", "beta.gguf")
+        args = _router("--models-dir", "models", "--models-max", "1")
+        stream = {**_chat("alpha")[1], "stream": True, "max_tokens": 400}
+        both = [(f431.CHAT, stream), _chat("beta")]
+        return show_ls, args, {}, [_chat("alpha"), ("PARALLEL", both), ("/models", None)]
+    if n == 2:
+        _models(d, "alpha.gguf")
+        args = _router("--models-dir", "models", "--no-models-autoload")
+        return show_ls, args, {"LLAMA_ARG_MODELS_AUTOLOAD": "1"}, [_chat("alpha")]
+    if n == 3:
+        _models(d, "alpha/alpha.gguf", "alpha/mtp-alpha.gguf")
+        return ["ls -lR models/"], dir_args, {}, [_chat("alpha")]
+    if n == 4:
+        _models(d, "alpha.gguf")
+        return show_ls, dir_args, {}, [_chat("alpha.gguf")]
+    if n == 5:
+        _models(d, "alpha.gguf")
+        unload = ("/models/unload", {"model": "alpha"})
+        return show_ls, dir_args, {}, [_chat("alpha"), unload, unload]
+    if n == 6:
+        _models(d, "alpha.gguf")
+        return _ini(d, "[alpha]", "--ctx-size = 256"), _router("--models-preset", "preset.ini"), {}, [_chat("alpha")]
+    if n == 7:
+        _models(d, "alpha.gguf")
+        return show_ls, dir_args, {}, [_chat("")]
+    if n == 8:
+        _models(d, "alpha.gguf")
+        shows = [*show_ls, 'echo "MODELS_DIR=[$MODELS_DIR]"']
+        return shows, _router("--models-dir", ""), {}, [_chat("alpha")]
+    if n == 9:
+        _models(d, "alpha.gguf")
+        args = _router("--models-dir", "models", "--load-on-startup", "alpha")
+        return show_ls, args, {}, [_chat("alpha")]
+    if n == 10:
+        _models(d, "alpha.gguf")
+        return _ini(d, "[ alpha ]"), _router("--models-preset", "preset.ini"), {}, [_chat("alpha")]
+    raise ValueError(n)
+
+
+f431.setup = setup
+
+SLUGS = {
+    1: "router-models-max-1-stream-alpha-while-chat-beta",
+    2: "router-no-autoload-flag-env-autoload-1",
+    3: "router-folder-with-mtp-copy-of-model",
+    4: "router-chat-model-file-name-with-extension",
+    5: "router-unload-twice-after-chat",
+    6: "router-preset-key-with-dashes",
+    7: "router-chat-model-empty-string",
+    8: "router-models-dir-empty-argument",
+    9: "router-load-on-startup-on-command-line",
+    10: "router-preset-section-header-spaces",
+}
+ORDER = [6, 9, 8, 10, 4, 7, 2, 5, 3, 1]
+
+
 def draws(n: int = N):
     return corpus_tools.draw_distinct_conditions(SEED, POOL, n)
 
@@ -99,6 +204,14 @@ def main() -> None:
         for c, v, why in redrawn:
             print(f"drawn anew: {c} | {v} | {why}")
         return
+    kept, _ = draws()
+    for arg in sys.argv[1:]:
+        n = int(arg)
+        t = time.monotonic()
+        text = f431.run_case(n)
+        out = OUT / f"fresh516-llama-{n:02d}-{SLUGS[n]}.log"
+        out.write_text(text.rstrip() + "\n")
+        print(f"{out.name} ({kept[n - 1][0]}): {len(text.splitlines())} lines, {time.monotonic() - t:.0f} s", flush=True)
 
 
 if __name__ == "__main__":
