@@ -95,7 +95,9 @@ NEW516 = {
     # load_from_models_dir: std::filesystem::exists("") is false; or an empty value may read as no --models-dir
     "--models-dir path as typed": ['--models-dir "$MODELS_DIR" with MODELS_DIR unset (an empty argument)'],
     # arg.cpp: an env var is read only for an option not given on the command line
-    "--no-models-autoload": ["--no-models-autoload with LLAMA_ARG_MODELS_AUTOLOAD=1 in the environment, chat alpha"],
+    "--no-models-autoload": [
+        "--no-models-autoload with LLAMA_ARG_MODELS_AUTOLOAD=1 in the environment, chat alpha"
+    ],
     # arg.cpp build_url_tasks: with -m given, the model-url download goes straight to the -m path
     "preset model-url": [
         "model = <abs>/models/alpha.gguf and model-url = http://127.0.0.1:27159/alpha.gguf (nothing listening)"
@@ -122,7 +124,13 @@ _models = f431._models
 
 def _ini(d: Path, head: str, *lines: str) -> list[str]:
     """preset.ini as the user wrote it: version, a section header as typed, alpha's path, extra lines."""
-    text = "version = 1\n\n" + head + "\n" + f"model = {d}/models/alpha.gguf\n" + "".join(x + "\n" for x in lines)
+    text = (
+        "version = 1\n\n"
+        + head
+        + "\n"
+        + f"model = {d}/models/alpha.gguf\n"
+        + "".join(x + "\n" for x in lines)
+    )
     (d / "preset.ini").write_text(text)
     return ["ls -l models/", "cat preset.ini"]
 
@@ -153,7 +161,12 @@ def setup(n: int, d: Path) -> tuple[list[str], list[str], dict, list[tuple]]:
         return show_ls, dir_args, {}, [_chat("alpha"), unload, unload]
     if n == 6:
         _models(d, "alpha.gguf")
-        return _ini(d, "[alpha]", "--ctx-size = 256"), _router("--models-preset", "preset.ini"), {}, [_chat("alpha")]
+        return (
+            _ini(d, "[alpha]", "--ctx-size = 256"),
+            _router("--models-preset", "preset.ini"),
+            {},
+            [_chat("alpha")],
+        )
     if n == 7:
         _models(d, "alpha.gguf")
         return show_ls, dir_args, {}, [_chat("")]
@@ -211,7 +224,10 @@ def main() -> None:
         text = f431.run_case(n)
         out = OUT / f"fresh516-llama-{n:02d}-{SLUGS[n]}.log"
         out.write_text(text.rstrip() + "\n")
-        print(f"{out.name} ({kept[n - 1][0]}): {len(text.splitlines())} lines, {time.monotonic() - t:.0f} s", flush=True)
+        print(
+            f"{out.name} ({kept[n - 1][0]}): {len(text.splitlines())} lines, {time.monotonic() - t:.0f} s",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":
