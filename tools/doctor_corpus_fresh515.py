@@ -109,9 +109,34 @@ def draws():
 
 # PREDICTIONS (written from the predecessors' findings in their manifest headers, the pins above and what I know of
 # these packages; committed before any case ran)
-PREDICTIONS: dict[int, str] = {}
+PREDICTIONS: dict[int, str] = {
+    1: "safetensors==0.4.5: transformers' dependency_versions_check at `import transformers` -> ImportError"
+    " 'safetensors>=0.8.0 is required for a normal functioning of this module, but found safetensors==0.4.5.' at"
+    " start, exit 1 (as fresh-483's draw 8 with 0.5.3).",
+    2: "transformers==5.16.1 (vLLM's own floor): most likely a healthy run, 200; possibly its own import-time"
+    " dependency check refusing the installed tokenizers 0.23.3 / huggingface_hub 2.4.0 (as fresh-460's draw 4 with"
+    " 5.15.1), exit 1. Uncertain.",
+    3: "openai==3.0.0 (--no-deps; inside vLLM's pin): most likely a healthy run, 200; possibly a ModuleNotFoundError"
+    " of a dependency the 3.63.0 environment lacks (as the 2.x copies' `distro`) or an ImportError of an openai.types"
+    " name added after 3.0, at start, exit 1. Uncertain.",
+    4: "regex==2026.11.24 (inside transformers' >=2025.10.22): a healthy run, 200.",
+    5: "huggingface_hub==2.5.0 (newer than the installed 2.4.0, inside transformers' <3.0): most likely a healthy run,"
+    " 200; possibly a ModuleNotFoundError of a new dependency --no-deps skipped, exit 1.",
+    6: "xgrammar==0.2.5.post1: vLLM imports xgrammar at start (vllm/tool_parsers/structural_tag_registry.py); 0.2.0"
+    " lacked normalize_tool_choice, 0.2.7 ran healthy -> either ImportError 'cannot import name ... from xgrammar' at"
+    " start, exit 1, or a healthy start and the json_schema request answered 200. Uncertain (about even).",
+    7: "fastapi==0.100.0 (--no-deps) with starlette 1.10.0: as fresh-468's draw 10 (0.115.12), the old fastapi's"
+    " APIRouter passes on_startup/on_shutdown to starlette's Router, which 1.x no longer takes -> TypeError at vLLM's"
+    " first APIRouter at start, exit 1; possibly an earlier ImportError of a fastapi name vLLM imports.",
+    8: "numpy==2.2.6 (vLLM unpinned; 2.0.2 and 1.26.4 ran healthy): a healthy run, 200.",
+    9: "typing_extensions==4.10.0: as fresh-468's draw 8 (4.15.0) -> ImportError \"cannot import name 'sentinel' (or"
+    " 'Sentinel') from 'typing_extensions' (/tmp/fresh515/site-d9/typing_extensions.py)\" from anyio / pydantic-core"
+    " at start, exit 1 (or another name added after 4.10 imported earlier, by torch or pydantic).",
+    10: "tokenizers==0.19.1: transformers' dependency_versions_check -> ImportError 'tokenizers>=0.23.1,<0.24.0 is"
+    " required for a normal functioning of this module, but found tokenizers==0.19.1.' at start, exit 1.",
+}
 # run order, fixed before any case ran (expected failures first, uncertain next, healthy ones last)
-RUN_ORDER: list[int] = []
+RUN_ORDER = [1, 10, 9, 7, 6, 2, 3, 5, 4, 8]
 
 
 def main() -> None:
