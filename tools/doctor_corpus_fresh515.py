@@ -76,9 +76,7 @@ NEW = {
     ],
     "numpy": ["an older 2.x minor than the installed 2.3.5 (vLLM leaves numpy unpinned): numpy==2.2.6"],
     "fastapi": ["far under vLLM's pin (>=0.133.0), an early pydantic-v2 release: fastapi==0.100.0"],
-    "starlette": [
-        "the last 0.x, under vLLM's pin (>=1.0.1), inside fastapi's (>=0.46.0): starlette==0.52.1"
-    ],
+    "starlette": ["the last 0.x, under vLLM's pin (>=1.0.1), inside fastapi's (>=0.46.0): starlette==0.52.1"],
     "openai": ["the first 3.x, inside vLLM's pin (>=2.25.0): openai==3.0.0"],
     "protobuf": ["one patch under vLLM's floor (>=5.29.6): protobuf==5.29.5"],
     "msgspec": ["an older minor (vLLM leaves it unpinned): msgspec==0.21.1"],
