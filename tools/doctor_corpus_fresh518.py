@@ -98,9 +98,146 @@ SHOWN = sorted(random.Random(SEED * 10).sample(range(1, N + 1), 5))
 WORK = Path("/tmp/fresh518")
 OUT = f429.OUT
 
+# draw k -> (slug, script with TINY for the model path, extra env; "" = unset). Written after the draw was committed
+# (37a518ec), before any case ran. PREDICTIONS (from 0.32's source, read before any run: config/model.py
+# enable_sleep_mode check and is_sleep_mode_available (CUDA / ROCm / XPU only), transformers_utils/config.py 'Invalid
+# repository ID or local directory specified', v1/worker/gpu_worker.py profile (CPUWorker inherits it), v1/serial_utils.py
+# encoder, v1/engine/input_processor.py _validate_lora, platforms/cpu.py (LoRA -> compilation mode NONE)):
+#  1 LLM(enable_sleep_mode=True) on CPU: refused at LLM(), 'Sleep mode is not supported on current platform.' (inside
+#    a pydantic ValidationError for ModelConfig, or a bare ValueError), no engine process; exit 1.
+#  2 LLM(model="/tmp/fresh518/tinny") (the folder is /tmp/fresh518/tiny): not a directory, so taken as a hub id:
+#    huggingface_hub refuses the id (HFValidationError 'Repo id must be in the form ...') or cannot reach the hub, and
+#    vLLM re-raises "Invalid repository ID or local directory specified: '/tmp/fresh518/tinny'"; exit 1.
+#  3 llm.start_profile() without profiler_config: the engine core's worker raises RuntimeError 'Profiling is not
+#    enabled. Please set --profiler-config to enable profiling. ...', returned to the script as an exception at
+#    llm.start_profile() (a 'Call to profile method failed' wrapper most likely); no generation; exit 1.
+#  4 max_model_len=2048 (the checkpoint's own max_position_embeddings): healthy, two generations, exit 0.
+#  5 llm.apply_model(count_params) without VLLM_ALLOW_INSECURE_SERIALIZATION: TypeError "Object of type <class
+#    'function'> is not serializableSet VLLM_ALLOW_INSECURE_SERIALIZATION=1 to allow fallback to pickle-based
+#    serialization." in the script's process at llm.apply_model(), after a good generation; exit 1.
+#  6 enable_lora=True, max_lora_rank=8, no LoRARequest: healthy (LoRA set up on CPU, compilation off), exit 0.
+#  7 llm.generate(..., lora_request=LoRARequest("sql", 1, "./sql-lora")) with a real rank-8 adapter folder and
+#    enable_lora left False: VLLMValidationError (a ValueError) 'Got lora_request LoRARequest(...) but LoRA is not
+#    enabled!' at llm.generate, no generation; exit 1.
+#  8 gpu_memory_utilization=1.0: healthy (the CPU backend sizes its cache from VLLM_CPU_KVCACHE_SPACE), exit 0.
+#  9 print(len(o.outputs[0].token_ids)) for each output: healthy, exit 0.
+# 10 dtype='float32': healthy, two generations, exit 0.
 SCRIPTS: dict[int, tuple[str, str, dict[str, str]]] = {}
+
+_script, _PROMPTS, _PRINT, _GEN = f429._script, f429._PROMPTS, f429._PRINT, f429._GEN
+_LLM, _PARAMS = f429._LLM, f429._PARAMS
+SCRIPTS.update(
+    {
+        1: (
+            "enable-sleep-mode-on-cpu",
+            _script(_PROMPTS + _PARAMS + _LLM.format(", enable_sleep_mode=True") + _GEN),
+            {},
+        ),
+        2: (
+            "model-path-typo",
+            _script(_PROMPTS + _PARAMS + _LLM.format("").replace("TINY", "/tmp/fresh518/tinny") + _GEN),
+            {},
+        ),
+        3: (
+            "start-profile-without-profiler-config",
+            _script(
+                _PROMPTS
+                + _PARAMS
+                + _LLM.format("")
+                + "    llm.start_profile()\n"
+                + "    outputs = llm.generate(prompts, params)\n"
+                + "    llm.stop_profile()\n"
+                + _PRINT
+            ),
+            {},
+        ),
+        4: (
+            "max-model-len-2048",
+            _script(_PROMPTS + _PARAMS + _LLM.format("").replace("max_model_len=512", "max_model_len=2048") + _GEN),
+            {},
+        ),
+        5: (
+            "apply-model-without-insecure-serialization",
+            _script(
+                _PROMPTS
+                + _PARAMS
+                + _LLM.format("")
+                + _GEN
+                + "\n    def count_params(model):\n"
+                + "        return sum(p.numel() for p in model.parameters())\n\n"
+                + "    print(llm.apply_model(count_params))\n"
+            ),
+            {},
+        ),
+        6: (
+            "max-lora-rank-8",
+            _script(_PROMPTS + _PARAMS + _LLM.format(", enable_lora=True, max_lora_rank=8") + _GEN),
+            {},
+        ),
+        7: (
+            "lora-request-without-enable-lora",
+            _script(
+                _PROMPTS
+                + _PARAMS
+                + _LLM.format("")
+                + '    outputs = llm.generate(prompts, params, lora_request=LoRARequest("sql", 1, "./sql-lora"))\n'
+                + _PRINT,
+                head="from vllm.lora.request import LoRARequest\n",
+            ),
+            {},
+        ),
+        8: (
+            "gpu-memory-utilization-1-0",
+            _script(_PROMPTS + _PARAMS + _LLM.format(", gpu_memory_utilization=1.0") + _GEN),
+            {},
+        ),
+        9: (
+            "print-token-ids-count",
+            _script(
+                _PROMPTS
+                + _PARAMS
+                + _LLM.format("")
+                + "    outputs = llm.generate(prompts, params)\n"
+                + "    for o in outputs:\n"
+                + "        print(o.prompt, len(o.outputs[0].token_ids))\n"
+            ),
+            {},
+        ),
+        10: ("dtype-float32", _script(_PROMPTS + _PARAMS + _LLM.format(', dtype="float32"') + _GEN), {}),
+    }
+)
+
 CMD_ENV: dict[int, str] = {}
-ORDER: list[int] = []
+# Run order, fixed before any run: predicted failures first, the uncertain ones, then the predicted healthy.
+ORDER = [1, 2, 5, 7, 3, 6, 10, 4, 8, 9]
+
+# Draw 7's adapter: a rank-8 LoRA on q_proj / v_proj of the tiny Llama (hidden 256, 4 heads x 64, 2 KV heads x 64, 2
+# layers) in PEFT's file layout, made with .venv-vllm's torch + safetensors (no peft installed) in the case's folder
+# before it runs, as a user's downloaded adapter sits next to the script. Not in the log (the user did not make it).
+_ADAPTER_PY = """import json, sys, torch
+from safetensors.torch import save_file
+out = sys.argv[1]
+t = {}
+for i in range(2):
+    for name, rows in (("q_proj", 256), ("v_proj", 128)):
+        pre = f"base_model.model.model.layers.{i}.self_attn.{name}"
+        t[pre + ".lora_A.weight"] = torch.randn(8, 256) * 0.01
+        t[pre + ".lora_B.weight"] = torch.zeros(rows, 8)
+save_file(t, out + "/adapter_model.safetensors")
+json.dump({"peft_type": "LORA", "r": 8, "lora_alpha": 16, "target_modules": ["q_proj", "v_proj"],
+           "bias": "none", "task_type": "CAUSAL_LM", "base_model_name_or_path": sys.argv[2]},
+          open(out + "/adapter_config.json", "w"), indent=2)
+"""
+
+
+def make_adapter(case: Path) -> None:
+    """Draw 7's adapter folder ./sql-lora in the case's cwd (see _ADAPTER_PY)."""
+    import subprocess
+
+    out = case / "sql-lora"
+    out.mkdir(parents=True, exist_ok=True)
+    tiny = corpus_tools.tiny_model(WORK)
+    subprocess.run([str(f429.PY), "-c", _ADAPTER_PY, str(out), str(tiny)], check=True)
 
 
 def run_case(k: int) -> str:
@@ -108,6 +245,8 @@ def run_case(k: int) -> str:
     are set to this batch's WORK, SCRIPTS, SHOWN and CMD_ENV; make_custom (its draw-9 checkpoint maker) is a no-op."""
     f429.WORK, f429.SCRIPTS, f429.SHOWN, f429.CMD_ENV = WORK, SCRIPTS, SHOWN, CMD_ENV
     f429.make_custom = lambda tiny: (tiny, "")
+    if k == 7:
+        make_adapter(WORK / "run" / SCRIPTS[k][0])
     return f429.run_case(k)
 
 
