@@ -153,7 +153,9 @@ SCRIPTS.update(
         ),
         4: (
             "max-model-len-2048",
-            _script(_PROMPTS + _PARAMS + _LLM.format("").replace("max_model_len=512", "max_model_len=2048") + _GEN),
+            _script(
+                _PROMPTS + _PARAMS + _LLM.format("").replace("max_model_len=512", "max_model_len=2048") + _GEN
+            ),
             {},
         ),
         5: (
