@@ -84,7 +84,122 @@ def draw():
 
 CASES: dict[int, dict] = {}
 
-PREDICTIONS = """(written after the draw, before any case ran)"""
+PREDICTIONS = """Written after the draw was committed (b8838ab8), before any case ran; what the engine will do:
+ 1 vllm chat --url http://127.0.0.1:27180/v1 --model-name /tmp/fresh519/tiny --quick "..." (server up): the name is
+   the served one, so no /v1/models lookup is needed; the tiny model's gibberish, exit 0. Healthy.
+ 2 server with --disable-uvicorn-access-log; bench serve --model tiny, random 32/16, 10 prompts: healthy ("Skipping
+   endpoint ready check.", the result table, 10 successful), exit 0; the server's terminal has no "POST ... 200" lines.
+ 3 mkdir tok, cp tiny/config.json tok/; bench serve --model tiny --tokenizer ./tok (server up): get_tokenizer on a
+   folder with no tokenizer files fails before any request: an OSError / ValueError traceback from transformers
+   ("Can't load tokenizer ..." or a tokenizer class / vocab file missing), exit 1.
+ 4 bench latency --input-len 8 --output-len 8 --batch-size 1 --max-model-len 512: the 8 + 8 <= 512 assert passes; the
+   dummy prompt's random ids below 10000 run past the tiny model's 1024-token vocabulary (as fresh-445 draw 2,
+   fresh-473 draw 4, fresh-499 draw 7): "Token id ... is out of vocabulary", exit 1.
+ 5 vllm complete --quick "Once upon a time" with no --url (server up on 27180, nothing on 8000): the client asks
+   http://localhost:8000/v1/models first: openai.APIConnectionError "Connection error." (httpx ConnectError,
+   connection refused) after its retries, exit 1.
+ 6 run-batch, requests 1 and 2 on one line with no newline between: engine built, then the first line's
+   model_validate_json raises a pydantic ValidationError "Invalid JSON: trailing characters at line 1 column ...",
+   exit 1, no results.jsonl.
+ 7 run-batch, every line's url "http://localhost:8000/v1/chat/completions": the body validates (the fallback union),
+   the endpoint key "completions" is found but its matcher needs url == "/v1/chat/completions": each request gets an
+   error line "URL http://localhost:8000/v1/chat/completions was used. Supported endpoints: ..." in results.jsonl,
+   exit 0.
+ 8 bench throughput --dataset-name random --dataset-path prompts.jsonl --input-len 64 --output-len 32 --num-prompts 20
+   --max-model-len 512: throughput has no "Cannot use 'random' dataset with --dataset-path" check (that is serve.py's);
+   RandomDataset ignores the path: healthy, "Throughput: ..." printed, exit 0 (the user's prompts never used).
+ 9 bench serve --dataset-name custom --dataset-path prompts.jsonl (3 lines with a "prompt" key), 10 prompts, server up:
+   healthy (prompts oversampled to 10, output 256 tokens each, --custom-output-len's default), the result table with
+   10 successful, exit 0.
+10 bench serve --model /tmp/fresh519/tiny/ (trailing slash) against the server serving /tmp/fresh519/tiny: the tokenizer
+   loads from the folder; every request is answered 404 "The model `/tmp/fresh519/tiny/` does not exist."; "All
+   requests failed" warning and a table with 0 successful, exit 0 (or a ValueError / exit 1 if bench refuses an
+   all-failed run, as fresh-499 draw 8 did not).
+Run order (decided before running, failures expected first, then healthy), in two lanes side by side as fresh-499 did
+(lane A has no server, lane B starts the server on 27180; different folders, no shared port): lane A 6 4 7 8;
+lane B 3 5 10 1 2 9. The compile cache is warmed first (port 27189). SHOWN (the server's last 15 lines): draws 2, 9, 10.
+"""
+
+T = f"{WORK}/tiny"
+_Q = ["Hello world!", "What is the capital of France?", "Write a haiku about the sea."]
+_CHAT = [F425._CHAT.format(id=f"request-{i}", m=T, q=q, n=32) for i, q in enumerate(_Q, 1)]
+_FULL = [c.replace('"url": "/v1/chat/completions"', '"url": "http://localhost:8000/v1/chat/completions"') for c in _CHAT]
+_RB = f"--model {T} --max-model-len 512"
+_BENCH = f"--port {PORT} --dataset-name random --random-input-len 32 --random-output-len 16 --num-prompts 10"
+_URL = f"http://127.0.0.1:{PORT}/v1"
+_PROMPTS = {"prompts.jsonl": "".join(f'{{"prompt": "{q}"}}\n' for q in _Q)}
+assert all(a != b for a, b in zip(_FULL, _CHAT, strict=True))
+
+CASES.update(
+    {
+        1: dict(
+            slug="chat-model-name-served-folder",
+            server=[],
+            cmd=f'vllm chat --url {_URL} --model-name {T} --quick "What is the capital of France?"',
+            bound=300,
+        ),
+        2: dict(
+            slug="bench-serve-server-no-access-log",
+            server=["--disable-uvicorn-access-log"],
+            cmd=f"vllm bench serve --model {T} {_BENCH}",
+            bound=900,
+        ),
+        3: dict(
+            slug="bench-serve-tokenizer-config-only-folder",
+            server=[],
+            cmd=f"mkdir tok && cp {T}/config.json tok/ && ls tok && vllm bench serve --model {T} --tokenizer ./tok"
+            f" {_BENCH}",
+            bound=900,
+        ),
+        4: dict(
+            slug="bench-latency-8-8-batch-1",
+            cmd=f"vllm bench latency {_RB} --input-len 8 --output-len 8 --batch-size 1 --num-iters-warmup 1"
+            " --num-iters 3",
+            bound=1200,
+        ),
+        5: dict(
+            slug="complete-no-url-server-on-other-port",
+            server=[],
+            cmd='vllm complete --quick "Once upon a time"',
+            bound=300,
+        ),
+        6: dict(
+            slug="run-batch-two-requests-one-line",
+            files={"requests.jsonl": _CHAT[0] + _CHAT[1] + "\n" + _CHAT[2] + "\n"},
+            cmd=f"vllm run-batch -i requests.jsonl -o results.jsonl {_RB}",
+            bound=1200,
+            cat_after=["results.jsonl"],
+        ),
+        7: dict(
+            slug="run-batch-url-full-http-url",
+            files={"requests.jsonl": "\n".join(_FULL) + "\n"},
+            cmd=f"vllm run-batch -i requests.jsonl -o results.jsonl {_RB}",
+            bound=1200,
+            cat_after=["results.jsonl"],
+        ),
+        8: dict(
+            slug="bench-throughput-random-with-dataset-path",
+            files=_PROMPTS,
+            cmd=f"vllm bench throughput {_RB} --dataset-name random --dataset-path prompts.jsonl --input-len 64"
+            " --output-len 32 --num-prompts 20",
+            bound=1200,
+        ),
+        9: dict(
+            slug="bench-serve-custom-dataset-prompt-key",
+            server=[],
+            files=_PROMPTS,
+            cmd=f"vllm bench serve --model {T} --port {PORT} --dataset-name custom --dataset-path prompts.jsonl"
+            " --num-prompts 10",
+            bound=900,
+        ),
+        10: dict(
+            slug="bench-serve-model-trailing-slash",
+            server=[],
+            cmd=f"vllm bench serve --model {T}/ {_BENCH}",
+            bound=900,
+        ),
+    }
+)
 
 
 def shown() -> list[int]:
