@@ -123,7 +123,10 @@ lane B 3 5 10 1 2 9. The compile cache is warmed first (port 27189). SHOWN (the 
 T = f"{WORK}/tiny"
 _Q = ["Hello world!", "What is the capital of France?", "Write a haiku about the sea."]
 _CHAT = [F425._CHAT.format(id=f"request-{i}", m=T, q=q, n=32) for i, q in enumerate(_Q, 1)]
-_FULL = [c.replace('"url": "/v1/chat/completions"', '"url": "http://localhost:8000/v1/chat/completions"') for c in _CHAT]
+_FULL = [
+    c.replace('"url": "/v1/chat/completions"', '"url": "http://localhost:8000/v1/chat/completions"')
+    for c in _CHAT
+]
 _RB = f"--model {T} --max-model-len 512"
 _BENCH = f"--port {PORT} --dataset-name random --random-input-len 32 --random-output-len 16 --num-prompts 10"
 _URL = f"http://127.0.0.1:{PORT}/v1"
@@ -239,7 +242,9 @@ def main() -> None:
         text = F425.run_case(k)
         path = F425.OUT / f"fresh519-vllm-{k:02d}-{CASES[k]['slug']}.log"
         path.write_text(text)
-        print(f"draw {k}: {path.name}: {len(text.splitlines())} lines, {time.monotonic() - t:.0f} s", flush=True)
+        print(
+            f"draw {k}: {path.name}: {len(text.splitlines())} lines, {time.monotonic() - t:.0f} s", flush=True
+        )
 
 
 if __name__ == "__main__":
