@@ -76,4 +76,6 @@ def test_new_causes_are_named_honestly():
             assert not case.get("known_miss"), f"{case['file']}: a new: cause is already a known miss"
         if case.get("batch"):
             # learn54a: a learner's own batch says so with fresh = false (made after the rule it tests; never unseen)
-            assert case.get("fresh") or case.get("fresh_when_made") or case.get("fresh") is False, case["file"]
+            assert case.get("fresh") or case.get("fresh_when_made") or case.get("fresh") is False, case[
+                "file"
+            ]
