@@ -47,6 +47,11 @@ NOT_ANSWERED = ("client-read-timeout",)
 # a refusal whose reason the server's log does not give: a bare 4xx access line (vLLM returns the reason to the client)
 BARE = "request-refused-no-reason"
 SLOT_RELEASED = "llamacpp-slot-released"  # llama-server's finished task (knowledge/llama-cpp.toml)
+# llama-server's two places of refusal (tools/server b11434): the route handler's (server.cpp ex_wrapper, no task yet)
+# and a task's at its slot (server-context.cpp send_error; a prompt over the context also logs the slot's 'stop
+# processing' after it, release(): the finished-task lines count such refusals with the answered requests)
+HANDLER = "got exception: "
+TASK_STAGE = "send_error: task id"
 NOTE = (
     " Background here: the server answered and served on, and such refusals are {refused} of the {total} requests"
     " the log shows ({answered} answered with success): a client's mistake beside the run, not what ended it."
@@ -96,12 +101,29 @@ def _with_background(t: Triage, d: Diagnosis, slots: Hits, others: tuple[Diagnos
     """Whether another refusal family refused again from about two requests' worth of lines before this one's first
     refusal on: the burst after the traffic then mixes in the background's own mistake (fresh-385's last probes: a body
     whose messages are a string, then one without messages, both the traffic's malformed bodies, the lead s45: none),
-    and stays background with it; a burst of its own after the background stopped is the journal's story."""
+    and stays background with it; a burst of its own after the background stopped is the journal's story.
+    Only a malformed body is 'more of the same' (learn54a, six real b11434 logs): llama-server refuses a body's shape
+    in its route handler before any task exists (server.cpp's ex_wrapper: 'W srv operator(): got exception:
+    {"error":{"code":400,...}}'), a value it cannot serve once the task reaches a slot ('E srv send_error: task id = N,
+    error: ...': a grammar that does not parse, a prompt over the context). A burst of the latter, or one beside a
+    background of the latter, is a mistake of its own: the background traffic running on through it (its refusals
+    landing among the burst's) made learn53f's window set aside a context burst beside malformed bodies and a grammar
+    burst beside context refusals, each the journal's story."""
+    if not _in_handler(t.hits.get(d.id)):
+        return False
     per_request = (slots.last_line - slots.first_line) / slots.count
     near = d.first_line - 2 * per_request
     return any(
-        (hit := t.hits.get(o.id)) is not None and hit.last_line >= near for o in others if o.id != d.id
+        (hit := t.hits.get(o.id)) is not None and hit.last_line >= near and _in_handler(hit)
+        for o in others
+        if o.id != d.id
     )
+
+
+def _in_handler(hit: Hits | None) -> bool:
+    """A refusal llama-server's route handler logged (a body it could not read), not a task's send_error."""
+    texts = [text for _, text in hit.evidence] if hit is not None else []
+    return any(HANDLER in text for text in texts) and not any(TASK_STAGE in text for text in texts)
 
 
 def _client_totals(t: Triage) -> tuple[int, int] | None:
