@@ -7,8 +7,8 @@ NEW THIS STOP (batch.md step 2): this file copies none of fresh-504's, 486's or 
 (corpus_tools.load, which loads fresh-486's and, through it, fresh-474's once; the same module objects are used here
 as f504.f486 and f504.f474) and writes only what changes. Reused as they are: fresh-474's draws() (its SEED, N and
 FROZEN are module globals, set here to this batch's), _frozen_space(), serve_case / make and its runners (PORT, WORK,
-RUN, CASES, RUN_ORDER are module globals, set here); fresh-504's _spec203 / _spec265 / _spec267 and fresh-486's _spec /
-_tiny helpers. Wrapped, not edited: fresh-504's freeze() bakes fresh-486 (f486.FROZEN, PREV486, PREV_NUMS) and its
+RUN, CASES, RUN_ORDER are module globals, set here); fresh-504's _spec267
+helper. Wrapped, not edited: fresh-504's freeze() bakes fresh-486 (f486.FROZEN, PREV486, PREV_NUMS) and its
 _set_globals() / main() bake its own SEED, CASES and "fresh504" prefix, so they are here parametrised one round on
 (fresh-504's frozen JSON; prev["504"] = fresh-504's own draw -- fresh-474's draws() with fresh-504's seed 2504, N 8 and
 frozen JSON). No predecessor file is edited.
