@@ -11,8 +11,10 @@ the server ended because it was asked to, nothing failed.
 Which lines say a stop was asked for (vLLM 0.32's own source): entrypoints/launchers/launcher.py prints '[shutdown] API
 server: shutdown triggered' in its SIGINT/SIGTERM handler and, only after that handler set the shutdown event, 'API
 server: stopping engine client mode=M timeout=Ns', 'engine client stopped', 'signalling HTTP server shutdown', and
-'shutting down FastAPI HTTP server' (the server task cancelled by that handler); v1/engine/core.py's EngineCore handler
-'trigger received signal=SIGTERM/SIGINT'. v1/engine/core_client.py's MPClient lines ('start timeout=', 'stopping
+'shutting down FastAPI HTTP server' (the server task cancelled by that handler). v1/engine/core.py's EngineCore
+'trigger received signal=SIGTERM' does not count: vLLM's own process manager (v1/utils.py) sends its engine SIGTERM at
+every exit, an offline LLM's and run-batch's included (the first try of this module read it, and took 60 healthy
+offline runs). v1/engine/core_client.py's MPClient lines ('start timeout=', 'stopping
 engine manager', 'engine manager stopped', 'complete') and uvicorn's 'Shutting down' also follow an engine death
 ('[shutdown] MPClient: engine core exited unexpectedly; starting cleanup', with timeout=default, and the watchdog's
 should_exit): they do not count here, and any cause or symptom named in the log keeps the stop a note (the caller asks
@@ -32,8 +34,10 @@ if TYPE_CHECKING:
     from servebox.doctor.triage import Triage
 
 # the server's own words that a stop signal reached it (printed on the signal's path only)
+# (not the EngineCore's 'trigger received signal=SIGTERM': vLLM's own process manager sends that signal to its engine
+#   at every exit, an offline LLM's or run-batch's end included)
 ASKED = re.compile(
-    r"trigger received signal=SIG(?:TERM|INT)|API server: (?:shutdown triggered|stopping engine client mode="
+    r"API server: (?:shutdown triggered|stopping engine client mode="
     r"|engine client stopped|signalling HTTP server shutdown|shutting down FastAPI HTTP server)"
     r"|cleaning up before exit\.\.\."
 )
