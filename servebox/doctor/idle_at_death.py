@@ -1,4 +1,4 @@
-"""A llama-server that died of a fault signal (SIGBUS, SIGFPE) while it computed nothing: likelier a signal sent from
+"""A llama-server that died of a fault signal (SIGBUS, SIGFPE, SIGILL) while it computed nothing: likelier a signal sent from
 outside than a fault of its own.
 
 learn53f (s53, fresh-501's fresh501-llama-10-sigbus-from-kill-during-traffic and -08-sigfpe-from-kill-during-traffic,
@@ -16,6 +16,15 @@ first request), no task was in flight, and the fault's own story has no step to 
 engine-killed-from-outside, below the confident line: the log names no sender (the maker gave these stated_absent).
 Where a task was in flight (fresh-184's and fresh-274's GGUF cut under a request: 'Bus error' right after 'processing
 task') the fault family keeps its answer; where the server served on after the death (a restart), this says nothing.
+
+learn54b (s54, fresh-509's fresh509-llama-06-sigill-from-kill-during-traffic, first contact peer-connection-refused
+0.50: exit 132, 'killed by signal SIGILL', after 48 tasks served on this CPU): SIGILL belongs here on the same ground.
+cpu-illegal-instruction's fault (a build using AVX-512 / AVX2 this CPU lacks) happens when the CPU first runs such an
+instruction: at start (ggml's CPU backend init, the model's load and repack) or at the first request's kernels, and
+every later task runs the same kernels again. A llama-server idle after a long served run had nothing running that it
+had not run many times before, so its SIGILL was most likely sent (kill -ILL). A SIGILL with a task in flight after
+such a run keeps the CPU family as the answer, but below the confident line: the same kernels had run without fault
+(a new path, a longer prompt's or a bigger batch's, can still use an instruction the earlier ones did not).
 """
 
 from __future__ import annotations
@@ -28,21 +37,32 @@ if TYPE_CHECKING:
     from servebox.doctor.triage import Triage
 
 KILLED = "engine-killed-from-outside"
-FAULTS = ("model-file-changed-while-mapped", "native-floating-point-exception")
+ILLEGAL = "cpu-illegal-instruction"
+FAULTS = ("model-file-changed-while-mapped", "native-floating-point-exception", ILLEGAL)
 LAUNCHED, RELEASED = "llamacpp-slot-launched", "llamacpp-slot-released"
 # a served run, not a death at the first request: background_refusals.MIN_ANSWERED's figure
 MIN_SERVED = 20
 SURE, FAULT_LEFT = 0.55, 0.45
+# a SIGILL inside a task after a served run: the CPU family stays the answer, below the confident line
+ILLEGAL_AFTER_RUN = 0.6
 CAUSE = (
     "llama-server died of a fault signal (line {line}: {what}) with no line of its own, while it computed nothing: all"
-    " {done} tasks it had started were finished (each 'processing task' has its 'stop processing'). A real bus error"
-    " on the mapped model or a division by zero happens only inside a task's computation, so the signal most likely"
-    " came from outside (another shell's or a script's `kill -BUS` / `kill -FPE`, meant for another program);"
-    " llama-server handles only SIGINT and SIGTERM, so any other signal's default action ends it. The log does not"
-    " name the sender."
+    " {done} tasks it had started were finished (each 'processing task' has its 'stop processing'). {why}, so the"
+    " signal most likely came from outside (another shell's or a script's `kill -BUS` / `kill -FPE` / `kill -ILL`,"
+    " meant for another program); llama-server handles only SIGINT and SIGTERM, so any other signal's default action"
+    " ends it. The log does not name the sender."
+)
+WHY = "A real bus error on the mapped model or a division by zero happens only inside a task's computation"
+WHY_ILLEGAL = (
+    "An instruction this CPU lacks faults the first time it runs: at start or at the first request's kernels, not"
+    " after {done} tasks ran the same kernels on the same binary, and never while nothing runs"
 )
 NOTE = (
     " (Here the server was idle at its death, no task in flight: this fault had no computation to happen in.)"
+)
+NOTE_ILLEGAL = (
+    " (Here the server had served {done} tasks with the same binary on this CPU before the SIGILL: the kernels they"
+    " ran did not fault, so a missing instruction is less likely; a SIGILL sent by `kill -ILL` reads the same.)"
 )
 
 
@@ -56,16 +76,22 @@ def idle_at_death(t: Triage, diagnoses: list[Diagnosis]) -> Diagnosis | None:
     sig = t.signature(KILLED)
     if launched is None or released is None or released.count < MIN_SERVED or sig is None:
         return None
-    if max(launched.last_line, released.last_line) > fault.first_line or launched.count > released.count:
-        return None  # served on after it (a restart), or a task was being computed at the death
+    if max(launched.last_line, released.last_line) > fault.first_line:
+        return None  # served on after it (a restart)
+    if launched.count > released.count:  # a task was being computed at the death
+        if fault.id == ILLEGAL:
+            fault.confidence = min(fault.confidence, ILLEGAL_AFTER_RUN)
+            fault.cause += NOTE_ILLEGAL.format(done=released.count)
+        return None
     fault.confidence = min(fault.confidence, FAULT_LEFT)
     fault.cause += NOTE
     what = fault.evidence[0].text.strip() if fault.evidence else "the exit status"
+    why = (WHY_ILLEGAL if fault.id == ILLEGAL else WHY).format(done=released.count)
     return Diagnosis(
         id=KILLED,
         category=sig.category,
         role="cause",
-        cause=CAUSE.format(line=fault.first_line, what=what, done=released.count),
+        cause=CAUSE.format(line=fault.first_line, what=what, done=released.count, why=why),
         fix=sig.fix,
         confidence=SURE,
         occurrences=1,

@@ -68,6 +68,7 @@ from servebox.doctor.signatures import context_met, demoting, named_lines, value
 from servebox.doctor.start_defaults import against_default, set_at_start
 from servebox.doctor.statement import stated_answer
 from servebox.doctor.stop_in_flight import stopped_in_flight
+from servebox.doctor.stop_shown import stop_alone
 from servebox.doctor.temp_fallback import temp_fell_back
 from servebox.doctor.torch_backend import torch_backend_hits
 from servebox.doctor.triage import Diagnosis, Evidence, Hits, RaisedException, TriageResult
@@ -172,7 +173,7 @@ def _orderly_stop(t: Triage, diagnoses: list[Diagnosis]) -> list[Diagnosis]:
     if any(x.role in ("cause", "symptom") for x in diagnoses):
         return []
     ended = stopped_mid_start(t, d) or interrupt_ended_start(t, d)
-    if not (ended or stopped_then_refused(t, d) or stopped_in_flight(t, d)):
+    if not (ended or stopped_then_refused(t, d) or stopped_in_flight(t, d) or stop_alone(t, d)):
         d.role, d.fatal = "note", False
     return [d]
 

@@ -1,0 +1,71 @@
+"""A paste whose server part is only its orderly stop: the stop is what it shows, the answer below the confident line.
+
+learn54b (s54, fresh-510's fresh510-vllm-openai-sync-server-sigterm-mid-answer, first contact none: shutdown-requested
+as a note). The user pasted a client script with its whole answer, then the server's last 40 lines: vLLM 0.32's
+shutdown after a SIGTERM, with the signal's own line ('[shutdown] EngineCore: trigger received signal=SIGTERM' / 'API
+server: shutdown triggered') above the tail. A stop after the last answer stays a note where the log shows the server
+coming up and serving (many healthy logs end with their maker's own SIGTERM: the run is what they show). Here the log
+shows no start, no request cut and no failure: the stop is all it shows of the server, so the stop is the answer --
+the server ended because it was asked to, nothing failed.
+
+Which lines say a stop was asked for (vLLM 0.32's own source): entrypoints/launchers/launcher.py prints '[shutdown] API
+server: shutdown triggered' in its SIGINT/SIGTERM handler and, only after that handler set the shutdown event, 'API
+server: stopping engine client mode=M timeout=Ns', 'engine client stopped', 'signalling HTTP server shutdown', and
+'shutting down FastAPI HTTP server' (the server task cancelled by that handler). v1/engine/core.py's EngineCore
+'trigger received signal=SIGTERM' does not count: vLLM's own process manager (v1/utils.py) sends its engine SIGTERM at
+every exit, an offline LLM's and run-batch's included (the first try of this module read it, and took 60 healthy
+offline runs). v1/engine/core_client.py's MPClient lines ('start timeout=', 'stopping
+engine manager', 'engine manager stopped', 'complete') and uvicorn's 'Shutting down' also follow an engine death
+('[shutdown] MPClient: engine core exited unexpectedly; starting cleanup', with timeout=default, and the watchdog's
+should_exit): they do not count here, and any cause or symptom named in the log keeps the stop a note (the caller asks
+only where none is). llama-server's own stop line ('cleaning up before exit...', its SIGINT/SIGTERM handler) counts
+the same way.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from servebox.doctor.afterwards import ANSWERED, IN_FLIGHT, LISTENING, REFUSED, SERVING
+
+if TYPE_CHECKING:
+    from servebox.doctor.results import Diagnosis
+    from servebox.doctor.triage import Triage
+
+# the server's own words that a stop signal reached it (printed on the signal's path only)
+# (not the EngineCore's 'trigger received signal=SIGTERM': vLLM's own process manager sends that signal to its engine
+#   at every exit, an offline LLM's or run-batch's end included)
+ASKED = re.compile(
+    r"API server: (?:shutdown triggered|stopping engine client mode="
+    r"|engine client stopped|signalling HTTP server shutdown|shutting down FastAPI HTTP server)"
+    r"|cleaning up before exit\.\.\."
+)
+# a figure below the confident line: the stop is what the paste shows, not who sent it
+SHOWN = 0.5
+CAUSE = (
+    "The server's lines in this log are its orderly shutdown (line {line}: '{text}'), which it prints only after a stop"
+    " signal (SIGTERM or SIGINT: ctrl-C, systemctl stop, docker stop, a kill, a supervisor's restart); no failure comes"
+    " before it and no request was cut by it (the answers shown were complete). Nothing failed: the server stopped"
+    " because it was asked to."
+)
+FIX = (
+    "Nothing in the server. If the stop was not meant, find what sent it (`journalctl` around that time, a supervisor's"
+    " or deploy script's restarts, a terminal's ctrl-C) and start the server again; for a service, run it under"
+    " systemd with Restart=on-failure so only failures restart it."
+)
+
+
+def stop_alone(t: Triage, d: Diagnosis) -> bool:
+    """The asked-for stop `d` is the answer where the log shows the server's own stop lines and nothing of its start or
+    its requests (no up, listening, answered, refused or open-at-stop line): the paste is of the stop. The caller asks
+    only where no cause or symptom is named."""
+    if any(t.hits.get(x) is not None for x in (SERVING, LISTENING, ANSWERED, REFUSED, IN_FLIGHT)):
+        return False
+    asked = next((e for e in d.evidence if ASKED.search(e.text)), None)
+    if asked is None:
+        return False
+    text = asked.text.split("[shutdown] ", 1)[-1].strip()[:120]
+    d.role, d.confidence = "cause", SHOWN
+    d.cause, d.fix = CAUSE.format(line=asked.line, text=text), FIX
+    return True
