@@ -109,7 +109,8 @@ def module_path(raised_in: str) -> tuple[str, bool]:
 def _checkout_package(exc: RaisedException, path: str) -> str:
     """A package run from its source tree (/srv/VUA/src/vua/vllm/kv_connector_v1.py: "vua") counts as loaded into
     the engine only when vLLM's own code called it (a vLLM frame further out); a model's remote code does not."""
-    called = any(module_path(f)[0].startswith("vllm/") for f in exc.engine_frames)
+    # vLLM's own code called it, or the engine's web server ran it for a request (a plugin's route; learn54c)
+    called = exc.served or any(module_path(f)[0].startswith("vllm/") for f in exc.engine_frames)
     if not called or REMOTE_CODE in path or module_path(exc.raised_in)[0].startswith("vllm/"):
         return ""
     parts = path.split("/")

@@ -68,18 +68,33 @@ def script_called(files: list[str]) -> bool:
 
 def loaded_caller(frames: list[tuple[str, str]]) -> str:
     """Frames' (file, line), outermost first: the innermost frame outside the engine's stack, as "file:line", where
-    vLLM's own code called it (a vLLM frame further out) and a library of the stack raised below it: code loaded into
-    the engine (a general plugin's register(), a parser or logits processor file) that asked the library for what
-    it refused (learn47g: fresh-418's plugin calling torch.cuda.current_device() on a CPU-only build). "" otherwise."""
+    vLLM's own code called it (a vLLM frame further out, or the engine's web server running a request: learn54c) and a
+    library of the stack raised below it: code loaded into the engine (a general plugin's register(), a parser or
+    logits processor file, a plugin's route) that asked the library for what it refused (learn47g: fresh-418's plugin
+    calling torch.cuda.current_device() on a CPU-only build). "" otherwise."""
     files = [f for f, _ in frames]
     at = next((i for i in range(len(files) - 1, -1, -1) if not _engines(files[i])), None)
     if (
         at is None
         or at == len(files) - 1
-        or not any("/vllm/" in f or f.startswith("vllm/") for f in files[:at])
+        or not (served(files) or any("/vllm/" in f or f.startswith("vllm/") for f in files[:at]))
     ):
         return ""
     return f"{files[at]}:{frames[at][1]}"
+
+
+# ASGI servers that run a web app's request handlers: a traceback that starts in one is a request's (learn54c)
+WEB_SERVERS = frozenset({"uvicorn", "hypercorn", "granian"})
+
+
+def served(files: list[str]) -> bool:
+    """Frames' files, outermost first: the traceback starts in a web server of the stack running a request (uvicorn's
+    run_asgi), so whatever file outside the engine's stack it ran was loaded into the engine's server -- a route
+    handler or middleware (an endpoint plugin's attach_router route, a --middleware function), called with no vLLM
+    frame above it (learn54c: fresh-508's endpoint plugin /usage handler's KeyError holds no vLLM frame at all)."""
+    outer = next((f for f in files if not f.startswith("<")), "")
+    m = INSTALLED.search(outer)
+    return bool(m) and m["top"] in WEB_SERVERS
 
 
 def traceback_frames(chunk: bytes, start: int, component: str) -> list[tuple[str, str]]:
@@ -134,7 +149,8 @@ REMOTE_CODE = "/transformers_modules/"
 def raised_by_loaded(e: RaisedException) -> bool:
     """The exception was raised in code loaded into the engine, or asked for by it: a stack library raised below such
     code (loaded_by), or the innermost frame is itself a file outside the engine's stack that vLLM's own code called (a
-    stat logger plugin's log_engine_initialized opening a file in a folder that is not there; learn53c)."""
+    stat logger plugin's log_engine_initialized opening a file in a folder that is not there; learn53c) or that the
+    engine's web server ran for a request (an endpoint plugin's route handler; learn54c)."""
     if e.loaded_by:
         return True
     file = e.raised_in.rsplit(":", 1)[0]
@@ -143,7 +159,7 @@ def raised_by_loaded(e: RaisedException) -> bool:
         and not file.startswith("<")
         and REMOTE_CODE not in file
         and not _engines(file)
-        and any(f.startswith("vllm/") for f in e.engine_frames)
+        and (e.served or any(f.startswith("vllm/") for f in e.engine_frames))
     )
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from servebox.doctor.caller import loaded_caller, script_called, traceback_frames
+from servebox.doctor.caller import loaded_caller, script_called, served, traceback_frames
 from servebox.doctor.structure import frame_below, match_frame, split_prefix
 
 PYDANTIC_INPUT = re.compile(r"\s*\[type=\w+, input_value=.*$")
@@ -85,4 +85,5 @@ def innermost_frame(chunk: bytes, start: int, end: int, component: str) -> dict:
         "script_called": script_called([f for f, _ in frames]),
         "importer": importer,
         "loaded_by": loaded_caller(frames),
+        "served": served([f for f, _ in frames]),
     }

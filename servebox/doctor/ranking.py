@@ -69,6 +69,7 @@ from servebox.doctor.start_defaults import against_default, set_at_start
 from servebox.doctor.statement import stated_answer
 from servebox.doctor.stop_in_flight import stopped_in_flight
 from servebox.doctor.stop_shown import stop_alone
+from servebox.doctor.system_exit import exit_message
 from servebox.doctor.temp_fallback import temp_fell_back
 from servebox.doctor.torch_backend import torch_backend_hits
 from servebox.doctor.triage import Diagnosis, Evidence, Hits, RaisedException, TriageResult
@@ -350,6 +351,10 @@ def rank(t: Triage) -> TriageResult:
         diagnoses.append(ref)
     probe_aside(t, diagnoses)  # vllm bench's own /tokenize probe, refused: not the run's refusal
     refusals_outlived(t, diagnoses)  # a client's tally of every request succeeded: refusals were not its own
+    if (
+        said := exit_message(t, diagnoses)
+    ) is not None:  # a bare message, then exit 1: a SystemExit (learn54c)
+        diagnoses.append(said)
     if (stated := stated_answer(t.statements, diagnoses, t.lines)) is not None:
         diagnoses.append(stated)
     # capped first, so the order is the figures shown (after32f: a capped 0.78 had ranked above a 0.80)

@@ -52,6 +52,8 @@ class RaisedException(BaseModel):
     importer: str = ""
     # code loaded into the engine (a plugin's file) that called the stack library that raised (caller.loaded_caller)
     loaded_by: str = ""
+    # the traceback starts in the engine's web server (uvicorn) running a request: a route or middleware (caller.served)
+    served: bool = False
     occurrences: int = 1
     handled: bool = False  # printed by the engine's logger below ERROR: caught and logged, not raised
 
