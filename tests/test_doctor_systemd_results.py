@@ -82,7 +82,9 @@ CASES = [
     ("systemd-sandbox-not-applicable", journal("Main process exited, code=exited, status=244/BPF"), True),
     ("systemd-scheduling-setting-refused", journal("Failed at step CPUAFFINITY spawning /opt/vllm/bin/vllm: Invalid argument"), True),
     ("systemd-exit-usage", journal("Main process exited, code=exited, status=2/INVALIDARGUMENT"), False),
-    ("systemd-main-killed-by-signal", journal("Main process exited, code=killed, status=15/TERM"), False),
+    ("systemd-main-killed-by-signal", journal("Main process exited, code=killed, status=3/QUIT"), False),
+    # learn54d: INT and TERM are the stop signals (Ctrl-C, kill, a supervisor): an asked-for stop, inferred (0.50)
+    ("shutdown-requested", journal("Main process exited, code=killed, status=15/TERM"), False),
     ("systemd-unit-oom-killed", journal("Process of control group was killed by the OOM killer."), True),
     # the child's own "Failed at step %s spawning %s: %m" line, as `systemctl status` shows it
     ("systemd-chdir-failed", journal("Failed at step CHDIR spawning /opt/vllm/bin/vllm: No such file or directory"), True),

@@ -171,5 +171,8 @@ def _explained_earlier(d: Diagnosis, sig: Signature, t: Triage, hit: Hits) -> No
         )
     if sig.unless_shutdown and (asked := shutdown_before(t, hit.first_line)) is not None:
         d.role, d.fatal, d.confidence = "note", False, 0.1
-        d.cause = f"Not a failure: a stop was asked for at line {asked} (SIGTERM), and vLLM reports its engine as dead while it shuts down."
+        d.cause = (
+            f"Not a failure: a stop was asked for at line {asked} (SIGTERM/SIGINT), and this death is that stop's"
+            " (vLLM reports its engine as dead while it shuts down; systemd records the signal that ended it)."
+        )
         d.fix = "Nothing to fix."
