@@ -19,7 +19,7 @@ from __future__ import annotations
 from tests.doctor_text import family_tests, run, top_cause
 
 REFUSED = "dependency-version-refused"
-OLD_CHECKER = "transformers-older-than-engine-refuses-installed-tokenizers"
+OLD_CHECKER = "stale-transformers-copy-refuses-newer-dependency"  # renamed, widened by learn54e
 SITE = "/opt/llm/venv/lib/python3.12/site-packages"
 HINT = "Try: `pip install transformers -U` or `pip install -e '.[dev]'` if you're working with git main\n"
 

@@ -4,8 +4,8 @@ A second copy of a library earlier on sys.path (pip's `--target D`, a PYTHONPATH
 words alone do not say what the user must change:
 - transformers' import-time check (utils/versions.py _compare_versions, vendored by accelerate and diffusers):
   "REQ is required for a normal functioning of this module, but found PKG==V". An old tokenizers under the engine's
-  transformers and an old transformers under the engine's tokenizers both print it; only one of them is out of
-  place, and removing (not downgrading to) that one is the fix;
+  transformers and an old transformers under the engine's tokenizers (or huggingface-hub, learn54e) both print it;
+  only one of them is out of place, and removing (not downgrading to) that one is the fix;
 - "No module named 'M'" raised while an out-of-place copy of another package imports M (an old openai installed
   --no-deps imports its own dependency distro): installing M only reaches the copy's next incompatibility.
 The log decides: a found version under the range's floor is the dependency too old (dependency-version-refused,
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from servebox.doctor.triage import Triage
 
 REFUSED = "dependency-version-refused"
-OLD_CHECKER = "transformers-older-than-engine-refuses-installed-tokenizers"
+OLD_CHECKER = "stale-transformers-copy-refuses-newer-dependency"
 MISMATCH = "transformers-version-mismatch"
 MODULE_MISSING = "python-module-missing"
 REQUIREMENT = re.compile(
@@ -99,8 +99,14 @@ def _requirement(t: Triage, e: RaisedException, installed: dict[str, str]) -> No
     if side == "dependency":
         groups = {"pkg": m["pkg"], "found": f"{m['pkg']}=={m['found']}", "req": m["req"]}
         _answer(t, REFUSED, e, groups, text, drop=(OLD_CHECKER, MISMATCH))
-    elif side == "checker" and dependency == "tokenizers" and checker is not None:
-        groups = {"req": m["req"], "found": f"tokenizers=={m['found']}", "copy": checker[1]}
+    elif (
+        side == "checker"
+        and checker is not None
+        and _norm(checker[0]) == "transformers"
+        and (direction == "new" or dependency == "tokenizers")
+    ):
+        # the copy's table refuses a dependency newer than it allows (tokenizers, huggingface-hub, ...: learn54e)
+        groups = {"req": m["req"], "found": f"{m['pkg']}=={m['found']}", "copy": checker[1], "pkg": m["pkg"]}
         _answer(t, OLD_CHECKER, e, groups, text, drop=(MISMATCH, REFUSED))
     # else another checker's copy refusing its dependency: dependency-version-refused's hint names both sides
 

@@ -73,6 +73,7 @@ from servebox.doctor.system_exit import exit_message
 from servebox.doctor.temp_fallback import temp_fell_back
 from servebox.doctor.torch_backend import torch_backend_hits
 from servebox.doctor.triage import Diagnosis, Evidence, Hits, RaisedException, TriageResult
+from servebox.doctor.typing_backport import stale_typing_hits
 from servebox.doctor.unit_refused import behind_refused_unit
 
 if TYPE_CHECKING:
@@ -283,6 +284,7 @@ def rank(t: Triage) -> TriageResult:
     scripted(t, raised)
     loaded_aside(t, raised)  # a library's refusal that code loaded into the engine asked for (learn47g)
     via = torch_backend_hits(t, raised)  # a -cc mode 1-2 backend failing inside torch (learn48g)
+    via |= stale_typing_hits(t, raised)  # an older typing_extensions, failing in typing's frames (learn54e)
     via |= _exception_hits(t, raised)
     found, superseded = _matched(t)
     found, aside = wrappers_aside(found, raised, t.exception_ends)
