@@ -49,6 +49,7 @@ ENTRY = re.compile(
     r"""(?P<msg>\\*"(?:[^"\\]|\\(?!"))*\\*"|'[^'\n]*')"""
     rf"""(?:\s*,\s*{_Q}input{_Q}\s*:\s*(?P<input>{_Q}[^"'\\\n]{{0,80}}{_Q}|[^,}}\n]{{0,80}}))?"""
 )
+NEXT = re.compile(r"""\{\s*\\*["']type""")
 MEMBER = re.compile(r"[A-Z][A-Za-z0-9_]*")
 QUOTED = re.compile(r"'([^'\n]{1,60})'")
 
@@ -60,6 +61,7 @@ class Error:
     msg: str
     sent: str
     member: str = ""  # the innermost union member it was read under
+    refused_by: int = 0  # a type no member takes: how many members' discriminators refused it
 
 
 def _path(loc: str) -> tuple[str, ...]:
@@ -83,6 +85,18 @@ def errors(text: str) -> list[Error]:
     return found
 
 
+def _goes_on(text: str, count: str | None, found: list[Error]) -> bool:
+    """The list holds more errors than were read: vLLM's header counts more (its own cap of ten, '...and N more
+    errors', or the reading window's end); without a header (a tuple or JSON list), no closing bracket before the
+    next entry's start after the last entry read."""
+    if count is not None:
+        return int(count) > len(found)
+    ends = [m.end() for m in ENTRY.finditer(text)]
+    tail = text[ends[-1] :] if ends else text
+    close, following = tail.find("]"), NEXT.search(tail)
+    return close < 0 or (following is not None and following.start() < close)
+
+
 def _is_member(segment: str) -> bool:
     return MEMBER.fullmatch(segment) is not None
 
@@ -102,7 +116,9 @@ def _refused(errs: list[Error], point: tuple[str, ...], member: str) -> Error | 
         (
             e
             for e in errs
-            if e.kind in LITERALS and len(e.path) == len(point) + 2 and e.path[-1] in DISCRIMINATORS
+            if e.kind in LITERALS
+            and len(e.path) == len(point) + 2
+            and e.path[-1] in DISCRIMINATORS
             and e.path[len(point)] == member
         ),
         None,
@@ -115,28 +131,46 @@ def _choices(refusals: list[Error]) -> str:
     return ", ".join(f"'{v}'" for v in dict.fromkeys(seen))
 
 
-def meant_error(errs: list[Error]) -> Error | None:
+def _cut(errs: list[Error], cut: bool, point: tuple[str, ...], member: str) -> bool:
+    """The list goes on past what was read, and its last entry read is this member's: its errors may be cut."""
+    n = len(point)
+    last = errs[-1].path if errs else ()
+    return cut and last[:n] == point and len(last) > n and last[n] == member
+
+
+def meant_error(errs: list[Error], cut: bool = False) -> Error | None:
     """The error of the member meant at each union down the list's paths; None where the list is not one union's
-    (no member named, or an error on another field)."""
+    (no member named, or an error on another field), or where the only member left is the last one read of a list
+    that goes on (`cut`: its discriminator's refusal may be among the errors not shown)."""
     point = _union_point(errs)
     if point is None:
         return None
     n = len(point)
     under = [e for e in errs if e.path[:n] == point and len(e.path) > n and _is_member(e.path[n])]
     # an error on the union's own path or above it is an enclosing union's other branch ('a valid string')
-    others = [e for e in errs if e not in under and e.path != point[: len(e.path)]]
-    if others:
+    if any(e not in under and e.path != point[: len(e.path)] for e in errs):
         return None
     members = list(dict.fromkeys(e.path[n] for e in under))
     refusals = {m: r for m in members if (r := _refused(under, point, m)) is not None}
     meant = [m for m in members if m not in refusals]
     if not meant:  # no member takes the value sent: the discriminator's value is the fault
         first = next(iter(refusals.values()))
-        return Error(first.kind, (*point, first.path[-1]), _choices(list(refusals.values())), first.sent, "")
-    inner = [Error(e.kind, point + e.path[n + 1 :], e.msg, e.sent, meant[0]) for e in under if e.path[n] == meant[0]]
-    deeper = meant_error(inner)
+        choices = _choices(list(refusals.values()))
+        return Error(first.kind, (*point, first.path[-1]), choices, first.sent, refused_by=len(refusals))
+    inner = [
+        Error(e.kind, point + e.path[n + 1 :], e.msg, e.sent, meant[0])
+        for e in under
+        if e.path[n] == meant[0]
+    ]
+    deeper = meant_error(inner, _cut(errs, cut, point, meant[0]))
+    if meant == [members[-1]] and _cut(errs, cut, point, members[-1]):
+        # its own discriminator's refusal may be among the errors not read: only a value that every member of a
+        # deeper union refused is a fault whichever member was meant
+        return deeper if deeper is not None and deeper.refused_by > 1 else None
     if deeper is not None:
-        return deeper if deeper.member else Error(deeper.kind, deeper.path, deeper.msg, deeper.sent, meant[0])
+        return deeper
+    if _union_point(inner) is not None:
+        return None  # a deeper union not read whole
     # the member's own errors: the first that is not an enclosing branch of a deeper one
     return next(
         (e for e in inner if not any(o.path[: len(e.path)] == e.path and o.path != e.path for o in inner)),
@@ -167,7 +201,9 @@ def meant_member(t: Triage) -> None:
     listed = t.hits.get(LISTED)
     if listed is None or listed.relayed:
         return
-    e = meant_error(errors(listed.groups.get("errors", "")))
+    text = listed.groups.get("errors", "")
+    found = errors(text)
+    e = meant_error(found, _goes_on(text, listed.groups.get("count"), found))
     if e is None:
         return
     line = listed.first_line
