@@ -42,8 +42,8 @@ from servebox.doctor.idle_at_death import idle_at_death
 from servebox.doctor.incidents import RELAYED_AS_READ, as_relayed, stopped_each_start
 from servebox.doctor.interrupt_last import interrupt_ended_start
 from servebox.doctor.listed import served_before
-from servebox.doctor.meant_member import meant_member
 from servebox.doctor.llamacpp_attribution import LLAMA_FEATURE, in_a_feature, refine
+from servebox.doctor.meant_member import meant_member
 from servebox.doctor.older_copy import read_older_copies
 from servebox.doctor.option_package import name_option
 from servebox.doctor.package_copy import read_copies
