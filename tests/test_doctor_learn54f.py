@@ -215,3 +215,11 @@ def test_a_named_choice_with_the_parser_flags_is_not_it():
 def test_a_named_choice_answered_with_its_call_is_not_it():
     d = top_cause(run(forced(output=CALL)))
     assert d is None or d.id != "tool-choice-needs-parser"
+
+
+def test_a_response_models_own_refusal_is_no_requests_union():
+    found = errors(
+        "{'type': 'missing', 'loc': ('response', 'CreateChatCompletionResponse', 'choices', 0, 'message', 'refusal'),"
+        " 'msg': 'Field required', 'input': {'role': 'assistant'}}"
+    )
+    assert found == [] and meant_error(found) is None

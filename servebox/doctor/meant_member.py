@@ -64,15 +64,17 @@ class Error:
     refused_by: int = 0  # a type no member takes: how many members' discriminators refused it
 
 
-def _path(loc: str) -> tuple[str, ...]:
-    """A loc as its segments, without the leading body/query: dotted (0.32) or a tuple/list (older, FastAPI)."""
+def _path(loc: str) -> tuple[str, ...] | None:
+    """A loc as its segments, without the leading body/query: dotted (0.32) or a tuple/list (older, FastAPI); None
+    for a loc outside the request."""
     loc = loc.strip()
     if loc[:1] in "([":
         parts = [p.strip().strip("\\\"' ") for p in loc[1:-1].split(",")]
     else:
         parts = loc.strip("\\\"'").split(".")
     parts = [p for p in parts if p]
-    return tuple(parts[1:] if parts and parts[0] in ("body", "query") else parts)
+    # only a request's own fields: a server's response model refusing its own reply ('response', ...) is no request's
+    return tuple(parts[1:]) if parts and parts[0] in ("body", "query") else None
 
 
 def errors(text: str) -> list[Error]:
@@ -81,7 +83,10 @@ def errors(text: str) -> list[Error]:
     for m in ENTRY.finditer(text):
         msg = m["msg"][1:-1] if m["msg"].startswith("'") else m["msg"].strip('\\"')
         sent = (m["input"] or "").strip().strip("\\\"'")
-        found.append(Error(m["kind"], _path(m["loc"]), msg, sent))
+        path = _path(m["loc"])
+        if path is None:
+            return []
+        found.append(Error(m["kind"], path, msg, sent))
     return found
 
 
