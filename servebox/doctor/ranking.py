@@ -43,6 +43,7 @@ from servebox.doctor.incidents import RELAYED_AS_READ, as_relayed, stopped_each_
 from servebox.doctor.interrupt_last import interrupt_ended_start
 from servebox.doctor.listed import served_before
 from servebox.doctor.llamacpp_attribution import LLAMA_FEATURE, in_a_feature, refine
+from servebox.doctor.meant_member import meant_member
 from servebox.doctor.older_copy import read_older_copies
 from servebox.doctor.option_package import name_option
 from servebox.doctor.package_copy import read_copies
@@ -280,6 +281,7 @@ def rank(t: Triage) -> TriageResult:
     name_option(t)  # the option that asked for a missing optional package (learn51b)
     against_default(t)  # a refusal of two fields, one of them a file's default
     asked_type_sent(t)  # 'must be a non-empty string' where the body sent a string (learn49d)
+    meant_member(t)  # a union's error list: the member the client meant names the fault (learn54f)
     shape_refused(t, raised)  # a bare 400 beside a shown body whose field the API never takes (learn50b)
     scripted(t, raised)
     loaded_aside(t, raised)  # a library's refusal that code loaded into the engine asked for (learn47g)

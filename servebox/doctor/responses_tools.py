@@ -7,6 +7,12 @@ wording); its /v1/responses route (entrypoints/openai/responses/serving.py) refu
     server (create_responses: available_tools is [] where tool_server is None): echoed in the reply, never used;
   - function tools with tool_choice auto are rendered, but without a --tool-call-parser the output is never parsed
     ('Fallback when no parser is configured': one message item of text), so no function_call can come back.
+    + learn54f (fresh-517's responses-named-tool-choice-no-tool-flags, doctor none 0.10 at first contact): a named
+    ({"type": "function", "name": N}) or "required" tool_choice alike. responses/protocol.py check_tool_usage only
+    checks the name against the tools; extract_structured_outputs reads text.format, never tool_choice; only the
+    parser (parser/abstract_parser.py, built from --tool-call-parser) constrains a forced call. Without one the choice
+    is echoed and the model writes free text (HTTP 200), where /v1/chat/completions and /v1/messages refuse the same
+    choice with 'requires --tool-call-parser to be set'.
 The log shows all it takes: vLLM's 'non-default args' line (the flags given) and the Responses reply that echoes the
 tools and holds the output items. Only where both are in view, the flags lack what the tools need and the output holds
 no call of that kind; and never beside a cause found by wording (a refusal of the same request says more).
@@ -29,12 +35,15 @@ ARGS, REPLY = "vllm-start-args-shown", "responses-reply-tools-shown"
 BUILTIN, PARSER = "responses-builtin-tool-needs-tool-server", "tool-choice-needs-parser"
 BUILTIN_TYPE = re.compile(r'"type":\s*"(?P<tool>web_search_preview\w*|code_interpreter|container|mcp)"')
 FUNCTION_TYPE = re.compile(r'"type":\s*"function"')
+# the choices that ask for a function call: auto, required, or one named ({"type": "function" | "custom", "name": N})
+CALLING = re.compile(r'^(?:auto|required|\{[^}]*"type":\s*"(?:function|custom)")')
 SURE = 0.6
 PARSER_CAUSE = (
     "The /v1/responses request sent function tools with tool_choice {choice} (line {at}) to a vLLM started without"
     " --enable-auto-tool-choice / --tool-call-parser (its flags, line {args_at}): unlike /v1/chat/completions and"
-    " /v1/messages, which refuse it, the Responses route answers, but never parses the model's output for tool calls,"
-    " so no function_call can come back (a call the model writes arrives as plain text)."
+    " /v1/messages, which refuse it, the Responses route answers, but never parses the model's output for tool calls"
+    " nor constrains it to a forced call, so no function_call can come back (a call the model writes arrives as plain"
+    " text)."
 )
 
 
@@ -76,7 +85,7 @@ def tools_not_served(t: Triage, diagnoses: list[Diagnosis]) -> Diagnosis | None:
         return _answer(t, BUILTIN, cause, reply.first_line)
     choice = reply.groups.get("choice", "").strip('"')
     if (
-        choice == "auto"
+        CALLING.match(choice)
         and FUNCTION_TYPE.search(tools)
         and "'tool_call_parser'" not in flags
         and '"function_call"' not in output
