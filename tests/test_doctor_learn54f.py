@@ -158,7 +158,7 @@ def test_a_literal_on_a_field_that_is_no_union_stays_value_not_allowed():
 
 def test_an_error_on_another_field_leaves_the_list_unread():
     found = errors(
-        entry("missing", "tools.0.FunctionTool.name", "Field required", "<dict>")
+        entry("missing", "body.tools.0.FunctionTool.name", "Field required", "<dict>")
         + literal("body.tools.0.FileSearchTool.type", "file_search", "function")
         + literal("body.truncation", "auto", "off")
     )
