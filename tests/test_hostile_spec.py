@@ -286,3 +286,39 @@ def test_a_whole_spec_check_links_the_section_its_message_names(tmp_path):
     with pytest.raises(InputError) as err:
         load(tmp_path, data)
     assert "duplicate name" in str(err.value) and str(err.value).endswith("(see docs/spec.md#models)")
+
+
+@pytest.mark.parametrize(
+    ("engine", "key", "field"),
+    [
+        ("vllm", "model", "checkpoint"),
+        ("vllm", "served_model_name", "name"),
+        ("vllm", "--port", "port"),
+        ("llama.cpp", "m", "checkpoint"),
+        ("llama.cpp", "alias", "name"),
+        ("vllm", "host", "router"),
+    ],
+)
+def test_a_flag_render_writes_itself_is_refused_naming_it(tmp_path, engine, key, field):
+    """fresh-507 draw 10: a spec with a checkpoint and flags `model` rendered --model twice and vLLM served the
+    second; a flags `port` would move the engine off the port the router asks."""
+    data = full_spec()
+    data["models"][0].update(engine=engine, binary="/usr/bin/true")
+    data["models"][0]["flags"] = {"max-model-len": 4096, key: "x" if key != "--port" else 9000}
+    with pytest.raises(InputError) as info:
+        load(tmp_path, data)
+    line = info.value.one_line()
+    assert f"flags.{key}" in line and field in line and "\n" not in line, line
+    data["models"][0]["flags"] = {"max-model-len": 4096, "model-impl": "auto", "port-offset": 1}
+    load(tmp_path, data)  # names that only start like them are the user's
+
+
+def test_render_refuses_a_doubled_model_flag_with_exit_2_and_writes_nothing(run_cli, tmp_path):
+    spec = tmp_path / "spec.toml"
+    spec.write_text(
+        EXAMPLE.read_text().replace("[models.flags]", '[models.flags]\nmodel = "/models/other"', 1)
+    )
+    assert "[models.flags]" in EXAMPLE.read_text()
+    r = run_cli("render", spec, "--out", tmp_path / "out")
+    assert r.code == 2 and "flags.model" in r.err and "checkpoint" in r.err and "Traceback" not in r.err
+    assert not (tmp_path / "out").exists()

@@ -36,6 +36,7 @@ from servebox.deploy.spec_values import (
     check_flags,
     find_control_characters,
     parse_listen,
+    set_from_spec,
 )
 from servebox.errors import InputError
 from servebox.hardware import CATALOG
@@ -251,6 +252,9 @@ class Model(Strict):
     def engine_needs(self) -> Model:
         if self.engine == "llama.cpp" and not self.binary:
             raise ValueError("a llama.cpp model needs `binary` (the llama-server path)")
+        refused = set_from_spec(self.engine, self.flags)
+        if refused:
+            raise ValueError(refused)
         return self
 
     @property

@@ -176,6 +176,33 @@ def check_flag_value(value: Any, where: str, depth: int = 0) -> None:
         raise ValueError(f"{where}: a {type(value).__name__} is not a flag value")
 
 
+# the flags render writes itself from the model's own fields (systemd.engine_argv): a second copy in `flags` is argv
+# twice, and the engine takes the last (fresh-507 draw 10: a checkpoint and a flags `model` served the flags' one)
+SET_FROM_SPEC = {
+    "vllm": {"model": "checkpoint", "host": "", "port": "port", "served-model-name": "name"},
+    "llama.cpp": {
+        "m": "checkpoint",
+        "model": "checkpoint",
+        "host": "",
+        "port": "port",
+        "a": "name",
+        "alias": "name",
+    },
+}
+
+
+def set_from_spec(engine: str, flags: dict[str, Any]) -> str | None:
+    """The first flag of `flags` that render already sets for this engine, as a one-line refusal; None if none."""
+    for key in flags:
+        field = SET_FROM_SPEC[engine].get(key.lstrip("-").replace("_", "-"))
+        if field is not None:
+            where = (
+                f"from the model's `{field}`; set that instead" if field else "(127.0.0.1, behind the router)"
+            )
+            return f"flags.{key}: servebox writes this {engine} flag itself {where}"
+    return None
+
+
 def check_flags(flags: dict[str, Any]) -> dict[str, Any]:
     for key, value in flags.items():
         if not FLAG_NAME_RE.match(key):
