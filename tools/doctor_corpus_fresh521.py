@@ -302,7 +302,11 @@ def make(n: int, case: Path) -> str:
             7: ("ban_tokens", LP_ENV, "vllm.logits_processors:ban_tokens=ban_tokens:BanTokens"),
             8: ("tiny_ctx", CTX, "vllm.general_plugins:tiny_ctx=tiny_ctx:register"),
             9: ("tiny_kernels", KERNELS, "vllm.general_plugins:tiny_kernels=tiny_kernels:register"),
-            10: ("tiny_latency", STAT_DIV, "vllm.stat_logger_plugins:tiny_latency=tiny_latency:TinyLatencyLogger"),
+            10: (
+                "tiny_latency",
+                STAT_DIV,
+                "vllm.stat_logger_plugins:tiny_latency=tiny_latency:TinyLatencyLogger",
+            ),
         }[n]
         text = plugin_package(case, name, body, entry)
         env, shown = site_env(case)
