@@ -164,7 +164,10 @@ def test_the_bare_assertion_is_explained_by_the_fa_version_line():
             "ERROR 03-01 10:00:00 core.py:210] AssertionError\n"
         )
     )
-    assert top is not None and top.id == "vllm-package-missing-own-submodule" and top.confidence >= 0.7
+    # stop 54: the harvest now counts a raised_where wording only where it was placed, so this family's words are 4
+    # corpus logs (2 its own) and the corpus cap is 0.67; nothing competing lowers it: it is confident or only capped
+    assert top is not None and top.id == "vllm-package-missing-own-submodule"
+    assert top.confidence >= 0.7 or (top.confidence_kind == "calibrated" and top.confidence >= 0.6)
 
 
 def test_kv_cache_shifting_switched_off_is_a_note():

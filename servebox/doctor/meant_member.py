@@ -159,6 +159,8 @@ def meant_error(errs: list[Error], cut: bool = False) -> Error | None:
     refusals = {m: r for m in members if (r := _refused(under, point, m)) is not None}
     meant = [m for m in members if m not in refusals]
     if not meant:  # no member takes the value sent: the discriminator's value is the fault
+        if len(refusals) < 2:
+            return None  # one member's refusal alone is no union read whole (after33d's near-miss: a tool's type)
         first = next(iter(refusals.values()))
         choices = _choices(list(refusals.values()))
         return Error(first.kind, (*point, first.path[-1]), choices, first.sent, refused_by=len(refusals))
