@@ -77,7 +77,6 @@ def draws():
     return corpus_tools.draw_distinct_conditions(SEED, POOL, N)
 
 
-
 WORK = Path("/tmp/fresh524")
 TINY = str(WORK / "tiny")
 PORTS = range(27280, 27290)
@@ -189,7 +188,9 @@ SPECS: dict[int, tuple] = {
             {
                 "model": TINY,
                 "input": "List the files in the repository.",
-                "tools": [{"type": "mcp", "server_label": "files", "server_url": "http://127.0.0.1:27289/mcp"}],
+                "tools": [
+                    {"type": "mcp", "server_label": "files", "server_url": "http://127.0.0.1:27289/mcp"}
+                ],
                 "max_output_tokens": 32,
             },
             OPENAI,
@@ -204,7 +205,10 @@ SPECS: dict[int, tuple] = {
                 "messages": [
                     {
                         "role": "user",
-                        "content": [{"type": "text", "text": "hello"}, {"type": "text", "text": "how are you?"}],
+                        "content": [
+                            {"type": "text", "text": "hello"},
+                            {"type": "text", "text": "how are you?"},
+                        ],
                     }
                 ],
             },
