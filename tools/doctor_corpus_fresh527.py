@@ -113,10 +113,103 @@ def render_spec(k: int, tiny: str) -> str:
 base.ENGINE, base.serve_argv, base.calls_for, base.render_spec = ENGINE, serve_argv, calls_for, render_spec
 base.MODEL_FLAG, base.CUT, base.REMOVED = set(), set(), set()
 
-# ---- EXPECT, SLUGS, RUN_ORDER: written after the draw was committed and before any case ran (below).
-RUN_ORDER: list[int] = []
-EXPECT: dict = {}
-SLUGS: dict = {}
+# ---- EXPECT: written after the draw was committed (341c4810) and before any case ran (prediction from the sources;
+# a case whose run contradicts it says so in its manifest entry). The systemd sides of draws 2, 3, 4, 5, 8, 9 and 10
+# were printed with `--systemd` (systemd-analyze only, no engine) before EXPECT was written, as fresh-423..507 did.
+# Order of checks as fresh-507's: systemd-analyze verify before the unit starts (a unit with a fatal error is not
+# started at all; a value it cannot use is ignored with a warning); servebox render refuses its spec before writing
+# anything (nodes naming no [[hosts]] entry: fresh-363 / fresh-396) and does not open the checkpoint (fresh-363's
+# draw 2); vLLM: vllm.logger at import (VLLM_LOGGING_LEVEL, VLLM_LOGGING_CONFIG_PATH) -> FlexibleArgumentParser
+# (--config opened) -> parse_args -> validate_parsed_serve_args (--enable-per-request-metrics with --disable-log-stats)
+# -> create_engine_config (--max-num-seqs 2 with 4096 batched tokens only warns) -> model path -> engine core ->
+# serving; a request or client after that. Rule kept: expected = the cause that stops the service earliest (or the
+# one the other depends on); the lead's stop-47 adjudication kept; a served engine beside a unit line systemd ignores
+# is labelled by the ignored line (fresh-458's draw 5, fresh-477's draw 10, fresh-507's draw 2); a unit systemd
+# refuses is labelled by systemd though the hand run serves (fresh-507's draw 7). Ids as the earlier cases' 'label
+# now' (ids.py --cases): options-incompatible for the metrics pair (fresh-458/470/489, the lead's rulings),
+# servebox-spec-invalid for nodes = ['gpu2'] (fresh-363, fresh-396), vllm-env-invalid-choice for VERBOSE (fresh-489),
+# vllm-config-file-not-found (fresh-303, fresh-489), vllm-logging-config-invalid (fresh-303/318/341),
+# systemd-multiple-execstart (fresh-422, fresh-428), systemd-bad-value for RestartSec= (fresh-311, fresh-335) and for
+# IPAddressAllow= ignored beside IPAddressDeny=any with a refused request (fresh-358).
+# Run order (fixed before running): the quick deaths first (1, 6, 3, 8, 2, 4, 7), then the served ones with a fault
+# (5, 9), then the served one with only warnings (10).
+RUN_ORDER = [1, 6, 3, 8, 2, 4, 7, 5, 9, 10]
+EXPECT = {
+    1: (
+        "servebox-spec-invalid",
+        "servebox render refuses the spec before writing anything: models.tiny.nodes 'gpu2' is not a [[hosts]] name "
+        "(exit 2, as fresh-363/396); no unit, no engine; the metrics pair in [models.flags] is never reached",
+    ),
+    2: (
+        "options-incompatible",
+        "verify: 'Failed to parse sec value, ignoring: 10 secs' (RestartSec= keeps its default; exit 0); the engine "
+        "dies in validate_parsed_serve_args: --enable-per-request-metrics requires engine statistics logging, "
+        "remove --disable-log-stats, exit 1 -- that stops the service",
+    ),
+    3: (
+        "vllm-env-invalid-choice",
+        "verify: 'Service has RuntimeRandomizedExtraSec= setting, but no RuntimeMaxSec=. Ignoring.' (the drop-in's "
+        "RuntimeMaxSec=infinity; exit 0); the engine dies at import: VLLM_LOGGING_LEVEL=VERBOSE (from "
+        "/etc/default/vllm, fresh-489's way) is not a logging level, exit 1",
+    ),
+    4: (
+        "vllm-config-file-not-found",
+        "verify exit 0 (DynamicUser=yes in override.conf beside User=vllm: a run-time matter, not applied to the hand "
+        "run); the engine cannot open --config serve.yaml (no such file in the working directory) and exits before "
+        "argparse proper, exit 1",
+    ),
+    5: (
+        "systemd-multiple-execstart",
+        "verify: 'Service has more than one ExecStart= setting, which is only allowed for Type=oneshot services. "
+        "Refusing.' (exit 1): systemd starts nothing of the unit; the hand run serves and the top_p 1.5 request is "
+        "refused with 400 (top_p must be in (0, 1]) -- the second fix",
+    ),
+    6: (
+        "vllm-logging-config-invalid",
+        "the engine (started with &) dies at import: VLLM_LOGGING_CONFIG_PATH=/etc/vllm/logging.json names a file "
+        "that does not exist, exit 1; the curl with -d @body.json (body.json absent) is not sent: the engine never "
+        "became healthy",
+    ),
+    7: (
+        "vllm-config-file-not-found",
+        "servebox render writes the unit without opening the checkpoint (exit 0, fresh-363's draw 2; if it refuses "
+        "the spec instead, the run says so) with --config serve.yaml; the unit's ExecStart= run by hand in the case "
+        "folder: the engine cannot open serve.yaml and exits before argparse proper (exit 1), before the absent "
+        "/models/qwen2.5-7b-instruct is looked at -- the second fix",
+    ),
+    8: (
+        "vllm-env-invalid-choice",
+        "verify/security: 'ReadWritePaths= path is not absolute, ignoring: $HF_HOME' (exit 0; ProtectSystem=strict "
+        "not applied to the hand run); the engine dies at import on VLLM_LOGGING_LEVEL=VERBOSE (from "
+        "/etc/default/vllm), before it writes anything, exit 1 -- the read-only cache is the second fix",
+    ),
+    9: (
+        "systemd-bad-value",
+        "verify/security: 'Address prefix is invalid, ignoring assignment: 192.168.1.0/24,127.0.0.1' (exit 0): the "
+        "unit keeps IPAddressDeny=any with no allow list, so under systemd no client (localhost included) reaches the "
+        "engine; not applied to the hand run, where the engine serves and POST /v1/embeddings answers 404 Not Found "
+        "(a generate model) -- labelled by the ignored unit line as fresh-358's IPAddressAllow= case",
+    ),
+    10: (
+        "systemd-bad-value",
+        "verify: 'Failed to parse sec value, ignoring: 5sek' (RestartSec= keeps its default); the engine warns that "
+        "max_num_batched_tokens 4096 > max_num_seqs 2 * max_model_len 512 and serves; the plain request answers 200 "
+        "-- labelled by the ignored unit line (fresh-477's draw 10)",
+    ),
+}
+
+SLUGS = {
+    1: "per-request-metrics-with-disable-log-stats-and-render-nodes-gpu2-no-hosts",
+    2: "per-request-metrics-with-disable-log-stats-and-systemd-restartsec-10-secs",
+    3: "vllm-logging-level-verbose-and-systemd-runtimemaxsec-override-infinity",
+    4: "config-serve-yaml-missing-and-systemd-dynamicuser-beside-user",
+    5: "top-p-1-5-and-systemd-second-dropin-adds-execstart",
+    6: "logging-config-path-missing-and-curl-at-body-json-absent",
+    7: "config-serve-yaml-missing-and-render-checkpoint-absent",
+    8: "vllm-logging-level-verbose-and-systemd-readwritepaths-envvar",
+    9: "embeddings-request-and-systemd-ipaddressallow-commas",
+    10: "scheduler-sizes-warn-and-systemd-restartsec-5sek",
+}
 
 
 def curl_client(proc, env, case) -> str:
