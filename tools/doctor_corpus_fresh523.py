@@ -119,3 +119,223 @@ if __name__ == "__main__" and sys.argv[1:2] == ["--draws"]:
     )
     for i, (c, v, origin) in enumerate(draws(), 1):
         print(f"draw {i}: {c} | {v} ({origin})")
+
+
+# ---- predictions and case makers (added after the draw was committed, before any case ran) ----
+#
+# Predictions (what the engine will do), written before any case ran:
+#  1 general plugin tiny_routes whose register() opens os.environ.get('TINY_ROUTES_FILE',
+#    '/etc/tiny_routes/routes.json') (no such file, variable unset): FileNotFoundError '/etc/tiny_routes/routes.json'
+#    traceback through load_general_plugins into tiny_routes.py in the API server at start (bare, before logging
+#    is set up, as fresh-521 draw 8); exit 1, no engine core.
+#  2 trust_remote_code: configuration_tiny.py tries `import flash_attn`, catches the ImportError and calls
+#    traceback.print_exc() then prints 'tiny: flash_attn not installed, using eager attention': a full
+#    'Traceback ... ModuleNotFoundError: No module named 'flash_attn'' printed once or more (each process that
+#    loads the config); the server starts, chat 200, exit 0 after ^C.
+#  3 endpoint plugin tiny_usage (VLLM_PLUGINS=tiny_usage) whose module has a SyntaxError (']' closing '{'):
+#    ERROR 'Failed to load plugin tiny_usage' with SyntaxError "closing parenthesis ']' does not match opening
+#    parenthesis '{'" at start; the server starts, chat 200, POST /usage 404. (Less likely: fatal at start.)
+#  4 --logits-processors ban_tokens:BanTokens (PYTHONPATH=case) whose module reads os.environ['BAN_TOKEN_IDS'] at
+#    import (unset): KeyError 'BAN_TOKEN_IDS' at ban_tokens.py (perhaps under RuntimeError 'Failed to load
+#    LogitsProcessor plugin'), at start, in the API server or the worker ('Engine core initialization failed');
+#    exit 1.
+#  5 general plugin tiny_rel whose module does `from .tiny_helpers import DEFAULT_TAGS` (installed top-level):
+#    ERROR 'Failed to load plugin tiny_rel' with ImportError 'attempted relative import with no known parent
+#    package' in each process that loads general plugins; the start goes on; chat 200.
+#  6 vllm.logits_processors entry point ban_tokens whose module has a SyntaxError ("expected ':'"): SyntaxError at
+#    ban_tokens.py when the worker loads the entry points (perhaps under RuntimeError 'Failed to load
+#    LogitsProcessor plugin'), 'WorkerProc failed to start', 'Engine core initialization failed'; exit 1.
+#  7 general plugin tiny_fast whose register() prints 'ERROR: tiny_fast extension not built, using the
+#    pure-Python path' to stderr: the line in each process that loads general plugins; healthy, chat 200.
+#  8 --tool-parser-plugin FILE whose module reads os.environ['TINY_TOOL_SCHEMAS'] at import (unset), with
+#    --tool-call-parser tiny_json --enable-auto-tool-choice: the import fails (logged, KeyError 'TINY_TOOL_SCHEMAS'
+#    in a traceback through tiny_json_parser.py), then the start fails as the parser 'tiny_json' is unknown
+#    (KeyError / 'invalid tool call parser'); exit 1.
+#  9 trust_remote_code: TinyLlamaConfig.__init__ pops kwargs['rope_ratio'] (config.json has none): KeyError
+#    'rope_ratio' when the config is loaded (perhaps after 'Error parsing config ... retrying', perhaps surfaced as
+#    pydantic's ValidationError, as fresh-521 draw 2); exit 1, no engine core.
+# 10 --middleware access_warn.log_requests, an async function middleware that logs each request at WARNING: the
+#    server starts, a WARNING line per request (GET /health ... -> 200, POST /v1/chat/completions -> 200); chat
+#    200, exit 0 after ^C.
+#
+# Run order (expected to fail at start first, logged-and-goes-on next, healthy last): 1 4 6 8 9 3 5 2 7 10.
+
+RUN_ORDER = [1, 4, 6, 8, 9, 3, 5, 2, 7, 10]
+
+f508 = f521.f508
+f491 = f508.f491
+f484 = f491.f484
+f399 = f484.f399
+f399.PORT = 27270  # fresh-521 set 27230 on import; this batch's port (27270-27279 only)
+f399.WORK = Path("/tmp/fresh523")
+OUT = f399.OUT
+write, base, chat, plugin_package = f521.write, f521.base, f521.chat, f521.plugin_package
+site_env, serve, serve_any_health = f521.site_env, f521.serve, f521.serve_any_health
+remote_config, TOOLS_BODY = f521.remote_config, f484.f465.TOOLS_BODY
+
+SLUGS = {
+    1: "general-plugin-register-opens-missing-routes-file",
+    2: "remote-config-prints-caught-importerror-traceback",
+    3: "endpoint-plugin-module-syntax-error",
+    4: "logits-processors-qualname-module-reads-unset-env",
+    5: "general-plugin-relative-import-top-level-module",
+    6: "logits-processor-plugin-module-syntax-error",
+    7: "general-plugin-healthy-prints-error-to-stderr",
+    8: "tool-parser-plugin-reads-unset-env-at-import",
+    9: "remote-config-init-pops-absent-key",
+    10: "middleware-healthy-logs-requests-at-warning",
+}
+
+ROUTES = """import json
+import os
+
+
+def register():
+    path = os.environ.get("TINY_ROUTES_FILE", "/etc/tiny_routes/routes.json")
+    with open(path) as f:
+        json.load(f)
+"""
+
+REMOTE_TB = """import traceback
+
+from transformers import LlamaConfig
+
+try:
+    import flash_attn  # noqa: F401
+except ImportError:
+    traceback.print_exc()
+    print("tiny: flash_attn not installed, using eager attention")
+
+
+class TinyLlamaConfig(LlamaConfig):
+    model_type = "llama"
+"""
+
+USAGE_SYNTAX = f508.USAGE_RAISES.replace(
+    'return {"requests": COUNTS["requests"]}', 'return {"requests": COUNTS["requests"]]}'
+)
+
+LOGITS_OK = f399.LOGITS.replace("self.banned_ids", "self.banned")
+
+LP_IMPORT_ENV = LOGITS_OK.replace(
+    "import torch\n", "import os\n\nimport torch\n", 1
+).replace(
+    "\n\nclass BanTokens",
+    '\nBANNED = [int(t) for t in os.environ["BAN_TOKEN_IDS"].split(",")]\n\n\nclass BanTokens',
+).replace("torch.tensor([3, 5, 7], device=device)", "torch.tensor(BANNED, device=device)")
+
+REL = """import logging
+
+from .tiny_helpers import DEFAULT_TAGS
+
+logger = logging.getLogger("vllm.tiny_rel")
+
+
+def register():
+    logger.info("tiny_rel: %d default tags", len(DEFAULT_TAGS))
+"""
+
+LP_SYNTAX = LOGITS_OK.replace("def is_argmax_invariant(self) -> bool:", "def is_argmax_invariant(self) -> bool")
+
+FAST = """import sys
+
+
+def register():
+    print("ERROR: tiny_fast extension not built, using the pure-Python path", file=sys.stderr)
+"""
+
+TOOL_ENV = f484.f465.f461.f401.TOOL_PARSER.replace("import json\n", "import json\nimport os\n", 1).replace(
+    "\n\n@ToolParserManager", '\nSCHEMA_DIR = os.environ["TINY_TOOL_SCHEMAS"]\n\n\n@ToolParserManager'
+)
+
+REMOTE_KEY = """from transformers import LlamaConfig
+
+
+class TinyLlamaConfig(LlamaConfig):
+    model_type = "llama"
+
+    def __init__(self, **kwargs):
+        self.rope_ratio = kwargs.pop("rope_ratio")
+        super().__init__(**kwargs)
+"""
+
+MW_WARN = """import logging
+import time
+
+logger = logging.getLogger("vllm.access_warn")
+
+
+async def log_requests(request, call_next):
+    \"\"\"Log every request with its duration (WARNING, so it shows at the default log level).\"\"\"
+    start = time.monotonic()
+    response = await call_next(request)
+    took = time.monotonic() - start
+    logger.warning("%s %s -> %d in %.3f s", request.method, request.url.path, response.status_code, took)
+    return response
+"""
+
+
+def make(n: int, case: Path) -> str:
+    """The files, setup and one run of draw N, as the user's pasted log."""
+    from corpus_tools import tiny_model
+
+    tiny = tiny_model(f399.WORK)
+    if n in (2, 9):
+        model, text = remote_config(case, {2: REMOTE_TB, 9: REMOTE_KEY}[n])
+        return text + serve(case, base(model, "--trust-remote-code"), {}, calls=chat(model))
+    if n in (1, 5, 6, 7):
+        name, body, entry = {
+            1: ("tiny_routes", ROUTES, "vllm.general_plugins:tiny_routes=tiny_routes:register"),
+            5: ("tiny_rel", REL, "vllm.general_plugins:tiny_rel=tiny_rel:register"),
+            6: ("ban_tokens", LP_SYNTAX, "vllm.logits_processors:ban_tokens=ban_tokens:BanTokens"),
+            7: ("tiny_fast", FAST, "vllm.general_plugins:tiny_fast=tiny_fast:register"),
+        }[n]
+        text = plugin_package(case, name, body, entry)
+        env, shown = site_env(case)
+        return text + serve(case, base(tiny), env, shown, calls=chat(tiny))
+    if n == 3:
+        text = plugin_package(
+            case, "tiny_usage", USAGE_SYNTAX, "vllm.endpoint_plugins:tiny_usage=tiny_usage:TinyUsage"
+        )
+        env = {"PYTHONPATH": f"{case}/site", "VLLM_PLUGINS": "tiny_usage"}
+        shown = f"PYTHONPATH={case}/site VLLM_PLUGINS=tiny_usage"
+        return text + serve(case, base(tiny), env, shown, calls=[*chat(tiny), ("/usage", {})])
+    if n == 4:
+        text = write(case / "ban_tokens.py", LP_IMPORT_ENV)
+        argv = base(tiny, "--logits-processors", "ban_tokens:BanTokens")
+        return text + serve(case, argv, {"PYTHONPATH": str(case)}, f"PYTHONPATH={case}", calls=chat(tiny))
+    if n == 8:
+        text = write(case / "tiny_json_parser.py", TOOL_ENV)
+        argv = base(
+            tiny, "--enable-auto-tool-choice", "--tool-parser-plugin", str(case / "tiny_json_parser.py")
+        )
+        argv += ["--tool-call-parser", "tiny_json"]
+        return text + serve(
+            case, argv, {}, calls=[("/v1/chat/completions", {**TOOLS_BODY, "model": str(tiny)})]
+        )
+    if n == 10:
+        text = write(case / "access_warn.py", MW_WARN)
+        argv = base(tiny, "--middleware", "access_warn.log_requests")
+        return text + serve(case, argv, {"PYTHONPATH": str(case)}, f"PYTHONPATH={case}", calls=chat(tiny))
+    raise ValueError(n)
+
+
+def main() -> None:
+    """Run the wanted draws (default: all, in RUN_ORDER) once each, writing each log as it is made."""
+    import shutil
+    import time
+
+    wanted = [int(a) for a in sys.argv[1:]] or RUN_ORDER
+    for n in wanted:
+        case = f399.WORK / "run" / f"d{n}"
+        shutil.rmtree(case, ignore_errors=True)
+        case.mkdir(parents=True)
+        t = time.monotonic()
+        text = make(n, case)
+        name = f"fresh523-vllm-{n:02d}-{SLUGS[n]}.log"
+        (OUT / name).write_text(text.rstrip() + "\n")
+        print(f"{name}: {len(text.splitlines())} lines, {time.monotonic() - t:.0f} s", flush=True)
+
+
+if __name__ == "__main__" and sys.argv[1:2] != ["--draws"]:
+    main()
