@@ -217,12 +217,14 @@ USAGE_SYNTAX = f508.USAGE_RAISES.replace(
 
 LOGITS_OK = f399.LOGITS.replace("self.banned_ids", "self.banned")
 
-LP_IMPORT_ENV = LOGITS_OK.replace(
-    "import torch\n", "import os\n\nimport torch\n", 1
-).replace(
-    "\n\nclass BanTokens",
-    '\nBANNED = [int(t) for t in os.environ["BAN_TOKEN_IDS"].split(",")]\n\n\nclass BanTokens',
-).replace("torch.tensor([3, 5, 7], device=device)", "torch.tensor(BANNED, device=device)")
+LP_IMPORT_ENV = (
+    LOGITS_OK.replace("import torch\n", "import os\n\nimport torch\n", 1)
+    .replace(
+        "\n\nclass BanTokens",
+        '\nBANNED = [int(t) for t in os.environ["BAN_TOKEN_IDS"].split(",")]\n\n\nclass BanTokens',
+    )
+    .replace("torch.tensor([3, 5, 7], device=device)", "torch.tensor(BANNED, device=device)")
+)
 
 REL = """import logging
 
@@ -235,7 +237,9 @@ def register():
     logger.info("tiny_rel: %d default tags", len(DEFAULT_TAGS))
 """
 
-LP_SYNTAX = LOGITS_OK.replace("def is_argmax_invariant(self) -> bool:", "def is_argmax_invariant(self) -> bool")
+LP_SYNTAX = LOGITS_OK.replace(
+    "def is_argmax_invariant(self) -> bool:", "def is_argmax_invariant(self) -> bool"
+)
 
 FAST = """import sys
 
