@@ -123,10 +123,182 @@ OUT = F506.OUT
 KEY = "sk-fresh528-local"
 
 # ---- VALUES: each draw's concrete value and what is expected, written (and committed) BEFORE any case ran ----
-VALUES: dict[int, tuple[str, str, str, str]] = {}
+# draw k -> (case id, concrete value, expected outcome as predicted from the sources, expected family or guess)
+SYSTEMD_UNIT = "fresh-228's base unit BASES[(k-1) % 3] with fresh-228's mutate (the value verbatim), build_root, log_for;"
+VALUES = {
+    1: (
+        "fresh528-systemd-vllm-cpuschedulingpolicy-sched-fifo",
+        f"vllm.service ({SYSTEMD_UNIT} k=1: BASES[0]) with CPUSchedulingPolicy=SCHED_FIFO after LimitMEMLOCK=;"
+        " systemd-analyze verify",
+        "systemd 252 takes only other / batch / idle / fifo / rr: 'Failed to parse CPU scheduling policy, ignoring:"
+        " SCHED_FIFO' (or close words) for vllm.service, verify exit 0 (the unit runs with the default policy)",
+        "systemd-bad-value",
+    ),
+    2: (
+        "fresh528-systemd-llama-server-umask-inline-comment",
+        f"llama-server.service ({SYSTEMD_UNIT} k=2: BASES[1]) with 'UMask=022 # group-readable' after Group=;"
+        " systemd-analyze verify",
+        "systemd takes no inline comment: the whole '022 # group-readable' is the value, parse_mode refuses it:"
+        " 'Failed to parse mode value, ignoring: 022 # group-readable' (or close words), verify exit 0",
+        "systemd-bad-value",
+    ),
+    3: (
+        "fresh528-container-llama-taskset-one-cpu-threads-16",
+        "fresh-293's llama-server command (tiny f32 GGUF, -c 512, port 27342) with -t 16 under `taskset -c 0`"
+        " (docker run --cpuset-cpus=0 IMAGE ... -t 16): 16 threads on one CPU; one chat request",
+        "llama-server starts (system_info shows n_threads = 16), loads and answers 200, slowly; nothing fails",
+        "none (healthy: threads above the CPUs given only slow it)",
+    ),
+    4: (
+        "fresh528-systemd-vllm-ambientcapabilities-lower-case",
+        f"vllm.service ({SYSTEMD_UNIT} k=4: BASES[0]) with AmbientCapabilities=cap_ipc_lock after LimitMEMLOCK=;"
+        " systemd-analyze verify (and, outside the log, `systemd-analyze security --offline=yes` on the case's"
+        " root, as fresh-506 checked its silent case)",
+        "systemd's capability names are looked up without regard to case (systemctl show prints them lower case):"
+        " verify prints nothing, exit 0, and the capability is granted",
+        "none (a valid value, written lower case)",
+    ),
+    5: (
+        "fresh528-container-llama-ulimit-nofile-32",
+        "fresh-293's llama-server command (tiny f32 GGUF, -c 512, port 27342) under `prlimit --nofile=32:32 --`"
+        " (docker run --ulimit nofile=32:32); one chat request",
+        "llama-server needs a few descriptors (the GGUF, the listening socket, one per connection, the backend"
+        " libraries while loading): it starts and answers 200",
+        "none (healthy; if it dies on 'Too many open files', corrected to the run's truth)",
+    ),
+    6: (
+        "fresh528-container-llama-address-space-1g",
+        "fresh-293's llama-server command (tiny f32 GGUF, -c 512, port 27342) under `prlimit --as=1073741824 --`"
+        " (RLIMIT_AS 1 GiB); one chat request",
+        "the tiny model, its KV cache and the threads' stacks fit in 1 GiB of address space: it starts and answers"
+        " 200 (if thread stacks or glibc's arenas run it out: a thread that cannot be created, or bad_alloc)",
+        "none (healthy; else thread-creation-refused / address-space-limit-too-small by what the log shows)",
+    ),
+    7: (
+        "fresh528-systemd-vllm-restartsec-iso8601",
+        f"vllm.service ({SYSTEMD_UNIT} k=7: BASES[0]) with RestartSec=PT5S (an ISO 8601 duration);"
+        " systemd-analyze verify",
+        "parse_sec refuses 'PT5S': 'Failed to parse RestartSec= parameter, ignoring: PT5S' (or close words), exit 0",
+        "systemd-bad-value",
+    ),
+    8: (
+        "fresh528-systemd-llama-server-privatetmp-disabled",
+        f"llama-server.service ({SYSTEMD_UNIT} k=8: BASES[1]) with PrivateTmp=disabled after LimitMEMLOCK=;"
+        " systemd-analyze verify",
+        "'disabled' is no boolean: 'Failed to parse boolean value, ignoring: disabled' (or close words), exit 0",
+        "systemd-bad-value",
+    ),
+    9: (
+        "fresh528-servebox-render-router-listen-port-80800",
+        "fresh-298's base vLLM spec with [router] listen = '127.0.0.1:80800'; `servebox render spec.toml --out out`"
+        " (fresh-298's spec_case / render)",
+        "servebox's listen parser refuses a port above 65535 (an error naming the router's listen and the port),"
+        " non-zero exit (2 likely), nothing written",
+        "servebox-spec-invalid",
+    ),
+    10: (
+        "fresh528-systemd-vllm-killmode-sigterm",
+        f"vllm.service ({SYSTEMD_UNIT} k=10: BASES[0]) with KillMode=SIGTERM after TimeoutStartSec= (a signal where a"
+        " mode belongs: KillSignal='s value); systemd-analyze verify",
+        "'Failed to parse kill mode, ignoring: SIGTERM' (or close words) for vllm.service, verify exit 0",
+        "systemd-bad-value",
+    ),
+}
 
 DRAW_FILE = Path(__file__).resolve().parent / "doctor_corpus_fresh528_draw.txt"
-ORDER: list[int] = []
+ORDER = [
+    9,
+    1,
+    2,
+    7,
+    8,
+    10,
+    4,
+    6,
+    5,
+    3,
+]  # expected failures first (quick ones), healthy / uncertain engines last
+
+
+def point() -> None:
+    """F506's (and through it F488's / F476's) makers read these module globals at call time: point them here."""
+    F506.WORK, F506.VALUES, F506.KEY = WORK, VALUES, KEY
+    F506.ROUTER, F506.PORT_A, F506.PORT_B = ROUTER, PORT_A, PORT_B
+    F506.point_f488()
+
+
+def container_specs() -> None:
+    """fresh-293 Specs for the new classes drawn here (fresh-293 had none for them), in its own Spec form."""
+    t = tool(293)
+    t.SPECS["llama: 32:32"] = t.Spec(
+        "ulimit-nofile-32",
+        "docker run --ulimit nofile=32:32: prlimit --nofile=32:32",
+        prefix=["prlimit", "--nofile=32:32", "--"],
+    )
+    t.SPECS["llama: 1 GiB"] = t.Spec(
+        "address-space-1g",
+        "a runtime's or PAM's RLIMIT_AS of 1 GiB (ulimit -v 1048576): prlimit --as=1073741824",
+        prefix=["prlimit", "--as=1073741824", "--"],
+    )
+    t.SPECS["llama: -t 16 under taskset -c 0"] = t.Spec(
+        "taskset-one-cpu-threads-16",
+        "docker run --cpuset-cpus=0 IMAGE ... -t 16: here taskset -c 0, -t 16",
+        prefix=["taskset", "-c", "0"],
+        flags=["-t", "16"],
+    )
+
+
+def container_case(k: int, value: str) -> str:
+    """F506.container_case (fresh-464's runner for fresh-293, draw number 100 + k) with F506's globals pointed here."""
+    point()
+    container_specs()
+    return F506.container_case(k, value)
+
+
+def render_case(k: int) -> str:
+    """fresh-298's base vLLM spec with the router's listen port out of range, its spec_case and render()."""
+    import shutil
+
+    t = tool(298)
+    t.WORK = WORK / "s298"
+    t.WORK.mkdir(parents=True, exist_ok=True)
+    case = WORK / "run" / VALUES[k][0]
+    shutil.rmtree(case, ignore_errors=True)
+    case.mkdir(parents=True)
+    spec = t.vllm_spec().replace('listen = "127.0.0.1:8080"', 'listen = "127.0.0.1:80800"')
+    assert "80800" in spec
+    return t.spec_case(case, spec, t.render())
+
+
+def kept_draws() -> list[tuple[int, str, str]]:
+    """The committed draw file's kept lines (its `--draws` output, run twice and compared before it was committed)."""
+    kept = []
+    for line in DRAW_FILE.read_text().splitlines():
+        if line.startswith("draw "):
+            n, c, v = line.split(": ", 1)[1].split(" | ")
+            kept.append((int(n.removeprefix("fresh-")), c, v))
+    assert len(kept) == N
+    return kept
+
+
+def make(k: int) -> None:
+    import time
+
+    n, condition, value = kept_draws()[k - 1]
+    cid = VALUES[k][0]
+    t0 = time.monotonic()
+    print(f"draw {k} ({cid}) starts {time.strftime('%H:%M:%S', time.gmtime())} UTC", flush=True)
+    point()
+    if n == 228:
+        text = F488.systemd_case(k, n, condition, value)
+    elif n == 298:
+        text = render_case(k)
+    elif n == 293:
+        text = container_case(k, value)
+    else:
+        raise SystemExit(f"draw {k} ({cid}): no maker")
+    (OUT / f"{cid}.log").write_text(text.rstrip() + "\n")
+    print(f"{cid}: {len(text.splitlines())} lines, {time.monotonic() - t0:.0f} s", flush=True)
 
 
 def main() -> None:
