@@ -83,7 +83,10 @@ def test_a_method_the_route_does_not_take_is_named(tail, word):
 
 
 def test_the_route_table_names_the_method_the_route_takes():
-    log = VLLM_HEAD + 'INFO:     127.0.0.1:51590 - "GET /v1/messages/count_tokens HTTP/1.1" 405 Method Not Allowed\n'
+    log = (
+        VLLM_HEAD
+        + 'INFO:     127.0.0.1:51590 - "GET /v1/messages/count_tokens HTTP/1.1" 405 Method Not Allowed\n'
+    )
     top = top_cause(run(log))
     assert top is not None and top.id == NOT_ALLOWED
     assert "GET /v1/messages/count_tokens" in top.cause and "for POST only" in top.cause
@@ -139,7 +142,9 @@ NEAR_MISSES = [
     VLLM_HEAD + 'INFO:     127.0.0.1:51590 - "POST /v1/messages/count_tokens HTTP/1.1" 200 OK\n',
     # llama-server: a plain GET to a GET route, a POST with a body to a POST route, then an unrelated 404
     LLAMA_HEAD + "$ curl -sS http://127.0.0.1:8088/health\n" + FILE_NOT_FOUND,
-    LLAMA_HEAD + "$ curl -sS -X POST -d @body.json http://127.0.0.1:8088/v1/chat/completions\n" + FILE_NOT_FOUND,
+    LLAMA_HEAD
+    + "$ curl -sS -X POST -d @body.json http://127.0.0.1:8088/v1/chat/completions\n"
+    + FILE_NOT_FOUND,
     # llama-server's 404 with no request line to read
     LLAMA_HEAD + FILE_NOT_FOUND,
 ]
