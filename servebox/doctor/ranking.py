@@ -44,6 +44,7 @@ from servebox.doctor.interrupt_last import interrupt_ended_start
 from servebox.doctor.listed import served_before
 from servebox.doctor.llamacpp_attribution import LLAMA_FEATURE, in_a_feature, refine
 from servebox.doctor.meant_member import meant_member
+from servebox.doctor.method_retried import retried_aside
 from servebox.doctor.older_copy import read_older_copies
 from servebox.doctor.option_package import name_option
 from servebox.doctor.package_copy import read_copies
@@ -281,6 +282,7 @@ def rank(t: Triage) -> TriageResult:
     name_option(t)  # the option that asked for a missing optional package (learn51b)
     against_default(t)  # a refusal of two fields, one of them a file's default
     asked_type_sent(t)  # 'must be a non-empty string' where the body sent a string (learn49d)
+    retried_aside(t)  # a 405 whose route then answered the right method (learn55b)
     meant_member(t)  # a union's error list: the member the client meant names the fault (learn54f)
     shape_refused(t, raised)  # a bare 400 beside a shown body whose field the API never takes (learn50b)
     scripted(t, raised)
