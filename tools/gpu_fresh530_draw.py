@@ -1,0 +1,134 @@
+"""Draw the fresh-530 GPU cases: OLD GROUND ON THE GPU, NEW DRAW, ROUND 6 -- ENGINE ARGUMENTS DRAWN AT RANDOM -- a
+re-draw over fresh-492's universe (= fresh-482's = fresh-469's = fresh-370's = fresh-340's = fresh-99's), with seed
+2530, every (flag, class) pair fresh-99, fresh-340, fresh-370, fresh-469, fresh-482 or fresh-492 drew skipped as
+already made, the same walk under the same FIT bound, and a walk that ends short of 10 FILLED from NEW classes fixed
+before the draw. Real vLLM 0.26.0 `vllm serve`, torch 2.11+cu130, one H100 80GB (or H200), SM90; dummy weights, no
+tokenizer. Sampled, not chosen.
+
+Usage: python3 tools/gpu_fresh530_draw.py              writes tools/gpu-fresh530-cases.json and prints the draw
+       python3 tools/gpu_fresh530_draw.py --flags      prints stage 1 (the walked flags) only
+       python3 tools/gpu_fresh530_draw.py --draw-only  prints the draw and the schedule figures, writes nothing
+       python3 tools/gpu_fresh530_draw.py --rule-check the rule run over 300 OTHER seeds (run before seed 2530 was drawn)
+       python3 tools/gpu_fresh530_draw.py --models DIR writes DIR/gemma-3-1b/config.json (the fixture, byte for byte)
+Run (ONE device call; the cases file, gpu_serve_requests.py, gpu_serve_drive.py and gpu_fresh151_go.sh copied into
+.gpu/run, the model folder into .gpu/models; the driver is used UNCHANGED):
+  bash .gpu/run/gpu_fresh151_go.sh 420 p3 gpu_serve_requests.py .gpu/run/gpu-fresh530-cases.json LEFT 8 0.95
+       <the cases file's "order">
+
+THE PROCEDURE is fresh-492's, exactly (its docstring, tools/gpu_fresh492_draw.py, which is fresh-482's), and its CODE
+IS IMPORTED, not copied (stop 55's batch.md step 2): gpu_fresh492_draw's walk, relabel, draw, print_draw and
+rule_check, and through it gpu_fresh482_draw's draw_flags, case_of, order_of, simulate, fits, walk and new_check.
+Those functions read module globals (gpu_fresh482_draw: SKIP, NEW, OUT_JSON; gpu_fresh492_draw: SKIP, NEW, OUT_JSON,
+APPLIES, VALUES, EXPECTED_DRAWN, LABEL); neither file is edited: _parametrise() below, once at import, sets those
+globals on the two imported modules to fresh-530's values (importing gpu_fresh492_draw first set gpu_fresh482_draw's
+to fresh-492's; this overrides them), so gpu_fresh492_draw.relabel writes 'fresh-530 draw i' for the imported
+'fresh-482 draw i'. Their default arguments (seed=2492) are bound at definition, so every call here passes SEED. The
+draw()'s "why" text names fresh-492; main() below replaces it with fresh-530's. Everything else as fresh-492: the
+universe (ALL_FLAGS 274, DROPPED 123, KEPT 151), fresh-99's four value classes, the MODEL and BASE
+(.gpu/models/gemma-3-1b, google/gemma-3-1b-it's published config.json unedited; --skip-tokenizer-init --load-format
+dummy --max-model-len 4096 --gpu-memory-utilization 0.1 --kv-cache-memory-bytes 2147483648; a drawn flag the base
+carries REPLACES the base's value), the STEPS (one POST /v1/completions, 50 token ids 1000..1049, max_tokens 16),
+TIME (parse: timeout 75, need 25; start: timeout 240, need 150), MEM (parse 0.05, start 0.12), DUR (parse 60, start
+150), FIT (the driver's start rule simulated with DUR at LEFT 390 = TOTAL 420 less ~30 s set-up: nothing skipped, end
+by 370 s), P_VALID 0.25, N 10, the walk (stage 1 r.sample(KEPT, 10); APPLIES written per walked flag from 0.26.0's
+source after stage 1; stage 2 fresh-370's rule: "valid" when u < 0.25 and not already made, else r.choice of the
+classes left; a flag with no class left DROPPED; a pair that breaks FIT PASSED OVER; a short walk filled from the NEW
+pairs sorted then r.shuffle'd with the same r, taken while FIT, until 10).
+CHANGED: SEED 2530; the SKIP set; the names (fresh-530, gpu-fresh530-cases.json).
+THE SKIP SET: 66 pairs: fresh-492's 56 plus fresh-492's 10 drawn pairs (its VALUES' keys; fresh-492 had no NEW fill,
+so no n01 to add).
+NEW CLASSES (used only to fill a walk that ends short of 10): fresh-492's pool (= fresh-482's), all five still unused
+(human-suffix --kv-cache-memory-bytes 1536M, duplicate --max-num-seqs 128 / 32, underscore --max_logprobs 50, dotted
+--compilation-config.cudagraph_mode none, decimal-suffix --max-num-batched-tokens 16k), written from vLLM 0.26.0's
+source by fresh-469 / fresh-482 (utils/argparse_utils.py, engine/arg_utils.py, config/compilation.py) and re-read for
+this batch in the official wheel /work/main/.gpu/build/vllm-0.26.0-*.whl unzipped into /tmp/gpu530/src before the
+draw. No further NEW class added before the draw (a short walk of more than 5 is not expected: the rule check below).
+Each asserted new by gpu_fresh482_draw.new_check() run with OUT_JSON = this batch's file: its (flag, class) is no
+earlier case's "flag"/"class", and its extra args appear as a contiguous run in no earlier case's args, over every
+tools/gpu-fresh*-cases.json (fresh-492's and fresh-493's included).
+THE DRAW (fixed before seed 2530 was drawn): r = random.Random(2530); the rest as fresh-492's.
+RULE CHECK (--rule-check = gpu_fresh492_draw.rule_check with this SKIP: the same 300 OTHER seeds 2100.. (none of
+2099, 2340, 2370, 2469, 2482, 2492, 2530), every case booked the worst class, 'start'), run before seed 2530 was
+drawn: '300 seeds, every case booked 'start' (150 s, 0.12): mean simulated end 302 s; draws short of 10 by FIT: 0;
+walked flags an earlier round drew (at risk of no class left) 3.29 per draw'. new_check: the 5 NEW pairs new against
+570 earlier cases.
+"""
+
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gpu_fresh492_draw as Q  # noqa: E402  (importing it sets gpu_fresh482_draw's globals to fresh-492's)
+from gpu_draw_models import write_models  # noqa: E402
+
+P, F = Q.P, Q.F
+HERE = os.path.dirname(os.path.abspath(__file__))
+OUT_JSON = os.path.join(HERE, "gpu-fresh530-cases.json")
+SEED = 2530
+N = P.N
+SKIP = Q.SKIP | frozenset(Q.VALUES)  # fresh-492's 56 + its 10 drawn pairs = 66
+NEW = dict(Q.NEW)  # fresh-492's five NEW "parser-form" pairs (fresh-482's), none used yet
+LABEL = "fresh-530 "
+MODELS = {"gemma-3-1b": {"fixture": "gemma-3-1b-it", "edit": {}}}
+
+# written after stage 1 (the flags) and before stage 2 (the classes), from vLLM 0.26.0's source (/tmp/gpu530/src)
+APPLIES = {}
+
+# written after stage 2 and before anything ran on the device: (extra serve args, cost class, why)
+VALUES = {}
+
+EXPECTED_DRAWN = {}  # written after the draw was printed, before anything ran (0.26.0's source as cited)
+
+
+def _parametrise():
+    """Point the imported walk()/new_check()/draw() globals at fresh-530's values (both files stay unedited)."""
+    P.SKIP, P.NEW, P.OUT_JSON = SKIP, NEW, OUT_JSON
+    Q.SKIP, Q.NEW, Q.OUT_JSON, Q.LABEL = SKIP, NEW, OUT_JSON, LABEL
+    Q.APPLIES, Q.VALUES, Q.EXPECTED_DRAWN = APPLIES, VALUES, EXPECTED_DRAWN
+
+
+_parametrise()
+
+WHY = (
+    "fresh-530 doctor-corpus cases (tools/gpu_fresh530_draw.py wrote this file; tools/gpu_serve_requests.py runs "
+    "them on real vLLM 0.26.0 'vllm serve', one H100 or H200, at most 8 side by side within 0.95). Round 6 "
+    "(a new draw) of fresh-492's universe, imported unchanged; the 66 pairs fresh-99, fresh-340, fresh-370, "
+    "fresh-469, fresh-482 and fresh-492 drew skipped; a short walk filled from NEW 'parser-form' classes; drawn, not "
+    "chosen: see the draw script's docstring. 'models': python3 tools/gpu_fresh530_draw.py --models .gpu/models."
+)
+
+
+def draw(seed=SEED):
+    out = Q.draw(seed)
+    out["why"] = WHY
+    return out
+
+
+def print_flags():
+    for i, f in enumerate(P.draw_flags(SEED)[1], 1):
+        done = ", ".join(c for g, c in sorted(SKIP) if g == f)
+        print(i, f, f"(already made: {done})" if done else "")
+
+
+def main():
+    assert len(SKIP) == 66 and all(f in F.KEPT for f, _ in SKIP)
+    if sys.argv[1:2] == ["--models"]:
+        return write_models(MODELS, sys.argv[2], F.FIXTURES)
+    if sys.argv[1:] == ["--rule-check"]:
+        return Q.rule_check()
+    if sys.argv[1:] == ["--flags"]:
+        return print_flags()
+    print(f"novelty: {len(NEW)} NEW pairs new against {P.new_check()} earlier cases")
+    out = draw()
+    if sys.argv[1:] != ["--draw-only"]:
+        with open(os.path.join(F.FIXTURES, "gemma-3-1b-it", "config.json")) as f:
+            out["base_config"] = json.load(f)
+        with open(OUT_JSON, "w") as f:
+            json.dump(out, f, indent=1)
+            f.write("\n")
+    Q.print_draw(out)
+
+
+if __name__ == "__main__":
+    main()
