@@ -73,7 +73,34 @@ LABEL = "fresh-530 "
 MODELS = {"gemma-3-1b": {"fixture": "gemma-3-1b-it", "edit": {}}}
 
 # written after stage 1 (the flags) and before stage 2 (the classes), from vLLM 0.26.0's source (/tmp/gpu530/src)
-APPLIES = {}
+APPLIES = {
+    # fresh-492's reading (int, Field(ge=1), config/load.py; no pair); wrong-type already made
+    "--safetensors-prefetch-num-threads": ["out-of-range", "wrong-type"],
+    # bool switch (config/observability.py); beside CUDA graphs only a debug line ('layerwise NVTX tracing is not
+    # supported ...', v1/worker/gpu_model_runner.py), no refusing pair
+    "--enable-layerwise-nvtx-tracing": ["wrong-type"],
+    # fresh-469's / fresh-482's reading (int | None, a human_readable_int arg, engine/arg_utils.py, config/cache.py);
+    # wrong-type (and NEW binary-decimal) already made
+    "--kv-cache-memory-bytes": ["out-of-range", "wrong-type"],
+    # int (entrypoints/openai/cli_args.py), handed to uvicorn's h11 config unchecked (entrypoints/launcher.py): no
+    # bound, no pair
+    "--h11-max-incomplete-event-size": ["wrong-type"],
+    # Literal LinearBackend (config/kernel.py), lower-cased and '-' -> '_' by a before-validator; no pair check read
+    "--linear-backend": ["wrong-type"],
+    # Literal[1, 8, 16, 32, 64, 128, 256, 320, 512] (config/lora.py MaxLoRARanks); the rank check against an adapter
+    # (lora/model_manager.py) needs an adapter loaded, not a flag pair
+    "--max-lora-rank": ["wrong-type"],
+    # bool switch (config/load.py); no pair
+    "--use-tqdm-on-load": ["wrong-type"],
+    # bool switch (entrypoints/openai/cli_args.py); no pair
+    "--return-tokens-as-token-ids": ["wrong-type"],
+    # int, Field(default=1, ge=1) (config/scheduler.py); verify_max_model_len refuses > 1 without chunked prefill
+    # ('Chunked prefill must be enabled to set max_num_partial_prefills > 1.') and max_long_partial_prefills above it
+    # (the pairs)
+    "--max-num-partial-prefills": ["out-of-range", "wrong-type", "incompatible"],
+    # earlier rounds' reading (str, config/model.py: auto / vllm / a folder); valid and wrong-type already made
+    "--generation-config": ["wrong-type"],
+}
 
 # written after stage 2 and before anything ran on the device: (extra serve args, cost class, why)
 VALUES = {}
