@@ -52,6 +52,25 @@ RULE CHECK (--rule-check = gpu_fresh492_draw.rule_check with this SKIP: the same
 drawn: '300 seeds, every case booked 'start' (150 s, 0.12): mean simulated end 302 s; draws short of 10 by FIT: 0;
 walked flags an earlier round drew (at risk of no class left) 3.29 per draw'. new_check: the 5 NEW pairs new against
 570 earlier cases.
+THE DRAW GAVE (stage 1 printed by --flags after 8720a34b committed the tool; APPLIES committed 72c50ef3 before stage
+2; VALUES, EXPECTED_DRAWN and this paragraph written after stage 2 was printed, before the cases file was written and
+before anything ran): stage 1: 1 --safetensors-prefetch-num-threads (wrong-type already made), 2
+--enable-layerwise-nvtx-tracing, 3 --kv-cache-memory-bytes (binary-decimal, wrong-type already made), 4
+--h11-max-incomplete-event-size, 5 --linear-backend, 6 --max-lora-rank, 7 --use-tqdm-on-load, 8
+--return-tokens-as-token-ids, 9 --max-num-partial-prefills, 10 --generation-config (valid, wrong-type already made).
+Stage 2: draw 10 --generation-config DROPPED (no class left: APPLIES ["wrong-type"] and valid both made), nothing
+passed over by FIT; the walk took 9, so ONE NEW pair filled: n01 --max-num-seqs duplicate (the NEW pool sorted then
+r.shuffle'd with the same r; its first). Cases: g01 --safetensors-prefetch-num-threads 0 (out-of-range, parse), g02
+--enable-layerwise-nvtx-tracing 1 (wrong-type, parse), g03 --kv-cache-memory-bytes -1 (out-of-range, start; REPLACES
+the base's 2147483648), g04 --h11-max-incomplete-event-size 8MB (wrong-type, parse), g05 --linear-backend cublas
+(wrong-type, parse), g06 --enable-lora --max-lora-rank auto (wrong-type, parse), g07 --use-tqdm-on-load=false
+(wrong-type, parse), g08 --return-tokens-as-token-ids true (wrong-type, parse), g09 --max-num-partial-prefills 4
+--no-enable-chunked-prefill (incompatible, parse), n01 --max-num-seqs 128 --max-num-seqs 32 (NEW duplicate, start;
+fresh-469's value and expectation, unchanged): 0 valid, 6 wrong-type, 2 out-of-range, 1 incompatible, 1 NEW; 2 start,
+8 parse. "order": g03 n01 g01 g02 g04 g05 g06 g07 g08 g09 (DUR longest first, walk order among equals, the fill
+last); simulated: the first 8 start at 0-7 s (2 x 0.12 + 6 x 0.05 = 0.54 of 0.95), g08 at 62 s and g09 at 63 s; end
+151 s at LEFT 390 (bound 370), nothing skipped.
+EXPECTED per case: EXPECTED_DRAWN below (written from 0.26.0's source before anything ran); n01's in its "expect".
 """
 
 import json
@@ -103,9 +122,52 @@ APPLIES = {
 }
 
 # written after stage 2 and before anything ran on the device: (extra serve args, cost class, why)
-VALUES = {}
+VALUES = {
+    ("--safetensors-prefetch-num-threads", "out-of-range"): (
+        ["--safetensors-prefetch-num-threads", "0"], "parse", "0 meant as 'no prefetch threads' where the least is 1"),
+    ("--enable-layerwise-nvtx-tracing", "wrong-type"): (
+        ["--enable-layerwise-nvtx-tracing", "1"], "parse", "a value '1' given to an on/off switch"),
+    ("--kv-cache-memory-bytes", "out-of-range"): (
+        ["--kv-cache-memory-bytes", "-1"], "start",
+        "-1 meant as 'auto' (as --max-model-len takes it) where the flag takes a byte count"),
+    ("--h11-max-incomplete-event-size", "wrong-type"): (
+        ["--h11-max-incomplete-event-size", "8MB"], "parse", "'8MB' where the flag takes a plain number of bytes"),
+    ("--linear-backend", "wrong-type"): (
+        ["--linear-backend", "cublas"], "parse", "a library's name (cublas) that is not one of the backend choices"),
+    ("--max-lora-rank", "wrong-type"): (
+        ["--enable-lora", "--max-lora-rank", "auto"], "parse", "'auto' where the flag takes one of the listed ranks"),
+    ("--use-tqdm-on-load", "wrong-type"): (
+        ["--use-tqdm-on-load=false"], "parse", "'=false' given to an on/off switch (the off form is --no-...)"),
+    ("--return-tokens-as-token-ids", "wrong-type"): (
+        ["--return-tokens-as-token-ids", "true"], "parse", "a value 'true' given to an on/off switch"),
+    ("--max-num-partial-prefills", "incompatible"): (
+        ["--max-num-partial-prefills", "4", "--no-enable-chunked-prefill"], "parse",
+        "concurrent partial prefills asked for with chunked prefill switched off"),
+}  # fmt: skip
 
-EXPECTED_DRAWN = {}  # written after the draw was printed, before anything ran (0.26.0's source as cited)
+EXPECTED_DRAWN = {  # written after the draw was printed, before anything ran (0.26.0's source as cited)
+    "g01": "refused before the engine starts: LoadConfig's Field(ge=1) (config/load.py) refuses 0, pydantic "
+    "'safetensors_prefetch_num_threads Input should be greater than or equal to 1', in create_engine_config in the "
+    "API server (a traceback, exit 1; the parser's type is a plain int), or at parse (exit 2)",
+    "g02": "argparse exit 2: 'unrecognized arguments: 1' (a BooleanOptionalAction takes no value, engine/arg_utils.py)",
+    "g03": "the engine starts, loads the dummy weights and runs the profile pass, then fails sizing the KV cache: "
+    "determine_available_memory returns kv_cache_memory_bytes -1 as it stands (v1/worker/gpu_worker.py, the 'reserved "
+    "... GiB memory for KV Cache as specified by kv_cache_memory_bytes' line with a negative figure), and "
+    "v1/core/kv_cache_utils.py raises ValueError 'No available memory for the cache blocks. Try increasing "
+    "`gpu_memory_utilization` when initializing the engine.'; 'Engine core initialization failed', exit 1. "
+    "human_readable_int('-1') is int('-1') (utils/argparse_utils.py), so the parser takes it",
+    "g04": "argparse exit 2: \"argument --h11-max-incomplete-event-size: invalid int value: '8MB'\" (a plain int in "
+    "FrontendArgs, entrypoints/openai/cli_args.py)",
+    "g05": "argparse exit 2: \"argument --linear-backend: invalid choice: 'cublas' (choose from ...)\" (literal_to_kwargs "
+    "choices; the lower-casing before-validator in config/kernel.py is never reached)",
+    "g06": "argparse exit 2: \"argument --max-lora-rank: invalid int value: 'auto'\" (a Literal of ints: type int with "
+    "choices)",
+    "g07": "argparse exit 2: \"argument --use-tqdm-on-load/--no-use-tqdm-on-load: ignored explicit argument 'false'\"",
+    "g09": "refused before the engine starts: SchedulerConfig.verify_max_model_len (config/scheduler.py) raises "
+    "'Chunked prefill must be enabled to set max_num_partial_prefills > 1.' in create_engine_config in the API "
+    "server (a pydantic 'Value error, ...' or a ValueError traceback), exit 1",
+    "g08": "argparse exit 2: 'unrecognized arguments: true'",
+}
 
 
 def _parametrise():
