@@ -71,6 +71,28 @@ fresh-469's value and expectation, unchanged): 0 valid, 6 wrong-type, 2 out-of-r
 last); simulated: the first 8 start at 0-7 s (2 x 0.12 + 6 x 0.05 = 0.54 of 0.95), g08 at 62 s and g09 at 63 s; end
 151 s at LEFT 390 (bound 370), nothing skipped.
 EXPECTED per case: EXPECTED_DRAWN below (written from 0.26.0's source before anything ran); n01's in its "expect".
+LOCAL CHECKS (after the cases file was committed, b4d6602c; nothing ran on the device; EXPECTED_DRAWN left as
+committed). (1) The driver's reader: tools/gpu_serve_requests.py imported (HOME=/tmp/gpu530/home), the file read as its
+main() reads it (json ["cases"], the names of "order"): 10 cases, each with args (strings), env, timeout/need/mem
+(start 240/150/0.12, parse 75/25/0.05), one POST /v1/completions step with prompt_len 50 (the driver turns it into
+token ids), steps equal to fresh-492's. (2) vLLM 0.26.0's own `vllm serve` parser (the wheel's source, /tmp/gpu530/src,
+on .venv-vllm's Python 3.11 and CPU torch, a stub dist-info naming 0.26.0+cpu first on PYTHONPATH, as fresh-492 did;
+/tmp/gpu530/pcheck.py), each case's args as the driver passes them (`serve ARGS --port 8201`), then
+EngineArgs.from_cli_args: g03 n01 g01 g09 parsed (g03 kv_cache_memory_bytes -1; n01 max_num_seqs 32, the last of the
+two; g01 safetensors_prefetch_num_threads 0; g09 max_num_partial_prefills 4, enable_chunked_prefill False), and built
+alone LoadConfig(safetensors_prefetch_num_threads=0) raises pydantic's 'Input should be greater than or equal to 1' and
+SchedulerConfig(max_model_len=4096, max_num_partial_prefills=4, enable_chunked_prefill=False, ...) raises 'Value
+error, Chunked prefill must be enabled to set max_num_partial_prefills > 1.', so g01 and g09 are refused in the API
+server with a traceback (exit 1), not by argparse; exit 2: g02 'unrecognized arguments: 1', g04 "argument
+--h11-max-incomplete-event-size: invalid int value: '8MB'", g05 "argument --linear-backend: invalid choice: 'cublas'
+(choose from 'aiter', 'auto', ... 'xpu_woq')", g06 "argument --max-lora-rank: invalid int value: 'auto'", g07
+"argument --use-tqdm-on-load/--no-use-tqdm-on-load: ignored explicit argument 'false'", g08 'unrecognized arguments:
+true'. All as EXPECTED_DRAWN; g03's KV sizing and n01's start need the device.
+SOURCES READ: tools/gpu_fresh492_draw.py, gpu_fresh482_draw.py (imported), tools/gpu_serve_requests.py,
+gpu_serve_drive.py, gpu_fresh151_go.sh, the manifest's fresh-492 HEADER (up to the lead's measured block) and
+/work/notes/s55/gpu492/RUN.md; vLLM 0.26.0 (unzipped to /tmp/gpu530/src): utils/argparse_utils.py,
+engine/arg_utils.py, v1/worker/gpu_worker.py, v1/core/kv_cache_utils.py and the files named in APPLIES. Not read:
+doctor, its knowledge, its tests, any batch's logs.
 """
 
 import json
