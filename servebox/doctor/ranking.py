@@ -197,6 +197,8 @@ def _exception_hits(t: Triage, raised: list[RaisedException]) -> set[str]:
             continue
         if sig.exception_types and short not in sig.exception_types:
             continue
+        if sig.exception_unless is not None and sig.exception_unless.search(first.message):
+            continue  # a message that names whose code raised there (a supplied class's signature; learn55a)
         if sig.raised_in.search(first.raised_in):
             text = f"{first.type}: {first.message}"[:400]
             t.hits[sig.id] = Hits(first.occurrences, first.line, first.line, {}, [(first.line, text)])

@@ -79,6 +79,8 @@ class Signature:
     # messages are too many to list (vLLM's config validators): matched on the root exception
     raised_in: re.Pattern[str] | None = None
     exception_types: tuple[str, ...] = ()
+    # an exception message the place does not explain (a supplied class's own signature; learn55a)
+    exception_unless: re.Pattern[str] | None = None
     exception_confidence: float = 0.0
     exception_cause: str = ""
     # wordings that only SUGGEST this cause (a bare ncclSystemError whose usual reason in a container is
@@ -324,6 +326,7 @@ def load_signatures() -> tuple[Signature, ...]:
             own_unless_seen=bool(e.get("own_unless_seen", False)),
             raised_in=re.compile(e["raised_in"]) if e.get("raised_in") else None,
             exception_types=_as_tuple(e.get("exception_types")),
+            exception_unless=re.compile(e["exception_unless"]) if e.get("exception_unless") else None,
             exception_confidence=float(e.get("exception_confidence", e["confidence"])),
             exception_cause=e.get("exception_cause", e["cause"]),
             hints=tuple(re.compile(p, re.IGNORECASE) for p in _as_tuple(e.get("hint_pattern"))),
