@@ -59,7 +59,8 @@ CASES = [
     (
         FORMAT,
         "$ curl -s http://gpu-box:8000/v1/responses -H 'Content-Type: application/json' "
-        """-d '{"model": "qwen", "input": "color?", "response_format": {"type": "json_object"}}'\n""" + _reply(),
+        """-d '{"model": "qwen", "input": "color?", "response_format": {"type": "json_object"}}'\n"""
+        + _reply(),
     ),
     # a pretty-printed body (Chat's nested json_schema shape), then curl -d @file and the reply
     (
