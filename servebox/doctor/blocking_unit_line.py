@@ -29,7 +29,10 @@ ALLOW_LINE = "unit-ip-allow-line-shown"  # marker: an IPAddressAllow= line of a 
 READ_ONLY_ROOT = "read-only-root-shown"  # marker (learn49a): ProtectSystem=strict among its wordings
 STRICT = "ProtectSystem=strict"
 BLOCKS_ALL = "blocks all IP address ranges"
-IGNORED_PREFIX = re.compile(r"Address prefix is invalid, ignoring assignment: (?P<value>.+?)\s*$")
+# systemd 252's config_parse_in_addr_prefixes; older releases' 'Failed to parse IP address prefix'
+IGNORED_PREFIX = re.compile(
+    r"(?:Address prefix is invalid|Failed to parse IP address prefix)(?:, ignoring assignment)?: (?P<value>.+?)\s*$"
+)
 IGNORED_WRITABLE = re.compile(r"ReadWritePaths= [^\n]*?ignoring")
 ALLOW_VALUE = re.compile(r"IPAddressAllow=(?P<value>.*?)\s*$")
 
@@ -49,7 +52,9 @@ def _blocks_every_request(t: Triage, d: Diagnosis) -> bool:
     if any(BLOCKS_ALL in text for _, text in deny.evidence):
         return True
     allow = t.hits.get(ALLOW_LINE)
-    shown = {m.group("value") for _, text in (allow.evidence if allow else ()) if (m := ALLOW_VALUE.search(text))}
+    shown = {
+        m.group("value") for _, text in (allow.evidence if allow else ()) if (m := ALLOW_VALUE.search(text))
+    }
     return shown <= ignored
 
 

@@ -40,7 +40,9 @@ def _drop_below_confident(diagnoses: list[Diagnosis], top: Diagnosis) -> None:
 INDEPENDENT = frozenset({"requests", "systemd"})  # a refused request, a unit-file line systemd ignored
 
 
-def independent_warnings(diagnoses: list[Diagnosis], aside: set[int], blocking: set[int] = frozenset()) -> bool:
+def independent_warnings(
+    diagnoses: list[Diagnosis], aside: set[int], blocking: set[int] = frozenset()
+) -> bool:
     """The top two causes are both non-fatal and of the two parts that fail apart from each other (a request the
     server refused and stayed up, a unit-file setting systemd ignored and loaded the unit without): nothing in the
     log orders them (which bites first depends on how the user runs it: under the unit, or by hand), so neither is
@@ -59,7 +61,9 @@ def independent_warnings(diagnoses: list[Diagnosis], aside: set[int], blocking: 
         a, b = diagnoses.index(first), diagnoses.index(second)
         diagnoses[a], diagnoses[b] = second, first
         first.confidence, second.confidence = second.confidence, first.confidence
-    elif id(first) not in blocking and first.confidence == second.confidence and second.category == "requests":
+    elif (
+        id(first) not in blocking and first.confidence == second.confidence and second.category == "requests"
+    ):
         # a tie: the refusal the user met comes before a line systemd only warned of
         a, b = diagnoses.index(first), diagnoses.index(second)
         diagnoses[a], diagnoses[b] = second, first

@@ -23,6 +23,7 @@ from servebox.doctor.background_refusals import set_aside
 from servebox.doctor.bench_context import bench_over_context, probe_aside
 from servebox.doctor.bench_served_name import bench_name_not_served
 from servebox.doctor.bench_too_early import bench_before_server_up
+from servebox.doctor.blocking_unit_line import blocking_unit_lines
 from servebox.doctor.caller import loaded_aside, scripted
 from servebox.doctor.client_succeeded import refusals_outlived
 from servebox.doctor.close_causes import (
@@ -75,7 +76,6 @@ from servebox.doctor.temp_fallback import temp_fell_back
 from servebox.doctor.torch_backend import torch_backend_hits
 from servebox.doctor.triage import Diagnosis, Evidence, Hits, RaisedException, TriageResult
 from servebox.doctor.typing_backport import stale_typing_hits
-from servebox.doctor.blocking_unit_line import blocking_unit_lines
 from servebox.doctor.unit_refused import behind_refused_unit
 
 if TYPE_CHECKING:
@@ -365,7 +365,9 @@ def rank(t: Triage) -> TriageResult:
     # capped first, so the order is the figures shown (after32f: a capped 0.78 had ranked above a 0.80)
     calibrate(diagnoses)
     order = {"cause": 0, "symptom": 1, "note": 2}
-    blocking = blocking_unit_lines(t, diagnoses)  # an ignored unit line that stops the whole service (learn55f)
+    blocking = blocking_unit_lines(
+        t, diagnoses
+    )  # an ignored unit line that stops the whole service (learn55f)
     diagnoses.sort(
         key=lambda d: (
             order.get(d.role, 3),
@@ -377,7 +379,9 @@ def rank(t: Triage) -> TriageResult:
         )
     )
     diagnoses = refine(below_families(diagnoses))
-    competing |= independent_warnings(diagnoses, aside | behind, blocking) or close_causes(diagnoses, aside | behind)
+    competing |= independent_warnings(diagnoses, aside | behind, blocking) or close_causes(
+        diagnoses, aside | behind
+    )
     verdict = _verdict(diagnoses[0] if diagnoses else None, competing)
     return TriageResult(
         source=t.source,
