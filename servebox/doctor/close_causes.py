@@ -40,12 +40,15 @@ def _drop_below_confident(diagnoses: list[Diagnosis], top: Diagnosis) -> None:
 INDEPENDENT = frozenset({"requests", "systemd"})  # a refused request, a unit-file line systemd ignored
 
 
-def independent_warnings(diagnoses: list[Diagnosis], aside: set[int]) -> bool:
+def independent_warnings(
+    diagnoses: list[Diagnosis], aside: set[int], blocking: set[int] = frozenset()
+) -> bool:
     """The top two causes are both non-fatal and of the two parts that fail apart from each other (a request the
     server refused and stayed up, a unit-file setting systemd ignored and loaded the unit without): nothing in the
     log orders them (which bites first depends on how the user runs it: under the unit, or by hand), so neither is
     confident; they drop as close causes do, order kept. True when it did. learn43g (fresh-358: IPAddressAllow=
-    ignored beside a top_p 1.5 refused, a confident wrong answer for either order)."""
+    ignored beside a top_p 1.5 refused, a confident wrong answer for either order). `blocking`: ids of unit lines
+    whose loss leaves the service unable to serve (blocking_unit_line.py): such a line comes first (learn55f)."""
     causes = [d for d in diagnoses if d.role == "cause" and id(d) not in aside]
     if len(causes) < 2 or causes[0].confidence < CONFIDENT or causes[0].fatal or causes[1].fatal:
         return False
@@ -53,7 +56,14 @@ def independent_warnings(diagnoses: list[Diagnosis], aside: set[int]) -> bool:
         return False
     first, second = causes[0], causes[1]
     _drop_below_confident(diagnoses, first)
-    if first.confidence == second.confidence and second.category == "requests":
+    if id(second) in blocking and first.category == "requests":
+        # the unit line is met first under the unit: it takes the top place and the top figure (gaps stay)
+        a, b = diagnoses.index(first), diagnoses.index(second)
+        diagnoses[a], diagnoses[b] = second, first
+        first.confidence, second.confidence = second.confidence, first.confidence
+    elif (
+        id(first) not in blocking and first.confidence == second.confidence and second.category == "requests"
+    ):
         # a tie: the refusal the user met comes before a line systemd only warned of
         a, b = diagnoses.index(first), diagnoses.index(second)
         diagnoses[a], diagnoses[b] = second, first
@@ -82,9 +92,10 @@ def warnings_beside_a_death(diagnoses: list[Diagnosis], quiet: frozenset[str] = 
     }
 
 
-def ignored_unit_line(d: Diagnosis) -> bool:
+def ignored_unit_line(d: Diagnosis, blocking: set[int] = frozenset()) -> bool:
     """A unit-file line systemd only warned of and loaded the unit without (a non-fatal systemd cause): at the same
     figure as another cause it ranks after it, whatever the line order (a log shows `systemd-analyze verify` before
     the engine runs): the engine's fault shows in the run, while the ignored line may change nothing at all (learn44a,
-    fresh-365: UMask=0o022 ignored, the default 0022 the very mask meant, beside a control vector never loaded)."""
-    return d.role == "cause" and d.category == "systemd" and not d.fatal
+    fresh-365: UMask=0o022 ignored, the default 0022 the very mask meant, beside a control vector never loaded).
+    Not one in `blocking` (a line whose loss changes what the whole service does: blocking_unit_line.py, learn55f)."""
+    return d.role == "cause" and d.category == "systemd" and not d.fatal and id(d) not in blocking

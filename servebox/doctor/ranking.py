@@ -23,6 +23,7 @@ from servebox.doctor.background_refusals import set_aside
 from servebox.doctor.bench_context import bench_over_context, probe_aside
 from servebox.doctor.bench_served_name import bench_name_not_served
 from servebox.doctor.bench_too_early import bench_before_server_up
+from servebox.doctor.blocking_unit_line import blocking_unit_lines
 from servebox.doctor.caller import loaded_aside, scripted
 from servebox.doctor.client_succeeded import refusals_outlived
 from servebox.doctor.close_causes import (
@@ -368,18 +369,23 @@ def rank(t: Triage) -> TriageResult:
     # capped first, so the order is the figures shown (after32f: a capped 0.78 had ranked above a 0.80)
     calibrate(diagnoses)
     order = {"cause": 0, "symptom": 1, "note": 2}
+    blocking = blocking_unit_lines(
+        t, diagnoses
+    )  # an ignored unit line that stops the whole service (learn55f)
     diagnoses.sort(
         key=lambda d: (
             order.get(d.role, 3),
             id(d) in aside,
             id(d) in behind,
-            ignored_unit_line(d),  # after any other cause, whatever its figure (stop 47)
+            ignored_unit_line(d, blocking),  # after any other cause, whatever its figure (stop 47)
             -d.confidence,
             d.first_line,
         )
     )
     diagnoses = refine(below_families(diagnoses))
-    competing |= independent_warnings(diagnoses, aside | behind) or close_causes(diagnoses, aside | behind)
+    competing |= independent_warnings(diagnoses, aside | behind, blocking) or close_causes(
+        diagnoses, aside | behind
+    )
     verdict = _verdict(diagnoses[0] if diagnoses else None, competing)
     return TriageResult(
         source=t.source,
