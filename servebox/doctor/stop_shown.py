@@ -28,6 +28,7 @@ import re
 from typing import TYPE_CHECKING
 
 from servebox.doctor.afterwards import ANSWERED, IN_FLIGHT, LISTENING, REFUSED, SERVING
+from servebox.doctor.texts import text
 
 if TYPE_CHECKING:
     from servebox.doctor.results import Diagnosis
@@ -43,17 +44,8 @@ ASKED = re.compile(
 )
 # a figure below the confident line: the stop is what the paste shows, not who sent it
 SHOWN = 0.5
-CAUSE = (
-    "The server's lines in this log are its orderly shutdown (line {line}: '{text}'), which it prints only after a stop"
-    " signal (SIGTERM or SIGINT: ctrl-C, systemctl stop, docker stop, a kill, a supervisor's restart); no failure comes"
-    " before it and no request was cut by it (the answers shown were complete). Nothing failed: the server stopped"
-    " because it was asked to."
-)
-FIX = (
-    "Nothing in the server. If the stop was not meant, find what sent it (`journalctl` around that time, a supervisor's"
-    " or deploy script's restarts, a terminal's ctrl-C) and start the server again; for a service, run it under"
-    " systemd with Restart=on-failure so only failures restart it."
-)
+CAUSE = text("stop_shown", "cause")
+FIX = text("stop_shown", "fix")
 
 
 def stop_alone(t: Triage, d: Diagnosis) -> bool:
