@@ -3,7 +3,7 @@ the file holds are the same, and each text's {placeholders} are the ones its mod
 
 learn55c (s55): the cause, fix and note texts of the answers made in code (stop_shown, system_exit, afterwards ...)
 moved from Python string constants to texts.toml, byte for byte. The code names a text as
-`NAME = text("module", "key")` at module level and fills it with NAME.format(field=...) (in its own module or one that
+`NAME = answer_text("module", "key")` at module level and fills it with NAME.format(field=...) (in its own module or one that
 imports NAME); these tests read that from the source, so a text renamed, dropped or given a new placeholder on one side
 only fails here rather than in a user's answer (a KeyError from str.format, or a '{field}' printed as is).
 """
@@ -16,22 +16,22 @@ from pathlib import Path
 
 import pytest
 
-from servebox.doctor.texts import all_texts, text
+from servebox.doctor.texts import all_texts, answer_text
 
 DOCTOR = Path(__file__).resolve().parent.parent / "servebox" / "doctor"
 
 
 def _assigned() -> dict[tuple[str, str], tuple[str, str]]:
-    """(module, NAME) -> (text module, key) for every module-level NAME = text("module", "key")."""
+    """(module, NAME) -> (text module, key) for every module-level NAME = answer_text("module", "key")."""
     named: dict[tuple[str, str], tuple[str, str]] = {}
     for f in sorted(DOCTOR.glob("*.py")):
         for node in ast.parse(f.read_text()).body:
             if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)):
                 continue
             call = node.value
-            if isinstance(call.func, ast.Name) and call.func.id == "text":
+            if isinstance(call.func, ast.Name) and call.func.id == "answer_text":
                 args = [a.value for a in call.args if isinstance(a, ast.Constant)]
-                assert len(args) == 2 == len(call.args), f"{f.name}: text() takes two literal strings"
+                assert len(args) == 2 == len(call.args), f"{f.name}: answer_text() takes two literal strings"
                 named[(f.stem, node.targets[0].id)] = (args[0], args[1])
     return named
 
@@ -51,20 +51,24 @@ def _named() -> dict[tuple[str, str], tuple[str, str]]:
     return named
 
 
-def _filled() -> dict[tuple[str, str], list[set[str] | None]]:
-    """(text module, key) -> the fields of each NAME.format(...) call on it (None for one given **mapping)."""
+def _filled() -> dict[tuple[str, str], list[tuple[set[str], bool] | None]]:
+    """(text module, key) -> the fields of each NAME.format(...) call on it, and whether that call is shared with
+    another text (None for one given **mapping)."""
     named = _named()
-    filled: dict[tuple[str, str], list[set[str] | None]] = {}
+    filled: dict[tuple[str, str], list[tuple[set[str], bool] | None]] = {}
     for f in sorted(DOCTOR.glob("*.py")):
         for node in ast.walk(ast.parse(f.read_text())):
             if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
                 continue
-            target = node.func.value
-            if node.func.attr != "format" or not isinstance(target, ast.Name):
+            if node.func.attr != "format":
                 continue
-            if (f.stem, target.id) in named:
-                fields = {k.arg for k in node.keywords}
-                filled.setdefault(named[(f.stem, target.id)], []).append(None if None in fields else fields)
+            target = node.func.value  # NAME.format(...), or (A if c else B).format(...)
+            names = [target] if not isinstance(target, ast.IfExp) else [target.body, target.orelse]
+            for name in names:
+                if isinstance(name, ast.Name) and (f.stem, name.id) in named:
+                    fields = {k.arg for k in node.keywords}
+                    call = None if None in fields else (fields, len(names) > 1)
+                    filled.setdefault(named[(f.stem, name.id)], []).append(call)
     return filled
 
 
@@ -76,7 +80,7 @@ def _placeholders(s: str) -> set[str]:
 
 def test_every_key_the_code_names_is_in_the_data_and_under_its_own_module():
     named = _assigned()
-    assert named, "no text() names found: the test reads the source wrongly"
+    assert named, "no answer_text() names found: the test reads the source wrongly"
     for (mod, name), (module, key) in named.items():
         assert module == mod, (
             f"{mod}.py names {module}'s text {key}: a module's texts sit under its own table"
@@ -84,7 +88,7 @@ def test_every_key_the_code_names_is_in_the_data_and_under_its_own_module():
         assert key == name.lower(), (
             f"{mod}.{name} names key {key}: the key is the constant's name, lower case"
         )
-        assert text(module, key)
+        assert answer_text(module, key)
 
 
 def test_no_text_in_the_data_is_unused():
@@ -105,11 +109,17 @@ def test_each_texts_placeholders_are_the_ones_its_code_fills():
                 assert "{" not in words and "}" not in words, (
                     f"{module}.{key}: braces in a text never formatted"
                 )
-            for fields in calls:
-                if fields is not None:
-                    assert fields == want, (
-                        f"{module}.{key}: the code fills {sorted(fields)}, the text has {sorted(want)}"
-                    )
+            for call in calls:
+                if call is None:
+                    continue
+                fields, shared = call
+                assert want <= fields, (
+                    f"{module}.{key}: the text has {sorted(want - fields)}, which the code never fills"
+                )
+                # one call filling two texts fills the union of their fields: each text need only use its own
+                assert shared or fields <= want, (
+                    f"{module}.{key}: the code fills {sorted(fields - want)}, not in it"
+                )
 
 
 @pytest.mark.parametrize("module", sorted(all_texts()))

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 
 from servebox.doctor.afterwards import ANSWERED, IN_FLIGHT, LISTENING, REFUSED, SERVING
 from servebox.doctor.signatures import load_signatures
-from servebox.doctor.texts import text
+from servebox.doctor.texts import answer_text
 
 if TYPE_CHECKING:
     from servebox.doctor.results import Diagnosis
@@ -55,8 +55,8 @@ def asked() -> tuple[re.Pattern[str], ...]:
 
 # a figure below the confident line: the stop is what the paste shows, not who sent it
 SHOWN = 0.5
-CAUSE = text("stop_shown", "cause")
-FIX = text("stop_shown", "fix")
+CAUSE = answer_text("stop_shown", "cause")
+FIX = answer_text("stop_shown", "fix")
 
 
 def stop_alone(t: Triage, d: Diagnosis) -> bool:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from servebox.doctor.attribution import readings
 from servebox.doctor.results import Diagnosis, Evidence
-from servebox.doctor.texts import text
+from servebox.doctor.texts import answer_text
 
 if TYPE_CHECKING:
     from servebox.doctor.triage import Triage
@@ -44,9 +44,9 @@ FORMATTED = re.compile(
 WORDS = re.compile(r"[A-Za-z]{3,}\W+\w+")
 AUTHOR = re.compile(r"^(?P<who>[A-Za-z_][\w.-]{1,60}):\s")
 TAIL = 8192
-CAUSE = text("system_exit", "cause")
-FIX = text("system_exit", "fix")
-WHO = text("system_exit", "who")  # the author a module-like prefix names
+CAUSE = answer_text("system_exit", "cause")
+FIX = answer_text("system_exit", "fix")
+WHO = answer_text("system_exit", "who")  # the author a module-like prefix names
 
 
 def _numbered_tail(t: Triage) -> list[tuple[int, str]]:

@@ -21,6 +21,6 @@ def all_texts() -> dict[str, dict[str, str]]:
     return tomllib.loads((resources.files("servebox.doctor") / "texts.toml").read_text())
 
 
-def text(module: str, key: str) -> str:
+def answer_text(module: str, key: str) -> str:
     """The text `key` of `module` (its file name without .py) as texts.toml words it, placeholders unfilled."""
     return all_texts()[module][key]
