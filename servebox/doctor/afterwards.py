@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from servebox.doctor.results import Diagnosis, Evidence
 from servebox.doctor.structure import instance_of, split_prefix
+from servebox.doctor.texts import answer_text
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -138,15 +139,8 @@ def shutdown_before(t: Triage, line: int) -> int | None:
 
 
 MID_START = 0.5  # the stop is the reason the start ended, but not who sent it
-MID_START_CAUSE = (
-    "A stop (SIGTERM/SIGINT) reached the engine at line {line} while it was still starting (the server had not come up), "
-    "and the engine then ended: the start did not fail by itself, something stopped it (ctrl-C, a supervisor's start "
-    "timeout, a cleanup script or another user's kill)."
-)
-MID_START_FIX = (
-    "Find what sent the signal (`journalctl` around that time, the supervisor's start timeout, scripts that kill "
-    "processes) and stop it, or give the start longer; then start the engine again."
-)
+MID_START_CAUSE = answer_text("afterwards", "mid_start_cause")
+MID_START_FIX = answer_text("afterwards", "mid_start_fix")
 
 
 def stopped_mid_start(t: Triage, d: Diagnosis) -> bool:
@@ -177,11 +171,7 @@ def _died_of_it(t: Triage, sid: str) -> bool:
     return any((m := sig.search(x)) and m.groupdict().get("died") for x in texts) or "died" in hit.groups
 
 
-MID_START_PROGRESS = (
-    " The start was still moving when the stop came: its last progress line (line {line}: weights, compile or graphs)"
-    " came before it with no stall logged between, so it had not hung; a start bound shorter than this start needs"
-    " (a supervisor's or script's start timeout) is a common sender."
-)
+MID_START_PROGRESS = answer_text("afterwards", "mid_start_progress")
 
 
 def progress_before(t: Triage, line: int) -> int | None:
@@ -198,12 +188,7 @@ def progress_before(t: Triage, line: int) -> int | None:
     return last
 
 
-MID_START_IN_STEP = (
-    " The start was still in the step it announced at line {line} (the warm-up's compile), which had not ended when the"
-    " stop came: the engine core's 'No available shared memory broadcast block' waits logged meanwhile are what vLLM"
-    " prints while a worker is busy in such a step, so the log does not show a hang; a start bound shorter than this"
-    " start needs (a supervisor's or script's start timeout) is a common sender."
-)
+MID_START_IN_STEP = answer_text("afterwards", "mid_start_in_step")
 
 
 def open_step_before(t: Triage, line: int) -> int | None:
@@ -265,21 +250,9 @@ def follows_earlier(t: Triage, sig: Signature, hit: Hits) -> tuple[int, str, str
 CUT = {"peer-connection-reset", "peer-connection-refused"}
 HUNG = "client-read-timeout"
 IN_FLIGHT = "request-open-at-stop"
-MID_REQUEST_CAUSE = (
-    "A stop (SIGTERM/SIGINT) reached the server at line {line} while it was answering a request, and the request was "
-    "cut off (the client saw the connection close, or waited on an answer that never came): the server did not fail "
-    "by itself, something stopped it mid-answer (ctrl-C, a supervisor's restart or stop, a deploy or cleanup script, "
-    "another user's kill)."
-)
-AFTER_STOP_CAUSE = (
-    "A stop (SIGTERM/SIGINT) reached the server at line {line} and it shut down in order; what failed after it is the "
-    "stop's consequence (a request that found nothing listening, or whose answer never came): the server did not fail "
-    "by itself, something stopped it (ctrl-C, a supervisor's restart or stop, a deploy or cleanup script)."
-)
-MID_REQUEST_FIX = (
-    "Find what sent the signal (`journalctl` around that time, the supervisor's or deploy's restarts, scripts that kill "
-    "processes); stop servers only when they are idle (drain them first), and have clients retry a cut answer."
-)
+MID_REQUEST_CAUSE = answer_text("afterwards", "mid_request_cause")
+AFTER_STOP_CAUSE = answer_text("afterwards", "after_stop_cause")
+MID_REQUEST_FIX = answer_text("afterwards", "mid_request_fix")
 
 
 def stopped_mid_request(t: Triage, d: Diagnosis, others: list[Diagnosis]) -> bool:
@@ -308,11 +281,7 @@ def stopped_mid_request(t: Triage, d: Diagnosis, others: list[Diagnosis]) -> boo
     return True
 
 
-STOPPED_CAUSE = (
-    "A stop (SIGTERM/SIGINT) reached vLLM's engine at line {line} while the server was up, the engine ended in order, "
-    "and the server then failed a request (line {refused}): the engine did not fail by itself, something stopped it "
-    "(ctrl-C, a supervisor, a script or another user's kill of the EngineCore process)."
-)
+STOPPED_CAUSE = answer_text("afterwards", "stopped_cause")
 
 
 def stopped_then_refused(t: Triage, d: Diagnosis) -> bool:
@@ -348,16 +317,8 @@ REPORTED = "reply-stopped-at-limit"
 # an absent field ask for no limit, so ending at the context is what the caller asked for
 ASKED = re.compile(r"""["']?\b(?:n_predict|max_tokens|max_completion_tokens)["']?\s*[:=]\s*(\d+)""")
 CUT_AT_CONTEXT = "request-longer-than-context"
-CUT_CAUSE = (
-    "The answer was cut at the end of the slot's context: the request asked for up to {asked} new tokens (line {sent}), "
-    "more than a llama-server slot holds ({slot} tokens, prompt included; line {size}), and with context shift off the "
-    "server stopped generating when the slot was full (line {full}: 'truncated = 1') and answered as if it had finished."
-)
-CUT_FIX = (
-    "Give each slot a larger context (-c is shared by the --parallel slots and capped at the model's training context), "
-    "ask for fewer tokens (n_predict / max_tokens), or turn context shift on (--context-shift) if the answer may lose "
-    "the start of its context."
-)
+CUT_CAUSE = answer_text("afterwards", "cut_cause")
+CUT_FIX = answer_text("afterwards", "cut_fix")
 # below the confident line (learn44f): the corpus's makers read this shape both ways (fresh-180/184 cut, fresh-286's maker
 # and fresh-368's healthy), and llama-server's reply reports the stop (finish_reason length) where the log omits it
 CUT_SURE, CUT_LIKELY, CUT_BESIDE = 0.6, 0.5, 0.3

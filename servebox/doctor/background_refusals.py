@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 
 from servebox.doctor.afterwards import ANSWERED, REFUSED
 from servebox.doctor.root_exception import REQUESTS
+from servebox.doctor.texts import answer_text
 
 if TYPE_CHECKING:
     from servebox.doctor.triage import Diagnosis, Hits, Triage
@@ -52,10 +53,7 @@ SLOT_RELEASED = "llamacpp-slot-released"  # llama-server's finished task (knowle
 # processing' after it, release(): the finished-task lines count such refusals with the answered requests)
 HANDLER = "got exception: "
 TASK_STAGE = "send_error: task id"
-NOTE = (
-    " Background here: the server answered and served on, and such refusals are {refused} of the {total} requests"
-    " the log shows ({answered} answered with success): a client's mistake beside the run, not what ended it."
-)
+NOTE = answer_text("background_refusals", "note")
 
 
 def counts(t: Triage) -> tuple[int, int, bool]:

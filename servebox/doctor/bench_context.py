@@ -24,6 +24,7 @@ optional probe, not a request the user sent, so it is no refusal to report (prob
 from __future__ import annotations
 
 from servebox.doctor.results import Diagnosis, Evidence
+from servebox.doctor.texts import answer_text
 
 LENGTHS, CONTEXT, SLOT, REFUSED = (
     "bench-prompt-lengths-shown",
@@ -32,23 +33,9 @@ LENGTHS, CONTEXT, SLOT, REFUSED = (
     "bench-requests-refused-400",
 )
 LONGER = "request-longer-than-context"
-CAUSE = (
-    "The benchmark's requests are longer than the server's context: each asks for {inp} prompt tokens plus {out} new "
-    "ones, {total} in all (line {at}), and the server holds {ctx} tokens per request (line {ctx_at}), so the server "
-    "refused them with HTTP 400 ('Bad Request', line {refused}; the body that says so is not printed by the benchmark); "
-    "the server is fine."
-)
-FIX = (
-    "Give the benchmark lengths that fit: --random-input-len plus --random-output-len (or --input-len / --output-len) "
-    "at most {ctx}, e.g. --random-input-len {fit_in} --random-output-len {fit_out}; or serve with a larger context "
-    "(vLLM --max-model-len, llama-server -c per --parallel slot) if the model and memory allow it."
-)
-CUT_CAUSE = (
-    "The benchmark's requests are longer than the server's context: each asks for {inp} prompt tokens plus {out} new "
-    "ones, {total} in all (line {at}), and the server holds {ctx} tokens per request (line {ctx_at}), so vLLM cut each "
-    "answer to the context left: {ok} successful requests generated {gen} tokens in all (line {gen_at}), not the "
-    "{asked} asked; the throughput and latency figures describe a shorter load than asked. The server is fine."
-)
+CAUSE = answer_text("bench_context", "cause")
+FIX = answer_text("bench_context", "fix")
+CUT_CAUSE = answer_text("bench_context", "cut_cause")
 SURE = 0.8
 SUCCEEDED, GENERATED, PROBE = (
     "bench-successful-requests-shown",

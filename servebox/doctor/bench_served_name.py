@@ -18,6 +18,7 @@ import re
 
 from servebox.doctor.bench_context import first_lines
 from servebox.doctor.results import Diagnosis
+from servebox.doctor.texts import answer_text
 
 REFUSED, BENCH, SERVED, TAG = (
     "bench-requests-refused-404",
@@ -31,26 +32,10 @@ OTHER_404 = ("client-base-url-v1-doubled", "vllm-bench-backend-endpoint-mismatch
 BENCH_SERVED = re.compile(r"""(?:\s--served-model-name[= ]|\bserved_model_name=)['"]?(?P<name>[^\s'",)]+)""")
 SERVER_NAMES = re.compile(r"""\s--served-model-name[= ](?P<names>(?:['"]?[^\s'",)-][^\s'",)]*['"]?\s*)+)""")
 LISTED = re.compile(r"'([^']+)'")
-CAUSE = (
-    "vllm bench serve asked for the model '{sent}' (its {flag}, line {at}), but the server serves it as {names} "
-    "(line {names_at}), so the server refused every request with 404 ('Not Found', line {refused}; the body naming "
-    "the model is not printed by bench) and the benchmark counted no successful request; the server is fine."
-)
-FIX = (
-    "Give bench the name the server serves: vllm bench serve --model {first} --tokenizer {tokenizer} (bench loads its "
-    "tokenizer from --model otherwise), or keep --model the folder and add --served-model-name {first}; GET /v1/models "
-    "lists the names."
-)
-GUESS_CAUSE = (
-    "Every request of vllm bench serve was refused with 404 ('Not Found', line {refused}): most often the model it "
-    "asks for, '{sent}' (its {flag}, line {at}), is not a name the server serves (vLLM serves --served-model-name's "
-    "names when given, else the model exactly as `vllm serve` was given it), less often --endpoint names a path the "
-    "server does not route; bench does not print the body that says which."
-)
-GUESS_FIX = (
-    "Compare with GET /v1/models and pass the listed id as --model (with --tokenizer the model's folder), or pass "
-    "--served-model-name with it; check --endpoint is a route the server has (/v1/completions, /v1/chat/completions)."
-)
+CAUSE = answer_text("bench_served_name", "cause")
+FIX = answer_text("bench_served_name", "fix")
+GUESS_CAUSE = answer_text("bench_served_name", "guess_cause")
+GUESS_FIX = answer_text("bench_served_name", "guess_fix")
 SURE, GUESS = 0.8, 0.5
 
 

@@ -20,6 +20,7 @@ import re
 
 from servebox.doctor.bench_context import first_lines
 from servebox.doctor.results import Diagnosis
+from servebox.doctor.texts import answer_text
 
 REFUSED, BENCH = "peer-connection-refused", "bench-model-named"
 # vLLM's start lines, the one that says the port first
@@ -30,16 +31,8 @@ DEFAULT_PORT = "8000"  # vllm serve's and vllm bench serve's default --port
 REFUSED_PORT = re.compile(r"Connect call failed \('[^']*', (\d+)\)|Cannot connect to host \S+?:(\d+)\b")
 BENCH_PORT = re.compile(r"--port[= ](\d+)|--base-url[= ]\S+?:(\d+)")
 LISTEN_PORT = re.compile(r"server(?: \d+)? on https?://\S*?:(\d+)|--port[= ](\d+)")
-CAUSE = (
-    "vllm bench serve ran before the vLLM server on port {port} was listening: the log shows that server still "
-    "starting (line {start}: {start_text}), and a vLLM server opens its port only once the model has loaded and warmed "
-    "up, so every request was refused a connection (line {refused}); bench's ready check is off by default, so it did "
-    "not wait. Nothing is wrong with the server or the benchmark's arguments."
-)
-FIX = (
-    "Start the benchmark once the server is up: wait until `curl -sf http://127.0.0.1:{port}/health` answers (or its "
-    "log says 'Application startup complete'), or let bench wait itself with --ready-check-timeout-sec 600."
-)
+CAUSE = answer_text("bench_too_early", "cause")
+FIX = answer_text("bench_too_early", "fix")
 SURE = 0.75
 
 

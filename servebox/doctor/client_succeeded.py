@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from servebox.doctor.texts import answer_text
+
 if TYPE_CHECKING:
     from servebox.doctor.results import Diagnosis
     from servebox.doctor.triage import Triage
@@ -19,11 +21,7 @@ if TYPE_CHECKING:
 SUCCEEDED, FAILED = "bench-successful-requests-shown", "bench-failed-requests-shown"
 # the families that say only that some request was refused (by its status), not which: a client's clean tally answers them
 REFUSALS = ("api-key-missing", "request-refused", "request-refused-no-reason")
-NOTE = (
-    "Not the run's failure: the client's own summary counts {ok} successful requests and none failed (line {at}), so"
-    " the refusals the server logged were of other requests (a client's side probe such as vllm bench's /tokenize, which"
-    " does not carry --header; another client). "
-)
+NOTE = answer_text("client_succeeded", "note")
 
 
 def _count(t: Triage, entry: str) -> tuple[int, int] | None:

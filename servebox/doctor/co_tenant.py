@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from servebox.doctor.afterwards import SERVING, answered_since, death_after
 from servebox.doctor.structure import split_prefix
+from servebox.doctor.texts import answer_text
 
 if TYPE_CHECKING:
     from servebox.doctor.results import Diagnosis
@@ -22,16 +23,8 @@ if TYPE_CHECKING:
     from servebox.doctor.triage import Hits, Triage
 
 SHARED = {"memory"}  # the categories of what programs on one machine compete for
-OTHER_CAUSE = (
-    "Raised by another process, not the server: its lines carry no process tag while the server's do ('{tag}'), they "
-    "come after the server came up (line {up}), the code that raised it is outside the engine, and the server answered "
-    "requests with success (line {ok}), refused none and did not die. Another program on the same GPU (a co-tenant) "
-    "failed in its own allocation: "
-)
-OTHER_FIX = (
-    "Nothing to fix in the server. For the other program: ask for what fits beside the server (its own message says "
-    "what it tried to allocate and what was free), or run it on another GPU; `nvidia-smi` shows who holds the memory."
-)
+OTHER_CAUSE = answer_text("co_tenant", "other_cause")
+OTHER_FIX = answer_text("co_tenant", "other_fix")
 
 
 def raised_elsewhere(t: Triage, hit: Hits) -> tuple[str, int, int] | None:

@@ -29,6 +29,7 @@ from servebox.doctor.co_tenant import another_process
 from servebox.doctor.kill_after_hang import killed_after_hang, limit_beside_kill_typed
 from servebox.doctor.plugin_load import plugin_skipped
 from servebox.doctor.signatures import demoting
+from servebox.doctor.texts import answer_text
 from servebox.doctor.unit_refused import run_by_hand_between
 
 if TYPE_CHECKING:
@@ -45,17 +46,11 @@ def child_started_as_router(hit: Hits) -> bool:
     return bool(hit.evidence) and all(CHILD_ROUTER_START.search(text) for _, text in hit.evidence)
 
 
-IN_STEP_NOTE = (
-    "Not a hang the log shows: the engine core waited for its worker while the worker ran the step it announced at line"
-    " {step} (the warm-up's compile), and a stop came at line {stop} before that step ended."
-)
+IN_STEP_NOTE = answer_text("demotions", "in_step_note")
 
 
 GENERATED = "engine-generated-tokens"  # vLLM's metrics line with a generation throughput above 0.0 (a marker)
-SERVED_THROUGH_NOTE = (
-    "Not a hang: the engine core waited {secs} s at a time for its workers while they were busy (a burst of requests on"
-    " a loaded machine), and the engine generated tokens after its last such wait (line {line}): it worked through it."
-)
+SERVED_THROUGH_NOTE = answer_text("demotions", "served_through_note")
 
 
 def generated_after(t: Triage, line: int) -> int | None:

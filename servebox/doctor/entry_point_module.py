@@ -18,6 +18,7 @@ import re
 from typing import TYPE_CHECKING
 
 from servebox.doctor.plugin_load import MARKER, plugin_exceptions
+from servebox.doctor.texts import answer_text
 
 if TYPE_CHECKING:
     from servebox.doctor.results import Diagnosis, RaisedException
@@ -25,17 +26,8 @@ if TYPE_CHECKING:
 
 ENTRY_POINT_LOAD = re.compile(r"(?:^|/)importlib(?:/|_)metadata/__init__\.py:\d+$")
 MISSING = re.compile(r"No module named '(?P<module>[\w.]+)'")
-CAUSE = (
-    " The entry point names the module '{module}' and Python found no such module at all (the import failed in the"
-    " entry point's own load, before any file of the plugin ran): the plugin's package declares an entry point whose"
-    " module it does not ship (a misspelt or renamed module in its pyproject), or its files are gone beside its"
-    " metadata; installing '{module}' is no fix."
-)
-FIX = (
-    'Make the entry point (pyproject [project.entry-points."vllm.*"] NAME = "module:function") name the module the'
-    " package ships (`python -c 'import importlib.metadata as m; print(m.entry_points(group=\"vllm.general_plugins\"))'`"
-    " lists what is declared), reinstall the package, restart and check the 'Failed to load plugin' lines are gone."
-)
+CAUSE = answer_text("entry_point_module", "cause")
+FIX = answer_text("entry_point_module", "fix")
 
 
 def entry_point_missing(exc: RaisedException) -> str:

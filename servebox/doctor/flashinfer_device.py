@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 from servebox.doctor.shared_wording import BELOW_CONFIDENT
+from servebox.doctor.texts import answer_text
 
 GPU_REFUSED = "moe-backend-excludes-gpu"
 PACKAGE = "flashinfer-missing-or-old"
@@ -32,16 +33,8 @@ FAMILIES = (
     ("TRTLLM", {"sm100"}),
     ("CUTEDSL", {"sm100"}),
 )
-BOTH = (
-    "vLLM refused the FlashInfer MoE kernel {name} for 'current device cuda', which it says both when the GPU is "
-    "outside the kernel's architecture families and when the flashinfer-python package is missing or too old for it; "
-    "the log does not show which GPU ran, so either can be the cause."
-)
-BOTH_FIX = (
-    "Check the GPU (nvidia-smi) against the kernel's families (FlashInfer CUTLASS: SM90, SM100, SM120; TRTLLM and "
-    "CuteDSL: SM100; B12X: SM120): on one of them install the flashinfer-python version this vLLM pins; otherwise "
-    "drop --moe-backend (or pick one the GPU runs, e.g. triton)."
-)
+BOTH = answer_text("flashinfer_device", "both")
+BOTH_FIX = answer_text("flashinfer_device", "both_fix")
 
 
 def _families(name: str) -> set[str]:

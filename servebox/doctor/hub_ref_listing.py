@@ -18,6 +18,7 @@ from __future__ import annotations
 import posixpath
 
 from servebox.doctor.results import Diagnosis, Evidence
+from servebox.doctor.texts import answer_text
 
 OFFLINE = "hub-offline"
 REFS, SNAPSHOTS, ASKED, CACHE = (
@@ -28,18 +29,8 @@ REFS, SNAPSHOTS, ASKED, CACHE = (
 )
 NO_SNAPSHOT = "Cannot find an appropriate cached snapshot folder"
 BROKEN = "hub-cache-ref-broken"
-CAUSE = (
-    "Offline, huggingface_hub found no snapshot folder for {repo}'s revision '{ref}', yet the log's listing of the "
-    "cache this process reads shows the repo cached: its refs/{ref} (line {ref_at}) and a snapshot holding files, "
-    "snapshots/{commit}/ (line {snap_at}). So refs/{ref} names no snapshot folder there: another commit, or that "
-    "commit followed by a newline or a space (huggingface_hub reads the file as it is, unstripped), or a cut hash; "
-    "a hand edit or a half-copied cache."
-)
-FIX = (
-    "Write the snapshot's commit into the ref with no newline: printf '%s' {commit} > {repo_dir}/refs/{ref} "
-    "(`cat -A {repo_dir}/refs/{ref}` shows a stray '$' line end), or pass the snapshot folder itself "
-    "({repo_dir}/snapshots/{commit}) as --model; or download the repo again where the hub is reachable."
-)
+CAUSE = answer_text("hub_ref_listing", "cause")
+FIX = answer_text("hub_ref_listing", "fix")
 SURE = 0.75
 
 

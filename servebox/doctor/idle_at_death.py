@@ -32,6 +32,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from servebox.doctor.results import Diagnosis
+from servebox.doctor.texts import answer_text
 
 if TYPE_CHECKING:
     from servebox.doctor.triage import Triage
@@ -45,25 +46,11 @@ MIN_SERVED = 20
 SURE, FAULT_LEFT = 0.55, 0.45
 # a SIGILL inside a task after a served run: the CPU family stays the answer, below the confident line
 ILLEGAL_AFTER_RUN = 0.6
-CAUSE = (
-    "llama-server died of a fault signal (line {line}: {what}) with no line of its own, while it computed nothing: all"
-    " {done} tasks it had started were finished (each 'processing task' has its 'stop processing'). {why}, so the"
-    " signal most likely came from outside (another shell's or a script's `kill -BUS` / `kill -FPE` / `kill -ILL`,"
-    " meant for another program); llama-server handles only SIGINT and SIGTERM, so any other signal's default action"
-    " ends it. The log does not name the sender."
-)
-WHY = "A real bus error on the mapped model or a division by zero happens only inside a task's computation"
-WHY_ILLEGAL = (
-    "An instruction this CPU lacks faults the first time it runs: at start or at the first request's kernels, not"
-    " after {done} tasks ran the same kernels on the same binary, and never while nothing runs"
-)
-NOTE = (
-    " (Here the server was idle at its death, no task in flight: this fault had no computation to happen in.)"
-)
-NOTE_ILLEGAL = (
-    " (Here the server had served {done} tasks with the same binary on this CPU before the SIGILL: the kernels they"
-    " ran did not fault, so a missing instruction is less likely; a SIGILL sent by `kill -ILL` reads the same.)"
-)
+CAUSE = answer_text("idle_at_death", "cause")
+WHY = answer_text("idle_at_death", "why")
+WHY_ILLEGAL = answer_text("idle_at_death", "why_illegal")
+NOTE = answer_text("idle_at_death", "note")
+NOTE_ILLEGAL = answer_text("idle_at_death", "note_illegal")
 
 
 def idle_at_death(t: Triage, diagnoses: list[Diagnosis]) -> Diagnosis | None:

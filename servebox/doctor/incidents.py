@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 
 from servebox.doctor.results import Diagnosis
 from servebox.doctor.signatures import Signature
+from servebox.doctor.texts import answer_text
 
 if TYPE_CHECKING:
     from servebox.doctor.triage import Triage
@@ -67,12 +68,8 @@ RELAYED_AS_READ = (
     NAMED_ONLY,
 )  # kinds whose answer ranking words and weighs here (as_relayed)
 RELAYED_UNCHECKED = 0.6  # an id named in words this doctor does not write for it: a lead, never the answer
-NAMED_CAUSE = (
-    "servebox up's diagnosis named this cause ({id}) when it read the engine's own log, which this log does not"
-    " hold, in words this doctor does not write for it (another servebox version's, or cut short): only a lead."
-    " It said: {relayed}"
-)
-NAMED_FIX = "Run `servebox doctor --log .servebox/logs/MODEL.log` on the engine's own log to confirm; if it is this: {fix}"
+NAMED_CAUSE = answer_text("incidents", "named_cause")
+NAMED_FIX = answer_text("incidents", "named_fix")
 
 
 def _in_order(literals: tuple[str, ...], text: str) -> bool:
@@ -209,17 +206,8 @@ def engine_words_only(line: str, fields: dict[str, str] | None) -> str:
 # stop ended each start and is the answer, below the confident line (who sent it is not in the log)
 START_LIMIT = "servebox-start-limit-reached"
 EACH_START = 0.5
-EACH_START_CAUSE = (
-    "servebox up's INCIDENT lines say an orderly stop (SIGTERM/SIGINT) ended the engine each time ({n} incidents, lines"
-    " {first} to {last}), and its restarts then reached up's start limit (line {limit}): the engine did not fail by"
-    " itself, something outside servebox stopped it each time (a script or cron job that kills it, another supervisor"
-    " of the same engine, another user's kill); the start limit is only its consequence."
-)
-EACH_START_FIX = (
-    "Find what sends the engine SIGTERM/SIGINT (`journalctl` and `ps` around the incidents' times, scripts, cron jobs,"
-    " another supervisor running the same engine) and stop it; then start `servebox up` again (or POST"
-    " /servebox/engines/MODEL/start)."
-)
+EACH_START_CAUSE = answer_text("incidents", "each_start_cause")
+EACH_START_FIX = answer_text("incidents", "each_start_fix")
 
 
 def stopped_each_start(t: Triage, d: Diagnosis, others: list[Diagnosis]) -> bool:

@@ -19,6 +19,7 @@ import re
 from typing import TYPE_CHECKING
 
 from servebox.doctor.afterwards import LISTENING, MID_START, MID_START_CAUSE, SERVING
+from servebox.doctor.texts import answer_text
 
 if TYPE_CHECKING:
     from servebox.doctor.results import Diagnosis
@@ -30,14 +31,8 @@ INTERRUPT = re.compile(r"^(?:\^C)+\s*$")
 # what may follow the interrupt without being the engine's: a wrapper's or the user's '#' note, a bare prompt
 # ('$', 'user@host:~$', '%', '>>>'), a Markdown fence
 AFTER = re.compile(r"^\s*(?:#.*|(?:[\w.-]+@[\w.-]+(?::\S*)?\s*)?[$%>#]{1,3}\s*|`{3,}\s*)$")
-LAST_WORD = (
-    " The terminal's '^C' (line {line}) is the log's last word: the engine printed nothing after the interrupt, so the"
-    " Ctrl-C ended it (llama-server has no SIGINT handler before its model has loaded, and dies of it at once)."
-)
-FIX = (
-    "Nothing failed by itself: start the engine again and let it finish loading. If nobody pressed Ctrl-C, find what"
-    " sent the SIGINT to its process group (a script, a supervisor's start timeout) and stop it."
-)
+LAST_WORD = answer_text("interrupt_last", "last_word")
+FIX = answer_text("interrupt_last", "fix")
 
 
 def interrupt_ended_start(t: Triage, d: Diagnosis) -> bool:

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from servebox.doctor.texts import answer_text
+
 if TYPE_CHECKING:
     from servebox.doctor.results import Diagnosis
     from servebox.doctor.triage import Hits, Triage
@@ -27,11 +29,7 @@ TIMED_OUT = "client-read-timeout"
 # a client that found the server gone while it was still wanted: its next connection refused, its request cut
 GONE = ("peer-connection-refused", "peer-connection-reset")
 GONE_WORDS = frozenset({"connection refused", "connectionrefusederror", "econnrefused"})
-NOTE = (
-    " Here it ended a server its clients had already found unresponsive: their reads timed out (line {line}) while the"
-    " kernel still accepted their connections, and none found it gone (no 'Connection refused', no reset), so the"
-    " process was alive and stopped or hung before this kill, which only cleaned it up: the hang is the cause."
-)
+NOTE = answer_text("kill_after_hang", "note")
 
 
 def killed_after_hang(d: Diagnosis, t: Triage, hit: Hits) -> None:
@@ -49,10 +47,7 @@ def killed_after_hang(d: Diagnosis, t: Triage, hit: Hits) -> None:
 
 OOM = "host-oom-kill"
 TYPED = "sigkill-sent-by-hand"  # a marker entry (memory.toml): kill -9 / pkill -KILL / killall -s KILL typed
-TYPED_NOTE = (
-    " But the log also shows a SIGKILL sent by hand (line {line}), which ends the process the same way: the memory"
-    " limit set on it is only one of two readings."
-)
+TYPED_NOTE = answer_text("kill_after_hang", "typed_note")
 
 
 def limit_beside_kill_typed(d: Diagnosis, t: Triage, hit: Hits) -> None:

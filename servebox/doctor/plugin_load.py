@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from servebox.doctor.afterwards import serving_after
 from servebox.doctor.structure import split_prefix
+from servebox.doctor.texts import answer_text
 
 if TYPE_CHECKING:
     from servebox.doctor.results import Diagnosis, RaisedException
@@ -29,11 +30,8 @@ MARKER = "vllm-plugin-not-loaded"  # knowledge/engine-config.toml: 'Failed to lo
 SPAN = 120  # lines a plugin's import traceback may take below its marker (nested imports add frames)
 SERVED_ON = 0.5  # the server came up without the plugin: the answer where nothing else failed
 NOT_UP = 0.4  # the server never came up: below a real failure (an unexplained exception answers at 0.45)
-CAUSE = (
-    "vLLM could not load the plugin '{plugin}' (line {line}: 'Failed to load plugin') and went on without it{up}: "
-    "whatever the plugin adds (its register() hook, model, parser or endpoint) is absent. Why it failed to load: "
-)
-FIX = "Fix the plugin so it imports in the engine's environment, or uninstall it (or leave it out of VLLM_PLUGINS): "
+CAUSE = answer_text("plugin_load", "cause")
+FIX = answer_text("plugin_load", "fix")
 
 
 def _markers(t: Triage) -> list[tuple[int, str, str]]:

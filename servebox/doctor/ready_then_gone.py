@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from servebox.doctor.bench_context import first_lines
 from servebox.doctor.results import Diagnosis
+from servebox.doctor.texts import answer_text
 
 if TYPE_CHECKING:
     from servebox.doctor.triage import Triage
@@ -29,13 +30,7 @@ NOTHING_FOUND = (
     "): no known cause in the log"  # up's give-up, its doctor having found nothing in the engine's log
 )
 SURE = 0.5
-CAUSE = (
-    "servebox up started the engine {n} times and it became ready every time (lines {first} to {last}), then vanished"
-    " with nothing in its own log (up's doctor found no cause there) until up gave up at its start limit (line"
-    " {limit}): a process that served and died without a word was killed from outside (SIGKILL writes nothing: the"
-    " OOM killer, a memory limit, a script's or operator's kill -9) or crashed in native code; the start limit is"
-    " only the consequence."
-)
+CAUSE = answer_text("ready_then_gone", "cause")
 
 
 def ready_then_gone(t: Triage, diagnoses: list[Diagnosis]) -> Diagnosis | None:

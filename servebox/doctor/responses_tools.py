@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 from servebox.doctor.attribution import readings
 from servebox.doctor.bench_context import first_lines
 from servebox.doctor.results import Diagnosis
+from servebox.doctor.texts import answer_text
 
 if TYPE_CHECKING:
     from servebox.doctor.triage import Triage
@@ -38,13 +39,7 @@ FUNCTION_TYPE = re.compile(r'"type":\s*"function"')
 # the choices that ask for a function call: auto, required, or one named ({"type": "function" | "custom", "name": N})
 CALLING = re.compile(r'^(?:auto|required|\{[^}]*"type":\s*"(?:function|custom)")')
 SURE = 0.6
-PARSER_CAUSE = (
-    "The /v1/responses request sent function tools with tool_choice {choice} (line {at}) to a vLLM started without"
-    " --enable-auto-tool-choice / --tool-call-parser (its flags, line {args_at}): unlike /v1/chat/completions and"
-    " /v1/messages, which refuse it, the Responses route answers, but never parses the model's output for tool calls"
-    " nor constrains it to a forced call, so no function_call can come back (a call the model writes arrives as plain"
-    " text)."
-)
+PARSER_CAUSE = answer_text("responses_tools", "parser_cause")
 
 
 def _fix(t: Triage, id_: str) -> str:

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 
 from servebox.doctor.afterwards import ANSWERED, SERVING
 from servebox.doctor.results import Diagnosis, Evidence
+from servebox.doctor.texts import answer_text
 
 if TYPE_CHECKING:
     from servebox.doctor.triage import Triage
@@ -45,13 +46,7 @@ MID_BODY = re.compile(
     r"|Connection reset by peer",
     re.IGNORECASE,
 )
-CAUSE = (
-    "The server began streaming an answer (line {answered}: its '200') and its own output stops dead there: no error,"
-    " no traceback, no shutdown, nothing logged after, while the client's stream was cut mid-body (line {cut}). A"
-    " server that fails or is stopped says so; one that ends without a word was killed from outside (SIGKILL writes"
-    " nothing: the OOM killer, a memory limit, a script's or operator's kill -9) or crashed in native code; a proxy"
-    " between the two cutting the connection would leave the server logging on."
-)
+CAUSE = answer_text("server_went_silent", "cause")
 
 
 def went_silent(t: Triage, diagnoses: list[Diagnosis]) -> Diagnosis | None:

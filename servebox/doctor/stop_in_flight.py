@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from servebox.doctor.afterwards import ANSWERED, IN_FLIGHT, LISTENING, MID_START, REFUSED, SERVING
 from servebox.doctor.structure import split_prefix
+from servebox.doctor.texts import answer_text
 
 if TYPE_CHECKING:
     from servebox.doctor.results import Diagnosis
@@ -27,28 +28,10 @@ SIGNAL = re.compile(r"signal=(SIG[A-Z]+)")
 ENGINE_STOP = "EngineCore: trigger received signal="
 API_STOP = "API server: shutdown triggered"
 GONE = "engine-core-killed"  # the API server's 'engine core exited unexpectedly' after its engine stopped
-CAUSE = (
-    "A stop ({signal}) reached the server at line {line} while it was still answering a request (line {mark}{quote}"
-    " shows the request open at the stop), and the server shut down: vLLM aborts the requests open at a stop (the"
-    " client gets finish_reason 'abort' with the tokens made so far) unless --shutdown-timeout lets them drain for that"
-    " long, llama-server cancels their tasks. The server did not fail by itself: something stopped it mid-answer"
-    " (ctrl-C, a supervisor's restart or stop, a deploy or cleanup script, another user's kill)."
-)
-ENGINE_ALONE = (
-    " The signal reached vLLM's EngineCore process alone (line {line} is the engine's own, and no API-server stop came"
-    " first): the API server then found its engine gone ('engine core exited unexpectedly', EngineDeadError), the"
-    " stop's consequence, not an engine fault."
-)
-FIX = (
-    "Find what sent the signal (`journalctl` around that time, the supervisor's or deploy's restarts, scripts that kill"
-    " processes); stop a server only when it is idle, or start vLLM with --shutdown-timeout N so a stop lets requests"
-    " in flight finish for up to N s (a drain) instead of aborting them; have clients retry an answer that ended with"
-    " finish_reason 'abort'."
-)
-ENGINE_FIX = (
-    " A signal to the EngineCore alone comes from something that picks processes by pid, name or memory use (a kill"
-    " by pid, a cleanup script, a watchdog): to stop the server, signal its API server process."
-)
+CAUSE = answer_text("stop_in_flight", "cause")
+ENGINE_ALONE = answer_text("stop_in_flight", "engine_alone")
+FIX = answer_text("stop_in_flight", "fix")
+ENGINE_FIX = answer_text("stop_in_flight", "engine_fix")
 
 
 def open_at_stop(t: Triage, line: int) -> tuple[int, str] | None:

@@ -25,35 +25,38 @@ the same way.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from servebox.doctor.afterwards import ANSWERED, IN_FLIGHT, LISTENING, REFUSED, SERVING
+from servebox.doctor.signatures import load_signatures
+from servebox.doctor.texts import answer_text
 
 if TYPE_CHECKING:
     from servebox.doctor.results import Diagnosis
     from servebox.doctor.triage import Triage
 
-# the server's own words that a stop signal reached it (printed on the signal's path only)
-# (not the EngineCore's 'trigger received signal=SIGTERM': vLLM's own process manager sends that signal to its engine
-#   at every exit, an offline LLM's or run-batch's end included)
-ASKED = re.compile(
-    r"API server: (?:shutdown triggered|stopping engine client mode="
-    r"|engine client stopped|signalling HTTP server shutdown|shutting down FastAPI HTTP server)"
-    r"|cleaning up before exit\.\.\."
-)
+STOP = "shutdown-requested"
+# the family's wordings that the server's own stop handler prints, on the signal's path only: vLLM's launcher ('API
+# server: shutdown triggered', 'API server: stopping engine client mode=' ...) and llama-server's ('cleaning up before
+# exit...'). Its others are printed on other paths too: the EngineCore's 'trigger received signal=SIGTERM' (vLLM's own
+# process manager sends that signal to its engine at every exit, an offline LLM's or run-batch's end included),
+# uvicorn's 'Shutting down', a shell's 'Terminated', systemd's and llama-swap's stops
+HANDLER_WORDS = ("API server: ", r"cleaning up before exit\.")
+
+
+@lru_cache(maxsize=1)
+def asked() -> tuple[re.Pattern[str], ...]:
+    """The stop-handler wordings of the shutdown-requested family (knowledge/service-machine.toml): one source for the
+    words, this module only picks which of them a stop signal alone prints."""
+    family = next(s for s in load_signatures() if s.id == STOP)
+    return tuple(p for p in family.patterns if p.pattern.startswith(HANDLER_WORDS))
+
+
 # a figure below the confident line: the stop is what the paste shows, not who sent it
 SHOWN = 0.5
-CAUSE = (
-    "The server's lines in this log are its orderly shutdown (line {line}: '{text}'), which it prints only after a stop"
-    " signal (SIGTERM or SIGINT: ctrl-C, systemctl stop, docker stop, a kill, a supervisor's restart); no failure comes"
-    " before it and no request was cut by it (the answers shown were complete). Nothing failed: the server stopped"
-    " because it was asked to."
-)
-FIX = (
-    "Nothing in the server. If the stop was not meant, find what sent it (`journalctl` around that time, a supervisor's"
-    " or deploy script's restarts, a terminal's ctrl-C) and start the server again; for a service, run it under"
-    " systemd with Restart=on-failure so only failures restart it."
-)
+CAUSE = answer_text("stop_shown", "cause")
+FIX = answer_text("stop_shown", "fix")
 
 
 def stop_alone(t: Triage, d: Diagnosis) -> bool:
@@ -62,10 +65,10 @@ def stop_alone(t: Triage, d: Diagnosis) -> bool:
     only where no cause or symptom is named."""
     if any(t.hits.get(x) is not None for x in (SERVING, LISTENING, ANSWERED, REFUSED, IN_FLIGHT)):
         return False
-    asked = next((e for e in d.evidence if ASKED.search(e.text)), None)
-    if asked is None:
+    asked_line = next((e for e in d.evidence if any(p.search(e.text) for p in asked())), None)
+    if asked_line is None:
         return False
-    text = asked.text.split("[shutdown] ", 1)[-1].strip()[:120]
+    words = asked_line.text.split("[shutdown] ", 1)[-1].strip()[:120]
     d.role, d.confidence = "cause", SHOWN
-    d.cause, d.fix = CAUSE.format(line=asked.line, text=text), FIX
+    d.cause, d.fix = CAUSE.format(line=asked_line.line, text=words), FIX
     return True

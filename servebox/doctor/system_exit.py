@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from servebox.doctor.attribution import readings
 from servebox.doctor.results import Diagnosis, Evidence
+from servebox.doctor.texts import answer_text
 
 if TYPE_CHECKING:
     from servebox.doctor.triage import Triage
@@ -43,18 +44,9 @@ FORMATTED = re.compile(
 WORDS = re.compile(r"[A-Za-z]{3,}\W+\w+")
 AUTHOR = re.compile(r"^(?P<who>[A-Za-z_][\w.-]{1,60}):\s")
 TAIL = 8192
-CAUSE = (
-    "The engine exited with status 1 right after printing '{msg}' (line {line}), a line in no format of vLLM's and"
-    " with no traceback: what Python prints for sys.exit('message') (a SystemExit carrying text), raised by code"
-    " loaded into vLLM{who} -- most often a general plugin's register(), which vLLM calls unguarded in every process"
-    " before the engine starts (SystemExit is not an Exception its plugin loader catches), or a --middleware, parser"
-    " or wrapper script. The message is that code's own reason."
-)
-FIX = (
-    "Do what the message asks (set the variable, file or key it names in the engine's environment), or find the code"
-    " that prints it (grep the message in the engine's site-packages and PYTHONPATH folders) and uninstall that plugin,"
-    " or leave it out with VLLM_PLUGINS; then restart."
-)
+CAUSE = answer_text("system_exit", "cause")
+FIX = answer_text("system_exit", "fix")
+WHO = answer_text("system_exit", "who")  # the author a module-like prefix names
 
 
 def _numbered_tail(t: Triage) -> list[tuple[int, str]]:
@@ -77,7 +69,7 @@ def exit_message(t: Triage, diagnoses: list[Diagnosis]) -> Diagnosis | None:
     if FORMATTED.search(msg) or not WORDS.search(msg) or len(msg) > 400:
         return None
     m = AUTHOR.match(msg)
-    who = f" (its prefix names {m['who']})" if m else ""
+    who = WHO.format(who=m["who"]) if m else ""
     return Diagnosis(
         id=THIRD_PARTY,
         category=readings()[THIRD_PARTY]["category"],

@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from servebox.doctor.texts import answer_text
+
 if TYPE_CHECKING:
     from servebox.doctor.results import Diagnosis
     from servebox.doctor.triage import Triage
@@ -23,16 +25,8 @@ TOO_LONG = "zmq-ipc-path-too-long"
 READ_ONLY_ROOT, TEMP_GIVEN = "read-only-root-shown", "temp-folder-given"
 FIXED_CANDIDATES = ("/tmp", "/var/tmp", "/usr/tmp")  # Lib/tempfile.py _candidate_tempdir_list on POSIX
 IPC_PATH = re.compile(r'ipc path "(?P<path>/[^"]+)"')
-CAUSE = (
-    "The container's root filesystem is read-only and gave the engine no writable temporary folder (no tmpfs on /tmp, "
-    "no TMPDIR): Python's tempfile found /tmp, /var/tmp and /usr/tmp read-only and fell back, without a word, to the "
-    "working directory ({folder}), where vLLM's ZMQ ipc socket path is longer than the 107 bytes a socket address may "
-    "hold, so the API server could not bind it and died before the engine started."
-)
-FIX = (
-    "Give the container a writable /tmp (docker run --tmpfs /tmp, a Kubernetes emptyDir mounted on /tmp, systemd "
-    "PrivateTmp=yes), or point TMPDIR (or VLLM_RPC_BASE_PATH) at a short writable folder such as /run/vllm."
-)
+CAUSE = answer_text("temp_fallback", "cause")
+FIX = answer_text("temp_fallback", "fix")
 
 
 def fallen_back_folder(t: Triage, d: Diagnosis) -> str | None:
