@@ -52,6 +52,11 @@ def draw():
     before["fresh-476"] = set(F476.draw()[0])
     kept: list[tuple[int, str, str]] = []
     skipped: list[tuple[int, str, str, str]] = []
+    left = {(n, c, v) for n in TOOLS for c, vs in tool(n).CONDITIONS.items() for v in vs}
+    left = {t for t in left if (t[1], t[2]) not in earlier[t[0]] and not any(t in s for s in before.values())}
+    # the loop below would never end with too few left (fresh-528 met it): add classes first (batch.md, pool_after)
+    if len(left) < N:
+        raise SystemExit(f"draw: only {len(left)} undrawn (tool, condition, class) triples left for N={N}")
     while len(kept) < N:
         n = r.choice(TOOLS)
         conditions = tool(n).CONDITIONS
