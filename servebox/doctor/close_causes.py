@@ -81,14 +81,18 @@ def warnings_beside_a_death(diagnoses: list[Diagnosis], quiet: frozenset[str] = 
     the diagnoses). learn43b (fresh-342: a drop-in without its [Service] header, ignored, beside llama-server's exit
     on a model path that is a directory) widened it from request refusals to every non-fatal cause. `quiet`: ids of
     entries marked `beside_a_death` (an option the server ignored without a word), below a death of any category
-    (learn46d)."""
-    dead = {d.category for d in diagnoses if d.role == "cause" and d.fatal}
+    (learn46d). A cause read on no line but the death's own lines is another reading of that death, not a warning
+    beside it: it competes at its figure (learn55g: two hints on one bare 'NotFoundError: Error code: 404')."""
+    deaths = [d for d in diagnoses if d.role == "cause" and d.fatal]
+    dead = {d.category for d in deaths}
+    death_lines = {e.line for d in deaths for e in d.evidence}
     return {
         id(d)
         for d in diagnoses
         if d.role == "cause"
         and not d.fatal
         and ((d.category in BESIDE_A_DEATH and dead - {d.category}) or (d.id in quiet and dead))
+        and not (d.evidence and {e.line for e in d.evidence} <= death_lines)
     }
 
 

@@ -70,7 +70,7 @@ from servebox.doctor.shared_wording import calibrate
 from servebox.doctor.signatures import context_met, demoting, named_lines, value_fills
 from servebox.doctor.start_defaults import against_default, set_at_start
 from servebox.doctor.statement import stated_answer
-from servebox.doctor.stop_in_flight import stopped_in_flight
+from servebox.doctor.stop_in_flight import cut_above_stop, stopped_in_flight
 from servebox.doctor.stop_shown import stop_alone
 from servebox.doctor.system_exit import exit_message
 from servebox.doctor.temp_fallback import temp_fell_back
@@ -173,7 +173,7 @@ def _orderly_stop(t: Triage, diagnoses: list[Diagnosis]) -> list[Diagnosis]:
     if not stops:
         return []
     d = _diagnosis(*min(stops, key=lambda s: s[1].first_line), t, False)
-    if stopped_mid_request(t, d, diagnoses) or stopped_each_start(t, d, diagnoses):
+    if any(f(t, d, diagnoses) for f in (stopped_mid_request, cut_above_stop, stopped_each_start)):
         return [d]
     if any(x.role in ("cause", "symptom") for x in diagnoses):
         return []
@@ -308,6 +308,8 @@ def rank(t: Triage) -> TriageResult:
     root = root_of(raised, consumed, t.exception_ends, pointers)
     found = [set_at_start(t, sig, hit) or (sig, hit) for sig, hit in found]  # a file's default, refused
     diagnoses = [_diagnosis(sig, hit, t, sig.id in via) for sig, hit in found]
+    # a hint its context made specific (hint_requires seen) outranks a bare one on its line (learn55g)
+    specific = {id(d) for (s, h), d in zip(found, diagnoses, strict=True) if h.weak and s.hint_requires}
     abort_explained(diagnoses)  # an error line just above an abort names why it aborted
     temp_fell_back(t, diagnoses)  # a socket path long because /tmp was unusable (learn49a)
     marker_aside(diagnoses)  # 'Failed to load plugin' where a family names why (learn46e)
@@ -380,6 +382,7 @@ def rank(t: Triage) -> TriageResult:
             ignored_unit_line(d, blocking),  # after any other cause, whatever its figure (stop 47)
             -d.confidence,
             d.first_line,
+            id(d) not in specific,
         )
     )
     diagnoses = refine(below_families(diagnoses))

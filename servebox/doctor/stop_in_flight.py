@@ -9,6 +9,18 @@ server's 'stop: cancel task' (all the request-open-at-stop entry), or an access 
 stop. Such a stop ended the server while it worked, so it is the answer, below the confident line (who sent it is not in
 the log); a stop after the last request was answered shows none of these and stays a note (many healthy logs end with
 their maker's own SIGTERM).
+
+learn55g (fresh-529's fresh529-llama-openai-stream-server-sigterm-mid-stream, peer-connection-reset 0.40 at first
+contact): the user pasted the client's cut stream (httpx 'peer closed connection without sending complete message
+body' -> openai.APIConnectionError) ABOVE llama-server's whole output, as a paste of two windows runs; afterwards.
+stopped_mid_request reads only a cut below the stop (one log in time order), so the stop stayed unread. A cut that lies
+wholly above the server's own start lines is the client's window, not an earlier moment of this server's life; it is
+the stop's where the server's lines show a task open at the stop: llama-server b11434's 'srv operator(): operator():
+cleaning up before exit...' (tools/server/server.cpp's clean_up, after the SIGINT/SIGTERM handler's
+ctx_server.terminate()) with a task launched before it ('slot launch_slot_: ... | processing task') that no 'slot
+release: ... | stop processing' ended before it, or the HTTP side's 'stop: cancel task, id_task = N' after it
+(server-queue.cpp server_response_reader::stop: the request was still open). A task already released at the stop (the
+answer complete, a stop after it) or no stop at all leaves the cut peer-connection-reset's.
 """
 
 from __future__ import annotations
@@ -16,7 +28,17 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from servebox.doctor.afterwards import ANSWERED, IN_FLIGHT, LISTENING, MID_START, REFUSED, SERVING
+from servebox.doctor.afterwards import (
+    ANSWERED,
+    CUT,
+    HUNG,
+    IN_FLIGHT,
+    LISTENING,
+    MID_REQUEST_FIX,
+    MID_START,
+    REFUSED,
+    SERVING,
+)
 from servebox.doctor.structure import split_prefix
 from servebox.doctor.texts import answer_text
 
@@ -70,4 +92,56 @@ def stopped_in_flight(t: Triage, d: Diagnosis) -> bool:
     if alone and (gone := t.hits.get(GONE)) is not None and gone.first_line > d.first_line:
         d.cause += ENGINE_ALONE.format(line=d.first_line)
         d.fix += ENGINE_FIX
+    return True
+
+
+LAUNCHED, RELEASED = "llamacpp-slot-launched", "llamacpp-slot-released"
+RESET = "peer-connection-reset"
+CUT_ABOVE_CAUSE = (
+    "A stop (SIGTERM/SIGINT) reached the server at line {line} while it was answering a request ({open}), and the"
+    " request was cut off: the client's lines above the server's show its answer end mid-way (the connection closed"
+    " before the whole body came, line {cut}). The server did not fail by itself: something stopped it mid-answer"
+    " (ctrl-C, a supervisor's restart or stop, docker stop, a deploy or cleanup script, another user's kill); the log"
+    " does not say what sent the stop."
+)
+
+
+def task_open_at(t: Triage, line: int) -> str:
+    """How llama-server's own lines show a task still running at `line` ('' where they do not): a task launched
+    before it that no release ended before it (within a pasted tail, more launches than releases before the stop
+    means one launch there was not yet released), or a release after it (a task still working at the stop)."""
+    launched, released = t.hits.get(LAUNCHED), t.hits.get(RELEASED)
+    if launched is None or launched.first_line > line or launched.last_line > line:
+        return ""  # no task before the stop, or tasks after it (a restart's)
+    if released is not None and released.last_line > line:
+        return f"a task released only after the stop, line {released.last_line}"
+    if released is None or released.last_line < launched.last_line or launched.count > released.count:
+        return f"llama-server's task launched at line {launched.last_line} was not finished before it"
+    return ""
+
+
+def cut_above_stop(t: Triage, d: Diagnosis, others: list[Diagnosis]) -> bool:
+    """The client's cut answer pasted above the server's lines (every named line before the server came up) and a
+    request open at the stop `d` in the server's lines: the stop cut it, the answer below the confident line."""
+    up = t.hits.get(SERVING)
+    if up is None or up.first_line > d.first_line or up.last_line > d.first_line:
+        return False  # not up before the stop, or up again after it (a restart)
+    named = [x for x in others if x.role in ("cause", "symptom")]
+    if not any(x.id == RESET for x in named):
+        return False
+    if any(x.id not in CUT | {HUNG} or x.first_line >= up.first_line for x in named):
+        return False
+    after = t.hits.get(IN_FLIGHT)
+    shown = (
+        f"line {after.first_line}: the request still open after it"
+        if after is not None and after.first_line > d.first_line
+        else task_open_at(t, d.first_line)
+    )
+    if not shown:
+        return False
+    for x in named:
+        x.role, x.fatal, x.confidence = "symptom", False, min(x.confidence, 0.3)
+    cut = min(x.first_line for x in named if x.id == RESET)
+    d.role, d.confidence = "cause", MID_START
+    d.cause, d.fix = CUT_ABOVE_CAUSE.format(line=d.first_line, open=shown, cut=cut), MID_REQUEST_FIX
     return True
