@@ -35,7 +35,12 @@ def trace(frames: list[tuple[str, int, str, str]], last: str) -> str:
     return "\n".join(out) + "\n" + FAILED
 
 
-WORKER = (f"{VLLM}/v1/worker/gpu_worker.py", 612, "compile_or_warm_up_model", "self.model_runner.capture_model()")
+WORKER = (
+    f"{VLLM}/v1/worker/gpu_worker.py",
+    612,
+    "compile_or_warm_up_model",
+    "self.model_runner.capture_model()",
+)
 
 
 def capture_sizes_args(sizes: str) -> str:
@@ -53,8 +58,18 @@ ZERO_GPU_RUNNER = (
     + trace(
         [
             WORKER,
-            (f"{VLLM}/v1/worker/gpu/model_runner.py", 1012, "capture_model", "self.cudagraph_manager.capture("),
-            (f"{VLLM}/v1/worker/gpu/cudagraph_utils.py", 611, "prepare_inputs_to_capture", "InputBatch.make_dummy("),
+            (
+                f"{VLLM}/v1/worker/gpu/model_runner.py",
+                1012,
+                "capture_model",
+                "self.cudagraph_manager.capture(",
+            ),
+            (
+                f"{VLLM}/v1/worker/gpu/cudagraph_utils.py",
+                611,
+                "prepare_inputs_to_capture",
+                "InputBatch.make_dummy(",
+            ),
             (f"{VLLM}/v1/worker/gpu/input_batch.py", 135, "make_dummy", "assert 0 < num_reqs <= num_tokens"),
         ],
         "AssertionError",
@@ -68,7 +83,12 @@ ZERO_CLASSIC = capture_sizes_args("0, 4, 8") + trace(
         (f"{VLLM}/v1/worker/gpu_model_runner.py", 6790, "capture_model", "self._capture_cudagraphs("),
         (f"{VLLM}/v1/worker/gpu_model_runner.py", 6870, "_capture_cudagraphs", "self._warmup_and_capture("),
         (f"{VLLM}/v1/worker/gpu_model_runner.py", 6838, "_warmup_and_capture", "self._dummy_run("),
-        (f"{VLLM}/v1/worker/gpu_model_runner.py", 5607, "_dummy_run", "min_tokens_per_req = num_tokens // num_reqs"),
+        (
+            f"{VLLM}/v1/worker/gpu_model_runner.py",
+            5607,
+            "_dummy_run",
+            "min_tokens_per_req = num_tokens // num_reqs",
+        ),
     ],
     "ZeroDivisionError: integer division or modulo by zero",
 )
@@ -79,7 +99,12 @@ NEGATIVE_TABLE = (
     "--cudagraph-capture-sizes -8 1 2 4\n"
     + trace(
         [
-            (f"{VLLM}/v1/worker/gpu_model_runner.py", 7127, "initialize_cudagraph_keys_for_runner", "initialize("),
+            (
+                f"{VLLM}/v1/worker/gpu_model_runner.py",
+                7127,
+                "initialize_cudagraph_keys_for_runner",
+                "initialize(",
+            ),
             (f"{VLLM}/v1/cudagraph_dispatcher.py", 176, "initialize_cudagraph_keys", "self._compute_bs_("),
             (
                 f"{VLLM}/v1/cudagraph_dispatcher.py",
@@ -97,9 +122,24 @@ QUALNAME_MODULE = (
     "$ vllm serve microsoft/Phi-4-mini-instruct -cc.mode=2 -cc.backend=fastcomp.backends.trt_compile\n"
     + trace(
         [
-            (f"{VLLM}/v1/worker/gpu_model_runner.py", 5120, "load_model", "backend = self.vllm_config.compilation_"),
-            (f"{VLLM}/config/compilation.py", 1119, "init_backend", "return resolve_obj_by_qualname(self.backend)"),
-            (f"{VLLM}/utils/import_utils.py", 109, "resolve_obj_by_qualname", "module = importlib.import_module("),
+            (
+                f"{VLLM}/v1/worker/gpu_model_runner.py",
+                5120,
+                "load_model",
+                "backend = self.vllm_config.compilation_",
+            ),
+            (
+                f"{VLLM}/config/compilation.py",
+                1119,
+                "init_backend",
+                "return resolve_obj_by_qualname(self.backend)",
+            ),
+            (
+                f"{VLLM}/utils/import_utils.py",
+                109,
+                "resolve_obj_by_qualname",
+                "module = importlib.import_module(",
+            ),
             ("<frozen importlib._bootstrap>", 1324, "_find_and_load_unlocked", ""),
         ],
         "ModuleNotFoundError: No module named 'fastcomp.backends'",
@@ -111,8 +151,18 @@ QUALNAME_ATTRIBUTE = (
     """$ vllm serve Qwen/Qwen3-8B -cc '{"backend": "fastcomp.backends.compile_fx", "mode": "STOCK_TORCH_COMPILE"}'\n"""
     + trace(
         [
-            (f"{VLLM}/config/compilation.py", 1087, "init_backend", "return resolve_obj_by_qualname(self.backend)"),
-            (f"{VLLM}/utils/import_utils.py", 110, "resolve_obj_by_qualname", "return getattr(module, obj_name)"),
+            (
+                f"{VLLM}/config/compilation.py",
+                1087,
+                "init_backend",
+                "return resolve_obj_by_qualname(self.backend)",
+            ),
+            (
+                f"{VLLM}/utils/import_utils.py",
+                110,
+                "resolve_obj_by_qualname",
+                "return getattr(module, obj_name)",
+            ),
         ],
         "AttributeError: module 'fastcomp.backends' has no attribute 'compile_fx'",
     )
@@ -123,7 +173,12 @@ UNREGISTERED_NAME = (
     """$ vllm serve Qwen/Qwen3-8B --compilation-config '{"mode": 1, "backend": "tensorrt"}'\n"""
     + trace(
         [
-            (f"{VLLM}/config/compilation.py", 1087, "init_backend", "return resolve_obj_by_qualname(self.backend)"),
+            (
+                f"{VLLM}/config/compilation.py",
+                1087,
+                "init_backend",
+                "return resolve_obj_by_qualname(self.backend)",
+            ),
             (
                 f"{VLLM}/utils/import_utils.py",
                 108,
@@ -157,7 +212,12 @@ DEFAULT_SIZES_ASSERT = trace(
 # a size of 0 given, but the start died loading weights, before any capture
 SIZE_GIVEN_LOAD_FAILED = capture_sizes_args("0, 8") + trace(
     [
-        (f"{VLLM}/model_executor/model_loader/default_loader.py", 291, "load_weights", "loaded = model.load_weights("),
+        (
+            f"{VLLM}/model_executor/model_loader/default_loader.py",
+            291,
+            "load_weights",
+            "loaded = model.load_weights(",
+        ),
         (f"{VLLM}/model_executor/models/qwen3.py", 402, "load_weights", "param = params_dict[name]"),
     ],
     "KeyError: 'model.layers.0.mlp.gate_up_proj.weight_scale'",
@@ -167,8 +227,7 @@ SIZE_GIVEN_LOAD_FAILED = capture_sizes_args("0, 8") + trace(
 HEALTHY_SIZES = (
     """$ vllm serve Qwen/Qwen3-8B --compilation-config '{"cudagraph_capture_sizes": [1, 2, 4, 8]}'\n"""
     + "(EngineCore_DP0 pid=4410) INFO 05-11 14:01:58 [gpu_model_runner.py:6851] Graph capturing finished in 3 secs, "
-    "took 0.42 GiB\n"
-    + "(APIServer pid=4101) INFO:     Application startup complete.\n"
+    "took 0.42 GiB\n" + "(APIServer pid=4101) INFO:     Application startup complete.\n"
 )
 
 # a qualname backend whose own package imports a dependency that is missing: that dependency is what to install
@@ -176,8 +235,18 @@ DEPENDENCY_OF_BACKEND = (
     """$ vllm serve Qwen/Qwen3-8B -cc '{"mode": 1, "backend": "fastcomp.trt_backend"}'\n"""
     + trace(
         [
-            (f"{VLLM}/config/compilation.py", 1087, "init_backend", "return resolve_obj_by_qualname(self.backend)"),
-            (f"{VLLM}/utils/import_utils.py", 109, "resolve_obj_by_qualname", "module = importlib.import_module("),
+            (
+                f"{VLLM}/config/compilation.py",
+                1087,
+                "init_backend",
+                "return resolve_obj_by_qualname(self.backend)",
+            ),
+            (
+                f"{VLLM}/utils/import_utils.py",
+                109,
+                "resolve_obj_by_qualname",
+                "module = importlib.import_module(",
+            ),
             (f"{SITE}/fastcomp/trt_backend.py", 3, "<module>", "import tensorrt"),
         ],
         "ModuleNotFoundError: No module named 'tensorrt'",
@@ -236,8 +305,18 @@ def test_vllm_optional_dependency_stays_python_module_missing():
     """vLLM's own optional dependency missing, with a default -cc: nothing the user set in -cc names it."""
     log = trace(
         [
-            (f"{VLLM}/v1/worker/gpu_model_runner.py", 5384, "load_model", "self.model = model_loader.load_model("),
-            (f"{VLLM}/model_executor/layers/quantization/bitsandbytes.py", 210, "__init__", "import bitsandbytes"),
+            (
+                f"{VLLM}/v1/worker/gpu_model_runner.py",
+                5384,
+                "load_model",
+                "self.model = model_loader.load_model(",
+            ),
+            (
+                f"{VLLM}/model_executor/layers/quantization/bitsandbytes.py",
+                210,
+                "__init__",
+                "import bitsandbytes",
+            ),
         ],
         "ModuleNotFoundError: No module named 'bitsandbytes'",
     )
