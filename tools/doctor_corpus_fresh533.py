@@ -60,16 +60,163 @@ WORK = Path("/tmp/fresh533")
 TINY = str(WORK / "tiny")
 PORTS = range(27400, 27410)
 REPO = Path(__file__).resolve().parent.parent
-ANTHROPIC, OPENAI, FLAT_TOOL, CLAUDE, HELLO = F524.ANTHROPIC, F524.OPENAI, F524.FLAT_TOOL, F524.CLAUDE, F524.HELLO
+ANTHROPIC, OPENAI, FLAT_TOOL, CLAUDE, HELLO = (
+    F524.ANTHROPIC,
+    F524.OPENAI,
+    F524.FLAT_TOOL,
+    F524.CLAUDE,
+    F524.HELLO,
+)
 ANTH_TOOL = F524.ANTH_TOOL
 _one = F524._one
 
-# draw number -> (slug, server flags, extra environment, sessions), fresh-450's form; a body None is a GET (fresh-503)
-SPECS: dict[int, tuple] = {}
+PREV = F524.F522.PREV
+STORE = {"VLLM_ENABLE_RESPONSES_API_STORE": "1"}
+WEATHER = "What's the weather in Paris?"
+NAMELESS_TOOL = {k: v for k, v in FLAT_TOOL.items() if k != "name"}
+SCHEMALESS_TOOL = {k: v for k, v in ANTH_TOOL.items() if k != "input_schema"}
 
-ORDER: list[int] = []
+# draw number -> (slug, server flags, extra environment, sessions), fresh-450's form; a body None is a GET (fresh-503);
+# PREV in a body is replaced by the id of the last reply before it (fresh-450's runner)
+SPECS: dict[int, tuple] = {
+    1: (
+        "responses-get-unknown-id-store-enabled",
+        *_one("/v1/responses/resp_0123456789abcdef0123456789abcdef", None, OPENAI, extra=STORE),
+    ),
+    2: (
+        "responses-stream-max-output-tokens-1",
+        *_one(
+            "/v1/responses",
+            {"model": TINY, "input": "Name a color.", "stream": True, "max_output_tokens": 1},
+            OPENAI,
+        ),
+    ),
+    3: (
+        "responses-code-interpreter-no-tool-server",
+        *_one(
+            "/v1/responses",
+            {
+                "model": TINY,
+                "input": "Compute 2**10 with Python.",
+                "tools": [{"type": "code_interpreter", "container": {"type": "auto"}}],
+                "max_output_tokens": 32,
+            },
+            OPENAI,
+        ),
+    ),
+    4: (
+        "messages-count-tokens-tool-no-input-schema",
+        *_one(
+            "/v1/messages/count_tokens",
+            {"model": TINY, "tools": [SCHEMALESS_TOOL], "messages": [{"role": "user", "content": WEATHER}]},
+            ANTHROPIC,
+        ),
+    ),
+    5: (
+        "responses-tool-choice-none-no-tool-flags",
+        *_one(
+            "/v1/responses",
+            {
+                "model": TINY,
+                "input": WEATHER,
+                "tools": [FLAT_TOOL],
+                "tool_choice": "none",
+                "max_output_tokens": 32,
+            },
+            OPENAI,
+        ),
+    ),
+    6: (
+        "responses-previous-id-store-unset",
+        [],
+        {},
+        [
+            [
+                (
+                    "/v1/responses",
+                    {"model": TINY, "input": "My name is Ada.", "max_output_tokens": 16},
+                    OPENAI,
+                ),
+                (
+                    "/v1/responses",
+                    {
+                        "model": TINY,
+                        "input": "What is my name?",
+                        "previous_response_id": PREV,
+                        "max_output_tokens": 16,
+                    },
+                    OPENAI,
+                ),
+            ]
+        ],
+    ),
+    7: (
+        "messages-max-tokens-0",
+        *_one("/v1/messages", {"model": TINY, "max_tokens": 0, "messages": HELLO}, ANTHROPIC),
+    ),
+    8: (
+        "responses-flat-tool-no-name",
+        *_one(
+            "/v1/responses",
+            {"model": TINY, "input": WEATHER, "tools": [NAMELESS_TOOL], "max_output_tokens": 32},
+            OPENAI,
+        ),
+    ),
+    9: (
+        "messages-stream-temperature-0-top-k-1",
+        *_one(
+            "/v1/messages",
+            {
+                "model": TINY,
+                "max_tokens": 32,
+                "stream": True,
+                "temperature": 0,
+                "top_k": 1,
+                "messages": HELLO,
+            },
+            ANTHROPIC,
+        ),
+    ),
+    10: (
+        "responses-reasoning-summary-verbose",
+        *_one(
+            "/v1/responses",
+            {
+                "model": TINY,
+                "input": "Why is the sky blue?",
+                "reasoning": {"summary": "verbose"},
+                "max_output_tokens": 32,
+            },
+            OPENAI,
+        ),
+    ),
+}
 
-PREDICTIONS = ""
+# expected failures first, the uncertain ones next, the healthy ones last (fixed before any case ran); three streams
+# side by side: A (port 27400) = 7 4 3 5, B (port 27401) = 8 1 6 2, C (port 27402) = 10 9
+ORDER = [7, 8, 10, 4, 1, 6, 3, 5, 2, 9]
+
+PREDICTIONS = """Written after the draw was committed (b1889adc), before any case ran; every server starts:
+ 1 GET /v1/responses/resp_0123... (never made) with VLLM_ENABLE_RESPONSES_API_STORE=1: HTTP 404 'Response with id
+   ... not found' (invalid_request_error). Less likely: 400 about the id's form.
+ 2 /v1/responses stream true, max_output_tokens 1: HTTP 200 event stream, one delta, response incomplete
+   (max_output_tokens). Healthy.
+ 3 /v1/responses code_interpreter tool (container auto) without --tool-server: HTTP 400 naming the missing tool
+   server / code interpreter not available, or HTTP 200 plain text with the tool ignored. Not certain.
+ 4 POST /v1/messages/count_tokens, a tool without input_schema: HTTP 400 validation error body.tools.0.input_schema
+   'Field required'.
+ 5 /v1/responses flat tool, tool_choice 'none', no tool flags: HTTP 200 plain text. Healthy.
+ 6 /v1/responses twice in one start, the second with the first's id as previous_response_id, store unset: first
+   HTTP 200; second HTTP 404 'Response with id ... not found' (nothing was stored) or a 400 naming the store.
+ 7 /v1/messages max_tokens 0: HTTP 400 (max_tokens must be positive / at least 1), Anthropic error shape. Less
+   likely: 200 with an empty answer.
+ 8 /v1/responses flat function tool without name: HTTP 400 validation error body.tools.0.FunctionTool.name 'Field
+   required' among the union's other members' errors.
+ 9 /v1/messages stream true with temperature 0 and top_k 1: HTTP 200 event stream message_start ... message_stop.
+   Healthy.
+10 /v1/responses reasoning.summary 'verbose': HTTP 400 validation error 'Input should be 'auto', 'concise' or
+   'detailed''. Less likely: accepted (200).
+"""
 
 
 def make(n: int) -> Path:
@@ -80,7 +227,13 @@ def make(n: int) -> Path:
     port = int(os.environ.get("FRESH533_PORT", PORTS[0]))
     assert port in PORTS
     os.environ["FRESH524_PORT"] = str(port)
-    for name, value in {"WORK": WORK, "TINY": TINY, "SPECS": SPECS, "REPO": WORK / "out524", "PORTS": PORTS}.items():
+    for name, value in {
+        "WORK": WORK,
+        "TINY": TINY,
+        "SPECS": SPECS,
+        "REPO": WORK / "out524",
+        "PORTS": PORTS,
+    }.items():
         setattr(F524, name, value)
     (WORK / "out524" / "tests" / "fixtures" / "doctor-corpus").mkdir(parents=True, exist_ok=True)
     made = F524.make(n)
