@@ -97,13 +97,7 @@ def stopped_in_flight(t: Triage, d: Diagnosis) -> bool:
 
 LAUNCHED, RELEASED = "llamacpp-slot-launched", "llamacpp-slot-released"
 RESET = "peer-connection-reset"
-CUT_ABOVE_CAUSE = (
-    "A stop (SIGTERM/SIGINT) reached the server at line {line} while it was answering a request ({open}), and the"
-    " request was cut off: the client's lines above the server's show its answer end mid-way (the connection closed"
-    " before the whole body came, line {cut}). The server did not fail by itself: something stopped it mid-answer"
-    " (ctrl-C, a supervisor's restart or stop, docker stop, a deploy or cleanup script, another user's kill); the log"
-    " does not say what sent the stop."
-)
+CUT_ABOVE_CAUSE = answer_text("stop_in_flight", "cut_above_cause")
 
 
 def task_open_at(t: Triage, line: int) -> str:
