@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from servebox.doctor.root_exception import NOT_ROOT
+from servebox.doctor.root_exception import first_root
 from servebox.doctor.triage import Hits
 
 SIZES = "cc-capture-size-not-positive"
@@ -51,7 +51,7 @@ def capture_size_hits(t, raised: list) -> set[str]:
     if sizes is None or frame is None or ANSWER in t.hits or not any(s.id == ANSWER for s in t.signatures):
         return set()
     size = _not_positive(sizes.groups.get("sizes", ""))
-    first = next((e for e in raised if e.classification not in NOT_ROOT), None)
+    first = first_root(raised)
     if not size or first is None or first.line < sizes.first_line:
         return set()
     if first.type.rsplit(".", 1)[-1] not in RAISED or not (above := _frame_above(frame, first.line)):

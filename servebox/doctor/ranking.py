@@ -58,7 +58,7 @@ from servebox.doctor.resemblance import answer as resemblance_answer
 from servebox.doctor.responses_tools import tools_not_served
 from servebox.doctor.results import CONFIDENT
 from servebox.doctor.root_exception import (
-    NOT_ROOT,
+    first_root,
     root_of,
     weigh_root,
     went_on_past,
@@ -187,7 +187,7 @@ def _orderly_stop(t: Triage, diagnoses: list[Diagnosis]) -> list[Diagnosis]:
 def _exception_hits(t: Triage, raised: list[RaisedException]) -> set[str]:
     """Hits for entries known by where their exception was raised: the first exception that is not
     a wrapper, when it was raised in a matching file and no entry names its line already."""
-    first = next((e for e in raised if e.classification not in NOT_ROOT), None)
+    first = first_root(raised)
     if first is None or not first.raised_in:
         return set()
     if first.line in named_lines(t.signatures, t.hits, t.seen_requirements):

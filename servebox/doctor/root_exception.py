@@ -18,6 +18,11 @@ NOT_ROOT = {"symptom", "warning"}
 REQUESTS = "requests"  # request-level causes: a server that refused one request and kept serving
 
 
+def first_root(raised: list[RaisedException]) -> RaisedException | None:
+    """The first raised exception that is not a wrapper's or a warning's: the one that ended the run, where any did."""
+    return next((e for e in raised if e.classification not in NOT_ROOT), None)
+
+
 def root_of(
     raised: list[RaisedException], consumed: set[int], ends: dict[int, int], pointers: tuple = ()
 ) -> RaisedException | None:

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import re
 
-from servebox.doctor.root_exception import NOT_ROOT
+from servebox.doctor.root_exception import first_root
 from servebox.doctor.triage import Hits
 
 MARKER = "compile-backend-to-torch"
@@ -97,7 +97,7 @@ def torch_backend_hits(t, raised: list) -> set[str]:
     backend = marker.groups.get("backend", "").strip("'\"")
     if backend.lower() in DEFAULT_BACKENDS:
         return set()
-    first = next((e for e in raised if e.classification not in NOT_ROOT), None)
+    first = first_root(raised)
     if first is None or first.line < marker.first_line:
         return set()
     via, unresolved = _unresolved(first, backend)
